@@ -1,0 +1,139 @@
+/**
+ * Agent and query options, and every default in one place.
+ * @module
+ */
+import type { HistoryStore } from "../history/store";
+import type { ContentBlock } from "../messages/types";
+import type { ModelClient, ModelRequest, OutputFormat } from "../model/client";
+import type { CanUseTool, Hooks, PermissionMode } from "../hooks/types";
+import type { Tool } from "../tools/tool";
+import type { McpServerConfig } from "../integrations/mcp/config";
+import type { ModelPricing } from "../cost/pricing";
+
+/** @see AgentOptions.maxTurns */
+export const DEFAULT_MAX_TURNS = 50;
+/** @see AgentOptions.maxTokens */
+export const DEFAULT_MAX_TOKENS = 8192;
+/** @see AgentOptions.toolConcurrency */
+export const DEFAULT_TOOL_CONCURRENCY = 10;
+/** @see RetryOptions.maxRetries */
+export const DEFAULT_MAX_RETRIES = 2;
+/** @see RetryOptions.initialDelayMs */
+export const DEFAULT_RETRY_INITIAL_DELAY_MS = 500;
+/** @see RetryOptions.maxDelayMs */
+export const DEFAULT_RETRY_MAX_DELAY_MS = 30_000;
+/** @see AutoCompactOptions.thresholdTokens */
+export const DEFAULT_COMPACTION_THRESHOLD_TOKENS = 100_000;
+/** @see AutoCompactOptions.keepRecentMessages */
+export const DEFAULT_KEEP_RECENT_MESSAGES = 6;
+/** @see CompactToolResultsOptions.thresholdChars */
+export const DEFAULT_TOOL_RESULT_THRESHOLD_CHARS = 50_000;
+/** How long one hook may run before it counts as failed. */
+export const DEFAULT_HOOK_TIMEOUT_MS = 60_000;
+
+/** Retries of transient provider failures. */
+export interface RetryOptions {
+  /** Retries after the first attempt. @default 2 */
+  maxRetries?: number;
+  /** The first backoff ceiling; doubles each attempt, with full jitter. @default 500 */
+  initialDelayMs?: number;
+  /** The largest backoff, `retry-after` included. @default 30000 */
+  maxDelayMs?: number;
+}
+
+/** Tuning of automatic compaction. */
+export interface AutoCompactOptions {
+  /** Compact once a response reported more input tokens (input + cache buckets) than this. @default 100000 */
+  thresholdTokens?: number;
+  /** Messages kept verbatim at the end of history. @default 6 */
+  keepRecentMessages?: number;
+  /** The summarising instruction. @default DEFAULT_COMPACTION_PROMPT */
+  prompt?: string;
+  /** Model for the summary call. @default the agent's model */
+  model?: string;
+  /** Output budget of the summary call. @default 4096 */
+  maxTokens?: number;
+}
+
+/** Summarising oversized tool results before they enter history. */
+export interface CompactToolResultsOptions {
+  /** Results longer than this many characters are summarised. @default 50000 */
+  thresholdChars?: number;
+  /** Model for the summary call. @default the agent's model */
+  model?: string;
+}
+
+/** Options of {@link createAgent}. */
+export interface AgentOptions<T = unknown> {
+  /** Model id, e.g. `claude-sonnet-4-6` or `deepseek-v4-flash`. */
+  model: string;
+  /** API key for the built-in client. @default process.env.ANTHROPIC_API_KEY */
+  apiKey?: string;
+  /** Base URL for the built-in client (any Anthropic-compatible endpoint). @default process.env.ANTHROPIC_BASE_URL */
+  baseURL?: string;
+  /** A custom model client; when set, `apiKey` and `baseURL` are ignored. */
+  client?: ModelClient;
+  systemPrompt?: string;
+  tools?: Tool[];
+  /** Model requests one query may make. @default 50 */
+  maxTurns?: number;
+  /** Output budget per response. @default 8192 */
+  maxTokens?: number;
+  /** Deadline of each single model request, in ms (a positive integer). Unset: no SDK deadline. */
+  requestTimeoutMs?: number;
+  historyStore?: HistoryStore;
+  autoCompact?: boolean | AutoCompactOptions;
+  /** A validated, typed payload the run must end with, submitted through `submit_output`. */
+  outputSchema?: OutputSchema<T>;
+  /** Provider-native JSON output (the final text is parsed and validated). */
+  outputFormat?: OutputFormat;
+  /** Shapes one outgoing request without touching history. Return a replacement, or nothing. */
+  onModelRequest?: (request: ModelRequest) => ModelRequest | void | Promise<ModelRequest | void>;
+  /** Yield `stream_event` messages (text and tool-input deltas). @default false */
+  includePartialMessages?: boolean;
+  /** How many read-only calls run at once. @default 10 */
+  toolConcurrency?: number;
+  retry?: RetryOptions;
+  /** Tried once the primary model's retries are spent on a transient error. */
+  fallbackModel?: string;
+  /** Over this cost a query ends `error_max_budget_usd`, keeping the partial text. */
+  maxBudgetUsd?: number;
+  /** USD per million tokens, merged over the built-in table. */
+  pricing?: Record<string, ModelPricing>;
+  compactToolResults?: boolean | CompactToolResultsOptions;
+  /** A text-only response cut at max_tokens is continued up to this many times. @default 0 */
+  maxTokensContinuations?: number;
+  hooks?: Hooks;
+  canUseTool?: CanUseTool;
+  /** @default "default" */
+  permissionMode?: PermissionMode;
+  /** Tool names or patterns allowed without asking (`*` wildcards or RegExp). */
+  allowedTools?: Array<string | RegExp>;
+  /** Tool names or patterns always refused; wins over `allowedTools`. */
+  disallowedTools?: Array<string | RegExp>;
+  /** MCP servers whose tools the agent uses (needs `@modelcontextprotocol/sdk`). */
+  mcpServers?: Record<string, McpServerConfig>;
+  /** Injected clock and sleep, for deterministic tests. */
+  _internal?: InternalOptions;
+}
+
+/** Test seams. */
+export interface InternalOptions {
+  now?: () => number;
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  random?: () => number;
+}
+
+/** A validator for the structured result: zod works directly; a bare `parse` works. */
+export type OutputSchema<T> = { parse(input: unknown): T };
+
+/** Per-query options. */
+export interface QueryOptions {
+  /** Bounds the whole query; aborting ends it `error_abort`. */
+  signal?: AbortSignal;
+  /** Overrides the agent's `requestTimeoutMs` for this query. */
+  requestTimeoutMs?: number;
+}
+
+/** A prompt: text or content blocks. */
+export type PromptInput = string | ContentBlock[];

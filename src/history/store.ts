@@ -1,0 +1,44 @@
+/**
+ * The durable-history contract. An Agent loads its store lazily once, appends every message that
+ * enters history, and replaces the whole transcript on compaction and `replaceHistory`.
+ * @module
+ */
+import type { ModelMessage } from "../messages/types";
+
+/** Durable storage for one conversation. */
+export interface HistoryStore {
+  /** The stored conversation; called once per Agent, before its first query. */
+  load(): Promise<ModelMessage[]>;
+  /** Called after every message that enters history, in order. */
+  append(message: ModelMessage): Promise<void>;
+  /** Called when history is rewritten wholesale (compaction, `replaceHistory`). */
+  replace(messages: ModelMessage[]): Promise<void>;
+  /** When true, store failures propagate out of `query()` / `prompt()` instead of being reported. */
+  readonly failOnError?: boolean;
+  /** Releases connections the store opened itself. Called by `agent.close()`. */
+  close?(): Promise<void>;
+}
+
+/**
+ * Wraps a custom store, binding `failOnError` to it.
+ *
+ * @example
+ * const store = defineHistoryStore({
+ *   load: async () => rows.map(JSON.parse),
+ *   append: async (message) => { rows.push(JSON.stringify(message)); },
+ *   replace: async (messages) => { rows = messages.map((m) => JSON.stringify(m)); },
+ *   failOnError: true,
+ * });
+ */
+export function defineHistoryStore(store: HistoryStore & { failOnError?: boolean }): HistoryStore {
+  for (const method of ["load", "append", "replace"] as const) {
+    if (typeof store[method] !== "function") throw new TypeError(`A HistoryStore needs a ${method}() method.`);
+  }
+  return {
+    load: () => store.load(),
+    append: (message) => store.append(message),
+    replace: (messages) => store.replace(messages),
+    failOnError: store.failOnError ?? false,
+    close: store.close ? () => store.close!() : undefined,
+  };
+}

@@ -1,0 +1,41 @@
+/**
+ * agent-lattice: the public surface of the root entry. Every export here is public API; named
+ * exports only. This entry never imports an optional peer dependency.
+ * @module
+ */
+export type { AgentOptions, AutoCompactOptions, CompactToolResultsOptions, InternalOptions, OutputSchema, PromptInput, QueryOptions, RetryOptions } from "./agent/options";
+export {
+  DEFAULT_HOOK_TIMEOUT_MS,
+  DEFAULT_KEEP_RECENT_MESSAGES,
+  DEFAULT_COMPACTION_THRESHOLD_TOKENS,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_MAX_TOKENS,
+  DEFAULT_MAX_TURNS,
+  DEFAULT_RETRY_INITIAL_DELAY_MS,
+  DEFAULT_RETRY_MAX_DELAY_MS,
+  DEFAULT_TOOL_CONCURRENCY,
+  DEFAULT_TOOL_RESULT_THRESHOLD_CHARS,
+} from "./agent/options";
+export { DEFAULT_PRICING, type ModelPricing } from "./cost/pricing";
+export {
+  AbortError,
+  AgentLatticeError,
+  BudgetExceededError,
+  ConcurrentQueryError,
+  ConversationConflictError,
+  HistoryStoreError,
+  InvalidOptionError,
+  MaxTurnsError,
+  MissingOutputError,
+  ProviderError,
+  TimeoutError,
+} from "./errors";
+export { defineHistoryStore, type HistoryStore } from "./history/store";
+export type * from "./hooks/types";
+export type { McpHttpServerConfig, McpServerConfig, McpSseServerConfig, McpStdioServerConfig } from "./integrations/mcp/config";
+export type * from "./messages/sdk-messages";
+export type * from "./messages/types";
+export type * from "./model/client";
+export { defineTool, type ToolDefinition } from "./tools/define-tool";
+export type { InferSchema, ParseWithJsonSchema, SchemaLike, StandardSchemaWithJsonSchema } from "./tools/schema";
+export type { ParseResult, Tool, ToolContext, ToolOutput } from "./tools/tool";

@@ -1,0 +1,104 @@
+/**
+ * What a query yields: one discriminated union, with the result message always last.
+ * @module
+ */
+import type { ModelStreamEvent } from "../model/client";
+import type { AssistantModelMessage, StopReason, Usage, UserModelMessage } from "./types";
+
+/** How a query ended. */
+export type ResultSubtype =
+  | "success"
+  | "error_max_turns"
+  | "error_abort"
+  | "error_timeout"
+  | "interrupted"
+  | "error_missing_output"
+  | "error_max_budget_usd"
+  | "error_during_execution";
+
+/** Usage and cost of one model, as listed on a result. */
+export type ModelUsage = Usage & { cost_usd: number };
+
+/** A tool call that a permission rule, mode, hook or `canUseTool` refused. */
+export interface PermissionDenial {
+  tool_name: string;
+  tool_use_id: string;
+  tool_input: unknown;
+  /** Which rule refused it. */
+  source: "disallowedTools" | "allowedTools" | "permissionMode" | "hook" | "canUseTool";
+  message: string;
+}
+
+/** The last message of every query. */
+export interface SDKResultMessage<T = unknown> {
+  type: "result";
+  subtype: ResultSubtype;
+  /** False for `success` and `interrupted`. */
+  is_error: boolean;
+  /** Final text; on errors the partial text so far. */
+  result: string;
+  /** With `outputSchema` (or `outputFormat`), on success: the validated payload. */
+  structuredResult?: T;
+  /** Why the query failed: TimeoutError, MissingOutputError, the provider error … */
+  error?: Error;
+  /** Summed over this query's model requests, compaction included. */
+  usage: Usage;
+  /** From the last response. */
+  stop_reason: StopReason | null;
+  /** Model requests made by this query (compaction and summaries not counted). */
+  num_turns: number;
+  total_cost_usd: number;
+  /** Per model actually used. */
+  model_usage: Record<string, ModelUsage>;
+  duration_ms: number;
+  /** Tool calls refused by permissions or hooks during this query. */
+  permission_denials: PermissionDenial[];
+}
+
+/** Status of one MCP server, as reported on `init`. */
+export interface McpServerStatus {
+  name: string;
+  status: "connected" | "failed";
+  error?: string;
+  tools?: string[];
+}
+
+/** The system messages a query may yield. */
+export type SDKSystemMessage =
+  | { type: "system"; subtype: "init"; model: string; tools: string[]; mcp_servers?: McpServerStatus[] }
+  | { type: "system"; subtype: "compaction"; compacted_messages: number; usage: Usage; trigger: "auto" | "overflow" }
+  | { type: "system"; subtype: "compaction_failed"; error: Error; consecutive_failures: number }
+  | { type: "system"; subtype: "compaction_disabled"; reason: string }
+  | {
+      type: "system";
+      subtype: "tool_result_compaction";
+      tool_use_id: string;
+      tool_name: string;
+      original_chars: number;
+      compacted_chars: number;
+      usage: Usage;
+    }
+  | {
+      type: "system";
+      subtype: "api_retry";
+      attempt: number;
+      max_retries: number;
+      delay_ms: number;
+      status?: number;
+      error_type?: string;
+      error: Error;
+      model: string;
+    }
+  | { type: "system"; subtype: "model_fallback"; from: string; to: string; error: Error }
+  | { type: "system"; subtype: "unknown_pricing"; model: string; message: string }
+  | { type: "system"; subtype: "max_tokens_continuation"; continuation: number }
+  | { type: "system"; subtype: "store_error"; operation: "load" | "append" | "replace"; error: Error }
+  | { type: "system"; subtype: "hook_error"; hook: string; error: Error };
+
+/** Everything a query yields. */
+export type SDKMessage<T = unknown> =
+  | SDKSystemMessage
+  | { type: "assistant"; message: AssistantModelMessage }
+  | { type: "user"; message: UserModelMessage }
+  | { type: "stream_event"; event: ModelStreamEvent }
+  | SDKResultMessage<T>;

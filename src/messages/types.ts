@@ -1,0 +1,77 @@
+/**
+ * History messages: the Anthropic Messages API shapes, snake_case as on the wire. These are what
+ * the model sees and what history stores hold.
+ * @module
+ */
+
+/** A plain text block. */
+export type TextBlock = { type: "text"; text: string };
+
+/** An image, inline (base64) or by URL. */
+export type ImageBlock = {
+  type: "image";
+  source: { type: "base64"; media_type: string; data: string } | { type: "url"; url: string };
+};
+
+/** A tool call issued by the model. */
+export type ToolUseBlock = { type: "tool_use"; id: string; name: string; input: unknown };
+
+/** The outcome of a tool call, fed back to the model in a user message. */
+export type ToolResultBlock = {
+  type: "tool_result";
+  tool_use_id: string;
+  content: string | Array<TextBlock | ImageBlock>;
+  is_error?: boolean;
+};
+
+/** Extended thinking, kept verbatim (the signature must round-trip). */
+export type ThinkingBlock = { type: "thinking"; thinking: string; signature: string };
+
+/** Thinking the provider redacted; kept verbatim. */
+export type RedactedThinkingBlock = { type: "redacted_thinking"; data: string };
+
+/** Any block a history message may hold. */
+export type ContentBlock =
+  | TextBlock
+  | ImageBlock
+  | ToolUseBlock
+  | ToolResultBlock
+  | ThinkingBlock
+  | RedactedThinkingBlock;
+
+/** Token counts reported by the provider for one response (or summed over several). */
+export type Usage = {
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens?: number;
+  cache_read_input_tokens?: number;
+};
+
+/** Why the model stopped. Providers may add values, so any string is accepted. */
+export type StopReason =
+  | "end_turn"
+  | "max_tokens"
+  | "stop_sequence"
+  | "tool_use"
+  | "pause_turn"
+  | "refusal"
+  | "model_context_window_exceeded"
+  | (string & {});
+
+/** A user turn: a prompt, or tool results fed back. */
+export type UserModelMessage = { role: "user"; content: string | ContentBlock[] };
+
+/** An assistant turn, with the provider metadata the SDK keeps beside it (never sent back). */
+export type AssistantModelMessage = {
+  role: "assistant";
+  content: ContentBlock[];
+  stop_reason?: StopReason | null;
+  usage?: Usage;
+  /** Provider-assigned response id; absent when not reported. */
+  providerResponseId?: string;
+  /** The model that actually served the response; absent when not reported. */
+  model?: string;
+};
+
+/** One message of the conversation history. */
+export type ModelMessage = UserModelMessage | AssistantModelMessage;

@@ -1,0 +1,12 @@
+/**
+ * `agent-lattice/testing`: the scripted model client and the mock Messages API server that our own
+ * tests use, for testing your agents without a network.
+ * @module
+ */
+export {
+  createScriptedClient,
+  type ScriptedClient,
+  type ScriptedClientOptions,
+  type ScriptedResponse,
+  type ScriptedStep,
+} from "./scripted-client";

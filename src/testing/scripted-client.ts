@@ -1,0 +1,166 @@
+/**
+ * `createScriptedClient`: a {@link ModelClient} that replays scripted responses in order and records
+ * every request. It fails loudly on a call the script did not expect.
+ * @module
+ */
+import type { AssistantModelMessage, ContentBlock, StopReason, Usage } from "../messages/types";
+import type { ModelClient, ModelRequest, ModelStreamEvent } from "../model/client";
+
+/** One scripted step: a response, an error to throw, or a function of the request. */
+export type ScriptedStep =
+  | ScriptedResponse
+  | Error
+  | ((request: ModelRequest, callIndex: number) => ScriptedResponse | Error | Promise<ScriptedResponse | Error>);
+
+/** A scripted response. Missing fields get sensible defaults. */
+export interface ScriptedResponse {
+  content: ContentBlock[] | string;
+  /** @default "tool_use" when the content has tool calls, else "end_turn" */
+  stop_reason?: StopReason | null;
+  /** Reported usage; omitted when not given (the loop then counts zeros). */
+  usage?: Usage;
+  model?: string;
+  id?: string;
+  /** Wait this long (honouring the request's signal) before answering. */
+  delayMs?: number;
+  /** Never answer (until the request's signal aborts, unless `ignoreSignal`). */
+  hang?: boolean;
+  /** Behave like a non-cooperative client: ignore the request's signal while delaying or hanging. */
+  ignoreSignal?: boolean;
+}
+
+/** Options of {@link createScriptedClient}. */
+export interface ScriptedClientOptions {
+  /**
+   * How requests are recorded: `"snapshot"` copies the messages array at call time (default),
+   * `"reference"` keeps the request as given, `false` records nothing (for benchmarks).
+   */
+  record?: "snapshot" | "reference" | false;
+  /** Emit stream events through `onEvent` (text and tool-input deltas), like a streaming client. @default true */
+  emitEvents?: boolean;
+}
+
+/** A scripted client with its recorded requests. */
+export interface ScriptedClient extends ModelClient {
+  /** Requests received, in order. */
+  readonly requests: ModelRequest[];
+  /** Number of createMessage calls so far. */
+  readonly callCount: number;
+  /** Scripted steps not yet consumed. */
+  readonly remaining: number;
+  /** Appends steps to the script. */
+  push(...steps: ScriptedStep[]): void;
+}
+
+/**
+ * Creates a scripted client.
+ *
+ * @example
+ * const client = createScriptedClient([
+ *   { content: [{ type: "tool_use", id: "t1", name: "add", input: { a: 1, b: 2 } }] },
+ *   { content: "3", usage: { input_tokens: 10, output_tokens: 1 } },
+ * ]);
+ */
+export function createScriptedClient(
+  script: ScriptedStep[] | ((request: ModelRequest, callIndex: number) => ScriptedResponse | Error | Promise<ScriptedResponse | Error>),
+  options: ScriptedClientOptions = {},
+): ScriptedClient {
+  const steps: ScriptedStep[] = Array.isArray(script) ? [...script] : [];
+  const generator = Array.isArray(script) ? undefined : script;
+  const record = options.record ?? "snapshot";
+  const emitEvents = options.emitEvents ?? true;
+  const requests: ModelRequest[] = [];
+  let callCount = 0;
+
+  async function createMessage(request: ModelRequest): Promise<AssistantModelMessage> {
+    const callIndex = callCount++;
+    if (record === "snapshot") requests.push({ ...request, messages: [...request.messages] });
+    else if (record === "reference") requests.push(request);
+    let step: ScriptedStep | undefined = generator ?? steps.shift();
+    if (step === undefined) {
+      throw new Error(
+        `createScriptedClient: unexpected model request #${callIndex + 1}; the script has no response left.`,
+      );
+    }
+    if (typeof step === "function") step = await step(request, callIndex);
+    if (step instanceof Error) throw step;
+    if (step.hang || step.delayMs !== undefined) await wait(step, request.signal);
+    if (request.signal.aborted && !step.ignoreSignal) throw abortReason(request.signal);
+    const message = toAssistantMessage(step, request.model, callIndex);
+    if (emitEvents && request.onEvent) emitStreamEvents(message, request.onEvent);
+    return message;
+  }
+
+  return {
+    createMessage,
+    requests,
+    get callCount() {
+      return callCount;
+    },
+    get remaining() {
+      return steps.length;
+    },
+    push: (...more) => {
+      steps.push(...more);
+    },
+  };
+}
+
+function wait(step: ScriptedResponse, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = step.hang ? undefined : setTimeout(done, step.delayMs);
+    const onAbort = () => {
+      if (timer) clearTimeout(timer);
+      reject(abortReason(signal));
+    };
+    function done() {
+      if (!step.ignoreSignal) signal.removeEventListener("abort", onAbort);
+      resolve();
+    }
+    if (!step.ignoreSignal) {
+      if (signal.aborted) return onAbort();
+      signal.addEventListener("abort", onAbort, { once: true });
+    }
+  });
+}
+
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException("The operation was aborted.", "AbortError");
+}
+
+function toAssistantMessage(step: ScriptedResponse, requestedModel: string, callIndex: number): AssistantModelMessage {
+  const content: ContentBlock[] =
+    typeof step.content === "string" ? [{ type: "text", text: step.content }] : step.content.map((block) => ({ ...block }));
+  const hasToolUse = content.some((block) => block.type === "tool_use");
+  const message: AssistantModelMessage = {
+    role: "assistant",
+    content,
+    stop_reason: step.stop_reason === undefined ? (hasToolUse ? "tool_use" : "end_turn") : step.stop_reason,
+    providerResponseId: step.id ?? `msg_scripted_${callIndex + 1}`,
+    model: step.model ?? requestedModel,
+  };
+  if (step.usage) message.usage = { ...step.usage };
+  return message;
+}
+
+/** Emits the events a streaming client would for this message (one delta per block). */
+function emitStreamEvents(message: AssistantModelMessage, onEvent: (event: ModelStreamEvent) => void): void {
+  onEvent({
+    type: "message_start",
+    message: { id: message.providerResponseId, type: "message", role: "assistant", model: message.model, content: [] },
+  });
+  message.content.forEach((block, index) => {
+    if (block.type === "text") {
+      onEvent({ type: "content_block_start", index, content_block: { type: "text", text: "" } });
+      onEvent({ type: "content_block_delta", index, delta: { type: "text_delta", text: block.text } });
+    } else if (block.type === "tool_use") {
+      onEvent({ type: "content_block_start", index, content_block: { type: "tool_use", id: block.id, name: block.name, input: {} } });
+      onEvent({ type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: JSON.stringify(block.input) } });
+    } else {
+      onEvent({ type: "content_block_start", index, content_block: block });
+    }
+    onEvent({ type: "content_block_stop", index });
+  });
+  onEvent({ type: "message_delta", delta: { stop_reason: message.stop_reason ?? null }, usage: message.usage ?? {} });
+  onEvent({ type: "message_stop" });
+}

@@ -1,0 +1,62 @@
+/**
+ * `defineTool`: a typed tool from a schema and an `execute` function.
+ * @module
+ */
+import { InvalidOptionError } from "../errors";
+import type { JsonSchema } from "../model/client";
+import { type InferSchema, jsonSchemaOf, type SchemaLike, validatorOf } from "./schema";
+import type { Tool, ToolContext, ToolOutput } from "./tool";
+
+/** What {@link defineTool} takes. */
+export interface ToolDefinition<S extends SchemaLike<any>> {
+  /** The name the model calls. Letters, digits, `_` and `-`, at most 64 characters. */
+  name: string;
+  description?: string;
+  /** zod v4, any Standard Schema with JSON Schema, or `{ parse, jsonSchema }`. */
+  inputSchema: S;
+  /** Explicit JSON Schema for the model, when the schema cannot state one (a bare `parse`). */
+  jsonSchema?: JsonSchema;
+  /** May run concurrently with other read-only calls. @default false */
+  readOnly?: boolean;
+  execute(input: InferSchema<S>, context: ToolContext): ToolOutput | Promise<ToolOutput>;
+}
+
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/**
+ * Defines a tool. The JSON Schema sent to the model is derived from `inputSchema`; input the model
+ * sends is validated against it before `execute` runs, and failures go back as error tool_results.
+ *
+ * @example
+ * const readFile = defineTool({
+ *   name: "read_file",
+ *   inputSchema: z.object({ path: z.string() }),
+ *   readOnly: true,
+ *   execute: async ({ path }) => fs.readFile(path, "utf8"),
+ * });
+ */
+export function defineTool<S extends SchemaLike<any>>(definition: ToolDefinition<S>): Tool<InferSchema<S>> {
+  if (!TOOL_NAME.test(definition.name)) {
+    throw new InvalidOptionError(
+      `Tool name ${JSON.stringify(definition.name)} is invalid: use 1-64 letters, digits, "_" or "-".`,
+    );
+  }
+  if (typeof definition.execute !== "function") {
+    throw new InvalidOptionError(`Tool "${definition.name}" needs an execute function.`);
+  }
+  const inputSchema = definition.jsonSchema ?? jsonSchemaOf(definition.inputSchema);
+  if (!inputSchema) {
+    throw new InvalidOptionError(
+      `Tool "${definition.name}": its inputSchema cannot state a JSON Schema; pass jsonSchema explicitly.`,
+    );
+  }
+  const parseInput = validatorOf<InferSchema<S>>(definition.inputSchema as SchemaLike<InferSchema<S>>);
+  return {
+    name: definition.name,
+    description: definition.description,
+    inputSchema,
+    readOnly: definition.readOnly ?? false,
+    parseInput,
+    execute: definition.execute,
+  };
+}

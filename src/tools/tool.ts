@@ -1,0 +1,41 @@
+/**
+ * The tool contract: what a tool declares to the model and how the loop runs it.
+ * @module
+ */
+import type { JsonSchema } from "../model/client";
+import type { ImageBlock, TextBlock } from "../messages/types";
+
+/**
+ * What a tool returns: plain text, or content with flags. `isError` marks the result as an error
+ * for the model; `endTurn` ends the query after this batch (see the loop docs).
+ */
+export type ToolOutput =
+  | string
+  | { content: string | Array<TextBlock | ImageBlock>; isError?: boolean; endTurn?: boolean };
+
+/** What a running tool receives besides its input. */
+export interface ToolContext {
+  /** Aborted when the query is aborted (signal, deadline) — long tools should stop on it. */
+  signal: AbortSignal;
+  /** The id of the tool_use block being answered. */
+  toolUseId: string;
+  /** The tool's name as the model called it. */
+  toolName: string;
+}
+
+/** The result of validating a tool input. */
+export type ParseResult<T> = { ok: true; value: T } | { ok: false; message: string };
+
+/** A tool ready for the loop. Build one with {@link defineTool}. */
+export interface Tool<Input = any> {
+  readonly name: string;
+  readonly description?: string;
+  /** JSON Schema of the input, as sent to the model. */
+  readonly inputSchema: JsonSchema;
+  /** Read-only tools may run concurrently with other read-only calls. */
+  readonly readOnly: boolean;
+  /** Validates raw model input. Never throws: failures are returned for the model to read. */
+  parseInput(input: unknown): ParseResult<Input> | Promise<ParseResult<Input>>;
+  /** Runs the tool. A throw becomes an error tool_result. */
+  execute(input: Input, context: ToolContext): ToolOutput | Promise<ToolOutput>;
+}
