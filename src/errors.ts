@@ -32,7 +32,9 @@ export class AgentLatticeError extends Error {
 
 /** A query was started while another one is running on the same Agent (or conversation). */
 export class ConcurrentQueryError extends AgentLatticeError {
-  constructor(message = "Another query is already running on this Agent. Await it before starting a new one, or create one Agent per concurrent conversation.") {
+  constructor(
+    message = "Another query is already running on this Agent. Await it before starting a new one, or create one Agent per concurrent conversation.",
+  ) {
     super(message);
   }
 }
@@ -67,9 +69,12 @@ export class TimeoutError extends AgentLatticeError {
 /** The query was cancelled through `QueryOptions.signal`. */
 export class AbortError extends AgentLatticeError {
   constructor(reason?: unknown) {
-    super(`The query was aborted${reason instanceof Error ? `: ${reason.message}` : typeof reason === "string" ? `: ${reason}` : ""}.`, {
-      cause: reason,
-    });
+    super(
+      `The query was aborted${reason instanceof Error ? `: ${reason.message}` : typeof reason === "string" ? `: ${reason}` : ""}.`,
+      {
+        cause: reason,
+      },
+    );
   }
 }
 
@@ -145,10 +150,38 @@ export class ProviderError extends AgentLatticeError {
 export class HistoryStoreError extends AgentLatticeError {
   readonly operation: "load" | "append" | "replace";
   constructor(operation: "load" | "append" | "replace", cause: unknown) {
-    super(`History store ${operation} failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    super(`History store ${operation} failed: ${cause instanceof Error ? cause.message : String(cause)}`, {
+      cause,
+    });
     this.operation = operation;
   }
 }
 
 /** An option or argument is invalid. Thrown synchronously at creation or call time. */
 export class InvalidOptionError extends AgentLatticeError {}
+
+/** With `outputFormat`, the final text was not valid JSON or failed validation. */
+export class StructuredOutputError extends AgentLatticeError {
+  /** The text the model returned. */
+  readonly text: string;
+  constructor(message: string, text: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.text = text;
+  }
+}
+
+/** A `userPromptSubmit` hook blocked the prompt; no model request was made. */
+export class PromptBlockedError extends AgentLatticeError {}
+
+/**
+ * The context window was exceeded (`stop_reason: "model_context_window_exceeded"`) and could not be
+ * recovered by compaction. The unusable response was not added to history.
+ */
+export class ContextWindowExceededError extends AgentLatticeError {
+  constructor() {
+    super(
+      'The model stopped with "model_context_window_exceeded": the conversation no longer fits the context window. ' +
+        "Enable autoCompact, or start a new conversation.",
+    );
+  }
+}

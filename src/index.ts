@@ -3,11 +3,21 @@
  * exports only. This entry never imports an optional peer dependency.
  * @module
  */
-export type { AgentOptions, AutoCompactOptions, CompactToolResultsOptions, InternalOptions, OutputSchema, PromptInput, QueryOptions, RetryOptions } from "./agent/options";
+export { type Agent, createAgent } from "./agent/create-agent";
+export type {
+  AgentOptions,
+  AutoCompactOptions,
+  CompactToolResultsOptions,
+  InternalOptions,
+  OutputSchema,
+  PromptInput,
+  QueryOptions,
+  RetryOptions,
+} from "./agent/options";
 export {
+  DEFAULT_COMPACTION_THRESHOLD_TOKENS,
   DEFAULT_HOOK_TIMEOUT_MS,
   DEFAULT_KEEP_RECENT_MESSAGES,
-  DEFAULT_COMPACTION_THRESHOLD_TOKENS,
   DEFAULT_MAX_RETRIES,
   DEFAULT_MAX_TOKENS,
   DEFAULT_MAX_TURNS,
@@ -16,26 +26,49 @@ export {
   DEFAULT_TOOL_CONCURRENCY,
   DEFAULT_TOOL_RESULT_THRESHOLD_CHARS,
 } from "./agent/options";
+export { DEFAULT_COMPACTION_PROMPT, DEFAULT_TOOL_RESULT_SUMMARY_PROMPT } from "./compaction/prompt";
+export { isWellFormedHistory } from "./compaction/well-formed";
 export { DEFAULT_PRICING, type ModelPricing } from "./cost/pricing";
 export {
   AbortError,
   AgentLatticeError,
   BudgetExceededError,
   ConcurrentQueryError,
+  ContextWindowExceededError,
   ConversationConflictError,
   HistoryStoreError,
   InvalidOptionError,
   MaxTurnsError,
   MissingOutputError,
+  PromptBlockedError,
   ProviderError,
+  StructuredOutputError,
   TimeoutError,
 } from "./errors";
+export {
+  createJsonlHistoryStore,
+  type JsonlHistoryStore,
+  type JsonlHistoryStoreOptions,
+} from "./history/jsonl";
 export { defineHistoryStore, type HistoryStore } from "./history/store";
 export type * from "./hooks/types";
-export type { McpHttpServerConfig, McpServerConfig, McpSseServerConfig, McpStdioServerConfig } from "./integrations/mcp/config";
+export type {
+  McpHttpServerConfig,
+  McpServerConfig,
+  McpSseServerConfig,
+  McpStdioServerConfig,
+} from "./integrations/mcp/config";
 export type * from "./messages/sdk-messages";
 export type * from "./messages/types";
+export { type AnthropicClientOptions, createAnthropicClient } from "./model/anthropic";
 export type * from "./model/client";
+export { isPromptTooLongError } from "./model/errors";
 export { defineTool, type ToolDefinition } from "./tools/define-tool";
-export type { InferSchema, ParseWithJsonSchema, SchemaLike, StandardSchemaWithJsonSchema } from "./tools/schema";
+export type {
+  InferSchema,
+  ParseWithJsonSchema,
+  SchemaLike,
+  StandardSchemaWithJsonSchema,
+} from "./tools/schema";
+export { SUBMIT_OUTPUT_EXCLUSIVE_BATCH, SUBMIT_OUTPUT_TOOL_NAME } from "./tools/submit-output";
 export type { ParseResult, Tool, ToolContext, ToolOutput } from "./tools/tool";

@@ -2,13 +2,14 @@
  * Agent and query options, and every default in one place.
  * @module
  */
+
+import type { ModelPricing } from "../cost/pricing";
 import type { HistoryStore } from "../history/store";
+import type { CanUseTool, Hooks, PermissionMode } from "../hooks/types";
+import type { McpServerConfig } from "../integrations/mcp/config";
 import type { ContentBlock } from "../messages/types";
 import type { ModelClient, ModelRequest, OutputFormat } from "../model/client";
-import type { CanUseTool, Hooks, PermissionMode } from "../hooks/types";
 import type { Tool } from "../tools/tool";
-import type { McpServerConfig } from "../integrations/mcp/config";
-import type { ModelPricing } from "../cost/pricing";
 
 /** @see AgentOptions.maxTurns */
 export const DEFAULT_MAX_TURNS = 50;
@@ -81,6 +82,8 @@ export interface AgentOptions<T = unknown> {
   maxTokens?: number;
   /** Deadline of each single model request, in ms (a positive integer). Unset: no SDK deadline. */
   requestTimeoutMs?: number;
+  /** Deadline of each tool call, in ms; a call past it gets an error result and its signal aborts. Unset: none. */
+  toolTimeoutMs?: number;
   historyStore?: HistoryStore;
   autoCompact?: boolean | AutoCompactOptions;
   /** A validated, typed payload the run must end with, submitted through `submit_output`. */

@@ -41,12 +41,25 @@ export const DEFAULT_PRICING: Readonly<Record<string, ModelPricing>> = Object.fr
   "claude-3-5-haiku": claude(0.8, 4),
   "claude-3-haiku": claude(0.25, 1.25),
   // DeepSeek (Anthropic-compatible endpoint); cache write is billed as a cache miss (input).
-  "deepseek-chat": { inputPerMTok: 0.28, outputPerMTok: 0.42, cacheWritePerMTok: 0.28, cacheReadPerMTok: 0.028 },
-  "deepseek-reasoner": { inputPerMTok: 0.28, outputPerMTok: 0.42, cacheWritePerMTok: 0.28, cacheReadPerMTok: 0.028 },
+  "deepseek-chat": {
+    inputPerMTok: 0.28,
+    outputPerMTok: 0.42,
+    cacheWritePerMTok: 0.28,
+    cacheReadPerMTok: 0.028,
+  },
+  "deepseek-reasoner": {
+    inputPerMTok: 0.28,
+    outputPerMTok: 0.42,
+    cacheWritePerMTok: 0.28,
+    cacheReadPerMTok: 0.028,
+  },
 });
 
 /** Resolves prices for a model, or `undefined` when none is known (never guessed). */
-export function findPricing(model: string, table: Readonly<Record<string, ModelPricing>>): ModelPricing | undefined {
+export function findPricing(
+  model: string,
+  table: Readonly<Record<string, ModelPricing>>,
+): ModelPricing | undefined {
   const exact = table[model];
   if (exact) return exact;
   let best: string | undefined;

@@ -32,7 +32,8 @@ export interface HistoryStore {
  */
 export function defineHistoryStore(store: HistoryStore & { failOnError?: boolean }): HistoryStore {
   for (const method of ["load", "append", "replace"] as const) {
-    if (typeof store[method] !== "function") throw new TypeError(`A HistoryStore needs a ${method}() method.`);
+    if (typeof store[method] !== "function")
+      throw new TypeError(`A HistoryStore needs a ${method}() method.`);
   }
   return {
     load: () => store.load(),

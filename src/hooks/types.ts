@@ -91,7 +91,9 @@ export interface Hooks {
 }
 
 /** Decision of {@link CanUseTool}. */
-export type PermissionResult = { behavior: "allow"; updatedInput?: unknown } | { behavior: "deny"; message: string };
+export type PermissionResult =
+  | { behavior: "allow"; updatedInput?: unknown }
+  | { behavior: "deny"; message: string };
 
 /** Asked before a tool runs (in `default` mode, for tools that are not read-only). */
 export type CanUseTool = (

@@ -66,7 +66,13 @@ export interface McpServerStatus {
 /** The system messages a query may yield. */
 export type SDKSystemMessage =
   | { type: "system"; subtype: "init"; model: string; tools: string[]; mcp_servers?: McpServerStatus[] }
-  | { type: "system"; subtype: "compaction"; compacted_messages: number; usage: Usage; trigger: "auto" | "overflow" }
+  | {
+      type: "system";
+      subtype: "compaction";
+      compacted_messages: number;
+      usage: Usage;
+      trigger: "auto" | "overflow";
+    }
   | { type: "system"; subtype: "compaction_failed"; error: Error; consecutive_failures: number }
   | { type: "system"; subtype: "compaction_disabled"; reason: string }
   | {

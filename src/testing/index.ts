@@ -10,3 +10,20 @@ export {
   type ScriptedResponse,
   type ScriptedStep,
 } from "./scripted-client";
+export {
+  type MockAnthropicServer,
+  type MockAnthropicServerOptions,
+  type MockFault,
+  type MockHandler,
+  type MockRecordedRequest,
+  type MockResponse,
+  type MockStep,
+  startMockAnthropicServer,
+} from "./mock-server";
+export {
+  type ConformanceAssertion,
+  type ConformanceTestApi,
+  type HistoryStoreConformanceOptions,
+  type HistoryStoreFactory,
+  runHistoryStoreConformance,
+} from "./store-conformance";

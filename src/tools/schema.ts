@@ -21,7 +21,10 @@ export interface StandardSchemaWithJsonSchema<T> {
 }
 
 /** Any schema a tool input or output schema may be given as. */
-export type SchemaLike<T> = StandardSchemaWithJsonSchema<T> | ParseWithJsonSchema<T> | { parse(input: unknown): T };
+export type SchemaLike<T> =
+  | StandardSchemaWithJsonSchema<T>
+  | ParseWithJsonSchema<T>
+  | { parse(input: unknown): T };
 
 /** The output type of a {@link SchemaLike}. */
 export type InferSchema<S> = S extends { readonly "~standard": { readonly types?: infer Types } }
@@ -45,9 +48,9 @@ export function jsonSchemaOf(schema: unknown): JsonSchema | undefined {
   if (typeof schema !== "object" || schema === null) return undefined;
   const carried = (schema as { jsonSchema?: unknown }).jsonSchema;
   if (typeof carried === "object" && carried !== null) return withoutMetaSchema(carried as JsonSchema);
-  const standard = (schema as { "~standard"?: { jsonSchema?: { input?: (o: { target: string }) => unknown } } })[
-    "~standard"
-  ];
+  const standard = (
+    schema as { "~standard"?: { jsonSchema?: { input?: (o: { target: string }) => unknown } } }
+  )["~standard"];
   const converter = standard?.jsonSchema?.input;
   if (typeof converter === "function") {
     for (const target of ["draft-2020-12", "draft-07"]) {
@@ -68,7 +71,9 @@ function withoutMetaSchema(schema: JsonSchema): JsonSchema {
 }
 
 /** Builds a never-throwing validator from a schema. Prefers Standard Schema, then `parse`. */
-export function validatorOf<T>(schema: SchemaLike<T>): (input: unknown) => ParseResult<T> | Promise<ParseResult<T>> {
+export function validatorOf<T>(
+  schema: SchemaLike<T>,
+): (input: unknown) => ParseResult<T> | Promise<ParseResult<T>> {
   const standard = (schema as StandardSchemaWithJsonSchema<T>)["~standard"];
   if (standard && typeof standard.validate === "function") {
     return (input) => {
@@ -77,7 +82,8 @@ export function validatorOf<T>(schema: SchemaLike<T>): (input: unknown) => Parse
     };
   }
   const parse = (schema as { parse?: (input: unknown) => T }).parse;
-  if (typeof parse !== "function") throw new TypeError("A schema needs a Standard Schema interface or a parse(input) method.");
+  if (typeof parse !== "function")
+    throw new TypeError("A schema needs a Standard Schema interface or a parse(input) method.");
   return (input) => {
     try {
       return { ok: true, value: parse.call(schema, input) };
@@ -107,6 +113,7 @@ export function formatIssues(issues: ReadonlyArray<StandardSchemaV1.Issue>): str
 
 function describeParseError(error: unknown): string {
   const issues = (error as { issues?: unknown }).issues;
-  if (Array.isArray(issues) && issues.every((issue) => typeof issue?.message === "string")) return formatIssues(issues);
+  if (Array.isArray(issues) && issues.every((issue) => typeof issue?.message === "string"))
+    return formatIssues(issues);
   return error instanceof Error ? error.message : String(error);
 }

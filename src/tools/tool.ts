@@ -2,8 +2,9 @@
  * The tool contract: what a tool declares to the model and how the loop runs it.
  * @module
  */
-import type { JsonSchema } from "../model/client";
+
 import type { ImageBlock, TextBlock } from "../messages/types";
+import type { JsonSchema } from "../model/client";
 
 /**
  * What a tool returns: plain text, or content with flags. `isError` marks the result as an error

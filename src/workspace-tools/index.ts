@@ -1,1 +1,71 @@
-export {};
+/**
+ * `agent-lattice/tools`: the built-in workspace tools — read, list, glob, grep, write, edit and
+ * (opt-in) bash — every one confined to a root folder. Any new export here becomes public API.
+ * @module
+ */
+import type { Tool } from "../tools/tool";
+import { createBashTool } from "./bash-tool";
+import { createEditFileTool } from "./edit-file-tool";
+import { createGlobTool } from "./glob-tool";
+import { createGrepTool } from "./grep-tool";
+import { createListFilesTool } from "./list-files-tool";
+import { resolveWorkspaceSettings, type WorkspaceToolsOptions } from "./options";
+import { createReadFileTool } from "./read-file-tool";
+import { createWorkspace } from "./workspace";
+import { createWriteFileTool } from "./write-file-tool";
+
+export type { BashInput } from "./bash-tool";
+export type { EditFileInput } from "./edit-file-tool";
+export type { GlobInput } from "./glob-tool";
+export type { GrepInput } from "./grep-tool";
+export type { ListFilesInput } from "./list-files-tool";
+export {
+  DEFAULT_BASH_HIDDEN_ENV,
+  DEFAULT_BASH_KILL_GRACE_MS,
+  DEFAULT_BASH_TIMEOUT_MS,
+  DEFAULT_IGNORED_DIRECTORIES,
+  DEFAULT_MAX_ENTRIES,
+  DEFAULT_MAX_GREP_FILE_BYTES,
+  DEFAULT_MAX_LINE_CHARS,
+  DEFAULT_MAX_MATCHES,
+  DEFAULT_MAX_OUTPUT_CHARS,
+  DEFAULT_MAX_READ_BYTES,
+  type WorkspaceToolsOptions,
+} from "./options";
+export type { ReadFileInput } from "./read-file-tool";
+export { WorkspacePathError } from "./workspace";
+export type { WriteFileInput } from "./write-file-tool";
+
+/** The names of the workspace tools, in the order {@link createWorkspaceTools} returns them. */
+export const WORKSPACE_TOOL_NAMES = ["read_file", "list_files", "glob", "grep", "write_file", "edit_file", "bash"] as const;
+
+/** The name of one workspace tool. */
+export type WorkspaceToolName = (typeof WORKSPACE_TOOL_NAMES)[number];
+
+/**
+ * The workspace tools for a root folder. Read-only tools (`read_file`, `list_files`, `glob`,
+ * `grep`) are flagged so the agent runs them concurrently; `write_file` and `edit_file` come unless
+ * `allowWrite` is false; `bash` only with `allowBash`. Every path the model gives is confined to
+ * `root` — `..`, absolute paths elsewhere and symbolic links leading out are refused — and every
+ * output is capped with an explicit notice. Failures come back as error results the model can act on.
+ *
+ * Throws `InvalidOptionError` when `root` does not exist or an option is out of range.
+ *
+ * @example
+ * const agent = createAgent({
+ *   model: "claude-sonnet-4-5",
+ *   tools: createWorkspaceTools({ root: process.cwd(), allowBash: true }),
+ * });
+ */
+export function createWorkspaceTools(options: WorkspaceToolsOptions): Tool[] {
+  const workspace = createWorkspace(resolveWorkspaceSettings(options));
+  const tools: Tool[] = [
+    createReadFileTool(workspace),
+    createListFilesTool(workspace),
+    createGlobTool(workspace),
+    createGrepTool(workspace),
+  ];
+  if (workspace.settings.allowWrite) tools.push(createWriteFileTool(workspace), createEditFileTool(workspace));
+  if (workspace.settings.allowBash) tools.push(createBashTool(workspace));
+  return tools;
+}

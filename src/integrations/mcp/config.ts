@@ -1,33 +1,53 @@
 /**
- * MCP server configuration (types only: the root entry never loads the MCP SDK).
+ * MCP server configuration (types and defaults only: the root entry never loads the MCP SDK).
  * @module
  */
 
-/** A server started as a child process, spoken to over stdio. */
-export interface McpStdioServerConfig {
+/** How long connecting to one server (start + `initialize` + `tools/list`) may take, by default. */
+export const DEFAULT_MCP_CONNECT_TIMEOUT_MS = 30_000;
+
+/**
+ * How long one `tools/call` may take by default. A progress notification from the server restarts
+ * the clock; the agent's own abort signal ends the call sooner.
+ */
+export const DEFAULT_MCP_TOOL_TIMEOUT_MS = 600_000;
+
+/** Settings every kind of server accepts. */
+export interface McpServerTimeouts {
+  /** How long connecting (spawn + initialize + tools/list) may take. @default 30000 */
+  connectTimeoutMs?: number;
+  /** How long one tool call may take; server progress notifications restart the clock. @default 600000 */
+  toolTimeoutMs?: number;
+}
+
+/**
+ * A server started as a child process, spoken to over stdio. The child gets a small safe
+ * environment (`HOME`, `LOGNAME`, `PATH`, `SHELL`, `TERM`, `USER`) with `env` merged over it — never
+ * the whole environment of this process. Its stderr is captured, and the last lines are quoted when
+ * the server fails.
+ */
+export interface McpStdioServerConfig extends McpServerTimeouts {
   type: "stdio";
   command: string;
   args?: string[];
   env?: Record<string, string>;
   cwd?: string;
-  /** How long connecting (spawn + initialize + tools/list) may take. @default 30000 */
-  connectTimeoutMs?: number;
 }
 
 /** A server over Streamable HTTP. */
-export interface McpHttpServerConfig {
+export interface McpHttpServerConfig extends McpServerTimeouts {
   type: "http";
   url: string;
+  /** Sent with every request (e.g. `Authorization`). Values never appear in reported errors. */
   headers?: Record<string, string>;
-  connectTimeoutMs?: number;
 }
 
 /** A server over the legacy HTTP+SSE transport. */
-export interface McpSseServerConfig {
+export interface McpSseServerConfig extends McpServerTimeouts {
   type: "sse";
   url: string;
+  /** Sent with the event stream request and every message. Values never appear in reported errors. */
   headers?: Record<string, string>;
-  connectTimeoutMs?: number;
 }
 
 /** One entry of `mcpServers`. */

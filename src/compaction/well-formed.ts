@@ -1,0 +1,90 @@
+/**
+ * Structural checks of a history against the rules the Messages API enforces on tool use: what a
+ * compaction, a store round trip or a repair must never break.
+ * @module
+ */
+import type { ContentBlock, ModelMessage } from "../messages/types";
+
+/**
+ * Describes the first rule `messages` breaks, or returns `undefined` when it breaks none. The rules:
+ * - the first message is a user message;
+ * - `tool_use` blocks appear only in assistant messages and `tool_result` blocks only in user
+ *   messages, and no two `tool_use` blocks share an id;
+ * - every `tool_use` is answered by exactly one `tool_result` in the message right after it, which
+ *   is a user message answering nothing else — except in the last message, where calls may still be
+ *   awaiting their results;
+ * - no `tool_result` appears without its `tool_use` in the message right before it;
+ * - in a user message, `tool_result` blocks come before any other block.
+ *
+ * Consecutive user messages, or consecutive assistant messages without tool calls, are accepted:
+ * the API joins them into one turn.
+ */
+export function findHistoryProblem(messages: readonly ModelMessage[]): string | undefined {
+  const toolUseIdsSeen = new Set<string>();
+  let awaitedIds: ReadonlySet<string> = new Set();
+  for (const [index, message] of messages.entries()) {
+    if (index === 0 && message.role !== "user") return "the history does not start with a user message";
+    const problem =
+      message.role === "assistant"
+        ? findAssistantProblem(message.content, index, awaitedIds, toolUseIdsSeen)
+        : findUserProblem(message.content, index, awaitedIds);
+    if (problem !== undefined) return problem;
+    awaitedIds = new Set(message.role === "assistant" ? toolUseIds(message.content) : []);
+  }
+  return undefined;
+}
+
+/** Whether `messages` satisfies every rule of {@link findHistoryProblem}. */
+export function isWellFormedHistory(messages: readonly ModelMessage[]): boolean {
+  return findHistoryProblem(messages) === undefined;
+}
+
+function findAssistantProblem(
+  content: readonly ContentBlock[],
+  index: number,
+  awaitedIds: ReadonlySet<string>,
+  toolUseIdsSeen: Set<string>,
+): string | undefined {
+  if (awaitedIds.size > 0) {
+    return `message ${index} is an assistant message, but the tool calls ${[...awaitedIds].join(", ")} before it are unanswered`;
+  }
+  for (const block of content) {
+    if (block.type === "tool_result") return `message ${index} is an assistant message holding a tool_result`;
+    if (block.type !== "tool_use") continue;
+    if (toolUseIdsSeen.has(block.id)) return `message ${index} repeats the tool_use id ${block.id}`;
+    toolUseIdsSeen.add(block.id);
+  }
+  return undefined;
+}
+
+function findUserProblem(
+  content: string | readonly ContentBlock[],
+  index: number,
+  awaitedIds: ReadonlySet<string>,
+): string | undefined {
+  const blocks = typeof content === "string" ? [] : content;
+  const answeredIds = new Set<string>();
+  let otherBlockSeen = false;
+  for (const block of blocks) {
+    if (block.type === "tool_use") return `message ${index} is a user message holding a tool_use`;
+    if (block.type !== "tool_result") {
+      otherBlockSeen = true;
+      continue;
+    }
+    if (otherBlockSeen) return `message ${index} has a tool_result after another kind of block`;
+    if (!awaitedIds.has(block.tool_use_id)) {
+      return `message ${index} has a tool_result for ${block.tool_use_id}, which the message before it did not call`;
+    }
+    if (answeredIds.has(block.tool_use_id)) return `message ${index} answers ${block.tool_use_id} twice`;
+    answeredIds.add(block.tool_use_id);
+  }
+  const unanswered = [...awaitedIds].filter((id) => !answeredIds.has(id));
+  if (unanswered.length > 0) {
+    return `message ${index} does not answer the tool calls ${unanswered.join(", ")} of the message before it`;
+  }
+  return undefined;
+}
+
+function toolUseIds(content: readonly ContentBlock[]): string[] {
+  return content.flatMap((block) => (block.type === "tool_use" ? [block.id] : []));
+}

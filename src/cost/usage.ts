@@ -1,0 +1,53 @@
+/**
+ * Usage sums and per-model cost accounting for one query.
+ * @module
+ */
+import type { ModelUsage } from "../messages/sdk-messages";
+import type { Usage } from "../messages/types";
+import { costOf, findPricing, type ModelPricing } from "./pricing";
+
+/** A zeroed usage record. */
+export function emptyUsage(): Usage {
+  return { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+}
+
+/** Adds `delta` into `total` in place (missing counts are zero). */
+export function addUsage(total: Usage, delta: Usage | undefined): void {
+  if (!delta) return;
+  total.input_tokens += delta.input_tokens ?? 0;
+  total.output_tokens += delta.output_tokens ?? 0;
+  total.cache_creation_input_tokens =
+    (total.cache_creation_input_tokens ?? 0) + (delta.cache_creation_input_tokens ?? 0);
+  total.cache_read_input_tokens = (total.cache_read_input_tokens ?? 0) + (delta.cache_read_input_tokens ?? 0);
+}
+
+/** Every input token the request carried: fresh input plus both cache buckets. */
+export function totalInputTokens(usage: Usage): number {
+  return usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
+}
+
+/**
+ * Accumulates usage and cost per model over one query. Models without a price cost 0 and are
+ * returned by {@link CostLedger.record} as unpriced so the caller can report them once.
+ */
+export class CostLedger {
+  readonly usage: Usage = emptyUsage();
+  readonly byModel: Record<string, ModelUsage> = {};
+  totalCostUsd = 0;
+
+  constructor(private readonly pricing: Readonly<Record<string, ModelPricing>>) {}
+
+  /** Records one response's usage under `model`; returns false when the model has no known price. */
+  record(model: string, usage: Usage | undefined): boolean {
+    const counted = usage ?? { input_tokens: 0, output_tokens: 0 };
+    addUsage(this.usage, counted);
+    const entry = (this.byModel[model] ??= { ...emptyUsage(), cost_usd: 0 });
+    addUsage(entry, counted);
+    const price = findPricing(model, this.pricing);
+    if (!price) return false;
+    const cost = costOf(counted, price);
+    entry.cost_usd += cost;
+    this.totalCostUsd += cost;
+    return true;
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * The agent's in-memory history, mirrored to an optional store. It owns the store lifecycle: one
+ * lazy `load()` (with crash repair of the tail), `append` after every message, `replace` on
+ * rewrites. Store failures are reported as `store_error` messages, or thrown when the store was
+ * created with `failOnError` — and a write conflict with another Agent is always thrown.
+ * @module
+ */
+import { ConcurrentQueryError, HistoryStoreError } from "../errors";
+import type { SDKMessage } from "../messages/sdk-messages";
+import type { ModelMessage } from "../messages/types";
+import { repairHistoryTail } from "./repair";
+import type { HistoryStore } from "./store";
+
+type Notice = Extract<SDKMessage, { subtype: "store_error" }>;
+
+/** History plus its store. */
+export class HistoryLog {
+  /** The live history. Read it; change it only through this class. */
+  messages: ModelMessage[] = [];
+  private loaded = false;
+  private loading: Promise<void> | undefined;
+  /** Failures that happened outside a query, reported at the start of the next one. */
+  private pending: Notice[] = [];
+
+  constructor(private readonly store: HistoryStore | undefined) {}
+
+  /** Loads the store once (later calls wait for the first). */
+  ensureLoaded(): Promise<void> {
+    if (this.loaded) return Promise.resolve();
+    this.loading ??= this.load().finally(() => {
+      this.loading = undefined;
+    });
+    return this.loading;
+  }
+
+  private async load(): Promise<void> {
+    if (!this.store) {
+      this.loaded = true;
+      return;
+    }
+    let stored: ModelMessage[];
+    try {
+      stored = await this.store.load();
+    } catch (error) {
+      this.fail("load", error); // throws with failOnError
+      this.loaded = true;
+      return;
+    }
+    this.loaded = true;
+    const { messages, repaired } = repairHistoryTail(stored);
+    this.messages = messages;
+    if (repaired > 0) await this.writeReplace(messages);
+  }
+
+  /** Adds a message to history and appends it to the store. */
+  async append(message: ModelMessage): Promise<void> {
+    this.messages.push(message);
+    if (!this.store) return;
+    try {
+      await this.store.append(message);
+    } catch (error) {
+      this.fail("append", error);
+    }
+  }
+
+  /** Replaces the whole history (compaction, `replaceHistory`) and the store's copy. */
+  async replace(messages: ModelMessage[]): Promise<void> {
+    this.messages = messages;
+    this.loaded = true;
+    await this.writeReplace(messages);
+  }
+
+  private async writeReplace(messages: ModelMessage[]): Promise<void> {
+    if (!this.store) return;
+    try {
+      await this.store.replace(messages);
+    } catch (error) {
+      this.fail("replace", error);
+    }
+  }
+
+  /** Store failures reported since the last call, as system messages. */
+  takeNotices(): Notice[] {
+    if (this.pending.length === 0) return this.pending;
+    const notices = this.pending;
+    this.pending = [];
+    return notices;
+  }
+
+  async close(): Promise<void> {
+    await this.store?.close?.();
+  }
+
+  private fail(operation: "load" | "append" | "replace", error: unknown): void {
+    if (error instanceof ConcurrentQueryError) throw error;
+    const wrapped = error instanceof HistoryStoreError ? error : new HistoryStoreError(operation, error);
+    if (this.store?.failOnError) throw wrapped;
+    this.pending.push({ type: "system", subtype: "store_error", operation, error: wrapped });
+  }
+}

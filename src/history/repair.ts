@@ -1,0 +1,115 @@
+/**
+ * Crash recovery for a loaded transcript: a process that died between storing a `tool_use` and
+ * storing its results leaves a history the Messages API rejects. {@link repairHistoryTail} closes
+ * every dangling call with an error result so the conversation can continue.
+ * @module
+ */
+import type {
+  AssistantModelMessage,
+  ContentBlock,
+  ModelMessage,
+  ToolResultBlock,
+  ToolUseBlock,
+  UserModelMessage,
+} from "../messages/types";
+
+/**
+ * The text of the error tool_result {@link repairHistoryTail} gives a call whose result was never
+ * stored. The model reads it, so it says plainly that the call may or may not have taken effect.
+ */
+export const UNRECORDED_TOOL_RESULT_TEXT =
+  "The result of this tool call was never recorded: the process stopped before it finished. " +
+  "Its effect is unverified — it may or may not have run. Check before relying on it or repeating it.";
+
+/** What {@link repairHistoryTail} returns. */
+export interface HistoryTailRepair {
+  /** The repaired history (the input itself is never changed; untouched messages are shared). */
+  messages: ModelMessage[];
+  /** How many fixes were made: dangling calls closed plus empty assistant messages dropped. 0 = valid tail. */
+  repaired: number;
+}
+
+/**
+ * Repairs the end of a stored transcript after a crash:
+ * - trailing assistant messages with no content are dropped;
+ * - each `tool_use` of the last assistant message that has no `tool_result` gets an `is_error`
+ *   result saying it was never recorded ({@link UNRECORDED_TOOL_RESULT_TEXT}). The results go into
+ *   the user message that follows the call when there is one (before its other blocks, as the API
+ *   requires), otherwise into a new user message appended at the end.
+ *
+ * Pure: the input array and its messages are not mutated. Persist the result with
+ * `store.replace(messages)` when `repaired > 0`.
+ *
+ * @example
+ * const loaded = await store.load();
+ * const { messages, repaired } = repairHistoryTail(loaded);
+ * if (repaired > 0) await store.replace(messages);
+ */
+export function repairHistoryTail(messages: readonly ModelMessage[]): HistoryTailRepair {
+  const kept = dropTrailingEmptyAssistantMessages(messages);
+  let repaired = messages.length - kept.length;
+  const callIndex = findLastAssistantIndex(kept);
+  if (callIndex === -1) return { messages: kept, repaired };
+
+  const calls = (kept[callIndex] as AssistantModelMessage).content.filter(isToolUse);
+  const following = kept[callIndex + 1];
+  const isTail = callIndex === kept.length - 1;
+  const isFollowedByLastUserMessage = callIndex === kept.length - 2 && following?.role === "user";
+  if (calls.length === 0 || !(isTail || isFollowedByLastUserMessage)) return { messages: kept, repaired };
+
+  const answeredIds = new Set(following ? toolResultIdsOf(following) : []);
+  const dangling = calls.filter((call) => !answeredIds.has(call.id));
+  if (dangling.length === 0) return { messages: kept, repaired };
+  repaired += dangling.length;
+
+  const results = dangling.map(unrecordedResultFor);
+  if (following === undefined) return { messages: [...kept, { role: "user", content: results }], repaired };
+  return { messages: [...kept.slice(0, -1), withResultsAdded(following as UserModelMessage, results)], repaired };
+}
+
+function dropTrailingEmptyAssistantMessages(messages: readonly ModelMessage[]): ModelMessage[] {
+  let end = messages.length;
+  while (end > 0) {
+    const last = messages[end - 1]!;
+    if (last.role !== "assistant" || last.content.length > 0) break;
+    end--;
+  }
+  return messages.slice(0, end);
+}
+
+function findLastAssistantIndex(messages: readonly ModelMessage[]): number {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    if (messages[index]!.role === "assistant") return index;
+  }
+  return -1;
+}
+
+function isToolUse(block: ContentBlock): block is ToolUseBlock {
+  return block.type === "tool_use";
+}
+
+function isToolResult(block: ContentBlock): block is ToolResultBlock {
+  return block.type === "tool_result";
+}
+
+function toolResultIdsOf(message: ModelMessage): string[] {
+  if (typeof message.content === "string") return [];
+  return message.content.filter(isToolResult).map((block) => block.tool_use_id);
+}
+
+function unrecordedResultFor(call: ToolUseBlock): ToolResultBlock {
+  return { type: "tool_result", tool_use_id: call.id, content: UNRECORDED_TOOL_RESULT_TEXT, is_error: true };
+}
+
+/** Existing tool results first, then the added ones, then the message's other blocks. */
+function withResultsAdded(message: UserModelMessage, added: ToolResultBlock[]): UserModelMessage {
+  const blocks = contentBlocksOf(message);
+  const existingResults = blocks.filter(isToolResult);
+  const otherBlocks = blocks.filter((block) => !isToolResult(block));
+  return { ...message, content: [...existingResults, ...added, ...otherBlocks] };
+}
+
+function contentBlocksOf(message: UserModelMessage): ContentBlock[] {
+  if (typeof message.content !== "string") return message.content;
+  return message.content === "" ? [] : [{ type: "text", text: message.content }];
+}

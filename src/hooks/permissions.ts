@@ -1,0 +1,73 @@
+/**
+ * Permission rules that run before hooks and `canUseTool`: the allow/deny lists and the mode.
+ * @module
+ */
+import type { PermissionDenial } from "../messages/sdk-messages";
+import type { PermissionMode } from "./types";
+
+/** A tool-name pattern: exact name, `*` wildcards, or a RegExp. */
+export type ToolPattern = string | RegExp;
+
+/** Whether `toolName` matches any of `patterns`. */
+export function matchesAnyPattern(patterns: readonly ToolPattern[] | undefined, toolName: string): boolean {
+  if (!patterns) return false;
+  for (const pattern of patterns) {
+    if (typeof pattern === "string") {
+      if (pattern === toolName) return true;
+      if (pattern.includes("*") && wildcardToRegExp(pattern).test(toolName)) return true;
+    } else {
+      pattern.lastIndex = 0;
+      if (pattern.test(toolName)) return true;
+    }
+  }
+  return false;
+}
+
+function wildcardToRegExp(pattern: string): RegExp {
+  const escaped = pattern.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*");
+  return new RegExp(`^${escaped}$`);
+}
+
+/** Outcome of the static rules for one call. */
+export type StaticPermission =
+  | { kind: "deny"; source: PermissionDenial["source"]; message: string }
+  | { kind: "allow" }
+  | { kind: "ask" };
+
+/**
+ * Lists, then mode. Deny wins: `disallowedTools` refuses; `plan` mode refuses tools that are not
+ * read-only; read-only tools, `allowedTools` matches and `bypassPermissions` run without asking;
+ * everything else asks `canUseTool` (when set).
+ */
+export function staticPermission(
+  toolName: string,
+  readOnly: boolean,
+  rules: {
+    allowedTools?: readonly ToolPattern[];
+    disallowedTools?: readonly ToolPattern[];
+    permissionMode: PermissionMode;
+  },
+): StaticPermission {
+  if (matchesAnyPattern(rules.disallowedTools, toolName)) {
+    return {
+      kind: "deny",
+      source: "disallowedTools",
+      message: `The tool "${toolName}" is not allowed in this session (disallowedTools).`,
+    };
+  }
+  if (rules.permissionMode === "plan" && !readOnly) {
+    return {
+      kind: "deny",
+      source: "permissionMode",
+      message: `The agent is in plan mode: only read-only tools may run, so "${toolName}" was not run. Describe the change you would make instead.`,
+    };
+  }
+  if (
+    readOnly ||
+    rules.permissionMode === "bypassPermissions" ||
+    matchesAnyPattern(rules.allowedTools, toolName)
+  ) {
+    return { kind: "allow" };
+  }
+  return { kind: "ask" };
+}

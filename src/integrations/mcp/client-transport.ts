@@ -1,0 +1,82 @@
+/**
+ * Builds the MCP client transport for one configured server, and keeps the tail of a stdio
+ * server's stderr for error reports.
+ * @module
+ */
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { McpServerConfig } from "./config";
+import type { McpClientSdk } from "./load-client-sdk";
+
+/** How much of a stdio server's stderr is kept for error reports. */
+const STDERR_TAIL_CHARS = 2_000;
+
+/** A transport, plus what we learn about the server through it. */
+export interface ClientTransportHandle {
+  transport: Transport;
+  /** The child process id, for stdio servers that were spawned; `null` otherwise. */
+  pid(): number | null;
+  /** The last lines the server wrote to stderr (stdio only), trimmed. */
+  stderrTail(): string;
+}
+
+/**
+ * Creates the transport a config asks for. Throws for a config that names no known transport or
+ * holds an invalid URL (the caller reports it as the server's failure).
+ */
+export function createClientTransport(config: McpServerConfig, sdk: McpClientSdk): ClientTransportHandle {
+  const type = config.type ?? ("command" in config ? "stdio" : undefined);
+  switch (type) {
+    case "stdio":
+      return createStdioTransport(config as Extract<McpServerConfig, { type: "stdio" }>, sdk);
+    case "http": {
+      const { url, headers } = config as Extract<McpServerConfig, { type: "http" }>;
+      const transport = new sdk.StreamableHTTPClientTransport(parseUrl(url), { requestInit: { headers } });
+      return { transport, pid: () => null, stderrTail: () => "" };
+    }
+    case "sse": {
+      const { url, headers } = config as Extract<McpServerConfig, { type: "sse" }>;
+      const transport = new sdk.SSEClientTransport(parseUrl(url), { requestInit: { headers } });
+      return { transport, pid: () => null, stderrTail: () => "" };
+    }
+    default:
+      throw new Error(`Unknown MCP server type ${JSON.stringify(type)}: use "stdio", "http" or "sse".`);
+  }
+}
+
+function createStdioTransport(
+  config: Extract<McpServerConfig, { type: "stdio" }>,
+  sdk: McpClientSdk,
+): ClientTransportHandle {
+  if (typeof config.command !== "string" || config.command === "") {
+    throw new Error("A stdio MCP server needs a command.");
+  }
+  // The SDK merges `env` over its safe default environment (HOME, LOGNAME, PATH, SHELL, TERM, USER).
+  const transport = new sdk.StdioClientTransport({
+    command: config.command,
+    args: config.args,
+    env: config.env,
+    cwd: config.cwd,
+    stderr: "pipe",
+  });
+  let tail = "";
+  transport.stderr?.on("data", (chunk: Buffer | string) => {
+    tail = (tail + chunk.toString()).slice(-STDERR_TAIL_CHARS);
+  });
+  // Remember the pid once spawned: the SDK forgets it as soon as the process has closed.
+  let spawnedPid: number | null = null;
+  const start = transport.start.bind(transport);
+  transport.start = async () => {
+    await start();
+    spawnedPid = transport.pid;
+  };
+  return { transport, pid: () => spawnedPid, stderrTail: () => tail.trim() };
+}
+
+function parseUrl(url: string): URL {
+  try {
+    return new URL(url);
+  } catch {
+    // The URL itself is not quoted: it may carry a token.
+    throw new Error("The MCP server URL is not a valid absolute URL.");
+  }
+}

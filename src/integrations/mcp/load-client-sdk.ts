@@ -1,0 +1,61 @@
+/**
+ * Loads the client half of `@modelcontextprotocol/sdk` on demand, so that importing the connector
+ * costs nothing until a server is configured, and a missing peer dependency is reported clearly.
+ * @module
+ */
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import type { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { InvalidOptionError } from "../../errors";
+
+/** The parts of the MCP SDK the connector uses. */
+export interface McpClientSdk {
+  Client: typeof Client;
+  StdioClientTransport: typeof StdioClientTransport;
+  StreamableHTTPClientTransport: typeof StreamableHTTPClientTransport;
+  SSEClientTransport: typeof SSEClientTransport;
+  ToolListChangedNotificationSchema: typeof ToolListChangedNotificationSchema;
+}
+
+let loading: Promise<McpClientSdk> | undefined;
+
+/**
+ * Imports the MCP client SDK once. Rejects with an {@link InvalidOptionError} naming the package to
+ * install when it is missing.
+ */
+export function loadMcpClientSdk(): Promise<McpClientSdk> {
+  loading ??= importClientSdk().catch((error: unknown) => {
+    loading = undefined;
+    throw isModuleNotFound(error)
+      ? new InvalidOptionError(
+          "mcpServers needs the optional peer dependency @modelcontextprotocol/sdk: npm install @modelcontextprotocol/sdk",
+          { cause: error },
+        )
+      : error;
+  });
+  return loading;
+}
+
+async function importClientSdk(): Promise<McpClientSdk> {
+  const [client, stdio, streamableHttp, sse, types] = await Promise.all([
+    import("@modelcontextprotocol/sdk/client/index.js"),
+    import("@modelcontextprotocol/sdk/client/stdio.js"),
+    import("@modelcontextprotocol/sdk/client/streamableHttp.js"),
+    import("@modelcontextprotocol/sdk/client/sse.js"),
+    import("@modelcontextprotocol/sdk/types.js"),
+  ]);
+  return {
+    Client: client.Client,
+    StdioClientTransport: stdio.StdioClientTransport,
+    StreamableHTTPClientTransport: streamableHttp.StreamableHTTPClientTransport,
+    SSEClientTransport: sse.SSEClientTransport,
+    ToolListChangedNotificationSchema: types.ToolListChangedNotificationSchema,
+  };
+}
+
+function isModuleNotFound(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND";
+}

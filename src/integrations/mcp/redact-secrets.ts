@@ -1,0 +1,32 @@
+/**
+ * Keeps configured secrets (environment values of stdio servers, HTTP header values) out of the
+ * error messages we report about MCP servers.
+ * @module
+ */
+import type { McpServerConfig } from "./config";
+
+/** Values shorter than this are too common to redact meaningfully (`1`, `true`, `/usr`). */
+const MIN_SECRET_LENGTH = 6;
+
+/** Returns a function that replaces every configured secret value in a text with `[redacted]`. */
+export function secretRedactor(config: McpServerConfig): (text: string) => string {
+  const secrets = secretValuesOf(config)
+    .filter((value) => value.length >= MIN_SECRET_LENGTH)
+    .sort((a, b) => b.length - a.length);
+  if (secrets.length === 0) return (text) => text;
+  return (text) => secrets.reduce((redacted, secret) => redacted.split(secret).join("[redacted]"), text);
+}
+
+function secretValuesOf(config: McpServerConfig): string[] {
+  const values: string[] = [];
+  if ("env" in config && config.env) values.push(...Object.values(config.env));
+  if ("headers" in config && config.headers) {
+    for (const value of Object.values(config.headers)) {
+      values.push(value);
+      // "Bearer <token>": also hide the bare token.
+      const parts = value.split(/\s+/);
+      if (parts.length > 1) values.push(...parts.slice(1));
+    }
+  }
+  return values.filter((value): value is string => typeof value === "string");
+}

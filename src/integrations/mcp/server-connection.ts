@@ -1,0 +1,355 @@
+/**
+ * One MCP server as the agent sees it: connected within a deadline, its tools adapted to our
+ * {@link Tool} contract, refreshed on `tools/list_changed`, a crash noticed, and closed without
+ * leaving a child process behind.
+ * @module
+ */
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import type { McpServerStatus } from "../../messages/sdk-messages";
+import type { JsonSchema } from "../../model/client";
+import type { ParseResult, Tool, ToolContext, ToolOutput } from "../../tools/tool";
+import { type ClientTransportHandle, createClientTransport } from "./client-transport";
+import { DEFAULT_MCP_CONNECT_TIMEOUT_MS, DEFAULT_MCP_TOOL_TIMEOUT_MS, type McpServerConfig } from "./config";
+import { toolOutputFromMcpResult } from "./content";
+import type { McpClientSdk } from "./load-client-sdk";
+import { secretRedactor } from "./redact-secrets";
+import { exposedToolNames } from "./tool-names";
+
+/** How long closing waits for a stdio server's process to be gone (the SDK escalates to SIGKILL after 4 s). */
+const PROCESS_EXIT_WAIT_MS = 6_000;
+
+/** How long closing waits for an HTTP server to acknowledge the end of its session. */
+const SESSION_TERMINATION_WAIT_MS = 2_000;
+
+/** A guard against servers that paginate forever. */
+const MAX_TOOL_LIST_PAGES = 1_000;
+
+/** What opening one server connection needs. */
+export interface ServerConnectionOptions {
+  /** The server's key in `mcpServers`. */
+  name: string;
+  /** The server's part of tool names (see `serverNameSegments`). */
+  segment: string;
+  config: McpServerConfig;
+  sdk: McpClientSdk;
+  clientInfo: { name: string; version: string };
+  /** Aborts connecting. */
+  signal?: AbortSignal;
+  /** Called when this server's tool list changed after connecting. Must not throw (errors are ignored). */
+  onToolsChanged: () => void;
+}
+
+type ConnectionState =
+  | { kind: "connecting" }
+  | { kind: "connected" }
+  | { kind: "failed"; error: string }
+  | { kind: "crashed" };
+
+/** One server's connection. Open it with {@link ServerConnection.open}; it never rejects. */
+export class ServerConnection {
+  private state: ConnectionState = { kind: "connecting" };
+  private adaptedTools: Tool[] = [];
+  private toolsFingerprint = "";
+  private closing: Promise<void> | undefined;
+  private refreshing: Promise<void> | undefined;
+  private refreshRequested = false;
+  private readonly lifetime = new AbortController();
+  private readonly processClosed: Promise<void>;
+  private readonly redact: (text: string) => string;
+  private readonly connectTimeoutMs: number;
+  private readonly toolTimeoutMs: number;
+
+  private constructor(
+    private readonly options: ServerConnectionOptions,
+    private readonly client: Client | undefined,
+    private readonly handle: ClientTransportHandle | undefined,
+  ) {
+    this.redact = secretRedactor(options.config);
+    this.connectTimeoutMs = options.config.connectTimeoutMs ?? DEFAULT_MCP_CONNECT_TIMEOUT_MS;
+    this.toolTimeoutMs = options.config.toolTimeoutMs ?? DEFAULT_MCP_TOOL_TIMEOUT_MS;
+    let markProcessClosed!: () => void;
+    this.processClosed = new Promise((resolve) => (markProcessClosed = resolve));
+    if (handle) {
+      // Set before connecting: the client chains its own handler after this one.
+      handle.transport.onclose = () => {
+        markProcessClosed();
+        this.onTransportClosed();
+      };
+    }
+  }
+
+  /**
+   * Connects to one server: starts the transport, runs `initialize` and lists every tool, all
+   * within `connectTimeoutMs`. Any failure (bad config, spawn error, crash, timeout, abort) gives a
+   * connection whose status is `failed`, with every resource it opened already released.
+   */
+  static async open(options: ServerConnectionOptions): Promise<ServerConnection> {
+    let handle: ClientTransportHandle;
+    try {
+      validateTimeouts(options.config);
+      handle = createClientTransport(options.config, options.sdk);
+    } catch (error) {
+      const connection = new ServerConnection(options, undefined, undefined);
+      connection.state = { kind: "failed", error: connection.redact(messageOf(error)) };
+      return connection;
+    }
+    const client = new options.sdk.Client(options.clientInfo, { capabilities: {} });
+    // Transport errors also surface as failed requests; the background copies carry nothing more.
+    client.onerror = () => {};
+    const connection = new ServerConnection(options, client, handle);
+    client.setNotificationHandler(options.sdk.ToolListChangedNotificationSchema, () => connection.refreshTools());
+    await connection.connect();
+    return connection;
+  }
+
+  /** The server's status, as reported on the `init` message. */
+  status(): McpServerStatus {
+    const { name } = this.options;
+    switch (this.state.kind) {
+      case "connected":
+        return { name, status: "connected", tools: this.adaptedTools.map((tool) => tool.name) };
+      case "failed":
+        return { name, status: "failed", error: this.state.error };
+      case "crashed":
+        return { name, status: "failed", error: this.crashDescription() };
+      case "connecting":
+        return { name, status: "failed", error: "The connection was not established." };
+    }
+  }
+
+  /** The server's tools, named `mcp__<server>__<tool>`; empty unless connected. */
+  tools(): Tool[] {
+    return this.state.kind === "connected" ? [...this.adaptedTools] : [];
+  }
+
+  /** Closes the client and transport and waits for a stdio server's process to be gone. Idempotent. */
+  close(): Promise<void> {
+    this.closing ??= this.shutdown();
+    return this.closing;
+  }
+
+  private async connect(): Promise<void> {
+    const client = this.client!;
+    const transport = this.handle!.transport;
+    const deadline = startDeadline(this.connectTimeoutMs, this.options.signal);
+    try {
+      const listed = await untilAborted(deadline.signal, async () => {
+        await client.connect(transport, { signal: deadline.signal, timeout: this.connectTimeoutMs });
+        return this.listAllTools(deadline.signal);
+      });
+      this.state = { kind: "connected" };
+      this.replaceTools(listed);
+      if (this.refreshRequested) this.refreshTools();
+    } catch (error) {
+      await this.close();
+      // Let the last stderr output of a crashed process arrive before quoting it.
+      await new Promise((resolve) => setImmediate(resolve));
+      this.state = { kind: "failed", error: this.redact(withStderr(messageOf(error), this.handle?.stderrTail())) };
+    } finally {
+      deadline.cancel();
+    }
+  }
+
+  private async listAllTools(signal: AbortSignal): Promise<McpTool[]> {
+    const client = this.client!;
+    if (!client.getServerCapabilities()?.tools) return [];
+    const tools: McpTool[] = [];
+    const seenCursors = new Set<string>();
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_TOOL_LIST_PAGES; page++) {
+      const result = await client.listTools(cursor === undefined ? undefined : { cursor }, {
+        signal,
+        timeout: this.connectTimeoutMs,
+      });
+      tools.push(...result.tools);
+      cursor = result.nextCursor;
+      if (cursor === undefined) return tools;
+      if (seenCursors.has(cursor)) throw new Error(`tools/list returned the cursor ${JSON.stringify(cursor)} twice.`);
+      seenCursors.add(cursor);
+    }
+    throw new Error(`tools/list did not end after ${MAX_TOOL_LIST_PAGES} pages.`);
+  }
+
+  /** Re-lists the tools after `tools/list_changed`; one refresh at a time, repeated if asked again meanwhile. */
+  private refreshTools(): void {
+    this.refreshRequested = true;
+    if (this.state.kind !== "connected" || this.refreshing) return;
+    this.refreshing = this.runRefreshes().finally(() => {
+      this.refreshing = undefined;
+    });
+  }
+
+  private async runRefreshes(): Promise<void> {
+    while (this.refreshRequested && this.state.kind === "connected" && !this.closing) {
+      this.refreshRequested = false;
+      try {
+        const listed = await this.listAllTools(this.lifetime.signal);
+        if (this.state.kind === "connected" && !this.closing && this.replaceTools(listed)) this.notifyToolsChanged();
+      } catch {
+        // Keep the previous list; the server's next notification tries again.
+      }
+    }
+  }
+
+  /** Adapts a listing; returns whether it differs from the previous one. */
+  private replaceTools(listed: readonly McpTool[]): boolean {
+    const callable = listed.filter((tool) => tool.execution?.taskSupport !== "required");
+    const fingerprint = JSON.stringify(callable);
+    if (fingerprint === this.toolsFingerprint) return false;
+    const names = exposedToolNames(
+      this.options.segment,
+      callable.map((tool) => tool.name),
+    );
+    this.adaptedTools = callable.map((tool, index) => this.adaptTool(tool, names[index]!));
+    this.toolsFingerprint = fingerprint;
+    return true;
+  }
+
+  private adaptTool(tool: McpTool, exposedName: string): Tool<Record<string, unknown>> {
+    return {
+      name: exposedName,
+      description: tool.description ?? tool.title ?? tool.annotations?.title,
+      inputSchema: withoutMetaSchema(tool.inputSchema),
+      readOnly: tool.annotations?.readOnlyHint === true,
+      parseInput: acceptAnyObject,
+      execute: (input, context) => this.callTool(tool.name, exposedName, input, context),
+    };
+  }
+
+  /** Runs `tools/call`. Never throws: every failure becomes an error result the model can read. */
+  private async callTool(
+    toolName: string,
+    exposedName: string,
+    input: Record<string, unknown>,
+    context: ToolContext,
+  ): Promise<ToolOutput> {
+    if (this.state.kind !== "connected" || this.closing) {
+      return toolFailure(exposedName, `the MCP server "${this.options.name}" is not connected.`);
+    }
+    try {
+      const result = await this.client!.callTool({ name: toolName, arguments: input }, undefined, {
+        signal: context.signal,
+        timeout: this.toolTimeoutMs,
+        resetTimeoutOnProgress: true,
+        // Asking for progress lets a long call keep its timeout alive.
+        onprogress: () => {},
+      });
+      return toolOutputFromMcpResult(result);
+    } catch (error) {
+      const detail = this.state.kind === "crashed" ? ` (${this.crashDescription()})` : "";
+      return toolFailure(exposedName, this.redact(`${messageOf(error)}${detail}`));
+    }
+  }
+
+  private onTransportClosed(): void {
+    if (this.state.kind !== "connected" || this.closing) return;
+    this.state = { kind: "crashed" };
+    this.notifyToolsChanged();
+  }
+
+  private crashDescription(): string {
+    return this.redact(withStderr("The server closed the connection unexpectedly.", this.handle?.stderrTail()));
+  }
+
+  private notifyToolsChanged(): void {
+    try {
+      this.options.onToolsChanged();
+    } catch {
+      // The callback must not throw; a throwing one cannot break the connection.
+    }
+  }
+
+  private async shutdown(): Promise<void> {
+    this.lifetime.abort();
+    if (!this.client || !this.handle) return;
+    await terminateHttpSession(this.handle);
+    await this.client.close().catch(() => {});
+    if (this.handle.pid() !== null) await settledWithin(this.processClosed, PROCESS_EXIT_WAIT_MS);
+  }
+}
+
+/** The deadline of connecting: `connectTimeoutMs`, or the caller's signal, whichever comes first. */
+class ConnectTimeoutError extends Error {
+  constructor(timeoutMs: number) {
+    super(`No answer within connectTimeoutMs (${timeoutMs} ms) while starting, initializing and listing tools.`);
+    this.name = "ConnectTimeoutError";
+  }
+}
+
+function startDeadline(timeoutMs: number, outer: AbortSignal | undefined): { signal: AbortSignal; cancel(): void } {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new ConnectTimeoutError(timeoutMs)), timeoutMs);
+  const onOuterAbort = () => controller.abort(outer?.reason ?? new Error("Connecting was aborted."));
+  if (outer?.aborted) onOuterAbort();
+  else outer?.addEventListener("abort", onOuterAbort, { once: true });
+  return {
+    signal: controller.signal,
+    cancel: () => {
+      clearTimeout(timer);
+      outer?.removeEventListener("abort", onOuterAbort);
+    },
+  };
+}
+
+/** Runs `work`, rejecting with the signal's reason as soon as it aborts, whatever `work` is doing. */
+async function untilAborted<T>(signal: AbortSignal, work: () => Promise<T>): Promise<T> {
+  signal.throwIfAborted();
+  let onAbort!: () => void;
+  const aborted = new Promise<never>((_resolve, reject) => {
+    onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([work(), aborted]);
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+  }
+}
+
+async function settledWithin(promise: Promise<unknown>, timeoutMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([promise.catch(() => {}), new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+  clearTimeout(timer);
+}
+
+/** Ends a Streamable HTTP session politely (HTTP DELETE), so the server can free it at once. */
+async function terminateHttpSession(handle: ClientTransportHandle): Promise<void> {
+  const transport = handle.transport as { sessionId?: string; terminateSession?: () => Promise<void> };
+  if (typeof transport.terminateSession !== "function" || transport.sessionId === undefined) return;
+  await settledWithin(transport.terminateSession(), SESSION_TERMINATION_WAIT_MS);
+}
+
+function validateTimeouts(config: McpServerConfig): void {
+  for (const key of ["connectTimeoutMs", "toolTimeoutMs"] as const) {
+    const value = config[key];
+    if (value !== undefined && !(typeof value === "number" && Number.isFinite(value) && value > 0)) {
+      throw new Error(`${key} must be a positive number of milliseconds (got ${String(value)}).`);
+    }
+  }
+}
+
+function acceptAnyObject(input: unknown): ParseResult<Record<string, unknown>> {
+  if (typeof input === "object" && input !== null && !Array.isArray(input)) {
+    return { ok: true, value: input as Record<string, unknown> };
+  }
+  return { ok: false, message: "- (root): expected a JSON object of tool arguments" };
+}
+
+function withoutMetaSchema(schema: McpTool["inputSchema"]): JsonSchema {
+  const { $schema: _ignored, ...rest } = schema as JsonSchema;
+  return rest;
+}
+
+function toolFailure(exposedName: string, reason: string): ToolOutput {
+  return { content: `MCP tool "${exposedName}" failed: ${reason}`, isError: true };
+}
+
+function withStderr(message: string, stderrTail: string | undefined): string {
+  return stderrTail ? `${message} Server stderr: ${stderrTail}` : message;
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return typeof error === "string" ? error : String(error);
+}

@@ -1,0 +1,116 @@
+/**
+ * The part every durable store shares: operations run one at a time in call order, messages are
+ * serialized before anything is written, a failed append is retried (in order) before the next one,
+ * and failures surface as {@link HistoryStoreError} — except {@link ConversationConflictError}, which
+ * passes through unchanged so the loser of a race can recognise it.
+ *
+ * A store plugs in a {@link VersionedBackend}: the storage itself plus its optimistic version check.
+ * @module
+ */
+import { AgentLatticeError, HistoryStoreError } from "../../errors";
+import type { HistoryStore } from "../../history/store";
+import type { ModelMessage } from "../../messages/types";
+import { serializeMessage } from "./message-codec";
+
+/**
+ * Storage for one conversation guarded by an optimistic version.
+ *
+ * The version a backend expects is the one it saw at `load()`; when it never loaded, it adopts the
+ * stored version at its first write. `append` and `replace` write only when the stored version is
+ * still the expected one (then advance it) and otherwise throw `ConversationConflictError` having
+ * written nothing. Each call is atomic: all of its messages are written, or none.
+ */
+export interface VersionedBackend {
+  /** Reads the conversation and makes its current version the expected one. */
+  load(): Promise<ModelMessage[]>;
+  /** Appends serialized messages, in order, after the stored ones. */
+  append(serializedMessages: readonly string[]): Promise<void>;
+  /** Replaces the whole conversation with these serialized messages. */
+  replace(serializedMessages: readonly string[]): Promise<void>;
+  /** Releases what the backend opened itself. */
+  close(): Promise<void>;
+}
+
+/** A {@link HistoryStore} whose `close()` is always present. */
+export interface ClosableHistoryStore extends HistoryStore {
+  readonly failOnError: boolean;
+  close(): Promise<void>;
+}
+
+/** The store core wrapped around a backend; the stores build their public object on it. */
+export interface VersionedStoreCore extends ClosableHistoryStore {
+  /** Runs `operation` after every earlier call of this store has settled, in the same queue. */
+  exclusive<T>(operation: () => Promise<T>): Promise<T>;
+}
+
+/**
+ * Wraps a backend into a history store: serialized calls, pending-append retry, error wrapping.
+ * @param backend the storage and its version check
+ * @param options.failOnError exposed as the store's `failOnError`
+ */
+export function createVersionedStoreCore(
+  backend: VersionedBackend,
+  options: { failOnError?: boolean | undefined },
+): VersionedStoreCore {
+  let queue: Promise<unknown> = Promise.resolve();
+  let pending: string[] = [];
+  let closed = false;
+
+  function exclusive<T>(operation: () => Promise<T>): Promise<T> {
+    const run = queue.then(() => {
+      if (closed) throw new Error("The history store is closed.");
+      return operation();
+    });
+    queue = run.catch(() => undefined);
+    return run;
+  }
+
+  async function load(): Promise<ModelMessage[]> {
+    return asStoreError("load", () =>
+      exclusive(async () => {
+        const messages = await backend.load();
+        pending = [];
+        return messages;
+      }),
+    );
+  }
+
+  async function append(message: ModelMessage): Promise<void> {
+    return asStoreError("append", () => {
+      const line = serializeMessage(message);
+      return exclusive(async () => {
+        pending.push(line);
+        await backend.append(pending);
+        pending = [];
+      });
+    });
+  }
+
+  async function replace(messages: ModelMessage[]): Promise<void> {
+    return asStoreError("replace", () => {
+      const lines = messages.map(serializeMessage);
+      return exclusive(async () => {
+        await backend.replace(lines);
+        pending = [];
+      });
+    });
+  }
+
+  async function close(): Promise<void> {
+    if (closed) return;
+    await queue;
+    closed = true;
+    await backend.close();
+  }
+
+  return { load, append, replace, close, exclusive, failOnError: options.failOnError ?? false };
+}
+
+async function asStoreError<T>(operation: "load" | "append" | "replace", action: () => Promise<T>): Promise<T> {
+  try {
+    return await action();
+  } catch (error) {
+    if (error instanceof AgentLatticeError) throw error;
+    throw new HistoryStoreError(operation, error);
+  }
+}

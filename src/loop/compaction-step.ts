@@ -1,0 +1,163 @@
+/**
+ * Compaction inside the loop: summarise the older part of history with one model call and rebuild
+ * it (automatic, between turns, or as overflow recovery), and summarise one huge tool result.
+ * History is replaced only after a summary succeeded, so an abort or failure leaves it intact.
+ * @module
+ */
+import type { AgentCore } from "../agent/agent-core";
+import { findCompactionCut } from "../compaction/cut";
+import { DEFAULT_COMPACTION_PROMPT, DEFAULT_TOOL_RESULT_SUMMARY_PROMPT } from "../compaction/prompt";
+import {
+  buildToolResultSummaryMessages,
+  formatCompactedToolResult,
+  toolResultChars,
+} from "../compaction/tool-results";
+import { buildCompactionRequestMessages, rebuildHistory, summaryText } from "../compaction/transcript";
+import { runHookChain } from "../hooks/run-hooks";
+import type { PreCompactOutput } from "../hooks/types";
+import type { SDKMessage } from "../messages/sdk-messages";
+import type { ToolResultBlock, ToolUseBlock } from "../messages/types";
+import type { Emit } from "./drain";
+import { callModel, type ModelOutcome } from "./model-call";
+import type { QueryRun } from "./query-run";
+import { recordUsage } from "./usage-step";
+
+/** After this many consecutive failures automatic compaction stops (overflow recovery still runs). */
+export const COMPACTION_FAILURE_LIMIT = 3;
+
+/** How a compaction attempt ended. */
+export type CompactionOutcome =
+  | { kind: "compacted" }
+  | { kind: "skipped" }
+  | { kind: "failed"; error: Error }
+  | { kind: "cancelled"; outcome: Extract<ModelOutcome, { kind: "aborted" | "interrupted" }> };
+
+/** Summarises all but the recent messages and rebuilds history; reports it with a system message. */
+export async function compactHistory<T>(
+  core: AgentCore<T>,
+  run: QueryRun,
+  trigger: "auto" | "overflow",
+  emit: Emit<SDKMessage<T>>,
+): Promise<CompactionOutcome> {
+  const settings = core.autoCompact!;
+  const history = core.history.messages;
+  const cut = findCompactionCut(history, settings.keepRecentMessages);
+  if (cut === undefined) return { kind: "skipped" };
+
+  let skip = false;
+  let customInstructions: string | undefined;
+  const hookFailure = await runHookChain(
+    "preCompact",
+    core.hooks?.preCompact,
+    undefined,
+    () => ({ trigger, messages: history }),
+    (output: PreCompactOutput) => {
+      if (output.skip) skip = true;
+      if (output.customInstructions)
+        customInstructions = [customInstructions, output.customInstructions].filter(Boolean).join("\n");
+    },
+  );
+  if (hookFailure) emit({ type: "system", subtype: "hook_error", hook: "preCompact", error: hookFailure });
+  if (skip) return { kind: "skipped" };
+
+  const model = settings.model ?? core.model;
+  const outcome = await callModel(
+    core,
+    run,
+    {
+      messages: buildCompactionRequestMessages(
+        history.slice(0, cut),
+        settings.prompt ?? DEFAULT_COMPACTION_PROMPT,
+        customInstructions,
+      ),
+      maxTokens: settings.maxTokens,
+    },
+    { model, timeoutMs: run.requestTimeoutMs, streamEvents: false, applyRequestHooks: false },
+    emit,
+  );
+  if (outcome.kind === "aborted" || outcome.kind === "interrupted") return { kind: "cancelled", outcome };
+  if (outcome.kind !== "response") return recordFailure(core, outcome.error, emit);
+  const usage = recordUsage(core, run, outcome.model, outcome.message.usage, emit);
+  let summary: string;
+  try {
+    summary = summaryText(outcome.message);
+  } catch (error) {
+    return recordFailure(core, error as Error, emit);
+  }
+  await core.history.replace(rebuildHistory(summary, history.slice(cut)));
+  core.compactionFailures = 0;
+  core.lastInputTokens = undefined;
+  emit({ type: "system", subtype: "compaction", compacted_messages: cut, usage, trigger });
+  return { kind: "compacted" };
+}
+
+function recordFailure<T>(core: AgentCore<T>, error: Error, emit: Emit<SDKMessage<T>>): CompactionOutcome {
+  core.compactionFailures += 1;
+  emit({
+    type: "system",
+    subtype: "compaction_failed",
+    error,
+    consecutive_failures: core.compactionFailures,
+  });
+  if (core.compactionFailures >= COMPACTION_FAILURE_LIMIT && !core.compactionDisabled) {
+    core.compactionDisabled = true;
+    emit({
+      type: "system",
+      subtype: "compaction_disabled",
+      reason: `Automatic compaction failed ${core.compactionFailures} times in a row and is now off for this agent; overflow recovery still runs once per query.`,
+    });
+  }
+  return { kind: "failed", error };
+}
+
+/**
+ * Builds the `compactResult` step for tool calls: a successful result longer than the threshold is
+ * summarised by one model call. On failure (or cancellation) the original result is kept.
+ */
+export function toolResultCompactor<T>(core: AgentCore<T>, run: QueryRun, emit: Emit<SDKMessage<T>>) {
+  const settings = core.compactToolResults;
+  if (!settings) return undefined;
+  return async (call: ToolUseBlock, block: ToolResultBlock): Promise<ToolResultBlock> => {
+    const originalChars = toolResultChars(block.content);
+    if (originalChars <= settings.thresholdChars) return block;
+    const outcome = await callModel(
+      core,
+      run,
+      {
+        messages: buildToolResultSummaryMessages(
+          call.name,
+          call.input,
+          block.content,
+          DEFAULT_TOOL_RESULT_SUMMARY_PROMPT,
+        ),
+        maxTokens: core.autoCompact?.maxTokens ?? 4096,
+      },
+      {
+        model: settings.model ?? core.model,
+        timeoutMs: run.requestTimeoutMs,
+        streamEvents: false,
+        applyRequestHooks: false,
+      },
+      emit,
+    );
+    if (outcome.kind !== "response") return block;
+    const usage = recordUsage(core, run, outcome.model, outcome.message.usage, emit);
+    let summary: string;
+    try {
+      summary = summaryText(outcome.message);
+    } catch {
+      return block;
+    }
+    const content = formatCompactedToolResult(summary, originalChars);
+    emit({
+      type: "system",
+      subtype: "tool_result_compaction",
+      tool_use_id: call.id,
+      tool_name: call.name,
+      original_chars: originalChars,
+      compacted_chars: content.length,
+      usage,
+    });
+    return { ...block, content };
+  };
+}

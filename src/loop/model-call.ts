@@ -1,0 +1,182 @@
+/**
+ * One logical model request: deadline, racing, retries with backoff, and the fallback model.
+ * Emits `stream_event`, `api_retry` and `model_fallback` messages; never throws for provider
+ * failures — every way out is a {@link ModelOutcome}.
+ * @module
+ */
+import type { AgentCore, RequestBase } from "../agent/agent-core";
+import { type ProviderError, TimeoutError } from "../errors";
+import type { SDKMessage } from "../messages/sdk-messages";
+import type { AssistantModelMessage } from "../messages/types";
+import type { ModelRequest, ModelStreamEvent } from "../model/client";
+import { isPromptTooLongError, toProviderError } from "../model/errors";
+import { retryDelayMs } from "../model/retry";
+import type { Emit } from "./drain";
+import { InterruptReason, type QueryRun } from "./query-run";
+import { linkSignals, raceWithSignal } from "./signals";
+
+/** How a model request ended. */
+export type ModelOutcome =
+  | { kind: "response"; message: AssistantModelMessage; model: string }
+  | { kind: "aborted"; reason: unknown }
+  | { kind: "interrupted" }
+  | { kind: "timeout"; error: TimeoutError }
+  | { kind: "failed"; error: ProviderError; promptTooLong: boolean };
+
+/** Settings of one logical request. */
+export interface ModelCallSettings {
+  /** The model to try first. */
+  model: string;
+  /** Tried when the first model's retries are spent on a transient error. */
+  fallbackModel?: string;
+  timeoutMs: number | undefined;
+  /** Forward raw stream events as `stream_event` messages. */
+  streamEvents: boolean;
+  /** Run `onModelRequest` hooks (main turns only, not summaries). */
+  applyRequestHooks: boolean;
+}
+
+/** Makes one logical request, retrying transient failures and falling back when configured. */
+export async function callModel<T>(
+  core: AgentCore<T>,
+  run: QueryRun,
+  base: RequestBase,
+  settings: ModelCallSettings,
+  emit: Emit<SDKMessage<T>>,
+): Promise<ModelOutcome> {
+  const models =
+    settings.fallbackModel && settings.fallbackModel !== settings.model
+      ? [settings.model, settings.fallbackModel]
+      : [settings.model];
+  let outcome: ModelOutcome | undefined;
+  for (let modelIndex = 0; modelIndex < models.length; modelIndex++) {
+    const model = models[modelIndex]!;
+    for (let attempt = 0; ; attempt++) {
+      const streamed = { content: false };
+      outcome = await attemptOnce(core, run, base, model, settings, emit, streamed);
+      if (outcome.kind !== "failed" || !outcome.error.retryable) return outcome;
+      // A stream that already showed content to the consumer is never silently replayed.
+      if (streamed.content) return outcome;
+      if (attempt >= core.retry.maxRetries) break;
+      const delay = retryDelayMs(core.retry, attempt + 1, outcome.error.retryAfterMs, core.random);
+      emit({
+        type: "system",
+        subtype: "api_retry",
+        attempt: attempt + 1,
+        max_retries: core.retry.maxRetries,
+        delay_ms: delay,
+        status: outcome.error.status,
+        error_type: outcome.error.errorType,
+        error: outcome.error,
+        model,
+      });
+      try {
+        await core.sleep(delay, run.modelSignal);
+      } catch {
+        return cancelledOutcome(run);
+      }
+    }
+    const next = models[modelIndex + 1];
+    if (next !== undefined && outcome.kind === "failed") {
+      emit({ type: "system", subtype: "model_fallback", from: model, to: next, error: outcome.error });
+    }
+  }
+  return outcome!;
+}
+
+async function attemptOnce<T>(
+  core: AgentCore<T>,
+  run: QueryRun,
+  base: RequestBase,
+  model: string,
+  settings: ModelCallSettings,
+  emit: Emit<SDKMessage<T>>,
+  streamed: { content: boolean },
+): Promise<ModelOutcome> {
+  if (run.modelSignal.aborted) return cancelledOutcome(run);
+  const link = linkSignals(run.modelSignal);
+  const timeoutMs = settings.timeoutMs;
+  const timer =
+    timeoutMs === undefined
+      ? undefined
+      : setTimeout(() => link.abort(new TimeoutError(timeoutMs)), timeoutMs);
+  try {
+    let request: ModelRequest = { ...base, model, signal: link.signal };
+    if (timeoutMs !== undefined) request.timeoutMs = timeoutMs;
+    if (settings.streamEvents) request.onEvent = (event) => forwardStreamEvent(event, emit, streamed);
+    if (settings.applyRequestHooks) request = await applyRequestHooks(core, request);
+    const message = await raceWithSignal(
+      Promise.resolve().then(() => core.client.createMessage(request)),
+      link.signal,
+    );
+    assertAssistantMessage(message);
+    return { kind: "response", message, model: message.model ?? model };
+  } catch (error) {
+    if (link.signal.aborted) {
+      const reason = link.signal.reason;
+      if (reason instanceof TimeoutError) return { kind: "timeout", error: reason };
+      return cancelledOutcome(run);
+    }
+    return {
+      kind: "failed",
+      error: toProviderError(error, { secrets: core.secrets }),
+      promptTooLong: isPromptTooLongError(error),
+    };
+  } finally {
+    if (timer) clearTimeout(timer);
+    link.dispose();
+  }
+}
+
+function cancelledOutcome(run: QueryRun): ModelOutcome {
+  if (run.aborted) return { kind: "aborted", reason: run.userSignal.reason };
+  if (run.interrupted || run.modelSignal.reason instanceof InterruptReason) return { kind: "interrupted" };
+  return { kind: "aborted", reason: run.modelSignal.reason };
+}
+
+function forwardStreamEvent<T>(
+  event: ModelStreamEvent,
+  emit: Emit<SDKMessage<T>>,
+  streamed: { content: boolean },
+): void {
+  if (event.type === "content_block_start" || event.type === "content_block_delta") streamed.content = true;
+  emit({ type: "stream_event", event });
+}
+
+/** `onModelRequest` (option, then hooks in order): each may return a replacement for this call only. */
+async function applyRequestHooks<T>(core: AgentCore<T>, request: ModelRequest): Promise<ModelRequest> {
+  const hooks = core.hooks?.onModelRequest;
+  if (!core.onModelRequest && !hooks?.length) return request;
+  // A shallow copy, so a hook that pushes or splices cannot change the agent's history.
+  let current: ModelRequest = { ...request, messages: [...request.messages] };
+  if (core.onModelRequest) current = keepControl((await core.onModelRequest(current)) ?? current, request);
+  for (const hook of hooks ?? []) {
+    const output = await hook.handler({ request: current });
+    if (output?.request) current = keepControl(output.request, request);
+  }
+  return current;
+}
+
+/** A replacement request keeps the loop's signal, deadline and event sink. */
+function keepControl(replacement: ModelRequest, original: ModelRequest): ModelRequest {
+  return {
+    ...replacement,
+    signal: original.signal,
+    timeoutMs: original.timeoutMs,
+    onEvent: original.onEvent,
+  };
+}
+
+function assertAssistantMessage(message: unknown): asserts message is AssistantModelMessage {
+  const candidate = message as AssistantModelMessage | undefined;
+  if (!candidate || !Array.isArray(candidate.content)) {
+    throw Object.assign(
+      new Error(
+        'The model client returned no assistant message (expected { role: "assistant", content: [...] }).',
+      ),
+      {
+        nonRetryable: true,
+      },
+    );
+  }
+}

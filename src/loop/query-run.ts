@@ -1,0 +1,97 @@
+/**
+ * The mutable state of one query: counters, the cost ledger, denials, and its cancellation.
+ * @module
+ */
+
+import type { ModelPricing } from "../cost/pricing";
+import { CostLedger } from "../cost/usage";
+import type { PermissionDenial } from "../messages/sdk-messages";
+import type { StopReason } from "../messages/types";
+import { type LinkedController, linkSignals } from "./signals";
+
+const NEVER_ABORTED = new AbortController().signal;
+
+/** One running query. Created by the agent, consumed by the loop. */
+export class QueryRun {
+  readonly startedAt: number;
+  readonly ledger: CostLedger;
+  readonly denials: PermissionDenial[] = [];
+  /** Model requests made (retries of one request count once). */
+  turns = 0;
+  stopReason: StopReason | null = null;
+  /** Text of the latest assistant response (continuations joined). */
+  resultText = "";
+  /** Text-only max_tokens continuations made so far. */
+  continuations = 0;
+  /** Whether overflow recovery already ran in this query. */
+  overflowRecoveryUsed = false;
+  /** The next response continues a text cut at max_tokens: join its text to the result. */
+  joinNextText = false;
+  interrupted = false;
+  /** Deadline of each model request in this query (the per-query override or the agent default). */
+  readonly requestTimeoutMs: number | undefined;
+  /** The caller's signal: aborts the whole query, tools included. */
+  readonly userSignal: AbortSignal;
+  /** Aborted by the caller's signal or by `interrupt()`: cancels model requests. */
+  private readonly modelLink: LinkedController;
+  private readonly toolLink: LinkedController;
+  private readonly interruptController = new AbortController();
+  private readonly stopController = new AbortController();
+
+  constructor(options: {
+    signal?: AbortSignal;
+    requestTimeoutMs: number | undefined;
+    now: () => number;
+    pricing: Readonly<Record<string, ModelPricing>>;
+  }) {
+    this.startedAt = options.now();
+    this.requestTimeoutMs = options.requestTimeoutMs;
+    this.ledger = new CostLedger(options.pricing);
+    this.userSignal = options.signal ?? NEVER_ABORTED;
+    this.modelLink = linkSignals(
+      this.userSignal,
+      this.interruptController.signal,
+      this.stopController.signal,
+    );
+    this.toolLink = linkSignals(this.userSignal, this.stopController.signal);
+  }
+
+  /** Passed to tools: aborted by the caller's signal, or when the consumer stops the query early. */
+  get toolSignal(): AbortSignal {
+    return this.toolLink.signal;
+  }
+
+  /** The consumer left the query early (e.g. `break` out of `query()`): stop all work in flight. */
+  cancel(): void {
+    if (!this.stopController.signal.aborted)
+      this.stopController.abort(new Error("The query was stopped by its consumer."));
+  }
+
+  /** Cancels model requests and retry waits; a running tool batch finishes first. */
+  get modelSignal(): AbortSignal {
+    return this.modelLink.signal;
+  }
+
+  get aborted(): boolean {
+    return this.userSignal.aborted;
+  }
+
+  interrupt(): void {
+    if (this.interrupted) return;
+    this.interrupted = true;
+    this.interruptController.abort(new InterruptReason());
+  }
+
+  dispose(): void {
+    this.modelLink.dispose();
+    this.toolLink.dispose();
+  }
+}
+
+/** The abort reason used for interrupts. */
+export class InterruptReason extends Error {
+  constructor() {
+    super("The query was interrupted.");
+    this.name = "InterruptReason";
+  }
+}

@@ -1,0 +1,329 @@
+/**
+ * The agent loop. For each prompt: add it as a user message, call the model, emit the response,
+ * run its tool calls, add their results, and repeat until the model stops calling tools — then
+ * emit the result. Every way out is an {@link Ending} mapped to a result subtype in one place.
+ * @module
+ */
+import type { AgentCore } from "../agent/agent-core";
+import type { PromptInput } from "../agent/options";
+import { isContextWindowExceeded } from "../compaction/overflow";
+import { totalInputTokens } from "../cost/usage";
+import {
+  AbortError,
+  BudgetExceededError,
+  ContextWindowExceededError,
+  MaxTurnsError,
+  MissingOutputError,
+  PromptBlockedError,
+} from "../errors";
+import { runHookChain } from "../hooks/run-hooks";
+import type { StopOutput, UserPromptSubmitOutput } from "../hooks/types";
+import type { ResultSubtype, SDKMessage, SDKResultMessage } from "../messages/sdk-messages";
+import type { AssistantModelMessage, ModelMessage, ToolResultBlock, ToolUseBlock } from "../messages/types";
+import { compactHistory } from "./compaction-step";
+import { drain } from "./drain";
+import { callModel, type ModelOutcome } from "./model-call";
+import { parseOutputFormat } from "./output-format";
+import type { QueryRun } from "./query-run";
+import { runToolPhase } from "./tool-phase";
+import { recordUsage } from "./usage-step";
+
+/** How a query ends. */
+export interface Ending<T> {
+  subtype: ResultSubtype;
+  error?: Error;
+  structured?: { value: T };
+  /** Overrides the result text (an `endTurn` tool's content, a submission). */
+  result?: string;
+}
+
+/** Runs one prompt cycle and yields its messages, the result last. */
+export async function* runQuery<T>(
+  core: AgentCore<T>,
+  run: QueryRun,
+  prompt: PromptInput,
+): AsyncGenerator<SDKMessage<T>, SDKResultMessage<T>> {
+  yield* core.history.takeNotices();
+  yield initMessage(core);
+  const ending = yield* runTurns(core, run, prompt);
+  const result = buildResult(core, run, ending);
+  yield result;
+  return result;
+}
+
+async function* runTurns<T>(
+  core: AgentCore<T>,
+  run: QueryRun,
+  prompt: PromptInput,
+): AsyncGenerator<SDKMessage<T>, Ending<T>> {
+  const blocked = yield* submitPrompt(core, prompt);
+  if (blocked) return blocked;
+  while (true) {
+    const stop = checkBeforeTurn(core, run);
+    if (stop) return stop;
+    if (shouldAutoCompact(core)) {
+      const compaction = yield* drain<SDKMessage<T>, Awaited<ReturnType<typeof compactHistory>>>((emit) =>
+        compactHistory(core, run, "auto", emit),
+      );
+      if (compaction.kind === "cancelled") return endingForFailure(compaction.outcome);
+      continue; // re-check abort and limits before the request
+    }
+    run.turns += 1;
+    const outcome = yield* drain<SDKMessage<T>, ModelOutcome>((emit) =>
+      callModel(core, run, requestBase(core), mainCallSettings(core, run), emit),
+    );
+    if (outcome.kind !== "response") {
+      if (outcome.kind === "failed" && outcome.promptTooLong) {
+        const recovery = yield* recoverFromOverflow(core, run);
+        if (recovery === "recovered") continue;
+        if (recovery !== "unrecovered") return recovery;
+      }
+      return endingForFailure(outcome);
+    }
+    const message = outcome.message;
+    yield* noticesOf((emit) => recordUsage(core, run, outcome.model, message.usage, emit));
+    if (message.usage) core.lastInputTokens = totalInputTokens(message.usage);
+    if (isContextWindowExceeded(message)) {
+      // The response is unusable and never enters history.
+      const recovery = yield* recoverFromOverflow(core, run);
+      if (recovery === "recovered") continue;
+      if (recovery !== "unrecovered") return recovery;
+      return { subtype: "error_during_execution", error: new ContextWindowExceededError() };
+    }
+    run.stopReason = message.stop_reason ?? null;
+    yield* appendToHistory(core, message);
+    updateResultText(run, message);
+
+    const calls = toolUsesOf(message);
+    if (overBudget(core, run)) {
+      if (calls.length > 0)
+        yield* appendToHistory(core, unrunResults(calls, "the query went over maxBudgetUsd before it ran"));
+      return {
+        subtype: "error_max_budget_usd",
+        error: new BudgetExceededError(core.maxBudgetUsd!, run.ledger.totalCostUsd),
+      };
+    }
+    if (calls.length === 0) {
+      const next = yield* finishOrContinue(core, run, message);
+      if (next === "continue") continue;
+      return next;
+    }
+    const batch = yield* drain((emit) => runToolPhase(core, run, message, calls, emit));
+    yield* appendToHistory(core, { role: "user", content: batch.blocks });
+    if (batch.ending) return batch.ending;
+  }
+}
+
+/** Runs `userPromptSubmit` hooks and adds the prompt to history; returns an ending when blocked. */
+async function* submitPrompt<T>(
+  core: AgentCore<T>,
+  prompt: PromptInput,
+): AsyncGenerator<SDKMessage<T>, Ending<T> | undefined> {
+  let content = typeof prompt === "string" ? prompt : [...prompt];
+  let blockedMessage: string | undefined;
+  const failure = await runHookChain(
+    "userPromptSubmit",
+    core.hooks?.userPromptSubmit,
+    undefined,
+    () => ({ prompt: content }),
+    (output: UserPromptSubmitOutput) => {
+      if (output.updatedPrompt !== undefined) content = output.updatedPrompt;
+      if (output.block) {
+        blockedMessage = output.message ?? "A userPromptSubmit hook blocked the prompt.";
+        return true;
+      }
+    },
+  );
+  if (failure) {
+    // Fail closed: a prompt a policy hook could not check is not sent.
+    yield { type: "system", subtype: "hook_error", hook: "userPromptSubmit", error: failure };
+    return {
+      subtype: "error_during_execution",
+      error: new PromptBlockedError(`${failure.message}. The prompt was not sent.`, { cause: failure }),
+    };
+  }
+  if (blockedMessage !== undefined)
+    return { subtype: "error_during_execution", error: new PromptBlockedError(blockedMessage) };
+  yield* appendToHistory(core, { role: "user", content });
+  return undefined;
+}
+
+function checkBeforeTurn<T>(core: AgentCore<T>, run: QueryRun): Ending<T> | undefined {
+  if (run.aborted) return { subtype: "error_abort", error: new AbortError(run.userSignal.reason) };
+  if (run.interrupted) return { subtype: "interrupted" };
+  if (run.turns >= core.maxTurns)
+    return { subtype: "error_max_turns", error: new MaxTurnsError(core.maxTurns) };
+  return undefined;
+}
+
+function shouldAutoCompact<T>(core: AgentCore<T>): boolean {
+  const settings = core.autoCompact;
+  return (
+    settings !== undefined &&
+    !core.compactionDisabled &&
+    core.lastInputTokens !== undefined &&
+    core.lastInputTokens > settings.thresholdTokens
+  );
+}
+
+/** Compacts once per query after an overflow; "unrecovered" means the original failure stands. */
+async function* recoverFromOverflow<T>(
+  core: AgentCore<T>,
+  run: QueryRun,
+): AsyncGenerator<SDKMessage<T>, "recovered" | "unrecovered" | Ending<T>> {
+  if (!core.autoCompact || run.overflowRecoveryUsed) return "unrecovered";
+  run.overflowRecoveryUsed = true;
+  const compaction = yield* drain<SDKMessage<T>, Awaited<ReturnType<typeof compactHistory>>>((emit) =>
+    compactHistory(core, run, "overflow", emit),
+  );
+  if (compaction.kind === "cancelled") return endingForFailure(compaction.outcome);
+  if (compaction.kind !== "compacted") return "unrecovered";
+  run.turns -= 1; // the same turn is retried
+  return "recovered";
+}
+
+/** The loop would end: continue a truncated text, a paused turn, or a stop hook's message; else finish. */
+async function* finishOrContinue<T>(
+  core: AgentCore<T>,
+  run: QueryRun,
+  message: AssistantModelMessage,
+): AsyncGenerator<SDKMessage<T>, Ending<T> | "continue"> {
+  if (message.stop_reason === "max_tokens" && run.continuations < core.maxTokensContinuations) {
+    run.continuations += 1;
+    run.joinNextText = true;
+    yield { type: "system", subtype: "max_tokens_continuation", continuation: run.continuations };
+    yield* appendToHistory(core, {
+      role: "user",
+      content:
+        "Your previous response was cut off at the output limit. Continue exactly where it stopped, without repeating anything.",
+    });
+    return "continue";
+  }
+  if (message.stop_reason === "pause_turn") return "continue";
+  let continueWith: string | undefined;
+  const failure = await runHookChain(
+    "stop",
+    core.hooks?.stop,
+    undefined,
+    () => ({ result: run.resultText, stopReason: run.stopReason, numTurns: run.turns }),
+    (output: StopOutput) => {
+      if (output.continueWith) {
+        continueWith = output.continueWith;
+        return true;
+      }
+    },
+  );
+  if (failure) yield { type: "system", subtype: "hook_error", hook: "stop", error: failure };
+  if (continueWith !== undefined) {
+    yield* appendToHistory(core, { role: "user", content: continueWith });
+    return "continue";
+  }
+  if (core.submitTool) return { subtype: "error_missing_output", error: new MissingOutputError() };
+  if (core.outputFormat) return parseOutputFormat<T>(core.outputFormat, run.resultText);
+  return { subtype: "success" };
+}
+
+async function* appendToHistory<T>(
+  core: AgentCore<T>,
+  message: ModelMessage,
+): AsyncGenerator<SDKMessage<T>, void> {
+  await core.history.append(message);
+  yield* core.history.takeNotices();
+  yield message.role === "assistant" ? { type: "assistant", message } : { type: "user", message };
+}
+
+function* noticesOf<T>(
+  work: (emit: (message: SDKMessage<T>) => void) => void,
+): Generator<SDKMessage<T>, void> {
+  const notices: SDKMessage<T>[] = [];
+  work((message) => notices.push(message));
+  yield* notices;
+}
+
+function updateResultText(run: QueryRun, message: AssistantModelMessage): void {
+  let text = "";
+  for (const block of message.content) if (block.type === "text") text += block.text;
+  run.resultText = run.joinNextText ? run.resultText + text : text;
+  run.joinNextText = false;
+}
+
+function toolUsesOf(message: AssistantModelMessage): ToolUseBlock[] {
+  const calls: ToolUseBlock[] = [];
+  for (const block of message.content) if (block.type === "tool_use") calls.push(block);
+  return calls;
+}
+
+function overBudget<T>(core: AgentCore<T>, run: QueryRun): boolean {
+  return core.maxBudgetUsd !== undefined && run.ledger.totalCostUsd > core.maxBudgetUsd;
+}
+
+/** Error results for calls that will never run, so history stays well-formed. */
+function unrunResults(calls: readonly ToolUseBlock[], why: string): ModelMessage {
+  const content: ToolResultBlock[] = calls.map((call) => ({
+    type: "tool_result",
+    tool_use_id: call.id,
+    content: `The tool "${call.name}" was not run: ${why}.`,
+    is_error: true,
+  }));
+  return { role: "user", content };
+}
+
+function endingForFailure<T>(outcome: Exclude<ModelOutcome, { kind: "response" }>): Ending<T> {
+  switch (outcome.kind) {
+    case "aborted":
+      return { subtype: "error_abort", error: new AbortError(outcome.reason) };
+    case "interrupted":
+      return { subtype: "interrupted" };
+    case "timeout":
+      return { subtype: "error_timeout", error: outcome.error };
+    case "failed":
+      return { subtype: "error_during_execution", error: outcome.error };
+  }
+}
+
+function requestBase<T>(core: AgentCore<T>) {
+  return {
+    system: core.systemPrompt,
+    messages: core.history.messages,
+    tools: core.toolDefinitions(),
+    maxTokens: core.maxTokens,
+    outputFormat: core.outputFormat,
+  };
+}
+
+function mainCallSettings<T>(core: AgentCore<T>, run: QueryRun) {
+  return {
+    model: core.model,
+    fallbackModel: core.fallbackModel,
+    timeoutMs: run.requestTimeoutMs,
+    streamEvents: core.includePartialMessages,
+    applyRequestHooks: true,
+  };
+}
+
+function initMessage<T>(core: AgentCore<T>): SDKMessage<T> {
+  const tools = [...core.tools.keys()];
+  if (core.submitTool) tools.push(core.submitTool.definition.name);
+  const init: SDKMessage<T> = { type: "system", subtype: "init", model: core.model, tools };
+  if (core.mcpStatuses) init.mcp_servers = core.mcpStatuses;
+  return init;
+}
+
+function buildResult<T>(core: AgentCore<T>, run: QueryRun, ending: Ending<T>): SDKResultMessage<T> {
+  const result: SDKResultMessage<T> = {
+    type: "result",
+    subtype: ending.subtype,
+    is_error: ending.subtype !== "success" && ending.subtype !== "interrupted",
+    result: ending.result ?? run.resultText,
+    usage: { ...run.ledger.usage },
+    stop_reason: run.stopReason,
+    num_turns: run.turns,
+    total_cost_usd: run.ledger.totalCostUsd,
+    model_usage: run.ledger.byModel,
+    duration_ms: core.now() - run.startedAt,
+    permission_denials: run.denials,
+  };
+  if (ending.structured) result.structuredResult = ending.structured.value;
+  if (ending.error) result.error = ending.error;
+  return result;
+}

@@ -1,0 +1,204 @@
+/**
+ * One tool call, end to end. Order: unknown-tool and input checks → allow/deny lists → permission
+ * mode → `preToolUse` hooks → `canUseTool` → execute → `postToolUse` hooks → optional summary of a
+ * huge result. Every failure becomes an error tool_result; nothing here throws.
+ * @module
+ */
+
+import { staticPermission, type ToolPattern } from "../hooks/permissions";
+import { type HookFailure, runHookChain } from "../hooks/run-hooks";
+import type { CanUseTool, Hooks, PermissionMode, PostToolUseOutput, PreToolUseOutput } from "../hooks/types";
+import type { PermissionDenial, SDKMessage } from "../messages/sdk-messages";
+import type { ToolResultBlock, ToolUseBlock } from "../messages/types";
+import type { Tool } from "../tools/tool";
+import type { Emit } from "./drain";
+import { linkSignals, raceWithSignal } from "./signals";
+import { describeThrown, errorOutcome, outcomeFromOutput, type ToolCallOutcome } from "./tool-output";
+
+/** Everything a tool call needs from the agent and the query. */
+export interface ToolRuntime {
+  tools: ReadonlyMap<string, Tool>;
+  hooks: Hooks | undefined;
+  canUseTool: CanUseTool | undefined;
+  permissionMode: PermissionMode;
+  allowedTools: readonly ToolPattern[] | undefined;
+  disallowedTools: readonly ToolPattern[] | undefined;
+  /** Per-call deadline in ms, when set. */
+  toolTimeoutMs: number | undefined;
+  /** The query's abort signal (not interrupts: an interrupt lets the batch finish). */
+  signal: AbortSignal;
+  emit: Emit<SDKMessage<any>>;
+  denials: PermissionDenial[];
+  /** Summarises a huge successful result before it enters history, when configured. */
+  compactResult?: (call: ToolUseBlock, block: ToolResultBlock) => Promise<ToolResultBlock>;
+}
+
+/** Runs one call through the whole permission and hook pipeline. */
+export async function runToolCall(call: ToolUseBlock, runtime: ToolRuntime): Promise<ToolCallOutcome> {
+  const tool = runtime.tools.get(call.name);
+  if (!tool) return errorOutcome(call.id, unknownToolMessage(call.name, runtime.tools));
+
+  let input: unknown = call.input;
+  let parsed = await tool.parseInput(input);
+  if (!parsed.ok) return errorOutcome(call.id, invalidInputMessage(call.name, parsed.message));
+
+  const rule = staticPermission(call.name, tool.readOnly, runtime);
+  if (rule.kind === "deny") return deny(call, input, rule.source, rule.message, runtime);
+
+  const pre = await runPreToolUseHooks(call, input, runtime);
+  if (pre.failure) return hookFailed(call.id, pre.failure, "The call was not run.", runtime);
+  if (pre.block)
+    return deny(call, input, "hook", pre.message ?? `A preToolUse hook blocked "${call.name}".`, runtime);
+  if (pre.updated) {
+    input = pre.input;
+    parsed = await tool.parseInput(input);
+    if (!parsed.ok) return errorOutcome(call.id, invalidInputMessage(call.name, parsed.message));
+  }
+
+  if (rule.kind === "ask" && runtime.canUseTool) {
+    let decision: Awaited<ReturnType<CanUseTool>>;
+    try {
+      decision = await runtime.canUseTool(call.name, input, { signal: runtime.signal, toolUseId: call.id });
+    } catch (error) {
+      return errorOutcome(
+        call.id,
+        `The permission check (canUseTool) for "${call.name}" failed: ${describeThrown(error)}. The call was not run.`,
+      );
+    }
+    if (decision.behavior === "deny") return deny(call, input, "canUseTool", decision.message, runtime);
+    if (decision.updatedInput !== undefined) {
+      input = decision.updatedInput;
+      parsed = await tool.parseInput(input);
+      if (!parsed.ok) return errorOutcome(call.id, invalidInputMessage(call.name, parsed.message));
+    }
+  }
+
+  let outcome = await executeTool(tool, call, parsed.value, runtime);
+  outcome = await runPostToolUseHooks(call, input, outcome, runtime);
+  if (runtime.compactResult && !outcome.block.is_error) {
+    outcome = { ...outcome, block: await runtime.compactResult(call, outcome.block) };
+  }
+  return outcome;
+}
+
+async function executeTool(
+  tool: Tool,
+  call: ToolUseBlock,
+  input: unknown,
+  runtime: ToolRuntime,
+): Promise<ToolCallOutcome> {
+  if (runtime.signal.aborted) return errorOutcome(call.id, abortedMessage(call.name));
+  const link = linkSignals(runtime.signal);
+  const timer =
+    runtime.toolTimeoutMs === undefined
+      ? undefined
+      : setTimeout(() => link.abort(new ToolTimeout(runtime.toolTimeoutMs!)), runtime.toolTimeoutMs);
+  try {
+    const work = Promise.resolve().then(() =>
+      tool.execute(input, { signal: link.signal, toolUseId: call.id, toolName: call.name }),
+    );
+    return outcomeFromOutput(call.id, await raceWithSignal(work, link.signal));
+  } catch (error) {
+    if (link.signal.aborted && link.signal.reason instanceof ToolTimeout) {
+      return errorOutcome(
+        call.id,
+        `The tool "${call.name}" did not finish within ${link.signal.reason.timeoutMs} ms and was cancelled.`,
+      );
+    }
+    if (runtime.signal.aborted) return errorOutcome(call.id, abortedMessage(call.name));
+    return errorOutcome(call.id, `The tool "${call.name}" failed: ${describeThrown(error)}`);
+  } finally {
+    if (timer) clearTimeout(timer);
+    link.dispose();
+  }
+}
+
+class ToolTimeout {
+  constructor(readonly timeoutMs: number) {}
+}
+
+async function runPreToolUseHooks(call: ToolUseBlock, initialInput: unknown, runtime: ToolRuntime) {
+  const state = {
+    input: initialInput,
+    updated: false,
+    block: false,
+    message: undefined as string | undefined,
+  };
+  const failure = await runHookChain(
+    "preToolUse",
+    runtime.hooks?.preToolUse,
+    call.name,
+    () => ({ toolName: call.name, input: state.input, toolUseId: call.id, signal: runtime.signal }),
+    (output: PreToolUseOutput) => {
+      if (output.updatedInput !== undefined) {
+        state.input = output.updatedInput;
+        state.updated = true;
+      }
+      if (output.block) {
+        state.block = true;
+        state.message = output.message;
+        return true;
+      }
+    },
+  );
+  return { ...state, failure };
+}
+
+async function runPostToolUseHooks(
+  call: ToolUseBlock,
+  input: unknown,
+  outcome: ToolCallOutcome,
+  runtime: ToolRuntime,
+): Promise<ToolCallOutcome> {
+  let current = outcome;
+  const failure = await runHookChain(
+    "postToolUse",
+    runtime.hooks?.postToolUse,
+    call.name,
+    () => ({ toolName: call.name, input, toolUseId: call.id, output: current.block }),
+    (output: PostToolUseOutput) => {
+      if (output.updatedOutput !== undefined) {
+        const replaced = outcomeFromOutput(call.id, output.updatedOutput);
+        current = { block: replaced.block, endTurn: current.endTurn || replaced.endTurn };
+      }
+    },
+  );
+  if (!failure) return current;
+  const original =
+    typeof current.block.content === "string" ? current.block.content : JSON.stringify(current.block.content);
+  return hookFailed(call.id, failure, `The tool did run; its output was:\n${original}`, runtime);
+}
+
+function hookFailed(
+  toolUseId: string,
+  failure: HookFailure,
+  detail: string,
+  runtime: ToolRuntime,
+): ToolCallOutcome {
+  runtime.emit({ type: "system", subtype: "hook_error", hook: failure.event, error: failure });
+  return errorOutcome(toolUseId, `${failure.message}. ${detail}`);
+}
+
+function deny(
+  call: ToolUseBlock,
+  input: unknown,
+  source: PermissionDenial["source"],
+  message: string,
+  runtime: ToolRuntime,
+): ToolCallOutcome {
+  runtime.denials.push({ tool_name: call.name, tool_use_id: call.id, tool_input: input, source, message });
+  return errorOutcome(call.id, `Permission denied: ${message}`);
+}
+
+function unknownToolMessage(name: string, tools: ReadonlyMap<string, Tool>): string {
+  const available = [...tools.keys()].join(", ") || "(none)";
+  return `Unknown tool "${name}". Available tools: ${available}.`;
+}
+
+function invalidInputMessage(name: string, issues: string): string {
+  return `Invalid input for tool "${name}":\n${issues}\nFix the input and call the tool again.`;
+}
+
+function abortedMessage(name: string): string {
+  return `The tool "${name}" was cancelled because the query was aborted.`;
+}

@@ -1,0 +1,46 @@
+/**
+ * Turning what a tool returned (or threw) into a tool_result block.
+ * @module
+ */
+import type { ImageBlock, TextBlock, ToolResultBlock } from "../messages/types";
+import type { ToolOutput } from "../tools/tool";
+
+/** A tool result block plus the tool's request to end the turn. */
+export interface ToolCallOutcome {
+  block: ToolResultBlock;
+  endTurn: boolean;
+}
+
+/** Normalises a tool's return value. */
+export function outcomeFromOutput(toolUseId: string, output: ToolOutput): ToolCallOutcome {
+  if (typeof output === "string")
+    return { block: { type: "tool_result", tool_use_id: toolUseId, content: output }, endTurn: false };
+  if (output === null || typeof output !== "object" || !("content" in output)) {
+    const text = output === undefined ? "" : JSON.stringify(output);
+    return { block: { type: "tool_result", tool_use_id: toolUseId, content: text ?? "" }, endTurn: false };
+  }
+  const block: ToolResultBlock = { type: "tool_result", tool_use_id: toolUseId, content: output.content };
+  if (output.isError) block.is_error = true;
+  return { block, endTurn: output.endTurn === true };
+}
+
+/** An error result with a message the model can act on. */
+export function errorOutcome(toolUseId: string, message: string): ToolCallOutcome {
+  return {
+    block: { type: "tool_result", tool_use_id: toolUseId, content: message, is_error: true },
+    endTurn: false,
+  };
+}
+
+/** Plain text of a tool result's content (text blocks joined; images noted). */
+export function toolResultText(content: string | Array<TextBlock | ImageBlock>): string {
+  if (typeof content === "string") return content;
+  return content.map((block) => (block.type === "text" ? block.text : "[image]")).join("\n");
+}
+
+/** Describes a thrown value for the model: the error's name and message, never a stack. */
+export function describeThrown(error: unknown): string {
+  if (error instanceof Error)
+    return error.name && error.name !== "Error" ? `${error.name}: ${error.message}` : error.message;
+  return String(error);
+}

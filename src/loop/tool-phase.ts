@@ -1,0 +1,101 @@
+/**
+ * The tool phase of a turn: decides how the calls of one assistant message are answered —
+ * refused when the response was truncated, handled as a structured-output submission, or run as a
+ * batch — and whether the query ends after them.
+ * @module
+ */
+import type { AgentCore } from "../agent/agent-core";
+import type { SDKMessage } from "../messages/sdk-messages";
+import type { AssistantModelMessage, ToolResultBlock, ToolUseBlock } from "../messages/types";
+import { exclusiveBatchMessage, SUBMIT_OUTPUT_TOOL_NAME } from "../tools/submit-output";
+import { toolResultCompactor } from "./compaction-step";
+import type { Emit } from "./drain";
+import type { QueryRun } from "./query-run";
+import type { Ending } from "./run-query";
+import { runToolBatch } from "./tool-batch";
+import { toolResultText } from "./tool-output";
+
+/** The results of one batch, in the model's order, and the ending they cause, if any. */
+export interface ToolPhaseResult<T> {
+  blocks: ToolResultBlock[];
+  ending?: Ending<T>;
+}
+
+/** Answers every call of `message`. */
+export async function runToolPhase<T>(
+  core: AgentCore<T>,
+  run: QueryRun,
+  message: AssistantModelMessage,
+  calls: ToolUseBlock[],
+  emit: Emit<SDKMessage<T>>,
+): Promise<ToolPhaseResult<T>> {
+  if (message.stop_reason === "max_tokens") return { blocks: calls.map(truncatedCallResult) };
+  if (core.submitTool && calls.some((call) => call.name === SUBMIT_OUTPUT_TOOL_NAME))
+    return submitOutput(core, calls);
+
+  const outcomes = await runToolBatch(
+    calls,
+    {
+      tools: core.tools,
+      hooks: core.hooks,
+      canUseTool: core.canUseTool,
+      permissionMode: core.permissionMode,
+      allowedTools: core.allowedTools,
+      disallowedTools: core.disallowedTools,
+      toolTimeoutMs: core.toolTimeoutMs,
+      signal: run.toolSignal,
+      emit,
+      denials: run.denials,
+      compactResult: toolResultCompactor(core, run, emit),
+    },
+    core.toolConcurrency,
+  );
+  const blocks = outcomes.map((outcome) => outcome.block);
+  const ender = outcomes.find((outcome) => outcome.endTurn);
+  if (!ender) return { blocks };
+  return { blocks, ending: { subtype: "success", result: toolResultText(ender.block.content) } };
+}
+
+/** A response cut at max_tokens: its tool inputs may be incomplete, so none of them runs. */
+function truncatedCallResult(call: ToolUseBlock): ToolResultBlock {
+  return {
+    type: "tool_result",
+    tool_use_id: call.id,
+    is_error: true,
+    content:
+      `The call to "${call.name}" was not run: your response was cut off at the output token limit (max_tokens), ` +
+      "so its input may be incomplete. Reissue the call with a shorter input, or split the work into smaller calls.",
+  };
+}
+
+async function submitOutput<T>(core: AgentCore<T>, calls: ToolUseBlock[]): Promise<ToolPhaseResult<T>> {
+  if (calls.length > 1) {
+    const submissions = calls.filter((call) => call.name === SUBMIT_OUTPUT_TOOL_NAME).length;
+    const content = exclusiveBatchMessage(calls.length, submissions);
+    return {
+      blocks: calls.map((call) => ({ type: "tool_result", tool_use_id: call.id, content, is_error: true })),
+    };
+  }
+  const call = calls[0]!;
+  const validation = await core.submitTool!.validate(call.input);
+  if (!validation.ok) {
+    return {
+      blocks: [
+        {
+          type: "tool_result",
+          tool_use_id: call.id,
+          is_error: true,
+          content: `The submitted output failed validation:\n${validation.message}\nFix the payload and call submit_output again.`,
+        },
+      ],
+    };
+  }
+  return {
+    blocks: [{ type: "tool_result", tool_use_id: call.id, content: "Output accepted." }],
+    ending: {
+      subtype: "success",
+      structured: { value: validation.value },
+      result: JSON.stringify(validation.value),
+    },
+  };
+}

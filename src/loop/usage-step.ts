@@ -1,0 +1,31 @@
+/**
+ * Recording one response's usage and cost, and reporting a model without a price once per agent.
+ * @module
+ */
+import type { AgentCore } from "../agent/agent-core";
+import type { SDKMessage } from "../messages/sdk-messages";
+import type { Usage } from "../messages/types";
+import type { Emit } from "./drain";
+import type { QueryRun } from "./query-run";
+
+/** Adds usage to the query's ledger; returns the usage as counted (zeros when not reported). */
+export function recordUsage<T>(
+  core: AgentCore<T>,
+  run: QueryRun,
+  model: string,
+  usage: Usage | undefined,
+  emit: Emit<SDKMessage<T>>,
+): Usage {
+  const counted: Usage = usage ?? { input_tokens: 0, output_tokens: 0 };
+  const priced = run.ledger.record(model, counted);
+  if (!priced && !core.reportedUnpricedModels.has(model)) {
+    core.reportedUnpricedModels.add(model);
+    emit({
+      type: "system",
+      subtype: "unknown_pricing",
+      model,
+      message: `No price is known for model "${model}"; its cost is counted as $0. Add it with the \`pricing\` option.`,
+    });
+  }
+  return counted;
+}

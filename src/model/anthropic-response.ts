@@ -1,0 +1,86 @@
+/**
+ * The response half of the built-in Anthropic client: a Messages API response (JSON, or the
+ * pieces of a stream) becomes an {@link AssistantModelMessage}.
+ * @module
+ */
+import type { AssistantModelMessage, ContentBlock, Usage } from "../messages/types";
+
+/** The fields of a Messages API response the client reads. */
+export interface AnthropicResponseBody {
+  id?: unknown;
+  model?: unknown;
+  content?: unknown;
+  stop_reason?: unknown;
+  usage?: unknown;
+}
+
+/** Converts a non-streaming response body into the assistant message the loop records. */
+export function toAssistantMessage(response: AnthropicResponseBody): AssistantModelMessage {
+  const content = Array.isArray(response.content) ? response.content.map((block) => toContentBlock(block)) : [];
+  const message: AssistantModelMessage = {
+    role: "assistant",
+    content,
+    stop_reason: typeof response.stop_reason === "string" ? response.stop_reason : null,
+  };
+  const usage = readUsage(response.usage);
+  if (usage) message.usage = toUsage(usage);
+  if (typeof response.id === "string" && response.id) message.providerResponseId = response.id;
+  if (typeof response.model === "string" && response.model) message.model = response.model;
+  return message;
+}
+
+/**
+ * Keeps the fields of a content block that belong in history: `text` (+ non-empty `citations`),
+ * `tool_use` (`id`, `name`, `input`), `thinking` (+ `signature`), `redacted_thinking` (`data`).
+ * Other block types (server tools …) are kept whole, since the API wants them back verbatim.
+ */
+export function toContentBlock(block: unknown): ContentBlock {
+  const source = (typeof block === "object" && block !== null ? block : {}) as Record<string, unknown>;
+  switch (source.type) {
+    case "text": {
+      const text = { type: "text", text: typeof source.text === "string" ? source.text : "" } as ContentBlock;
+      if (Array.isArray(source.citations) && source.citations.length > 0) {
+        (text as Record<string, unknown>).citations = source.citations;
+      }
+      return text;
+    }
+    case "tool_use":
+      return { type: "tool_use", id: String(source.id ?? ""), name: String(source.name ?? ""), input: source.input ?? {} };
+    case "thinking":
+      return {
+        type: "thinking",
+        thinking: typeof source.thinking === "string" ? source.thinking : "",
+        signature: typeof source.signature === "string" ? source.signature : "",
+      };
+    case "redacted_thinking":
+      return { type: "redacted_thinking", data: typeof source.data === "string" ? source.data : "" };
+    default:
+      return { ...source } as ContentBlock;
+  }
+}
+
+/** The four token buckets as far as a usage object reports them (numbers only; `null` is "not reported"). */
+export type PartialUsage = Partial<Usage>;
+
+const USAGE_BUCKETS = ["input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"] as const;
+
+/** Reads the token buckets a usage object reports; `undefined` when it reports none. */
+export function readUsage(raw: unknown): PartialUsage | undefined {
+  if (typeof raw !== "object" || raw === null) return undefined;
+  const usage: PartialUsage = {};
+  for (const bucket of USAGE_BUCKETS) {
+    const value = (raw as Record<string, unknown>)[bucket];
+    if (typeof value === "number" && Number.isFinite(value)) usage[bucket] = value;
+  }
+  return Object.keys(usage).length > 0 ? usage : undefined;
+}
+
+/** Completes reported buckets into a {@link Usage}: input and output default to 0, cache buckets only when reported. */
+export function toUsage(reported: PartialUsage): Usage {
+  const usage: Usage = { input_tokens: reported.input_tokens ?? 0, output_tokens: reported.output_tokens ?? 0 };
+  if (reported.cache_creation_input_tokens !== undefined) {
+    usage.cache_creation_input_tokens = reported.cache_creation_input_tokens;
+  }
+  if (reported.cache_read_input_tokens !== undefined) usage.cache_read_input_tokens = reported.cache_read_input_tokens;
+  return usage;
+}

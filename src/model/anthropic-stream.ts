@@ -1,0 +1,168 @@
+/**
+ * Assembling a streamed Messages API response: raw server-sent events in, one
+ * {@link AssistantModelMessage} out.
+ * @module
+ */
+import { ProviderError } from "../errors";
+import type { AssistantModelMessage, ContentBlock, StopReason } from "../messages/types";
+import type { ModelStreamEvent } from "./client";
+import { type PartialUsage, readUsage, toContentBlock, toUsage } from "./anthropic-response";
+
+/** A block being streamed, with the tool input JSON received so far. */
+interface BlockInProgress {
+  block: ContentBlock;
+  partialJson: string;
+  /** The tool input JSON could not be parsed at `content_block_stop`. */
+  malformedInput: boolean;
+}
+
+/**
+ * Folds the events of one streamed response into an assistant message: text from `text_delta`s,
+ * tool input from `input_json_delta` pieces (`{}` when none came), thinking and its signature,
+ * redacted thinking as started, usage merged from `message_start` and `message_delta` (the later
+ * report of a bucket wins), `stop_reason`, the response id and the serving model.
+ */
+export class StreamedMessageAssembler {
+  private readonly blocks: Array<BlockInProgress | undefined> = [];
+  private usage: PartialUsage | undefined;
+  private stopReason: StopReason | null = null;
+  private responseId: string | undefined;
+  private servingModel: string | undefined;
+  private stopped = false;
+
+  /** Whether any content block has started: a failure from now on loses visible output. */
+  get hasContent(): boolean {
+    return this.blocks.some((entry) => entry !== undefined);
+  }
+
+  /** Whether the response ended properly (`message_stop`, or a `message_delta` carrying the stop reason). */
+  get isComplete(): boolean {
+    return this.stopped || this.stopReason !== null;
+  }
+
+  /** Applies one raw event. Unknown events and deltas are ignored. */
+  apply(event: ModelStreamEvent): void {
+    switch (event.type) {
+      case "message_start":
+        return this.startMessage(event.message);
+      case "content_block_start":
+        return this.startBlock(event.index, event.content_block);
+      case "content_block_delta":
+        return this.applyDelta(this.blockAt(event.index), event.delta);
+      case "content_block_stop":
+        return this.stopBlock(this.blockAt(event.index));
+      case "message_delta":
+        return this.applyMessageDelta(event.delta, event.usage);
+      case "message_stop":
+        this.stopped = true;
+        return;
+    }
+  }
+
+  /**
+   * The assembled message. A tool input that is not valid JSON becomes `{}` when the response was cut
+   * at `max_tokens` (the loop never runs such calls); otherwise it is a provider failure.
+   */
+  toMessage(): AssistantModelMessage {
+    const entries = this.blocks.filter((entry): entry is BlockInProgress => entry !== undefined);
+    for (const entry of entries) {
+      if (entry.block.type === "tool_use" && entry.partialJson && !entry.malformedInput) this.finishToolInput(entry);
+    }
+    if (entries.some((entry) => entry.malformedInput) && this.stopReason !== "max_tokens") {
+      throw new ProviderError("Anthropic API stream: a tool_use block's input is not valid JSON.", {
+        errorType: "invalid_tool_input",
+        retryable: true,
+        partial: true,
+      });
+    }
+    const message: AssistantModelMessage = {
+      role: "assistant",
+      content: entries.map((entry) => entry.block),
+      stop_reason: this.stopReason,
+    };
+    if (this.usage) message.usage = toUsage(this.usage);
+    if (this.responseId) message.providerResponseId = this.responseId;
+    if (this.servingModel) message.model = this.servingModel;
+    return message;
+  }
+
+  private startMessage(message: unknown): void {
+    if (typeof message !== "object" || message === null) return;
+    const { id, model, usage } = message as Record<string, unknown>;
+    if (typeof id === "string" && id) this.responseId = id;
+    if (typeof model === "string" && model) this.servingModel = model;
+    this.mergeUsage(usage);
+  }
+
+  private startBlock(index: unknown, contentBlock: unknown): void {
+    if (!isBlockIndex(index)) return;
+    const block = toContentBlock(contentBlock);
+    if (block.type === "tool_use" && !hasKeys(block.input)) block.input = {};
+    this.blocks[index] = { block, partialJson: "", malformedInput: false };
+  }
+
+  private applyDelta(entry: BlockInProgress | undefined, delta: unknown): void {
+    if (!entry || typeof delta !== "object" || delta === null) return;
+    const piece = delta as Record<string, unknown>;
+    const block = entry.block as unknown as Record<string, unknown>;
+    switch (piece.type) {
+      case "text_delta":
+        if (typeof piece.text === "string") block.text = `${block.text ?? ""}${piece.text}`;
+        return;
+      case "input_json_delta":
+        if (typeof piece.partial_json === "string") entry.partialJson += piece.partial_json;
+        return;
+      case "thinking_delta":
+        if (typeof piece.thinking === "string") block.thinking = `${block.thinking ?? ""}${piece.thinking}`;
+        return;
+      case "signature_delta":
+        if (typeof piece.signature === "string") block.signature = `${block.signature ?? ""}${piece.signature}`;
+        return;
+      case "citations_delta":
+        if (piece.citation !== undefined) {
+          block.citations = [...(Array.isArray(block.citations) ? block.citations : []), piece.citation];
+        }
+        return;
+    }
+  }
+
+  private stopBlock(entry: BlockInProgress | undefined): void {
+    if (entry?.block.type === "tool_use" && entry.partialJson) this.finishToolInput(entry);
+  }
+
+  private finishToolInput(entry: BlockInProgress): void {
+    if (entry.block.type !== "tool_use") return;
+    try {
+      entry.block.input = JSON.parse(entry.partialJson);
+      entry.partialJson = "";
+    } catch {
+      entry.block.input = {};
+      entry.malformedInput = true;
+    }
+  }
+
+  private applyMessageDelta(delta: unknown, usage: unknown): void {
+    if (typeof delta === "object" && delta !== null) {
+      const stopReason = (delta as Record<string, unknown>).stop_reason;
+      if (typeof stopReason === "string" && stopReason) this.stopReason = stopReason;
+    }
+    this.mergeUsage(usage);
+  }
+
+  private mergeUsage(raw: unknown): void {
+    const reported = readUsage(raw);
+    if (reported) this.usage = { ...this.usage, ...reported };
+  }
+
+  private blockAt(index: unknown): BlockInProgress | undefined {
+    return isBlockIndex(index) ? this.blocks[index] : undefined;
+  }
+}
+
+function isBlockIndex(index: unknown): index is number {
+  return typeof index === "number" && Number.isInteger(index) && index >= 0 && index < 10_000;
+}
+
+function hasKeys(value: unknown): boolean {
+  return typeof value === "object" && value !== null && Object.keys(value).length > 0;
+}

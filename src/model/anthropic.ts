@@ -1,0 +1,187 @@
+/**
+ * `createAnthropicClient`: the built-in {@link ModelClient}, over `@anthropic-ai/sdk`, for the
+ * Anthropic API and any Anthropic-compatible endpoint (DeepSeek, Moonshot, Zhipu, MiniMax, a local
+ * server) through `baseURL`.
+ * @module
+ */
+import Anthropic, { type ClientOptions } from "@anthropic-ai/sdk";
+import { Stream } from "@anthropic-ai/sdk/core/streaming";
+import { InvalidOptionError, ProviderError, TimeoutError } from "../errors";
+import type { AssistantModelMessage } from "../messages/types";
+import { type AnthropicRequestBody, toAnthropicRequestBody } from "./anthropic-request";
+import { type AnthropicResponseBody, toAssistantMessage } from "./anthropic-response";
+import { StreamedMessageAssembler } from "./anthropic-stream";
+import type { ModelClient, ModelRequest, ModelStreamEvent } from "./client";
+import { isAbortError, toProviderError } from "./errors";
+
+/** Options of {@link createAnthropicClient}. */
+export interface AnthropicClientOptions {
+  /** API key. @default process.env.ANTHROPIC_API_KEY */
+  apiKey?: string;
+  /** Base URL of an Anthropic-compatible endpoint. @default process.env.ANTHROPIC_BASE_URL, else the Anthropic API */
+  baseURL?: string;
+  /** Stream responses (server-sent events; `onEvent` sees every raw event). `false` asks for plain JSON. @default true */
+  stream?: boolean;
+  /** Headers sent with every request. A `null` value removes a header the SDK would send. */
+  defaultHeaders?: Record<string, string | null | undefined>;
+  /** A `fetch` implementation, passed through to the SDK (proxies, instrumentation, tests). */
+  fetch?: ClientOptions["fetch"];
+}
+
+/**
+ * Creates the built-in Anthropic client.
+ *
+ * The SDK's own retries are off: the agent loop owns retries. Each request forwards its `signal`
+ * and `timeoutMs`; `timeoutMs` bounds the whole response, streamed body included, and ends in a
+ * {@link TimeoutError}. A cancellation is rethrown as the signal's reason; every other failure
+ * becomes a {@link ProviderError} that never contains the API key.
+ *
+ * @throws {InvalidOptionError} when there is no API key and no `baseURL` to a keyless endpoint.
+ * @example
+ * const client = createAnthropicClient({ apiKey: process.env.DEEPSEEK_API_KEY, baseURL: "https://api.deepseek.com/anthropic" });
+ */
+export function createAnthropicClient(options: AnthropicClientOptions = {}): ModelClient {
+  const apiKey = options.apiKey ?? nonEmpty(process.env.ANTHROPIC_API_KEY);
+  const baseURL = options.baseURL ?? nonEmpty(process.env.ANTHROPIC_BASE_URL);
+  if (!apiKey && !baseURL) {
+    throw new InvalidOptionError(
+      "No Anthropic API key: pass `apiKey` to createAnthropicClient/createAgent or set ANTHROPIC_API_KEY (or point `baseURL` at a keyless endpoint).",
+    );
+  }
+  const sdk = new Anthropic({
+    apiKey: apiKey ?? null,
+    baseURL,
+    maxRetries: 0,
+    // Without a key (a local endpoint), send no Authorization header instead of failing the request.
+    defaultHeaders: apiKey ? options.defaultHeaders : { Authorization: null, ...options.defaultHeaders },
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+  const secrets = apiKey ? [apiKey] : [];
+  const stream = options.stream ?? true;
+
+  return {
+    createMessage(request) {
+      return withFailureMapping(request, secrets, (signal, progress) => {
+        const body = toAnthropicRequestBody(request);
+        const requestOptions = { signal, maxRetries: 0, ...(request.timeoutMs ? { timeout: request.timeoutMs } : {}) };
+        return stream
+          ? createStreamedMessage(sdk, body, requestOptions, request, progress)
+          : createJsonMessage(sdk, body, requestOptions);
+      });
+    },
+  };
+}
+
+/** What a failing request had achieved, for the `partial` flag. */
+interface RequestProgress {
+  hasContent: boolean;
+}
+
+type SdkRequestOptions = { signal: AbortSignal; maxRetries: number; timeout?: number };
+
+async function createJsonMessage(
+  sdk: Anthropic,
+  body: AnthropicRequestBody,
+  requestOptions: SdkRequestOptions,
+): Promise<AssistantModelMessage> {
+  const response = await sdk.messages.create({ ...body, stream: false }, requestOptions);
+  return toAssistantMessage(response as AnthropicResponseBody);
+}
+
+/**
+ * Streams the response, handing every raw event to `onEvent` as it arrives and assembling the
+ * message. An `error` event, or a stream that ends before the message does, is a ProviderError.
+ */
+async function createStreamedMessage(
+  sdk: Anthropic,
+  body: AnthropicRequestBody,
+  requestOptions: SdkRequestOptions,
+  request: ModelRequest,
+  progress: RequestProgress,
+): Promise<AssistantModelMessage> {
+  const response = await sdk.messages.create({ ...body, stream: true }, requestOptions).asResponse();
+  const requestId = response.headers.get("request-id") ?? undefined;
+  const assembler = new StreamedMessageAssembler();
+  const events = Stream.rawEvents(response)[Symbol.asyncIterator]();
+  try {
+    for (let next = await events.next(); !next.done; next = await events.next()) {
+      const event = parseEventData(next.value.data);
+      if (!event) continue;
+      request.onEvent?.(event);
+      if (requestOptions.signal.aborted) break;
+      if (event.type === "error") {
+        throw toProviderError({ ...event, requestID: requestId }, { partial: assembler.hasContent, label: "Anthropic API stream" });
+      }
+      assembler.apply(event);
+      progress.hasContent = assembler.hasContent;
+    }
+  } finally {
+    await events.return?.(undefined).catch(() => undefined);
+  }
+  requestOptions.signal.throwIfAborted();
+  if (!assembler.isComplete) {
+    throw new ProviderError(
+      `Anthropic API stream connection error: the stream ended before the message was complete${requestId ? ` (request-id ${requestId})` : ""}`,
+      { requestId, retryable: true, partial: assembler.hasContent },
+    );
+  }
+  return assembler.toMessage();
+}
+
+/** One server-sent event's JSON payload; `undefined` for keep-alive noise (`[DONE]`, empty data). */
+function parseEventData(data: string): ModelStreamEvent | undefined {
+  if (!data || data === "[DONE]") return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(data);
+  } catch {
+    throw toProviderError(
+      { message: `the stream sent an event that is not JSON (${data.slice(0, 80)})` },
+      { label: "Anthropic API stream" },
+    );
+  }
+  if (typeof parsed !== "object" || parsed === null || typeof (parsed as { type?: unknown }).type !== "string") {
+    return undefined;
+  }
+  return parsed as ModelStreamEvent;
+}
+
+/**
+ * Runs one request under the caller's signal and the request deadline, and maps how it failed:
+ * the caller's cancellation → its reason, the deadline → {@link TimeoutError}, anything else →
+ * ProviderError (with `partial` when content had already streamed).
+ */
+async function withFailureMapping(
+  request: ModelRequest,
+  secrets: string[],
+  run: (signal: AbortSignal, progress: RequestProgress) => Promise<AssistantModelMessage>,
+): Promise<AssistantModelMessage> {
+  const deadline = request.timeoutMs ? startDeadline(request.timeoutMs) : undefined;
+  const signal = deadline ? AbortSignal.any([request.signal, deadline.signal]) : request.signal;
+  const progress: RequestProgress = { hasContent: false };
+  try {
+    return await run(signal, progress);
+  } catch (error) {
+    if (request.signal.aborted) throw request.signal.reason ?? error;
+    if (deadline && (deadline.signal.aborted || isSdkTimeout(error))) throw new TimeoutError(deadline.timeoutMs);
+    if (isAbortError(error)) throw error;
+    throw toProviderError(error, { secrets, partial: progress.hasContent || undefined });
+  } finally {
+    deadline?.clear();
+  }
+}
+
+/** A timer that aborts its signal after `timeoutMs`. */
+function startDeadline(timeoutMs: number): { signal: AbortSignal; timeoutMs: number; clear(): void } {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new TimeoutError(timeoutMs)), timeoutMs);
+  return { signal: controller.signal, timeoutMs, clear: () => clearTimeout(timer) };
+}
+
+function isSdkTimeout(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { name?: unknown }).name === "APIConnectionTimeoutError";
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value ? value : undefined;
+}

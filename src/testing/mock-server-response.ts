@@ -1,0 +1,145 @@
+/**
+ * What the mock Messages API server says for a scripted response: the JSON message body, or the
+ * server-sent events that stream it, split the way the real API splits them.
+ * @module
+ */
+import type { ContentBlock, StopReason, Usage } from "../messages/types";
+import type { ServerSentEvent } from "./sse";
+
+/** A Messages API response body (`type: "message"`). */
+export interface MockMessageBody {
+  id: string;
+  type: "message";
+  role: "assistant";
+  model: string;
+  content: ContentBlock[];
+  stop_reason: StopReason | null;
+  stop_sequence: null;
+  usage: Usage;
+}
+
+/** Inputs of {@link buildMessageBody}. */
+export interface MessageBodyParts {
+  content: ContentBlock[] | string;
+  stopReason: StopReason | null | undefined;
+  usage: Usage | undefined;
+  id: string;
+  model: string;
+  /** Size of the request body in characters, for the default input token count. */
+  requestChars: number;
+}
+
+/**
+ * Builds the response body. Defaults: `stop_reason` is `tool_use` when the content has a tool call,
+ * else `end_turn`; usage estimates four characters per token (request for input, content for output).
+ */
+export function buildMessageBody(parts: MessageBodyParts): MockMessageBody {
+  const content: ContentBlock[] = typeof parts.content === "string" ? [{ type: "text", text: parts.content }] : parts.content;
+  const hasToolUse = content.some((block) => block.type === "tool_use");
+  return {
+    id: parts.id,
+    type: "message",
+    role: "assistant",
+    model: parts.model,
+    content,
+    stop_reason: parts.stopReason === undefined ? (hasToolUse ? "tool_use" : "end_turn") : parts.stopReason,
+    stop_sequence: null,
+    usage: parts.usage ?? {
+      input_tokens: Math.max(1, Math.ceil(parts.requestChars / 4)),
+      output_tokens: Math.max(1, Math.ceil(JSON.stringify(content).length / 4)),
+    },
+  };
+}
+
+/**
+ * The events that stream `message`, in the API's order: `message_start` (usage with the input and
+ * cache buckets, `output_tokens: 1`), `ping`, per block `content_block_start` / deltas /
+ * `content_block_stop`, `message_delta` (stop reason, output tokens), `message_stop`. Text and
+ * thinking arrive in several deltas; tool input JSON is cut at uneven character boundaries after a
+ * first empty piece, as the API does.
+ */
+export function buildStreamEvents(message: MockMessageBody): ServerSentEvent[] {
+  const { usage } = message;
+  const startUsage: Record<string, number> = { input_tokens: usage.input_tokens, output_tokens: 1 };
+  if (usage.cache_creation_input_tokens !== undefined) startUsage.cache_creation_input_tokens = usage.cache_creation_input_tokens;
+  if (usage.cache_read_input_tokens !== undefined) startUsage.cache_read_input_tokens = usage.cache_read_input_tokens;
+  const events: ServerSentEvent[] = [
+    frame("message_start", {
+      message: { ...message, content: [], stop_reason: null, stop_sequence: null, usage: startUsage },
+    }),
+    frame("ping", {}),
+  ];
+  message.content.forEach((block, index) => {
+    events.push(frame("content_block_start", { index, content_block: emptyBlock(block) }));
+    for (const delta of blockDeltas(block)) events.push(frame("content_block_delta", { index, delta }));
+    events.push(frame("content_block_stop", { index }));
+  });
+  events.push(
+    frame("message_delta", {
+      delta: { stop_reason: message.stop_reason, stop_sequence: null },
+      usage: { output_tokens: usage.output_tokens },
+    }),
+    frame("message_stop", {}),
+  );
+  return events;
+}
+
+function frame(event: string, payload: Record<string, unknown>): ServerSentEvent {
+  return { event, data: { type: event, ...payload } };
+}
+
+/** The block as `content_block_start` announces it, before any delta. */
+function emptyBlock(block: ContentBlock): ContentBlock {
+  switch (block.type) {
+    case "text":
+      return { type: "text", text: "" };
+    case "tool_use":
+      return { type: "tool_use", id: block.id, name: block.name, input: {} };
+    case "thinking":
+      return { type: "thinking", thinking: "", signature: "" };
+    default:
+      return block;
+  }
+}
+
+function blockDeltas(block: ContentBlock): Array<Record<string, unknown>> {
+  switch (block.type) {
+    case "text":
+      return splitEvenly(block.text, 3).map((text) => ({ type: "text_delta", text }));
+    case "tool_use":
+      return ["", ...splitUnevenly(JSON.stringify(block.input ?? {}))].map((partial_json) => ({
+        type: "input_json_delta",
+        partial_json,
+      }));
+    case "thinking":
+      return [
+        ...splitEvenly(block.thinking, 3).map((thinking) => ({ type: "thinking_delta", thinking })),
+        { type: "signature_delta", signature: block.signature },
+      ];
+    default:
+      return [];
+  }
+}
+
+/** `text` in at most `pieces` consecutive parts of about equal length (none for empty text). */
+export function splitEvenly(text: string, pieces: number): string[] {
+  if (!text) return [];
+  const size = Math.max(1, Math.ceil(text.length / pieces));
+  const parts: string[] = [];
+  for (let start = 0; start < text.length; start += size) parts.push(text.slice(start, start + size));
+  return parts;
+}
+
+/** Piece lengths cycled through when cutting tool input JSON: cuts land inside keys, strings and numbers. */
+const UNEVEN_PIECE_LENGTHS = [1, 5, 2, 8, 3, 13];
+
+/** `text` cut into consecutive pieces of uneven, deterministic lengths. */
+export function splitUnevenly(text: string): string[] {
+  const parts: string[] = [];
+  for (let start = 0, turn = 0; start < text.length; turn++) {
+    const length = UNEVEN_PIECE_LENGTHS[turn % UNEVEN_PIECE_LENGTHS.length]!;
+    parts.push(text.slice(start, start + length));
+    start += length;
+  }
+  return parts;
+}

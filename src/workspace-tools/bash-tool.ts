@@ -1,0 +1,60 @@
+/**
+ * `bash`: runs a shell command in the workspace root (opt-in).
+ * @module
+ */
+import { z } from "zod";
+import { defineTool } from "../tools/define-tool";
+import type { Tool, ToolOutput } from "../tools/tool";
+import { type CommandOutcome, runCommand } from "./run-command";
+import type { Workspace } from "./workspace";
+
+const bashInput = z.object({
+  command: z.string().min(1).describe("The command line, run with `bash -c` in the workspace root."),
+  timeout_ms: z.number().int().positive().optional().describe("Deadline in milliseconds. Default and maximum: the configured limit."),
+});
+
+/** The input of `bash`. */
+export type BashInput = z.infer<typeof bashInput>;
+
+/** Creates the `bash` tool for a workspace. */
+export function createBashTool(workspace: Workspace): Tool<BashInput> {
+  const { bashTimeoutMs, bashKillGraceMs, bashEnv, maxOutputChars, realRoot } = workspace.settings;
+  return defineTool({
+    name: "bash",
+    description:
+      "Run a shell command with `bash -c` in the workspace root; stdin is empty. Prints stdout and stderr interleaved " +
+      `(the last ${maxOutputChars} characters when longer) and the exit code; a non-zero exit is an error. ` +
+      `Commands are killed after ${bashTimeoutMs} ms, and background processes are stopped when the command ends. ` +
+      "Use the file tools for reading, searching and editing files.",
+    inputSchema: bashInput,
+    readOnly: false,
+    async execute(input, context) {
+      const timeoutMs = Math.min(input.timeout_ms ?? bashTimeoutMs, bashTimeoutMs);
+      const outcome = await runCommand(input.command, {
+        cwd: realRoot,
+        env: bashEnv,
+        timeoutMs,
+        killGraceMs: bashKillGraceMs,
+        maxOutputChars,
+        signal: context.signal,
+      });
+      return describeOutcome(outcome, timeoutMs);
+    },
+  });
+}
+
+/** The tool output for a finished command: its output, then a bracketed line saying how it ended. */
+export function describeOutcome(outcome: CommandOutcome, timeoutMs: number): ToolOutput {
+  if (outcome.ending === "not-started") {
+    return { content: `The command could not be started: ${outcome.startError?.message ?? "unknown reason"}.`, isError: true };
+  }
+  const body = outcome.output.length > 0 ? outcome.output.replace(/\n$/, "") : "(no output)";
+  const notes: string[] = [];
+  if (outcome.ending === "timeout") notes.push(`[Timed out after ${timeoutMs} ms; the command and its child processes were killed.]`);
+  else if (outcome.ending === "aborted") notes.push("[Aborted; the command and its child processes were killed.]");
+  else if (outcome.exitSignal) notes.push(`[Killed by signal ${outcome.exitSignal}.]`);
+  else notes.push(`[Exit code: ${outcome.exitCode}]`);
+  if (outcome.stoppedLeftovers) notes.push("[Background processes the command left running were stopped.]");
+  const isError = outcome.ending !== "exited" || outcome.exitCode !== 0;
+  return { content: `${body}\n${notes.join("\n")}`, isError };
+}

@@ -1,0 +1,105 @@
+/**
+ * `edit_file`: replaces an exact, unique string in a file (or every occurrence, when asked).
+ * @module
+ */
+import { readFile, writeFile } from "node:fs/promises";
+import { z } from "zod";
+import { defineTool } from "../tools/define-tool";
+import type { Tool } from "../tools/tool";
+import { runWorkspaceOperation, toolError } from "./tool-result";
+import type { Workspace } from "./workspace";
+
+const editFileInput = z.object({
+  path: z.string().describe("File path, relative to the workspace root."),
+  old_string: z.string().describe("The exact text to replace, whitespace and indentation included. It must occur exactly once unless replace_all is set."),
+  new_string: z.string().describe("The text to put in its place."),
+  replace_all: z.boolean().optional().describe("Replace every occurrence instead of requiring a unique one. Default: false."),
+});
+
+/** The input of `edit_file`. */
+export type EditFileInput = z.infer<typeof editFileInput>;
+
+/** How many line numbers an edit report lists before summarising. */
+const MAX_REPORTED_LINES = 20;
+
+/** Creates the `edit_file` tool for a workspace. */
+export function createEditFileTool(workspace: Workspace): Tool<EditFileInput> {
+  return defineTool({
+    name: "edit_file",
+    description:
+      "Edit a text file of the workspace by replacing old_string with new_string. old_string must match the file exactly " +
+      "and occur once (add surrounding lines to make it unique), unless replace_all is true. Read the file first.",
+    inputSchema: editFileInput,
+    readOnly: false,
+    execute: (input) =>
+      runWorkspaceOperation(workspace, async () => {
+        if (input.old_string === "") {
+          return toolError("old_string is empty; to create a file or replace its whole content, use write_file.");
+        }
+        if (input.old_string === input.new_string) {
+          return toolError("old_string and new_string are identical; the edit would change nothing.");
+        }
+        const file = await workspace.resolve(input.path);
+        const content = await readFile(file.absolute, "utf8");
+        if (content.includes("\0")) return toolError(`"${file.display}" is a binary file; edit_file edits text files only.`);
+        const positions = findOccurrences(content, input.old_string);
+        if (positions.length === 0) return toolError(notFoundMessage(file.display, content, input.old_string));
+        if (positions.length > 1 && !input.replace_all) {
+          return toolError(
+            `old_string occurs ${positions.length} times in "${file.display}" (lines ${describeLines(content, positions)}); ` +
+              "it must be unique. Include more surrounding text to single out one occurrence, or set replace_all to true.",
+          );
+        }
+        await writeFile(file.absolute, replaceAt(content, positions, input.old_string.length, input.new_string), "utf8");
+        const count = positions.length === 1 ? "1 occurrence" : `${positions.length} occurrences`;
+        const lines = positions.length === 1 ? "line" : "lines";
+        return `Replaced ${count} in "${file.display}" (${lines} ${describeLines(content, positions)}).`;
+      }),
+  });
+}
+
+/** Start indexes of the non-overlapping occurrences of `search` in `content`, in order. */
+export function findOccurrences(content: string, search: string): number[] {
+  const positions: number[] = [];
+  for (let index = content.indexOf(search); index !== -1; index = content.indexOf(search, index + search.length)) {
+    positions.push(index);
+  }
+  return positions;
+}
+
+/** `content` with the `length` characters at each position replaced by `replacement`, taken literally. */
+function replaceAt(content: string, positions: number[], length: number, replacement: string): string {
+  const parts: string[] = [];
+  let cursor = 0;
+  for (const position of positions) {
+    parts.push(content.slice(cursor, position), replacement);
+    cursor = position + length;
+  }
+  parts.push(content.slice(cursor));
+  return parts.join("");
+}
+
+function describeLines(content: string, positions: number[]): string {
+  const lines: number[] = [];
+  let line = 1;
+  let scanned = 0;
+  for (const position of positions.slice(0, MAX_REPORTED_LINES)) {
+    for (let index = content.indexOf("\n", scanned); index !== -1 && index < position; index = content.indexOf("\n", index + 1)) {
+      line++;
+      scanned = index + 1;
+    }
+    lines.push(line);
+  }
+  const more = positions.length - lines.length;
+  return lines.join(", ") + (more > 0 ? ` and ${more} more` : "");
+}
+
+function notFoundMessage(display: string, content: string, search: string): string {
+  let message =
+    `old_string was not found in "${display}". It must match the file exactly, including whitespace, indentation ` +
+    "and line endings; read the file and copy the text.";
+  if (content.includes("\r\n") && search.includes("\n") && !search.includes("\r\n")) {
+    message += " Note: the file uses CRLF (\\r\\n) line endings.";
+  }
+  return message;
+}

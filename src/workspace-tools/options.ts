@@ -1,0 +1,138 @@
+/**
+ * Options of {@link createWorkspaceTools}, their defaults, and their one-time resolution.
+ * @module
+ */
+import { realpathSync, statSync } from "node:fs";
+import path from "node:path";
+import { InvalidOptionError } from "../errors";
+
+/** Characters a tool output may hold before it is cut with a notice. @default 30_000 */
+export const DEFAULT_MAX_OUTPUT_CHARS = 30_000;
+/** Bytes of file text `read_file` returns in one call. @default 100_000 */
+export const DEFAULT_MAX_READ_BYTES = 100_000;
+/** Characters of one line that `read_file` and `grep` show before cutting it. @default 2_000 */
+export const DEFAULT_MAX_LINE_CHARS = 2_000;
+/** Entries `list_files` and `glob` return before stopping with a notice. @default 1_000 */
+export const DEFAULT_MAX_ENTRIES = 1_000;
+/** Matching lines `grep` returns before stopping with a notice. @default 200 */
+export const DEFAULT_MAX_MATCHES = 200;
+/** Files larger than this are skipped by `grep` (and reported). @default 5_000_000 */
+export const DEFAULT_MAX_GREP_FILE_BYTES = 5_000_000;
+/** How long a `bash` command may run before its process group is killed. @default 120_000 */
+export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
+/** Between SIGTERM and SIGKILL when a `bash` process group is stopped. @default 2_000 */
+export const DEFAULT_BASH_KILL_GRACE_MS = 2_000;
+/** Directory names the walking tools skip unless asked. */
+export const DEFAULT_IGNORED_DIRECTORIES: readonly string[] = ["node_modules", ".git"];
+/**
+ * Environment variables removed from what `bash` commands see, so the model cannot print the
+ * host's provider credentials into the conversation.
+ */
+export const DEFAULT_BASH_HIDDEN_ENV: readonly string[] = ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"];
+
+/** Options of {@link createWorkspaceTools}. */
+export interface WorkspaceToolsOptions {
+  /** The folder every tool is confined to. It must exist. */
+  root: string;
+  /** Include the `bash` tool. Commands run with the host's privileges: opt in knowingly. @default false */
+  allowBash?: boolean;
+  /** Include `write_file` and `edit_file`. @default true */
+  allowWrite?: boolean;
+  /** @default {@link DEFAULT_MAX_READ_BYTES} */
+  maxReadBytes?: number;
+  /** @default {@link DEFAULT_MAX_OUTPUT_CHARS} */
+  maxOutputChars?: number;
+  /** @default {@link DEFAULT_MAX_LINE_CHARS} */
+  maxLineChars?: number;
+  /** @default {@link DEFAULT_MAX_ENTRIES} */
+  maxEntries?: number;
+  /** @default {@link DEFAULT_MAX_MATCHES} */
+  maxMatches?: number;
+  /** @default {@link DEFAULT_MAX_GREP_FILE_BYTES} */
+  maxGrepFileBytes?: number;
+  /** Default and upper bound of a command's `timeout_ms`. @default {@link DEFAULT_BASH_TIMEOUT_MS} */
+  bashTimeoutMs?: number;
+  /** @default {@link DEFAULT_BASH_KILL_GRACE_MS} */
+  bashKillGraceMs?: number;
+  /**
+   * The environment `bash` commands run with. @default `process.env` without
+   * {@link DEFAULT_BASH_HIDDEN_ENV}
+   */
+  bashEnv?: Record<string, string | undefined>;
+  /** Directory names skipped while walking, unless a call asks for them. @default {@link DEFAULT_IGNORED_DIRECTORIES} */
+  ignoredDirectories?: readonly string[];
+}
+
+/** Options after validation and defaults, with the root resolved once. */
+export interface WorkspaceSettings {
+  /** The root as given, made absolute (it may contain symbolic links). */
+  lexicalRoot: string;
+  /** The root with every symbolic link resolved: all confinement checks compare against it. */
+  realRoot: string;
+  allowBash: boolean;
+  allowWrite: boolean;
+  maxReadBytes: number;
+  maxOutputChars: number;
+  maxLineChars: number;
+  maxEntries: number;
+  maxMatches: number;
+  maxGrepFileBytes: number;
+  bashTimeoutMs: number;
+  bashKillGraceMs: number;
+  bashEnv: Record<string, string | undefined>;
+  ignoredDirectories: ReadonlySet<string>;
+}
+
+/** Validates the options and resolves the root. Throws {@link InvalidOptionError} on misuse. */
+export function resolveWorkspaceSettings(options: WorkspaceToolsOptions): WorkspaceSettings {
+  if (typeof options?.root !== "string" || options.root.length === 0) {
+    throw new InvalidOptionError("createWorkspaceTools needs a root folder: { root: string }.");
+  }
+  const lexicalRoot = path.resolve(options.root);
+  const realRoot = resolveExistingDirectory(lexicalRoot);
+  return {
+    lexicalRoot,
+    realRoot,
+    allowBash: options.allowBash ?? false,
+    allowWrite: options.allowWrite ?? true,
+    maxReadBytes: positiveInteger("maxReadBytes", options.maxReadBytes, DEFAULT_MAX_READ_BYTES),
+    maxOutputChars: positiveInteger("maxOutputChars", options.maxOutputChars, DEFAULT_MAX_OUTPUT_CHARS),
+    maxLineChars: positiveInteger("maxLineChars", options.maxLineChars, DEFAULT_MAX_LINE_CHARS),
+    maxEntries: positiveInteger("maxEntries", options.maxEntries, DEFAULT_MAX_ENTRIES),
+    maxMatches: positiveInteger("maxMatches", options.maxMatches, DEFAULT_MAX_MATCHES),
+    maxGrepFileBytes: positiveInteger("maxGrepFileBytes", options.maxGrepFileBytes, DEFAULT_MAX_GREP_FILE_BYTES),
+    bashTimeoutMs: positiveInteger("bashTimeoutMs", options.bashTimeoutMs, DEFAULT_BASH_TIMEOUT_MS),
+    bashKillGraceMs: positiveInteger("bashKillGraceMs", options.bashKillGraceMs, DEFAULT_BASH_KILL_GRACE_MS),
+    bashEnv: options.bashEnv ?? environmentWithout(DEFAULT_BASH_HIDDEN_ENV),
+    ignoredDirectories: new Set(options.ignoredDirectories ?? DEFAULT_IGNORED_DIRECTORIES),
+  };
+}
+
+function resolveExistingDirectory(directory: string): string {
+  let realRoot: string;
+  try {
+    realRoot = realpathSync(directory);
+  } catch (error) {
+    throw new InvalidOptionError(`createWorkspaceTools: root ${directory} does not exist or cannot be resolved.`, {
+      cause: error,
+    });
+  }
+  if (!statSync(realRoot).isDirectory()) {
+    throw new InvalidOptionError(`createWorkspaceTools: root ${directory} is not a directory.`);
+  }
+  return realRoot;
+}
+
+function positiveInteger(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value <= 0) {
+    throw new InvalidOptionError(`createWorkspaceTools: ${name} must be a positive integer, got ${String(value)}.`);
+  }
+  return value;
+}
+
+function environmentWithout(hidden: readonly string[]): Record<string, string | undefined> {
+  const environment: Record<string, string | undefined> = { ...process.env };
+  for (const name of hidden) delete environment[name];
+  return environment;
+}

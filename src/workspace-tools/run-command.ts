@@ -1,0 +1,133 @@
+/**
+ * Running a shell command as its own process group, with a deadline, an abort signal and an output
+ * cap — and leaving no process of it behind, however it ends.
+ * @module
+ */
+import { spawn } from "node:child_process";
+import { StringDecoder } from "node:string_decoder";
+import { processGroupExists, signalProcessGroup, trackProcessGroup } from "./process-group";
+import { TailBuffer } from "./truncation";
+
+/** How to run a command. */
+export interface RunCommandOptions {
+  cwd: string;
+  env: Record<string, string | undefined>;
+  timeoutMs: number;
+  /** Between SIGTERM and SIGKILL when the group is stopped. */
+  killGraceMs: number;
+  /** Characters of combined output kept (the tail). */
+  maxOutputChars: number;
+  signal: AbortSignal;
+}
+
+/** How a command ended. */
+export interface CommandOutcome {
+  /** stdout and stderr interleaved as they arrived, tail-truncated with a notice. */
+  output: string;
+  /** Why it ended: it exited by itself, hit the deadline, was aborted, or never started. */
+  ending: "exited" | "timeout" | "aborted" | "not-started";
+  /** The shell's exit code, when it exited normally. */
+  exitCode: number | null;
+  /** The signal that ended the shell, when one did. */
+  exitSignal: NodeJS.Signals | null;
+  /** Processes of the group were still running after the shell exited, and were stopped. */
+  stoppedLeftovers: boolean;
+  /** Why the command could not start. */
+  startError?: Error;
+}
+
+/**
+ * Runs `bash -c command` in its own process group (`detached`). On the deadline, on abort, and when
+ * the shell exits leaving background processes, the whole group gets SIGTERM, then SIGKILL after
+ * the grace period. Resolves once the output is complete; never rejects.
+ */
+export function runCommand(command: string, options: RunCommandOptions): Promise<CommandOutcome> {
+  if (options.signal.aborted) {
+    return Promise.resolve(notStartedOutcome(new Error("the call was aborted before the command started")));
+  }
+  return new Promise((resolve) => {
+    const child = spawn("bash", ["-c", command], {
+      cwd: options.cwd,
+      env: options.env,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const output = new TailBuffer(options.maxOutputChars);
+    const decoders = [new StringDecoder("utf8"), new StringDecoder("utf8")] as const;
+    child.stdout.on("data", (chunk: Buffer) => output.append(decoders[0].write(chunk)));
+    child.stderr.on("data", (chunk: Buffer) => output.append(decoders[1].write(chunk)));
+
+    const groupId = child.pid;
+    const forgetGroup = groupId === undefined ? () => {} : trackProcessGroup(groupId);
+    const stopper = groupId === undefined ? undefined : createGroupStopper(groupId, options.killGraceMs);
+    let stopReason: "timeout" | "aborted" | "leftovers" | undefined;
+    let exitCode: number | null = null;
+    let exitSignal: NodeJS.Signals | null = null;
+    let startError: Error | undefined;
+    const stop = (reason: NonNullable<typeof stopReason>) => {
+      if (stopReason || !stopper) return;
+      stopReason = reason;
+      stopper.stop();
+    };
+    const deadline = setTimeout(() => stop("timeout"), options.timeoutMs);
+    const onAbort = () => stop("aborted");
+    options.signal.addEventListener("abort", onAbort, { once: true });
+
+    child.on("error", (error) => {
+      startError = error;
+    });
+    child.on("exit", (code, signal) => {
+      exitCode = code;
+      exitSignal = signal;
+      if (groupId !== undefined && processGroupExists(groupId)) stop("leftovers");
+    });
+    child.on("close", async () => {
+      clearTimeout(deadline);
+      options.signal.removeEventListener("abort", onAbort);
+      await stopper?.finished();
+      forgetGroup();
+      output.append(decoders[0].end());
+      output.append(decoders[1].end());
+      resolve({
+        output: output.toString(),
+        ending: startError ? "not-started" : stopReason === "timeout" || stopReason === "aborted" ? stopReason : "exited",
+        exitCode,
+        exitSignal,
+        stoppedLeftovers: stopReason === "leftovers",
+        startError,
+      });
+    });
+  });
+}
+
+/**
+ * Stops a process group: SIGTERM now, SIGKILL after the grace period unless the group is gone by
+ * then. `finished()` resolves once nothing of the group can still be running.
+ */
+function createGroupStopper(groupId: number, graceMs: number) {
+  let killTimer: NodeJS.Timeout | undefined;
+  let killed: Promise<void> | undefined;
+  return {
+    stop(): void {
+      signalProcessGroup(groupId, "SIGTERM");
+      killed = new Promise((done) => {
+        killTimer = setTimeout(() => {
+          signalProcessGroup(groupId, "SIGKILL");
+          done();
+        }, graceMs);
+      });
+    },
+    async finished(): Promise<void> {
+      if (!killed) return;
+      if (!processGroupExists(groupId)) {
+        clearTimeout(killTimer);
+        return;
+      }
+      await killed;
+    },
+  };
+}
+
+function notStartedOutcome(startError: Error): CommandOutcome {
+  return { output: "", ending: "not-started", exitCode: null, exitSignal: null, stoppedLeftovers: false, startError };
+}

@@ -1,0 +1,50 @@
+/**
+ * Error results the model can act on, and the wrapper that turns failures into them.
+ * @module
+ */
+import type { ToolOutput } from "../tools/tool";
+import { type Workspace, WorkspacePathError } from "./workspace";
+
+/** An error tool result carrying `message`. */
+export function toolError(message: string): ToolOutput {
+  return { content: message, isError: true };
+}
+
+/**
+ * Runs a tool body and returns its output; a refused path or a file system failure becomes an
+ * error result naming the root-relative path, instead of a bare exception.
+ */
+export async function runWorkspaceOperation(
+  workspace: Workspace,
+  operation: () => Promise<ToolOutput>,
+): Promise<ToolOutput> {
+  try {
+    return await operation();
+  } catch (error) {
+    if (error instanceof WorkspacePathError) return toolError(error.message);
+    const described = describeFileSystemError(workspace, error);
+    if (described) return toolError(described);
+    throw error;
+  }
+}
+
+const FILE_SYSTEM_ERRORS: Record<string, string> = {
+  ENOENT: "does not exist",
+  EACCES: "cannot be accessed: permission denied",
+  EPERM: "cannot be changed: operation not permitted",
+  EISDIR: "is a directory, not a file",
+  ENOTDIR: "has a parent that is a file, not a directory",
+  EEXIST: "already exists",
+  ENOSPC: "cannot be written: no space left on the device",
+  EROFS: "cannot be written: the file system is read-only",
+  ENAMETOOLONG: "has a name that is too long",
+};
+
+/** A sentence describing a Node.js file system error with the path as the model knows it. */
+export function describeFileSystemError(workspace: Workspace, error: unknown): string | undefined {
+  const { code, path: failedPath } = (error ?? {}) as NodeJS.ErrnoException;
+  if (typeof code !== "string") return undefined;
+  const what = FILE_SYSTEM_ERRORS[code];
+  const subject = failedPath ? `"${workspace.display(failedPath)}"` : "The path";
+  return what ? `${subject} ${what}.` : `${subject}: ${(error as Error).message}`;
+}

@@ -1,0 +1,106 @@
+/**
+ * Walking a folder of the workspace in sorted order, never leaving the root: symbolic links are
+ * reported (and, for files inside the root, followed) but never descended into.
+ * @module
+ */
+import type { Dirent } from "node:fs";
+import { readdir, realpath, stat } from "node:fs/promises";
+import path from "node:path";
+import { relativeInside, type Workspace } from "./workspace";
+
+/** One entry met during a walk. */
+export interface WalkEntry {
+  /** Root-relative path of the entry itself, `/`-separated. */
+  display: string;
+  /** Physical path to read: the entry's own, or for a link inside the root, its target. */
+  absolute: string;
+  /** What the entry is (for a link: what it points to); `other` for sockets, devices and unusable links. */
+  kind: "file" | "directory" | "other";
+  /** Set for a symbolic link: where its target lies. */
+  link?: { target: "inside"; display: string } | { target: "outside" | "broken" };
+  /** Set for a directory the walk did not enter because it is ignored (`node_modules`, `.git`). */
+  ignored?: boolean;
+}
+
+/** How to walk. */
+export interface WalkOptions {
+  /** Physical path of the folder to walk (already confined). */
+  start: string;
+  /** Enter sub-folders. */
+  recursive: boolean;
+  /** Enter ignored folders too. */
+  includeIgnored: boolean;
+  /** Whether to enter a sub-folder, by its root-relative path; every folder is entered when absent. */
+  shouldEnter?: (display: string) => boolean;
+  /** Whether an ignored folder is asked for explicitly (a pattern names it), by its root-relative path. */
+  isRequested?: (display: string) => boolean;
+  signal?: AbortSignal;
+}
+
+/** Folders the walk could not read, reported by the caller. */
+export interface WalkReport {
+  unreadable: string[];
+}
+
+/**
+ * Entries below `options.start` in sorted, depth-first order (a folder's entry comes right before its
+ * contents). Unreadable folders are skipped and added to `report`.
+ */
+export async function* walkWorkspace(
+  workspace: Workspace,
+  options: WalkOptions,
+  report: WalkReport = { unreadable: [] },
+): AsyncGenerator<WalkEntry> {
+  const { ignoredDirectories } = workspace.settings;
+  const pending: string[] = [options.start];
+  while (pending.length > 0) {
+    options.signal?.throwIfAborted();
+    const directory = pending.pop()!;
+    const entries = await readSortedDirectory(directory);
+    if (!entries) {
+      report.unreadable.push(workspace.display(directory));
+      continue;
+    }
+    const subdirectories: string[] = [];
+    for (const dirent of entries) {
+      const entry = await describeEntry(workspace, path.join(directory, dirent.name), dirent);
+      if (entry.kind === "directory" && !entry.link) {
+        const ignored = ignoredDirectories.has(dirent.name) && !options.includeIgnored;
+        const requested = ignored && (options.isRequested?.(entry.display) ?? false);
+        if (ignored && !requested) entry.ignored = true;
+        else if (options.recursive && (options.shouldEnter?.(entry.display) ?? true)) subdirectories.push(entry.absolute);
+      }
+      yield entry;
+    }
+    // Depth-first in sorted order: push in reverse so the first sub-folder is walked next.
+    for (const subdirectory of subdirectories.reverse()) pending.push(subdirectory);
+  }
+}
+
+async function readSortedDirectory(directory: string): Promise<Dirent[] | undefined> {
+  try {
+    const entries = await readdir(directory, { withFileTypes: true });
+    return entries.sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
+  } catch {
+    return undefined;
+  }
+}
+
+async function describeEntry(workspace: Workspace, absolute: string, dirent: Dirent): Promise<WalkEntry> {
+  const display = workspace.display(absolute);
+  if (dirent.isFile()) return { display, absolute, kind: "file" };
+  if (dirent.isDirectory()) return { display, absolute, kind: "directory" };
+  if (!dirent.isSymbolicLink()) return { display, absolute, kind: "other" };
+  let target: string;
+  try {
+    target = await realpath(absolute);
+  } catch {
+    return { display, absolute, kind: "other", link: { target: "broken" } };
+  }
+  if (relativeInside(workspace.settings.realRoot, target) === undefined) {
+    return { display, absolute, kind: "other", link: { target: "outside" } };
+  }
+  const targetStats = await stat(target).catch(() => undefined);
+  const kind = targetStats?.isFile() ? "file" : targetStats?.isDirectory() ? "directory" : "other";
+  return { display, absolute: target, kind, link: { target: "inside", display: workspace.display(target) } };
+}

@@ -1,0 +1,42 @@
+/**
+ * `write_file`: creates or overwrites a file, creating its parent folders.
+ * @module
+ */
+import { mkdir, stat, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { z } from "zod";
+import { defineTool } from "../tools/define-tool";
+import type { Tool } from "../tools/tool";
+import { runWorkspaceOperation, toolError } from "./tool-result";
+import type { Workspace } from "./workspace";
+
+const writeFileInput = z.object({
+  path: z.string().describe("File path, relative to the workspace root. Missing parent folders are created."),
+  content: z.string().describe("The complete new content of the file (UTF-8)."),
+});
+
+/** The input of `write_file`. */
+export type WriteFileInput = z.infer<typeof writeFileInput>;
+
+/** Creates the `write_file` tool for a workspace. */
+export function createWriteFileTool(workspace: Workspace): Tool<WriteFileInput> {
+  return defineTool({
+    name: "write_file",
+    description:
+      "Create a file, or replace an existing file's whole content, in the workspace. Parent folders are created. " +
+      "To change part of a file, prefer edit_file.",
+    inputSchema: writeFileInput,
+    readOnly: false,
+    execute: (input) =>
+      runWorkspaceOperation(workspace, async () => {
+        const file = await workspace.resolve(input.path);
+        const previous = await stat(file.absolute).catch(() => undefined);
+        if (previous?.isDirectory()) return toolError(`"${file.display}" is a directory; choose a file path.`);
+        await mkdir(path.dirname(file.absolute), { recursive: true });
+        await writeFile(file.absolute, input.content, "utf8");
+        const bytes = Buffer.byteLength(input.content);
+        const what = previous ? `replacing its previous ${previous.size} bytes` : "a new file";
+        return `Wrote ${bytes} bytes to "${file.display}" (${what}).`;
+      }),
+  });
+}
