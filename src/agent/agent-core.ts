@@ -6,7 +6,8 @@
 import { DEFAULT_PRICING, type ModelPricing } from "../cost/pricing";
 import { InvalidOptionError } from "../errors";
 import { HistoryLog } from "../history/history-log";
-import type { ToolPattern } from "../hooks/permissions";
+import { type ToolPattern, validatePermissionOptions } from "../hooks/permissions";
+import { validateHooks } from "../hooks/run-hooks";
 import type { CanUseTool, Hooks, PermissionMode } from "../hooks/types";
 import { abortableSleep } from "../loop/signals";
 import type { McpServerStatus } from "../messages/sdk-messages";
@@ -127,6 +128,8 @@ export function createAgentCore<T>(options: AgentOptions<T>, client: ModelClient
     maxDelayMs:
       nonNegativeInteger("retry.maxDelayMs", options.retry?.maxDelayMs) ?? DEFAULT_RETRY_MAX_DELAY_MS,
   };
+  validateHooks(options.hooks);
+  validatePermissionOptions(options);
   const submitTool = options.outputSchema ? createSubmitOutputTool(options.outputSchema) : undefined;
   const tools = new Map<string, Tool>();
   let definitions: ModelToolDefinition[] | undefined | null = null;

@@ -6,7 +6,7 @@
 import { ConcurrentQueryError, InvalidOptionError } from "../errors";
 import { closeDanglingToolUses } from "../history/dangling";
 import { QueryRun } from "../loop/query-run";
-import { runQuery } from "../loop/run-query";
+import { type CycleLifecycle, runQuery } from "../loop/run-query";
 import type { SDKMessage, SDKResultMessage } from "../messages/sdk-messages";
 import type { ModelMessage } from "../messages/types";
 import { createAnthropicClient } from "../model/anthropic";
@@ -59,53 +59,36 @@ export function createAgent<T = unknown>(options: AgentOptions<T>): Agent<T> {
       ? new McpAttachment(core, options.mcpServers)
       : undefined;
   let running: QueryRun | undefined;
-  let busy = false;
   let closed = false;
 
-  function acquire(queryOptions: QueryOptions | undefined): QueryRun {
-    if (closed) throw new InvalidOptionError("This Agent was closed; create a new one.");
-    if (busy) throw new ConcurrentQueryError();
-    const requestTimeoutMs =
-      positiveInteger("requestTimeoutMs", queryOptions?.requestTimeoutMs) ?? core.requestTimeoutMs;
-    busy = true;
-    return newRun(queryOptions, requestTimeoutMs);
-  }
-
-  function newRun(queryOptions: QueryOptions | undefined, requestTimeoutMs: number | undefined): QueryRun {
-    running = new QueryRun({
+  /** A run for one cycle; validates the per-query options (throws on misuse, at call time). */
+  function createRun(queryOptions: QueryOptions | undefined, requestTimeoutMs?: number): QueryRun {
+    return new QueryRun({
       signal: queryOptions?.signal,
-      requestTimeoutMs,
+      requestTimeoutMs:
+        requestTimeoutMs ??
+        positiveInteger("requestTimeoutMs", queryOptions?.requestTimeoutMs) ??
+        core.requestTimeoutMs,
       now: core.now,
       pricing: core.pricing,
     });
-    return running;
   }
 
-  function release(): void {
-    running?.dispose();
-    running = undefined;
-    busy = false;
+  /** Takes the conversation guard for `run`, or throws when another query holds it. */
+  function take(run: QueryRun): void {
+    if (closed) throw new InvalidOptionError("This Agent was closed; create a new one.");
+    if (running) throw new ConcurrentQueryError();
+    running = run;
+  }
+
+  function release(run: QueryRun): void {
+    run.dispose();
+    if (running === run) running = undefined;
   }
 
   async function prepare(): Promise<void> {
     await core.history.ensureLoaded();
     await mcp?.ensureConnected();
-  }
-
-  async function* guardedCycle(
-    run: QueryRun,
-    input: PromptInput,
-  ): AsyncGenerator<SDKMessage<T>, SDKResultMessage<T>> {
-    let finished = false;
-    try {
-      await prepare();
-      const result = yield* runQuery(core, run, input);
-      finished = true;
-      return result;
-    } finally {
-      if (!finished) await stopEarly(run);
-      release();
-    }
   }
 
   /** The consumer left early or the loop threw: stop work in flight and keep history well-formed. */
@@ -115,29 +98,49 @@ export function createAgent<T = unknown>(options: AgentOptions<T>): Agent<T> {
     if (closing) await core.history.append(closing).catch(() => {});
   }
 
+  /**
+   * Brackets one cycle. With `takeOnStart` the guard is taken when the generator first runs (so
+   * `query()` throws ConcurrentQueryError on its first iteration); `releaseAtEnd` is false inside
+   * `streamInput`, whose guard spans every cycle.
+   */
+  function lifecycle(run: QueryRun, takeOnStart: boolean, releaseAtEnd: boolean): CycleLifecycle {
+    let held = !takeOnStart;
+    return {
+      async prepare() {
+        if (!held) {
+          take(run);
+          held = true;
+        }
+        await prepare();
+      },
+      async finish(completed) {
+        if (!held) return; // the guard was never ours: touch nothing
+        if (!completed) await stopEarly(run);
+        if (releaseAtEnd) release(run);
+      },
+    };
+  }
+
   async function* guardedStream(
-    first: QueryRun,
     inputs: AsyncIterable<PromptInput> | Iterable<PromptInput>,
     queryOptions: QueryOptions | undefined,
-  ) {
+  ): AsyncGenerator<SDKMessage<T>, void> {
+    const guard = createRun(queryOptions);
+    take(guard);
     try {
-      await prepare();
-      let run: QueryRun | undefined = first;
       for await (const input of inputs) {
-        run ??= newRun(queryOptions, first.requestTimeoutMs);
-        let finished = false;
+        if (guard.aborted) break;
+        const run = createRun(queryOptions, guard.requestTimeoutMs);
+        running = run;
         try {
-          yield* runQuery(core, run, input);
-          finished = true;
+          yield* runQuery(core, run, input, lifecycle(run, false, false));
         } finally {
-          if (!finished) await stopEarly(run);
+          run.dispose();
+          running = guard;
         }
-        run.dispose();
-        run = undefined;
-        if (first.aborted) break;
       }
     } finally {
-      release();
+      release(guard);
     }
   }
 
@@ -145,19 +148,22 @@ export function createAgent<T = unknown>(options: AgentOptions<T>): Agent<T> {
     prompt(input, queryOptions) {
       let run: QueryRun;
       try {
-        run = acquire(queryOptions);
+        run = createRun(queryOptions);
+        take(run); // synchronously, before the promise is returned
       } catch (error) {
         return Promise.reject(error);
       }
-      return drainToResult(guardedCycle(run, input));
+      return drainToResult(runQuery(core, run, input, lifecycle(run, false, true)));
     },
-    async *query(input, queryOptions) {
-      const run = acquire(queryOptions);
-      yield* guardedCycle(run, input);
+    query(input, queryOptions) {
+      const run = createRun(queryOptions);
+      return runQuery(core, run, input, lifecycle(run, true, true)) as unknown as AsyncGenerator<
+        SDKMessage<T>,
+        void
+      >;
     },
-    async *streamInput(inputs, queryOptions) {
-      const run = acquire(queryOptions);
-      yield* guardedStream(run, inputs, queryOptions);
+    streamInput(inputs, queryOptions) {
+      return guardedStream(inputs, queryOptions);
     },
     interrupt() {
       running?.interrupt();
@@ -167,7 +173,7 @@ export function createAgent<T = unknown>(options: AgentOptions<T>): Agent<T> {
       return structuredClone(core.history.messages);
     },
     async replaceHistory(messages) {
-      if (busy)
+      if (running)
         throw new ConcurrentQueryError("replaceHistory() is idle-only: a query is running on this Agent.");
       if (!Array.isArray(messages))
         throw new InvalidOptionError("replaceHistory() takes an array of messages.");

@@ -19,6 +19,8 @@ export class McpAttachment<T> {
   private connecting: Promise<void> | undefined;
   private connections: Connections | undefined;
   private registered: string[] = [];
+  /** Aborted by close(), so closing never waits for a slow connect. */
+  private readonly closing = new AbortController();
 
   constructor(
     private readonly core: AgentCore<T>,
@@ -32,21 +34,21 @@ export class McpAttachment<T> {
   }
 
   private async connect(): Promise<void> {
-    let connectMcpServers: typeof import("../integrations/mcp/connect").connectMcpServers;
     try {
-      ({ connectMcpServers } = await import("../integrations/mcp/connect"));
+      const { connectMcpServers } = await import("../integrations/mcp/connect");
+      this.connections = await connectMcpServers(this.configs, {
+        signal: this.closing.signal,
+        onToolsChanged: () => this.syncTools(),
+      });
     } catch (error) {
-      const reason = `MCP support needs the optional peer dependency @modelcontextprotocol/sdk (npm install @modelcontextprotocol/sdk): ${(error as Error).message}`;
-      this.core.mcpStatuses = Object.keys(this.configs).map((name) => ({
-        name,
-        status: "failed",
-        error: reason,
-      }));
+      // A missing optional dependency, or close() during connect: every server is reported failed.
+      const reason = (error as Error).message;
+      this.core.mcpStatuses = Object.keys(this.configs).map((name) => ({ name, status: "failed", error: reason }));
       return;
     }
-    this.connections = await connectMcpServers(this.configs, { onToolsChanged: () => this.syncTools() });
     this.syncTools();
   }
+
 
   /** Replaces the registered MCP tools with the servers' current lists. */
   private syncTools(): void {
@@ -63,6 +65,7 @@ export class McpAttachment<T> {
   }
 
   async close(): Promise<void> {
+    this.closing.abort();
     await this.connecting?.catch(() => {});
     await this.connections?.close();
   }

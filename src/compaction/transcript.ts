@@ -16,18 +16,28 @@ import type {
   UserModelMessage,
 } from "../messages/types";
 import { wrapSummary } from "./prompt";
-import { capForBudget, DEFAULT_SUMMARY_INPUT_MAX_CHARS, truncateMiddle } from "./truncate";
+import {
+  capForBudget,
+  DEFAULT_SUMMARY_INPUT_MAX_CHARS,
+  fitWithin,
+  omissionMarker,
+  truncateMiddle,
+} from "./truncate";
 
 /** Options of {@link renderTranscript}. */
 export interface TranscriptOptions {
   /**
-   * Budget of the rendered texts, tool inputs and tool results, in characters. When they exceed
-   * it, the longest are shortened in the middle to a common length so that the total fits (give or
-   * take the omission markers); shorter ones, such as the user's requests, stay whole.
+   * The longest transcript, in characters. Beyond it, the longest texts, tool inputs and tool
+   * results are shortened in the middle to a common length, so shorter ones such as the user's
+   * requests stay whole; when that is not enough (thousands of messages), the middle of the
+   * transcript is left out as well, keeping its beginning and its end.
    * @default DEFAULT_SUMMARY_INPUT_MAX_CHARS (300000)
    */
   maxChars?: number;
 }
+
+/** Bodies this short are never shortened; a transcript that is still too long loses its middle instead. */
+const MINIMUM_BODY_CHARS = 500;
 
 /** A labelled piece of a rendered message; only `body` is ever shortened. */
 type TranscriptPiece = { label?: string; body: string };
@@ -42,11 +52,27 @@ type TranscriptEntry = { role: ModelMessage["role"]; pieces: TranscriptPiece[] }
  * images. Thinking is left out (its signatures are meaningless to a reader).
  */
 export function renderTranscript(messages: readonly ModelMessage[], options: TranscriptOptions = {}): string {
+  const maxChars = options.maxChars ?? DEFAULT_SUMMARY_INPUT_MAX_CHARS;
   const toolNames = toolNamesById(messages);
   const entries = messages.map((message) => ({ role: message.role, pieces: piecesOf(message, toolNames) }));
+  const whole = renderEntries(entries, Number.POSITIVE_INFINITY);
+  if (whole.length <= maxChars) return whole;
+  return fitWithin(renderEntries(entries, bodyCap(entries, whole.length, maxChars)), maxChars);
+}
+
+/**
+ * The length every body is shortened to so that a transcript whose full rendering has
+ * `renderedLength` characters fits `maxChars`, omission markers included — but never below a floor
+ * under which short texts such as the task would be wiped out.
+ */
+function bodyCap(entries: readonly TranscriptEntry[], renderedLength: number, maxChars: number): number {
   const bodyLengths = entries.flatMap((entry) => entry.pieces.map((piece) => piece.body.length));
-  const cap = capForBudget(bodyLengths, options.maxChars ?? DEFAULT_SUMMARY_INPUT_MAX_CHARS);
-  return entries.map((entry) => renderEntry(entry, cap)).join("\n\n");
+  const overhead = renderedLength - bodyLengths.reduce((sum, length) => sum + length, 0);
+  const firstCap = capForBudget(bodyLengths, Math.max(0, maxChars - overhead));
+  const markers = bodyLengths.filter((length) => length > firstCap).length;
+  const markerRoom = markers * omissionMarker(renderedLength).length;
+  const cap = capForBudget(bodyLengths, Math.max(0, maxChars - overhead - markerRoom));
+  return Math.max(cap, Math.min(MINIMUM_BODY_CHARS, Math.floor(maxChars / 10)));
 }
 
 /**
@@ -133,7 +159,7 @@ function pieceOf(block: ContentBlock, toolNames: ReadonlyMap<string, string>): T
 }
 
 /** The text of a tool result's content, with `[image]` standing for each image. */
-export function resultText(content: string | ReadonlyArray<TextBlock | ImageBlock>): string {
+function resultText(content: string | ReadonlyArray<TextBlock | ImageBlock>): string {
   if (typeof content === "string") return content;
   return content.map((block) => (block.type === "text" ? block.text : "[image]")).join("\n");
 }
@@ -145,6 +171,10 @@ export function inputAsJson(input: unknown): string {
   } catch {
     return String(input);
   }
+}
+
+function renderEntries(entries: readonly TranscriptEntry[], cap: number): string {
+  return entries.map((entry) => renderEntry(entry, cap)).join("\n\n");
 }
 
 function renderEntry(entry: TranscriptEntry, cap: number): string {

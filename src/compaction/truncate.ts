@@ -1,12 +1,21 @@
 /**
- * Shortening a long text for a summarising request, keeping its beginning and its end.
+ * Fitting long texts into the budget of a summarising request: shortening a text in the middle,
+ * keeping its beginning and its end, and sharing a budget between several texts.
  * @module
  */
 
 /**
+ * The largest number of characters a summarising request puts before its instruction, by default:
+ * about 75,000 to 100,000 tokens, which leaves room for the instruction and the summary in the
+ * context windows of current models.
+ */
+export const DEFAULT_SUMMARY_INPUT_MAX_CHARS = 300_000;
+
+/**
  * Returns `text` unchanged when it has at most `maxChars` characters; otherwise its first and last
- * `maxChars / 2` characters (one fewer where a surrogate pair would be split) around a marker saying how many characters were left out. The ends are
- * kept because that is where headers, conclusions and error messages usually sit.
+ * `maxChars / 2` characters (one fewer where that would split a surrogate pair) around a marker
+ * saying how many characters were left out. The ends are kept because that is where headers,
+ * conclusions and error messages usually sit.
  *
  * @throws RangeError when `maxChars` is not a non-negative integer or `Infinity`.
  */
@@ -18,7 +27,23 @@ export function truncateMiddle(text: string, maxChars: number): string {
   const headEnd = avoidSplittingPair(text, Math.ceil(maxChars / 2), -1);
   const tailStart = avoidSplittingPair(text, text.length - (maxChars - Math.ceil(maxChars / 2)), 1);
   const omitted = tailStart - headEnd;
-  return `${text.slice(0, headEnd)}\n[… ${omitted} characters omitted …]\n${text.slice(tailStart)}`;
+  return `${text.slice(0, headEnd)}${omissionMarker(omitted)}${text.slice(tailStart)}`;
+}
+
+/**
+ * Like {@link truncateMiddle}, but the result, marker included, has at most `maxChars` characters
+ * (when even the marker does not fit, only the beginning of `text` is kept).
+ */
+export function fitWithin(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  const markerLength = omissionMarker(text.length).length;
+  if (maxChars >= markerLength) return truncateMiddle(text, maxChars - markerLength);
+  return text.slice(0, avoidSplittingPair(text, maxChars, -1));
+}
+
+/** The marker {@link truncateMiddle} puts where it left out `omitted` characters. */
+export function omissionMarker(omitted: number): string {
+  return `\n[… ${omitted} characters omitted …]\n`;
 }
 
 /**
@@ -32,13 +57,6 @@ function avoidSplittingPair(text: string, index: number, step: -1 | 1): number {
   const isLowSurrogate = after >= 0xdc00 && after <= 0xdfff;
   return isHighSurrogate && isLowSurrogate ? index + step : index;
 }
-
-/**
- * The largest number of characters a summarising request puts before its instruction, by default:
- * about 75,000 to 100,000 tokens, which leaves room for the instruction and the summary in the
- * context windows of current models.
- */
-export const DEFAULT_SUMMARY_INPUT_MAX_CHARS = 300_000;
 
 /**
  * The length cap that makes texts of the given `lengths` fit `maxChars` in total when every text

@@ -1,83 +1,162 @@
 /**
- * Prices in USD per million tokens, and cost of a usage record.
+ * Prices in USD per million tokens, matching a model id to its price, and the cost of a usage record.
  * @module
  */
 import type { Usage } from "../messages/types";
 
-/** USD per million tokens. Cache prices default to input × 1.25 (write) and input × 0.1 (read). */
-export type ModelPricing = {
+/**
+ * Rates for a request whose prompt is longer than `aboveInputTokens` (input plus both cache
+ * buckets). They replace the base rates for every token of that request, output included.
+ */
+export type LongPromptPricing = {
+  /** The prompt length (input + cache writes + cache reads) above which these rates apply. */
+  aboveInputTokens: number;
   inputPerMTok: number;
   outputPerMTok: number;
   cacheWritePerMTok?: number;
   cacheReadPerMTok?: number;
 };
 
-const claude = (input: number, output: number): ModelPricing => ({
+/**
+ * USD per million tokens. A missing cache price follows Anthropic's standard multipliers:
+ * cache write = input × 1.25 (the 5-minute write), cache read = input × 0.1.
+ */
+export type ModelPricing = {
+  inputPerMTok: number;
+  outputPerMTok: number;
+  cacheWritePerMTok?: number;
+  cacheReadPerMTok?: number;
+  /** A second price band for long prompts (Claude Haiku 5.5 bills prompts over 100K tokens higher). */
+  longPrompt?: LongPromptPricing;
+};
+
+/** Anthropic's standard prompt-caching multipliers, applied to the base input price. */
+const CACHE_WRITE_MULTIPLIER = 1.25;
+const CACHE_READ_MULTIPLIER = 0.1;
+
+/** A Claude price: input, output, the 5-minute cache write, and the cache read, as published. */
+const claude = (input: number, output: number, cacheWrite: number, cacheRead: number): ModelPricing => ({
   inputPerMTok: input,
   outputPerMTok: output,
-  cacheWritePerMTok: input * 1.25,
-  cacheReadPerMTok: input * 0.1,
+  cacheWritePerMTok: cacheWrite,
+  cacheReadPerMTok: cacheRead,
 });
 
 /**
- * The built-in table, matched by model id: an exact id first, then the longest key the id starts
- * with (so dated ids such as `claude-sonnet-4-5-20250929` find `claude-sonnet-4-5`).
- * Public list prices; override or extend with `AgentOptions.pricing`.
+ * A DeepSeek price. DeepSeek bills no cache write: a prompt that is not yet cached is billed as a
+ * cache miss, which is the input price.
  */
-export const DEFAULT_PRICING: Readonly<Record<string, ModelPricing>> = Object.freeze({
-  "claude-opus-4-8": claude(5, 25),
-  "claude-opus-4-7": claude(5, 25),
-  "claude-opus-4-6": claude(5, 25),
-  "claude-opus-4-5": claude(5, 25),
-  "claude-opus-4-1": claude(15, 75),
-  "claude-opus-4-0": claude(15, 75),
-  "claude-opus-4-20250514": claude(15, 75),
-  "claude-sonnet-4-6": claude(3, 15),
-  "claude-sonnet-4-5": claude(3, 15),
-  "claude-sonnet-4-0": claude(3, 15),
-  "claude-sonnet-4-20250514": claude(3, 15),
-  "claude-3-7-sonnet": claude(3, 15),
-  "claude-haiku-4-5": claude(1, 5),
-  "claude-3-5-haiku": claude(0.8, 4),
-  "claude-3-haiku": claude(0.25, 1.25),
-  // DeepSeek (Anthropic-compatible endpoint); cache write is billed as a cache miss (input).
-  "deepseek-chat": {
-    inputPerMTok: 0.28,
-    outputPerMTok: 0.42,
-    cacheWritePerMTok: 0.28,
-    cacheReadPerMTok: 0.028,
-  },
-  "deepseek-reasoner": {
-    inputPerMTok: 0.28,
-    outputPerMTok: 0.42,
-    cacheWritePerMTok: 0.28,
-    cacheReadPerMTok: 0.028,
-  },
+const deepseek = (cacheHit: number, cacheMiss: number, output: number): ModelPricing => ({
+  inputPerMTok: cacheMiss,
+  outputPerMTok: output,
+  cacheWritePerMTok: cacheMiss,
+  cacheReadPerMTok: cacheHit,
 });
 
-/** Resolves prices for a model, or `undefined` when none is known (never guessed). */
+/*
+ * Sources, checked 2026-11-30:
+ * - Anthropic, Claude Platform docs, "Pricing" (Model pricing table; Prompt caching: cache reads at
+ *   0.1× input, 0.025× on Claude Fable 5.1 and Claude Mythos 5.1) and each model's overview page
+ *   ("Models overview"; "Claude Opus 5.5", "Claude Sonnet 5", "Claude Sonnet 5.5", "Claude Haiku 5.5",
+ *   "Claude Fable 5", "What's new in Claude Fable 5.2" — Mythos models share their Fable sibling's
+ *   price), the Claude Sonnet 5 launch post (introductory price made permanent), and the
+ *   Project Glasswing announcement (Claude Mythos Preview).
+ *   The cache-write column is the 5-minute write; 1-hour writes (2× input) are not reported apart
+ *   in `usage` and are costed as 5-minute writes.
+ * - DeepSeek API docs, "Models & Pricing": peak-hour rates. DeepSeek bills off-peak hours at half
+ *   the peak rate; a cost computed here is therefore an upper bound (override with `pricing`).
+ */
+
+/**
+ * The built-in table, matched by model id: the exact id, or the id followed by a dated snapshot
+ * suffix (`claude-sonnet-4-5-20250929`, `claude-opus-4-5@20251101`) or `-latest`. Nothing looser:
+ * `claude-opus-5-6` never borrows `claude-opus-5`'s price. A model not listed costs 0 and is
+ * reported once. Public list prices; override or extend with `AgentOptions.pricing`.
+ */
+export const DEFAULT_PRICING: Readonly<Record<string, ModelPricing>> = Object.freeze({
+  "claude-fable-5-2": claude(8, 40, 10, 0.2),
+  "claude-mythos-5-2": claude(8, 40, 10, 0.2),
+  "claude-fable-5-1": claude(10, 50, 12.5, 0.25),
+  "claude-mythos-5-1": claude(10, 50, 12.5, 0.25),
+  "claude-fable-5": claude(10, 50, 12.5, 1),
+  "claude-mythos-5": claude(10, 50, 12.5, 1),
+  "claude-mythos-preview": claude(25, 125, 31.25, 2.5),
+  "claude-opus-5-5": claude(4, 20, 5, 0.2),
+  "claude-opus-5": claude(5, 25, 6.25, 0.5),
+  "claude-opus-4-8": claude(5, 25, 6.25, 0.5),
+  "claude-opus-4-7": claude(5, 25, 6.25, 0.5),
+  "claude-opus-4-6": claude(5, 25, 6.25, 0.5),
+  "claude-opus-4-5": claude(5, 25, 6.25, 0.5),
+  "claude-opus-4-1": claude(15, 75, 18.75, 1.5),
+  "claude-opus-4-0": claude(15, 75, 18.75, 1.5),
+  "claude-opus-4": claude(15, 75, 18.75, 1.5),
+  "claude-sonnet-5-5": claude(2, 10, 2.5, 0.1),
+  "claude-sonnet-5": claude(2, 10, 2.5, 0.2),
+  "claude-sonnet-4-6": claude(3, 15, 3.75, 0.3),
+  "claude-sonnet-4-5": claude(3, 15, 3.75, 0.3),
+  "claude-sonnet-4-0": claude(3, 15, 3.75, 0.3),
+  "claude-sonnet-4": claude(3, 15, 3.75, 0.3),
+  "claude-3-7-sonnet": claude(3, 15, 3.75, 0.3),
+  "claude-haiku-5-5": {
+    ...claude(0.1, 0.5, 0.125, 0.01),
+    longPrompt: {
+      aboveInputTokens: 100_000,
+      inputPerMTok: 0.5,
+      outputPerMTok: 2.5,
+      cacheWritePerMTok: 0.625,
+      cacheReadPerMTok: 0.05,
+    },
+  },
+  "claude-haiku-4-5": claude(1, 5, 1.25, 0.1),
+  "claude-3-5-haiku": claude(0.8, 4, 1, 0.08),
+  "claude-3-haiku": claude(0.25, 1.25, 0.3, 0.03),
+  // DeepSeek, Anthropic-compatible endpoint (https://api.deepseek.com/anthropic). The legacy name
+  // deepseek-v4-flash is served by deepseek-flash and billed at its price.
+  "deepseek-flash": deepseek(0.006, 0.3, 1.2),
+  "deepseek-v4-flash": deepseek(0.006, 0.3, 1.2),
+  "deepseek-v4-pro": deepseek(0.044, 1.32, 3.96),
+});
+
+/** What may follow a table key in a model id: a dated snapshot (`-20250929`, `@20250929`) or `-latest`. */
+const SNAPSHOT_SUFFIX = /^(?:[-@]\d{8}|-latest)$/;
+
+/**
+ * Resolves prices for a model, or `undefined` when none is known (never guessed): the exact id,
+ * else the longest key that the id extends with a snapshot suffix only.
+ */
 export function findPricing(
   model: string,
   table: Readonly<Record<string, ModelPricing>>,
 ): ModelPricing | undefined {
-  const exact = table[model];
-  if (exact) return exact;
+  if (Object.hasOwn(table, model)) return table[model];
   let best: string | undefined;
   for (const key of Object.keys(table)) {
-    if (model.startsWith(key) && (best === undefined || key.length > best.length)) best = key;
+    if (!model.startsWith(key) || !SNAPSHOT_SUFFIX.test(model.slice(key.length))) continue;
+    if (best === undefined || key.length > best.length) best = key;
   }
   return best === undefined ? undefined : table[best];
 }
 
-/** Cost in USD of one usage record at the given prices. */
+/** Cost in USD of one response's usage at the given prices (the long-prompt band when it applies). */
 export function costOf(usage: Usage, pricing: ModelPricing): number {
-  const cacheWrite = pricing.cacheWritePerMTok ?? pricing.inputPerMTok * 1.25;
-  const cacheRead = pricing.cacheReadPerMTok ?? pricing.inputPerMTok * 0.1;
+  const rates = ratesFor(usage, pricing);
+  const cacheWrite = rates.cacheWritePerMTok ?? rates.inputPerMTok * CACHE_WRITE_MULTIPLIER;
+  const cacheRead = rates.cacheReadPerMTok ?? rates.inputPerMTok * CACHE_READ_MULTIPLIER;
   return (
-    (usage.input_tokens * pricing.inputPerMTok +
-      usage.output_tokens * pricing.outputPerMTok +
+    ((usage.input_tokens ?? 0) * rates.inputPerMTok +
+      (usage.output_tokens ?? 0) * rates.outputPerMTok +
       (usage.cache_creation_input_tokens ?? 0) * cacheWrite +
       (usage.cache_read_input_tokens ?? 0) * cacheRead) /
     1_000_000
   );
+}
+
+function ratesFor(usage: Usage, pricing: ModelPricing): Omit<ModelPricing, "longPrompt"> {
+  const band = pricing.longPrompt;
+  if (!band) return pricing;
+  const promptTokens =
+    (usage.input_tokens ?? 0) +
+    (usage.cache_creation_input_tokens ?? 0) +
+    (usage.cache_read_input_tokens ?? 0);
+  return promptTokens > band.aboveInputTokens ? band : pricing;
 }

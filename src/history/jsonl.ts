@@ -87,7 +87,9 @@ export function createJsonlHistoryStore(options: JsonlHistoryStoreOptions): Json
 }
 
 /** The file as a writer last saw it: absent, or an inode of some size. */
-type FileVersion = { exists: false } | { exists: true; inode: number; size: number; endsWithNewline: boolean };
+type FileVersion =
+  | { exists: false }
+  | { exists: true; inode: number; size: number; endsWithNewline: boolean };
 
 const NEWLINE = 0x0a;
 const ABSENT: FileVersion = { exists: false };
@@ -116,7 +118,9 @@ function createJsonlBackend(options: JsonlHistoryStoreOptions): VersionedBackend
   /** Checks the file is still the one this store saw; returns the version to write against. */
   async function checkVersion(): Promise<FileVersion> {
     if (partialWriteLeft) {
-      throw new Error(`A failed append left a partial line in ${path} that could not be undone; load() or replace() first.`);
+      throw new Error(
+        `A failed append left a partial line in ${path} that could not be undone; load() or replace() first.`,
+      );
     }
     if (expected === undefined) return (expected = await readFileVersion(path));
     const current = await statVersion(path);
@@ -154,7 +158,12 @@ function createJsonlBackend(options: JsonlHistoryStoreOptions): VersionedBackend
         await undoPartialWrite(handle, sizeBefore);
         throw error;
       }
-      expected = { exists: true, inode: appendHandle!.inode, size: sizeBefore + data.length, endsWithNewline: true };
+      expected = {
+        exists: true,
+        inode: appendHandle!.inode,
+        size: sizeBefore + data.length,
+        endsWithNewline: true,
+      };
     });
   }
 
@@ -214,7 +223,10 @@ async function readWholeFile(path: string): Promise<{ version: FileVersion; cont
       offset += bytesRead;
     }
     const endsWithNewline = offset === 0 || content[offset - 1] === NEWLINE;
-    return { version: { exists: true, inode: ino, size: offset, endsWithNewline }, content: content.subarray(0, offset) };
+    return {
+      version: { exists: true, inode: ino, size: offset, endsWithNewline },
+      content: content.subarray(0, offset),
+    };
   } finally {
     await handle.close();
   }

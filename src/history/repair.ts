@@ -64,7 +64,10 @@ export function repairHistoryTail(messages: readonly ModelMessage[]): HistoryTai
 
   const results = dangling.map(unrecordedResultFor);
   if (following === undefined) return { messages: [...kept, { role: "user", content: results }], repaired };
-  return { messages: [...kept.slice(0, -1), withResultsAdded(following as UserModelMessage, results)], repaired };
+  return {
+    messages: [...kept.slice(0, -1), withResultsAdded(following as UserModelMessage, results)],
+    repaired,
+  };
 }
 
 function dropTrailingEmptyAssistantMessages(messages: readonly ModelMessage[]): ModelMessage[] {

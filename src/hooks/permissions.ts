@@ -2,8 +2,42 @@
  * Permission rules that run before hooks and `canUseTool`: the allow/deny lists and the mode.
  * @module
  */
+import { InvalidOptionError } from "../errors";
 import type { PermissionDenial } from "../messages/sdk-messages";
 import type { PermissionMode } from "./types";
+
+const PERMISSION_MODES: readonly PermissionMode[] = ["default", "plan", "bypassPermissions"];
+
+/**
+ * Checks the permission options once, at creation: a misspelt mode must not silently fall back to
+ * another one, and every list entry must be a name, a `*` pattern or a RegExp.
+ * @throws InvalidOptionError
+ */
+export function validatePermissionOptions(options: {
+  permissionMode?: unknown;
+  allowedTools?: unknown;
+  disallowedTools?: unknown;
+  canUseTool?: unknown;
+}): void {
+  if (
+    options.permissionMode !== undefined &&
+    !PERMISSION_MODES.includes(options.permissionMode as PermissionMode)
+  )
+    throw new InvalidOptionError(
+      `permissionMode must be one of ${PERMISSION_MODES.map((mode) => `"${mode}"`).join(", ")}, got ${JSON.stringify(options.permissionMode)}.`,
+    );
+  if (options.canUseTool !== undefined && typeof options.canUseTool !== "function")
+    throw new InvalidOptionError("canUseTool must be a function (toolName, input, { signal, toolUseId }).");
+  for (const list of ["allowedTools", "disallowedTools"] as const) {
+    const patterns = options[list];
+    if (patterns === undefined) continue;
+    if (
+      !Array.isArray(patterns) ||
+      !patterns.every((pattern) => typeof pattern === "string" || pattern instanceof RegExp)
+    )
+      throw new InvalidOptionError(`${list} must be an array of tool names, "*" patterns or RegExps.`);
+  }
+}
 
 /** A tool-name pattern: exact name, `*` wildcards, or a RegExp. */
 export type ToolPattern = string | RegExp;

@@ -3,12 +3,62 @@
  * @module
  */
 import { DEFAULT_HOOK_TIMEOUT_MS } from "../agent/options";
-import type { HookMatcher } from "./types";
+import { InvalidOptionError } from "../errors";
+import { raceWithSignal } from "../loop/signals";
+import type { HookMatcher, Hooks } from "./types";
 
-/** Whether a hook's matcher selects this tool: none or `*` selects all, a string is an exact name. */
+/** The hook events the loop runs. */
+const HOOK_EVENTS = new Set([
+  "preToolUse",
+  "postToolUse",
+  "userPromptSubmit",
+  "preCompact",
+  "stop",
+  "onModelRequest",
+]);
+/** The longest delay a Node.js timer honours; longer ones fire at once. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/**
+ * Checks `hooks` once, at creation: known event names, arrays of hooks each with a `handler`
+ * function, a string or RegExp `matcher`, and a `timeoutMs` that is a positive integer a timer can
+ * honour. A mistake here would otherwise fail (or be skipped) silently on every call.
+ * @throws InvalidOptionError
+ */
+export function validateHooks(hooks: Hooks | undefined): void {
+  if (hooks === undefined) return;
+  for (const [event, list] of Object.entries(hooks) as Array<[string, unknown]>) {
+    if (!HOOK_EVENTS.has(event))
+      throw new InvalidOptionError(
+        `hooks.${event} is not a hook event (known: ${[...HOOK_EVENTS].join(", ")}).`,
+      );
+    if (list === undefined) continue;
+    if (!Array.isArray(list))
+      throw new InvalidOptionError(`hooks.${event} must be an array of { matcher?, handler, timeoutMs? }.`);
+    list.forEach((hook: Partial<HookMatcher<unknown, unknown>> | undefined, index) => {
+      const where = `hooks.${event}[${index}]`;
+      if (typeof hook?.handler !== "function")
+        throw new InvalidOptionError(`${where} needs a handler function.`);
+      const { matcher, timeoutMs } = hook;
+      if (matcher !== undefined && typeof matcher !== "string" && !(matcher instanceof RegExp))
+        throw new InvalidOptionError(`${where}.matcher must be a tool name, "*" or a RegExp.`);
+      if (
+        timeoutMs !== undefined &&
+        !(Number.isInteger(timeoutMs) && timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS)
+      )
+        throw new InvalidOptionError(
+          `${where}.timeoutMs must be a positive integer of at most ${MAX_TIMER_MS} ms, got ${String(timeoutMs)}.`,
+        );
+    });
+  }
+}
+
+/**
+ * Whether a hook's matcher selects this tool: none or `*` selects all, a string is an exact name.
+ * Events without a tool (`toolName` undefined) ignore the matcher: their hooks always run.
+ */
 export function matchesTool(matcher: string | RegExp | undefined, toolName: string | undefined): boolean {
-  if (matcher === undefined || matcher === "*") return true;
-  if (toolName === undefined) return false;
+  if (matcher === undefined || matcher === "*" || toolName === undefined) return true;
   if (typeof matcher === "string") return matcher === toolName;
   matcher.lastIndex = 0;
   return matcher.test(toolName);
@@ -31,7 +81,8 @@ export class HookFailure extends Error {
 /**
  * Runs the hooks of one event that match `toolName`, in registration order. `step` receives each
  * hook's output and returns whether to stop the chain (e.g. a block). A throw or timeout stops the
- * chain and is returned as a {@link HookFailure}; it never propagates.
+ * chain and is returned as a {@link HookFailure}; it never propagates. When `signal` aborts, the
+ * running hook is abandoned and the failure carries the abort reason as its cause.
  */
 export async function runHookChain<I, O>(
   event: string,
@@ -39,6 +90,7 @@ export async function runHookChain<I, O>(
   toolName: string | undefined,
   makeInput: () => I,
   step: (output: O) => boolean | void,
+  signal?: AbortSignal,
 ): Promise<HookFailure | undefined> {
   if (!hooks || hooks.length === 0) return undefined;
   for (let index = 0; index < hooks.length; index++) {
@@ -46,10 +98,11 @@ export async function runHookChain<I, O>(
     if (!matchesTool(hook.matcher, toolName)) continue;
     let output: O | void;
     try {
-      output = await withTimeout(
+      const work = withTimeout(
         Promise.resolve().then(() => hook.handler(makeInput())),
         hook.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
       );
+      output = await (signal ? raceWithSignal(work, signal) : work);
     } catch (error) {
       return new HookFailure(event, index, hook.matcher, error);
     }

@@ -6,6 +6,8 @@
  */
 import type { AgentCore, RequestBase } from "../agent/agent-core";
 import { type ProviderError, TimeoutError } from "../errors";
+import { HookFailure, runHookChain } from "../hooks/run-hooks";
+import type { HookMatcher, ModelRequestInput, ModelRequestOutput } from "../hooks/types";
 import type { SDKMessage } from "../messages/sdk-messages";
 import type { AssistantModelMessage } from "../messages/types";
 import type { ModelRequest, ModelStreamEvent } from "../model/client";
@@ -21,7 +23,9 @@ export type ModelOutcome =
   | { kind: "aborted"; reason: unknown }
   | { kind: "interrupted" }
   | { kind: "timeout"; error: TimeoutError }
-  | { kind: "failed"; error: ProviderError; promptTooLong: boolean };
+  | { kind: "failed"; error: ProviderError; promptTooLong: boolean }
+  /** An `onModelRequest` hook threw or timed out: the request was not sent. */
+  | { kind: "hook_failed"; error: HookFailure };
 
 /** Settings of one logical request. */
 export interface ModelCallSettings {
@@ -94,28 +98,33 @@ async function attemptOnce<T>(
   streamed: { content: boolean },
 ): Promise<ModelOutcome> {
   if (run.modelSignal.aborted) return cancelledOutcome(run);
-  const link = linkSignals(run.modelSignal);
   const timeoutMs = settings.timeoutMs;
+  // A request deadline needs a signal of its own; without one the query's signal is enough
+  // (an AbortController per request is a measurable share of a turn).
+  const link = timeoutMs === undefined ? undefined : linkSignals(run.modelSignal);
+  const signal = link?.signal ?? run.modelSignal;
   const timer =
-    timeoutMs === undefined
-      ? undefined
-      : setTimeout(() => link.abort(new TimeoutError(timeoutMs)), timeoutMs);
+    link === undefined ? undefined : setTimeout(() => link.abort(new TimeoutError(timeoutMs!)), timeoutMs);
   try {
-    let request: ModelRequest = { ...base, model, signal: link.signal };
+    let request: ModelRequest = { ...base, model, signal };
     if (timeoutMs !== undefined) request.timeoutMs = timeoutMs;
     if (settings.streamEvents) request.onEvent = (event) => forwardStreamEvent(event, emit, streamed);
-    if (settings.applyRequestHooks) request = await applyRequestHooks(core, request);
+    if (settings.applyRequestHooks) request = await raceWithSignal(applyRequestHooks(core, request), signal);
     const message = await raceWithSignal(
       Promise.resolve().then(() => core.client.createMessage(request)),
-      link.signal,
+      signal,
     );
     assertAssistantMessage(message);
     return { kind: "response", message, model: message.model ?? model };
   } catch (error) {
-    if (link.signal.aborted) {
-      const reason = link.signal.reason;
+    if (signal.aborted) {
+      const reason = signal.reason;
       if (reason instanceof TimeoutError) return { kind: "timeout", error: reason };
       return cancelledOutcome(run);
+    }
+    if (error instanceof HookFailure) {
+      emit({ type: "system", subtype: "hook_error", hook: "onModelRequest", error });
+      return { kind: "hook_failed", error };
     }
     return {
       kind: "failed",
@@ -124,7 +133,7 @@ async function attemptOnce<T>(
     };
   } finally {
     if (timer) clearTimeout(timer);
-    link.dispose();
+    link?.dispose();
   }
 }
 
@@ -143,17 +152,30 @@ function forwardStreamEvent<T>(
   emit({ type: "stream_event", event });
 }
 
-/** `onModelRequest` (option, then hooks in order): each may return a replacement for this call only. */
+/**
+ * `onModelRequest` (option, then hooks in order): each may return a replacement for this call only.
+ * Each runs under the hook timeout; a throw or timeout is thrown as a {@link HookFailure}.
+ */
 async function applyRequestHooks<T>(core: AgentCore<T>, request: ModelRequest): Promise<ModelRequest> {
   const hooks = core.hooks?.onModelRequest;
-  if (!core.onModelRequest && !hooks?.length) return request;
-  // A shallow copy, so a hook that pushes or splices cannot change the agent's history.
-  let current: ModelRequest = { ...request, messages: [...request.messages] };
-  if (core.onModelRequest) current = keepControl((await core.onModelRequest(current)) ?? current, request);
-  for (const hook of hooks ?? []) {
-    const output = await hook.handler({ request: current });
-    if (output?.request) current = keepControl(output.request, request);
+  const option = core.onModelRequest;
+  if (!option && !hooks?.length) return request;
+  // A deep copy, so a hook that edits messages, system or tools in place cannot change history.
+  const { system, messages, tools } = request;
+  let current: ModelRequest = { ...request, ...structuredClone({ system, messages, tools }) };
+  const replace = (output: ModelRequestOutput) => {
+    if (output.request) current = keepControl(output.request, request);
+  };
+  const input = () => ({ request: current });
+  if (option) {
+    const asHook: HookMatcher<ModelRequestInput, ModelRequestOutput> = {
+      handler: async ({ request: shaped }) => ({ request: (await option(shaped)) ?? undefined }),
+    };
+    const failure = await runHookChain("onModelRequest option", [asHook], undefined, input, replace);
+    if (failure) throw failure;
   }
+  const failure = await runHookChain("onModelRequest", hooks, undefined, input, replace);
+  if (failure) throw failure;
   return current;
 }
 

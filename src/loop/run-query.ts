@@ -37,18 +37,35 @@ export interface Ending<T> {
   result?: string;
 }
 
+/**
+ * How the agent brackets one cycle: `prepare` before anything (lazy store load, MCP connect) and
+ * `finish` always, told whether the cycle completed (false: the consumer left early or it threw).
+ */
+export interface CycleLifecycle {
+  prepare(): Promise<void>;
+  finish(completed: boolean): Promise<void>;
+}
+
 /** Runs one prompt cycle and yields its messages, the result last. */
 export async function* runQuery<T>(
   core: AgentCore<T>,
   run: QueryRun,
   prompt: PromptInput,
+  lifecycle: CycleLifecycle,
 ): AsyncGenerator<SDKMessage<T>, SDKResultMessage<T>> {
-  yield* core.history.takeNotices();
-  yield initMessage(core);
-  const ending = yield* runTurns(core, run, prompt);
-  const result = buildResult(core, run, ending);
-  yield result;
-  return result;
+  let completed = false;
+  try {
+    await lifecycle.prepare();
+    for (const notice of core.history.takeNotices()) yield notice;
+    yield initMessage(core);
+    const ending = yield* runTurns(core, run, prompt);
+    const result = buildResult(core, run, ending);
+    completed = true;
+    yield result;
+    return result;
+  } finally {
+    await lifecycle.finish(completed);
+  }
 }
 
 async function* runTurns<T>(
@@ -56,6 +73,8 @@ async function* runTurns<T>(
   run: QueryRun,
   prompt: PromptInput,
 ): AsyncGenerator<SDKMessage<T>, Ending<T>> {
+  // A signal aborted before the query starts ends it at once, leaving history untouched.
+  if (run.aborted) return { subtype: "error_abort", error: new AbortError(run.userSignal.reason) };
   const blocked = yield* submitPrompt(core, prompt);
   if (blocked) return blocked;
   while (true) {
@@ -66,6 +85,8 @@ async function* runTurns<T>(
         compactHistory(core, run, "auto", emit),
       );
       if (compaction.kind === "cancelled") return endingForFailure(compaction.outcome);
+      // Nothing to cut, or a preCompact hook said skip: ask again only after the next response.
+      if (compaction.kind === "skipped") core.lastInputTokens = undefined;
       continue; // re-check abort and limits before the request
     }
     run.turns += 1;
@@ -81,7 +102,9 @@ async function* runTurns<T>(
       return endingForFailure(outcome);
     }
     const message = outcome.message;
-    yield* noticesOf((emit) => recordUsage(core, run, outcome.model, message.usage, emit));
+    const pricingNotices: SDKMessage<T>[] = [];
+    recordUsage(core, run, outcome.model, message.usage, (notice) => pricingNotices.push(notice));
+    for (const notice of pricingNotices) yield notice;
     if (message.usage) core.lastInputTokens = totalInputTokens(message.usage);
     if (isContextWindowExceeded(message)) {
       // The response is unusable and never enters history.
@@ -91,7 +114,9 @@ async function* runTurns<T>(
       return { subtype: "error_during_execution", error: new ContextWindowExceededError() };
     }
     run.stopReason = message.stop_reason ?? null;
-    yield* appendToHistory(core, message);
+    await core.history.append(message);
+    for (const notice of core.history.takeNotices()) yield notice;
+    yield { type: "assistant", message };
     updateResultText(run, message);
 
     const calls = toolUsesOf(message);
@@ -109,7 +134,10 @@ async function* runTurns<T>(
       return next;
     }
     const batch = yield* drain((emit) => runToolPhase(core, run, message, calls, emit));
-    yield* appendToHistory(core, { role: "user", content: batch.blocks });
+    const results: ModelMessage = { role: "user", content: batch.blocks };
+    await core.history.append(results);
+    for (const notice of core.history.takeNotices()) yield notice;
+    yield { type: "user", message: results };
     if (batch.ending) return batch.ending;
   }
 }
@@ -144,7 +172,9 @@ async function* submitPrompt<T>(
   }
   if (blockedMessage !== undefined)
     return { subtype: "error_during_execution", error: new PromptBlockedError(blockedMessage) };
-  yield* appendToHistory(core, { role: "user", content });
+  // The prompt enters history but is not yielded: `user` messages report what the loop fed back.
+  await core.history.append({ role: "user", content });
+  yield* core.history.takeNotices();
   return undefined;
 }
 
@@ -232,14 +262,6 @@ async function* appendToHistory<T>(
   yield message.role === "assistant" ? { type: "assistant", message } : { type: "user", message };
 }
 
-function* noticesOf<T>(
-  work: (emit: (message: SDKMessage<T>) => void) => void,
-): Generator<SDKMessage<T>, void> {
-  const notices: SDKMessage<T>[] = [];
-  work((message) => notices.push(message));
-  yield* notices;
-}
-
 function updateResultText(run: QueryRun, message: AssistantModelMessage): void {
   let text = "";
   for (const block of message.content) if (block.type === "text") text += block.text;
@@ -277,6 +299,7 @@ function endingForFailure<T>(outcome: Exclude<ModelOutcome, { kind: "response" }
     case "timeout":
       return { subtype: "error_timeout", error: outcome.error };
     case "failed":
+    case "hook_failed":
       return { subtype: "error_during_execution", error: outcome.error };
   }
 }

@@ -35,6 +35,36 @@ export function linkSignals(...parents: Array<AbortSignal | undefined>): LinkedC
   };
 }
 
+/**
+ * Abort subscribers by signal. A signal gets one real listener, which fans out to a Set: the loop
+ * races every model call and tool call against the same query signal, and adding and removing an
+ * EventTarget listener per call costs more than the rest of a turn's bookkeeping.
+ */
+const subscribers = new WeakMap<AbortSignal, Set<() => void>>();
+
+/** Calls `callback` once when `signal` aborts; returns an unsubscribe function. */
+export function onAbort(signal: AbortSignal, callback: () => void): () => void {
+  let set = subscribers.get(signal);
+  if (!set) {
+    const created = new Set<() => void>();
+    set = created;
+    subscribers.set(signal, created);
+    signal.addEventListener(
+      "abort",
+      () => {
+        subscribers.delete(signal);
+        for (const subscriber of created) subscriber();
+      },
+      { once: true },
+    );
+  }
+  set.add(callback);
+  const current = set;
+  return () => {
+    current.delete(callback);
+  };
+}
+
 /** Rejects with the signal's reason as soon as it aborts; otherwise settles like `work`. */
 export function raceWithSignal<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) {
@@ -42,18 +72,17 @@ export function raceWithSignal<T>(work: Promise<T>, signal: AbortSignal): Promis
     return Promise.reject(signal.reason);
   }
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => {
+    const unsubscribe = onAbort(signal, () => {
       work.catch(() => {});
       reject(signal.reason);
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
+    });
     work.then(
       (value) => {
-        signal.removeEventListener("abort", onAbort);
+        unsubscribe();
         resolve(value);
       },
       (error) => {
-        signal.removeEventListener("abort", onAbort);
+        unsubscribe();
         reject(error);
       },
     );

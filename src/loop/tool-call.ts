@@ -7,7 +7,14 @@
 
 import { staticPermission, type ToolPattern } from "../hooks/permissions";
 import { type HookFailure, runHookChain } from "../hooks/run-hooks";
-import type { CanUseTool, Hooks, PermissionMode, PostToolUseOutput, PreToolUseOutput } from "../hooks/types";
+import type {
+  CanUseTool,
+  Hooks,
+  PermissionMode,
+  PermissionResult,
+  PostToolUseOutput,
+  PreToolUseOutput,
+} from "../hooks/types";
 import type { PermissionDenial, SDKMessage } from "../messages/sdk-messages";
 import type { ToolResultBlock, ToolUseBlock } from "../messages/types";
 import type { Tool } from "../tools/tool";
@@ -46,9 +53,12 @@ export async function runToolCall(call: ToolUseBlock, runtime: ToolRuntime): Pro
   if (rule.kind === "deny") return deny(call, input, rule.source, rule.message, runtime);
 
   const pre = await runPreToolUseHooks(call, input, runtime);
-  if (pre.failure) return hookFailed(call.id, pre.failure, "The call was not run.", runtime);
+  if (pre.failure) {
+    if (runtime.signal.aborted) return errorOutcome(call.id, abortedMessage(call.name));
+    return hookFailed(call.id, pre.failure, "The call was not run.", runtime);
+  }
   if (pre.block)
-    return deny(call, input, "hook", pre.message ?? `A preToolUse hook blocked "${call.name}".`, runtime);
+    return deny(call, pre.input, "hook", pre.message ?? `A preToolUse hook blocked "${call.name}".`, runtime);
   if (pre.updated) {
     input = pre.input;
     parsed = await tool.parseInput(input);
@@ -56,16 +66,32 @@ export async function runToolCall(call: ToolUseBlock, runtime: ToolRuntime): Pro
   }
 
   if (rule.kind === "ask" && runtime.canUseTool) {
-    let decision: Awaited<ReturnType<CanUseTool>>;
+    const canUseTool = runtime.canUseTool;
+    let answer: unknown;
     try {
-      decision = await runtime.canUseTool(call.name, input, { signal: runtime.signal, toolUseId: call.id });
+      // Raced with the query's signal: a check waiting on a human cannot outlive an abort.
+      const asking = Promise.resolve().then(() =>
+        canUseTool(call.name, input, { signal: runtime.signal, toolUseId: call.id }),
+      );
+      answer = await raceWithSignal(asking, runtime.signal);
     } catch (error) {
+      if (runtime.signal.aborted) return errorOutcome(call.id, abortedMessage(call.name));
       return errorOutcome(
         call.id,
         `The permission check (canUseTool) for "${call.name}" failed: ${describeThrown(error)}. The call was not run.`,
       );
     }
-    if (decision.behavior === "deny") return deny(call, input, "canUseTool", decision.message, runtime);
+    const decision = asPermissionResult(answer);
+    if (!decision) {
+      return errorOutcome(
+        call.id,
+        `The permission check (canUseTool) for "${call.name}" returned neither { behavior: "allow" } nor { behavior: "deny" }. The call was not run.`,
+      );
+    }
+    if (decision.behavior === "deny") {
+      const message = decision.message || `canUseTool refused "${call.name}".`;
+      return deny(call, input, "canUseTool", message, runtime);
+    }
     if (decision.updatedInput !== undefined) {
       input = decision.updatedInput;
       parsed = await tool.parseInput(input);
@@ -88,28 +114,29 @@ async function executeTool(
   runtime: ToolRuntime,
 ): Promise<ToolCallOutcome> {
   if (runtime.signal.aborted) return errorOutcome(call.id, abortedMessage(call.name));
-  const link = linkSignals(runtime.signal);
+  const timeoutMs = runtime.toolTimeoutMs;
+  // Only a per-call deadline needs a signal of its own (an AbortController per call is costly).
+  const link = timeoutMs === undefined ? undefined : linkSignals(runtime.signal);
+  const signal = link?.signal ?? runtime.signal;
   const timer =
-    runtime.toolTimeoutMs === undefined
-      ? undefined
-      : setTimeout(() => link.abort(new ToolTimeout(runtime.toolTimeoutMs!)), runtime.toolTimeoutMs);
+    link === undefined ? undefined : setTimeout(() => link.abort(new ToolTimeout(timeoutMs!)), timeoutMs);
   try {
     const work = Promise.resolve().then(() =>
-      tool.execute(input, { signal: link.signal, toolUseId: call.id, toolName: call.name }),
+      tool.execute(input, { signal, toolUseId: call.id, toolName: call.name }),
     );
-    return outcomeFromOutput(call.id, await raceWithSignal(work, link.signal));
+    return outcomeFromOutput(call.id, await raceWithSignal(work, signal));
   } catch (error) {
-    if (link.signal.aborted && link.signal.reason instanceof ToolTimeout) {
+    if (signal.aborted && signal.reason instanceof ToolTimeout) {
       return errorOutcome(
         call.id,
-        `The tool "${call.name}" did not finish within ${link.signal.reason.timeoutMs} ms and was cancelled.`,
+        `The tool "${call.name}" did not finish within ${signal.reason.timeoutMs} ms and was cancelled.`,
       );
     }
     if (runtime.signal.aborted) return errorOutcome(call.id, abortedMessage(call.name));
     return errorOutcome(call.id, `The tool "${call.name}" failed: ${describeThrown(error)}`);
   } finally {
     if (timer) clearTimeout(timer);
-    link.dispose();
+    link?.dispose();
   }
 }
 
@@ -140,6 +167,7 @@ async function runPreToolUseHooks(call: ToolUseBlock, initialInput: unknown, run
         return true;
       }
     },
+    runtime.signal,
   );
   return { ...state, failure };
 }
@@ -162,6 +190,7 @@ async function runPostToolUseHooks(
         current = { block: replaced.block, endTurn: current.endTurn || replaced.endTurn };
       }
     },
+    runtime.signal,
   );
   if (!failure) return current;
   const original =
@@ -188,6 +217,13 @@ function deny(
 ): ToolCallOutcome {
   runtime.denials.push({ tool_name: call.name, tool_use_id: call.id, tool_input: input, source, message });
   return errorOutcome(call.id, `Permission denied: ${message}`);
+}
+
+/** A well-formed decision, or undefined: anything else fails closed (never read as an allow). */
+function asPermissionResult(answer: unknown): PermissionResult | undefined {
+  if (typeof answer !== "object" || answer === null) return undefined;
+  const { behavior } = answer as { behavior?: unknown };
+  return behavior === "allow" || behavior === "deny" ? (answer as PermissionResult) : undefined;
 }
 
 function unknownToolMessage(name: string, tools: ReadonlyMap<string, Tool>): string {

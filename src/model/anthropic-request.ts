@@ -31,6 +31,9 @@ export function toAnthropicRequestBody(request: ModelRequest): AnthropicRequestB
 }
 
 /** A history message as the API accepts it: `role` and `content`, nothing else. */
-function toWireMessage(message: ModelMessage): { role: ModelMessage["role"]; content: ModelMessage["content"] } {
+function toWireMessage(message: ModelMessage): {
+  role: ModelMessage["role"];
+  content: ModelMessage["content"];
+} {
   return { role: message.role, content: message.content };
 }

@@ -16,7 +16,9 @@ export interface AnthropicResponseBody {
 
 /** Converts a non-streaming response body into the assistant message the loop records. */
 export function toAssistantMessage(response: AnthropicResponseBody): AssistantModelMessage {
-  const content = Array.isArray(response.content) ? response.content.map((block) => toContentBlock(block)) : [];
+  const content = Array.isArray(response.content)
+    ? response.content.map((block) => toContentBlock(block))
+    : [];
   const message: AssistantModelMessage = {
     role: "assistant",
     content,
@@ -45,7 +47,12 @@ export function toContentBlock(block: unknown): ContentBlock {
       return text;
     }
     case "tool_use":
-      return { type: "tool_use", id: String(source.id ?? ""), name: String(source.name ?? ""), input: source.input ?? {} };
+      return {
+        type: "tool_use",
+        id: String(source.id ?? ""),
+        name: String(source.name ?? ""),
+        input: source.input ?? {},
+      };
     case "thinking":
       return {
         type: "thinking",
@@ -62,7 +69,12 @@ export function toContentBlock(block: unknown): ContentBlock {
 /** The four token buckets as far as a usage object reports them (numbers only; `null` is "not reported"). */
 export type PartialUsage = Partial<Usage>;
 
-const USAGE_BUCKETS = ["input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"] as const;
+const USAGE_BUCKETS = [
+  "input_tokens",
+  "output_tokens",
+  "cache_creation_input_tokens",
+  "cache_read_input_tokens",
+] as const;
 
 /** Reads the token buckets a usage object reports; `undefined` when it reports none. */
 export function readUsage(raw: unknown): PartialUsage | undefined {
@@ -77,10 +89,14 @@ export function readUsage(raw: unknown): PartialUsage | undefined {
 
 /** Completes reported buckets into a {@link Usage}: input and output default to 0, cache buckets only when reported. */
 export function toUsage(reported: PartialUsage): Usage {
-  const usage: Usage = { input_tokens: reported.input_tokens ?? 0, output_tokens: reported.output_tokens ?? 0 };
+  const usage: Usage = {
+    input_tokens: reported.input_tokens ?? 0,
+    output_tokens: reported.output_tokens ?? 0,
+  };
   if (reported.cache_creation_input_tokens !== undefined) {
     usage.cache_creation_input_tokens = reported.cache_creation_input_tokens;
   }
-  if (reported.cache_read_input_tokens !== undefined) usage.cache_read_input_tokens = reported.cache_read_input_tokens;
+  if (reported.cache_read_input_tokens !== undefined)
+    usage.cache_read_input_tokens = reported.cache_read_input_tokens;
   return usage;
 }

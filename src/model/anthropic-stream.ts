@@ -5,8 +5,8 @@
  */
 import { ProviderError } from "../errors";
 import type { AssistantModelMessage, ContentBlock, StopReason } from "../messages/types";
-import type { ModelStreamEvent } from "./client";
 import { type PartialUsage, readUsage, toContentBlock, toUsage } from "./anthropic-response";
+import type { ModelStreamEvent } from "./client";
 
 /** A block being streamed, with the tool input JSON received so far. */
 interface BlockInProgress {
@@ -44,18 +44,23 @@ export class StreamedMessageAssembler {
   apply(event: ModelStreamEvent): void {
     switch (event.type) {
       case "message_start":
-        return this.startMessage(event.message);
+        this.startMessage(event.message);
+        break;
       case "content_block_start":
-        return this.startBlock(event.index, event.content_block);
+        this.startBlock(event.index, event.content_block);
+        break;
       case "content_block_delta":
-        return this.applyDelta(this.blockAt(event.index), event.delta);
+        this.applyDelta(this.blockAt(event.index), event.delta);
+        break;
       case "content_block_stop":
-        return this.stopBlock(this.blockAt(event.index));
+        this.stopBlock(this.blockAt(event.index));
+        break;
       case "message_delta":
-        return this.applyMessageDelta(event.delta, event.usage);
+        this.applyMessageDelta(event.delta, event.usage);
+        break;
       case "message_stop":
         this.stopped = true;
-        return;
+        break;
     }
   }
 
@@ -66,7 +71,8 @@ export class StreamedMessageAssembler {
   toMessage(): AssistantModelMessage {
     const entries = this.blocks.filter((entry): entry is BlockInProgress => entry !== undefined);
     for (const entry of entries) {
-      if (entry.block.type === "tool_use" && entry.partialJson && !entry.malformedInput) this.finishToolInput(entry);
+      if (entry.block.type === "tool_use" && entry.partialJson && !entry.malformedInput)
+        this.finishToolInput(entry);
     }
     if (entries.some((entry) => entry.malformedInput) && this.stopReason !== "max_tokens") {
       throw new ProviderError("Anthropic API stream: a tool_use block's input is not valid JSON.", {
@@ -116,7 +122,8 @@ export class StreamedMessageAssembler {
         if (typeof piece.thinking === "string") block.thinking = `${block.thinking ?? ""}${piece.thinking}`;
         return;
       case "signature_delta":
-        if (typeof piece.signature === "string") block.signature = `${block.signature ?? ""}${piece.signature}`;
+        if (typeof piece.signature === "string")
+          block.signature = `${block.signature ?? ""}${piece.signature}`;
         return;
       case "citations_delta":
         if (piece.citation !== undefined) {

@@ -63,7 +63,11 @@ export function createAnthropicClient(options: AnthropicClientOptions = {}): Mod
     createMessage(request) {
       return withFailureMapping(request, secrets, (signal, progress) => {
         const body = toAnthropicRequestBody(request);
-        const requestOptions = { signal, maxRetries: 0, ...(request.timeoutMs ? { timeout: request.timeoutMs } : {}) };
+        const requestOptions = {
+          signal,
+          maxRetries: 0,
+          ...(request.timeoutMs ? { timeout: request.timeoutMs } : {}),
+        };
         return stream
           ? createStreamedMessage(sdk, body, requestOptions, request, progress)
           : createJsonMessage(sdk, body, requestOptions);
@@ -75,6 +79,8 @@ export function createAnthropicClient(options: AnthropicClientOptions = {}): Mod
 /** What a failing request had achieved, for the `partial` flag. */
 interface RequestProgress {
   hasContent: boolean;
+  /** The `request-id` header, once the response has started. */
+  requestId?: string;
 }
 
 type SdkRequestOptions = { signal: AbortSignal; maxRetries: number; timeout?: number };
@@ -101,6 +107,7 @@ async function createStreamedMessage(
 ): Promise<AssistantModelMessage> {
   const response = await sdk.messages.create({ ...body, stream: true }, requestOptions).asResponse();
   const requestId = response.headers.get("request-id") ?? undefined;
+  progress.requestId = requestId;
   const assembler = new StreamedMessageAssembler();
   const events = Stream.rawEvents(response)[Symbol.asyncIterator]();
   try {
@@ -110,7 +117,10 @@ async function createStreamedMessage(
       request.onEvent?.(event);
       if (requestOptions.signal.aborted) break;
       if (event.type === "error") {
-        throw toProviderError({ ...event, requestID: requestId }, { partial: assembler.hasContent, label: "Anthropic API stream" });
+        throw toProviderError(
+          { ...event, requestID: requestId },
+          { partial: assembler.hasContent, label: "Anthropic API stream" },
+        );
       }
       assembler.apply(event);
       progress.hasContent = assembler.hasContent;
@@ -140,7 +150,11 @@ function parseEventData(data: string): ModelStreamEvent | undefined {
       { label: "Anthropic API stream" },
     );
   }
-  if (typeof parsed !== "object" || parsed === null || typeof (parsed as { type?: unknown }).type !== "string") {
+  if (
+    typeof parsed !== "object" ||
+    parsed === null ||
+    typeof (parsed as { type?: unknown }).type !== "string"
+  ) {
     return undefined;
   }
   return parsed as ModelStreamEvent;
@@ -163,9 +177,15 @@ async function withFailureMapping(
     return await run(signal, progress);
   } catch (error) {
     if (request.signal.aborted) throw request.signal.reason ?? error;
-    if (deadline && (deadline.signal.aborted || isSdkTimeout(error))) throw new TimeoutError(deadline.timeoutMs);
+    if (deadline && (deadline.signal.aborted || isSdkTimeout(error)))
+      throw new TimeoutError(deadline.timeoutMs);
     if (isAbortError(error)) throw error;
-    throw toProviderError(error, { secrets, partial: progress.hasContent || undefined });
+    throw toProviderError(error, {
+      secrets,
+      partial: progress.hasContent || undefined,
+      label: "Anthropic API",
+      requestId: progress.requestId,
+    });
   } finally {
     deadline?.clear();
   }
@@ -179,7 +199,11 @@ function startDeadline(timeoutMs: number): { signal: AbortSignal; timeoutMs: num
 }
 
 function isSdkTimeout(error: unknown): boolean {
-  return typeof error === "object" && error !== null && (error as { name?: unknown }).name === "APIConnectionTimeoutError";
+  return (
+    typeof error === "object" &&
+    error !== null &&
+    (error as { name?: unknown }).name === "APIConnectionTimeoutError"
+  );
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -16,6 +16,8 @@ export interface ToProviderErrorOptions {
   partial?: boolean;
   /** How the message names the failing side. @default "Anthropic API" for SDK and API-shaped errors, else "Model provider" */
   label?: string;
+  /** The request id when the error itself does not carry one (e.g. a stream cut after its headers). */
+  requestId?: string;
 }
 
 /** HTTP statuses that mean "try again later". */
@@ -43,7 +45,12 @@ const TRANSIENT_NETWORK_CODES = new Set([
 ]);
 
 /** Network failure codes that are configuration mistakes, never retried. */
-const PERMANENT_NETWORK_CODES = new Set(["ENOTFOUND", "ERR_INVALID_URL", "ERR_TLS_CERT_ALTNAME_INVALID", "CERT_HAS_EXPIRED"]);
+const PERMANENT_NETWORK_CODES = new Set([
+  "ENOTFOUND",
+  "ERR_INVALID_URL",
+  "ERR_TLS_CERT_ALTNAME_INVALID",
+  "CERT_HAS_EXPIRED",
+]);
 
 /** Messages of fetch implementations for a connection that failed or was cut. */
 const NETWORK_FAILURE_MESSAGE = /^(fetch failed|terminated|socket hang up|other side closed|network error)/i;
@@ -56,7 +63,8 @@ const REDACTED = "[redacted]";
 /**
  * Turns anything a model client threw into a {@link ProviderError}.
  *
- * Transient (`retryable: true`): a numeric `status` of 408, 409, 429, any 5xx (529 included); an
+ * Transient (`retryable: true`), unless the error states its own boolean `retryable` (or
+ * `nonRetryable: true`): a numeric `status` of 408, 409, 429, any 5xx (529 included); an
  * error type (`type`, `error.type` or `error.error.type`) of `overloaded_error`, `rate_limit_error`,
  * `api_error` or `timeout_error`; a network failure (connection reset or refused, socket closed,
  * DNS retry, the SDK's `APIConnectionError`). Everything else, and our own timeouts and aborts, is
@@ -70,19 +78,32 @@ const REDACTED = "[redacted]";
  * if (failure.retryable) await sleep(failure.retryAfterMs ?? backoff);
  */
 export function toProviderError(error: unknown, options: ToProviderErrorOptions = {}): ProviderError {
-  const secrets = (options.secrets ?? []).filter((secret) => typeof secret === "string" && secret.length >= 4);
+  const secrets = (options.secrets ?? []).filter(
+    (secret) => typeof secret === "string" && secret.length >= 4,
+  );
   if (error instanceof ProviderError) return withoutSecrets(error, secrets, options.partial);
 
   const status = readStatus(error);
   const errorType = readErrorType(error);
   const headers = readHeaders(error);
-  const requestId = readRequestId(error, headers);
-  const network = !isOwnCancellation(error) && isNetworkFailure(error);
+  const requestId = readRequestId(error, headers) ?? options.requestId;
+  const network = networkFailureKind(error);
   const retryable =
-    !isOwnCancellation(error) &&
-    (isTransientStatus(status) || (errorType !== undefined && TRANSIENT_ERROR_TYPES.has(errorType)) || network);
+    explicitRetryable(error) ??
+    (!isOwnCancellation(error) &&
+      (isTransientStatus(status) ||
+        (errorType !== undefined && TRANSIENT_ERROR_TYPES.has(errorType)) ||
+        network === "transient"));
   const label = options.label ?? (isApiShaped(error) ? "Anthropic API" : "Model provider");
-  const message = describeFailure({ label, status, errorType, requestId, network, detail: readDetail(error) });
+  const message = describeFailure({
+    label,
+    status,
+    errorType,
+    requestId,
+    network: network !== undefined,
+    detail: readDetail(error),
+    codes: readBodyCodes(error).filter((code) => code !== errorType),
+  });
   return new ProviderError(redact(message, secrets), {
     status,
     errorType,
@@ -132,7 +153,8 @@ const PROMPT_TOO_LONG_WORDINGS: RegExp[] = [
   /maximum prompt length is \d+/i, // xAI
   /context[_ ]length[_ ]exceeded/i, // OpenAI code, Ollama, LiteLLM
   /exceeded model token limit/i, // Moonshot / Kimi
-  /prompt exceeds max(imum)? length/i, // Zhipu GLM (code 1261)
+  /prompt exceeds max(imum)? length/i, // Zhipu GLM
+  /\[code (.*, )?1261\b/, // Zhipu GLM's code, as toProviderError writes it
   /context window exceeds limit/i, // MiniMax
   /exceeds? (the )?(model'?s? )?context (window|length|size)/i, // generic
   /input (is )?too long/i, // Bedrock, Vertex, generic
@@ -151,22 +173,34 @@ function isTransientStatus(status: number | undefined): boolean {
   return status !== undefined && (TRANSIENT_STATUSES.has(status) || (status >= 500 && status <= 599));
 }
 
+/** A client's own verdict: a boolean `retryable`, or `nonRetryable: true`. */
+function explicitRetryable(error: unknown): boolean | undefined {
+  if (!isRecord(error) || isOwnCancellation(error)) return undefined;
+  if (error.nonRetryable === true) return false;
+  return typeof error.retryable === "boolean" ? error.retryable : undefined;
+}
+
 /** Our own deadline or a caller's cancellation: never a provider failure worth retrying. */
 function isOwnCancellation(error: unknown): boolean {
   return error instanceof TimeoutError || isAbortError(error);
 }
 
-/** A failure to reach the provider or to keep the connection, looked for along the `cause` chain. */
-function isNetworkFailure(error: unknown): boolean {
-  let sawTransient = false;
+/**
+ * A failure to reach the provider or to keep the connection, looked for along the `cause` chain:
+ * `"transient"` (worth a retry), `"permanent"` (a configuration mistake such as an unknown host),
+ * or `undefined` when it is no network failure.
+ */
+function networkFailureKind(error: unknown): "transient" | "permanent" | undefined {
+  if (isOwnCancellation(error)) return undefined;
+  let kind: "transient" | undefined;
   for (const link of causeChain(error)) {
     const { code, name, message } = link as { code?: unknown; name?: unknown; message?: unknown };
-    if (typeof code === "string" && PERMANENT_NETWORK_CODES.has(code)) return false;
-    if (typeof code === "string" && TRANSIENT_NETWORK_CODES.has(code)) sawTransient = true;
-    if (typeof name === "string" && SDK_CONNECTION_ERROR_NAMES.has(name)) sawTransient = true;
-    if (typeof message === "string" && NETWORK_FAILURE_MESSAGE.test(message)) sawTransient = true;
+    if (typeof code === "string" && PERMANENT_NETWORK_CODES.has(code)) return "permanent";
+    if (typeof code === "string" && TRANSIENT_NETWORK_CODES.has(code)) kind = "transient";
+    if (typeof name === "string" && SDK_CONNECTION_ERROR_NAMES.has(name)) kind = "transient";
+    if (typeof message === "string" && NETWORK_FAILURE_MESSAGE.test(message)) kind = "transient";
   }
-  return sawTransient;
+  return kind;
 }
 
 /** `error`, its `cause`, the cause's cause … (at most 6 links, cycles cut). */
@@ -190,8 +224,13 @@ function isApiShaped(error: unknown): boolean {
 
 function readStatus(error: unknown): number | undefined {
   if (!isRecord(error)) return undefined;
-  for (const candidate of [error.status, error.statusCode, isRecord(error.response) ? error.response.status : undefined]) {
-    if (typeof candidate === "number" && Number.isInteger(candidate) && candidate >= 100 && candidate <= 599) return candidate;
+  for (const candidate of [
+    error.status,
+    error.statusCode,
+    isRecord(error.response) ? error.response.status : undefined,
+  ]) {
+    if (typeof candidate === "number" && Number.isInteger(candidate) && candidate >= 100 && candidate <= 599)
+      return candidate;
   }
   return undefined;
 }
@@ -201,7 +240,8 @@ function readErrorType(error: unknown): string | undefined {
   if (!isRecord(error)) return undefined;
   const body = error.error;
   if (isRecord(body)) {
-    if (isRecord(body.error) && typeof body.error.type === "string" && body.error.type) return body.error.type;
+    if (isRecord(body.error) && typeof body.error.type === "string" && body.error.type)
+      return body.error.type;
     if (typeof body.type === "string" && body.type && body.type !== "error") return body.type;
   }
   const ownType = error.type;
@@ -212,9 +252,16 @@ function readErrorType(error: unknown): string | undefined {
 /** Error codes from the body (`error.code`, `error.error.code`) and the error itself. */
 function readErrorCodes(error: unknown): string[] {
   if (!isRecord(error)) return [];
+  const own = typeof error.code === "string" || typeof error.code === "number" ? [String(error.code)] : [];
+  return [...own, ...readBodyCodes(error)];
+}
+
+/** The provider's error codes from the body (`error.code`, `error.error.code`), e.g. Zhipu's `1261`. */
+function readBodyCodes(error: unknown): string[] {
+  if (!isRecord(error)) return [];
   const body = isRecord(error.error) ? error.error : undefined;
   const nested = body && isRecord(body.error) ? body.error : undefined;
-  return [error.code, body?.code, nested?.code]
+  return [body?.code, nested?.code]
     .filter((code) => typeof code === "string" || typeof code === "number")
     .map(String);
 }
@@ -243,7 +290,17 @@ function collectErrorText(error: object): string {
   const record = error as Record<string, unknown>;
   const body = isRecord(record.error) ? record.error : undefined;
   const nested = body && isRecord(body.error) ? body.error : undefined;
-  return [record.message, record.apiMessage, record.type, record.code, body?.message, body?.code, nested?.message, nested?.type, nested?.code]
+  return [
+    record.message,
+    record.apiMessage,
+    record.type,
+    record.code,
+    body?.message,
+    body?.code,
+    nested?.message,
+    nested?.type,
+    nested?.code,
+  ]
     .filter((part) => typeof part === "string" || typeof part === "number")
     .join(" \n ");
 }
@@ -262,7 +319,11 @@ function readHeaders(error: unknown): HeaderReader {
     return (name) => {
       const key = Object.keys(source).find((candidate) => candidate.toLowerCase() === name);
       const value = key === undefined ? undefined : source[key];
-      return typeof value === "string" ? value : Array.isArray(value) && typeof value[0] === "string" ? value[0] : undefined;
+      return typeof value === "string"
+        ? value
+        : Array.isArray(value) && typeof value[0] === "string"
+          ? value[0]
+          : undefined;
     };
   }
   return () => undefined;
@@ -271,7 +332,14 @@ function readHeaders(error: unknown): HeaderReader {
 function readRequestId(error: unknown, header: HeaderReader): string | undefined {
   const body = isRecord(error) && isRecord(error.error) ? error.error : undefined;
   const candidates = isRecord(error)
-    ? [error.requestID, error.requestId, error.request_id, body?.request_id, header("request-id"), header("x-request-id")]
+    ? [
+        error.requestID,
+        error.requestId,
+        error.request_id,
+        body?.request_id,
+        header("request-id"),
+        header("x-request-id"),
+      ]
     : [];
   const found = candidates.find((candidate) => typeof candidate === "string" && candidate.length > 0);
   return found as string | undefined;
@@ -298,18 +366,34 @@ function describeFailure(parts: {
   requestId: string | undefined;
   network: boolean;
   detail: string;
+  codes: string[];
 }): string {
-  const head = [parts.label, parts.status, parts.errorType ?? (parts.network ? "connection error" : undefined)]
+  const head = [
+    parts.label,
+    parts.status,
+    parts.errorType ?? (parts.network ? "connection error" : undefined),
+  ]
     .filter((part) => part !== undefined)
     .join(" ");
-  const detail = parts.status !== undefined ? parts.detail.replace(new RegExp(`^${parts.status}\\s+`), "") : parts.detail;
+  let detail =
+    parts.status !== undefined ? parts.detail.replace(new RegExp(`^${parts.status}\\s+`), "") : parts.detail;
+  const codes = parts.codes.filter((code) => !detail.includes(code));
+  if (codes.length > 0) detail += ` [code ${codes.join(", ")}]`;
   return `${head}: ${detail}${parts.requestId ? ` (request-id ${parts.requestId})` : ""}`;
 }
 
 /** Rebuilds a ProviderError whose message carries a secret; returns it as is otherwise. */
-function withoutSecrets(error: ProviderError, secrets: string[], partial: boolean | undefined): ProviderError {
+function withoutSecrets(
+  error: ProviderError,
+  secrets: string[],
+  partial: boolean | undefined,
+): ProviderError {
   const clean = redact(error.message, secrets);
-  if (clean === error.message && !containsSecret(error.cause, secrets) && (partial === undefined || partial === error.partial)) {
+  if (
+    clean === error.message &&
+    !containsSecret(error.cause, secrets) &&
+    (partial === undefined || partial === error.partial)
+  ) {
     return error;
   }
   return new ProviderError(clean, {
@@ -375,11 +459,16 @@ function childrenOf(value: object): unknown[] {
   }
   const keys: Array<string | symbol> = [
     ...Object.getOwnPropertyNames(value),
-    ...Object.getOwnPropertySymbols(value).filter((symbol) => Object.prototype.propertyIsEnumerable.call(value, symbol)),
+    ...Object.getOwnPropertySymbols(value).filter((symbol) =>
+      Object.prototype.propertyIsEnumerable.call(value, symbol),
+    ),
   ];
   for (const key of keys) {
     try {
-      children.push(typeof key === "string" ? key : undefined, (value as Record<string | symbol, unknown>)[key]);
+      children.push(
+        typeof key === "string" ? key : undefined,
+        (value as Record<string | symbol, unknown>)[key],
+      );
     } catch {
       // a throwing getter shows nothing
     }
@@ -393,7 +482,9 @@ const REDACTED_MARKER = "sk-ant-uninspectable";
 function isEntryCollection(value: object): value is { entries(): Iterable<unknown> } {
   if (value instanceof Map || value instanceof Set || value instanceof URLSearchParams) return true;
   if (typeof Headers !== "undefined" && value instanceof Headers) return true;
-  return value.constructor?.name === "Headers" && typeof (value as { entries?: unknown }).entries === "function";
+  return (
+    value.constructor?.name === "Headers" && typeof (value as { entries?: unknown }).entries === "function"
+  );
 }
 
 function isRecord(value: unknown): value is Record<string, any> {

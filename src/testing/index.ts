@@ -3,13 +3,7 @@
  * tests use, for testing your agents without a network.
  * @module
  */
-export {
-  createScriptedClient,
-  type ScriptedClient,
-  type ScriptedClientOptions,
-  type ScriptedResponse,
-  type ScriptedStep,
-} from "./scripted-client";
+
 export {
   type MockAnthropicServer,
   type MockAnthropicServerOptions,
@@ -20,6 +14,13 @@ export {
   type MockStep,
   startMockAnthropicServer,
 } from "./mock-server";
+export {
+  createScriptedClient,
+  type ScriptedClient,
+  type ScriptedClientOptions,
+  type ScriptedResponse,
+  type ScriptedStep,
+} from "./scripted-client";
 export {
   type ConformanceAssertion,
   type ConformanceTestApi,

@@ -49,7 +49,10 @@ export function statusForErrorType(errorType: string): number {
 
 /** Builds an error body; the message defaults to the API's usual wording for the type. */
 export function apiErrorBody(errorType: string, message?: string, requestId?: string): ApiErrorBody {
-  const body: ApiErrorBody = { type: "error", error: { type: errorType, message: message ?? MESSAGE_BY_ERROR_TYPE[errorType] ?? errorType } };
+  const body: ApiErrorBody = {
+    type: "error",
+    error: { type: errorType, message: message ?? MESSAGE_BY_ERROR_TYPE[errorType] ?? errorType },
+  };
   if (requestId) body.request_id = requestId;
   return body;
 }

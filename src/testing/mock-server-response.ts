@@ -34,7 +34,8 @@ export interface MessageBodyParts {
  * else `end_turn`; usage estimates four characters per token (request for input, content for output).
  */
 export function buildMessageBody(parts: MessageBodyParts): MockMessageBody {
-  const content: ContentBlock[] = typeof parts.content === "string" ? [{ type: "text", text: parts.content }] : parts.content;
+  const content: ContentBlock[] =
+    typeof parts.content === "string" ? [{ type: "text", text: parts.content }] : parts.content;
   const hasToolUse = content.some((block) => block.type === "tool_use");
   return {
     id: parts.id,
@@ -61,8 +62,10 @@ export function buildMessageBody(parts: MessageBodyParts): MockMessageBody {
 export function buildStreamEvents(message: MockMessageBody): ServerSentEvent[] {
   const { usage } = message;
   const startUsage: Record<string, number> = { input_tokens: usage.input_tokens, output_tokens: 1 };
-  if (usage.cache_creation_input_tokens !== undefined) startUsage.cache_creation_input_tokens = usage.cache_creation_input_tokens;
-  if (usage.cache_read_input_tokens !== undefined) startUsage.cache_read_input_tokens = usage.cache_read_input_tokens;
+  if (usage.cache_creation_input_tokens !== undefined)
+    startUsage.cache_creation_input_tokens = usage.cache_creation_input_tokens;
+  if (usage.cache_read_input_tokens !== undefined)
+    startUsage.cache_read_input_tokens = usage.cache_read_input_tokens;
   const events: ServerSentEvent[] = [
     frame("message_start", {
       message: { ...message, content: [], stop_reason: null, stop_sequence: null, usage: startUsage },

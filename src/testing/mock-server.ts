@@ -4,15 +4,24 @@
  * `stream: true`), replays scripted responses, injects faults, and records every request.
  * @module
  */
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from "node:http";
 import type { AddressInfo } from "node:net";
-import type { ScriptedResponse } from "./scripted-client";
 import { apiErrorBody, errorTypeForStatus, statusForErrorType } from "./mock-server-errors";
 import { buildMessageBody, buildStreamEvents, type MockMessageBody } from "./mock-server-response";
+import type { ScriptedResponse } from "./scripted-client";
 import { encodeServerSentEvent } from "./sse";
 
 /** A scripted response: the fields of {@link ScriptedResponse} that make sense on the wire, plus pacing. */
-export type MockResponse = Pick<ScriptedResponse, "content" | "stop_reason" | "usage" | "model" | "id" | "delayMs"> & {
+export type MockResponse = Pick<
+  ScriptedResponse,
+  "content" | "stop_reason" | "usage" | "model" | "id" | "delayMs"
+> & {
   /** Streaming only: wait this long between two events. */
   eventDelayMs?: number;
   /** Extra response headers. */
@@ -38,7 +47,13 @@ export type MockFault =
    * Streaming: an `event: error` frame after `afterEvents` events (default 0), then the end of the
    * stream. JSON: the same error as an HTTP error (`overloaded_error` → 529 …).
    */
-  | { fault: "sse_error"; errorType?: string; message?: string; afterEvents?: number; response?: MockResponse };
+  | {
+      fault: "sse_error";
+      errorType?: string;
+      message?: string;
+      afterEvents?: number;
+      response?: MockResponse;
+    };
 
 /** One step of the script: a response or a fault. */
 export type MockStep = MockResponse | MockFault;
@@ -93,7 +108,9 @@ const DEFAULT_FAULT_RESPONSE: MockResponse = { content: "A partial answer that n
  * // … server.requests[0].body.messages …
  * await server.close();
  */
-export async function startMockAnthropicServer(options: MockAnthropicServerOptions = {}): Promise<MockAnthropicServer> {
+export async function startMockAnthropicServer(
+  options: MockAnthropicServerOptions = {},
+): Promise<MockAnthropicServer> {
   const queue: MockStep[] = [...(options.responses ?? [])];
   let handler = options.handler;
   const requests: MockRecordedRequest[] = [];
@@ -103,7 +120,11 @@ export async function startMockAnthropicServer(options: MockAnthropicServerOptio
     const exchange = startExchange(request, response, lifetime.signal);
     handleRequest(exchange, requests, () => nextStep(queue, handler)).catch((error: unknown) => {
       if (!response.headersSent && !response.destroyed) {
-        sendJson(exchange, 500, apiErrorBody("api_error", `mock server: ${error instanceof Error ? error.message : String(error)}`));
+        sendJson(
+          exchange,
+          500,
+          apiErrorBody("api_error", `mock server: ${error instanceof Error ? error.message : String(error)}`),
+        );
       } else {
         response.destroy();
       }
@@ -144,13 +165,26 @@ interface Exchange {
   requestId: string;
 }
 
-function startExchange(request: IncomingMessage, response: ServerResponse, serverSignal: AbortSignal): Exchange {
+function startExchange(
+  request: IncomingMessage,
+  response: ServerResponse,
+  serverSignal: AbortSignal,
+): Exchange {
   const gone = new AbortController();
   response.on("close", () => gone.abort());
-  return { request, response, signal: AbortSignal.any([serverSignal, gone.signal]), number: 0, requestId: "" };
+  return {
+    request,
+    response,
+    signal: AbortSignal.any([serverSignal, gone.signal]),
+    number: 0,
+    requestId: "",
+  };
 }
 
-function nextStep(queue: MockStep[], handler: MockHandler | undefined): ((body: any, index: number) => MockStep | Promise<MockStep>) | undefined {
+function nextStep(
+  queue: MockStep[],
+  handler: MockHandler | undefined,
+): ((body: any, index: number) => MockStep | Promise<MockStep>) | undefined {
   const scripted = queue.shift();
   if (scripted) return () => scripted;
   return handler;
@@ -163,17 +197,30 @@ async function handleRequest(
 ): Promise<void> {
   const { request } = exchange;
   const text = await readBody(request);
-  const body = parseJson(text);
-  requests.push({ method: request.method ?? "", path: request.url ?? "", headers: { ...request.headers }, body: body ?? text });
+  const body = parseJson(text) as any;
+  requests.push({
+    method: request.method ?? "",
+    path: request.url ?? "",
+    headers: { ...request.headers },
+    body: body ?? text,
+  });
   exchange.number = requests.length;
   exchange.requestId = `req_mock_${exchange.number}`;
 
   const pathname = new URL(request.url ?? "/", "http://localhost").pathname;
   if (request.method !== "POST" || pathname !== "/v1/messages") {
-    return sendJson(exchange, 404, apiErrorBody("not_found_error", `mock server: no route for ${request.method} ${pathname}`));
+    return sendJson(
+      exchange,
+      404,
+      apiErrorBody("not_found_error", `mock server: no route for ${request.method} ${pathname}`),
+    );
   }
   if (typeof body !== "object" || body === null) {
-    return sendJson(exchange, 400, apiErrorBody("invalid_request_error", "mock server: the request body is not a JSON object"));
+    return sendJson(
+      exchange,
+      400,
+      apiErrorBody("invalid_request_error", "mock server: the request body is not a JSON object"),
+    );
   }
   const step = await takeStep()?.(body, exchange.number - 1);
   if (!step) {
@@ -193,7 +240,13 @@ async function handleRequest(
   exchange.response.end();
 }
 
-async function injectFault(exchange: Exchange, fault: MockFault, body: any, requestChars: number, stream: boolean): Promise<void> {
+async function injectFault(
+  exchange: Exchange,
+  fault: MockFault,
+  body: any,
+  requestChars: number,
+  stream: boolean,
+): Promise<void> {
   const { response, request } = exchange;
   const answer = "response" in fault && fault.response ? fault.response : DEFAULT_FAULT_RESPONSE;
   const message = toMessageBody(answer, body, requestChars, exchange.number);
@@ -201,20 +254,29 @@ async function injectFault(exchange: Exchange, fault: MockFault, body: any, requ
     case "status": {
       const headers = { ...(fault.status === 429 ? { "retry-after": "1" } : {}), ...fault.headers };
       if (typeof fault.body === "string") return sendText(exchange, fault.status, fault.body, headers);
-      const errorBody = fault.body ?? apiErrorBody(errorTypeForStatus(fault.status), undefined, exchange.requestId);
+      const errorBody =
+        fault.body ?? apiErrorBody(errorTypeForStatus(fault.status), undefined, exchange.requestId);
       return sendJson(exchange, fault.status, errorBody, headers);
     }
     case "hang":
       if (stream && fault.afterEvents !== undefined) {
         startEventStream(exchange, answer.headers);
-        await writeEvents(exchange, buildStreamEvents(message).slice(0, fault.afterEvents), answer.eventDelayMs);
+        await writeEvents(
+          exchange,
+          buildStreamEvents(message).slice(0, fault.afterEvents),
+          answer.eventDelayMs,
+        );
       }
       return waitForAbort(exchange.signal);
     case "drop":
       if (fault.beforeResponse) return void request.socket.destroy();
       if (stream) {
         startEventStream(exchange, answer.headers);
-        await writeEvents(exchange, buildStreamEvents(message).slice(0, fault.afterEvents ?? 0), answer.eventDelayMs);
+        await writeEvents(
+          exchange,
+          buildStreamEvents(message).slice(0, fault.afterEvents ?? 0),
+          answer.eventDelayMs,
+        );
       } else {
         const text = JSON.stringify(message);
         response.writeHead(200, jsonHeaders(exchange, Buffer.byteLength(text)));
@@ -227,7 +289,11 @@ async function injectFault(exchange: Exchange, fault: MockFault, body: any, requ
       const errorBody = apiErrorBody(errorType, fault.message, exchange.requestId);
       if (!stream) return sendJson(exchange, statusForErrorType(errorType), errorBody);
       startEventStream(exchange, answer.headers);
-      await writeEvents(exchange, buildStreamEvents(message).slice(0, fault.afterEvents ?? 0), answer.eventDelayMs);
+      await writeEvents(
+        exchange,
+        buildStreamEvents(message).slice(0, fault.afterEvents ?? 0),
+        answer.eventDelayMs,
+      );
       await write(response, encodeServerSentEvent({ event: "error", data: errorBody }));
       return void response.end();
     }
@@ -245,11 +311,25 @@ function toMessageBody(step: MockResponse, body: any, requestChars: number, numb
   });
 }
 
-function jsonHeaders(exchange: Exchange, length: number, extra?: Record<string, string>): Record<string, string | number> {
-  return { "content-type": "application/json", "content-length": length, "request-id": exchange.requestId, ...extra };
+function jsonHeaders(
+  exchange: Exchange,
+  length: number,
+  extra?: Record<string, string>,
+): Record<string, string | number> {
+  return {
+    "content-type": "application/json",
+    "content-length": length,
+    "request-id": exchange.requestId,
+    ...extra,
+  };
 }
 
-function sendJson(exchange: Exchange, status: number, payload: unknown, headers?: Record<string, string>): void {
+function sendJson(
+  exchange: Exchange,
+  status: number,
+  payload: unknown,
+  headers?: Record<string, string>,
+): void {
   const text = JSON.stringify(payload);
   exchange.response.writeHead(status, jsonHeaders(exchange, Buffer.byteLength(text), headers));
   exchange.response.end(text);
@@ -276,7 +356,11 @@ function startEventStream(exchange: Exchange, headers?: Record<string, string>):
 }
 
 /** Writes the frames one by one (each flushed before the next), pausing between them when asked. */
-async function writeEvents(exchange: Exchange, events: ReturnType<typeof buildStreamEvents>, delayMs?: number): Promise<void> {
+async function writeEvents(
+  exchange: Exchange,
+  events: ReturnType<typeof buildStreamEvents>,
+  delayMs?: number,
+): Promise<void> {
   for (const [position, event] of events.entries()) {
     if (exchange.signal.aborted) return;
     if (position > 0) await pause(delayMs, exchange.signal);

@@ -18,6 +18,7 @@ export interface ServerSentEvent {
  * // 'event: ping\ndata: {"type":"ping"}\n\n'
  */
 export function encodeServerSentEvent({ event, data }: ServerSentEvent): string {
-  if (/[\r\n]/.test(event)) throw new TypeError(`An SSE event name cannot contain a line break: ${JSON.stringify(event)}`);
+  if (/[\r\n]/.test(event))
+    throw new TypeError(`An SSE event name cannot contain a line break: ${JSON.stringify(event)}`);
   return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }

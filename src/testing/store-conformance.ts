@@ -70,7 +70,10 @@ export function runHistoryStoreConformance(
       expect(await (await open()).load()).toEqual([]);
     });
 
-    test("loads appended messages back in order, metadata included, after a reopen", async ({ open, reopen }) => {
+    test("loads appended messages back in order, metadata included, after a reopen", async ({
+      open,
+      reopen,
+    }) => {
       const store = await open();
       await store.load();
       for (const message of sampleConversation()) await store.append(message);
@@ -103,7 +106,11 @@ export function runHistoryStoreConformance(
       for (const text of ["a", "b", "c"]) await store.append(userMessage(text));
       await store.replace([userMessage("summary"), assistantMessage("kept")]);
       await store.append(userMessage("after"));
-      expect(await (await reopen(store)).load()).toEqual([userMessage("summary"), assistantMessage("kept"), userMessage("after")]);
+      expect(await (await reopen(store)).load()).toEqual([
+        userMessage("summary"),
+        assistantMessage("kept"),
+        userMessage("after"),
+      ]);
     });
 
     test("replace with an empty history, then append", async ({ open }) => {
@@ -145,16 +152,24 @@ export function runHistoryStoreConformance(
       expect(await (await open()).load()).toEqual(messages);
     });
 
-    test("replace is atomic: a replacement that cannot be stored leaves the old history whole", async ({ open }) => {
+    test("replace is atomic: a replacement that cannot be stored leaves the old history whole", async ({
+      open,
+    }) => {
       const store = await open();
       await store.load();
       await store.append(userMessage("old 1"));
       await store.append(userMessage("old 2"));
-      const failure = await rejectionOf(store.replace([userMessage("new 1"), unstorableMessage(), userMessage("new 3")]));
+      const failure = await rejectionOf(
+        store.replace([userMessage("new 1"), unstorableMessage(), userMessage("new 3")]),
+      );
       expect(failure instanceof Error).toBe(true);
       expect(await (await open()).load()).toEqual([userMessage("old 1"), userMessage("old 2")]);
       await store.append(userMessage("old 3"));
-      expect(await (await open()).load()).toEqual([userMessage("old 1"), userMessage("old 2"), userMessage("old 3")]);
+      expect(await (await open()).load()).toEqual([
+        userMessage("old 1"),
+        userMessage("old 2"),
+        userMessage("old 3"),
+      ]);
     });
 
     test("an append that cannot be stored changes nothing", async ({ open }) => {
@@ -168,7 +183,11 @@ export function runHistoryStoreConformance(
 
     if (options.tearTail) {
       const tearTail = options.tearTail;
-      test("a torn final write loses at most that write; later appends start clean", async ({ open, reopen, conversation }) => {
+      test("a torn final write loses at most that write; later appends start clean", async ({
+        open,
+        reopen,
+        conversation,
+      }) => {
         const store = await open();
         await store.load();
         await store.append(userMessage("one"));
@@ -178,7 +197,11 @@ export function runHistoryStoreConformance(
         const resumed = await open();
         expect(await resumed.load()).toEqual([userMessage("one"), assistantMessage("two")]);
         await resumed.append(userMessage("three"));
-        expect(await (await reopen(resumed)).load()).toEqual([userMessage("one"), assistantMessage("two"), userMessage("three")]);
+        expect(await (await reopen(resumed)).load()).toEqual([
+          userMessage("one"),
+          assistantMessage("two"),
+          userMessage("three"),
+        ]);
       });
     }
 
@@ -195,7 +218,10 @@ type TestContext = {
 };
 type ConformanceTest = (name: string, body: (context: TestContext) => Promise<void>) => void;
 
-function createTestRunner(factory: HistoryStoreFactory, options: HistoryStoreConformanceOptions): ConformanceTest {
+function createTestRunner(
+  factory: HistoryStoreFactory,
+  options: HistoryStoreConformanceOptions,
+): ConformanceTest {
   return (name, body) =>
     options.it(name, async () => {
       const conversation = `conformance-${randomUUID()}`;
@@ -233,7 +259,10 @@ function registerConcurrencyTests(test: ConformanceTest, expect: ConformanceTest
     expectConflict(await rejectionOf(second.append(userMessage("second writer"))));
     expectConflict(await rejectionOf(second.replace([userMessage("second writer replaces")])));
     await first.append(assistantMessage("first writer continues"));
-    expect(await (await open()).load()).toEqual([userMessage("first writer"), assistantMessage("first writer continues")]);
+    expect(await (await open()).load()).toEqual([
+      userMessage("first writer"),
+      assistantMessage("first writer continues"),
+    ]);
   });
 
   test("after a reload the stale writer may continue, and the other becomes stale", async ({ open }) => {
@@ -266,7 +295,10 @@ function registerConcurrencyTests(test: ConformanceTest, expect: ConformanceTest
     const second = await open();
     await first.load();
     await second.load();
-    const outcomes = await Promise.allSettled([first.append(userMessage("first")), second.append(userMessage("second"))]);
+    const outcomes = await Promise.allSettled([
+      first.append(userMessage("first")),
+      second.append(userMessage("second")),
+    ]);
     const winners = outcomes.flatMap((outcome, index) => (outcome.status === "fulfilled" ? [index] : []));
     expect(winners.length).toBe(1);
     const loser = outcomes.find((outcome) => outcome.status === "rejected") as PromiseRejectedResult;
@@ -294,7 +326,11 @@ function assistantMessage(text: string): ModelMessage {
 
 /** A message JSON cannot hold: storing it must fail before anything is written. */
 function unstorableMessage(): ModelMessage {
-  return { role: "user", content: [{ type: "tool_result", tool_use_id: "x", content: "n" }], size: 1n } as unknown as ModelMessage;
+  return {
+    role: "user",
+    content: [{ type: "tool_result", tool_use_id: "x", content: "n" }],
+    size: 1n,
+  } as unknown as ModelMessage;
 }
 
 function sampleConversation(): ModelMessage[] {
@@ -305,7 +341,12 @@ function sampleConversation(): ModelMessage[] {
       content: [
         { type: "thinking", thinking: "I should read it.", signature: "sig-1" },
         { type: "text", text: "Let me read it." },
-        { type: "tool_use", id: "toolu_01", name: "read_file", input: { path: "README.md", nested: { lines: [1, 2] } } },
+        {
+          type: "tool_use",
+          id: "toolu_01",
+          name: "read_file",
+          input: { path: "README.md", nested: { lines: [1, 2] } },
+        },
       ],
       stop_reason: "tool_use",
       usage: { input_tokens: 120, output_tokens: 30, cache_read_input_tokens: 100 },
@@ -314,9 +355,23 @@ function sampleConversation(): ModelMessage[] {
     },
     {
       role: "user",
-      content: [{ type: "tool_result", tool_use_id: "toolu_01", content: [{ type: "text", text: "# Title" }], is_error: false }],
+      content: [
+        {
+          type: "tool_result",
+          tool_use_id: "toolu_01",
+          content: [{ type: "text", text: "# Title" }],
+          is_error: false,
+        },
+      ],
     },
-    { role: "assistant", content: [{ type: "redacted_thinking", data: "opaque" }, { type: "text", text: "It has a title." }], stop_reason: "end_turn" },
+    {
+      role: "assistant",
+      content: [
+        { type: "redacted_thinking", data: "opaque" },
+        { type: "text", text: "It has a title." },
+      ],
+      stop_reason: "end_turn",
+    },
   ];
 }
 
@@ -325,20 +380,30 @@ function largeMessages(): ModelMessage[] {
   for (let index = 0; index < bytes.length; index++) bytes[index] = (index * 7919 + 13) % 256;
   const unicode =
     "Grüße, 你好, こんにちは, مرحبا, שלום, 👩‍👩‍👧‍👦 🏳️‍🌈, e\u0301, \u2028\u2029, tab\there, NUL\u0000end, " +
-    'quotes " \' ` backslash \\ \\n literal, newline\nsecond line\r\n, lone surrogate \ud800 and \udfff';
+    "quotes \" ' ` backslash \\ \\n literal, newline\nsecond line\r\n, lone surrogate \ud800 and \udfff";
   return [
     {
       role: "user",
       content: [
         { type: "text", text: "Describe this image." },
-        { type: "image", source: { type: "base64", media_type: "image/png", data: Buffer.from(bytes).toString("base64") } },
+        {
+          type: "image",
+          source: { type: "base64", media_type: "image/png", data: Buffer.from(bytes).toString("base64") },
+        },
       ],
     },
     { role: "assistant", content: [{ type: "text", text: unicode.repeat(200) }] },
     { role: "user", content: unicode },
     {
       role: "assistant",
-      content: [{ type: "tool_use", id: "toolu_big", name: "write", input: { text: "x".repeat(300_000), [unicode]: unicode } }],
+      content: [
+        {
+          type: "tool_use",
+          id: "toolu_big",
+          name: "write",
+          input: { text: "x".repeat(300_000), [unicode]: unicode },
+        },
+      ],
     },
   ];
 }

@@ -2,6 +2,7 @@
  * `bash`: runs a shell command in the workspace root (opt-in).
  * @module
  */
+import { stat } from "node:fs/promises";
 import { z } from "zod";
 import { defineTool } from "../tools/define-tool";
 import type { Tool, ToolOutput } from "../tools/tool";
@@ -10,7 +11,12 @@ import type { Workspace } from "./workspace";
 
 const bashInput = z.object({
   command: z.string().min(1).describe("The command line, run with `bash -c` in the workspace root."),
-  timeout_ms: z.number().int().positive().optional().describe("Deadline in milliseconds. Default and maximum: the configured limit."),
+  timeout_ms: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe("Deadline in milliseconds. Default and maximum: the configured limit."),
 });
 
 /** The input of `bash`. */
@@ -29,6 +35,12 @@ export function createBashTool(workspace: Workspace): Tool<BashInput> {
     inputSchema: bashInput,
     readOnly: false,
     async execute(input, context) {
+      if (!(await isDirectory(realRoot))) {
+        return {
+          content: `The workspace root ${realRoot} no longer exists; the command cannot run.`,
+          isError: true,
+        };
+      }
       const timeoutMs = Math.min(input.timeout_ms ?? bashTimeoutMs, bashTimeoutMs);
       const outcome = await runCommand(input.command, {
         cwd: realRoot,
@@ -43,18 +55,41 @@ export function createBashTool(workspace: Workspace): Tool<BashInput> {
   });
 }
 
-/** The tool output for a finished command: its output, then a bracketed line saying how it ended. */
+/** The tool output for a finished command: its output, then bracketed lines saying how it ended. */
 export function describeOutcome(outcome: CommandOutcome, timeoutMs: number): ToolOutput {
   if (outcome.ending === "not-started") {
-    return { content: `The command could not be started: ${outcome.startError?.message ?? "unknown reason"}.`, isError: true };
+    return {
+      content: `The command could not be started: ${describeStartError(outcome.startError)}.`,
+      isError: true,
+    };
   }
   const body = outcome.output.length > 0 ? outcome.output.replace(/\n$/, "") : "(no output)";
-  const notes: string[] = [];
-  if (outcome.ending === "timeout") notes.push(`[Timed out after ${timeoutMs} ms; the command and its child processes were killed.]`);
-  else if (outcome.ending === "aborted") notes.push("[Aborted; the command and its child processes were killed.]");
-  else if (outcome.exitSignal) notes.push(`[Killed by signal ${outcome.exitSignal}.]`);
-  else notes.push(`[Exit code: ${outcome.exitCode}]`);
+  const notes = [describeEnding(outcome, timeoutMs)];
   if (outcome.stoppedLeftovers) notes.push("[Background processes the command left running were stopped.]");
+  if (outcome.outputAbandoned) {
+    notes.push(
+      "[A process that left the command's process group still holds its output open; it was not stopped.]",
+    );
+  }
   const isError = outcome.ending !== "exited" || outcome.exitCode !== 0;
   return { content: `${body}\n${notes.join("\n")}`, isError };
+}
+
+function describeEnding(outcome: CommandOutcome, timeoutMs: number): string {
+  if (outcome.ending === "timeout") {
+    return `[Timed out after ${timeoutMs} ms; the command and its child processes were killed.]`;
+  }
+  if (outcome.ending === "aborted") return "[Aborted; the command and its child processes were killed.]";
+  if (outcome.exitSignal) return `[Killed by signal ${outcome.exitSignal}.]`;
+  return `[Exit code: ${outcome.exitCode}]`;
+}
+
+function describeStartError(error: Error | undefined): string {
+  if ((error as NodeJS.ErrnoException | undefined)?.code === "ENOENT")
+    return "bash was not found on the PATH";
+  return error?.message ?? "unknown reason";
+}
+
+async function isDirectory(folder: string): Promise<boolean> {
+  return (await stat(folder).catch(() => undefined))?.isDirectory() ?? false;
 }

@@ -28,7 +28,9 @@ export function expandBraces(pattern: string): string[] {
     for (const result of expandBraces(before + alternative + after)) {
       expanded.push(result);
       if (expanded.length > MAX_BRACE_EXPANSIONS) {
-        throw new GlobSyntaxError(`Pattern expands to more than ${MAX_BRACE_EXPANSIONS} alternatives; simplify its {…} groups.`);
+        throw new GlobSyntaxError(
+          `Pattern expands to more than ${MAX_BRACE_EXPANSIONS} alternatives; simplify its {…} groups.`,
+        );
       }
     }
   }
@@ -69,7 +71,9 @@ function readGroup(pattern: string, open: number): BraceGroup | undefined {
       if (depth === 0) {
         if (commas.length === 0) return undefined;
         const bounds = [open, ...commas, index];
-        const alternatives = bounds.slice(1).map((end, position) => pattern.slice(bounds[position]! + 1, end));
+        const alternatives = bounds
+          .slice(1)
+          .map((end, position) => pattern.slice(bounds[position]! + 1, end));
         return { open, close: index, alternatives };
       }
       depth--;

@@ -11,9 +11,16 @@ import type { Workspace } from "./workspace";
 
 const editFileInput = z.object({
   path: z.string().describe("File path, relative to the workspace root."),
-  old_string: z.string().describe("The exact text to replace, whitespace and indentation included. It must occur exactly once unless replace_all is set."),
+  old_string: z
+    .string()
+    .describe(
+      "The exact text to replace, whitespace and indentation included. It must occur exactly once unless replace_all is set.",
+    ),
   new_string: z.string().describe("The text to put in its place."),
-  replace_all: z.boolean().optional().describe("Replace every occurrence instead of requiring a unique one. Default: false."),
+  replace_all: z
+    .boolean()
+    .optional()
+    .describe("Replace every occurrence instead of requiring a unique one. Default: false."),
 });
 
 /** The input of `edit_file`. */
@@ -34,23 +41,31 @@ export function createEditFileTool(workspace: Workspace): Tool<EditFileInput> {
     execute: (input) =>
       runWorkspaceOperation(workspace, async () => {
         if (input.old_string === "") {
-          return toolError("old_string is empty; to create a file or replace its whole content, use write_file.");
+          return toolError(
+            "old_string is empty; to create a file or replace its whole content, use write_file.",
+          );
         }
         if (input.old_string === input.new_string) {
           return toolError("old_string and new_string are identical; the edit would change nothing.");
         }
         const file = await workspace.resolve(input.path);
         const content = await readFile(file.absolute, "utf8");
-        if (content.includes("\0")) return toolError(`"${file.display}" is a binary file; edit_file edits text files only.`);
+        if (content.includes("\0"))
+          return toolError(`"${file.display}" is a binary file; edit_file edits text files only.`);
         const positions = findOccurrences(content, input.old_string);
-        if (positions.length === 0) return toolError(notFoundMessage(file.display, content, input.old_string));
+        if (positions.length === 0)
+          return toolError(notFoundMessage(file.display, content, input.old_string));
         if (positions.length > 1 && !input.replace_all) {
           return toolError(
             `old_string occurs ${positions.length} times in "${file.display}" (lines ${describeLines(content, positions)}); ` +
               "it must be unique. Include more surrounding text to single out one occurrence, or set replace_all to true.",
           );
         }
-        await writeFile(file.absolute, replaceAt(content, positions, input.old_string.length, input.new_string), "utf8");
+        await writeFile(
+          file.absolute,
+          replaceAt(content, positions, input.old_string.length, input.new_string),
+          "utf8",
+        );
         const count = positions.length === 1 ? "1 occurrence" : `${positions.length} occurrences`;
         const lines = positions.length === 1 ? "line" : "lines";
         return `Replaced ${count} in "${file.display}" (${lines} ${describeLines(content, positions)}).`;
@@ -61,7 +76,11 @@ export function createEditFileTool(workspace: Workspace): Tool<EditFileInput> {
 /** Start indexes of the non-overlapping occurrences of `search` in `content`, in order. */
 export function findOccurrences(content: string, search: string): number[] {
   const positions: number[] = [];
-  for (let index = content.indexOf(search); index !== -1; index = content.indexOf(search, index + search.length)) {
+  for (
+    let index = content.indexOf(search);
+    index !== -1;
+    index = content.indexOf(search, index + search.length)
+  ) {
     positions.push(index);
   }
   return positions;
@@ -84,7 +103,11 @@ function describeLines(content: string, positions: number[]): string {
   let line = 1;
   let scanned = 0;
   for (const position of positions.slice(0, MAX_REPORTED_LINES)) {
-    for (let index = content.indexOf("\n", scanned); index !== -1 && index < position; index = content.indexOf("\n", index + 1)) {
+    for (
+      let index = content.indexOf("\n", scanned);
+      index !== -1 && index < position;
+      index = content.indexOf("\n", index + 1)
+    ) {
       line++;
       scanned = index + 1;
     }

@@ -28,11 +28,19 @@ type Segment = typeof GLOBSTAR | { regex: RegExp; literal: string | undefined };
 export function compileGlob(pattern: string): GlobMatcher {
   if (pattern.trim() === "") throw new GlobSyntaxError("The glob pattern is empty.");
   if (pattern.startsWith("/")) {
-    throw new GlobSyntaxError(`Glob pattern "${pattern}" is absolute; patterns are relative to the searched folder.`);
+    throw new GlobSyntaxError(
+      `Glob pattern "${pattern}" is absolute; patterns are relative to the searched folder.`,
+    );
   }
   const alternatives = expandBraces(pattern).map(splitSegments);
-  if (alternatives.some((segments) => segments.some((segment) => segment !== GLOBSTAR && segment.literal === ".."))) {
-    throw new GlobSyntaxError(`Glob pattern "${pattern}" contains ".."; choose the folder to search with path instead.`);
+  if (
+    alternatives.some((segments) =>
+      segments.some((segment) => segment !== GLOBSTAR && segment.literal === ".."),
+    )
+  ) {
+    throw new GlobSyntaxError(
+      `Glob pattern "${pattern}" contains ".."; choose the folder to search with path instead.`,
+    );
   }
   return {
     pattern,
@@ -149,7 +157,11 @@ function matchesWhole(parts: string[], segments: Segment[]): boolean {
       }
       return false;
     }
-    return partIndex < parts.length && segment.regex.test(parts[partIndex]!) && matchFrom(partIndex + 1, segmentIndex + 1);
+    return (
+      partIndex < parts.length &&
+      segment.regex.test(parts[partIndex]!) &&
+      matchFrom(partIndex + 1, segmentIndex + 1)
+    );
   };
   return matchFrom(0, 0);
 }

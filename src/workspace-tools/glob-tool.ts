@@ -16,7 +16,10 @@ const globInput = z.object({
   pattern: z
     .string()
     .describe('Glob pattern relative to `path`, e.g. "**/*.ts", "src/*.{js,json}", "test/**/[a-c]*.ts".'),
-  path: z.string().optional().describe('Folder to search in, relative to the workspace root. Default: "." (the root).'),
+  path: z
+    .string()
+    .optional()
+    .describe('Folder to search in, relative to the workspace root. Default: "." (the root).'),
   include_ignored: z.boolean().optional().describe("Also search node_modules and .git. Default: false."),
 });
 
@@ -47,7 +50,8 @@ export function createGlobTool(workspace: Workspace): Tool<GlobInput> {
         if (!(await stat(folder.absolute)).isDirectory()) {
           return toolError(`"${folder.display}" is a file, not a folder; pass a folder as path.`);
         }
-        const inFolder = (display: string) => (folder.display === "." ? display : display.slice(folder.display.length + 1));
+        const inFolder = (display: string) =>
+          folder.display === "." ? display : display.slice(folder.display.length + 1);
         const report: WalkReport = { unreadable: [] };
         const walk = walkWorkspace(
           workspace,
@@ -71,8 +75,10 @@ export function createGlobTool(workspace: Workspace): Tool<GlobInput> {
           }
           matches.push(entry.display);
         }
-        const lines = matches.length > 0 ? matches : [`No files match "${input.pattern}" in "${folder.display}".`];
-        if (more) lines.push(`[Stopped at ${maxEntries} files; there are more. Narrow the pattern or the path.]`);
+        const lines =
+          matches.length > 0 ? matches : [`No files match "${input.pattern}" in "${folder.display}".`];
+        if (more)
+          lines.push(`[Stopped at ${maxEntries} files; there are more. Narrow the pattern or the path.]`);
         if (report.unreadable.length > 0) lines.push(`[Could not read: ${report.unreadable.join(", ")}]`);
         return keepHead(lines.join("\n"), maxOutputChars, "Narrow the pattern or the path.");
       }),

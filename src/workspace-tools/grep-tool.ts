@@ -14,12 +14,19 @@ import { type WalkEntry, type WalkReport, walkWorkspace } from "./walk";
 import type { Workspace, WorkspacePath } from "./workspace";
 
 const grepInput = z.object({
-  pattern: z.string().describe("JavaScript regular expression to search for, e.g. \"function\\s+\\w+\" or \"TODO|FIXME\"."),
-  path: z.string().optional().describe('File or folder to search, relative to the workspace root. Default: "." (the root).'),
+  pattern: z
+    .string()
+    .describe('JavaScript regular expression to search for, e.g. "function\\s+\\w+" or "TODO|FIXME".'),
+  path: z
+    .string()
+    .optional()
+    .describe('File or folder to search, relative to the workspace root. Default: "." (the root).'),
   glob: z
     .string()
     .optional()
-    .describe('Only search files matching this glob. Without a "/" it matches file names ("*.ts"); with one, paths relative to `path` ("src/**/*.ts").'),
+    .describe(
+      'Only search files matching this glob. Without a "/" it matches file names ("*.ts"); with one, paths relative to `path` ("src/**/*.ts").',
+    ),
   case_insensitive: z.boolean().optional().describe("Match regardless of case. Default: false."),
   include_ignored: z.boolean().optional().describe("Also search node_modules and .git. Default: false."),
 });
@@ -65,15 +72,14 @@ export function createGrepTool(workspace: Workspace): Tool<GrepInput> {
         const tally: SearchTally = { matches: [], more: false, binaryFiles: 0, largeFiles: 0 };
         const report: WalkReport = { unreadable: [] };
         for await (const file of filesToSearch(workspace, target, input, filter, report, context.signal)) {
-          await searchFile(workspace, file, expression, tally, context.signal);
+          await searchFile(file, expression, tally, context.signal);
           if (tally.more) break;
         }
-        return renderSearch(workspace, input, target, tally, report);
+        return renderSearch(input, target, tally, report);
       }),
   });
 
   async function searchFile(
-    workspace: Workspace,
     file: { absolute: string; display: string },
     expression: RegExp,
     tally: SearchTally,
@@ -96,7 +102,9 @@ export function createGrepTool(workspace: Workspace): Tool<GrepInput> {
           tally.more = true;
           return;
         }
-        tally.matches.push(`${file.display}:${line.number}: ${formatLine(line, workspace.settings.maxLineChars)}`);
+        tally.matches.push(
+          `${file.display}:${line.number}: ${formatLine(line, workspace.settings.maxLineChars)}`,
+        );
       }
     } finally {
       await handle.close();
@@ -104,18 +112,24 @@ export function createGrepTool(workspace: Workspace): Tool<GrepInput> {
   }
 
   function renderSearch(
-    workspace: Workspace,
     input: GrepInput,
     target: WorkspacePath,
     tally: SearchTally,
     report: WalkReport,
   ): ToolOutput {
-    const lines = tally.matches.length > 0 ? [...tally.matches] : [`No matches for /${input.pattern}/ in "${target.display}".`];
-    if (tally.more) lines.push(`[Stopped at ${maxMatches} matches; there are more. Narrow the pattern, path or glob.]`);
+    const lines =
+      tally.matches.length > 0
+        ? [...tally.matches]
+        : [`No matches for /${input.pattern}/ in "${target.display}".`];
+    if (tally.more)
+      lines.push(`[Stopped at ${maxMatches} matches; there are more. Narrow the pattern, path or glob.]`);
     const skipped: string[] = [];
-    if (tally.binaryFiles > 0) skipped.push(`${tally.binaryFiles} binary file${tally.binaryFiles === 1 ? "" : "s"}`);
+    if (tally.binaryFiles > 0)
+      skipped.push(`${tally.binaryFiles} binary file${tally.binaryFiles === 1 ? "" : "s"}`);
     if (tally.largeFiles > 0) {
-      skipped.push(`${tally.largeFiles} file${tally.largeFiles === 1 ? "" : "s"} over ${workspace.settings.maxGrepFileBytes} bytes`);
+      skipped.push(
+        `${tally.largeFiles} file${tally.largeFiles === 1 ? "" : "s"} over ${workspace.settings.maxGrepFileBytes} bytes`,
+      );
     }
     if (skipped.length > 0) lines.push(`[Skipped ${skipped.join(" and ")}.]`);
     if (report.unreadable.length > 0) lines.push(`[Could not read: ${report.unreadable.join(", ")}]`);
@@ -143,7 +157,8 @@ async function* filesToSearch(
     return;
   }
   if (!stats.isDirectory()) return;
-  const inFolder = (display: string) => (target.display === "." ? display : display.slice(target.display.length + 1));
+  const inFolder = (display: string) =>
+    target.display === "." ? display : display.slice(target.display.length + 1);
   const walk = walkWorkspace(
     workspace,
     {

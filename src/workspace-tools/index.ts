@@ -37,7 +37,15 @@ export { WorkspacePathError } from "./workspace";
 export type { WriteFileInput } from "./write-file-tool";
 
 /** The names of the workspace tools, in the order {@link createWorkspaceTools} returns them. */
-export const WORKSPACE_TOOL_NAMES = ["read_file", "list_files", "glob", "grep", "write_file", "edit_file", "bash"] as const;
+export const WORKSPACE_TOOL_NAMES = [
+  "read_file",
+  "list_files",
+  "glob",
+  "grep",
+  "write_file",
+  "edit_file",
+  "bash",
+] as const;
 
 /** The name of one workspace tool. */
 export type WorkspaceToolName = (typeof WORKSPACE_TOOL_NAMES)[number];
@@ -65,7 +73,8 @@ export function createWorkspaceTools(options: WorkspaceToolsOptions): Tool[] {
     createGlobTool(workspace),
     createGrepTool(workspace),
   ];
-  if (workspace.settings.allowWrite) tools.push(createWriteFileTool(workspace), createEditFileTool(workspace));
+  if (workspace.settings.allowWrite)
+    tools.push(createWriteFileTool(workspace), createEditFileTool(workspace));
   if (workspace.settings.allowBash) tools.push(createBashTool(workspace));
   return tools;
 }

@@ -12,7 +12,10 @@ import { type WalkEntry, type WalkReport, walkWorkspace } from "./walk";
 import type { Workspace } from "./workspace";
 
 const listFilesInput = z.object({
-  path: z.string().optional().describe('Folder to list, relative to the workspace root. Default: "." (the root).'),
+  path: z
+    .string()
+    .optional()
+    .describe('Folder to list, relative to the workspace root. Default: "." (the root).'),
   recursive: z.boolean().optional().describe("List sub-folders too. Default: false."),
   include_ignored: z.boolean().optional().describe("Also enter node_modules and .git. Default: false."),
 });
@@ -41,7 +44,12 @@ export function createListFilesTool(workspace: Workspace): Tool<ListFilesInput> 
         const report: WalkReport = { unreadable: [] };
         const walk = walkWorkspace(
           workspace,
-          { start: folder.absolute, recursive, includeIgnored: input.include_ignored ?? false, signal: context.signal },
+          {
+            start: folder.absolute,
+            recursive,
+            includeIgnored: input.include_ignored ?? false,
+            signal: context.signal,
+          },
           report,
         );
         const lines: string[] = [];
@@ -55,7 +63,9 @@ export function createListFilesTool(workspace: Workspace): Tool<ListFilesInput> 
         }
         if (lines.length === 0 && report.unreadable.length === 0) return `"${folder.display}" is empty.`;
         if (more) {
-          lines.push(`[Listing stopped at ${maxEntries} entries; there are more. List a sub-folder or use glob to narrow it.]`);
+          lines.push(
+            `[Listing stopped at ${maxEntries} entries; there are more. List a sub-folder or use glob to narrow it.]`,
+          );
         }
         if (report.unreadable.length > 0) lines.push(`[Could not read: ${report.unreadable.join(", ")}]`);
         return keepHead(lines.join("\n"), maxOutputChars, "List a sub-folder to see the rest.");

@@ -100,7 +100,11 @@ export function resolveWorkspaceSettings(options: WorkspaceToolsOptions): Worksp
     maxLineChars: positiveInteger("maxLineChars", options.maxLineChars, DEFAULT_MAX_LINE_CHARS),
     maxEntries: positiveInteger("maxEntries", options.maxEntries, DEFAULT_MAX_ENTRIES),
     maxMatches: positiveInteger("maxMatches", options.maxMatches, DEFAULT_MAX_MATCHES),
-    maxGrepFileBytes: positiveInteger("maxGrepFileBytes", options.maxGrepFileBytes, DEFAULT_MAX_GREP_FILE_BYTES),
+    maxGrepFileBytes: positiveInteger(
+      "maxGrepFileBytes",
+      options.maxGrepFileBytes,
+      DEFAULT_MAX_GREP_FILE_BYTES,
+    ),
     bashTimeoutMs: positiveInteger("bashTimeoutMs", options.bashTimeoutMs, DEFAULT_BASH_TIMEOUT_MS),
     bashKillGraceMs: positiveInteger("bashKillGraceMs", options.bashKillGraceMs, DEFAULT_BASH_KILL_GRACE_MS),
     bashEnv: options.bashEnv ?? environmentWithout(DEFAULT_BASH_HIDDEN_ENV),
@@ -113,9 +117,12 @@ function resolveExistingDirectory(directory: string): string {
   try {
     realRoot = realpathSync(directory);
   } catch (error) {
-    throw new InvalidOptionError(`createWorkspaceTools: root ${directory} does not exist or cannot be resolved.`, {
-      cause: error,
-    });
+    throw new InvalidOptionError(
+      `createWorkspaceTools: root ${directory} does not exist or cannot be resolved.`,
+      {
+        cause: error,
+      },
+    );
   }
   if (!statSync(realRoot).isDirectory()) {
     throw new InvalidOptionError(`createWorkspaceTools: root ${directory} is not a directory.`);
@@ -126,7 +133,9 @@ function resolveExistingDirectory(directory: string): string {
 function positiveInteger(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (!Number.isSafeInteger(value) || value <= 0) {
-    throw new InvalidOptionError(`createWorkspaceTools: ${name} must be a positive integer, got ${String(value)}.`);
+    throw new InvalidOptionError(
+      `createWorkspaceTools: ${name} must be a positive integer, got ${String(value)}.`,
+    );
   }
   return value;
 }

@@ -3,6 +3,7 @@
  * process exits, so commands never outlive the agent that started them.
  * @module
  */
+import { readdirSync, readFileSync } from "node:fs";
 
 /**
  * Sends `signal` to every process of the group led by `groupId`. Never throws.
@@ -18,9 +19,40 @@ export function signalProcessGroup(groupId: number, signal: NodeJS.Signals | 0):
   }
 }
 
-/** Whether any process of the group led by `groupId` still exists. */
+/**
+ * Whether any process of the group led by `groupId` is still running. Zombies do not count: where
+ * the init process does not reap orphans (many containers), dead members linger as zombies, and
+ * on Linux `/proc` tells them apart.
+ */
 export function processGroupExists(groupId: number): boolean {
-  return signalProcessGroup(groupId, 0);
+  if (!signalProcessGroup(groupId, 0)) return false;
+  return process.platform !== "linux" || linuxGroupHasLivingMember(groupId);
+}
+
+function linuxGroupHasLivingMember(groupId: number): boolean {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return true;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const status = readProcessStatus(entry);
+    if (status && status.groupId === groupId && status.state !== "Z" && status.state !== "X") return true;
+  }
+  return false;
+}
+
+/** State and process group of a process, from `/proc/<pid>/stat` (after the parenthesised name). */
+function readProcessStatus(pid: string): { state: string; groupId: number } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return { state: fields[0] ?? "", groupId: Number(fields[2]) };
+  } catch {
+    return undefined;
+  }
 }
 
 const runningGroups = new Set<number>();

@@ -14,7 +14,12 @@ import type { Workspace, WorkspacePath } from "./workspace";
 const readFileInput = z.object({
   path: z.string().describe("File path, relative to the workspace root."),
   offset: z.number().int().positive().optional().describe("First line to read, 1-based. Default: 1."),
-  limit: z.number().int().positive().optional().describe("How many lines to read. Default: up to the size cap."),
+  limit: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe("How many lines to read. Default: up to the size cap."),
 });
 
 /** The input of `read_file`. */
@@ -43,8 +48,12 @@ export function createReadFileTool(workspace: Workspace): Tool<ReadFileInput> {
 /** An error result when the path is not a regular file, else `undefined`. */
 async function checkReadableTextFile(file: WorkspacePath): Promise<ToolOutput | undefined> {
   const stats = await stat(file.absolute);
-  if (stats.isDirectory()) return toolError(`"${file.display}" is a directory; use list_files to see its contents.`);
-  if (!stats.isFile()) return toolError(`"${file.display}" is not a regular file (a device, socket or pipe); it cannot be read.`);
+  if (stats.isDirectory())
+    return toolError(`"${file.display}" is a directory; use list_files to see its contents.`);
+  if (!stats.isFile())
+    return toolError(
+      `"${file.display}" is not a regular file (a device, socket or pipe); it cannot be read.`,
+    );
   return undefined;
 }
 
@@ -61,7 +70,9 @@ async function readLineRange(
   try {
     if (await looksBinary(handle)) {
       const { size } = await handle.stat();
-      return toolError(`"${file.display}" is a binary file (${size} bytes); read_file reads text files only.`);
+      return toolError(
+        `"${file.display}" is a binary file (${size} bytes); read_file reads text files only.`,
+      );
     }
     const shown: string[] = [];
     let shownBytes = 0;

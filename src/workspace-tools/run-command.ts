@@ -8,6 +8,9 @@ import { StringDecoder } from "node:string_decoder";
 import { processGroupExists, signalProcessGroup, trackProcessGroup } from "./process-group";
 import { TailBuffer } from "./truncation";
 
+/** After the shell exits (and its group's grace period), how long the output may stay open. */
+const OUTPUT_DRAIN_MS = 500;
+
 /** How to run a command. */
 export interface RunCommandOptions {
   cwd: string;
@@ -32,6 +35,8 @@ export interface CommandOutcome {
   exitSignal: NodeJS.Signals | null;
   /** Processes of the group were still running after the shell exited, and were stopped. */
   stoppedLeftovers: boolean;
+  /** A process outside the group kept the output open after the shell exited; reading stopped. */
+  outputAbandoned: boolean;
   /** Why the command could not start. */
   startError?: Error;
 }
@@ -64,6 +69,8 @@ export function runCommand(command: string, options: RunCommandOptions): Promise
     let exitCode: number | null = null;
     let exitSignal: NodeJS.Signals | null = null;
     let startError: Error | undefined;
+    let outputDrainTimer: NodeJS.Timeout | undefined;
+    let outputAbandoned = false;
     const stop = (reason: NonNullable<typeof stopReason>) => {
       if (stopReason || !stopper) return;
       stopReason = reason;
@@ -80,9 +87,17 @@ export function runCommand(command: string, options: RunCommandOptions): Promise
       exitCode = code;
       exitSignal = signal;
       if (groupId !== undefined && processGroupExists(groupId)) stop("leftovers");
+      // A process outside the group (started with setsid, say) may still hold the pipes open:
+      // once the group had its time to die, stop waiting for it.
+      outputDrainTimer = setTimeout(() => {
+        outputAbandoned = true;
+        child.stdout.destroy();
+        child.stderr.destroy();
+      }, options.killGraceMs + OUTPUT_DRAIN_MS);
     });
     child.on("close", async () => {
       clearTimeout(deadline);
+      clearTimeout(outputDrainTimer);
       options.signal.removeEventListener("abort", onAbort);
       await stopper?.finished();
       forgetGroup();
@@ -90,10 +105,15 @@ export function runCommand(command: string, options: RunCommandOptions): Promise
       output.append(decoders[1].end());
       resolve({
         output: output.toString(),
-        ending: startError ? "not-started" : stopReason === "timeout" || stopReason === "aborted" ? stopReason : "exited",
+        ending: startError
+          ? "not-started"
+          : stopReason === "timeout" || stopReason === "aborted"
+            ? stopReason
+            : "exited",
         exitCode,
         exitSignal,
         stoppedLeftovers: stopReason === "leftovers",
+        outputAbandoned,
         startError,
       });
     });
@@ -129,5 +149,13 @@ function createGroupStopper(groupId: number, graceMs: number) {
 }
 
 function notStartedOutcome(startError: Error): CommandOutcome {
-  return { output: "", ending: "not-started", exitCode: null, exitSignal: null, stoppedLeftovers: false, startError };
+  return {
+    output: "",
+    ending: "not-started",
+    exitCode: null,
+    exitSignal: null,
+    stoppedLeftovers: false,
+    outputAbandoned: false,
+    startError,
+  };
 }

@@ -51,7 +51,8 @@ export class TailBuffer {
     const kept = this.chunks.join("");
     if (this.droppedChars === 0) return kept;
     return (
-      `[Output truncated: the first ${this.droppedChars} characters were dropped; showing the last ${kept.length}.]\n` + kept
+      `[Output truncated: the first ${this.droppedChars} characters were dropped; showing the last ${kept.length}.]\n` +
+      kept
     );
   }
 }

@@ -51,30 +51,38 @@ export async function* walkWorkspace(
   options: WalkOptions,
   report: WalkReport = { unreadable: [] },
 ): AsyncGenerator<WalkEntry> {
-  const { ignoredDirectories } = workspace.settings;
-  const pending: string[] = [options.start];
-  while (pending.length > 0) {
-    options.signal?.throwIfAborted();
-    const directory = pending.pop()!;
-    const entries = await readSortedDirectory(directory);
-    if (!entries) {
-      report.unreadable.push(workspace.display(directory));
-      continue;
-    }
-    const subdirectories: string[] = [];
-    for (const dirent of entries) {
-      const entry = await describeEntry(workspace, path.join(directory, dirent.name), dirent);
-      if (entry.kind === "directory" && !entry.link) {
-        const ignored = ignoredDirectories.has(dirent.name) && !options.includeIgnored;
-        const requested = ignored && (options.isRequested?.(entry.display) ?? false);
-        if (ignored && !requested) entry.ignored = true;
-        else if (options.recursive && (options.shouldEnter?.(entry.display) ?? true)) subdirectories.push(entry.absolute);
-      }
-      yield entry;
-    }
-    // Depth-first in sorted order: push in reverse so the first sub-folder is walked next.
-    for (const subdirectory of subdirectories.reverse()) pending.push(subdirectory);
+  yield* walkDirectory(workspace, options.start, options, report);
+}
+
+async function* walkDirectory(
+  workspace: Workspace,
+  directory: string,
+  options: WalkOptions,
+  report: WalkReport,
+): AsyncGenerator<WalkEntry> {
+  options.signal?.throwIfAborted();
+  const entries = await readSortedDirectory(directory);
+  if (!entries) {
+    report.unreadable.push(workspace.display(directory));
+    return;
   }
+  for (const dirent of entries) {
+    const entry = await describeEntry(workspace, path.join(directory, dirent.name), dirent);
+    const enter =
+      entry.kind === "directory" && !entry.link && decideEntering(workspace, entry, dirent.name, options);
+    yield entry;
+    if (enter) yield* walkDirectory(workspace, entry.absolute, options, report);
+  }
+}
+
+/** Whether the walk enters a (real, not linked) folder; marks it `ignored` when it is skipped as such. */
+function decideEntering(workspace: Workspace, entry: WalkEntry, name: string, options: WalkOptions): boolean {
+  const ignored = workspace.settings.ignoredDirectories.has(name) && !options.includeIgnored;
+  if (ignored && !(options.isRequested?.(entry.display) ?? false)) {
+    entry.ignored = true;
+    return false;
+  }
+  return options.recursive && (options.shouldEnter?.(entry.display) ?? true);
 }
 
 async function readSortedDirectory(directory: string): Promise<Dirent[] | undefined> {

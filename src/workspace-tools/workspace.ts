@@ -45,7 +45,8 @@ export function createWorkspace(settings: WorkspaceSettings): Workspace {
   const display = (absolute: string) => toDisplayPath(relativeInside(realRoot, absolute) ?? absolute);
 
   async function resolve(requestedPath: string): Promise<WorkspacePath> {
-    if (requestedPath.includes("\0")) throw new WorkspacePathError(requestedPath, "A path cannot contain NUL bytes.");
+    if (requestedPath.includes("\0"))
+      throw new WorkspacePathError(requestedPath, "A path cannot contain NUL bytes.");
     const candidate = path.resolve(lexicalRoot, requestedPath);
     const inside = relativeInside(lexicalRoot, candidate) ?? relativeInside(realRoot, candidate);
     if (inside === undefined) throw outsideRootError(requestedPath, realRoot);
@@ -54,7 +55,10 @@ export function createWorkspace(settings: WorkspaceSettings): Workspace {
       physical = await resolveRealPath(path.join(realRoot, inside));
     } catch (error) {
       if (error instanceof SymbolicLinkLoopError) {
-        throw new WorkspacePathError(requestedPath, `Path "${requestedPath}" cannot be resolved: it runs into a symbolic link loop.`);
+        throw new WorkspacePathError(
+          requestedPath,
+          `Path "${requestedPath}" cannot be resolved: it runs into a symbolic link loop.`,
+        );
       }
       throw error;
     }

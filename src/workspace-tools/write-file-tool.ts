@@ -31,8 +31,17 @@ export function createWriteFileTool(workspace: Workspace): Tool<WriteFileInput> 
       runWorkspaceOperation(workspace, async () => {
         const file = await workspace.resolve(input.path);
         const previous = await stat(file.absolute).catch(() => undefined);
-        if (previous?.isDirectory()) return toolError(`"${file.display}" is a directory; choose a file path.`);
-        await mkdir(path.dirname(file.absolute), { recursive: true });
+        if (previous?.isDirectory())
+          return toolError(`"${file.display}" is a directory; choose a file path.`);
+        try {
+          await mkdir(path.dirname(file.absolute), { recursive: true });
+        } catch (error) {
+          const code = (error as NodeJS.ErrnoException).code;
+          if (code !== "EEXIST" && code !== "ENOTDIR") throw error;
+          return toolError(
+            `Cannot write "${file.display}": part of its folder path is a file, not a folder.`,
+          );
+        }
         await writeFile(file.absolute, input.content, "utf8");
         const bytes = Buffer.byteLength(input.content);
         const what = previous ? `replacing its previous ${previous.size} bytes` : "a new file";

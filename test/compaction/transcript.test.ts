@@ -107,7 +107,28 @@ describe("renderTranscript", () => {
     expect(transcript).toContain("HEAD");
     expect(transcript).toContain("TAIL");
     expect(transcript).toMatch(/\[… \d+ characters omitted …\]/);
-    expect(transcript.length).toBeLessThan(1_200);
+    expect(transcript.length).toBeLessThanOrEqual(1_000);
+  });
+
+  it("leaves out the middle of the transcript when headers and labels alone exceed maxChars", () => {
+    const history: ModelMessage[] = [prompt("the original task")];
+    for (let round = 0; round < 200; round += 1) history.push(calls(`t${round}`), results(`t${round}`));
+    history.push(reply("the latest answer"));
+    const transcript = renderTranscript(history, { maxChars: 2_000 });
+    expect(transcript.length).toBeLessThanOrEqual(2_000);
+    expect(transcript.startsWith("[user]\nthe original task")).toBe(true);
+    expect(transcript.endsWith("[assistant]\nthe latest answer")).toBe(true);
+  });
+
+  it("never exceeds maxChars, and is untouched when it fits (property)", () => {
+    fc.assert(
+      fc.property(wellFormedHistory, fc.nat(3_000), (messages, maxChars) => {
+        const whole = renderTranscript(messages, { maxChars: Number.POSITIVE_INFINITY });
+        const bounded = renderTranscript(messages, { maxChars });
+        expect(bounded.length).toBeLessThanOrEqual(maxChars);
+        if (whole.length <= maxChars) expect(bounded).toBe(whole);
+      }),
+    );
   });
 
   it("includes every tool name, input and result, and no thinking (property)", () => {

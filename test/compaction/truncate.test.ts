@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { capForBudget, truncateMiddle } from "../../src/compaction/truncate";
+import { capForBudget, fitWithin, truncateMiddle } from "../../src/compaction/truncate";
 
 function hasLoneSurrogate(text: string): boolean {
   return /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
@@ -34,14 +34,49 @@ describe("truncateMiddle", () => {
     fc.assert(
       fc.property(fc.string({ unit: "binary", maxLength: 200 }), fc.nat(220), (text, maxChars) => {
         const shortened = truncateMiddle(text, maxChars);
-        if (text.length <= maxChars) return expect(shortened).toBe(text);
-        const match = /^([^]*)\n\[… (\d+) characters omitted …\]\n([^]*)$/.exec(shortened)!;
+        if (text.length <= maxChars) {
+          expect(shortened).toBe(text);
+          return;
+        }
+        const match = /^(.*)\n\[… (\d+) characters omitted …\]\n(.*)$/s.exec(shortened)!;
         const [, head, omitted, tail] = match;
         expect(head!.length + tail!.length).toBeLessThanOrEqual(maxChars);
         expect(head!.length + Number(omitted) + tail!.length).toBe(text.length);
         expect(text.startsWith(head!)).toBe(true);
         expect(text.endsWith(tail!)).toBe(true);
-        if (text.isWellFormed()) expect(hasLoneSurrogate(shortened)).toBe(false);
+        if (!hasLoneSurrogate(text)) expect(hasLoneSurrogate(shortened)).toBe(false);
+      }),
+    );
+  });
+});
+
+describe("fitWithin", () => {
+  it("returns a text that fits unchanged", () => {
+    expect(fitWithin("short", 5)).toBe("short");
+  });
+
+  it("counts the marker in the limit", () => {
+    const text = "a".repeat(50) + "b".repeat(50);
+    const fitted = fitWithin(text, 60);
+    expect(fitted.length).toBeLessThanOrEqual(60);
+    expect(fitted.length).toBeGreaterThan(55);
+    expect(fitted.startsWith("a")).toBe(true);
+    expect(fitted.endsWith("b")).toBe(true);
+    expect(fitted).toContain("characters omitted");
+  });
+
+  it("keeps only the beginning when even the marker does not fit, without splitting a pair", () => {
+    expect(fitWithin("abcdefghij".repeat(10), 4)).toBe("abcd");
+    expect(fitWithin("😀😀😀".repeat(20), 3)).toBe("😀");
+  });
+
+  it("never exceeds maxChars (property)", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "binary", maxLength: 300 }), fc.nat(320), (text, maxChars) => {
+        const fitted = fitWithin(text, maxChars);
+        expect(fitted.length).toBeLessThanOrEqual(maxChars);
+        if (text.length <= maxChars) expect(fitted).toBe(text);
+        if (!hasLoneSurrogate(text)) expect(hasLoneSurrogate(fitted)).toBe(false);
       }),
     );
   });

@@ -40,7 +40,11 @@ describe("repairHistoryTail", () => {
     const history = [prompt, callsMessage("a", "b")];
     const result = repairHistoryTail(history);
     expect(result.repaired).toBe(2);
-    expect(result.messages).toEqual([prompt, callsMessage("a", "b"), { role: "user", content: [unrecorded("a"), unrecorded("b")] }]);
+    expect(result.messages).toEqual([
+      prompt,
+      callsMessage("a", "b"),
+      { role: "user", content: [unrecorded("a"), unrecorded("b")] },
+    ]);
   });
 
   it("says that the result was never recorded and its effect is unverified", () => {
@@ -72,14 +76,21 @@ describe("repairHistoryTail", () => {
   it("puts the results before the text of a trailing plain user message", () => {
     const result = repairHistoryTail([prompt, callsMessage("a"), { role: "user", content: "hello?" }]);
     expect(result.repaired).toBe(1);
-    expect(result.messages.at(-1)).toEqual({ role: "user", content: [unrecorded("a"), { type: "text", text: "hello?" }] });
+    expect(result.messages.at(-1)).toEqual({
+      role: "user",
+      content: [unrecorded("a"), { type: "text", text: "hello?" }],
+    });
   });
 
   it("drops trailing assistant messages with no content, then repairs the calls before them", () => {
     const history: ModelMessage[] = [prompt, callsMessage("a"), { role: "assistant", content: [] }];
     const result = repairHistoryTail(history);
     expect(result.repaired).toBe(2);
-    expect(result.messages).toEqual([prompt, callsMessage("a"), { role: "user", content: [unrecorded("a")] }]);
+    expect(result.messages).toEqual([
+      prompt,
+      callsMessage("a"),
+      { role: "user", content: [unrecorded("a")] },
+    ]);
   });
 
   it("drops a lone empty assistant message", () => {
@@ -98,8 +109,16 @@ describe("repairHistoryTail", () => {
   });
 
   it("never mutates its input", () => {
-    const partial: ModelMessage = { role: "user", content: [{ type: "tool_result", tool_use_id: "a", content: "x" }] };
-    const history: ModelMessage[] = [prompt, callsMessage("a", "b"), partial, { role: "assistant", content: [] }];
+    const partial: ModelMessage = {
+      role: "user",
+      content: [{ type: "tool_result", tool_use_id: "a", content: "x" }],
+    };
+    const history: ModelMessage[] = [
+      prompt,
+      callsMessage("a", "b"),
+      partial,
+      { role: "assistant", content: [] },
+    ];
     const before = structuredClone(history);
     repairHistoryTail(history);
     expect(history).toEqual(before);
@@ -110,7 +129,10 @@ describe("repairHistoryTail", () => {
     const { messages } = repairHistoryTail([prompt, callsMessage("a", "b", "c")]);
     const calls = (messages[1] as AssistantModelMessage).content.filter((block) => block.type === "tool_use");
     const next = messages[2]!;
-    const resultIds = typeof next.content === "string" ? [] : next.content.map((block) => (block as { tool_use_id?: string }).tool_use_id);
+    const resultIds =
+      typeof next.content === "string"
+        ? []
+        : next.content.map((block) => (block as { tool_use_id?: string }).tool_use_id);
     expect(resultIds).toEqual(calls.map((call) => call.id));
   });
 });

@@ -8,7 +8,12 @@ import type { ImageBlock, TextBlock } from "../../messages/types";
 import type { ToolOutput } from "../../tools/tool";
 
 /** The result of `tools/call` as the client returns it (current or pre-2024-11 shape). */
-export type McpCallResult = { content?: unknown; isError?: unknown; structuredContent?: unknown; toolResult?: unknown };
+export type McpCallResult = {
+  content?: unknown;
+  isError?: unknown;
+  structuredContent?: unknown;
+  toolResult?: unknown;
+};
 
 /** Binary payloads longer than this are left out of the JSON text a non-text block becomes. */
 const MAX_INLINE_BINARY_CHARS = 256;
@@ -22,13 +27,16 @@ export function toolOutputFromMcpResult(result: McpCallResult): ToolOutput {
   const isError = result.isError === true;
   const blocks = contentBlocksOf(result).filter((block) => block.type !== "text" || block.text !== "");
   if (blocks.length === 0) {
-    return isError ? { content: "The MCP tool reported an error without any content.", isError } : { content: "" };
+    return isError
+      ? { content: "The MCP tool reported an error without any content.", isError }
+      : { content: "" };
   }
   return isError ? { content: blocks, isError } : { content: blocks };
 }
 
 function contentBlocksOf(result: McpCallResult): Array<TextBlock | ImageBlock> {
-  if (Array.isArray(result.content) && result.content.length > 0) return result.content.map(blockFromMcpContent);
+  if (Array.isArray(result.content) && result.content.length > 0)
+    return result.content.map(blockFromMcpContent);
   if (result.structuredContent !== undefined) return [jsonText(result.structuredContent)];
   if (result.toolResult !== undefined) return [jsonText(result.toolResult)];
   return [];
@@ -36,9 +44,17 @@ function contentBlocksOf(result: McpCallResult): Array<TextBlock | ImageBlock> {
 
 function blockFromMcpContent(block: unknown): TextBlock | ImageBlock {
   const candidate = block as { type?: unknown; text?: unknown; data?: unknown; mimeType?: unknown };
-  if (candidate?.type === "text" && typeof candidate.text === "string") return { type: "text", text: candidate.text };
-  if (candidate?.type === "image" && typeof candidate.data === "string" && typeof candidate.mimeType === "string") {
-    return { type: "image", source: { type: "base64", media_type: candidate.mimeType, data: candidate.data } };
+  if (candidate?.type === "text" && typeof candidate.text === "string")
+    return { type: "text", text: candidate.text };
+  if (
+    candidate?.type === "image" &&
+    typeof candidate.data === "string" &&
+    typeof candidate.mimeType === "string"
+  ) {
+    return {
+      type: "image",
+      source: { type: "base64", media_type: candidate.mimeType, data: candidate.data },
+    };
   }
   return jsonText(block);
 }
@@ -48,7 +64,11 @@ function jsonText(value: unknown): TextBlock {
 }
 
 function elideLongBinary(key: string, value: unknown): unknown {
-  if ((key === "blob" || key === "data") && typeof value === "string" && value.length > MAX_INLINE_BINARY_CHARS) {
+  if (
+    (key === "blob" || key === "data") &&
+    typeof value === "string" &&
+    value.length > MAX_INLINE_BINARY_CHARS
+  ) {
     return `(${value.length} base64 characters omitted)`;
   }
   return value;
@@ -61,15 +81,19 @@ function elideLongBinary(key: string, value: unknown): unknown {
  */
 export function mcpResultFromToolOutput(output: ToolOutput): CallToolResult {
   if (typeof output === "string") return { content: [{ type: "text", text: output }] };
-  if (typeof output !== "object" || output === null) return { content: [{ type: "text", text: String(output ?? "") }] };
+  if (typeof output !== "object" || output === null)
+    return { content: [{ type: "text", text: String(output ?? "") }] };
   const content: McpContentBlock[] =
-    typeof output.content === "string" ? [{ type: "text", text: output.content }] : output.content.map(mcpContentFromBlock);
+    typeof output.content === "string"
+      ? [{ type: "text", text: output.content }]
+      : output.content.map(mcpContentFromBlock);
   return output.isError === true ? { content, isError: true } : { content };
 }
 
 function mcpContentFromBlock(block: TextBlock | ImageBlock): McpContentBlock {
   if (block.type === "text") return { type: "text", text: block.text };
-  if (block.source.type === "base64") return { type: "image", data: block.source.data, mimeType: block.source.media_type };
+  if (block.source.type === "base64")
+    return { type: "image", data: block.source.data, mimeType: block.source.media_type };
   return { type: "resource_link", uri: block.source.url, name: imageNameOf(block.source.url) };
 }
 

@@ -63,7 +63,13 @@ export function createHttpSessions(options: HttpSessionsOptions): HttpSessions {
 
   async function openSession(): Promise<Session> {
     const server = options.createServer();
-    const session: Session = { transport: undefined!, server, openExchanges: 0, idleTimer: undefined, closed: false };
+    const session: Session = {
+      transport: undefined!,
+      server,
+      openExchanges: 0,
+      idleTimer: undefined,
+      closed: false,
+    };
     session.transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sessionId) => {
@@ -82,12 +88,18 @@ export function createHttpSessions(options: HttpSessionsOptions): HttpSessions {
       const sessionId = headerValue(request.headers["mcp-session-id"]);
       if (sessionId !== undefined) {
         const session = sessions.get(sessionId);
-        if (!session) return writeJsonRpcError(response, 404, -32001, "Session not found: start a new session.");
+        if (!session)
+          return writeJsonRpcError(response, 404, -32001, "Session not found: start a new session.");
         trackExchange(session, response);
         return session.transport.handleRequest(request, response, parsedBody);
       }
       if (request.method !== "POST") {
-        return writeJsonRpcError(response, 400, -32000, "Missing mcp-session-id header: initialize a session first.");
+        return writeJsonRpcError(
+          response,
+          400,
+          -32000,
+          "Missing mcp-session-id header: initialize a session first.",
+        );
       }
       const session = await openSession();
       trackExchange(session, response);
@@ -100,10 +112,12 @@ export function createHttpSessions(options: HttpSessionsOptions): HttpSessions {
     size: () => sessions.size,
     async close() {
       closed = true;
-      await Promise.all([...sessions.values()].map(async (session) => {
-        await session.transport.close().catch(() => {});
-        await closeSession(session);
-      }));
+      await Promise.all(
+        [...sessions.values()].map(async (session) => {
+          await session.transport.close().catch(() => {});
+          await closeSession(session);
+        }),
+      );
     },
   };
 }
@@ -113,7 +127,12 @@ function headerValue(value: string | string[] | undefined): string | undefined {
 }
 
 /** Answers with a JSON-RPC error body, as the Streamable HTTP transport itself does. */
-export function writeJsonRpcError(response: ServerResponse, status: number, code: number, message: string): void {
+export function writeJsonRpcError(
+  response: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+): void {
   if (response.headersSent) {
     response.end();
     return;

@@ -1,1 +1,33 @@
-export {};
+/**
+ * `agent-lattice/mcp`: connect to MCP servers (the client side behind `mcpServers`) and serve our
+ * own tools as an MCP server. Needs the optional peer dependency `@modelcontextprotocol/sdk`.
+ *
+ * Any new export added here becomes public API: named exports only.
+ * @module
+ */
+
+export type { McpServerStatus } from "../../messages/sdk-messages";
+export {
+  DEFAULT_MCP_CONNECT_TIMEOUT_MS,
+  DEFAULT_MCP_TOOL_TIMEOUT_MS,
+  type McpHttpServerConfig,
+  type McpServerConfig,
+  type McpServerTimeouts,
+  type McpSseServerConfig,
+  type McpStdioServerConfig,
+} from "./config";
+export {
+  type ConnectMcpServersOptions,
+  connectMcpServers,
+  DEFAULT_MCP_CLIENT_NAME,
+  DEFAULT_MCP_CLIENT_VERSION,
+  type McpConnections,
+} from "./connect";
+export {
+  type CreateMcpServerOptions,
+  createMcpServer,
+  DEFAULT_MCP_SESSION_IDLE_TIMEOUT_MS,
+  type McpHttpListener,
+  type McpListenOptions,
+  type McpToolServer,
+} from "./server";

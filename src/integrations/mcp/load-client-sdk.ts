@@ -28,7 +28,7 @@ let loading: Promise<McpClientSdk> | undefined;
 export function loadMcpClientSdk(): Promise<McpClientSdk> {
   loading ??= importClientSdk().catch((error: unknown) => {
     loading = undefined;
-    throw isModuleNotFound(error)
+    throw isSdkNotFound(error)
       ? new InvalidOptionError(
           "mcpServers needs the optional peer dependency @modelcontextprotocol/sdk: npm install @modelcontextprotocol/sdk",
           { cause: error },
@@ -55,7 +55,9 @@ async function importClientSdk(): Promise<McpClientSdk> {
   };
 }
 
-function isModuleNotFound(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND";
+/** Whether the SDK itself is missing (not one of its own dependencies). */
+function isSdkNotFound(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  const notFound = code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND";
+  return notFound && typeof message === "string" && message.includes("@modelcontextprotocol/sdk");
 }

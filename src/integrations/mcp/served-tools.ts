@@ -4,8 +4,8 @@
  */
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
-  type CallToolResult,
   CallToolRequestSchema,
+  type CallToolResult,
   ErrorCode,
   ListToolsRequestSchema,
   McpError,
@@ -23,10 +23,17 @@ export function assertServableTools(tools: readonly Tool[]): void {
   if (!Array.isArray(tools)) throw new InvalidOptionError("createMcpServer needs an array of tools.");
   const names = new Set<string>();
   for (const tool of tools) {
-    if (typeof tool?.name !== "string" || typeof tool.execute !== "function" || typeof tool.parseInput !== "function") {
-      throw new InvalidOptionError("createMcpServer: every tool must come from defineTool (name, parseInput, execute).");
+    if (
+      typeof tool?.name !== "string" ||
+      typeof tool.execute !== "function" ||
+      typeof tool.parseInput !== "function"
+    ) {
+      throw new InvalidOptionError(
+        "createMcpServer: every tool must come from defineTool (name, parseInput, execute).",
+      );
     }
-    if (names.has(tool.name)) throw new InvalidOptionError(`createMcpServer: two tools are named "${tool.name}".`);
+    if (names.has(tool.name))
+      throw new InvalidOptionError(`createMcpServer: two tools are named "${tool.name}".`);
     names.add(tool.name);
     if (tool.inputSchema?.type !== "object") {
       throw new InvalidOptionError(
@@ -44,7 +51,10 @@ export function registerServedTools(server: Server, tools: readonly Tool[]): voi
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     const tool = toolsByName.get(request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-    return runServedTool(tool, request.params.arguments ?? {}, { signal: extra.signal, requestId: String(extra.requestId) });
+    return runServedTool(tool, request.params.arguments ?? {}, {
+      signal: extra.signal,
+      requestId: String(extra.requestId),
+    });
   });
 }
 
@@ -76,7 +86,9 @@ export async function runServedTool(
     });
     return mcpResultFromToolOutput(output);
   } catch (error) {
-    return errorResult(`Tool "${tool.name}" failed: ${error instanceof Error ? error.message : String(error)}`);
+    return errorResult(
+      `Tool "${tool.name}" failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 

@@ -98,7 +98,9 @@ export class ServerConnection {
     // Transport errors also surface as failed requests; the background copies carry nothing more.
     client.onerror = () => {};
     const connection = new ServerConnection(options, client, handle);
-    client.setNotificationHandler(options.sdk.ToolListChangedNotificationSchema, () => connection.refreshTools());
+    client.setNotificationHandler(options.sdk.ToolListChangedNotificationSchema, () =>
+      connection.refreshTools(),
+    );
     await connection.connect();
     return connection;
   }
@@ -118,9 +120,9 @@ export class ServerConnection {
     }
   }
 
-  /** The server's tools, named `mcp__<server>__<tool>`; empty unless connected. */
+  /** The server's tools, named `mcp__<server>__<tool>`; empty unless connected (and not closed). */
   tools(): Tool[] {
-    return this.state.kind === "connected" ? [...this.adaptedTools] : [];
+    return this.state.kind === "connected" && !this.closing ? [...this.adaptedTools] : [];
   }
 
   /** Closes the client and transport and waits for a stdio server's process to be gone. Idempotent. */
@@ -145,7 +147,10 @@ export class ServerConnection {
       await this.close();
       // Let the last stderr output of a crashed process arrive before quoting it.
       await new Promise((resolve) => setImmediate(resolve));
-      this.state = { kind: "failed", error: this.redact(withStderr(messageOf(error), this.handle?.stderrTail())) };
+      this.state = {
+        kind: "failed",
+        error: this.redact(withStderr(messageOf(error), this.handle?.stderrTail())),
+      };
     } finally {
       deadline.cancel();
     }
@@ -165,7 +170,9 @@ export class ServerConnection {
       tools.push(...result.tools);
       cursor = result.nextCursor;
       if (cursor === undefined) return tools;
-      if (seenCursors.has(cursor)) throw new Error(`tools/list returned the cursor ${JSON.stringify(cursor)} twice.`);
+      if (seenCursors.has(cursor)) {
+        throw new Error(`tools/list returned the cursor ${JSON.stringify(cursor)} twice.`);
+      }
       seenCursors.add(cursor);
     }
     throw new Error(`tools/list did not end after ${MAX_TOOL_LIST_PAGES} pages.`);
@@ -185,7 +192,8 @@ export class ServerConnection {
       this.refreshRequested = false;
       try {
         const listed = await this.listAllTools(this.lifetime.signal);
-        if (this.state.kind === "connected" && !this.closing && this.replaceTools(listed)) this.notifyToolsChanged();
+        const stillConnected = this.state.kind === "connected" && !this.closing;
+        if (stillConnected && this.replaceTools(listed)) this.notifyToolsChanged();
       } catch {
         // Keep the previous list; the server's next notification tries again.
       }
@@ -237,7 +245,9 @@ export class ServerConnection {
       });
       return toolOutputFromMcpResult(result);
     } catch (error) {
-      const detail = this.state.kind === "crashed" ? ` (${this.crashDescription()})` : "";
+      // The state may have changed while the call was running: quote a crash's stderr.
+      const state = this.state as ConnectionState;
+      const detail = state.kind === "crashed" ? ` (${this.crashDescription()})` : "";
       return toolFailure(exposedName, this.redact(`${messageOf(error)}${detail}`));
     }
   }
@@ -249,7 +259,9 @@ export class ServerConnection {
   }
 
   private crashDescription(): string {
-    return this.redact(withStderr("The server closed the connection unexpectedly.", this.handle?.stderrTail()));
+    return this.redact(
+      withStderr("The server closed the connection unexpectedly.", this.handle?.stderrTail()),
+    );
   }
 
   private notifyToolsChanged(): void {
@@ -272,12 +284,17 @@ export class ServerConnection {
 /** The deadline of connecting: `connectTimeoutMs`, or the caller's signal, whichever comes first. */
 class ConnectTimeoutError extends Error {
   constructor(timeoutMs: number) {
-    super(`No answer within connectTimeoutMs (${timeoutMs} ms) while starting, initializing and listing tools.`);
+    super(
+      `No answer within connectTimeoutMs (${timeoutMs} ms) while starting, initializing and listing tools.`,
+    );
     this.name = "ConnectTimeoutError";
   }
 }
 
-function startDeadline(timeoutMs: number, outer: AbortSignal | undefined): { signal: AbortSignal; cancel(): void } {
+function startDeadline(
+  timeoutMs: number,
+  outer: AbortSignal | undefined,
+): { signal: AbortSignal; cancel(): void } {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new ConnectTimeoutError(timeoutMs)), timeoutMs);
   const onOuterAbort = () => controller.abort(outer?.reason ?? new Error("Connecting was aborted."));
@@ -309,7 +326,10 @@ async function untilAborted<T>(signal: AbortSignal, work: () => Promise<T>): Pro
 
 async function settledWithin(promise: Promise<unknown>, timeoutMs: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
-  await Promise.race([promise.catch(() => {}), new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+  await Promise.race([
+    promise.catch(() => {}),
+    new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs))),
+  ]);
   clearTimeout(timer);
 }
 
@@ -349,7 +369,12 @@ function withStderr(message: string, stderrTail: string | undefined): string {
   return stderrTail ? `${message} Server stderr: ${stderrTail}` : message;
 }
 
+/** An error's message; HTTP transport errors also name their status, which their message may omit. */
 function messageOf(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return typeof error === "string" ? error : String(error);
+  if (!(error instanceof Error)) return typeof error === "string" ? error : String(error);
+  const status = (error as { code?: unknown }).code;
+  const isHttpStatus = typeof status === "number" && status >= 100 && status <= 599;
+  return isHttpStatus && !error.message.includes(String(status))
+    ? `${error.message} (HTTP ${status})`
+    : error.message;
 }

@@ -64,7 +64,15 @@ export function createFileWriteLock(lockPath: string, staleAfterMs: number): Fil
     }
   }
 
-  async function release(token: string): Promise<void> {
+  /**
+   * Removes the lock. Within half the stale age nobody can have broken it, so it is still ours and
+   * goes at once; past that, it is removed only if it still holds our token.
+   */
+  async function release(token: string, acquiredAt: number): Promise<void> {
+    if (Date.now() - acquiredAt < staleAfterMs / 2) {
+      await unlink(lockPath).catch(() => undefined);
+      return;
+    }
     const holder = await readHolder(lockPath);
     if (holder !== "missing" && holder?.token === token) await unlink(lockPath).catch(() => undefined);
   }
@@ -72,10 +80,11 @@ export function createFileWriteLock(lockPath: string, staleAfterMs: number): Fil
   return {
     async hold<T>(write: () => Promise<T>): Promise<T> {
       const token = await acquire();
+      const acquiredAt = Date.now();
       try {
         return await write();
       } finally {
-        await release(token);
+        await release(token, acquiredAt);
       }
     },
   };
@@ -92,7 +101,11 @@ async function readHolder(lockPath: string): Promise<LockHolder | undefined | "m
   }
   try {
     const holder = JSON.parse(text) as Partial<LockHolder>;
-    if (typeof holder.pid === "number" && typeof holder.host === "string" && typeof holder.acquiredAt === "number") {
+    if (
+      typeof holder.pid === "number" &&
+      typeof holder.host === "string" &&
+      typeof holder.acquiredAt === "number"
+    ) {
       return holder as LockHolder;
     }
   } catch {

@@ -11,7 +11,9 @@ import type { ModelMessage } from "../../messages/types";
  */
 export function serializeMessage(message: ModelMessage): string {
   if (typeof message !== "object" || message === null) {
-    throw new TypeError(`A history message must be an object, got ${message === null ? "null" : typeof message}.`);
+    throw new TypeError(
+      `A history message must be an object, got ${message === null ? "null" : typeof message}.`,
+    );
   }
   const text = JSON.stringify(message);
   if (typeof text !== "string") throw new TypeError("The history message could not be serialized to JSON.");

@@ -1,1 +1,298 @@
-export {};
+/**
+ * `agent-lattice/stores/sqlite`: conversations in a SQLite database, on `better-sqlite3` (an
+ * optional peer dependency, imported only by this entry).
+ *
+ * Two tables, created on first use: `<tableName>_conversations` (one row per conversation: its
+ * version and message count) and `<tableName>` (one row per message: conversation id, ordinal, the
+ * message as JSON text). Load order is the ordinal order, exactly.
+ *
+ * **One writer per conversation, across processes: optimistic versioning.** Every write is one
+ * `BEGIN IMMEDIATE` transaction that first runs
+ * `UPDATE … SET version = version + 1 WHERE id = ? AND version = <the version seen at load>`; when
+ * no row matches, another writer got there first, the transaction rolls back (nothing written) and
+ * the store throws {@link ConversationConflictError}. An append inserts only the new rows (O(1) per
+ * message); a replace deletes and inserts in the same transaction, so readers see the old history
+ * or the new one, never a mix.
+ * @module
+ */
+import { closeSync, mkdirSync, openSync } from "node:fs";
+import { dirname } from "node:path";
+import Database from "better-sqlite3";
+import { ConversationConflictError, InvalidOptionError } from "../../errors";
+import type { ModelMessage } from "../../messages/types";
+import {
+  assertConversationId,
+  type ConversationHistoryStore,
+  type ConversationInfo,
+  describeVersionConflict,
+} from "./conversation-history-store";
+import { parseStoredMessage } from "./message-codec";
+import { borrowedResource, ownedResource, type SharedResource } from "./shared-resource";
+import { quoteIdentifier } from "./sql-identifier";
+import { createVersionedStoreCore, type VersionedBackend } from "./versioned-store";
+
+export type { ConversationHistoryStore, ConversationInfo } from "./conversation-history-store";
+
+/** Default table name (the conversations table adds `_conversations`). */
+export const DEFAULT_SQLITE_TABLE_NAME = "agent_lattice_messages";
+/** Default wait for a lock held by another connection, in milliseconds. */
+export const DEFAULT_SQLITE_BUSY_TIMEOUT_MS = 5_000;
+
+/** Options of {@link createSqliteHistoryStore}. Give `path` or `database`. */
+export interface SqliteHistoryStoreOptions {
+  /**
+   * The database file, opened (and created, with its folders, mode 0600) by the store, in WAL mode
+   * with `synchronous = NORMAL`, and closed by `close()`.
+   */
+  path?: string;
+  /** An open `better-sqlite3` database; used as configured and never closed by the store. */
+  database?: Database.Database;
+  /** The conversation this store reads and writes. */
+  conversationId: string;
+  /** Propagate store failures out of `query()` / `prompt()`. @default false */
+  failOnError?: boolean;
+  /** The message table's name; the conversations table is `<tableName>_conversations`. @default "agent_lattice_messages" */
+  tableName?: string;
+  /** How long a write waits for another connection's lock (only for a database opened from `path`). @default 5000 */
+  busyTimeoutMs?: number;
+}
+
+/** A SQLite history store. */
+export interface SqliteHistoryStore extends ConversationHistoryStore {
+  fork(newConversationId: string): Promise<SqliteHistoryStore>;
+}
+
+/**
+ * Creates a history store for one conversation of a SQLite database.
+ *
+ * @example
+ * import { createSqliteHistoryStore } from "agent-lattice/stores/sqlite";
+ * const historyStore = createSqliteHistoryStore({ path: "data/agents.db", conversationId: "user-42" });
+ */
+export function createSqliteHistoryStore(options: SqliteHistoryStoreOptions): SqliteHistoryStore {
+  assertConversationId(options?.conversationId, "createSqliteHistoryStore");
+  const tables = tableNamesFor(options.tableName ?? DEFAULT_SQLITE_TABLE_NAME);
+  return createStore(openDatabase(options), tables, options.conversationId, options.failOnError ?? false);
+}
+
+interface TableNames {
+  messages: string;
+  conversations: string;
+}
+
+function tableNamesFor(tableName: string): TableNames {
+  return {
+    messages: quoteIdentifier(tableName, "tableName"),
+    conversations: quoteIdentifier(`${tableName}_conversations`, "tableName"),
+  };
+}
+
+function openDatabase(options: SqliteHistoryStoreOptions): SharedResource<Database.Database> {
+  if (options.database && options.path)
+    throw new InvalidOptionError("Give createSqliteHistoryStore `path` or `database`, not both.");
+  if (options.database) return borrowedResource(options.database);
+  if (typeof options.path !== "string" || options.path === "") {
+    throw new InvalidOptionError("createSqliteHistoryStore needs `path` or `database`.");
+  }
+  if (options.path !== ":memory:") createPrivateFile(options.path);
+  const database = new Database(options.path, {
+    timeout: options.busyTimeoutMs ?? DEFAULT_SQLITE_BUSY_TIMEOUT_MS,
+  });
+  database.pragma("journal_mode = WAL");
+  database.pragma("synchronous = NORMAL");
+  return ownedResource(database, (opened) => {
+    opened.close();
+  });
+}
+
+/** Creates the database file (and its folders) readable by its owner only, when it does not exist yet. */
+function createPrivateFile(path: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  closeSync(openSync(path, "a", 0o600));
+}
+
+/** The version this store expects, and the message count that goes with it. */
+interface ConversationState {
+  version: number;
+  messageCount: number;
+}
+
+function createStore(
+  resource: SharedResource<Database.Database>,
+  tables: TableNames,
+  conversationId: string,
+  failOnError: boolean,
+): SqliteHistoryStore {
+  const statements = prepareStatements(resource.value, tables);
+  const backend = createBackend(resource, statements, conversationId);
+  const core = createVersionedStoreCore(backend, { failOnError });
+
+  return {
+    conversationId,
+    failOnError: core.failOnError,
+    load: core.load,
+    append: core.append,
+    replace: core.replace,
+    close: core.close,
+    async listConversations(): Promise<ConversationInfo[]> {
+      return statements.listConversations.all().map((row) => ({
+        conversationId: row.id,
+        messageCount: row.message_count,
+        updatedAt: new Date(row.updated_at),
+      }));
+    },
+    deleteConversation(id = conversationId): Promise<boolean> {
+      return core.exclusive(async () => {
+        const existed = statements.deleteConversation(id);
+        if (id === conversationId) backend.forgetConversation();
+        return existed;
+      });
+    },
+    fork(newConversationId: string): Promise<SqliteHistoryStore> {
+      assertConversationId(newConversationId, "fork");
+      return core.exclusive(async () => {
+        statements.fork(conversationId, newConversationId);
+        return createStore(resource.share(), tables, newConversationId, failOnError);
+      });
+    },
+  };
+}
+
+function createBackend(
+  resource: SharedResource<Database.Database>,
+  statements: Statements,
+  conversationId: string,
+) {
+  let expected: ConversationState | undefined;
+
+  const backend: VersionedBackend & { forgetConversation(): void } = {
+    async load(): Promise<ModelMessage[]> {
+      const { state, rows } = statements.load(conversationId);
+      expected = state;
+      return rows.flatMap((text) => parseStoredMessage(text) ?? []);
+    },
+    async append(serializedMessages) {
+      expected = statements.write(conversationId, expected, serializedMessages, "append");
+    },
+    async replace(serializedMessages) {
+      expected = statements.write(conversationId, expected, serializedMessages, "replace");
+    },
+    async close() {
+      await resource.release();
+    },
+    forgetConversation() {
+      expected = { version: 0, messageCount: 0 };
+    },
+  };
+  return backend;
+}
+
+type Statements = ReturnType<typeof prepareStatements>;
+type ConversationRow = { id: string; version: number; message_count: number; updated_at: string };
+
+/** Creates the tables (when missing) and prepares every statement the store runs. */
+function prepareStatements(database: Database.Database, { messages, conversations }: TableNames) {
+  database.exec(`
+    CREATE TABLE IF NOT EXISTS ${conversations} (
+      id TEXT PRIMARY KEY,
+      version INTEGER NOT NULL,
+      message_count INTEGER NOT NULL,
+      created_at TEXT NOT NULL,
+      updated_at TEXT NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS ${messages} (
+      conversation_id TEXT NOT NULL,
+      ordinal INTEGER NOT NULL,
+      message TEXT NOT NULL,
+      PRIMARY KEY (conversation_id, ordinal)
+    ) WITHOUT ROWID;`);
+
+  const selectState = database.prepare<[string], ConversationRow>(
+    `SELECT * FROM ${conversations} WHERE id = ?`,
+  );
+  const selectMessages = database
+    .prepare<[string], string>(`SELECT message FROM ${messages} WHERE conversation_id = ? ORDER BY ordinal`)
+    .pluck();
+  const createConversation = database.prepare<[string, number, string, string]>(
+    `INSERT INTO ${conversations} (id, version, message_count, created_at, updated_at) VALUES (?, 1, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+  );
+  const bumpVersion = database.prepare<[number, string, string, number]>(
+    `UPDATE ${conversations} SET version = version + 1, message_count = ?, updated_at = ? WHERE id = ? AND version = ?`,
+  );
+  const insertMessage = database.prepare<[string, number, string]>(
+    `INSERT INTO ${messages} (conversation_id, ordinal, message) VALUES (?, ?, ?)`,
+  );
+  const deleteMessages = database.prepare<[string]>(`DELETE FROM ${messages} WHERE conversation_id = ?`);
+  const deleteConversationRow = database.prepare<[string]>(`DELETE FROM ${conversations} WHERE id = ?`);
+  const copyConversation = database.prepare<[string, string, string, string]>(
+    `INSERT INTO ${conversations} (id, version, message_count, created_at, updated_at)
+     SELECT ?, 1, message_count, ?, ? FROM ${conversations} WHERE id = ?`,
+  );
+  const copyMessages = database.prepare<[string, string]>(
+    `INSERT INTO ${messages} (conversation_id, ordinal, message) SELECT ?, ordinal, message FROM ${messages} WHERE conversation_id = ?`,
+  );
+  const listConversations = database.prepare<[], ConversationRow>(
+    `SELECT * FROM ${conversations} ORDER BY updated_at DESC, id`,
+  );
+
+  const stateOf = (id: string): ConversationState => {
+    const row = selectState.get(id);
+    return row ? { version: row.version, messageCount: row.message_count } : { version: 0, messageCount: 0 };
+  };
+
+  /** Advances the version from `from`, or throws a conflict (rolling the transaction back). */
+  const claimNextVersion = (id: string, from: ConversationState, messageCount: number): void => {
+    const now = new Date().toISOString();
+    const claimed =
+      from.version === 0
+        ? createConversation.run(id, messageCount, now, now)
+        : bumpVersion.run(messageCount, now, id, from.version);
+    if (claimed.changes === 0) {
+      throw new ConversationConflictError(id, describeVersionConflict(from.version, stateOf(id).version));
+    }
+  };
+
+  const load = database.transaction((id: string) => ({ state: stateOf(id), rows: selectMessages.all(id) }));
+
+  const write = database.transaction(
+    (
+      id: string,
+      expected: ConversationState | undefined,
+      lines: readonly string[],
+      mode: "append" | "replace",
+    ) => {
+      const from = expected ?? stateOf(id);
+      const firstOrdinal = mode === "append" ? from.messageCount : 0;
+      claimNextVersion(id, from, firstOrdinal + lines.length);
+      if (mode === "replace") deleteMessages.run(id);
+      for (const [index, line] of lines.entries()) insertMessage.run(id, firstOrdinal + index, line);
+      return { version: from.version + 1, messageCount: firstOrdinal + lines.length };
+    },
+  );
+
+  const deleteConversation = database.transaction((id: string) => {
+    deleteMessages.run(id);
+    return deleteConversationRow.run(id).changes > 0;
+  });
+
+  const fork = database.transaction((sourceId: string, newId: string) => {
+    if (selectState.get(newId))
+      throw new InvalidOptionError(`Cannot fork into conversation "${newId}": it already exists.`);
+    const now = new Date().toISOString();
+    copyConversation.run(newId, now, now, sourceId);
+    copyMessages.run(newId, sourceId);
+  });
+
+  return {
+    load: (id: string) => load.deferred(id),
+    write: (
+      id: string,
+      expected: ConversationState | undefined,
+      lines: readonly string[],
+      mode: "append" | "replace",
+    ) => write.immediate(id, expected, lines, mode),
+    deleteConversation: (id: string) => deleteConversation.immediate(id),
+    fork: (sourceId: string, newId: string) => fork.immediate(sourceId, newId),
+    listConversations,
+  };
+}

@@ -55,6 +55,7 @@ export function createVersionedStoreCore(
   let queue: Promise<unknown> = Promise.resolve();
   let pending: string[] = [];
   let closed = false;
+  let closing: Promise<void> | undefined;
 
   function exclusive<T>(operation: () => Promise<T>): Promise<T> {
     const run = queue.then(() => {
@@ -96,17 +97,21 @@ export function createVersionedStoreCore(
     });
   }
 
-  async function close(): Promise<void> {
-    if (closed) return;
-    await queue;
-    closed = true;
-    await backend.close();
+  function close(): Promise<void> {
+    closing ??= queue.then(async () => {
+      closed = true;
+      await backend.close();
+    });
+    return closing;
   }
 
   return { load, append, replace, close, exclusive, failOnError: options.failOnError ?? false };
 }
 
-async function asStoreError<T>(operation: "load" | "append" | "replace", action: () => Promise<T>): Promise<T> {
+async function asStoreError<T>(
+  operation: "load" | "append" | "replace",
+  action: () => Promise<T>,
+): Promise<T> {
   try {
     return await action();
   } catch (error) {

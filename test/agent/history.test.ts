@@ -1,0 +1,137 @@
+/**
+ * The conversation an Agent holds: `getHistory()` returns a deep copy, assistant messages carry the
+ * provider's response metadata, and a store mirrors every message.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createAgent, createJsonlHistoryStore, defineTool } from "../../src/index";
+import { createScriptedClient } from "../../src/testing/index";
+import { createMemoryStore, expectWellFormed, MODEL, toolUse } from "../loop/support";
+
+const noteTool = defineTool({
+  name: "note",
+  inputSchema: z.object({ text: z.string() }),
+  execute: ({ text }) => `noted ${text}`,
+});
+
+describe("getHistory()", () => {
+  it("returns a deep copy: mutating it changes neither the agent nor the next request", async () => {
+    const client = createScriptedClient([
+      { content: [toolUse("t1", "note", { text: "a" })] },
+      { content: "first" },
+      { content: "second" },
+    ]);
+    const agent = createAgent({ model: MODEL, client, tools: [noteTool] });
+    await agent.prompt("one");
+
+    const copy = await agent.getHistory();
+    const pristine = structuredClone(copy);
+    copy.push({ role: "user", content: "injected" });
+    (copy[0] as { content: string }).content = "rewritten";
+    const call = copy[1]!.content[0] as { input: { text: string } };
+    call.input.text = "tampered";
+
+    expect(await agent.getHistory()).toEqual(pristine);
+    await agent.prompt("two");
+    expect(client.requests[2]?.messages.slice(0, 4)).toEqual(pristine);
+  });
+
+  it("is empty before the first query and loads the store lazily", async () => {
+    const store = createMemoryStore([
+      { role: "user", content: "earlier" },
+      { role: "assistant", content: [{ type: "text", text: "earlier answer" }] },
+    ]);
+    const client = createScriptedClient([{ content: "continued" }]);
+    const agent = createAgent({ model: MODEL, client, historyStore: store });
+
+    expect(await agent.getHistory()).toHaveLength(2);
+    await agent.prompt("next");
+
+    expect(client.requests[0]?.messages.map((message) => message.role)).toEqual([
+      "user",
+      "assistant",
+      "user",
+    ]);
+    expect(await agent.getHistory()).toEqual(store.saved);
+  });
+});
+
+describe("assistant message metadata", () => {
+  it("carries providerResponseId and the model that actually served the response", async () => {
+    const client = createScriptedClient([
+      {
+        content: "hi",
+        id: "msg_provider_42",
+        model: "claude-sonnet-4-6-20260101",
+        usage: { input_tokens: 1, output_tokens: 1 },
+      },
+    ]);
+    const agent = createAgent({ model: MODEL, client });
+    const yielded: unknown[] = [];
+
+    for await (const message of agent.query("hello"))
+      if (message.type === "assistant") yielded.push(message.message);
+
+    const history = await agent.getHistory();
+    expect(history[1]).toMatchObject({
+      role: "assistant",
+      providerResponseId: "msg_provider_42",
+      model: "claude-sonnet-4-6-20260101",
+      stop_reason: "end_turn",
+      usage: { input_tokens: 1, output_tokens: 1 },
+    });
+    expect(yielded).toEqual([history[1]]);
+  });
+
+  it("leaves them absent when a client does not report them", async () => {
+    const agent = createAgent({
+      model: MODEL,
+      client: {
+        createMessage: async () => ({ role: "assistant", content: [{ type: "text", text: "bare" }] }),
+      },
+    });
+
+    await agent.prompt("hello");
+
+    const assistant = (await agent.getHistory())[1]!;
+    expect(assistant).not.toHaveProperty("providerResponseId");
+    expect(assistant).not.toHaveProperty("model");
+  });
+});
+
+describe("history stores", () => {
+  let directory: string | undefined;
+  afterEach(async () => {
+    if (directory) await rm(directory, { recursive: true, force: true });
+    directory = undefined;
+  });
+
+  it("a JSONL store holds what memory holds, and a new Agent over it resumes the conversation", async () => {
+    directory = await mkdtemp(join(tmpdir(), "agent-lattice-history-"));
+    const path = join(directory, "conversation.jsonl");
+    const client = createScriptedClient([
+      { content: [toolUse("t1", "note", { text: "x" })] },
+      { content: "stored", id: "msg_1" },
+      { content: "resumed" },
+    ]);
+    const agent = createAgent({
+      model: MODEL,
+      client,
+      tools: [noteTool],
+      historyStore: createJsonlHistoryStore({ path }),
+    });
+    await agent.prompt("remember x");
+    const memory = await agent.getHistory();
+    expectWellFormed(memory);
+
+    const reloaded = await createJsonlHistoryStore({ path }).load();
+    expect(reloaded).toEqual(memory);
+
+    const resumed = createAgent({ model: MODEL, client, historyStore: createJsonlHistoryStore({ path }) });
+    expect((await resumed.prompt("what did I say?")).result).toBe("resumed");
+    expect(client.requests[2]?.messages).toEqual([...memory, { role: "user", content: "what did I say?" }]);
+  });
+});

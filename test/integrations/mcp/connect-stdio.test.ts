@@ -1,0 +1,386 @@
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AbortError } from "../../../src/errors";
+import { connectMcpServers, type McpConnections } from "../../../src/integrations/mcp/connect";
+import { processExists, runTool, stdioFixture, textOf, toolNamed } from "./helpers";
+
+describe("connectMcpServers over stdio (raw SDK server in a child process)", () => {
+  let connections: McpConnections;
+  const workDirectory = realpathSync(mkdtempSync(join(tmpdir(), "mcp-cwd-")));
+
+  beforeAll(async () => {
+    process.env.PARENT_SECRET = "parent-secret-value";
+    connections = await connectMcpServers({
+      fixture: stdioFixture("normal", { env: { FIXTURE_VALUE: "from-config" }, cwd: workDirectory }),
+      "second server": stdioFixture(),
+    });
+  });
+
+  afterAll(async () => {
+    delete process.env.PARENT_SECRET;
+    await connections.close();
+    rmSync(workDirectory, { recursive: true, force: true });
+  });
+
+  it("lists every tool of every page as mcp__<server>__<tool>, sanitised to the API charset (task-only tools left out)", () => {
+    const names = connections.tools().map((tool) => tool.name);
+    const fixtureTools = [
+      "echo",
+      "fail",
+      "throw",
+      "crash",
+      "media",
+      "pid",
+      "environment",
+      "add_tool",
+      "slow",
+    ];
+    expect(names).toEqual([
+      ...fixtureTools.map((tool) => `mcp__fixture__${tool}`),
+      "mcp__fixture__dotted_name_tool",
+      ...fixtureTools.map((tool) => `mcp__second_server__${tool}`),
+      "mcp__second_server__dotted_name_tool",
+    ]);
+    for (const name of names) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+    expect(connections.statuses()).toEqual([
+      { name: "fixture", status: "connected", tools: names.slice(0, 10) },
+      { name: "second server", status: "connected", tools: names.slice(10) },
+    ]);
+  });
+
+  it("keeps the server's JSON Schema (without $schema) and description, and readOnly from readOnlyHint", () => {
+    const echo = toolNamed(connections, "mcp__fixture__echo");
+    expect(echo.description).toBe("Echo the text");
+    expect(echo.inputSchema).toEqual({
+      type: "object",
+      properties: { text: { type: "string" } },
+      required: ["text"],
+    });
+    expect(echo.readOnly).toBe(true);
+    expect(toolNamed(connections, "mcp__fixture__pid").readOnly).toBe(true);
+    expect(toolNamed(connections, "mcp__fixture__media").readOnly).toBe(false);
+    expect(toolNamed(connections, "mcp__fixture__fail").readOnly).toBe(false);
+    expect(toolNamed(connections, "mcp__fixture__dotted_name_tool").inputSchema).toEqual({
+      type: "object",
+      properties: {},
+    });
+  });
+
+  it("accepts any object as input and leaves validation to the server", async () => {
+    const echo = toolNamed(connections, "mcp__fixture__echo");
+    expect(await echo.parseInput({ anything: [1, 2] })).toEqual({ ok: true, value: { anything: [1, 2] } });
+    expect((await echo.parseInput("text")).ok).toBe(false);
+    expect((await echo.parseInput([1])).ok).toBe(false);
+    expect((await echo.parseInput(null)).ok).toBe(false);
+  });
+
+  it("calls a tool and returns its text as text blocks", async () => {
+    const output = await runTool(toolNamed(connections, "mcp__fixture__echo"), { text: "hi" });
+    expect(output).toEqual({ content: [{ type: "text", text: "echo: hi" }] });
+  });
+
+  it("calls the tool by its original name even when the exposed name was sanitised", async () => {
+    const output = await runTool(toolNamed(connections, "mcp__second_server__dotted_name_tool"));
+    expect(textOf(output)).toBe("dotted ran");
+  });
+
+  it("turns an isError result into an error output with the server's content", async () => {
+    const output = await runTool(toolNamed(connections, "mcp__fixture__fail"));
+    expect(output).toEqual({ content: [{ type: "text", text: "the widget is broken" }], isError: true });
+  });
+
+  it("turns a protocol error (the handler threw) into an error output instead of throwing", async () => {
+    const output = await runTool(toolNamed(connections, "mcp__fixture__throw"));
+    expect(output).toMatchObject({ isError: true });
+    expect(textOf(output)).toMatch(/^MCP tool "mcp__fixture__throw" failed: .*kaboom/);
+  });
+
+  it("converts images to base64 image blocks and resources to JSON text", async () => {
+    const output = await runTool(toolNamed(connections, "mcp__fixture__media"));
+    expect(output).toEqual({
+      content: [
+        { type: "image", source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" } },
+        {
+          type: "text",
+          text: JSON.stringify({
+            type: "resource",
+            resource: { uri: "file:///notes.txt", mimeType: "text/plain", text: "notes" },
+          }),
+        },
+      ],
+    });
+  });
+
+  it("starts the child with the configured env over a safe default env, and in the configured cwd", async () => {
+    const reported = JSON.parse(textOf(await runTool(toolNamed(connections, "mcp__fixture__environment"))));
+    expect(reported).toEqual({ FIXTURE_VALUE: "from-config", PARENT_SECRET: null, cwd: workDirectory });
+  });
+
+  it("passes the context signal: aborting a call cancels it and returns an error output", async () => {
+    const controller = new AbortController();
+    const pending = runTool(toolNamed(connections, "mcp__fixture__slow"), {}, controller.signal);
+    setImmediate(() => controller.abort(new Error("user interrupted")));
+    const output = await pending;
+    expect(output).toMatchObject({ isError: true });
+    expect(textOf(output)).toMatch(/^MCP tool "mcp__fixture__slow" failed: .*user interrupted/);
+    // The server is still usable afterwards.
+    expect(textOf(await runTool(toolNamed(connections, "mcp__fixture__echo"), { text: "after" }))).toBe(
+      "echo: after",
+    );
+  });
+});
+
+describe("connectMcpServers failure handling", () => {
+  it("reports a server that crashes at start as failed, quoting its stderr with secrets redacted", async () => {
+    const connections = await connectMcpServers({
+      broken: stdioFixture("crash-at-start", { env: { FIXTURE_TOKEN: "tok-1234567890" } }),
+      healthy: stdioFixture(),
+    });
+    try {
+      const [broken, healthy] = connections.statuses();
+      expect(broken).toMatchObject({ name: "broken", status: "failed" });
+      expect(broken?.error).toContain("fatal: cannot read configuration (token=[redacted])");
+      expect(broken?.error).not.toContain("tok-1234567890");
+      expect(healthy).toMatchObject({ name: "healthy", status: "connected" });
+      expect(connections.tools().every((tool) => tool.name.startsWith("mcp__healthy__"))).toBe(true);
+      expect(textOf(await runTool(toolNamed(connections, "mcp__healthy__echo"), { text: "x" }))).toBe(
+        "echo: x",
+      );
+    } finally {
+      await connections.close();
+    }
+  });
+
+  it("bounds a server that never answers initialize by connectTimeoutMs, and kills its process", async () => {
+    const directory = mkdtempSync(join(tmpdir(), "mcp-pid-"));
+    const pidFile = join(directory, "pid");
+    try {
+      const connections = await connectMcpServers({
+        mute: stdioFixture("silent", { connectTimeoutMs: 300, env: { FIXTURE_PID_FILE: pidFile } }),
+      });
+      expect(connections.statuses()).toEqual([
+        {
+          name: "mute",
+          status: "failed",
+          error: "No answer within connectTimeoutMs (300 ms) while starting, initializing and listing tools.",
+        },
+      ]);
+      expect(connections.tools()).toEqual([]);
+      const pid = Number(readFileSync(pidFile, "utf8"));
+      expect(pid).toBeGreaterThan(0);
+      expect(processExists(pid)).toBe(false);
+      await connections.close();
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+
+  it("fails a server whose tools/list pagination never ends", async () => {
+    const connections = await connectMcpServers({ looping: stdioFixture("endless-pages") });
+    expect(connections.statuses()).toEqual([
+      { name: "looping", status: "failed", error: 'tools/list returned the cursor "again" twice.' },
+    ]);
+    await connections.close();
+  });
+
+  it("connects a server without the tools capability, with no tools", async () => {
+    const connections = await connectMcpServers({ empty: stdioFixture("no-tools") });
+    expect(connections.statuses()).toEqual([{ name: "empty", status: "connected", tools: [] }]);
+    await connections.close();
+  });
+
+  it("reports a command that cannot be spawned", async () => {
+    const connections = await connectMcpServers({
+      missing: { type: "stdio", command: "/nonexistent/agent-lattice-mcp-server" },
+    });
+    expect(connections.statuses()).toEqual([
+      { name: "missing", status: "failed", error: expect.stringContaining("ENOENT") },
+    ]);
+    await connections.close();
+  });
+
+  it("reports invalid configs as failed servers without throwing", async () => {
+    const connections = await connectMcpServers({
+      typo: { type: "websocket", url: "ws://127.0.0.1:1" } as never,
+      "bad url": { type: "http", url: "not a url?token=abc" },
+      "bad timeout": stdioFixture("normal", { connectTimeoutMs: -5 }),
+      "no command": { type: "stdio", command: "" },
+    });
+    expect(connections.statuses()).toEqual([
+      {
+        name: "typo",
+        status: "failed",
+        error: 'Unknown MCP server type "websocket": use "stdio", "http" or "sse".',
+      },
+      { name: "bad url", status: "failed", error: "The MCP server URL is not a valid absolute URL." },
+      {
+        name: "bad timeout",
+        status: "failed",
+        error: "connectTimeoutMs must be a positive number of milliseconds (got -5).",
+      },
+      { name: "no command", status: "failed", error: "A stdio MCP server needs a command." },
+    ]);
+    await connections.close();
+  });
+
+  it("returns empty connections for an empty config", async () => {
+    const connections = await connectMcpServers({});
+    expect(connections.tools()).toEqual([]);
+    expect(connections.statuses()).toEqual([]);
+    await connections.close();
+  });
+
+  it("rejects with AbortError when the signal is already aborted", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await expect(
+      connectMcpServers({ fixture: stdioFixture() }, { signal: controller.signal }),
+    ).rejects.toBeInstanceOf(AbortError);
+  });
+
+  it("rejects with AbortError when aborted while connecting, and kills the process it started", async () => {
+    const directory = mkdtempSync(join(tmpdir(), "mcp-pid-"));
+    const pidFile = join(directory, "pid");
+    const controller = new AbortController();
+    try {
+      const pending = connectMcpServers(
+        { mute: stdioFixture("silent", { env: { FIXTURE_PID_FILE: pidFile } }) },
+        { signal: controller.signal },
+      );
+      await waitForFile(pidFile);
+      controller.abort();
+      await expect(pending).rejects.toBeInstanceOf(AbortError);
+      expect(processExists(Number(readFileSync(pidFile, "utf8")))).toBe(false);
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("a server that crashes during a call", () => {
+  it("returns an error output quoting stderr, marks the server failed, drops its tools and says so", async () => {
+    let changes = 0;
+    const connections = await connectMcpServers(
+      { crashy: stdioFixture(), steady: stdioFixture() },
+      { onToolsChanged: () => changes++ },
+    );
+    try {
+      const output = await runTool(toolNamed(connections, "mcp__crashy__crash"));
+      expect(output).toMatchObject({ isError: true });
+      expect(textOf(output)).toMatch(/^MCP tool "mcp__crashy__crash" failed: .*Connection closed/);
+      expect(textOf(output)).toContain("fatal: crashing on purpose");
+      expect(connections.statuses()[0]).toEqual({
+        name: "crashy",
+        status: "failed",
+        error: "The server closed the connection unexpectedly. Server stderr: fatal: crashing on purpose",
+      });
+      expect(changes).toBe(1);
+      expect(connections.tools().some((tool) => tool.name.startsWith("mcp__crashy__"))).toBe(false);
+      expect(connections.statuses()[1]).toMatchObject({ name: "steady", status: "connected" });
+      expect(textOf(await runTool(toolNamed(connections, "mcp__steady__echo"), { text: "ok" }))).toBe(
+        "echo: ok",
+      );
+    } finally {
+      await connections.close();
+    }
+  });
+
+  it("answers later calls to a tool kept from before the crash with an error output", async () => {
+    const connections = await connectMcpServers({ crashy: stdioFixture() });
+    try {
+      const echo = toolNamed(connections, "mcp__crashy__echo");
+      await runTool(toolNamed(connections, "mcp__crashy__crash"));
+      const output = await runTool(echo, { text: "late" });
+      expect(output).toEqual({
+        content: 'MCP tool "mcp__crashy__echo" failed: the MCP server "crashy" is not connected.',
+        isError: true,
+      });
+    } finally {
+      await connections.close();
+    }
+  });
+});
+
+describe("tools/list_changed", () => {
+  it("refreshes the server's tool list and calls onToolsChanged", async () => {
+    let changed!: () => void;
+    const toolsChanged = new Promise<void>((resolve) => (changed = resolve));
+    const connections = await connectMcpServers(
+      { fixture: stdioFixture() },
+      { onToolsChanged: () => changed() },
+    );
+    try {
+      expect(connections.tools().some((tool) => tool.name === "mcp__fixture__late")).toBe(false);
+      expect(textOf(await runTool(toolNamed(connections, "mcp__fixture__add_tool")))).toBe("added");
+      await toolsChanged;
+      expect(connections.statuses()[0]?.tools).toContain("mcp__fixture__late");
+      expect(textOf(await runTool(toolNamed(connections, "mcp__fixture__late")))).toBe("late tool ran");
+    } finally {
+      await connections.close();
+    }
+  });
+
+  it("survives an onToolsChanged callback that throws", async () => {
+    let calls = 0;
+    const connections = await connectMcpServers(
+      { fixture: stdioFixture() },
+      {
+        onToolsChanged: () => {
+          calls++;
+          throw new Error("callback bug");
+        },
+      },
+    );
+    try {
+      await runTool(toolNamed(connections, "mcp__fixture__add_tool"));
+      await expect
+        .poll(() => connections.tools().some((tool) => tool.name === "mcp__fixture__late"))
+        .toBe(true);
+      expect(calls).toBe(1);
+      expect(textOf(await runTool(toolNamed(connections, "mcp__fixture__echo"), { text: "still" }))).toBe(
+        "echo: still",
+      );
+    } finally {
+      await connections.close();
+    }
+  });
+});
+
+describe("close()", () => {
+  it("leaves no child process behind and is idempotent", async () => {
+    const connections = await connectMcpServers({ one: stdioFixture(), two: stdioFixture() });
+    const echo = toolNamed(connections, "mcp__one__echo");
+    const pids = await Promise.all(
+      ["mcp__one__pid", "mcp__two__pid"].map(async (name) =>
+        Number(textOf(await runTool(toolNamed(connections, name)))),
+      ),
+    );
+    for (const pid of pids) expect(processExists(pid)).toBe(true);
+    const first = connections.close();
+    expect(connections.close()).toBe(first);
+    await first;
+    for (const pid of pids) expect(processExists(pid)).toBe(false);
+    expect(connections.tools()).toEqual([]);
+    expect(await runTool(echo, { text: "closed" })).toEqual({
+      content: 'MCP tool "mcp__one__echo" failed: the MCP server "one" is not connected.',
+      isError: true,
+    });
+  });
+});
+
+async function waitForFile(path: string): Promise<void> {
+  await expect
+    .poll(
+      () => {
+        try {
+          return readFileSync(path, "utf8").length > 0;
+        } catch {
+          return false;
+        }
+      },
+      { timeout: 10_000 },
+    )
+    .toBe(true);
+}

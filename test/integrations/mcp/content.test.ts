@@ -1,0 +1,107 @@
+import { describe, expect, it } from "vitest";
+import { mcpResultFromToolOutput, toolOutputFromMcpResult } from "../../../src/integrations/mcp/content";
+
+describe("toolOutputFromMcpResult", () => {
+  it("keeps text and images, and turns other blocks into JSON text", () => {
+    expect(
+      toolOutputFromMcpResult({
+        content: [
+          { type: "text", text: "one" },
+          { type: "image", data: "AAAA", mimeType: "image/gif" },
+          { type: "resource_link", uri: "file:///a.txt", name: "a.txt" },
+        ],
+      }),
+    ).toEqual({
+      content: [
+        { type: "text", text: "one" },
+        { type: "image", source: { type: "base64", media_type: "image/gif", data: "AAAA" } },
+        { type: "text", text: '{"type":"resource_link","uri":"file:///a.txt","name":"a.txt"}' },
+      ],
+    });
+  });
+
+  it("leaves long binary payloads (audio, blobs) out of the JSON text", () => {
+    const data = "A".repeat(10_000);
+    const output = toolOutputFromMcpResult({
+      content: [
+        { type: "audio", data, mimeType: "audio/wav" },
+        { type: "resource", resource: { uri: "file:///b.bin", blob: data } },
+        { type: "audio", data: "QUJD", mimeType: "audio/wav" },
+      ],
+    });
+    expect(output).toEqual({
+      content: [
+        {
+          type: "text",
+          text: '{"type":"audio","data":"(10000 base64 characters omitted)","mimeType":"audio/wav"}',
+        },
+        {
+          type: "text",
+          text: '{"type":"resource","resource":{"uri":"file:///b.bin","blob":"(10000 base64 characters omitted)"}}',
+        },
+        { type: "text", text: '{"type":"audio","data":"QUJD","mimeType":"audio/wav"}' },
+      ],
+    });
+  });
+
+  it("keeps isError", () => {
+    expect(toolOutputFromMcpResult({ content: [{ type: "text", text: "bad" }], isError: true })).toEqual({
+      content: [{ type: "text", text: "bad" }],
+      isError: true,
+    });
+  });
+
+  it("falls back to structuredContent, then to a pre-2024-11 toolResult", () => {
+    expect(toolOutputFromMcpResult({ content: [], structuredContent: { total: 3 } })).toEqual({
+      content: [{ type: "text", text: '{"total":3}' }],
+    });
+    expect(toolOutputFromMcpResult({ toolResult: ["a", 1] })).toEqual({
+      content: [{ type: "text", text: '["a",1]' }],
+    });
+  });
+
+  it("never produces empty text blocks, which the Messages API rejects", () => {
+    expect(toolOutputFromMcpResult({ content: [{ type: "text", text: "" }] })).toEqual({ content: "" });
+    expect(toolOutputFromMcpResult({ content: [] })).toEqual({ content: "" });
+    expect(toolOutputFromMcpResult({ content: [], isError: true })).toEqual({
+      content: "The MCP tool reported an error without any content.",
+      isError: true,
+    });
+  });
+});
+
+describe("mcpResultFromToolOutput", () => {
+  it("turns a string into one text block", () => {
+    expect(mcpResultFromToolOutput("done")).toEqual({ content: [{ type: "text", text: "done" }] });
+  });
+
+  it("converts blocks, keeps isError and drops endTurn", () => {
+    expect(
+      mcpResultFromToolOutput({
+        content: [
+          { type: "text", text: "see" },
+          { type: "image", source: { type: "base64", media_type: "image/png", data: "AAAA" } },
+          { type: "image", source: { type: "url", url: "https://example.com/a%20b.png?x=1" } },
+          { type: "image", source: { type: "url", url: "https://example.com/" } },
+        ],
+        isError: true,
+        endTurn: true,
+      }),
+    ).toEqual({
+      content: [
+        { type: "text", text: "see" },
+        { type: "image", data: "AAAA", mimeType: "image/png" },
+        { type: "resource_link", uri: "https://example.com/a%20b.png?x=1", name: "a b.png" },
+        { type: "resource_link", uri: "https://example.com/", name: "image" },
+      ],
+      isError: true,
+    });
+    expect(mcpResultFromToolOutput({ content: "plain" })).toEqual({
+      content: [{ type: "text", text: "plain" }],
+    });
+  });
+
+  it("tolerates a JavaScript tool that returned nothing", () => {
+    expect(mcpResultFromToolOutput(undefined as never)).toEqual({ content: [{ type: "text", text: "" }] });
+  });
+});

@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { secretRedactor } from "../../../src/integrations/mcp/redact-secrets";
+
+describe("secretRedactor", () => {
+  it("hides env values of stdio servers", () => {
+    const redact = secretRedactor({
+      type: "stdio",
+      command: "x",
+      env: { API_KEY: "sk-live-123456", DEBUG: "1" },
+    });
+    expect(redact("auth failed for sk-live-123456 (debug 1)")).toBe("auth failed for [redacted] (debug 1)");
+  });
+
+  it("hides header values, and the bare token of `Bearer <token>`", () => {
+    const redact = secretRedactor({
+      type: "http",
+      url: "http://x",
+      headers: { Authorization: "Bearer abcdef123456" },
+    });
+    expect(redact("sent Bearer abcdef123456; token abcdef123456 rejected")).toBe(
+      "sent [redacted]; token [redacted] rejected",
+    );
+  });
+
+  it("leaves text alone when nothing is configured", () => {
+    expect(secretRedactor({ type: "sse", url: "http://x" })("plain")).toBe("plain");
+  });
+});

@@ -1,0 +1,91 @@
+/**
+ * Runs TypeScript child processes for the process-level store tests: the child's entry is bundled
+ * from source with esbuild (shipped with tsup) into `.tmp/` inside the repository, so the child's
+ * packages (pg, ioredis, better-sqlite3) resolve from the repository's node_modules, and it tests
+ * the current source rather than a build that may be stale.
+ */
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { mkdir } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
+
+/** Bundles `entry` (relative to the repository) into a runnable .mjs file and returns its path. */
+export async function bundleChild(entry: string): Promise<string> {
+  const outputDirectory = join(repositoryRoot, ".tmp", "store-children");
+  await mkdir(outputDirectory, { recursive: true });
+  const outfile = join(outputDirectory, `child-${randomUUID()}.mjs`);
+  await build({
+    entryPoints: [join(repositoryRoot, entry)],
+    outfile,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    packages: "external",
+    logLevel: "error",
+  });
+  return outfile;
+}
+
+/** A running child with a line-by-line view of its stdout. */
+export interface RunningChild {
+  process: ChildProcessWithoutNullStreams;
+  /** Resolves with the first stdout line (from now on, or already seen and not consumed) that matches. */
+  waitForLine(matches: (line: string) => boolean): Promise<string>;
+  /** Every stdout line so far. */
+  lines: string[];
+  /** Resolves when the child has exited, with its exit code and signal. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** What the child wrote to stderr. */
+  stderr(): string;
+}
+
+/** Starts `node <script> <JSON config>`. */
+export function startChild(script: string, config: unknown): RunningChild {
+  const child = spawn(process.execPath, [script, JSON.stringify(config)], {
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  const lines: string[] = [];
+  const waiters: Array<{ matches: (line: string) => boolean; resolve: (line: string) => void }> = [];
+  let stderr = "";
+  child.stderr.on("data", (chunk) => {
+    stderr += chunk;
+  });
+  createInterface({ input: child.stdout }).on("line", (line) => {
+    lines.push(line);
+    for (const waiter of [...waiters]) {
+      if (waiter.matches(line)) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve(line);
+      }
+    }
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolveExit) => {
+    child.on("exit", (code, signal) => resolveExit({ code, signal }));
+  });
+  return {
+    process: child,
+    lines,
+    exited,
+    stderr: () => stderr,
+    waitForLine(matches) {
+      const seen = lines.find(matches);
+      if (seen !== undefined) return Promise.resolve(seen);
+      return new Promise((resolveLine, reject) => {
+        waiters.push({ matches, resolve: resolveLine });
+        exited.then(({ code, signal }) =>
+          reject(
+            new Error(
+              `The child exited (code ${code}, signal ${signal}) before the expected line. stderr:\n${stderr}`,
+            ),
+          ),
+        );
+      });
+    },
+  };
+}

@@ -1,0 +1,170 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ConversationConflictError, HistoryStoreError, InvalidOptionError } from "../../../src/errors";
+import { createPostgresHistoryStore } from "../../../src/integrations/stores/postgres";
+import type { ModelMessage } from "../../../src/messages/types";
+import { runHistoryStoreConformance } from "../../../src/testing/store-conformance";
+
+/** The real server; these tests fail (never skip) when it is not there. */
+const connectionString =
+  process.env.AGENT_LATTICE_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+/** A schema of our own per run, so parallel runs never collide; dropped at the end. */
+const schema = `agent_lattice_test_${randomBytes(5).toString("hex")}`;
+const pool = new pg.Pool({ connectionString, max: 8 });
+
+beforeAll(async () => {
+  await pool.query("SELECT 1");
+});
+afterAll(async () => {
+  await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  await pool.end();
+});
+
+runHistoryStoreConformance(
+  "PostgreSQL",
+  (conversation) => createPostgresHistoryStore({ pool, schema, conversationId: conversation }),
+  {
+    describe,
+    it,
+    expect,
+    cleanup: async (conversation) => {
+      await pool.query(`DELETE FROM "${schema}".agent_lattice_conversations WHERE id = $1`, [conversation]);
+    },
+  },
+);
+
+const user = (text: string): ModelMessage => ({ role: "user", content: text });
+const uniqueId = (label: string) => `${label}-${randomBytes(6).toString("hex")}`;
+
+describe("createPostgresHistoryStore", () => {
+  it("stores each message as a json row with an exact ordinal", async () => {
+    const conversationId = uniqueId("rows");
+    const store = createPostgresHistoryStore({ pool, schema, conversationId });
+    await store.append(user("a"));
+    await store.append(user("b"));
+    await store.replace([user("c")]);
+    await store.append(user("d\u0000e"));
+    const { rows } = await pool.query(
+      `SELECT ordinal, message::text AS message, pg_typeof(message)::text AS type
+       FROM "${schema}".agent_lattice_messages WHERE conversation_id = $1 ORDER BY ordinal`,
+      [conversationId],
+    );
+    expect(rows).toEqual([
+      { ordinal: 0, message: '{"role":"user","content":"c"}', type: "json" },
+      { ordinal: 1, message: '{"role":"user","content":"d\\u0000e"}', type: "json" },
+    ]);
+    await store.close();
+  });
+
+  it("rolls a replace back whole when the database fails part-way", async () => {
+    const tablePrefix = "poisoned_";
+    const conversationId = uniqueId("poison");
+    const store = createPostgresHistoryStore({ pool, schema, tablePrefix, conversationId });
+    await store.append(user("old 1"));
+    await store.append(user("old 2"));
+    await pool.query(`CREATE FUNCTION "${schema}".refuse_poison() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.message::text LIKE '%poison%' THEN RAISE EXCEPTION 'injected failure'; END IF; RETURN NEW; END $$`);
+    await pool.query(`CREATE TRIGGER refuse_poison BEFORE INSERT ON "${schema}".poisoned_messages
+      FOR EACH ROW EXECUTE FUNCTION "${schema}".refuse_poison()`);
+    const failure = await store
+      .replace([user("new 1"), user("new 2"), user("poison")])
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(HistoryStoreError);
+    expect((failure as Error).message).toContain("injected failure");
+    expect(await createPostgresHistoryStore({ pool, schema, tablePrefix, conversationId }).load()).toEqual([
+      user("old 1"),
+      user("old 2"),
+    ]);
+    await store.append(user("old 3"));
+    expect(await store.load()).toEqual([user("old 1"), user("old 2"), user("old 3")]);
+    await expect(store.append(user("poison"))).rejects.toBeInstanceOf(HistoryStoreError);
+    expect(await store.load()).toEqual([user("old 1"), user("old 2"), user("old 3")]);
+    await store.close();
+  });
+
+  it("lists, deletes and forks conversations", async () => {
+    const tablePrefix = "manage_";
+    const originalId = uniqueId("original");
+    const otherId = uniqueId("other");
+    const copyId = uniqueId("copy");
+    const store = createPostgresHistoryStore({ pool, schema, tablePrefix, conversationId: originalId });
+    await store.append(user("one"));
+    await store.append(user("two"));
+    const other = createPostgresHistoryStore({ pool, schema, tablePrefix, conversationId: otherId });
+    await other.append(user("elsewhere"));
+
+    const fork = await store.fork(copyId);
+    expect(fork.conversationId).toBe(copyId);
+    expect(await fork.load()).toEqual([user("one"), user("two")]);
+    await fork.append(user("only in the fork"));
+    await store.append(user("only in the original"));
+    expect(await store.load()).toEqual([user("one"), user("two"), user("only in the original")]);
+    expect(await fork.load()).toEqual([user("one"), user("two"), user("only in the fork")]);
+    await expect(store.fork(otherId)).rejects.toBeInstanceOf(InvalidOptionError);
+
+    const listed = await store.listConversations();
+    expect(listed.map((info) => [info.conversationId, info.messageCount]).sort()).toEqual(
+      [
+        [copyId, 3],
+        [originalId, 3],
+        [otherId, 1],
+      ].sort(),
+    );
+    expect(listed.every((info) => info.updatedAt instanceof Date)).toBe(true);
+
+    expect(await store.deleteConversation(otherId)).toBe(true);
+    expect(await store.deleteConversation(otherId)).toBe(false);
+    await expect(other.append(user("deleted under me"))).rejects.toBeInstanceOf(ConversationConflictError);
+    expect(await store.deleteConversation()).toBe(true);
+    expect(await store.load()).toEqual([]);
+    await store.append(user("starting over"));
+    expect(await store.load()).toEqual([user("starting over")]);
+    await Promise.all([store.close(), fork.close(), other.close()]);
+  });
+
+  it("ends a pool it opened itself once the store and its forks are closed, and never a given pool", async () => {
+    const store = createPostgresHistoryStore({
+      connectionString,
+      schema,
+      conversationId: uniqueId("own-pool"),
+    });
+    await store.append(user("hello"));
+    const fork = await store.fork(uniqueId("own-pool-fork"));
+    await store.close();
+    expect(await fork.load()).toEqual([user("hello")]);
+    await fork.close();
+    await expect(fork.load()).rejects.toBeInstanceOf(HistoryStoreError);
+
+    const given = createPostgresHistoryStore({ pool, schema, conversationId: uniqueId("given-pool") });
+    await given.append(user("x"));
+    await given.close();
+    expect((await pool.query("SELECT 1 AS one")).rows).toEqual([{ one: 1 }]);
+  });
+
+  it("creates its schema once even when many stores start together", async () => {
+    const startTogether = `race_${randomBytes(3).toString("hex")}_`;
+    const stores = Array.from({ length: 6 }, (_, index) =>
+      createPostgresHistoryStore({
+        connectionString,
+        schema,
+        tablePrefix: startTogether,
+        conversationId: `c${index}`,
+      }),
+    );
+    await Promise.all(stores.map((store, index) => store.append(user(`message ${index}`))));
+    expect(await stores[3]!.load()).toEqual([user("message 3")]);
+    await Promise.all(stores.map((store) => store.close()));
+  });
+
+  it("rejects bad options", () => {
+    expect(() => createPostgresHistoryStore({ conversationId: "c" })).toThrow(InvalidOptionError);
+    expect(() => createPostgresHistoryStore({ pool, conversationId: "" })).toThrow(TypeError);
+    expect(() => createPostgresHistoryStore({ pool, conversationId: "c", schema: 'x"; DROP' })).toThrow(
+      InvalidOptionError,
+    );
+    expect(() => createPostgresHistoryStore({ pool, connectionString, conversationId: "c" })).toThrow(
+      InvalidOptionError,
+    );
+  });
+});

@@ -1,0 +1,163 @@
+/**
+ * Process-level faults on real stores: a writer killed with SIGKILL in the middle of its loop, and
+ * two processes racing on one conversation.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Redis } from "ioredis";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createJsonlHistoryStore } from "../../../src/history/jsonl";
+import type { HistoryStore } from "../../../src/history/store";
+import { createPostgresHistoryStore } from "../../../src/integrations/stores/postgres";
+import { createRedisHistoryStore } from "../../../src/integrations/stores/redis";
+import { createSqliteHistoryStore } from "../../../src/integrations/stores/sqlite";
+import type { ModelMessage } from "../../../src/messages/types";
+import type { ChildConfig } from "../../fixtures/stores/store-child";
+import {
+  generationMessages,
+  numberedMessage,
+  type StoreLocation,
+} from "../../fixtures/stores/store-workload";
+import { bundleChild, startChild } from "./child-runner";
+
+const postgresUrl = process.env.AGENT_LATTICE_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const redisUrl = process.env.AGENT_LATTICE_TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+const runId = randomBytes(5).toString("hex");
+const schema = `agent_lattice_faults_${runId}`;
+const keyPrefix = `agent-lattice-faults:${runId}:`;
+
+let childScript: string;
+let folder: string;
+beforeAll(async () => {
+  childScript = await bundleChild("test/fixtures/stores/store-child.ts");
+  folder = await mkdtemp(join(tmpdir(), "store-faults-"));
+});
+afterAll(async () => {
+  await rm(folder, { recursive: true, force: true });
+  await rm(childScript, { force: true });
+  const pool = new pg.Pool({ connectionString: postgresUrl });
+  await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  await pool.end();
+  const redis = new Redis(redisUrl);
+  const keys = await redis.keys(`${keyPrefix}*`);
+  if (keys.length > 0) await redis.del(...keys);
+  await redis.quit();
+});
+
+function openStore(location: StoreLocation): HistoryStore & { close(): Promise<void> } {
+  switch (location.kind) {
+    case "jsonl":
+      return createJsonlHistoryStore({ path: location.path });
+    case "sqlite":
+      return createSqliteHistoryStore({ path: location.path, conversationId: location.conversationId });
+    case "postgres":
+      return createPostgresHistoryStore(location);
+    case "redis":
+      return createRedisHistoryStore(location);
+  }
+}
+
+async function loadFrom(location: StoreLocation): Promise<ModelMessage[]> {
+  const store = openStore(location);
+  try {
+    return await store.load();
+  } finally {
+    await store.close();
+  }
+}
+
+const fileLocations = {
+  jsonl: (label: string): StoreLocation => ({ kind: "jsonl", path: join(folder, `${label}.jsonl`) }),
+  sqlite: (label: string): StoreLocation => ({
+    kind: "sqlite",
+    path: join(folder, "faults.db"),
+    conversationId: label,
+  }),
+};
+
+const everyLocation = {
+  ...fileLocations,
+  postgres: (label: string): StoreLocation => ({
+    kind: "postgres",
+    connectionString: postgresUrl,
+    schema,
+    conversationId: label,
+  }),
+  redis: (label: string): StoreLocation => ({
+    kind: "redis",
+    url: redisUrl,
+    keyPrefix,
+    conversationId: label,
+  }),
+};
+
+/** Starts a looping child, lets it report `progress` more writes, and kills it with SIGKILL. */
+async function killMidLoop(config: ChildConfig, progress: number): Promise<number> {
+  const child = startChild(childScript, config);
+  const counted = (line: string) => Number(line.split(" ")[1]);
+  const first = counted(await child.waitForLine(() => true));
+  const last = counted(await child.waitForLine((line) => counted(line) >= first + progress));
+  child.process.kill("SIGKILL");
+  expect((await child.exited).signal).toBe("SIGKILL");
+  return last;
+}
+
+describe.each(Object.entries(fileLocations))("kill -9 of a process writing to %s", (_kind, locationFor) => {
+  it("leaves a well-formed prefix of what it appended, and the next process continues it", async () => {
+    const location = locationFor(`append-${randomBytes(4).toString("hex")}`);
+    let reported = -1;
+    for (const progress of [150, 40, 90]) {
+      reported = await killMidLoop({ location, mode: "append-loop" }, progress);
+      const messages = await loadFrom(location);
+      expect(messages.length).toBeGreaterThan(reported);
+      expect(messages).toEqual(messages.map((_, index) => numberedMessage(index)));
+    }
+    const store = openStore(location);
+    const messages = await store.load();
+    await store.append(numberedMessage(messages.length));
+    await store.close();
+    expect(await loadFrom(location)).toEqual([...messages, numberedMessage(messages.length)]);
+  });
+
+  it("leaves one whole generation of a history it kept replacing, never a mix", async () => {
+    const location = locationFor(`replace-${randomBytes(4).toString("hex")}`);
+    const reported = await killMidLoop({ location, mode: "replace-loop" }, 60);
+    const messages = await loadFrom(location);
+    const generation = Number(
+      /^generation (\d+) /.exec((messages[0]!.content as Array<{ text: string }>)[0]!.text)![1],
+    );
+    expect(generation).toBeGreaterThanOrEqual(reported);
+    expect(messages).toEqual(generationMessages(generation));
+  });
+});
+
+describe.each(Object.entries(everyLocation))(
+  "two processes racing on one %s conversation",
+  (_kind, locationFor) => {
+    it("lets exactly one win; the other gets ConversationConflictError naming the conversation", async () => {
+      const conversation = `race-${randomBytes(4).toString("hex")}`;
+      const location = locationFor(conversation);
+      const children = ["alpha", "beta"].map((name) =>
+        startChild(childScript, { location, mode: "race", name }),
+      );
+      await Promise.all(children.map((child) => child.waitForLine((line) => line === "loaded")));
+      for (const child of children) child.process.stdin.end("go\n");
+      const outcomes = await Promise.all(
+        children.map((child) => child.waitForLine((line) => line === "won" || line.startsWith("conflict "))),
+      );
+      for (const child of children) expect((await child.exited).code).toBe(0);
+
+      const winner = outcomes.indexOf("won");
+      expect(outcomes.filter((outcome) => outcome === "won")).toHaveLength(1);
+      const expectedName = location.kind === "jsonl" ? location.path : conversation;
+      expect(outcomes[1 - winner]).toBe(`conflict ${expectedName}`);
+      const winnerName = winner === 0 ? "alpha" : "beta";
+      expect(await loadFrom(location)).toEqual(
+        [0, 1, 2].map((index) => ({ role: "user", content: `${winnerName} ${index}` })),
+      );
+    });
+  },
+);

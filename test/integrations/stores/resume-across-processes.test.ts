@@ -1,0 +1,148 @@
+/**
+ * Resuming a conversation in another process: a child runs two turns with an Agent over a store and
+ * exits; a new process with a new Agent over the same store continues with the full history.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Redis } from "ioredis";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { UNRECORDED_TOOL_RESULT_TEXT } from "../../../src/history/repair";
+import type { ModelMessage } from "../../../src/messages/types";
+import type { StoreLocation } from "../../fixtures/stores/store-workload";
+import { bundleChild, startChild } from "./child-runner";
+
+const postgresUrl = process.env.AGENT_LATTICE_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const redisUrl = process.env.AGENT_LATTICE_TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+const runId = randomBytes(5).toString("hex");
+const schema = `agent_lattice_resume_${runId}`;
+const keyPrefix = `agent-lattice-resume:${runId}:`;
+
+let childScript: string;
+let folder: string;
+beforeAll(async () => {
+  childScript = await bundleChild("test/fixtures/stores/agent-child.ts");
+  folder = await mkdtemp(join(tmpdir(), "store-resume-"));
+});
+afterAll(async () => {
+  await rm(folder, { recursive: true, force: true });
+  await rm(childScript, { force: true });
+  const pool = new pg.Pool({ connectionString: postgresUrl });
+  await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  await pool.end();
+  const redis = new Redis(redisUrl);
+  const keys = await redis.keys(`${keyPrefix}*`);
+  if (keys.length > 0) await redis.del(...keys);
+  await redis.quit();
+});
+
+const locations: Record<string, (conversation: string) => StoreLocation> = {
+  jsonl: (conversation) => ({ kind: "jsonl", path: join(folder, "sessions", `${conversation}.jsonl`) }),
+  sqlite: (conversation) => ({
+    kind: "sqlite",
+    path: join(folder, "agents.db"),
+    conversationId: conversation,
+  }),
+  postgres: (conversation) => ({
+    kind: "postgres",
+    connectionString: postgresUrl,
+    schema,
+    conversationId: conversation,
+  }),
+  redis: (conversation) => ({ kind: "redis", url: redisUrl, keyPrefix, conversationId: conversation }),
+};
+
+interface ChildReport {
+  results: string[];
+  history: ModelMessage[];
+  lastRequestMessages: ModelMessage[];
+}
+
+async function runAgentProcess(location: StoreLocation, phase: "first" | "resume"): Promise<ChildReport> {
+  const child = startChild(childScript, { location, phase });
+  const line = await child.waitForLine((text) => text.startsWith("{"));
+  const { code } = await child.exited;
+  expect(code, child.stderr()).toBe(0);
+  return JSON.parse(line) as ChildReport;
+}
+
+/** Runs the phase that dies with SIGKILL inside its tool call. */
+async function crashAgentProcess(location: StoreLocation): Promise<void> {
+  const child = startChild(childScript, { location, phase: "crash" });
+  const { signal } = await child.exited;
+  expect(signal, child.stderr()).toBe("SIGKILL");
+}
+
+/** What the model sees of a message: role and content (the SDK's metadata stays out of comparisons). */
+const apiView = (messages: ModelMessage[]) => messages.map(({ role, content }) => ({ role, content }));
+
+describe.each(Object.keys(locations))("resuming a %s conversation in a new process", (kind) => {
+  it("continues with the full history of the process that ran before", async () => {
+    const location = locations[kind]!("ada");
+    const first = await runAgentProcess(location, "first");
+    expect(first.results).toEqual(["success", "success"]);
+    expect(apiView(first.history)).toEqual([
+      { role: "user", content: "What colour is it?" },
+      {
+        role: "assistant",
+        content: [{ type: "tool_use", id: "toolu_lookup", name: "lookup", input: { key: "colour" } }],
+      },
+      {
+        role: "user",
+        content: [{ type: "tool_result", tool_use_id: "toolu_lookup", content: "value of colour" }],
+      },
+      { role: "assistant", content: [{ type: "text", text: "The colour is blue." }] },
+      { role: "user", content: "My name is Ada. What is my name?" },
+      { role: "assistant", content: [{ type: "text", text: "Your name is Ada." }] },
+    ]);
+
+    const resumed = await runAgentProcess(location, "resume");
+    expect(resumed.results).toEqual(["success"]);
+    expect(apiView(resumed.lastRequestMessages)).toEqual([
+      ...apiView(first.history),
+      { role: "user", content: "What did we talk about?" },
+    ]);
+    expect(resumed.history).toEqual([
+      ...first.history,
+      { role: "user", content: "What did we talk about?" },
+      resumed.history.at(-1),
+    ]);
+    expect(apiView(resumed.history.slice(-1))).toEqual([
+      { role: "assistant", content: [{ type: "text", text: "We talked about colour and your name." }] },
+    ]);
+  });
+});
+
+describe.each(Object.keys(locations))(
+  "resuming a %s conversation whose process died inside a tool call",
+  (kind) => {
+    it("closes the dangling call with an error result that says its effect is unverified", async () => {
+      const location = locations[kind]!("crashed");
+      await crashAgentProcess(location);
+      const resumed = await runAgentProcess(location, "resume");
+      expect(resumed.results).toEqual(["success"]);
+      expect(apiView(resumed.lastRequestMessages)).toEqual([
+        { role: "user", content: "Deploy it." },
+        { role: "assistant", content: [{ type: "tool_use", id: "toolu_deploy", name: "deploy", input: {} }] },
+        {
+          role: "user",
+          content: [
+            {
+              type: "tool_result",
+              tool_use_id: "toolu_deploy",
+              content: UNRECORDED_TOOL_RESULT_TEXT,
+              is_error: true,
+            },
+          ],
+        },
+        { role: "user", content: "What did we talk about?" },
+      ]);
+      expect(apiView(resumed.history)).toEqual([
+        ...apiView(resumed.lastRequestMessages),
+        { role: "assistant", content: [{ type: "text", text: "We talked about colour and your name." }] },
+      ]);
+    });
+  },
+);

@@ -1,0 +1,238 @@
+/**
+ * What a tool call turns into: failures become `is_error` tool_results the model can act on and
+ * the loop goes on; `endTurn` ends the query after the whole batch is recorded.
+ */
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createAgent, defineTool, type ToolOutput } from "../../src/index";
+import { createScriptedClient } from "../../src/testing/index";
+import {
+  collect,
+  type Deferred,
+  deferred,
+  expectWellFormed,
+  lastResult,
+  MODEL,
+  resultText,
+  toolResults,
+  toolUse,
+} from "./support";
+
+const addTool = defineTool({
+  name: "add",
+  inputSchema: z.object({ a: z.number(), b: z.number() }),
+  execute: ({ a, b }) => String(a + b),
+});
+
+const failingTool = defineTool({
+  name: "explode",
+  inputSchema: z.object({}),
+  execute: () => {
+    throw new RangeError("the fuse is too short");
+  },
+});
+
+describe("failing calls become is_error results and the loop goes on", () => {
+  it("input failing the schema names the field and asks for a fix; execute never runs", async () => {
+    let executed = false;
+    const tool = defineTool({
+      name: "add",
+      inputSchema: z.object({ a: z.number(), b: z.number() }),
+      execute: () => {
+        executed = true;
+        return "ran";
+      },
+    });
+    const client = createScriptedClient([
+      { content: [toolUse("t1", "add", { a: 1, b: "two" })] },
+      { content: "I will fix it" },
+    ]);
+    const agent = createAgent({ model: MODEL, client, tools: [tool] });
+
+    const result = await agent.prompt("add");
+
+    const [block] = toolResults(await agent.getHistory());
+    expect(block?.is_error).toBe(true);
+    expect(resultText(block!)).toMatch(/Invalid input for tool "add"/);
+    expect(resultText(block!)).toMatch(/- b: /);
+    expect(resultText(block!)).toMatch(/Fix the input/);
+    expect(executed).toBe(false);
+    expect(result.subtype).toBe("success");
+    expect(client.callCount).toBe(2);
+    expect(client.requests[1]?.messages[2]).toEqual({ role: "user", content: [block] });
+  });
+
+  it("a thrown error carries its name and message, never a stack", async () => {
+    const client = createScriptedClient([{ content: [toolUse("t1", "explode")] }, { content: "ok" }]);
+    const agent = createAgent({ model: MODEL, client, tools: [failingTool] });
+
+    const result = await agent.prompt("go");
+
+    const [block] = toolResults(await agent.getHistory());
+    expect(block).toEqual({
+      type: "tool_result",
+      tool_use_id: "t1",
+      is_error: true,
+      content: 'The tool "explode" failed: RangeError: the fuse is too short',
+    });
+    expect(result.subtype).toBe("success");
+  });
+
+  it("a rejected promise and a thrown non-Error are reported too", async () => {
+    const rejecting = defineTool({
+      name: "reject",
+      inputSchema: z.object({}),
+      execute: async () => Promise.reject(new Error("backend said no")),
+    });
+    const throwingString = defineTool({
+      name: "throw_string",
+      inputSchema: z.object({}),
+      execute: () => {
+        throw "plain string failure";
+      },
+    });
+    const client = createScriptedClient([
+      { content: [toolUse("t1", "reject"), toolUse("t2", "throw_string")] },
+      { content: "ok" },
+    ]);
+    const agent = createAgent({ model: MODEL, client, tools: [rejecting, throwingString] });
+
+    await agent.prompt("go");
+
+    const blocks = toolResults(await agent.getHistory());
+    expect(blocks.map((block) => block.is_error)).toEqual([true, true]);
+    expect(resultText(blocks[0]!)).toContain("backend said no");
+    expect(resultText(blocks[1]!)).toContain("plain string failure");
+  });
+
+  it("an unknown tool name lists the tools that exist", async () => {
+    const client = createScriptedClient([
+      { content: [toolUse("t1", "substract", { a: 1, b: 2 }), toolUse("t2", "add", { a: 1, b: 2 })] },
+      { content: "ok" },
+    ]);
+    const agent = createAgent({ model: MODEL, client, tools: [addTool, failingTool] });
+
+    const result = await agent.prompt("go");
+
+    const blocks = toolResults(await agent.getHistory());
+    expect(blocks[0]).toMatchObject({ tool_use_id: "t1", is_error: true });
+    expect(resultText(blocks[0]!)).toBe('Unknown tool "substract". Available tools: add, explode.');
+    expect(blocks[1]).toEqual({ type: "tool_result", tool_use_id: "t2", content: "3" });
+    expect(result.subtype).toBe("success");
+  });
+
+  it("a tool returning isError marks its result as an error", async () => {
+    const tool = defineTool({
+      name: "check",
+      inputSchema: z.object({}),
+      execute: (): ToolOutput => ({ content: "file not found", isError: true }),
+    });
+    const client = createScriptedClient([{ content: [toolUse("t1", "check")] }, { content: "ok" }]);
+    const agent = createAgent({ model: MODEL, client, tools: [tool] });
+
+    await agent.prompt("go");
+
+    expect(toolResults(await agent.getHistory())).toEqual([
+      { type: "tool_result", tool_use_id: "t1", content: "file not found", is_error: true },
+    ]);
+  });
+
+  it("content blocks returned by a tool reach history as they are", async () => {
+    const tool = defineTool({
+      name: "shot",
+      inputSchema: z.object({}),
+      execute: (): ToolOutput => ({
+        content: [
+          { type: "text", text: "a screenshot" },
+          { type: "image", source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" } },
+        ],
+      }),
+    });
+    const client = createScriptedClient([{ content: [toolUse("t1", "shot")] }, { content: "ok" }]);
+    const agent = createAgent({ model: MODEL, client, tools: [tool] });
+
+    await agent.prompt("go");
+
+    const [block] = toolResults(await agent.getHistory());
+    expect(block?.content).toHaveLength(2);
+    expect(block?.is_error).toBeUndefined();
+  });
+});
+
+describe("endTurn", () => {
+  /** A read-only tool ending the turn; it finishes only after `after` resolves. */
+  function ender(name: string, log: string[], after: Promise<void>, finished: Deferred) {
+    return defineTool({
+      name,
+      inputSchema: z.object({}),
+      readOnly: true,
+      execute: async (): Promise<ToolOutput> => {
+        await after;
+        log.push(name);
+        finished.resolve();
+        return { content: `final answer from ${name}`, endTurn: true };
+      },
+    });
+  }
+
+  it("records every result of the batch, makes no further request and ends success", async () => {
+    const log: string[] = [];
+    const fastDone = deferred();
+    const slowDone = deferred();
+    const plain = defineTool({
+      name: "plain",
+      inputSchema: z.object({}),
+      readOnly: true,
+      execute: () => {
+        log.push("plain");
+        return "plain result";
+      },
+    });
+    // Only one response is scripted: a further request would fail the query loudly.
+    const client = createScriptedClient([
+      {
+        content: [
+          { type: "text", text: "Finishing." },
+          toolUse("t1", "plain"),
+          toolUse("t2", "slow_ender"),
+          toolUse("t3", "fast_ender"),
+        ],
+      },
+    ]);
+    const agent = createAgent({
+      model: MODEL,
+      client,
+      tools: [
+        plain,
+        ender("slow_ender", log, fastDone.promise, slowDone),
+        ender("fast_ender", log, Promise.resolve(), fastDone),
+      ],
+    });
+
+    const messages = await collect(agent.query("go"));
+    const result = lastResult(messages);
+
+    expect(log).toEqual(["plain", "fast_ender", "slow_ender"]);
+    expect(client.callCount).toBe(1);
+    expect(result.subtype).toBe("success");
+    expect(result.is_error).toBe(false);
+    expect(result.result).toBe("final answer from slow_ender");
+    expect(result.num_turns).toBe(1);
+    const history = await agent.getHistory();
+    expectWellFormed(history);
+    expect(toolResults(history).map((block) => block.tool_use_id)).toEqual(["t1", "t2", "t3"]);
+    expect(messages[messages.length - 2]).toMatchObject({ type: "user" });
+  });
+
+  it("an endTurn result with content blocks gives their text as the result", async () => {
+    const tool = defineTool({
+      name: "finish",
+      inputSchema: z.object({}),
+      execute: (): ToolOutput => ({ content: [{ type: "text", text: "all done" }], endTurn: true }),
+    });
+    const client = createScriptedClient([{ content: [toolUse("t1", "finish")] }]);
+    const agent = createAgent({ model: MODEL, client, tools: [tool] });
+
+    expect((await agent.prompt("go")).result).toBe("all done");
+  });
+});

@@ -1,0 +1,174 @@
+import { describe, expect, it } from "vitest";
+import { createSandbox, workspaceTools } from "./helpers";
+
+describe("write_file", () => {
+  it("creates parent folders and reports the bytes written", async () => {
+    const sandbox = createSandbox();
+    const { call } = workspaceTools({ root: sandbox.root });
+    expect(await call("write_file", { path: "a/b/c/new.txt", content: "héllo\n" })).toEqual({
+      text: 'Wrote 7 bytes to "a/b/c/new.txt" (a new file).',
+      isError: false,
+    });
+    expect(sandbox.read("a/b/c/new.txt")).toBe("héllo\n");
+  });
+
+  it("overwrites an existing file", async () => {
+    const sandbox = createSandbox();
+    sandbox.write("config.json", '{"old": true}');
+    const { call } = workspaceTools({ root: sandbox.root });
+    expect(await call("write_file", { path: "config.json", content: "{}" })).toEqual({
+      text: 'Wrote 2 bytes to "config.json" (replacing its previous 13 bytes).',
+      isError: false,
+    });
+    expect(sandbox.read("config.json")).toBe("{}");
+  });
+
+  it("refuses a folder path and a path under a file", async () => {
+    const sandbox = createSandbox();
+    sandbox.write("folder/x.txt", "x");
+    sandbox.write("plain.txt", "x");
+    const { call } = workspaceTools({ root: sandbox.root });
+    expect(await call("write_file", { path: "folder", content: "x" })).toEqual({
+      text: '"folder" is a directory; choose a file path.',
+      isError: true,
+    });
+    expect(await call("write_file", { path: "plain.txt/child.txt", content: "x" })).toEqual({
+      text: 'Cannot write "plain.txt/child.txt": part of its folder path is a file, not a folder.',
+      isError: true,
+    });
+    expect(await call("write_file", { path: "plain.txt/deeper/child.txt", content: "x" })).toEqual({
+      text: 'Cannot write "plain.txt/deeper/child.txt": part of its folder path is a file, not a folder.',
+      isError: true,
+    });
+  });
+
+  it("is left out, with edit_file, when allowWrite is false; bash only with allowBash", () => {
+    const sandbox = createSandbox();
+    const names = (options: object) => [...workspaceTools({ root: sandbox.root, ...options }).tools.keys()];
+    expect(names({})).toEqual(["read_file", "list_files", "glob", "grep", "write_file", "edit_file"]);
+    expect(names({ allowWrite: false })).toEqual(["read_file", "list_files", "glob", "grep"]);
+    expect(names({ allowBash: true })).toEqual([
+      "read_file",
+      "list_files",
+      "glob",
+      "grep",
+      "write_file",
+      "edit_file",
+      "bash",
+    ]);
+    const { tools } = workspaceTools({ root: sandbox.root, allowBash: true });
+    expect(["write_file", "edit_file", "bash"].map((name) => tools.get(name)!.readOnly)).toEqual([
+      false,
+      false,
+      false,
+    ]);
+  });
+});
+
+describe("edit_file", () => {
+  function setup(content: string) {
+    const sandbox = createSandbox();
+    sandbox.write("code.ts", content);
+    return { sandbox, call: workspaceTools({ root: sandbox.root }).call };
+  }
+
+  it("replaces a unique string", async () => {
+    const { sandbox, call } = setup("const a = 1;\nconst b = 2;\nconst c = 3;\n");
+    expect(
+      await call("edit_file", { path: "code.ts", old_string: "const b = 2;", new_string: "const b = 20;" }),
+    ).toEqual({
+      text: 'Replaced 1 occurrence in "code.ts" (line 2).',
+      isError: false,
+    });
+    expect(sandbox.read("code.ts")).toBe("const a = 1;\nconst b = 20;\nconst c = 3;\n");
+  });
+
+  it("refuses an absent string, leaving the file unchanged", async () => {
+    const { sandbox, call } = setup("const a = 1;\n");
+    expect(await call("edit_file", { path: "code.ts", old_string: "const  a", new_string: "let a" })).toEqual(
+      {
+        text:
+          'old_string was not found in "code.ts". It must match the file exactly, including whitespace, indentation ' +
+          "and line endings; read the file and copy the text.",
+        isError: true,
+      },
+    );
+    expect(sandbox.read("code.ts")).toBe("const a = 1;\n");
+  });
+
+  it("refuses a string that occurs more than once, saying how many times and where", async () => {
+    const { sandbox, call } = setup("x = 1;\ny = 2;\nx = 1;\nz = 3;\nx = 1;\n");
+    expect(await call("edit_file", { path: "code.ts", old_string: "x = 1;", new_string: "x = 9;" })).toEqual({
+      text:
+        'old_string occurs 3 times in "code.ts" (lines 1, 3, 5); it must be unique. Include more surrounding text to ' +
+        "single out one occurrence, or set replace_all to true.",
+      isError: true,
+    });
+    expect(sandbox.read("code.ts")).toBe("x = 1;\ny = 2;\nx = 1;\nz = 3;\nx = 1;\n");
+    expect(
+      await call("edit_file", {
+        path: "code.ts",
+        old_string: "y = 2;\nx = 1;",
+        new_string: "y = 2;\nx = 7;",
+      }),
+    ).toEqual({
+      text: 'Replaced 1 occurrence in "code.ts" (line 2).',
+      isError: false,
+    });
+    expect(sandbox.read("code.ts")).toBe("x = 1;\ny = 2;\nx = 7;\nz = 3;\nx = 1;\n");
+  });
+
+  it("replaces every occurrence with replace_all", async () => {
+    const { sandbox, call } = setup("aaa-aaa\nb\naaa\n");
+    expect(
+      await call("edit_file", { path: "code.ts", old_string: "aa", new_string: "b", replace_all: true }),
+    ).toEqual({
+      text: 'Replaced 3 occurrences in "code.ts" (lines 1, 1, 3).',
+      isError: false,
+    });
+    expect(sandbox.read("code.ts")).toBe("ba-ba\nb\nba\n");
+  });
+
+  it("takes the replacement literally ($& and $1 are not patterns)", async () => {
+    const { sandbox, call } = setup("price = 1;\n");
+    await call("edit_file", { path: "code.ts", old_string: "1", new_string: "$& $1 $$" });
+    expect(sandbox.read("code.ts")).toBe("price = $& $1 $$;\n");
+  });
+
+  it("refuses empty and no-op edits, binary and missing files", async () => {
+    const { sandbox, call } = setup("text\n");
+    sandbox.write("blob.bin", Buffer.from([0x61, 0, 0x62]));
+    expect(await call("edit_file", { path: "code.ts", old_string: "", new_string: "x" })).toEqual({
+      text: "old_string is empty; to create a file or replace its whole content, use write_file.",
+      isError: true,
+    });
+    expect(await call("edit_file", { path: "code.ts", old_string: "text", new_string: "text" })).toEqual({
+      text: "old_string and new_string are identical; the edit would change nothing.",
+      isError: true,
+    });
+    expect(await call("edit_file", { path: "blob.bin", old_string: "a", new_string: "c" })).toEqual({
+      text: '"blob.bin" is a binary file; edit_file edits text files only.',
+      isError: true,
+    });
+    expect(await call("edit_file", { path: "nope.ts", old_string: "a", new_string: "c" })).toEqual({
+      text: '"nope.ts" does not exist.',
+      isError: true,
+    });
+  });
+
+  it("hints at CRLF line endings when a multi-line string is not found", async () => {
+    const { call } = setup("one\r\ntwo\r\n");
+    const result = await call("edit_file", { path: "code.ts", old_string: "one\ntwo", new_string: "1\n2" });
+    expect(result.isError).toBe(true);
+    expect(result.text).toContain("Note: the file uses CRLF (\\r\\n) line endings.");
+  });
+
+  it("reports at most 20 line numbers", async () => {
+    const { call } = setup("x\n".repeat(25));
+    const result = await call("edit_file", { path: "code.ts", old_string: "x", new_string: "y" });
+    expect(result.text).toContain("occurs 25 times");
+    expect(result.text).toContain(
+      "lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20 and 5 more",
+    );
+  });
+});
