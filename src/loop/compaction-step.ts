@@ -6,6 +6,7 @@
  */
 import type { AgentCore } from "../agent/agent-core";
 import { findCompactionCut } from "../compaction/cut";
+import { isContextWindowExceeded } from "../compaction/overflow";
 import { DEFAULT_COMPACTION_PROMPT, DEFAULT_TOOL_RESULT_SUMMARY_PROMPT } from "../compaction/prompt";
 import {
   buildToolResultSummaryMessages,
@@ -13,6 +14,7 @@ import {
   toolResultChars,
 } from "../compaction/tool-results";
 import { buildCompactionRequestMessages, rebuildHistory, summaryText } from "../compaction/transcript";
+import { ContextWindowExceededError } from "../errors";
 import { runHookChain } from "../hooks/run-hooks";
 import type { PreCompactOutput } from "../hooks/types";
 import type { SDKMessage } from "../messages/sdk-messages";
@@ -78,6 +80,9 @@ export async function compactHistory<T>(
   if (outcome.kind === "aborted" || outcome.kind === "interrupted") return { kind: "cancelled", outcome };
   if (outcome.kind !== "response") return recordFailure(core, outcome.error, emit);
   const usage = recordUsage(core, run, outcome.model, outcome.message.usage, emit);
+  if (isContextWindowExceeded(outcome.message)) {
+    return recordFailure(core, new ContextWindowExceededError(), emit); // the summary itself did not fit
+  }
   let summary: string;
   try {
     summary = summaryText(outcome.message);

@@ -85,8 +85,9 @@ async function* runTurns<T>(
         compactHistory(core, run, "auto", emit),
       );
       if (compaction.kind === "cancelled") return endingForFailure(compaction.outcome);
-      // Nothing to cut, or a preCompact hook said skip: ask again only after the next response.
-      if (compaction.kind === "skipped") core.lastInputTokens = undefined;
+      // One attempt per turn: whether it compacted, skipped (nothing to cut, or a preCompact hook)
+      // or failed, the trigger re-arms only when the next response reports its usage.
+      core.lastInputTokens = undefined;
       continue; // re-check abort and limits before the request
     }
     run.turns += 1;
@@ -181,6 +182,12 @@ async function* submitPrompt<T>(
 function checkBeforeTurn<T>(core: AgentCore<T>, run: QueryRun): Ending<T> | undefined {
   if (run.aborted) return { subtype: "error_abort", error: new AbortError(run.userSignal.reason) };
   if (run.interrupted) return { subtype: "interrupted" };
+  // A summary or compaction response may have crossed the budget: no further request is made.
+  if (overBudget(core, run))
+    return {
+      subtype: "error_max_budget_usd",
+      error: new BudgetExceededError(core.maxBudgetUsd!, run.ledger.totalCostUsd),
+    };
   if (run.turns >= core.maxTurns)
     return { subtype: "error_max_turns", error: new MaxTurnsError(core.maxTurns) };
   return undefined;

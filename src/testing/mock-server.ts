@@ -4,15 +4,21 @@
  * `stream: true`), replays scripted responses, injects faults, and records every request.
  * @module
  */
-import {
-  createServer,
-  type IncomingHttpHeaders,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from "node:http";
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { apiErrorBody, errorTypeForStatus, statusForErrorType } from "./mock-server-errors";
+import {
+  type Exchange,
+  jsonHeaders,
+  pause,
+  sendJson,
+  sendText,
+  startEventStream,
+  startExchange,
+  waitForAbort,
+  write,
+  writeEvents,
+} from "./mock-server-exchange";
 import { buildMessageBody, buildStreamEvents, type MockMessageBody } from "./mock-server-response";
 import type { ScriptedResponse } from "./scripted-client";
 import { encodeServerSentEvent } from "./sse";
@@ -156,31 +162,6 @@ export async function startMockAnthropicServer(
   };
 }
 
-/** One request/response pair, with a signal that aborts when the client goes away or the server closes. */
-interface Exchange {
-  request: IncomingMessage;
-  response: ServerResponse;
-  signal: AbortSignal;
-  number: number;
-  requestId: string;
-}
-
-function startExchange(
-  request: IncomingMessage,
-  response: ServerResponse,
-  serverSignal: AbortSignal,
-): Exchange {
-  const gone = new AbortController();
-  response.on("close", () => gone.abort());
-  return {
-    request,
-    response,
-    signal: AbortSignal.any([serverSignal, gone.signal]),
-    number: 0,
-    requestId: "",
-  };
-}
-
 function nextStep(
   queue: MockStep[],
   handler: MockHandler | undefined,
@@ -309,86 +290,6 @@ function toMessageBody(step: MockResponse, body: any, requestChars: number, numb
     model: step.model ?? (typeof body.model === "string" ? body.model : "mock-model"),
     requestChars,
   });
-}
-
-function jsonHeaders(
-  exchange: Exchange,
-  length: number,
-  extra?: Record<string, string>,
-): Record<string, string | number> {
-  return {
-    "content-type": "application/json",
-    "content-length": length,
-    "request-id": exchange.requestId,
-    ...extra,
-  };
-}
-
-function sendJson(
-  exchange: Exchange,
-  status: number,
-  payload: unknown,
-  headers?: Record<string, string>,
-): void {
-  const text = JSON.stringify(payload);
-  exchange.response.writeHead(status, jsonHeaders(exchange, Buffer.byteLength(text), headers));
-  exchange.response.end(text);
-}
-
-function sendText(exchange: Exchange, status: number, text: string, headers?: Record<string, string>): void {
-  exchange.response.writeHead(status, {
-    "content-type": "text/plain; charset=utf-8",
-    "content-length": Buffer.byteLength(text),
-    "request-id": exchange.requestId,
-    ...headers,
-  });
-  exchange.response.end(text);
-}
-
-function startEventStream(exchange: Exchange, headers?: Record<string, string>): void {
-  exchange.response.writeHead(200, {
-    "content-type": "text/event-stream; charset=utf-8",
-    "cache-control": "no-cache",
-    "request-id": exchange.requestId,
-    ...headers,
-  });
-  exchange.response.flushHeaders();
-}
-
-/** Writes the frames one by one (each flushed before the next), pausing between them when asked. */
-async function writeEvents(
-  exchange: Exchange,
-  events: ReturnType<typeof buildStreamEvents>,
-  delayMs?: number,
-): Promise<void> {
-  for (const [position, event] of events.entries()) {
-    if (exchange.signal.aborted) return;
-    if (position > 0) await pause(delayMs, exchange.signal);
-    await write(exchange.response, encodeServerSentEvent(event));
-  }
-}
-
-function write(response: ServerResponse, chunk: string): Promise<void> {
-  if (response.destroyed || response.writableEnded) return Promise.resolve();
-  return new Promise((resolve) => response.write(chunk, () => resolve()));
-}
-
-function pause(milliseconds: number | undefined, signal: AbortSignal): Promise<void> {
-  if (!milliseconds || milliseconds <= 0 || signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, milliseconds);
-    signal.addEventListener("abort", done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-  });
-}
-
-function waitForAbort(signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
 }
 
 function readBody(request: IncomingMessage): Promise<string> {

@@ -4,7 +4,13 @@
  */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { BudgetExceededError, createAgent, defineTool, InvalidOptionError, type Usage } from "../../src/index";
+import {
+  BudgetExceededError,
+  createAgent,
+  defineTool,
+  InvalidOptionError,
+  type Usage,
+} from "../../src/index";
 import { createScriptedClient } from "../../src/testing/index";
 import { priceOf, runToEnd, sumUsage } from "./cost-support";
 
@@ -36,7 +42,11 @@ const toolTurn = (id: string, text = "Let me write that down.") => ({
 describe("maxBudgetUsd", () => {
   it("ends the query error_max_budget_usd once the cost goes over, keeping text, usage and cost", async () => {
     const { tool, calls } = countingTool();
-    const client = createScriptedClient([toolTurn("toolu_1"), toolTurn("toolu_2", "Second note, please."), { content: "never" }]);
+    const client = createScriptedClient([
+      toolTurn("toolu_1"),
+      toolTurn("toolu_2", "Second note, please."),
+      { content: "never" },
+    ]);
     const agent = createAgent({ model: SONNET, client, tools: [tool], maxBudgetUsd: 0.01 });
     const { result, messages } = await runToEnd(agent, "Take notes");
 
@@ -77,7 +87,9 @@ describe("maxBudgetUsd", () => {
   });
 
   it("a cost equal to the budget is not over it", async () => {
-    const client = createScriptedClient([{ content: "exactly", usage: { input_tokens: 1_000_000, output_tokens: 0 } }]);
+    const client = createScriptedClient([
+      { content: "exactly", usage: { input_tokens: 1_000_000, output_tokens: 0 } },
+    ]);
     const agent = createAgent({ model: SONNET, client, maxBudgetUsd: 3 });
     const { result } = await runToEnd(agent, "Go");
     expect(result.total_cost_usd).toBe(3);
@@ -95,7 +107,9 @@ describe("maxBudgetUsd", () => {
   });
 
   it("a model without a price never crosses the budget (its cost is 0)", async () => {
-    const client = createScriptedClient([{ content: "free", usage: { input_tokens: 10_000_000, output_tokens: 0 } }]);
+    const client = createScriptedClient([
+      { content: "free", usage: { input_tokens: 10_000_000, output_tokens: 0 } },
+    ]);
     const agent = createAgent({ model: "unpriced-local-model", client, maxBudgetUsd: 0 });
     const { result } = await runToEnd(agent, "Go");
     expect(result.subtype).toBe("success");
@@ -111,7 +125,7 @@ describe("maxBudgetUsd", () => {
     expect((await runToEnd(agent, "Two")).result.subtype).toBe("success");
   });
 
-  it("counts a summary call toward the budget", async () => {
+  it("counts a summary call toward the budget: no further request once it crossed it", async () => {
     const big = defineTool({
       name: "dump",
       inputSchema: z.object({}),
@@ -119,9 +133,15 @@ describe("maxBudgetUsd", () => {
       execute: async () => "x".repeat(5_000),
     });
     const client = createScriptedClient([
-      { content: [{ type: "tool_use", id: "toolu_1", name: "dump", input: {} }], usage: TURN },
+      {
+        content: [
+          { type: "text", text: "Dumping." },
+          { type: "tool_use", id: "toolu_1", name: "dump", input: {} },
+        ],
+        usage: TURN,
+      },
       { content: "summary", usage: { input_tokens: 1_000_000, output_tokens: 0 } },
-      { content: "after the summary", usage: TURN },
+      { content: "never requested", usage: TURN },
     ]);
     const agent = createAgent({
       model: SONNET,
@@ -131,15 +151,25 @@ describe("maxBudgetUsd", () => {
       compactToolResults: { thresholdChars: 1_000 },
     });
     const { result } = await runToEnd(agent, "Go");
-    expect(client.callCount).toBe(3);
+    expect(client.callCount).toBe(2);
     expect(result.subtype).toBe("error_max_budget_usd");
-    expect(result.result).toBe("after the summary");
-    expect(result.total_cost_usd).toBeCloseTo(3 + 0.012, 12);
+    expect(result.error).toBeInstanceOf(BudgetExceededError);
+    expect(result.result).toBe("Dumping.");
+    expect(result.num_turns).toBe(1);
+    expect(result.total_cost_usd).toBeCloseTo(3 + 0.006, 12);
+    // The (summarised) tool result is in history: the call was answered.
+    const history = await agent.getHistory();
+    expect(history.at(-1)).toMatchObject({
+      role: "user",
+      content: [{ type: "tool_result", tool_use_id: "toolu_1" }],
+    });
   });
 
   it("rejects a negative or non-numeric budget at creation", () => {
     const client = createScriptedClient([]);
     expect(() => createAgent({ model: SONNET, client, maxBudgetUsd: -1 })).toThrow(InvalidOptionError);
-    expect(() => createAgent({ model: SONNET, client, maxBudgetUsd: Number.NaN })).toThrow(InvalidOptionError);
+    expect(() => createAgent({ model: SONNET, client, maxBudgetUsd: Number.NaN })).toThrow(
+      InvalidOptionError,
+    );
   });
 });

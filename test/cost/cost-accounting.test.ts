@@ -83,7 +83,11 @@ describe("the pricing option", () => {
     const usage: Usage = { input_tokens: 1_000_000, output_tokens: 1_000_000 };
     const client = createScriptedClient([
       { content: [{ type: "tool_use", id: "toolu_1", name: "lookup", input: { key: "a" } }], usage },
-      { content: [{ type: "tool_use", id: "toolu_2", name: "lookup", input: { key: "b" } }], usage, model: "my-local-model" },
+      {
+        content: [{ type: "tool_use", id: "toolu_2", name: "lookup", input: { key: "b" } }],
+        usage,
+        model: "my-local-model",
+      },
       { content: "done", usage, model: HAIKU },
     ]);
     const agent = createAgent({
@@ -92,7 +96,12 @@ describe("the pricing option", () => {
       tools: [lookup],
       pricing: {
         [SONNET]: { inputPerMTok: 1, outputPerMTok: 2 },
-        "my-local-model": { inputPerMTok: 0.5, outputPerMTok: 0.25, cacheWritePerMTok: 0, cacheReadPerMTok: 0 },
+        "my-local-model": {
+          inputPerMTok: 0.5,
+          outputPerMTok: 0.25,
+          cacheWritePerMTok: 0,
+          cacheReadPerMTok: 0,
+        },
       },
     });
     const { result, messages } = await runToEnd(agent, "Go");
@@ -105,7 +114,11 @@ describe("the pricing option", () => {
 
   it("overrides dated snapshots of the key it replaces", async () => {
     const client = createScriptedClient([
-      { content: "hi", usage: { input_tokens: 1_000_000, output_tokens: 0 }, model: "claude-sonnet-4-5-20250929" },
+      {
+        content: "hi",
+        usage: { input_tokens: 1_000_000, output_tokens: 0 },
+        model: "claude-sonnet-4-5-20250929",
+      },
     ]);
     const agent = createAgent({
       model: "claude-sonnet-4-5",
@@ -149,7 +162,10 @@ describe("a model without a price", () => {
 
   it("is reported again by a new agent", async () => {
     for (let round = 0; round < 2; round++) {
-      const agent = createAgent({ model: "unpriced-model-y", client: createScriptedClient([{ content: "x" }]) });
+      const agent = createAgent({
+        model: "unpriced-model-y",
+        client: createScriptedClient([{ content: "x" }]),
+      });
       const { messages } = await runToEnd(agent, "Hi");
       expect(systemMessages(messages, "unknown_pricing")).toHaveLength(1);
     }

@@ -41,7 +41,12 @@ export function priceOf(
 
 /** Usage with every bucket filled, summed from parts. */
 export function sumUsage(...parts: Usage[]): Required<Usage> {
-  const total = { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  const total = {
+    input_tokens: 0,
+    output_tokens: 0,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0,
+  };
   for (const part of parts) {
     total.input_tokens += part.input_tokens;
     total.output_tokens += part.output_tokens;

@@ -92,7 +92,12 @@ describe("costOf", () => {
     const custom: ModelPricing = { inputPerMTok: 2, outputPerMTok: 8 };
     expect(
       costOf(
-        { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: MILLION, cache_read_input_tokens: MILLION },
+        {
+          input_tokens: 0,
+          output_tokens: 0,
+          cache_creation_input_tokens: MILLION,
+          cache_read_input_tokens: MILLION,
+        },
         custom,
       ),
     ).toBeCloseTo(2 * 1.25 + 2 * 0.1, 12);
@@ -168,7 +173,9 @@ describe("DEFAULT_PRICING", () => {
     const union = /export type Model = ([^;]+);/.exec(declarations)?.[1] ?? "";
     const models = [...union.matchAll(/'([^']+)'/g)].map((match) => match[1]!);
     expect(models.length).toBeGreaterThan(10);
-    const missing = models.filter((model) => !UNPRICED.includes(model) && !findPricing(model, DEFAULT_PRICING));
+    const missing = models.filter(
+      (model) => !UNPRICED.includes(model) && !findPricing(model, DEFAULT_PRICING),
+    );
     expect(missing).toEqual([]);
   });
 });

@@ -46,7 +46,10 @@ describe("setModel", () => {
       },
     });
     const client = createScriptedClient([
-      { content: [{ type: "tool_use", id: "toolu_1", name: "switch_to_cheaper_model", input: {} }], usage: USAGE },
+      {
+        content: [{ type: "tool_use", id: "toolu_1", name: "switch_to_cheaper_model", input: {} }],
+        usage: USAGE,
+      },
       { content: "Now answering on the cheaper model.", usage: USAGE },
     ]);
     agent = createAgent({ model: OPUS, client, tools: [switchModel] });
@@ -58,10 +61,9 @@ describe("setModel", () => {
     expect(result.model_usage[HAIKU]!.cost_usd).toBeCloseTo(priceOf(HAIKU, USAGE), 12);
     expect(result.total_cost_usd).toBeCloseTo(priceOf(OPUS, USAGE) + priceOf(HAIKU, USAGE), 12);
     const history = await agent.getHistory();
-    expect(history.filter((message) => message.role === "assistant").map((message) => message.model)).toEqual([
-      OPUS,
-      HAIKU,
-    ]);
+    expect(history.filter((message) => message.role === "assistant").map((message) => message.model)).toEqual(
+      [OPUS, HAIKU],
+    );
   });
 
   it("to a model without a price: reported once, costed 0, the other model still priced", async () => {
@@ -73,7 +75,9 @@ describe("setModel", () => {
     await runToEnd(agent, "One");
     agent.setModel("my-finetune-v3");
     const { result, messages } = await runToEnd(agent, "Two");
-    expect(systemMessages(messages, "unknown_pricing").map((notice) => notice.model)).toEqual(["my-finetune-v3"]);
+    expect(systemMessages(messages, "unknown_pricing").map((notice) => notice.model)).toEqual([
+      "my-finetune-v3",
+    ]);
     expect(result.total_cost_usd).toBe(0);
   });
 

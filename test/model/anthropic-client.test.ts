@@ -333,6 +333,15 @@ describe.each([
     await expect(pending).rejects.toBe(reason);
   });
 
+  it("rejects with the reason of an already aborted signal, sending nothing", async () => {
+    const mock = await start({ content: "never sent" });
+    const reason = new Error("cancelled before the call");
+    await expect(client(mock).createMessage(request({ signal: AbortSignal.abort(reason) }))).rejects.toBe(
+      reason,
+    );
+    expect(mock.requests).toHaveLength(0);
+  });
+
   it("ends a request to a hung server at timeoutMs with a TimeoutError", async () => {
     const mock = await start({ fault: "hang" });
     const error = await client(mock)
@@ -536,6 +545,40 @@ describe("createAnthropicClient (raw streams from Anthropic-compatible endpoints
       data({ type: "message_stop" }),
     ]).createMessage(request());
     expect(message.content).toEqual([{ type: "tool_use", id: "t1", name: "add", input: { a: 1 } }]);
+  });
+
+  it("keeps citations and server-tool blocks, and ignores events it does not know", async () => {
+    const citation = {
+      type: "char_location",
+      cited_text: "Paris",
+      document_index: 0,
+      start_char_index: 0,
+      end_char_index: 5,
+    };
+    const serverTool = {
+      type: "server_tool_use",
+      id: "srvtoolu_1",
+      name: "web_search",
+      input: { query: "capital" },
+    };
+    const message = await clientOverRawStream([
+      data(MESSAGE_START),
+      data({ type: "content_block_start", index: 0, content_block: serverTool }),
+      data({ type: "content_block_stop", index: 0 }),
+      data({
+        type: "content_block_start",
+        index: 1,
+        content_block: { type: "text", text: "", citations: null },
+      }),
+      data({ type: "content_block_delta", index: 1, delta: { type: "citations_delta", citation } }),
+      data({ type: "content_block_delta", index: 1, delta: { type: "text_delta", text: "Paris." } }),
+      data({ type: "content_block_delta", index: 1, delta: { type: "future_delta", payload: 1 } }),
+      data({ type: "content_block_stop", index: 1 }),
+      data({ type: "future_event", index: 7 }),
+      data({ type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 5 } }),
+      data({ type: "message_stop" }),
+    ]).createMessage(request());
+    expect(message.content).toEqual([serverTool, { type: "text", text: "Paris.", citations: [citation] }]);
   });
 
   it("fails retryably when the stream ends before the message does", async () => {

@@ -75,11 +75,32 @@ describe.each(TRANSPORT_MODES)("cancelling a retry wait (%s)", (mode) => {
       steps: [{ fault: "status", status: 429, headers: { "retry-after": "60" } }, ANSWER],
       sleep: "real",
     });
-    const { result, retries } = await runQuery(harness.agent, "Say hello", { signal: controller.signal }, (message) => {
-      if (message.type === "system" && message.subtype === "api_retry") controller.abort("stop waiting");
-    });
+    const { result, retries } = await runQuery(
+      harness.agent,
+      "Say hello",
+      { signal: controller.signal },
+      (message) => {
+        if (message.type === "system" && message.subtype === "api_retry") controller.abort("stop waiting");
+      },
+    );
     expect(retries[0]!.delay_ms).toBe(60_000);
     expect(result.subtype).toBe("error_abort");
+    expect(harness.server.requests).toHaveLength(1);
+  });
+});
+
+describe("a deadline on the whole query", () => {
+  it("AbortSignal.timeout cuts a long retry wait short: error_abort carrying the timeout", async () => {
+    const harness = await startHarness({
+      mode: "stream",
+      agent: { retry: { maxRetries: 2, initialDelayMs: 100, maxDelayMs: 120_000 } },
+      steps: [{ fault: "status", status: 529, headers: { "retry-after": "60" } }, ANSWER],
+      sleep: "real",
+    });
+    const { result, retries } = await runQuery(harness.agent, "Say hello", { signal: AbortSignal.timeout(300) });
+    expect(retries).toHaveLength(1);
+    expect(result.subtype).toBe("error_abort");
+    expect((result.error as AbortError).cause).toMatchObject({ name: "TimeoutError" });
     expect(harness.server.requests).toHaveLength(1);
   });
 });

@@ -4,10 +4,17 @@
  * under its own name.
  */
 import { describe, expect, it } from "vitest";
-import { DEFAULT_PRICING, ProviderError } from "../../src/index";
 import { costOf } from "../../src/cost/pricing";
+import { DEFAULT_PRICING, ProviderError } from "../../src/index";
 import type { MockStep } from "../../src/testing/index";
-import { FALLBACK_MODEL, PRIMARY_MODEL, runQuery, startHarness, TEST_RETRY, TRANSPORT_MODES } from "./fault-harness";
+import {
+  FALLBACK_MODEL,
+  PRIMARY_MODEL,
+  runQuery,
+  startHarness,
+  TEST_RETRY,
+  TRANSPORT_MODES,
+} from "./fault-harness";
 
 const OVERLOADED: MockStep = { fault: "status", status: 529 };
 const primaryFailures = (): MockStep[] => Array.from({ length: TEST_RETRY.maxRetries + 1 }, () => OVERLOADED);

@@ -28,22 +28,25 @@ const PROMPT_TOO_LONG: MockStep = {
 };
 
 describe.each(TRANSPORT_MODES)("non-retryable failures (%s)", (mode) => {
-  it.each(CLIENT_ERRORS)("HTTP %i fails fast with one attempt, keeping status, type and request id", async (status, errorType) => {
-    const harness = await startHarness({ mode, steps: [{ fault: "status", status }, NEVER_SENT] });
-    const { result, retries, fallbacks } = await runQuery(harness.agent, "Say hello");
+  it.each(CLIENT_ERRORS)(
+    "HTTP %i fails fast with one attempt, keeping status, type and request id",
+    async (status, errorType) => {
+      const harness = await startHarness({ mode, steps: [{ fault: "status", status }, NEVER_SENT] });
+      const { result, retries, fallbacks } = await runQuery(harness.agent, "Say hello");
 
-    expect(harness.server.requests).toHaveLength(1);
-    expect(harness.waits).toEqual([]);
-    expect(retries).toEqual([]);
-    expect(fallbacks).toEqual([]);
-    expect(result.subtype).toBe("error_during_execution");
-    expect(result.is_error).toBe(true);
-    const error = result.error as ProviderError;
-    expect(error).toBeInstanceOf(ProviderError);
-    expect(error).toMatchObject({ status, errorType, requestId: "req_mock_1", retryable: false });
-    expect(error.message).toContain(String(status));
-    expect(error.message).toContain("req_mock_1");
-  });
+      expect(harness.server.requests).toHaveLength(1);
+      expect(harness.waits).toEqual([]);
+      expect(retries).toEqual([]);
+      expect(fallbacks).toEqual([]);
+      expect(result.subtype).toBe("error_during_execution");
+      expect(result.is_error).toBe(true);
+      const error = result.error as ProviderError;
+      expect(error).toBeInstanceOf(ProviderError);
+      expect(error).toMatchObject({ status, errorType, requestId: "req_mock_1", retryable: false });
+      expect(error.message).toContain(String(status));
+      expect(error.message).toContain("req_mock_1");
+    },
+  );
 
   it("a client error is not handed to the fallback model either", async () => {
     const harness = await startHarness({
@@ -72,7 +75,10 @@ describe.each(TRANSPORT_MODES)("non-retryable failures (%s)", (mode) => {
   it("an error type the API does not retry, sent as an SSE event (or its status), fails fast", async () => {
     const harness = await startHarness({
       mode,
-      steps: [{ fault: "sse_error", errorType: "invalid_request_error", message: "bad", afterEvents: 2 }, NEVER_SENT],
+      steps: [
+        { fault: "sse_error", errorType: "invalid_request_error", message: "bad", afterEvents: 2 },
+        NEVER_SENT,
+      ],
     });
     const { result, retries } = await runQuery(harness.agent, "Say hello");
     expect(harness.server.requests).toHaveLength(1);
@@ -103,7 +109,10 @@ describe("a stream that already showed content", () => {
       mode: "stream",
       agent: { includePartialMessages: true },
       // message_start, ping, content_block_start, one text delta — then the error event.
-      steps: [{ fault: "sse_error", errorType: "overloaded_error", afterEvents: 4, response: partialAnswer }, NEVER_SENT],
+      steps: [
+        { fault: "sse_error", errorType: "overloaded_error", afterEvents: 4, response: partialAnswer },
+        NEVER_SENT,
+      ],
     });
     const { messages, result, retries } = await runQuery(harness.agent, "Say hello");
 

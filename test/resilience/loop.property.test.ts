@@ -11,11 +11,11 @@ import { z } from "zod";
 import { costOf, findPricing } from "../../src/cost/pricing";
 import {
   type Agent,
+  type ContentBlock,
   createAgent,
   DEFAULT_PRICING,
   defineTool,
   isWellFormedHistory,
-  type ContentBlock,
   type ResultSubtype,
   type SDKMessage,
   type SDKResultMessage,
@@ -85,8 +85,22 @@ const callArbitrary: fc.Arbitrary<CallPlan> = fc.record({
 });
 
 const ongoingArbitrary: fc.Arbitrary<OngoingTurn> = fc.oneof(
-  { weight: 5, arbitrary: fc.record({ kind: fc.constant("tools" as const), text: textArbitrary, calls: fc.array(callArbitrary, { minLength: 1, maxLength: 4 }) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("truncatedTool" as const), text: textArbitrary, calls: fc.array(callArbitrary, { minLength: 1, maxLength: 2 }) }) },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constant("tools" as const),
+      text: textArbitrary,
+      calls: fc.array(callArbitrary, { minLength: 1, maxLength: 4 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant("truncatedTool" as const),
+      text: textArbitrary,
+      calls: fc.array(callArbitrary, { minLength: 1, maxLength: 2 }),
+    }),
+  },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("truncatedText" as const), text: textArbitrary }) },
 );
 
@@ -95,13 +109,32 @@ const finalArbitrary: fc.Arbitrary<FinalTurn> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("fatal" as const) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("exhausted" as const) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("hang" as const) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("cancelInRequest" as const), how: fc.constantFrom("abort" as const, "interrupt" as const) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("cancelInRetryWait" as const), how: fc.constantFrom("abort" as const, "interrupt" as const) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant("cancelInRequest" as const),
+      how: fc.constantFrom("abort" as const, "interrupt" as const),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant("cancelInRetryWait" as const),
+      how: fc.constantFrom("abort" as const, "interrupt" as const),
+    }),
+  },
 );
 
 function withFaultsAndUsage<T>(turn: fc.Arbitrary<T>): fc.Arbitrary<T & { faults: number; usage: Usage }> {
   return fc
-    .record({ turn, faults: fc.oneof({ weight: 4, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 3 }) }), usage: usageArbitrary })
+    .record({
+      turn,
+      faults: fc.oneof(
+        { weight: 4, arbitrary: fc.constant(0) },
+        { weight: 1, arbitrary: fc.integer({ min: 1, max: 3 }) },
+      ),
+      usage: usageArbitrary,
+    })
     .map(({ turn, faults, usage }) => ({ ...turn, faults, usage }));
 }
 
@@ -118,10 +151,16 @@ interface QueryPlan {
 
 const queryArbitrary: fc.Arbitrary<QueryPlan> = fc.record({
   turns: fc
-    .tuple(fc.array(withFaultsAndUsage(ongoingArbitrary), { maxLength: 5 }), withFaultsAndUsage(finalArbitrary))
+    .tuple(
+      fc.array(withFaultsAndUsage(ongoingArbitrary), { maxLength: 5 }),
+      withFaultsAndUsage(finalArbitrary),
+    )
     .map(([ongoing, final]) => [...ongoing, final] as Turn[]),
   interruptWhileIdle: fc.boolean(),
-  preAborted: fc.oneof({ weight: 12, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+  preAborted: fc.oneof(
+    { weight: 12, arbitrary: fc.constant(false) },
+    { weight: 1, arbitrary: fc.constant(true) },
+  ),
   breakAfter: fc.oneof(
     { weight: 6, arbitrary: fc.constant(undefined) },
     { weight: 1, arbitrary: fc.integer({ min: 1, max: 10 }) },
@@ -157,7 +196,12 @@ interface Expected {
 
 function expectedOutcome(plan: QueryPlan, settings: Settings, callIds: string[][]): Expected {
   const turns = plan.turns;
-  const usage = { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  const usage = {
+    input_tokens: 0,
+    output_tokens: 0,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0,
+  };
   let costUsd = 0;
   let numTurns = 0;
   let retries = 0;
@@ -167,7 +211,16 @@ function expectedOutcome(plan: QueryPlan, settings: Settings, callIds: string[][
   let stopReason: string | null = null;
   let cancelled: "abort" | "interrupt" | undefined;
   const unrunCallIds: string[] = [];
-  const end = (subtype: ResultSubtype): Expected => ({ subtype, numTurns, usage, costUsd, text, stopReason, retries, unrunCallIds });
+  const end = (subtype: ResultSubtype): Expected => ({
+    subtype,
+    numTurns,
+    usage,
+    costUsd,
+    text,
+    stopReason,
+    retries,
+    unrunCallIds,
+  });
 
   if (plan.preAborted) return end("error_abort");
   for (const [index, turn] of turns.entries()) {
@@ -384,7 +437,8 @@ async function runScenario(settings: Settings, queries: QueryPlan[]): Promise<vo
     const messages: SDKMessage[] = [];
     for await (const message of world.agent.query("go", { signal: world.controller.signal })) {
       messages.push(message);
-      if (plan.breakAfter !== undefined && messages.length >= plan.breakAfter && message.type !== "result") break;
+      if (plan.breakAfter !== undefined && messages.length >= plan.breakAfter && message.type !== "result")
+        break;
     }
     const history = await world.agent.getHistory();
     expect(isWellFormedHistory(history)).toBe(true);
@@ -408,21 +462,32 @@ async function runScenario(settings: Settings, queries: QueryPlan[]): Promise<vo
     expect(result.total_cost_usd).toBeCloseTo(expected.costUsd, 12);
     const modelUsage = Object.values(result.model_usage);
     expect(modelUsage.reduce((sum, entry) => sum + entry.cost_usd, 0)).toBeCloseTo(result.total_cost_usd, 12);
-    const retryNotices = messages.filter((message) => message.type === "system" && message.subtype === "api_retry");
+    const retryNotices = messages.filter(
+      (message) => message.type === "system" && message.subtype === "api_retry",
+    );
     expect(retryNotices).toHaveLength(expected.retries);
     for (const id of expected.unrunCallIds) expect(world.executions.get(id) ?? 0).toBe(0);
   }
 }
 
 function finalQuery(): QueryPlan {
-  const turn: Turn = { kind: "text", text: "The last word.", faults: 0, usage: { input_tokens: 1, output_tokens: 1 } };
+  const turn: Turn = {
+    kind: "text",
+    text: "The last word.",
+    faults: 0,
+    usage: { input_tokens: 1, output_tokens: 1 },
+  };
   return { turns: [turn], interruptWhileIdle: false, preAborted: false, breakAfter: undefined };
 }
 
 describe("the loop under random model behaviour and faults", () => {
   it("keeps its invariants after every query", async () => {
     await fc.assert(
-      fc.asyncProperty(settingsArbitrary, fc.array(queryArbitrary, { minLength: 1, maxLength: 3 }), runScenario),
+      fc.asyncProperty(
+        settingsArbitrary,
+        fc.array(queryArbitrary, { minLength: 1, maxLength: 3 }),
+        runScenario,
+      ),
       { numRuns: 150 },
     );
   });

@@ -43,12 +43,18 @@ describe("maxTokensContinuations", () => {
   });
 
   it("continues a cut text up to N times and joins the pieces", async () => {
-    const client = createScriptedClient([cut("Once upon a ti"), cut("me there was a "), done("small agent.")]);
+    const client = createScriptedClient([
+      cut("Once upon a ti"),
+      cut("me there was a "),
+      done("small agent."),
+    ]);
     const agent = createAgent({ model: "claude-sonnet-4-6", client, maxTokensContinuations: 2 });
     const { result, continuations } = await run(agent, "Tell a story");
 
     expect(client.callCount).toBe(3);
-    expect(continuations.map((message) => (message as { continuation: number }).continuation)).toEqual([1, 2]);
+    expect(continuations.map((message) => (message as { continuation: number }).continuation)).toEqual([
+      1, 2,
+    ]);
     expect(result.subtype).toBe("success");
     expect(result.result).toBe("Once upon a time there was a small agent.");
     expect(result.stop_reason).toBe("end_turn");
@@ -56,11 +62,21 @@ describe("maxTokensContinuations", () => {
     expect(result.usage).toMatchObject({ input_tokens: 300, output_tokens: 150 });
     // Each continuation request ends with the instruction to go on, after the cut answer.
     const second = client.requests[1]!.messages;
-    expect(second.at(-2)).toMatchObject({ role: "assistant", content: [{ type: "text", text: "Once upon a ti" }] });
+    expect(second.at(-2)).toMatchObject({
+      role: "assistant",
+      content: [{ type: "text", text: "Once upon a ti" }],
+    });
     expect(second.at(-1)!.role).toBe("user");
     expect(JSON.stringify(second.at(-1)!.content)).toMatch(/continue/i);
     const history = await agent.getHistory();
-    expect(history.map((message) => message.role)).toEqual(["user", "assistant", "user", "assistant", "user", "assistant"]);
+    expect(history.map((message) => message.role)).toEqual([
+      "user",
+      "assistant",
+      "user",
+      "assistant",
+      "user",
+      "assistant",
+    ]);
   });
 
   it("stops continuing after N, keeping the joined text and stop_reason max_tokens", async () => {
@@ -104,7 +120,12 @@ describe("maxTokensContinuations", () => {
       cut("Sorry, let me "),
       done("answer in text instead."),
     ]);
-    const agent = createAgent({ model: "claude-sonnet-4-6", client, tools: [write], maxTokensContinuations: 1 });
+    const agent = createAgent({
+      model: "claude-sonnet-4-6",
+      client,
+      tools: [write],
+      maxTokensContinuations: 1,
+    });
     const { result, continuations } = await run(agent, "Write a.txt");
 
     expect(calls).toEqual([]);
@@ -121,6 +142,8 @@ describe("maxTokensContinuations", () => {
   it("rejects a negative or fractional count", () => {
     const client = createScriptedClient([]);
     expect(() => createAgent({ model: "m", client, maxTokensContinuations: -1 })).toThrow(InvalidOptionError);
-    expect(() => createAgent({ model: "m", client, maxTokensContinuations: 1.5 })).toThrow(InvalidOptionError);
+    expect(() => createAgent({ model: "m", client, maxTokensContinuations: 1.5 })).toThrow(
+      InvalidOptionError,
+    );
   });
 });

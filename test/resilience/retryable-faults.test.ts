@@ -22,28 +22,31 @@ const RECOVERED: MockStep = { content: "recovered", usage: { input_tokens: 12, o
 const BACKOFF_STATUSES = [408, 409, 500, 502, 503, 504, 529];
 
 describe.each(TRANSPORT_MODES)("retryable failures (%s)", (mode) => {
-  it.each(BACKOFF_STATUSES)("HTTP %i is retried after a jittered wait, then the query succeeds", async (status) => {
-    const harness = await startHarness({ mode, steps: [{ fault: "status", status }, RECOVERED] });
-    const { result, retries } = await runQuery(harness.agent, "Say hello");
+  it.each(BACKOFF_STATUSES)(
+    "HTTP %i is retried after a jittered wait, then the query succeeds",
+    async (status) => {
+      const harness = await startHarness({ mode, steps: [{ fault: "status", status }, RECOVERED] });
+      const { result, retries } = await runQuery(harness.agent, "Say hello");
 
-    expect(result.subtype).toBe("success");
-    expect(result.result).toBe("recovered");
-    expect(result.num_turns).toBe(1);
-    expect(harness.server.requests).toHaveLength(2);
-    // The retry sends the very same request.
-    expect(harness.server.requests[1]!.body).toEqual(harness.server.requests[0]!.body);
-    expect(harness.waits).toEqual([jitteredWait(1, 0.5)]);
-    expect(retries).toHaveLength(1);
-    expect(retries[0]).toMatchObject({
-      attempt: 1,
-      max_retries: TEST_RETRY.maxRetries,
-      delay_ms: jitteredWait(1, 0.5),
-      status,
-      model: PRIMARY_MODEL,
-    });
-    expect(retries[0]!.error).toBeInstanceOf(ProviderError);
-    expect(await harness.agent.getHistory()).toHaveLength(2);
-  });
+      expect(result.subtype).toBe("success");
+      expect(result.result).toBe("recovered");
+      expect(result.num_turns).toBe(1);
+      expect(harness.server.requests).toHaveLength(2);
+      // The retry sends the very same request.
+      expect(harness.server.requests[1]!.body).toEqual(harness.server.requests[0]!.body);
+      expect(harness.waits).toEqual([jitteredWait(1, 0.5)]);
+      expect(retries).toHaveLength(1);
+      expect(retries[0]).toMatchObject({
+        attempt: 1,
+        max_retries: TEST_RETRY.maxRetries,
+        delay_ms: jitteredWait(1, 0.5),
+        status,
+        model: PRIMARY_MODEL,
+      });
+      expect(retries[0]!.error).toBeInstanceOf(ProviderError);
+      expect(await harness.agent.getHistory()).toHaveLength(2);
+    },
+  );
 
   it("HTTP 429 waits what retry-after says (seconds), not the backoff", async () => {
     const harness = await startHarness({
@@ -53,7 +56,12 @@ describe.each(TRANSPORT_MODES)("retryable failures (%s)", (mode) => {
     const { result, retries } = await runQuery(harness.agent, "Say hello");
     expect(result.subtype).toBe("success");
     expect(harness.waits).toEqual([3000]);
-    expect(retries[0]).toMatchObject({ attempt: 1, delay_ms: 3000, status: 429, error_type: "rate_limit_error" });
+    expect(retries[0]).toMatchObject({
+      attempt: 1,
+      delay_ms: 3000,
+      status: 429,
+      error_type: "rate_limit_error",
+    });
   });
 
   it("retry-after-ms wins over retry-after", async () => {
@@ -108,29 +116,37 @@ describe.each(TRANSPORT_MODES)("retryable failures (%s)", (mode) => {
     expect(harness.server.requests).toHaveLength(6);
   });
 
-  it.each([429, 503, 529])("HTTP %i on every attempt: the retries are spent and the provider error is kept", async (status) => {
-    const harness = await startHarness({
-      mode,
-      steps: Array.from({ length: 3 }, (): MockStep => ({ fault: "status", status, headers: { "retry-after-ms": "10" } })),
-    });
-    const { result, retries } = await runQuery(harness.agent, "Say hello");
+  it.each([429, 503, 529])(
+    "HTTP %i on every attempt: the retries are spent and the provider error is kept",
+    async (status) => {
+      const harness = await startHarness({
+        mode,
+        steps: Array.from(
+          { length: 3 },
+          (): MockStep => ({ fault: "status", status, headers: { "retry-after-ms": "10" } }),
+        ),
+      });
+      const { result, retries } = await runQuery(harness.agent, "Say hello");
 
-    expect(harness.server.requests).toHaveLength(TEST_RETRY.maxRetries + 1);
-    expect(retries.map((retry) => retry.attempt)).toEqual([1, 2]);
-    expect(harness.waits).toEqual([10, 10]);
-    expect(result.subtype).toBe("error_during_execution");
-    expect(result.is_error).toBe(true);
-    expect(result.num_turns).toBe(1);
-    const error = result.error as ProviderError;
-    expect(error).toBeInstanceOf(ProviderError);
-    expect(error.status).toBe(status);
-    expect(error.errorType).toBe({ 429: "rate_limit_error", 503: "api_error", 529: "overloaded_error" }[status]);
-    expect(error.requestId).toBe("req_mock_3");
-    expect(error.retryable).toBe(true);
-    expect(error.message).toContain(String(status));
-    // Only the prompt is in history: no response ever arrived.
-    expect(await harness.agent.getHistory()).toEqual([{ role: "user", content: "Say hello" }]);
-  });
+      expect(harness.server.requests).toHaveLength(TEST_RETRY.maxRetries + 1);
+      expect(retries.map((retry) => retry.attempt)).toEqual([1, 2]);
+      expect(harness.waits).toEqual([10, 10]);
+      expect(result.subtype).toBe("error_during_execution");
+      expect(result.is_error).toBe(true);
+      expect(result.num_turns).toBe(1);
+      const error = result.error as ProviderError;
+      expect(error).toBeInstanceOf(ProviderError);
+      expect(error.status).toBe(status);
+      expect(error.errorType).toBe(
+        { 429: "rate_limit_error", 503: "api_error", 529: "overloaded_error" }[status],
+      );
+      expect(error.requestId).toBe("req_mock_3");
+      expect(error.retryable).toBe(true);
+      expect(error.message).toContain(String(status));
+      // Only the prompt is in history: no response ever arrived.
+      expect(await harness.agent.getHistory()).toEqual([{ role: "user", content: "Say hello" }]);
+    },
+  );
 
   it("maxRetries: 0 fails on the first transient error", async () => {
     const harness = await startHarness({
@@ -149,7 +165,8 @@ describe.each(TRANSPORT_MODES)("retryable failures (%s)", (mode) => {
     const harness = await startHarness({
       mode,
       steps: [RECOVERED],
-      routeAttempt: (attempt, url) => (attempt === 0 ? url.replace(/^http:\/\/127\.0\.0\.1:\d+/, closed) : url),
+      routeAttempt: (attempt, url) =>
+        attempt === 0 ? url.replace(/^http:\/\/127\.0\.0\.1:\d+/, closed) : url,
     });
     const { result, retries } = await runQuery(harness.agent, "Say hello");
     expect(result.subtype).toBe("success");

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import {
   createAgent,
   createAnthropicClient,
-  ProviderError,
+  type ProviderError,
   type SDKMessage,
   type SDKResultMessage,
 } from "../../src/index";
@@ -91,7 +91,11 @@ describe.each(TRANSPORT_MODES)("the API key never appears (%s)", (mode) => {
 
   it("retried failures echoing the key: not in the api_retry messages nor in the final error", async () => {
     const server = await startMockAnthropicServer({
-      responses: [echoingFailure(529, PLAIN_KEY), echoingFailure(529, PLAIN_KEY), echoingFailure(529, PLAIN_KEY)],
+      responses: [
+        echoingFailure(529, PLAIN_KEY),
+        echoingFailure(529, PLAIN_KEY),
+        echoingFailure(529, PLAIN_KEY),
+      ],
     });
     try {
       const agent = createAgent({
@@ -112,7 +116,11 @@ describe.each(TRANSPORT_MODES)("the API key never appears (%s)", (mode) => {
   it("a refused connection: not in the error", async () => {
     const agent = createAgent({
       model: "claude-sonnet-4-6",
-      client: createAnthropicClient({ apiKey: PLAIN_KEY, baseURL: await closedPortUrl(), stream: mode === "stream" }),
+      client: createAnthropicClient({
+        apiKey: PLAIN_KEY,
+        baseURL: await closedPortUrl(),
+        stream: mode === "stream",
+      }),
       _internal: { sleep: async () => {} },
     });
     const { result, messages } = await runQuery(agent, "Say hello");

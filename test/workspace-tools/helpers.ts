@@ -1,6 +1,15 @@
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach } from "vitest";
 import type { Tool } from "../../src/tools/tool";
 import { createWorkspaceTools, type WorkspaceToolsOptions } from "../../src/workspace-tools/index";
@@ -78,4 +87,41 @@ export async function callTool(tool: Tool, input: unknown, signal: AbortSignal):
       ? output.content
       : output.content.map((block) => (block.type === "text" ? block.text : `[${block.type}]`)).join("");
   return { text, isError: output.isError ?? false };
+}
+
+/** Whether a process is still running (a zombie awaiting its reaper counts as gone). */
+export function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const state = stat.slice(stat.lastIndexOf(")") + 2)[0];
+    return state !== "Z" && state !== "X";
+  } catch {
+    return false;
+  }
+}
+
+/** Polls until none of `pids` runs any more (a liveness bound, not a speed assertion); returns the survivors. */
+export async function survivorsOf(pids: number[]): Promise<number[]> {
+  for (let attempt = 0; attempt < 250; attempt++) {
+    if (!pids.some(isRunning)) return [];
+    await sleep(20);
+  }
+  return pids.filter(isRunning);
+}
+
+/** Reads the pids a command wrote, one per line, once `count` are there. */
+export async function waitForPids(file: string, count: number): Promise<number[]> {
+  for (let attempt = 0; attempt < 500; attempt++) {
+    if (existsSync(file)) {
+      const pids = readFileSync(file, "utf8").split("\n").filter(Boolean).map(Number);
+      if (pids.length >= count) return pids;
+    }
+    await sleep(20);
+  }
+  throw new Error(`the command did not write ${count} pids to ${file}`);
 }

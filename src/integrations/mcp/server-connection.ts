@@ -243,6 +243,7 @@ export class ServerConnection {
         // Asking for progress lets a long call keep its timeout alive.
         onprogress: () => {},
       });
+      await this.toolListSettled(context.signal);
       return toolOutputFromMcpResult(result);
     } catch (error) {
       // The state may have changed while the call was running: quote a crash's stderr.
@@ -250,6 +251,17 @@ export class ServerConnection {
       const detail = state.kind === "crashed" ? ` (${this.crashDescription()})` : "";
       return toolFailure(exposedName, this.redact(`${messageOf(error)}${detail}`));
     }
+  }
+
+  /**
+   * Waits for a tool-list refresh in flight, if any. A server that changed its tools during a call
+   * sent `tools/list_changed` before the call's result, so once this returns the next model request
+   * offers the new list. The call's signal ends the wait.
+   */
+  private async toolListSettled(signal: AbortSignal): Promise<void> {
+    const refreshing = this.refreshing;
+    if (!refreshing) return;
+    await untilAborted(signal, () => refreshing).catch(() => {});
   }
 
   private onTransportClosed(): void {

@@ -1,0 +1,34 @@
+import assert from "node:assert/strict";
+import { createAgent } from "../../../src/index";
+import { createScriptedClient } from "../../../src/testing/index";
+
+const client = createScriptedClient([{ content: "ok" }]);
+const agent = createAgent({
+  model: "claude-sonnet-4-5",
+  client,
+  hooks: {
+    onModelRequest: [
+      {
+        handler: ({ request }) => ({
+          request: {
+            ...request,
+            messages: [...request.messages, { role: "assistant", content: [{ type: "text", text: "{" }] }],
+          },
+        }),
+      },
+    ],
+  },
+});
+
+await agent.prompt("Reply in JSON.");
+assert.equal(client.requests[0]?.messages.length, 2); // the prefill was sent …
+assert.deepEqual(await agent.getHistory(), [
+  { role: "user", content: "Reply in JSON." },
+  {
+    role: "assistant",
+    content: [{ type: "text", text: "ok" }],
+    stop_reason: "end_turn",
+    providerResponseId: "msg_scripted_1",
+    model: "claude-sonnet-4-5",
+  },
+]); // … and history never saw it
