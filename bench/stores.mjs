@@ -106,6 +106,8 @@ async function packageVersion(name) {
 const runId = randomBytes(4).toString("hex");
 const folder = await mkdtemp(join(tmpdir(), "bench-stores-"));
 const pool = new pg.Pool({ connectionString: postgresUrl, max: 4 });
+// The same server without waiting for the WAL flush at each commit: what the store costs apart from fsync.
+const asyncCommitPool = new pg.Pool({ connectionString: postgresUrl, max: 4, options: "-c synchronous_commit=off" });
 const redis = new Redis(redisUrl);
 const schema = `agent_lattice_bench_${runId}`;
 const keyPrefix = `agent-lattice-bench:${runId}:`;
@@ -117,6 +119,9 @@ try {
       createSqliteHistoryStore({ path: join(folder, "bench.db"), conversationId: "bench" }),
     ),
     await measure("PostgreSQL (loopback)", () => createPostgresHistoryStore({ pool, schema, conversationId: "bench" })),
+    await measure("PostgreSQL (loopback, synchronous_commit=off)", () =>
+      createPostgresHistoryStore({ pool: asyncCommitPool, schema, conversationId: "bench-async-commit" }),
+    ),
     await measure("Redis (loopback)", () => createRedisHistoryStore({ client: redis, keyPrefix, conversationId: "bench" })),
   ];
   const postgresVersion = (await pool.query("SHOW server_version")).rows[0].server_version;
@@ -137,6 +142,7 @@ try {
 } finally {
   await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
   await pool.end();
+  await asyncCommitPool.end();
   const keys = await redis.keys(`${keyPrefix}*`);
   if (keys.length > 0) await redis.del(...keys);
   await redis.quit();

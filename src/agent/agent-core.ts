@@ -13,6 +13,7 @@ import { abortableSleep } from "../loop/signals";
 import type { McpServerStatus } from "../messages/sdk-messages";
 import type { ModelClient, ModelRequest, ModelToolDefinition, OutputFormat } from "../model/client";
 import type { RetryPolicy } from "../model/retry";
+import { NOOP_TELEMETRY, type Telemetry, type TelemetryOptions } from "../telemetry/telemetry";
 import {
   createSubmitOutputTool,
   SUBMIT_OUTPUT_TOOL_NAME,
@@ -83,6 +84,9 @@ export interface AgentCore<T> {
   lastInputTokens: number | undefined;
   reportedUnpricedModels: Set<string>;
   mcpStatuses: McpServerStatus[] | undefined;
+  /** Spans; the no-op until `prepare` loads OpenTelemetry for an agent with `telemetry` on. */
+  telemetry: Telemetry;
+  telemetryOptions: TelemetryOptions | undefined;
   /** Strings that must never appear in errors (the API key). */
   secrets: string[];
   now(): number;
@@ -172,6 +176,8 @@ export function createAgentCore<T>(options: AgentOptions<T>, client: ModelClient
     lastInputTokens: undefined,
     reportedUnpricedModels: new Set(),
     mcpStatuses: undefined,
+    telemetry: NOOP_TELEMETRY,
+    telemetryOptions: options.telemetry ? (options.telemetry === true ? {} : options.telemetry) : undefined,
     secrets: options.apiKey ? [options.apiKey] : [],
     now: options._internal?.now ?? Date.now,
     sleep: options._internal?.sleep ?? abortableSleep,

@@ -11,6 +11,7 @@ import type { SDKMessage, SDKResultMessage } from "../messages/sdk-messages";
 import type { ModelMessage } from "../messages/types";
 import { createAnthropicClient } from "../model/anthropic";
 import type { ModelClient } from "../model/client";
+import { NOOP_TELEMETRY } from "../telemetry/telemetry";
 import type { Tool } from "../tools/tool";
 import { type AgentCore, createAgentCore, positiveInteger, registerTool } from "./agent-core";
 import { McpAttachment } from "./mcp-attachment";
@@ -89,6 +90,17 @@ export function createAgent<T = unknown>(options: AgentOptions<T>): Agent<T> {
   async function prepare(): Promise<void> {
     await core.history.ensureLoaded();
     await mcp?.ensureConnected();
+    if (core.telemetryOptions && core.telemetry === NOOP_TELEMETRY) await loadTelemetry();
+  }
+
+  /** Loads the OpenTelemetry implementation once; without `@opentelemetry/api` tracing stays off. */
+  async function loadTelemetry(): Promise<void> {
+    try {
+      const { createOpenTelemetry } = await import("../telemetry/open-telemetry");
+      core.telemetry = createOpenTelemetry(core.telemetryOptions);
+    } catch {
+      core.telemetryOptions = undefined; // the optional peer dependency is missing: no-op
+    }
   }
 
   /** The consumer left early or the loop threw: stop work in flight and keep history well-formed. */
@@ -178,6 +190,8 @@ export function createAgent<T = unknown>(options: AgentOptions<T>): Agent<T> {
       if (!Array.isArray(messages))
         throw new InvalidOptionError("replaceHistory() takes an array of messages.");
       await core.history.replace(structuredClone(messages));
+      // The usage the last response reported measured the old history; it must not compact the new one.
+      core.lastInputTokens = undefined;
     },
     addTools(...tools) {
       for (const tool of tools) registerTool(core, tool);

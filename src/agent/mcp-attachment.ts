@@ -43,12 +43,15 @@ export class McpAttachment<T> {
     } catch (error) {
       // A missing optional dependency, or close() during connect: every server is reported failed.
       const reason = (error as Error).message;
-      this.core.mcpStatuses = Object.keys(this.configs).map((name) => ({ name, status: "failed", error: reason }));
+      this.core.mcpStatuses = Object.keys(this.configs).map((name) => ({
+        name,
+        status: "failed",
+        error: reason,
+      }));
       return;
     }
     this.syncTools();
   }
-
 
   /** Replaces the registered MCP tools with the servers' current lists. */
   private syncTools(): void {

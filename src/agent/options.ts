@@ -9,6 +9,7 @@ import type { CanUseTool, Hooks, PermissionMode } from "../hooks/types";
 import type { McpServerConfig } from "../integrations/mcp/config";
 import type { ContentBlock } from "../messages/types";
 import type { ModelClient, ModelRequest, OutputFormat } from "../model/client";
+import type { TelemetryOptions } from "../telemetry/telemetry";
 import type { Tool } from "../tools/tool";
 
 /** @see AgentOptions.maxTurns */
@@ -116,6 +117,11 @@ export interface AgentOptions<T = unknown> {
   disallowedTools?: Array<string | RegExp>;
   /** MCP servers whose tools the agent uses (needs `@modelcontextprotocol/sdk`). */
   mcpServers?: Record<string, McpServerConfig>;
+  /**
+   * OpenTelemetry spans (`invoke_agent`, `chat <model>`, `execute_tool <name>`, `compaction`) with
+   * the GenAI semantic conventions. Needs `@opentelemetry/api`; a no-op without it. @default off
+   */
+  telemetry?: boolean | TelemetryOptions;
   /** Injected clock and sleep, for deterministic tests. */
   _internal?: InternalOptions;
 }

@@ -1,1 +1,89 @@
-export {};
+#!/usr/bin/env node
+/**
+ * The `agent-lattice` command: parse the command line, build the agent, then run one prompt, an
+ * interactive session, or the offline demo. See `agent-lattice --help` and docs/en/cli.md.
+ * @module
+ */
+import packageJson from "../../package.json";
+import { type CliAgent, createCliAgent, MissingApiKeyError } from "./agent-setup";
+import { type CliOptions, parseCommandLine, USAGE, UsageError } from "./args";
+import { runDemo } from "./demo";
+import { EXIT_AGENT_ERROR, EXIT_SUCCESS, EXIT_USAGE_ERROR } from "./exit-codes";
+import { runInteractiveSession } from "./interactive";
+import { InterruptControl } from "./interrupt-control";
+import { type CliIo, processIo } from "./io";
+import { runOnce } from "./one-shot";
+import { createQueryOutput, type QueryOutput } from "./query-output";
+import { createRedactor, type Redactor } from "./redact";
+import { resumeNotice } from "./session";
+
+/** Runs the command with `argv` (without `node` and the script) and returns the exit code. */
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  const redact = createRedactor([io.env.ANTHROPIC_API_KEY]);
+  try {
+    const command = parseCommandLine(argv, io.env);
+    if (command.kind === "help") return print(io, USAGE);
+    if (command.kind === "version") return print(io, packageJson.version);
+    const { options } = command;
+    const output = createQueryOutput(
+      { json: options.json, structured: options.outputSchemaPath !== undefined },
+      io,
+      redact,
+    );
+    if (options.demo) return await runDemo(options, io, output);
+    return await runWithAgent(options, io, output);
+  } catch (error) {
+    return reportFailure(error, io, redact);
+  }
+}
+
+async function runWithAgent(options: CliOptions, io: CliIo, output: QueryOutput): Promise<number> {
+  const setup = await createCliAgent(options, io);
+  const { agent } = setup;
+  try {
+    if (options.sessionPath) {
+      const notice = resumeNotice(options.sessionPath, (await agent.getHistory()).length);
+      if (notice) output.notice(notice);
+    }
+    const control = new InterruptControl(agent, (text) => output.notice(text));
+    const run = { agent, output, control, io, structured: setup.outputSchema !== undefined };
+    if (options.prompt !== undefined) return await runOnce(options.prompt, run);
+    return await runInteractiveSession(run, bannerOf(options, setup));
+  } finally {
+    await agent.close();
+  }
+}
+
+function bannerOf(options: CliOptions, setup: CliAgent): string {
+  const tools = setup.toolNames.length > 0 ? setup.toolNames.join(", ") : "none";
+  return `agent-lattice · ${options.model} · tools: ${tools} · Ctrl-C interrupts · Ctrl-D exits`;
+}
+
+function print(io: CliIo, text: string): number {
+  io.stdout.write(`${text}\n`);
+  return EXIT_SUCCESS;
+}
+
+function reportFailure(error: unknown, io: CliIo, redact: Redactor): number {
+  if (error instanceof MissingApiKeyError) {
+    io.stderr.write(`agent-lattice: ${error.message}\n`);
+    return EXIT_USAGE_ERROR;
+  }
+  if (error instanceof UsageError) {
+    io.stderr.write(`agent-lattice: ${redact(error.message)} (see agent-lattice --help)\n`);
+    return EXIT_USAGE_ERROR;
+  }
+  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  io.stderr.write(`agent-lattice: ${redact(message)}\n`);
+  return EXIT_AGENT_ERROR;
+}
+
+/** Waits until everything written to `stream` has been handed to the system. */
+function flushed(stream: NodeJS.WritableStream): Promise<void> {
+  return new Promise((resolve) => stream.write("", () => resolve()));
+}
+
+main(process.argv.slice(2), processIo()).then(async (code) => {
+  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+  process.exit(code);
+});

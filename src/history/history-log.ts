@@ -63,11 +63,14 @@ export class HistoryLog {
     }
   }
 
-  /** Replaces the whole history (compaction, `replaceHistory`) and the store's copy. */
+  /**
+   * Replaces the whole history (compaction, `replaceHistory`) and the store's copy. The store is
+   * written first: when its failure is thrown (`failOnError`), memory keeps the history it holds.
+   */
   async replace(messages: ModelMessage[]): Promise<void> {
+    await this.writeReplace(messages);
     this.messages = messages;
     this.loaded = true;
-    await this.writeReplace(messages);
   }
 
   private async writeReplace(messages: ModelMessage[]): Promise<void> {

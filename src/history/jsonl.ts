@@ -171,19 +171,22 @@ function createJsonlBackend(options: JsonlHistoryStoreOptions): VersionedBackend
     try {
       await handle.truncate(size);
     } catch {
+      // The file now ends in bytes of ours that may hold whole lines: retrying would duplicate them.
+      // Appends stay refused until load() or replace(); a replace adopts the file as it is.
       partialWriteLeft = true;
+      expected = undefined;
     }
   }
 
   async function replace(serializedMessages: readonly string[]): Promise<void> {
     await ensureDirectory();
     await lock.hold(async () => {
-      partialWriteLeft = false;
-      await checkVersion();
+      if (!partialWriteLeft) await checkVersion();
       const content = serializedMessages.map((line) => `${line}\n`).join("");
       await writeFileAtomically(path, content);
       await closeAppendHandle();
       expected = await statVersion(path);
+      partialWriteLeft = false;
     });
   }
 

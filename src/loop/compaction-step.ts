@@ -19,6 +19,7 @@ import { runHookChain } from "../hooks/run-hooks";
 import type { PreCompactOutput } from "../hooks/types";
 import type { SDKMessage } from "../messages/sdk-messages";
 import type { ToolResultBlock, ToolUseBlock } from "../messages/types";
+import type { SpanHandle } from "../telemetry/telemetry";
 import type { Emit } from "./drain";
 import { callModel, type ModelOutcome } from "./model-call";
 import type { QueryRun } from "./query-run";
@@ -62,6 +63,28 @@ export async function compactHistory<T>(
   if (hookFailure) emit({ type: "system", subtype: "hook_error", hook: "preCompact", error: hookFailure });
   if (skip) return { kind: "skipped" };
 
+  const span = core.telemetry.compaction(run.span, trigger);
+  try {
+    const outcome = await summariseAndRebuild(core, run, trigger, cut, customInstructions, span, emit);
+    if (outcome.kind === "failed") span.fail(outcome.error);
+    span.set({ "agent_lattice.compaction.outcome": outcome.kind, "agent_lattice.compaction.messages": cut });
+    return outcome;
+  } finally {
+    span.end();
+  }
+}
+
+async function summariseAndRebuild<T>(
+  core: AgentCore<T>,
+  run: QueryRun,
+  trigger: "auto" | "overflow",
+  cut: number,
+  customInstructions: string | undefined,
+  span: SpanHandle,
+  emit: Emit<SDKMessage<T>>,
+): Promise<CompactionOutcome> {
+  const settings = core.autoCompact!;
+  const history = core.history.messages;
   const model = settings.model ?? core.model;
   const outcome = await callModel(
     core,
@@ -74,7 +97,13 @@ export async function compactHistory<T>(
       ),
       maxTokens: settings.maxTokens,
     },
-    { model, timeoutMs: run.requestTimeoutMs, streamEvents: false, applyRequestHooks: false },
+    {
+      model,
+      timeoutMs: run.requestTimeoutMs,
+      streamEvents: false,
+      applyRequestHooks: false,
+      parentSpan: span,
+    },
     emit,
   );
   if (outcome.kind === "aborted" || outcome.kind === "interrupted") return { kind: "cancelled", outcome };

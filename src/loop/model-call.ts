@@ -13,6 +13,7 @@ import type { AssistantModelMessage } from "../messages/types";
 import type { ModelRequest, ModelStreamEvent } from "../model/client";
 import { isPromptTooLongError, toProviderError } from "../model/errors";
 import { retryDelayMs } from "../model/retry";
+import { NOOP_SPAN, type SpanHandle } from "../telemetry/telemetry";
 import type { Emit } from "./drain";
 import { InterruptReason, type QueryRun } from "./query-run";
 import { linkSignals, raceWithSignal } from "./signals";
@@ -38,6 +39,8 @@ export interface ModelCallSettings {
   streamEvents: boolean;
   /** Run `onModelRequest` hooks (main turns only, not summaries). */
   applyRequestHooks: boolean;
+  /** Parent of the `chat` span. @default the query span */
+  parentSpan?: SpanHandle;
 }
 
 /** Makes one logical request, retrying transient failures and falling back when configured. */
@@ -105,23 +108,28 @@ async function attemptOnce<T>(
   const signal = link?.signal ?? run.modelSignal;
   const timer =
     link === undefined ? undefined : setTimeout(() => link.abort(new TimeoutError(timeoutMs!)), timeoutMs);
+  let span = NOOP_SPAN;
   try {
     let request: ModelRequest = { ...base, model, signal };
     if (timeoutMs !== undefined) request.timeoutMs = timeoutMs;
     if (settings.streamEvents) request.onEvent = (event) => forwardStreamEvent(event, emit, streamed);
     if (settings.applyRequestHooks) request = await raceWithSignal(applyRequestHooks(core, request), signal);
+    span = core.telemetry.modelCall(settings.parentSpan ?? run.span, request);
     const message = await raceWithSignal(
       Promise.resolve().then(() => core.client.createMessage(request)),
       signal,
     );
     assertAssistantMessage(message);
+    recordResponseOnSpan(span, message);
     return { kind: "response", message, model: message.model ?? model };
   } catch (error) {
+    span.fail(signal.aborted ? signal.reason : error);
     if (signal.aborted) {
       const reason = signal.reason;
       if (reason instanceof TimeoutError) return { kind: "timeout", error: reason };
       return cancelledOutcome(run);
     }
+    if (error instanceof TimeoutError) return { kind: "timeout", error }; // the client's own deadline
     if (error instanceof HookFailure) {
       emit({ type: "system", subtype: "hook_error", hook: "onModelRequest", error });
       return { kind: "hook_failed", error };
@@ -132,9 +140,23 @@ async function attemptOnce<T>(
       promptTooLong: isPromptTooLongError(error),
     };
   } finally {
+    span.end();
     if (timer) clearTimeout(timer);
     link?.dispose();
   }
+}
+
+function recordResponseOnSpan(span: SpanHandle, message: AssistantModelMessage): void {
+  if (span === NOOP_SPAN) return;
+  span.set({
+    "gen_ai.response.model": message.model,
+    "gen_ai.response.id": message.providerResponseId,
+    "gen_ai.response.finish_reasons": message.stop_reason ? [message.stop_reason] : undefined,
+    "gen_ai.usage.input_tokens": message.usage?.input_tokens,
+    "gen_ai.usage.output_tokens": message.usage?.output_tokens,
+    "gen_ai.usage.cache_creation.input_tokens": message.usage?.cache_creation_input_tokens,
+    "gen_ai.usage.cache_read.input_tokens": message.usage?.cache_read_input_tokens,
+  });
 }
 
 function cancelledOutcome(run: QueryRun): ModelOutcome {

@@ -7,6 +7,7 @@ import type { ModelPricing } from "../cost/pricing";
 import { CostLedger } from "../cost/usage";
 import type { PermissionDenial } from "../messages/sdk-messages";
 import type { StopReason } from "../messages/types";
+import { NOOP_SPAN, type SpanHandle } from "../telemetry/telemetry";
 import { type LinkedController, linkSignals } from "./signals";
 
 const NEVER_ABORTED = new AbortController().signal;
@@ -30,6 +31,8 @@ export class QueryRun {
   interrupted = false;
   /** Deadline of each model request in this query (the per-query override or the agent default). */
   readonly requestTimeoutMs: number | undefined;
+  /** The `invoke_agent` span of this query (a no-op without telemetry). */
+  span: SpanHandle = NOOP_SPAN;
   /** The caller's signal: aborts the whole query, tools included. */
   readonly userSignal: AbortSignal;
   /** Aborted by the caller's signal or by `interrupt()`: cancels model requests. */

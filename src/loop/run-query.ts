@@ -56,16 +56,33 @@ export async function* runQuery<T>(
   let completed = false;
   try {
     await lifecycle.prepare();
+    run.span = core.telemetry.query(core.model);
     for (const notice of core.history.takeNotices()) yield notice;
     yield initMessage(core);
     const ending = yield* runTurns(core, run, prompt);
     const result = buildResult(core, run, ending);
+    recordResultOnSpan(run, result);
     completed = true;
     yield result;
     return result;
+  } catch (error) {
+    run.span.fail(error);
+    throw error;
   } finally {
+    run.span.end();
     await lifecycle.finish(completed);
   }
+}
+
+function recordResultOnSpan<T>(run: QueryRun, result: SDKResultMessage<T>): void {
+  run.span.set({
+    "agent_lattice.result.subtype": result.subtype,
+    "agent_lattice.num_turns": result.num_turns,
+    "agent_lattice.cost_usd": result.total_cost_usd,
+    "gen_ai.usage.input_tokens": result.usage.input_tokens,
+    "gen_ai.usage.output_tokens": result.usage.output_tokens,
+  });
+  if (result.is_error) run.span.fail(result.error ?? new Error(result.subtype));
 }
 
 async function* runTurns<T>(

@@ -17,10 +17,17 @@ import type {
 } from "../hooks/types";
 import type { PermissionDenial, SDKMessage } from "../messages/sdk-messages";
 import type { ToolResultBlock, ToolUseBlock } from "../messages/types";
+import type { SpanHandle, Telemetry } from "../telemetry/telemetry";
 import type { Tool } from "../tools/tool";
 import type { Emit } from "./drain";
 import { linkSignals, raceWithSignal } from "./signals";
-import { describeThrown, errorOutcome, outcomeFromOutput, type ToolCallOutcome } from "./tool-output";
+import {
+  describeThrown,
+  errorOutcome,
+  outcomeFromOutput,
+  type ToolCallOutcome,
+  toolResultText,
+} from "./tool-output";
 
 /** Everything a tool call needs from the agent and the query. */
 export interface ToolRuntime {
@@ -36,12 +43,26 @@ export interface ToolRuntime {
   signal: AbortSignal;
   emit: Emit<SDKMessage<any>>;
   denials: PermissionDenial[];
+  telemetry: Telemetry;
+  /** Parent of the `execute_tool` spans (the query span). */
+  parentSpan: SpanHandle;
   /** Summarises a huge successful result before it enters history, when configured. */
   compactResult?: (call: ToolUseBlock, block: ToolResultBlock) => Promise<ToolResultBlock>;
 }
 
 /** Runs one call through the whole permission and hook pipeline. */
 export async function runToolCall(call: ToolUseBlock, runtime: ToolRuntime): Promise<ToolCallOutcome> {
+  const span = runtime.telemetry.toolCall(runtime.parentSpan, call.name, call.id);
+  try {
+    const outcome = await runToolCallPipeline(call, runtime);
+    if (outcome.block.is_error) span.fail(new Error(toolResultText(outcome.block.content)));
+    return outcome;
+  } finally {
+    span.end();
+  }
+}
+
+async function runToolCallPipeline(call: ToolUseBlock, runtime: ToolRuntime): Promise<ToolCallOutcome> {
   const tool = runtime.tools.get(call.name);
   if (!tool) return errorOutcome(call.id, unknownToolMessage(call.name, runtime.tools));
 
@@ -193,9 +214,13 @@ async function runPostToolUseHooks(
     runtime.signal,
   );
   if (!failure) return current;
-  const original =
-    typeof current.block.content === "string" ? current.block.content : JSON.stringify(current.block.content);
-  return hookFailed(call.id, failure, `The tool did run; its output was:\n${original}`, runtime);
+  // The output is withheld: the failing hook may have been the one redacting it.
+  return hookFailed(
+    call.id,
+    failure,
+    "The tool did run, but its output was withheld because the hook could not check it.",
+    runtime,
+  );
 }
 
 function hookFailed(

@@ -5,6 +5,7 @@
  * @module
  */
 import type { AgentCore } from "../agent/agent-core";
+import { MissingOutputError } from "../errors";
 import type { SDKMessage } from "../messages/sdk-messages";
 import type { AssistantModelMessage, ToolResultBlock, ToolUseBlock } from "../messages/types";
 import { exclusiveBatchMessage, SUBMIT_OUTPUT_TOOL_NAME } from "../tools/submit-output";
@@ -44,6 +45,8 @@ export async function runToolPhase<T>(
       disallowedTools: core.disallowedTools,
       toolTimeoutMs: core.toolTimeoutMs,
       signal: run.toolSignal,
+      telemetry: core.telemetry,
+      parentSpan: run.span,
       emit,
       denials: run.denials,
       compactResult: toolResultCompactor(core, run, emit),
@@ -53,7 +56,11 @@ export async function runToolPhase<T>(
   const blocks = outcomes.map((outcome) => outcome.block);
   const ender = outcomes.find((outcome) => outcome.endTurn);
   if (!ender) return { blocks };
-  return { blocks, ending: { subtype: "success", result: toolResultText(ender.block.content) } };
+  const result = toolResultText(ender.block.content);
+  // With outputSchema only a valid submission is a success: ending the turn otherwise is a missing output.
+  if (core.submitTool)
+    return { blocks, ending: { subtype: "error_missing_output", error: new MissingOutputError(), result } };
+  return { blocks, ending: { subtype: "success", result } };
 }
 
 /** A response cut at max_tokens: its tool inputs may be incomplete, so none of them runs. */

@@ -7,8 +7,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createAgent, createJsonlHistoryStore, defineTool } from "../../src/index";
-import { createScriptedClient } from "../../src/testing/index";
+import {
+  type Agent,
+  type AgentOptions,
+  createAgent,
+  createJsonlHistoryStore,
+  defineTool,
+} from "../../src/index";
+import { createScriptedClient, type ScriptedStep } from "../../src/testing/index";
 import { createMemoryStore, expectWellFormed, MODEL, toolUse } from "../loop/support";
 
 const noteTool = defineTool({
@@ -133,5 +139,113 @@ describe("history stores", () => {
     const resumed = createAgent({ model: MODEL, client, historyStore: createJsonlHistoryStore({ path }) });
     expect((await resumed.prompt("what did I say?")).result).toBe("resumed");
     expect(client.requests[2]?.messages).toEqual([...memory, { role: "user", content: "what did I say?" }]);
+  });
+});
+
+describe("after every ending, history is well-formed and the store agrees with memory", () => {
+  const slowTool = defineTool({
+    name: "slow",
+    inputSchema: z.object({}),
+    execute: async (_input, context) => {
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      return context.signal.aborted ? "saw abort" : "slow done";
+    },
+  });
+  const finisher = defineTool({
+    name: "finish",
+    inputSchema: z.object({}),
+    execute: () => ({ content: "finished by tool", endTurn: true }),
+  });
+
+  type Ending = {
+    name: string;
+    subtype: string;
+    steps: ScriptedStep[];
+    options?: Partial<AgentOptions>;
+    /** Runs the query its own way; returns the result subtype ("none" when the consumer left early). */
+    drive?: (agent: Agent) => Promise<string>;
+  };
+  const withTool: ScriptedStep = { content: [toolUse("t1", "note", { text: "x" })] };
+  const endings: Ending[] = [
+    { name: "success", subtype: "success", steps: [withTool, { content: "done" }] },
+    { name: "endTurn", subtype: "success", steps: [{ content: [toolUse("t1", "finish")] }] },
+    {
+      name: "max turns",
+      subtype: "error_max_turns",
+      steps: [withTool, { content: [toolUse("t2", "note", { text: "y" })] }],
+      options: { maxTurns: 2 },
+    },
+    {
+      name: "missing output",
+      subtype: "error_missing_output",
+      steps: [withTool, { content: "no submission" }],
+      options: { outputSchema: z.object({ n: z.number() }) },
+    },
+    {
+      name: "provider error",
+      subtype: "error_during_execution",
+      steps: [withTool, new Error("invalid_request_error: malformed")],
+    },
+    {
+      name: "timeout",
+      subtype: "error_timeout",
+      steps: [withTool, { content: "late", hang: true }],
+      options: { requestTimeoutMs: 20 },
+    },
+    {
+      name: "abort during a tool",
+      subtype: "error_abort",
+      steps: [{ content: [toolUse("t1", "slow"), toolUse("t2", "note", { text: "z" })] }],
+      drive: async (agent) => {
+        const controller = new AbortController();
+        setTimeout(() => controller.abort(), 5);
+        return (await agent.prompt("go", { signal: controller.signal })).subtype;
+      },
+    },
+    {
+      name: "interrupt during a tool",
+      subtype: "interrupted",
+      steps: [{ content: [toolUse("t1", "slow")] }],
+      drive: async (agent) => {
+        const pending = agent.prompt("go");
+        setTimeout(() => agent.interrupt(), 5);
+        return (await pending).subtype;
+      },
+    },
+    {
+      name: "break after a tool call",
+      subtype: "none",
+      steps: [withTool],
+      drive: async (agent) => {
+        for await (const message of agent.query("go")) if (message.type === "assistant") break;
+        return "none";
+      },
+    },
+  ];
+
+  let directory: string | undefined;
+  afterEach(async () => {
+    if (directory) await rm(directory, { recursive: true, force: true });
+    directory = undefined;
+  });
+
+  it.each(endings)("$name", async ({ subtype, steps, options, drive }) => {
+    directory = await mkdtemp(join(tmpdir(), "agent-lattice-endings-"));
+    const path = join(directory, "conversation.jsonl");
+    const client = createScriptedClient(steps);
+    const agent = createAgent({
+      model: MODEL,
+      client,
+      tools: [noteTool, slowTool, finisher],
+      historyStore: createJsonlHistoryStore({ path }),
+      ...options,
+    });
+
+    const seen = drive ? await drive(agent) : (await agent.prompt("go")).subtype;
+
+    expect(seen).toBe(subtype);
+    const memory = await agent.getHistory();
+    expectWellFormed(memory);
+    expect(await createJsonlHistoryStore({ path }).load()).toEqual(memory);
   });
 });

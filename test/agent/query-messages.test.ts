@@ -282,6 +282,31 @@ describe("streamInput()", () => {
     expect((await agent.prompt("after")).result).toBe("c");
   });
 
+  it("an abort ends the current cycle with error_abort and runs no later input", async () => {
+    const client = createScriptedClient([
+      { content: "a" },
+      { content: "stalled", hang: true },
+      { content: "c" },
+    ]);
+    const agent = createAgent({ model: MODEL, client });
+    const controller = new AbortController();
+
+    const results: string[] = [];
+    for await (const message of agent.streamInput(["x", "y", "z"], { signal: controller.signal })) {
+      if (message.type === "result") results.push(message.subtype);
+      if (message.type === "result" && results.length === 1) setTimeout(() => controller.abort(), 5);
+    }
+
+    expect(results).toEqual(["success", "error_abort"]);
+    expect(client.callCount).toBe(2);
+    expect(await agent.getHistory()).toEqual([
+      { role: "user", content: "x" },
+      expect.objectContaining({ role: "assistant" }),
+      { role: "user", content: "y" },
+    ]);
+    expect((await agent.prompt("after")).result).toBe("c");
+  });
+
   it("break between inputs stops reading inputs and releases the guard", async () => {
     const client = createScriptedClient([{ content: "a" }, { content: "b" }]);
     const agent = createAgent({ model: MODEL, client });

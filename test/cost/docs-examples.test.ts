@@ -13,7 +13,8 @@ import { DEFAULT_PRICING, type ModelPricing } from "../../src/index";
 const ROOT = resolve(import.meta.dirname, "../..");
 const PAGE = join(ROOT, "docs/en/resilience-and-cost.md");
 const EXAMPLES = join(ROOT, "test/cost/docs-examples");
-const TABLE_START = "<!-- pricing-table:start (generated from DEFAULT_PRICING; see test/cost/docs-examples.test.ts) -->";
+const TABLE_START =
+  "<!-- pricing-table:start (generated from DEFAULT_PRICING; see test/cost/docs-examples.test.ts) -->";
 const TABLE_END = "<!-- pricing-table:end -->";
 
 function blocksOf(markdown: string): string[] {
@@ -45,7 +46,7 @@ function bandNote(price: ModelPricing, model: string): string {
 }
 
 /** The table as the page shows it, built from the code. */
-export function pricingTable(table: Readonly<Record<string, ModelPricing>>): string {
+function pricingTable(table: Readonly<Record<string, ModelPricing>>): string {
   const rows = Object.entries(table).map(
     ([model, price]) =>
       `| \`${model}\` | ${usd(price.inputPerMTok)} | ${usd(price.outputPerMTok)} | ${usd(price.cacheWritePerMTok)} | ${usd(price.cacheReadPerMTok)} | ${bandNote(price, model)} |`,

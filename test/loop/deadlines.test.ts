@@ -163,6 +163,42 @@ describe("QueryOptions.signal", () => {
   });
 });
 
+describe("waiting to retry", () => {
+  /** A sleep that only ends when its signal aborts, so the test controls time. */
+  const sleepUntilAborted = (_ms: number, signal: AbortSignal) =>
+    new Promise<void>((_resolve, reject) => signal.addEventListener("abort", () => reject(signal.reason)));
+  const overloaded = () => Object.assign(new Error("Overloaded"), { status: 529 });
+
+  it("an abort during the backoff ends error_abort", async () => {
+    const client = createScriptedClient([overloaded()]);
+    const agent = createAgent({ model: MODEL, client, _internal: { sleep: sleepUntilAborted } });
+    const controller = new AbortController();
+    const messages: string[] = [];
+
+    for await (const message of agent.query("go", { signal: controller.signal })) {
+      if (message.type === "system" && message.subtype === "api_retry") controller.abort();
+      messages.push(message.type === "result" ? message.subtype : message.type);
+    }
+
+    expect(messages[messages.length - 1]).toBe("error_abort");
+    expect(client.callCount).toBe(1);
+  });
+
+  it("an interrupt during the backoff ends interrupted", async () => {
+    const client = createScriptedClient([overloaded()]);
+    const agent = createAgent({ model: MODEL, client, _internal: { sleep: sleepUntilAborted } });
+    let subtype: string | undefined;
+
+    for await (const message of agent.query("go")) {
+      if (message.type === "system" && message.subtype === "api_retry") agent.interrupt();
+      if (message.type === "result") subtype = message.subtype;
+    }
+
+    expect(subtype).toBe("interrupted");
+    expect(await agent.getHistory()).toEqual([{ role: "user", content: "go" }]);
+  });
+});
+
 describe("requestTimeoutMs", () => {
   it("ends error_timeout with a TimeoutError carrying the limit, and passes the limit to the client", async () => {
     const store = createMemoryStore();

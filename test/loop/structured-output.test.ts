@@ -193,6 +193,26 @@ describe("ending without a submission", () => {
   });
 });
 
+describe("an endTurn tool with outputSchema set", () => {
+  it("ends the run without a submission: error_missing_output, never a success without structuredResult", async () => {
+    const finish = defineTool({
+      name: "finish",
+      inputSchema: z.object({}),
+      execute: () => ({ content: "stopping here", endTurn: true }),
+    });
+    const client = createScriptedClient([{ content: [toolUse("t1", "finish")] }]);
+    const agent = createAgent({ model: MODEL, client, tools: [finish], outputSchema: z.object({ n: z.number() }) });
+
+    const result = await agent.prompt("go");
+
+    expect(result.subtype).toBe("error_missing_output");
+    expect(result.error).toBeInstanceOf(MissingOutputError);
+    expect(result.structuredResult).toBeUndefined();
+    expect(client.callCount).toBe(1);
+    expectWellFormed(await agent.getHistory());
+  });
+});
+
 describe("submit_output must be alone in its batch", () => {
   it("a batch mixing it with another call is rejected whole: no tool runs, and the loop continues", async () => {
     const executed: string[] = [];

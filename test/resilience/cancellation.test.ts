@@ -97,7 +97,9 @@ describe("a deadline on the whole query", () => {
       steps: [{ fault: "status", status: 529, headers: { "retry-after": "60" } }, ANSWER],
       sleep: "real",
     });
-    const { result, retries } = await runQuery(harness.agent, "Say hello", { signal: AbortSignal.timeout(300) });
+    const { result, retries } = await runQuery(harness.agent, "Say hello", {
+      signal: AbortSignal.timeout(300),
+    });
     expect(retries).toHaveLength(1);
     expect(result.subtype).toBe("error_abort");
     expect((result.error as AbortError).cause).toMatchObject({ name: "TimeoutError" });

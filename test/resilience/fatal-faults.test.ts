@@ -143,6 +143,28 @@ describe("a stream that already showed content", () => {
     expect((result.error as ProviderError).partial).toBe(true);
   });
 
+  it("a failure after message_start but before any content is retried; api_retry separates the attempts", async () => {
+    const harness = await startHarness({
+      mode: "stream",
+      agent: { includePartialMessages: true },
+      steps: [
+        { fault: "sse_error", errorType: "overloaded_error", afterEvents: 2 },
+        { content: "complete answer" },
+      ],
+    });
+    const { messages, result, retries } = await runQuery(harness.agent, "Say hello");
+    expect(result.subtype).toBe("success");
+    expect(harness.server.requests).toHaveLength(2);
+    const retryIndex = messages.indexOf(retries[0]!);
+    const eventsBefore = messages.slice(0, retryIndex).filter((message) => message.type === "stream_event");
+    expect(eventsBefore.map((message) => (message as { event: { type: string } }).event.type)).toEqual([
+      "message_start",
+      "ping",
+      "error",
+    ]);
+    expect(textDeltas(messages.slice(retryIndex)).join("")).toBe("complete answer");
+  });
+
   it("is retried when nothing was shown to the consumer (no partial messages)", async () => {
     const harness = await startHarness({
       mode: "stream",

@@ -4,8 +4,8 @@
  * retries are spent, ends `error_during_execution` keeping what the provider said.
  */
 import { describe, expect, it } from "vitest";
-import { ProviderError } from "../../src/index";
-import type { MockStep } from "../../src/testing/index";
+import { createAgent, InvalidOptionError, ProviderError } from "../../src/index";
+import { createScriptedClient, type MockStep } from "../../src/testing/index";
 import {
   closedPortUrl,
   jitteredWait,
@@ -95,6 +95,17 @@ describe.each(TRANSPORT_MODES)("retryable failures (%s)", (mode) => {
       [1, 503, 2000],
       [2, 529, 5000],
     ]);
+  });
+
+  it("a retry-after given as an HTTP date is honoured, capped at maxDelayMs", async () => {
+    const inAnHour = new Date(Date.now() + 3_600_000).toUTCString();
+    const harness = await startHarness({
+      mode,
+      steps: [{ fault: "status", status: 503, headers: { "retry-after": inAnHour } }, RECOVERED],
+    });
+    const { result } = await runQuery(harness.agent, "Say hello");
+    expect(result.subtype).toBe("success");
+    expect(harness.waits).toEqual([TEST_RETRY.maxDelayMs]);
   });
 
   it("without retry-after, each wait is a full-jitter draw below a doubling ceiling capped by maxDelayMs", async () => {
@@ -209,6 +220,15 @@ describe.each(TRANSPORT_MODES)("retryable failures (%s)", (mode) => {
     expect(retries).toHaveLength(1);
   });
 
+  // The response headers (request-id included) had arrived before the cut, so the failure should
+  // keep the id. Known gap in JSON mode: the built-in client reads the id only on the streaming path
+  // (src/model/anthropic.ts). Turn `it.fails` into `it` once JSON keeps it too.
+  (mode === "stream" ? it : it.fails)("a response cut after its headers keeps the request id", async () => {
+    const harness = await startHarness({ mode, steps: [{ fault: "drop", afterEvents: 2 }, RECOVERED] });
+    const { retries } = await runQuery(harness.agent, "Say hello");
+    expect(retries[0]!.error).toMatchObject({ requestId: "req_mock_1", retryable: true });
+  });
+
   it("an overloaded_error before any content (an SSE error event; a 529 in JSON) is retried", async () => {
     const harness = await startHarness({
       mode,
@@ -241,5 +261,18 @@ describe.each(TRANSPORT_MODES)("retryable failures (%s)", (mode) => {
     expect(history.map((message) => message.role)).toEqual(["user", "assistant", "user", "assistant"]);
     // The retried request carries the whole conversation, once.
     expect(harness.server.requests[2]!.body.messages).toHaveLength(3);
+  });
+});
+
+describe("retry options", () => {
+  it.each([
+    [{ maxRetries: -1 }],
+    [{ maxRetries: 1.5 }],
+    [{ initialDelayMs: -10 }],
+    [{ maxDelayMs: Number.NaN }],
+  ])("reject %j at creation", (retry) => {
+    expect(() => createAgent({ model: PRIMARY_MODEL, client: createScriptedClient([]), retry })).toThrow(
+      InvalidOptionError,
+    );
   });
 });

@@ -20,7 +20,8 @@ const agent = createAgent({
 
 for await (const message of agent.query("Summarise the release notes.")) {
   if (message.type === "system" && message.subtype === "api_retry") {
-    console.log(`retry ${message.attempt}/${message.max_retries} of ${message.model} (status ${message.status})`);
+    const { attempt, max_retries, model, status } = message;
+    console.log(`retry ${attempt}/${max_retries} of ${model} (status ${status})`);
   }
   if (message.type === "system" && message.subtype === "model_fallback") {
     console.log(`falling back from ${message.from} to ${message.to}`);

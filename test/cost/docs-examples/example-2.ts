@@ -1,4 +1,10 @@
-import { BudgetExceededError, createAgent, createAnthropicClient, ProviderError, TimeoutError } from "../../../src/index";
+import {
+  BudgetExceededError,
+  createAgent,
+  createAnthropicClient,
+  ProviderError,
+  TimeoutError,
+} from "../../../src/index";
 import { startMockAnthropicServer } from "../../../src/testing/index";
 
 const server = await startMockAnthropicServer({ responses: [{ fault: "status", status: 401 }] });

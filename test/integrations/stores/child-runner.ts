@@ -45,11 +45,13 @@ export interface RunningChild {
   stderr(): string;
 }
 
-/** Starts `node <script> <JSON config>`. */
-export function startChild(script: string, config: unknown): RunningChild {
-  const child = spawn(process.execPath, [script, JSON.stringify(config)], {
-    stdio: ["pipe", "pipe", "pipe"],
-  });
+/**
+ * Starts `node <script> <JSON config>`, behind `wrapper` when given (e.g. `["prlimit", "--fsize=100000"]`
+ * to cap the size of files the child may write).
+ */
+export function startChild(script: string, config: unknown, wrapper: string[] = []): RunningChild {
+  const command = [...wrapper, process.execPath, script, JSON.stringify(config)];
+  const child = spawn(command[0]!, command.slice(1), { stdio: ["pipe", "pipe", "pipe"] });
   const lines: string[] = [];
   const waiters: Array<{ matches: (line: string) => boolean; resolve: (line: string) => void }> = [];
   let stderr = "";

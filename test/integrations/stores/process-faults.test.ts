@@ -3,7 +3,7 @@
  * two processes racing on one conversation.
  */
 import { randomBytes } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
@@ -131,6 +131,35 @@ describe.each(Object.entries(fileLocations))("kill -9 of a process writing to %s
     );
     expect(generation).toBeGreaterThanOrEqual(reported);
     expect(messages).toEqual(generationMessages(generation));
+  });
+});
+
+describe("a JSONL writer whose file hits a size limit mid-write", () => {
+  it("undoes the partial write, so the file keeps whole lines only and another process continues it", async () => {
+    const location = fileLocations.jsonl(`limit-${randomBytes(4).toString("hex")}`);
+    const limitBytes = 150_000;
+    const child = startChild(childScript, { location, mode: "append-until-failure" }, [
+      "prlimit",
+      `--fsize=${limitBytes}`,
+    ]);
+    const failure = await child.waitForLine((line) => line.startsWith("failed "));
+    expect(failure).toMatch(/^failed \d+ HistoryStoreError EFBIG$/);
+    expect(await child.waitForLine((line) => line.startsWith("retry "))).toBe("retry failed");
+    expect((await child.exited).code).toBe(0);
+
+    const failedIndex = Number(failure.split(" ")[1]);
+    const path = (location as { path: string }).path;
+    const content = await readFile(path, "utf8");
+    expect(content.length).toBeLessThan(limitBytes);
+    expect(content.endsWith("\n")).toBe(true);
+    const expected = Array.from({ length: failedIndex }, (_, index) => numberedMessage(index));
+    expect(content).toBe(expected.map((message) => `${JSON.stringify(message)}\n`).join(""));
+
+    const store = openStore(location);
+    expect(await store.load()).toEqual(expected);
+    await store.append(numberedMessage(failedIndex));
+    await store.close();
+    expect(await loadFrom(location)).toEqual([...expected, numberedMessage(failedIndex)]);
   });
 });
 

@@ -1,0 +1,93 @@
+/**
+ * Builds the agent a command run talks to: client, workspace tools, session store, output schema.
+ * @module
+ */
+import { type Agent, createAgent } from "../agent/create-agent";
+import type { AgentOptions } from "../agent/options";
+import { createAnthropicClient } from "../model/anthropic";
+import type { Tool } from "../tools/tool";
+import { createWorkspaceTools } from "../workspace-tools/index";
+import { type CliOptions, type ToolGroup, UsageError } from "./args";
+import type { CliIo } from "./io";
+import { type JsonSchemaOutput, loadOutputSchema } from "./output-schema";
+import { createSessionStore } from "./session";
+
+/** The API key is missing: a usage error reported on one line, pointing to the offline demo. */
+export class MissingApiKeyError extends UsageError {
+  constructor() {
+    super(
+      "ANTHROPIC_API_KEY is not set. Export it (or pass --base-url for a keyless endpoint), or try the offline demo: agent-lattice --demo",
+    );
+    this.name = "MissingApiKeyError";
+  }
+}
+
+/** The workspace tools each `--tools` group enables. */
+export const TOOLS_OF_GROUP: Readonly<Record<ToolGroup, readonly string[]>> = {
+  read: ["read_file", "list_files", "glob", "grep"],
+  write: ["write_file", "edit_file"],
+  bash: ["bash"],
+};
+
+/** An agent ready for the command, with what the output needs to know about it. */
+export interface CliAgent {
+  agent: Agent<unknown>;
+  /** Set with `--output-schema`: the run must end with a validated JSON payload. */
+  outputSchema?: JsonSchemaOutput;
+  /** Names of the tools the agent has. */
+  toolNames: string[];
+}
+
+/** Extra pieces a caller may supply instead of the defaults (the demo brings its own client and tools). */
+export interface AgentOverrides {
+  client?: AgentOptions["client"];
+  tools?: Tool[];
+  systemPrompt?: string;
+}
+
+/**
+ * Creates the agent for `options`.
+ * @throws {MissingApiKeyError} without a key, a base URL, or a client override.
+ * @throws {UsageError} when the output schema file is unusable.
+ */
+export async function createCliAgent(
+  options: CliOptions,
+  io: CliIo,
+  overrides: AgentOverrides = {},
+): Promise<CliAgent> {
+  if (!overrides.client && !options.apiKey && !options.baseURL) throw new MissingApiKeyError();
+  const outputSchema = options.outputSchemaPath ? await loadOutputSchema(options.outputSchemaPath) : undefined;
+  const tools = overrides.tools ?? workspaceToolsFor(options.tools, io.cwd);
+  const agent = createAgent<unknown>({
+    model: options.model,
+    client: overrides.client ?? createAnthropicClient({ apiKey: options.apiKey, baseURL: options.baseURL }),
+    systemPrompt: options.systemPrompt ?? overrides.systemPrompt ?? defaultSystemPrompt(tools, io.cwd),
+    tools,
+    maxTurns: options.maxTurns,
+    maxBudgetUsd: options.budgetUsd,
+    historyStore: options.sessionPath ? createSessionStore(options.sessionPath) : undefined,
+    outputSchema,
+    includePartialMessages: !options.json || options.partial,
+  });
+  return { agent, outputSchema, toolNames: tools.map((tool) => tool.name) };
+}
+
+/** The workspace tools over `root` for the chosen groups. */
+export function workspaceToolsFor(groups: readonly ToolGroup[], root: string): Tool[] {
+  if (groups.length === 0) return [];
+  const wanted = new Set(groups.flatMap((group) => TOOLS_OF_GROUP[group]));
+  return createWorkspaceTools({
+    root,
+    allowWrite: groups.includes("write"),
+    allowBash: groups.includes("bash"),
+  }).filter((tool) => wanted.has(tool.name));
+}
+
+function defaultSystemPrompt(tools: readonly Tool[], cwd: string): string | undefined {
+  if (tools.length === 0) return undefined;
+  return (
+    `You are a command-line assistant working in the folder ${cwd}. ` +
+    `Your tools (${tools.map((tool) => tool.name).join(", ")}) operate inside it; give paths relative to it. ` +
+    "Use the tools to look things up instead of guessing, and answer concisely."
+  );
+}

@@ -1,0 +1,208 @@
+/**
+ * The command line: parsing with `node:util` `parseArgs`, validation, and the usage text.
+ * Every mistake becomes a {@link UsageError} (exit code 2).
+ * @module
+ */
+import { parseArgs } from "node:util";
+
+/** The model used when neither `--model` nor `ANTHROPIC_MODEL` names one. */
+export const DEFAULT_CLI_MODEL = "claude-sonnet-4-6";
+
+/** The groups of workspace tools `--tools` can enable. */
+export const TOOL_GROUPS = ["read", "write", "bash"] as const;
+
+/** One group of workspace tools: `read` (read_file, list_files, glob, grep), `write` (write_file, edit_file), `bash`. */
+export type ToolGroup = (typeof TOOL_GROUPS)[number];
+
+/** A mistake on the command line. The message is shown as is, followed by a pointer to `--help`. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+/** What one run of the command should do. */
+export interface CliOptions {
+  /** The prompt (positional words joined by spaces); absent: an interactive session. */
+  prompt?: string;
+  model: string;
+  /** From `--base-url`, else `ANTHROPIC_BASE_URL`. */
+  baseURL?: string;
+  /** From `ANTHROPIC_API_KEY` only: a key on the command line would leak into shell history and `ps`. */
+  apiKey?: string;
+  systemPrompt?: string;
+  maxTurns?: number;
+  /** `--budget`: the agent's `maxBudgetUsd`. */
+  budgetUsd?: number;
+  tools: ToolGroup[];
+  sessionPath?: string;
+  outputSchemaPath?: string;
+  json: boolean;
+  /** `--partial`: with `--json`, also print `stream_event` messages. */
+  partial: boolean;
+  demo: boolean;
+}
+
+/** The parsed command: show help, show the version, or run. */
+export type CliCommand = { kind: "help" } | { kind: "version" } | { kind: "run"; options: CliOptions };
+
+/** The usage text printed by `--help`. */
+export const USAGE = `Usage: agent-lattice [options] [prompt...]
+
+Runs an agent on any Anthropic-compatible Messages API. With a prompt it answers once and exits;
+without one it opens an interactive session (Ctrl-C interrupts a running answer, Ctrl-D exits).
+
+Options:
+  --model <id>             model id (default: $ANTHROPIC_MODEL or ${DEFAULT_CLI_MODEL})
+  --base-url <url>         Anthropic-compatible endpoint (default: $ANTHROPIC_BASE_URL)
+  --system <text>          system prompt
+  --max-turns <n>          model requests per query (default: 50)
+  --budget <usd>           stop a query once it has cost more than this many US dollars
+  --tools <list>           workspace tools over the current folder, comma-separated:
+                             read  = read_file, list_files, glob, grep
+                             write = write_file, edit_file
+                             bash  = bash (runs commands with your privileges)
+  --session <file>         keep the conversation in a JSONL file; run again to resume it
+  --output-schema <file>   a JSON Schema file: the answer must be a JSON value matching it,
+                           printed on stdout once validated
+  --json                   print every SDK message as one JSON line (NDJSON), for scripts
+  --partial                with --json, also print stream_event messages (text deltas)
+  --demo                   run the offline demo: a scripted model on a local mock server
+                           uses the workspace tools on a temporary folder
+  -h, --help               show this help
+  -v, --version            show the version
+
+Environment:
+  ANTHROPIC_API_KEY        API key (required unless --base-url points at a keyless endpoint, or --demo)
+  ANTHROPIC_BASE_URL       default for --base-url
+  ANTHROPIC_MODEL          default for --model
+  NO_COLOR                 no colours and no spinner (also when output is not a terminal)
+
+Exit codes: 0 success or interrupted, 1 the agent ended with an error, 2 usage error,
+130 a second Ctrl-C aborted a running query.
+
+Examples:
+  agent-lattice --demo
+  agent-lattice --tools read "What does this project do?"
+  agent-lattice --session chat.jsonl
+  agent-lattice --json --output-schema todo.schema.json "List the TODOs in src/"`;
+
+const OPTION_SPEC = {
+  model: { type: "string" },
+  "base-url": { type: "string" },
+  system: { type: "string" },
+  "max-turns": { type: "string" },
+  budget: { type: "string" },
+  tools: { type: "string" },
+  session: { type: "string" },
+  "output-schema": { type: "string" },
+  json: { type: "boolean" },
+  partial: { type: "boolean" },
+  demo: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "v" },
+} as const;
+
+/**
+ * Parses the arguments (without `node` and the script path) against the environment.
+ * @throws {UsageError} for unknown options, missing or invalid values, and conflicting options.
+ */
+export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv): CliCommand {
+  const { values, positionals } = parseStrictly(argv);
+  if (values.help) return { kind: "help" };
+  if (values.version) return { kind: "version" };
+  const prompt = positionals.join(" ").trim();
+  const options: CliOptions = {
+    prompt: prompt === "" ? undefined : prompt,
+    model: nonEmpty("--model", values.model) ?? nonEmptyEnvironment(env.ANTHROPIC_MODEL) ?? DEFAULT_CLI_MODEL,
+    baseURL: baseUrlOf(values["base-url"]) ?? nonEmptyEnvironment(env.ANTHROPIC_BASE_URL),
+    apiKey: nonEmptyEnvironment(env.ANTHROPIC_API_KEY),
+    systemPrompt: values.system,
+    maxTurns: positiveIntegerOf("--max-turns", values["max-turns"]),
+    budgetUsd: positiveNumberOf("--budget", values.budget),
+    tools: toolGroupsOf(values.tools),
+    sessionPath: nonEmpty("--session", values.session),
+    outputSchemaPath: nonEmpty("--output-schema", values["output-schema"]),
+    json: values.json ?? false,
+    partial: values.partial ?? false,
+    demo: values.demo ?? false,
+  };
+  checkCombinations(options, values);
+  return { kind: "run", options };
+}
+
+function parseStrictly(argv: readonly string[]) {
+  try {
+    return parseArgs({ args: [...argv], options: OPTION_SPEC, allowPositionals: true, strict: true });
+  } catch (error) {
+    // parseArgs explains unknown options and missing values well; keep its words, drop its hints.
+    const message = error instanceof Error ? error.message : String(error);
+    throw new UsageError(message.split(". To specify a positional argument")[0]!.replace(/\.$/, ""));
+  }
+}
+
+function checkCombinations(options: CliOptions, values: { "base-url"?: string }): void {
+  if (options.partial && !options.json) throw new UsageError("--partial only makes sense with --json");
+  if (!options.demo) return;
+  if (options.prompt !== undefined)
+    throw new UsageError("--demo takes no prompt: its scripted model performs one fixed task");
+  if (options.tools.length > 0) throw new UsageError("--demo chooses its own tools; drop --tools");
+  if (values["base-url"] !== undefined)
+    throw new UsageError("--demo runs against its own local mock server; drop --base-url");
+  if (options.outputSchemaPath !== undefined)
+    throw new UsageError("--demo does not support --output-schema");
+}
+
+function nonEmpty(name: string, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (value.trim() === "") throw new UsageError(`${name} needs a non-empty value`);
+  return value;
+}
+
+function nonEmptyEnvironment(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === "" ? undefined : value;
+}
+
+function baseUrlOf(value: string | undefined): string | undefined {
+  const url = nonEmpty("--base-url", value);
+  if (url === undefined) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UsageError(`--base-url must be an http(s) URL, got "${url}"`);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
+    throw new UsageError(`--base-url must be an http(s) URL, got "${url}"`);
+  return url;
+}
+
+function positiveIntegerOf(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(number) || number <= 0)
+    throw new UsageError(`${name} must be a positive integer, got "${value}"`);
+  return number;
+}
+
+function positiveNumberOf(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value.trim().replace(/^\$/, ""));
+  if (value.trim() === "" || !Number.isFinite(number) || number <= 0)
+    throw new UsageError(`${name} must be a positive number of US dollars, got "${value}"`);
+  return number;
+}
+
+function toolGroupsOf(value: string | undefined): ToolGroup[] {
+  if (value === undefined) return [];
+  const groups: ToolGroup[] = [];
+  for (const name of value.split(",").map((part) => part.trim().toLowerCase())) {
+    if (name === "") continue;
+    if (!(TOOL_GROUPS as readonly string[]).includes(name))
+      throw new UsageError(`--tools: unknown tool group "${name}" (choose from ${TOOL_GROUPS.join(", ")})`);
+    if (!groups.includes(name as ToolGroup)) groups.push(name as ToolGroup);
+  }
+  if (groups.length === 0) throw new UsageError(`--tools needs at least one of ${TOOL_GROUPS.join(", ")}`);
+  return groups;
+}

@@ -1,0 +1,75 @@
+/**
+ * `agent-lattice --demo`: a real agent, offline. The bundled mock Messages API server runs on the
+ * loopback interface with a scripted model ({@link createDemoModel}); the agent talks to it through
+ * the real Anthropic client (streaming) and uses the real workspace tools on a fresh temporary
+ * folder, which is kept afterwards so you can look at what it wrote.
+ * @module
+ */
+import path from "node:path";
+import { createAnthropicClient } from "../model/anthropic";
+import { startMockAnthropicServer } from "../testing/mock-server";
+import { createWorkspaceTools } from "../workspace-tools/index";
+import { createCliAgent } from "./agent-setup";
+import type { CliOptions } from "./args";
+import {
+  createDemoModel,
+  DEMO_PROMPT,
+  DEMO_SUMMARY_FILE,
+  DEMO_SYSTEM_PROMPT,
+  IMMEDIATE_PACING,
+  WATCHABLE_PACING,
+} from "./demo-model";
+import { createDemoWorkspace } from "./demo-workspace";
+import { InterruptControl } from "./interrupt-control";
+import type { CliIo } from "./io";
+import { runOnce } from "./one-shot";
+import type { QueryOutput } from "./query-output";
+
+/** The key the demo's client sends to the local mock server, so a real key never leaves for it. */
+const DEMO_API_KEY = "demo-offline-key";
+
+/** Runs the demo and returns the exit code. */
+export async function runDemo(options: CliOptions, io: CliIo, output: QueryOutput): Promise<number> {
+  const root = await createDemoWorkspace();
+  if (options.apiKey) output.notice(liveRunHint(root));
+  const pacing = io.stdout.isTTY === true ? WATCHABLE_PACING : IMMEDIATE_PACING;
+  const server = await startMockAnthropicServer({ handler: createDemoModel(pacing) });
+  try {
+    output.notice(
+      `Demo (offline): a scripted model on a local mock Messages API (${server.url}) drives real workspace tools in ${root}`,
+    );
+    const { agent } = await createCliAgent(options, io, {
+      client: createAnthropicClient({ apiKey: DEMO_API_KEY, baseURL: server.url }),
+      tools: createWorkspaceTools({ root }),
+      systemPrompt: DEMO_SYSTEM_PROMPT,
+    });
+    output.notice(`› ${DEMO_PROMPT}`);
+    let code: number;
+    try {
+      const control = new InterruptControl(agent, (text) => output.notice(text));
+      code = await runOnce(DEMO_PROMPT, { agent, output, control, io, structured: false });
+    } finally {
+      await agent.close();
+    }
+    output.notice(`The demo folder is kept: ${root} (see ${path.join(root, DEMO_SUMMARY_FILE)})`);
+    return code;
+  } finally {
+    await server.close();
+  }
+}
+
+/** One line: the demo never uses the key; here is how to give the same task to the real API. */
+function liveRunHint(root: string): string {
+  return (
+    "ANTHROPIC_API_KEY is set, but --demo always runs offline against its mock server; " +
+    `to give the same task to the real API: cd ${root} && ${commandName()} --tools read,write "${DEMO_PROMPT}"`
+  );
+}
+
+/** How the user invoked this command: `agent-lattice` when installed, else `node <script>`. */
+function commandName(): string {
+  const script = process.argv[1] ?? "";
+  const base = path.basename(script);
+  if (base === "agent-lattice" || script === "") return "agent-lattice";
+  return `node ${path.resolve(script)}`;
+}

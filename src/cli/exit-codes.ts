@@ -1,0 +1,13 @@
+/**
+ * The exit codes of the `agent-lattice` command.
+ * @module
+ */
+
+/** The query succeeded, or was interrupted with Ctrl-C (a deliberate stop is not a failure). */
+export const EXIT_SUCCESS = 0;
+/** The query ended with an error result (provider failure, max turns, budget, missing output …). */
+export const EXIT_AGENT_ERROR = 1;
+/** The command line was wrong: an unknown option, a bad value, a missing API key, an unusable schema file. */
+export const EXIT_USAGE_ERROR = 2;
+/** A second Ctrl-C aborted a running query and quit (128 + SIGINT, as shells report it). */
+export const EXIT_ABORTED = 130;

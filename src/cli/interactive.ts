@@ -1,0 +1,59 @@
+/**
+ * `agent-lattice` without a prompt: a readline session, one query per line. On a terminal, Ctrl-C
+ * interrupts the running query (a second press aborts it and quits) and, at the idle prompt,
+ * Ctrl-C or Ctrl-D ends the session. With piped input every line is a prompt, run in order.
+ * @module
+ */
+import { createInterface } from "node:readline";
+import { EXIT_ABORTED, EXIT_AGENT_ERROR, EXIT_SUCCESS } from "./exit-codes";
+import { type PromptRun, runPrompt } from "./run-prompt";
+
+/** The prompt shown at the start of each input line. */
+export const INPUT_PROMPT = "› ";
+/** Lines that end the session, besides Ctrl-D and Ctrl-C. */
+const EXIT_COMMANDS = new Set(["/exit", "/quit"]);
+
+/**
+ * Runs the session until the input ends. Exit code: 0; 130 when a second Ctrl-C aborted a query;
+ * with piped input, 1 when any prompt ended with an error result.
+ */
+export async function runInteractiveSession(run: PromptRun, banner: string): Promise<number> {
+  const { io } = run;
+  const terminal = io.stdin.isTTY === true && io.stdout.isTTY === true;
+  const readline = createInterface({
+    input: io.stdin,
+    output: terminal ? io.stdout : undefined,
+    terminal,
+    prompt: INPUT_PROMPT,
+  });
+  const lines = readline[Symbol.asyncIterator]();
+  const onInterrupt = () => {
+    const action = run.control.press();
+    if (action === "force") process.exit(EXIT_ABORTED);
+    if (action === "idle") readline.close();
+  };
+  // On a terminal readline reads Ctrl-C as a key and emits "SIGINT" itself; with piped input the
+  // terminal driver sends the process a real SIGINT.
+  readline.on("SIGINT", onInterrupt);
+  process.on("SIGINT", onInterrupt);
+  let exitCode = EXIT_SUCCESS;
+  try {
+    if (terminal) run.output.notice(banner);
+    for (;;) {
+      if (terminal) readline.prompt();
+      const next = await lines.next();
+      if (next.done) break;
+      const prompt = next.value.trim();
+      if (prompt === "") continue;
+      if (EXIT_COMMANDS.has(prompt)) break;
+      const code = await runPrompt(prompt, run);
+      if (code === EXIT_ABORTED) return EXIT_ABORTED;
+      if (!terminal && code === EXIT_AGENT_ERROR) exitCode = EXIT_AGENT_ERROR;
+    }
+    if (terminal) io.stdout.write("\n");
+    return exitCode;
+  } finally {
+    process.off("SIGINT", onInterrupt);
+    readline.close();
+  }
+}

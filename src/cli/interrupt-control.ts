@@ -1,0 +1,60 @@
+/**
+ * Ctrl-C while a query runs: the first press interrupts it (`agent.interrupt()`: the answer stops,
+ * a running tool batch finishes first); the second aborts it through its AbortSignal (tools are
+ * stopped too, a running `bash` process group is killed) and the command quits; a third quits at once.
+ * @module
+ */
+import type { Agent } from "../agent/create-agent";
+
+/** What a Ctrl-C press did. */
+export type InterruptAction = "idle" | "interrupt" | "abort" | "force";
+
+/** Tracks the running query and the Ctrl-C presses made during it. */
+export class InterruptControl {
+  private readonly agent: Pick<Agent<unknown>, "interrupt">;
+  private readonly notify: (text: string) => void;
+  private controller: AbortController | undefined;
+  private presses = 0;
+  /** A second Ctrl-C aborted a query: the command should quit. */
+  aborted = false;
+
+  constructor(agent: Pick<Agent<unknown>, "interrupt">, notify: (text: string) => void) {
+    this.agent = agent;
+    this.notify = notify;
+  }
+
+  /** A query starts: returns the signal to pass to it. */
+  begin(): AbortSignal {
+    this.controller = new AbortController();
+    this.presses = 0;
+    return this.controller.signal;
+  }
+
+  /** The query is over. */
+  end(): void {
+    this.controller = undefined;
+  }
+
+  /** Whether a query is running. */
+  get running(): boolean {
+    return this.controller !== undefined;
+  }
+
+  /** Handles one Ctrl-C press. */
+  press(): InterruptAction {
+    if (!this.controller) return "idle";
+    this.presses += 1;
+    if (this.presses === 1) {
+      this.agent.interrupt();
+      this.notify("⏸ interrupting… (Ctrl-C again to abort and quit)");
+      return "interrupt";
+    }
+    if (this.presses === 2) {
+      this.aborted = true;
+      this.controller.abort(new Error("aborted with Ctrl-C"));
+      this.notify("✗ aborting…");
+      return "abort";
+    }
+    return "force";
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * Where a query's messages go: the terminal renderer, or NDJSON with `--json`.
+ * @module
+ */
+import type { SDKMessage } from "../messages/sdk-messages";
+import type { CliIo } from "./io";
+import { createJsonLineWriter } from "./json-output";
+import type { Redactor } from "./redact";
+import { TerminalRenderer } from "./render";
+import { createTerminalSpinner, SILENT_SPINNER } from "./spinner";
+import { createStyle, isInteractiveTerminal } from "./terminal";
+
+/** Receives what happens during queries and says it to the user. */
+export interface QueryOutput {
+  /** A query starts. */
+  begin(): void;
+  /** A message the query yielded. */
+  handle(message: SDKMessage): void;
+  /** A line for the user that is not a message (hints, session notices). Always on stderr. */
+  notice(text: string): void;
+  /** The query is over (or failed): stop the spinner, end the open line. */
+  end(): void;
+  /** Whether the output is machine-readable (`--json`). */
+  readonly json: boolean;
+}
+
+/** How the output should be built. */
+export interface QueryOutputOptions {
+  json: boolean;
+  /** stdout is reserved for the validated JSON payload, so the answer text goes to stderr. */
+  structured: boolean;
+}
+
+/** The output for this run. Colour and spinner only on a terminal without `NO_COLOR`. */
+export function createQueryOutput(options: QueryOutputOptions, io: CliIo, redact: Redactor): QueryOutput {
+  if (options.json) {
+    const writer = createJsonLineWriter(io.stdout, redact);
+    return {
+      json: true,
+      begin() {},
+      handle: (message) => writer.write(message),
+      notice: (text) => io.stderr.write(`${redact(text)}\n`),
+      end() {},
+    };
+  }
+  const fancy = isInteractiveTerminal(io.stderr, io.env);
+  const renderer = new TerminalRenderer({
+    answer: options.structured ? io.stderr : io.stdout,
+    status: io.stderr,
+    style: createStyle(fancy),
+    spinner: fancy ? createTerminalSpinner(io.stderr) : SILENT_SPINNER,
+    redact,
+  });
+  return {
+    json: false,
+    begin: () => renderer.begin(),
+    handle: (message) => renderer.handle(message),
+    notice: (text) => renderer.notice(text),
+    end: () => renderer.end(),
+  };
+}

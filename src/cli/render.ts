@@ -1,0 +1,211 @@
+/**
+ * Terminal output of a query: the answer text as it streams in, one line per tool call and its
+ * outcome, a spinner while waiting (terminals only), notices, and a closing line with turns,
+ * tokens and cost.
+ * @module
+ */
+import type { SDKMessage, SDKResultMessage, SDKSystemMessage } from "../messages/sdk-messages";
+import type { AssistantModelMessage, ToolResultBlock, ToolUseBlock, Usage } from "../messages/types";
+import type { Redactor } from "./redact";
+import type { Spinner } from "./spinner";
+import type { OutputStream, Style } from "./terminal";
+import { describeToolCall } from "./tool-summary";
+
+/** Where and how a {@link TerminalRenderer} writes. */
+export interface TerminalRendererOptions {
+  /** The answer text: stdout, or stderr when stdout carries structured output. */
+  answer: OutputStream;
+  /** Tool lines, notices and the closing line: stderr. */
+  status: OutputStream;
+  /** Styles of the status lines (plain when colour is off). */
+  style: Style;
+  spinner: Spinner;
+  redact: Redactor;
+}
+
+/** The spinner's label while a request is out. */
+const WAITING_FOR_MODEL = "waiting for the model…";
+
+/** Renders the messages of queries, one after another, on a terminal or a pipe. */
+export class TerminalRenderer {
+  private readonly options: TerminalRendererOptions;
+  /** Tool calls seen in assistant messages, by id, until their results arrive. */
+  private readonly calls = new Map<string, ToolUseBlock>();
+  /** Text of the current response already written from stream events. */
+  private streamedText = false;
+  /** The answer stream's last line has no newline yet. */
+  private answerLineOpen = false;
+
+  constructor(options: TerminalRendererOptions) {
+    this.options = options;
+  }
+
+  /** Call when a query starts: shows the spinner until the first text arrives. */
+  begin(): void {
+    this.streamedText = false;
+    this.options.spinner.start(WAITING_FOR_MODEL);
+  }
+
+  /** Renders one message a query yielded. */
+  handle(message: SDKMessage): void {
+    switch (message.type) {
+      case "stream_event":
+        return this.handleStreamEvent(message.event);
+      case "assistant":
+        return this.handleAssistant(message.message);
+      case "user":
+        return this.handleToolResults(message.message.content);
+      case "system":
+        return this.handleSystem(message);
+      case "result":
+        return this.handleResult(message);
+    }
+  }
+
+  /** Writes a status line (a notice, the interrupt hint …) without breaking the answer text. */
+  notice(text: string): void {
+    this.options.spinner.stop();
+    this.closeAnswerLine();
+    this.options.status.write(`${this.options.redact(text)}\n`);
+  }
+
+  /** Stops the spinner and ends the answer line: call before anything else writes to the terminal. */
+  end(): void {
+    this.options.spinner.stop();
+    this.closeAnswerLine();
+  }
+
+  private handleStreamEvent(event: { type: string; [key: string]: unknown }): void {
+    if (event.type === "message_start") {
+      this.streamedText = false;
+      return;
+    }
+    if (event.type === "content_block_start") {
+      const block = event.content_block as { type?: string; name?: string } | undefined;
+      if (block?.type === "tool_use") {
+        this.closeAnswerLine();
+        this.options.spinner.start(`preparing ${block.name ?? "a tool call"}…`);
+      }
+      return;
+    }
+    if (event.type === "content_block_delta") {
+      const delta = event.delta as { type?: string; text?: string } | undefined;
+      if (delta?.type === "text_delta" && typeof delta.text === "string" && delta.text !== "") {
+        this.writeAnswer(delta.text);
+        this.streamedText = true;
+      }
+    }
+  }
+
+  private handleAssistant(message: AssistantModelMessage): void {
+    if (!this.streamedText) {
+      const text = message.content
+        .map((block) => (block.type === "text" ? block.text : ""))
+        .join("");
+      if (text !== "") this.writeAnswer(text);
+    }
+    this.streamedText = false;
+    const calls = message.content.filter((block): block is ToolUseBlock => block.type === "tool_use");
+    for (const call of calls) this.calls.set(call.id, call);
+    if (calls.length > 0) {
+      this.closeAnswerLine();
+      this.options.spinner.start(`running ${[...new Set(calls.map((call) => call.name))].join(", ")}…`);
+    } else {
+      this.options.spinner.stop();
+    }
+  }
+
+  private handleToolResults(content: string | ReadonlyArray<{ type: string }>): void {
+    if (typeof content === "string") return;
+    const results = content.filter((block): block is ToolResultBlock => block.type === "tool_result");
+    if (results.length === 0) return;
+    const { style } = this.options;
+    for (const result of results) {
+      const line = describeToolCall(this.calls.get(result.tool_use_id), result);
+      this.calls.delete(result.tool_use_id);
+      const mark = line.ok ? style.green("✓") : style.red("✗");
+      const outcome = line.ok ? style.dim(line.outcome) : style.red(line.outcome);
+      this.notice(`  ${mark} ${style.bold(line.call)} ${style.dim("→")} ${outcome}`);
+    }
+    this.options.spinner.start(WAITING_FOR_MODEL);
+  }
+
+  private handleSystem(message: SDKSystemMessage): void {
+    const text = describeSystemMessage(message);
+    if (text !== undefined) this.notice(this.options.style.yellow(text));
+  }
+
+  private handleResult(result: SDKResultMessage<unknown>): void {
+    const { style } = this.options;
+    const stats = style.dim(statisticsOf(result));
+    if (result.subtype === "success") this.notice(`${style.green("✓ done")} ${stats}`);
+    else if (result.subtype === "interrupted") this.notice(`${style.yellow("⏸ interrupted")} ${stats}`);
+    else {
+      const why = result.error?.message ? `: ${result.error.message}` : "";
+      this.notice(`${style.red(`✗ ${result.subtype}${why}`)} ${stats}`);
+    }
+  }
+
+  private writeAnswer(text: string): void {
+    this.options.spinner.stop();
+    this.options.answer.write(text);
+    this.answerLineOpen = !text.endsWith("\n");
+  }
+
+  private closeAnswerLine(): void {
+    if (!this.answerLineOpen) return;
+    this.options.answer.write("\n");
+    this.answerLineOpen = false;
+  }
+}
+
+/** A one-line notice for the system messages worth showing; `undefined` for the others. */
+export function describeSystemMessage(message: SDKSystemMessage): string | undefined {
+  switch (message.subtype) {
+    case "api_retry": {
+      const status = message.status ? `${message.status} ` : "";
+      return `↻ ${status}${message.error_type ?? message.error.message}: retry ${message.attempt}/${message.max_retries} in ${formatSeconds(message.delay_ms)}`;
+    }
+    case "model_fallback":
+      return `↪ ${message.from} failed (${message.error.message}); falling back to ${message.to}`;
+    case "compaction":
+      return `⋯ compacted ${message.compacted_messages} messages into a summary (${message.trigger})`;
+    case "compaction_failed":
+      return `! compaction failed: ${message.error.message}`;
+    case "compaction_disabled":
+      return `! compaction disabled: ${message.reason}`;
+    case "tool_result_compaction":
+      return `⋯ summarised the ${message.tool_name} result (${message.original_chars} → ${message.compacted_chars} characters)`;
+    case "unknown_pricing":
+      return `! ${message.message}`;
+    case "max_tokens_continuation":
+      return `⋯ the answer hit the output limit; continuing (${message.continuation})`;
+    case "store_error":
+      return `! session store ${message.operation} failed: ${message.error.message}`;
+    case "hook_error":
+      return `! ${message.hook} hook failed: ${message.error.message}`;
+    default:
+      return undefined;
+  }
+}
+
+/** `· 3 turns · 1,204 in / 310 out tokens · $0.0083 · 2.4s` */
+export function statisticsOf(result: SDKResultMessage<unknown>): string {
+  const turns = `${result.num_turns} ${result.num_turns === 1 ? "turn" : "turns"}`;
+  return `· ${turns} · ${tokensOf(result.usage)} · $${result.total_cost_usd.toFixed(4)} · ${formatSeconds(result.duration_ms)}`;
+}
+
+function tokensOf(usage: Usage): string {
+  const input =
+    usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
+  const cached = usage.cache_read_input_tokens ? ` (${formatCount(usage.cache_read_input_tokens)} cached)` : "";
+  return `${formatCount(input)} in${cached} / ${formatCount(usage.output_tokens)} out tokens`;
+}
+
+function formatCount(count: number): string {
+  return count.toLocaleString("en-US");
+}
+
+function formatSeconds(milliseconds: number): string {
+  return `${(milliseconds / 1000).toFixed(1)}s`;
+}

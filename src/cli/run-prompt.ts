@@ -1,0 +1,44 @@
+/**
+ * One prompt through the agent: stream its messages to the output, then decide the exit code.
+ * @module
+ */
+import type { Agent } from "../agent/create-agent";
+import type { SDKResultMessage } from "../messages/sdk-messages";
+import { EXIT_ABORTED, EXIT_AGENT_ERROR, EXIT_SUCCESS } from "./exit-codes";
+import type { InterruptControl } from "./interrupt-control";
+import type { CliIo } from "./io";
+import type { QueryOutput } from "./query-output";
+
+/** What {@link runPrompt} needs besides the prompt. */
+export interface PromptRun {
+  agent: Agent<unknown>;
+  output: QueryOutput;
+  control: InterruptControl;
+  io: CliIo;
+  /** With `--output-schema`: print the validated payload on stdout (unless the output is JSON). */
+  structured: boolean;
+}
+
+/**
+ * Runs `prompt` and returns the exit code: 0 for success and interrupted, 1 for an error result,
+ * 130 when a second Ctrl-C aborted it.
+ */
+export async function runPrompt(prompt: string, run: PromptRun): Promise<number> {
+  const signal = run.control.begin();
+  run.output.begin();
+  let result: SDKResultMessage<unknown> | undefined;
+  try {
+    for await (const message of run.agent.query(prompt, { signal })) {
+      run.output.handle(message);
+      if (message.type === "result") result = message;
+    }
+  } finally {
+    run.control.end();
+    run.output.end();
+  }
+  if (run.control.aborted) return EXIT_ABORTED;
+  if (!result || result.is_error) return EXIT_AGENT_ERROR;
+  if (run.structured && result.subtype === "success" && !run.output.json)
+    run.io.stdout.write(`${JSON.stringify(result.structuredResult, null, 2)}\n`);
+  return EXIT_SUCCESS;
+}

@@ -1,0 +1,71 @@
+/**
+ * OpenTelemetry spans with the GenAI semantic conventions: `invoke_agent`, `chat <model>`,
+ * `execute_tool <name>`, `compaction`. Loaded only when `telemetry` is enabled.
+ * @module
+ */
+import { context, type Span, SpanKind, SpanStatusCode, type Tracer, trace } from "@opentelemetry/api";
+import type { ModelRequest } from "../model/client";
+import type { SpanAttributeValue, SpanHandle, Telemetry, TelemetryOptions } from "./telemetry";
+
+const TRACER_NAME = "agent-lattice";
+
+class OtelSpan implements SpanHandle {
+  constructor(readonly span: Span) {}
+  set(attributes: Record<string, SpanAttributeValue | undefined>): void {
+    for (const [key, value] of Object.entries(attributes))
+      if (value !== undefined) this.span.setAttribute(key, value);
+  }
+  fail(error: unknown): void {
+    const failure = error instanceof Error ? error : new Error(String(error));
+    this.span.recordException(failure);
+    this.span.setAttribute("error.type", failure.name || "Error");
+    this.span.setStatus({ code: SpanStatusCode.ERROR, message: failure.message });
+  }
+  end(): void {
+    this.span.end();
+  }
+}
+
+/** Builds telemetry on a tracer (the global one by default). */
+export function createOpenTelemetry(options: TelemetryOptions = {}): Telemetry {
+  const tracer = (options.tracer as Tracer | undefined) ?? trace.getTracer(TRACER_NAME);
+  const child = (
+    parent: SpanHandle,
+    name: string,
+    kind: SpanKind,
+    attributes: Record<string, SpanAttributeValue>,
+  ) => {
+    const parentContext =
+      parent instanceof OtelSpan ? trace.setSpan(context.active(), parent.span) : context.active();
+    return new OtelSpan(tracer.startSpan(name, { kind, attributes }, parentContext));
+  };
+  return {
+    query(model) {
+      const attributes: Record<string, SpanAttributeValue> = {
+        "gen_ai.operation.name": "invoke_agent",
+        "gen_ai.request.model": model,
+      };
+      if (options.agentName) attributes["gen_ai.agent.name"] = options.agentName;
+      const name = options.agentName ? `invoke_agent ${options.agentName}` : "invoke_agent";
+      return new OtelSpan(tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes }));
+    },
+    modelCall(parent, request: ModelRequest) {
+      return child(parent, `chat ${request.model}`, SpanKind.CLIENT, {
+        "gen_ai.operation.name": "chat",
+        "gen_ai.provider.name": "anthropic",
+        "gen_ai.request.model": request.model,
+        "gen_ai.request.max_tokens": request.maxTokens,
+      });
+    },
+    toolCall(parent, toolName, toolUseId) {
+      return child(parent, `execute_tool ${toolName}`, SpanKind.INTERNAL, {
+        "gen_ai.operation.name": "execute_tool",
+        "gen_ai.tool.name": toolName,
+        "gen_ai.tool.call.id": toolUseId,
+      });
+    },
+    compaction(parent, trigger) {
+      return child(parent, "compaction", SpanKind.INTERNAL, { "agent_lattice.compaction.trigger": trigger });
+    },
+  };
+}

@@ -1,0 +1,49 @@
+/**
+ * The tracing seam of the loop. Without `telemetry` enabled every call below is a no-op on shared
+ * objects (nothing allocated per turn); with it, the OpenTelemetry implementation is loaded lazily
+ * from `./open-telemetry` (the only file that imports `@opentelemetry/api`).
+ * @module
+ */
+import type { ModelRequest } from "../model/client";
+
+/** A span value. */
+export type SpanAttributeValue = string | number | boolean | string[];
+
+/** One span in progress. */
+export interface SpanHandle {
+  set(attributes: Record<string, SpanAttributeValue | undefined>): void;
+  /** Marks the span failed, recording the error. */
+  fail(error: unknown): void;
+  end(): void;
+}
+
+/** Creates the spans the loop reports. */
+export interface Telemetry {
+  /** `invoke_agent`: one per query. */
+  query(model: string): SpanHandle;
+  /** `chat <model>`: one per model request attempt. */
+  modelCall(parent: SpanHandle, request: ModelRequest): SpanHandle;
+  /** `execute_tool <name>`: one per tool call. */
+  toolCall(parent: SpanHandle, toolName: string, toolUseId: string): SpanHandle;
+  /** `compaction`: one per compaction attempt (its model call is a child). */
+  compaction(parent: SpanHandle, trigger: "auto" | "overflow" | "tool_result"): SpanHandle;
+}
+
+/** The span of a disabled telemetry. */
+export const NOOP_SPAN: SpanHandle = Object.freeze({ set() {}, fail() {}, end() {} });
+
+/** Telemetry that records nothing. */
+export const NOOP_TELEMETRY: Telemetry = Object.freeze({
+  query: () => NOOP_SPAN,
+  modelCall: () => NOOP_SPAN,
+  toolCall: () => NOOP_SPAN,
+  compaction: () => NOOP_SPAN,
+});
+
+/** `AgentOptions.telemetry`. */
+export interface TelemetryOptions {
+  /** An OpenTelemetry `Tracer`. @default trace.getTracer("agent-lattice") from `@opentelemetry/api` */
+  tracer?: unknown;
+  /** `gen_ai.agent.name` on the query span. */
+  agentName?: string;
+}
