@@ -56,7 +56,9 @@ export async function createCliAgent(
   overrides: AgentOverrides = {},
 ): Promise<CliAgent> {
   if (!overrides.client && !options.apiKey && !options.baseURL) throw new MissingApiKeyError();
-  const outputSchema = options.outputSchemaPath ? await loadOutputSchema(options.outputSchemaPath) : undefined;
+  const outputSchema = options.outputSchemaPath
+    ? await loadOutputSchema(options.outputSchemaPath)
+    : undefined;
   const tools = overrides.tools ?? workspaceToolsFor(options.tools, io.cwd);
   const agent = createAgent<unknown>({
     model: options.model,

@@ -150,8 +150,7 @@ function checkCombinations(options: CliOptions, values: { "base-url"?: string })
   if (options.tools.length > 0) throw new UsageError("--demo chooses its own tools; drop --tools");
   if (values["base-url"] !== undefined)
     throw new UsageError("--demo runs against its own local mock server; drop --base-url");
-  if (options.outputSchemaPath !== undefined)
-    throw new UsageError("--demo does not support --output-schema");
+  if (options.outputSchemaPath !== undefined) throw new UsageError("--demo does not support --output-schema");
 }
 
 function nonEmpty(name: string, value: string | undefined): string | undefined {

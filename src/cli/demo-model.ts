@@ -78,10 +78,7 @@ export function nextDemoResponse(exchanges: readonly ToolExchange[], turn: numbe
     ]);
   if (!latest(exchanges, "edit_file"))
     return toolTurn(turn, "Now I'll mark the summary as reviewed.", [
-      [
-        "edit_file",
-        { path: DEMO_SUMMARY_FILE, old_string: "Status: draft", new_string: "Status: reviewed" },
-      ],
+      ["edit_file", { path: DEMO_SUMMARY_FILE, old_string: "Status: draft", new_string: "Status: reviewed" }],
     ]);
   return answer(finalAnswerOf(project, files, todos));
 }
@@ -149,7 +146,9 @@ function filesOf(listing: string): string[] {
   return listing
     .split("\n")
     .map((line) => line.trim())
-    .filter((line) => line !== "" && !line.endsWith("/") && !line.startsWith("[") && line !== DEMO_SUMMARY_FILE);
+    .filter(
+      (line) => line !== "" && !line.endsWith("/") && !line.startsWith("[") && line !== DEMO_SUMMARY_FILE,
+    );
 }
 
 /** TODO comments from `grep` output lines such as `src/a.ts:12: // TODO: fix it`. */
@@ -212,7 +211,11 @@ function latest(exchanges: readonly ToolExchange[], name: string): ToolExchange 
 }
 
 function isOnlyToolResults(content: string | readonly ContentBlock[]): boolean {
-  return typeof content !== "string" && content.length > 0 && content.every((block) => block.type === "tool_result");
+  return (
+    typeof content !== "string" &&
+    content.length > 0 &&
+    content.every((block) => block.type === "tool_result")
+  );
 }
 
 function textOf(content: ToolResultBlock["content"]): string {

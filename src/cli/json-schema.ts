@@ -95,8 +95,11 @@ function keywordValueProblems(keyword: string, value: unknown, at: string): stri
     case "const":
       return [];
     case "properties":
-      if (typeof value !== "object" || value === null || Array.isArray(value)) return [`${at}: must be an object`];
-      return Object.entries(value).flatMap(([name, child]) => findUnsupportedSchemaParts(child, `${at}/${name}`));
+      if (typeof value !== "object" || value === null || Array.isArray(value))
+        return [`${at}: must be an object`];
+      return Object.entries(value).flatMap(([name, child]) =>
+        findUnsupportedSchemaParts(child, `${at}/${name}`),
+      );
     case "required":
       return Array.isArray(value) && value.every((name) => typeof name === "string")
         ? []
@@ -161,7 +164,11 @@ export function validateAgainstSchema(
   return issues;
 }
 
-function stringIssues(schema: Record<string, unknown>, value: string, path: SchemaIssue["path"]): SchemaIssue[] {
+function stringIssues(
+  schema: Record<string, unknown>,
+  value: string,
+  path: SchemaIssue["path"],
+): SchemaIssue[] {
   const issues: SchemaIssue[] = [];
   const length = [...value].length;
   if (typeof schema.minLength === "number" && length < schema.minLength)
@@ -173,11 +180,16 @@ function stringIssues(schema: Record<string, unknown>, value: string, path: Sche
   return issues;
 }
 
-function numberIssues(schema: Record<string, unknown>, value: number, path: SchemaIssue["path"]): SchemaIssue[] {
+function numberIssues(
+  schema: Record<string, unknown>,
+  value: number,
+  path: SchemaIssue["path"],
+): SchemaIssue[] {
   const issues: SchemaIssue[] = [];
   const bound = (keyword: string, fails: (limit: number) => boolean, words: string) => {
     const limit = schema[keyword];
-    if (typeof limit === "number" && fails(limit)) issues.push({ path, message: `must be ${words} ${limit}` });
+    if (typeof limit === "number" && fails(limit))
+      issues.push({ path, message: `must be ${words} ${limit}` });
   };
   bound("minimum", (limit) => value < limit, "at least");
   bound("maximum", (limit) => value > limit, "at most");
@@ -187,14 +199,20 @@ function numberIssues(schema: Record<string, unknown>, value: number, path: Sche
   return issues;
 }
 
-function arrayIssues(schema: Record<string, unknown>, value: unknown[], path: SchemaIssue["path"]): SchemaIssue[] {
+function arrayIssues(
+  schema: Record<string, unknown>,
+  value: unknown[],
+  path: SchemaIssue["path"],
+): SchemaIssue[] {
   const issues: SchemaIssue[] = [];
   if (typeof schema.minItems === "number" && value.length < schema.minItems)
     issues.push({ path, message: `must have at least ${schema.minItems} items` });
   if (typeof schema.maxItems === "number" && value.length > schema.maxItems)
     issues.push({ path, message: `must have at most ${schema.maxItems} items` });
   if (schema.uniqueItems === true) {
-    const duplicate = value.findIndex((item, index) => value.slice(0, index).some((earlier) => deepEqual(earlier, item)));
+    const duplicate = value.findIndex((item, index) =>
+      value.slice(0, index).some((earlier) => deepEqual(earlier, item)),
+    );
     if (duplicate >= 0) issues.push({ path: [...path, duplicate], message: "duplicates an earlier item" });
   }
   if (schema.items !== undefined)
@@ -224,22 +242,30 @@ function objectIssues(
     } else if (schema.additionalProperties === false) {
       issues.push({ path: [...path, key], message: "is not an allowed property" });
     } else if (typeof schema.additionalProperties === "object" && schema.additionalProperties !== null) {
-      issues.push(...validateAgainstSchema(schema.additionalProperties as JsonSchemaNode, value[key], [...path, key]));
+      issues.push(
+        ...validateAgainstSchema(schema.additionalProperties as JsonSchemaNode, value[key], [...path, key]),
+      );
     }
   }
   return issues;
 }
 
-function combinationIssues(schema: Record<string, unknown>, value: unknown, path: SchemaIssue["path"]): SchemaIssue[] {
+function combinationIssues(
+  schema: Record<string, unknown>,
+  value: unknown,
+  path: SchemaIssue["path"],
+): SchemaIssue[] {
   const issues: SchemaIssue[] = [];
   const matches = (child: JsonSchemaNode) => validateAgainstSchema(child, value, path).length === 0;
   if (Array.isArray(schema.allOf))
-    for (const child of schema.allOf as JsonSchemaNode[]) issues.push(...validateAgainstSchema(child, value, path));
+    for (const child of schema.allOf as JsonSchemaNode[])
+      issues.push(...validateAgainstSchema(child, value, path));
   if (Array.isArray(schema.anyOf) && !(schema.anyOf as JsonSchemaNode[]).some(matches))
     issues.push({ path, message: "must match at least one of the anyOf schemas" });
   if (Array.isArray(schema.oneOf)) {
     const count = (schema.oneOf as JsonSchemaNode[]).filter(matches).length;
-    if (count !== 1) issues.push({ path, message: `must match exactly one of the oneOf schemas (matched ${count})` });
+    if (count !== 1)
+      issues.push({ path, message: `must match exactly one of the oneOf schemas (matched ${count})` });
   }
   if (schema.not !== undefined && matches(schema.not as JsonSchemaNode))
     issues.push({ path, message: "must not match the schema under not" });

@@ -32,7 +32,9 @@ export async function loadOutputSchema(file: string): Promise<JsonSchemaOutput> 
   try {
     text = await readFile(file, "utf8");
   } catch (error) {
-    throw new UsageError(`--output-schema: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? error})`);
+    throw new UsageError(
+      `--output-schema: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? error})`,
+    );
   }
   let schema: unknown;
   try {

@@ -11,7 +11,9 @@ export const REDACTED = "[redacted]";
 
 /** A redactor for the given secrets (empty and very short values are ignored: they would mangle text). */
 export function createRedactor(secrets: ReadonlyArray<string | undefined>): Redactor {
-  const words = secrets.filter((secret): secret is string => typeof secret === "string" && secret.length >= 8);
+  const words = secrets.filter(
+    (secret): secret is string => typeof secret === "string" && secret.length >= 8,
+  );
   if (words.length === 0) return (text) => text;
   return (text) => {
     let clean = text;

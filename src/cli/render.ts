@@ -50,15 +50,20 @@ export class TerminalRenderer {
   handle(message: SDKMessage): void {
     switch (message.type) {
       case "stream_event":
-        return this.handleStreamEvent(message.event);
+        this.handleStreamEvent(message.event);
+        break;
       case "assistant":
-        return this.handleAssistant(message.message);
+        this.handleAssistant(message.message);
+        break;
       case "user":
-        return this.handleToolResults(message.message.content);
+        this.handleToolResults(message.message.content);
+        break;
       case "system":
-        return this.handleSystem(message);
+        this.handleSystem(message);
+        break;
       case "result":
-        return this.handleResult(message);
+        this.handleResult(message);
+        break;
     }
   }
 
@@ -99,9 +104,7 @@ export class TerminalRenderer {
 
   private handleAssistant(message: AssistantModelMessage): void {
     if (!this.streamedText) {
-      const text = message.content
-        .map((block) => (block.type === "text" ? block.text : ""))
-        .join("");
+      const text = message.content.map((block) => (block.type === "text" ? block.text : "")).join("");
       if (text !== "") this.writeAnswer(text);
     }
     this.streamedText = false;
@@ -198,7 +201,9 @@ export function statisticsOf(result: SDKResultMessage<unknown>): string {
 function tokensOf(usage: Usage): string {
   const input =
     usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
-  const cached = usage.cache_read_input_tokens ? ` (${formatCount(usage.cache_read_input_tokens)} cached)` : "";
+  const cached = usage.cache_read_input_tokens
+    ? ` (${formatCount(usage.cache_read_input_tokens)} cached)`
+    : "";
   return `${formatCount(input)} in${cached} / ${formatCount(usage.output_tokens)} out tokens`;
 }
 

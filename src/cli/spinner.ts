@@ -27,7 +27,9 @@ export function createTerminalSpinner(stream: OutputStream): Spinner {
   let label = "";
   let frame = 0;
   const draw = () => {
-    stream.write(`\r\u001b[2K\u001b[36m${FRAMES[frame % FRAMES.length]}\u001b[39m \u001b[2m${label}\u001b[22m`);
+    stream.write(
+      `\r\u001b[2K\u001b[36m${FRAMES[frame % FRAMES.length]}\u001b[39m \u001b[2m${label}\u001b[22m`,
+    );
     frame += 1;
   };
   return {

@@ -52,9 +52,7 @@ function outcomeOf(text: string, isError: boolean): string {
 
 function resultText(result: ToolResultBlock): string {
   if (typeof result.content === "string") return result.content;
-  return result.content
-    .map((block) => (block.type === "text" ? block.text : `[${block.type}]`))
-    .join("\n");
+  return result.content.map((block) => (block.type === "text" ? block.text : `[${block.type}]`)).join("\n");
 }
 
 function oneLine(text: string): string {

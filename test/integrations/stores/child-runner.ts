@@ -32,6 +32,14 @@ export async function bundleChild(entry: string): Promise<string> {
   return outfile;
 }
 
+const running = new Set<ChildProcessWithoutNullStreams>();
+
+/** Kills (SIGKILL) every child still running — for `afterAll`, so a failed test leaves none behind. */
+export function killAllChildren(): void {
+  for (const child of running) child.kill("SIGKILL");
+  running.clear();
+}
+
 /** A running child with a line-by-line view of its stdout. */
 export interface RunningChild {
   process: ChildProcessWithoutNullStreams;
@@ -52,6 +60,7 @@ export interface RunningChild {
 export function startChild(script: string, config: unknown, wrapper: string[] = []): RunningChild {
   const command = [...wrapper, process.execPath, script, JSON.stringify(config)];
   const child = spawn(command[0]!, command.slice(1), { stdio: ["pipe", "pipe", "pipe"] });
+  running.add(child);
   const lines: string[] = [];
   const waiters: Array<{ matches: (line: string) => boolean; resolve: (line: string) => void }> = [];
   let stderr = "";
@@ -68,7 +77,10 @@ export function startChild(script: string, config: unknown, wrapper: string[] = 
     }
   });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolveExit) => {
-    child.on("exit", (code, signal) => resolveExit({ code, signal }));
+    child.on("exit", (code, signal) => {
+      running.delete(child);
+      resolveExit({ code, signal });
+    });
   });
   return {
     process: child,

@@ -21,7 +21,7 @@ import {
   numberedMessage,
   type StoreLocation,
 } from "../../fixtures/stores/store-workload";
-import { bundleChild, startChild } from "./child-runner";
+import { bundleChild, killAllChildren, startChild } from "./child-runner";
 
 const postgresUrl = process.env.AGENT_LATTICE_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const redisUrl = process.env.AGENT_LATTICE_TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -36,6 +36,7 @@ beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), "store-faults-"));
 });
 afterAll(async () => {
+  killAllChildren();
   await rm(folder, { recursive: true, force: true });
   await rm(childScript, { force: true });
   const pool = new pg.Pool({ connectionString: postgresUrl });
