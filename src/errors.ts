@@ -185,3 +185,16 @@ export class ContextWindowExceededError extends AgentLatticeError {
     );
   }
 }
+
+/** A hook threw or ran past its timeout. Its message names the event, the hook's position and matcher. */
+export class HookFailure extends AgentLatticeError {
+  constructor(
+    readonly event: string,
+    readonly index: number,
+    readonly matcher: string | RegExp | undefined,
+    cause: unknown,
+  ) {
+    const which = `${event} hook #${index + 1}${matcher === undefined ? "" : ` (matcher ${String(matcher)})`}`;
+    super(`${which} failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}

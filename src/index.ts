@@ -28,7 +28,7 @@ export {
 } from "./agent/options";
 export { DEFAULT_COMPACTION_PROMPT, DEFAULT_TOOL_RESULT_SUMMARY_PROMPT } from "./compaction/prompt";
 export { isWellFormedHistory } from "./compaction/well-formed";
-export { DEFAULT_PRICING, type ModelPricing } from "./cost/pricing";
+export { DEFAULT_PRICING, type LongPromptPricing, type ModelPricing } from "./cost/pricing";
 export {
   AbortError,
   AgentLatticeError,
@@ -37,6 +37,7 @@ export {
   ContextWindowExceededError,
   ConversationConflictError,
   HistoryStoreError,
+  HookFailure,
   InvalidOptionError,
   MaxTurnsError,
   MissingOutputError,

@@ -151,7 +151,7 @@ export function createAgentCore<T>(options: AgentOptions<T>, client: ModelClient
     retry,
     maxBudgetUsd: options.maxBudgetUsd,
     maxTokensContinuations,
-    pricing: options.pricing ? { ...DEFAULT_PRICING, ...options.pricing } : DEFAULT_PRICING,
+    pricing: options.pricing ? { ...DEFAULT_PRICING, ...validatedPricing(options.pricing) } : DEFAULT_PRICING,
     autoCompact: resolveAutoCompact(options.autoCompact),
     compactToolResults: resolveToolResultCompaction(options.compactToolResults),
     outputFormat: options.outputFormat,
@@ -249,6 +249,30 @@ function resolveToolResultCompaction(option: AgentOptions["compactToolResults"])
       DEFAULT_TOOL_RESULT_THRESHOLD_CHARS,
     model: settings.model,
   };
+}
+
+/** Every price must be a finite non-negative number: a NaN cost would never cross a budget. */
+function validatedPricing(pricing: Record<string, ModelPricing>): Record<string, ModelPricing> {
+  for (const [model, price] of Object.entries(pricing)) {
+    const bands: Array<[string, Record<string, unknown> | undefined]> = [
+      [model, price as Record<string, unknown>],
+      [`${model}.longPrompt`, price?.longPrompt as Record<string, unknown> | undefined],
+    ];
+    for (const [where, band] of bands) {
+      if (band === undefined && where !== model) continue;
+      for (const field of ["inputPerMTok", "outputPerMTok", "cacheWritePerMTok", "cacheReadPerMTok"]) {
+        const value = band?.[field];
+        const required = field === "inputPerMTok" || field === "outputPerMTok";
+        if (value === undefined && !required) continue;
+        if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
+          throw new InvalidOptionError(
+            `\`pricing["${where}"].${field}\` must be a finite non-negative number of USD per million tokens.`,
+          );
+        }
+      }
+    }
+  }
+  return pricing;
 }
 
 /** Validates an optional positive integer option. */

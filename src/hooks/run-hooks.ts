@@ -64,19 +64,9 @@ export function matchesTool(matcher: string | RegExp | undefined, toolName: stri
   return matcher.test(toolName);
 }
 
-/** A hook that threw or ran past its timeout. */
-export class HookFailure extends Error {
-  constructor(
-    readonly event: string,
-    readonly index: number,
-    readonly matcher: string | RegExp | undefined,
-    cause: unknown,
-  ) {
-    const which = `${event} hook #${index + 1}${matcher === undefined ? "" : ` (matcher ${String(matcher)})`}`;
-    super(`${which} failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
-    this.name = "HookFailure";
-  }
-}
+import { HookFailure } from "../errors";
+
+export { HookFailure };
 
 /**
  * Runs the hooks of one event that match `toolName`, in registration order. `step` receives each

@@ -25,7 +25,7 @@ export interface PermissionDenial {
   tool_use_id: string;
   tool_input: unknown;
   /** Which rule refused it. */
-  source: "disallowedTools" | "allowedTools" | "permissionMode" | "hook" | "canUseTool";
+  source: "disallowedTools" | "permissionMode" | "hook" | "canUseTool";
   message: string;
 }
 

@@ -187,15 +187,22 @@ describe.each([
     const controller = new AbortController();
     const agent = createAgent({ model: MODEL, client: client(), includePartialMessages: true });
 
-    const pending = collect(agent.query("Talk.", { signal: controller.signal }));
-    await until(() => server.requests.length === 1);
-    setTimeout(() => controller.abort(new Error("caller cancelled")), 20);
-    const messages = await pending;
+    const messages: SDKMessage[] = [];
+    const abortOnce = () => {
+      if (!controller.signal.aborted) controller.abort(new Error("caller cancelled"));
+    };
+    // Non-streaming: abort once the server holds the request. Streaming: once partial text arrived.
+    if (!stream) void until(() => server.requests.length === 1).then(abortOnce);
+    for await (const message of agent.query("Talk.", { signal: controller.signal })) {
+      messages.push(message);
+      if (message.type === "stream_event" && message.event.type === "content_block_delta") abortOnce();
+    }
     const result = lastResult(messages);
 
     expect(result.subtype).toBe("error_abort");
     expect(result.error).toBeInstanceOf(AbortError);
     if (stream) expect(messages.some((message) => message.type === "stream_event")).toBe(true);
+    expect(result.error?.message).toContain("caller cancelled");
     expect(await agent.getHistory()).toEqual([{ role: "user", content: "Talk." }]);
     expect((await agent.prompt("Again.")).result).toBe("recovered");
   });
@@ -214,14 +221,12 @@ describe.each([
     });
 
     const messages: SDKMessage[] = [];
-    let interrupted = false;
+    // Non-streaming: interrupt once the server holds the second request. Streaming: once its partial text arrived.
+    if (!stream) void until(() => server.requests.length === 2).then(() => agent.interrupt());
     for await (const message of agent.query("Weather?")) {
       messages.push(message);
-      if (!interrupted && message.type === "user") {
-        interrupted = true;
-        // The second request starts once we pull on; interrupt when the server is answering it.
-        void until(() => server.requests.length === 2).then(() => setTimeout(() => agent.interrupt(), 20));
-      }
+      if (message.type === "stream_event" && JSON.stringify(message.event).includes("text_delta"))
+        agent.interrupt();
     }
     const result = lastResult(messages);
 
