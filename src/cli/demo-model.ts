@@ -27,7 +27,7 @@ export interface DemoPacing {
 }
 
 /** Pacing for a person watching a terminal. */
-export const WATCHABLE_PACING: DemoPacing = { delayMs: 600, eventDelayMs: 40 };
+export const WATCHABLE_PACING: DemoPacing = { delayMs: 500, eventDelayMs: 15 };
 /** No pauses, for pipes and tests. */
 export const IMMEDIATE_PACING: DemoPacing = { delayMs: 0, eventDelayMs: 0 };
 

@@ -9,7 +9,7 @@ const MAX_ARGUMENT_CHARS = 60;
 /** The widest outcome shown. */
 const MAX_OUTCOME_CHARS = 90;
 /** Input fields that best name what a call works on, in order of preference. */
-const MAIN_ARGUMENT_FIELDS = ["path", "pattern", "command", "file", "query", "url", "name"];
+const MAIN_ARGUMENT_FIELDS = ["command", "pattern", "path", "file", "query", "url", "name"];
 
 /** The parts of a tool line, before styling. */
 export interface ToolLine {

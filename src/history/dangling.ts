@@ -10,7 +10,7 @@ import type { ModelMessage, ToolResultBlock } from "../messages/types";
  */
 export function closeDanglingToolUses(history: readonly ModelMessage[]): ModelMessage | undefined {
   const last = history[history.length - 1];
-  if (!last || last.role !== "assistant") return undefined;
+  if (last?.role !== "assistant") return undefined;
   const results: ToolResultBlock[] = [];
   for (const block of last.content) {
     if (block.type !== "tool_use") continue;

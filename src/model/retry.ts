@@ -14,7 +14,12 @@ export interface RetryPolicy {
  * Delay before retry number `attempt` (1-based). A provider `retry-after` hint wins (capped at
  * `maxDelayMs`); otherwise a uniformly random delay up to `initialDelayMs * 2^(attempt-1)`.
  */
-export function retryDelayMs(policy: RetryPolicy, attempt: number, retryAfterMs: number | undefined, random: () => number): number {
+export function retryDelayMs(
+  policy: RetryPolicy,
+  attempt: number,
+  retryAfterMs: number | undefined,
+  random: () => number,
+): number {
   if (retryAfterMs !== undefined && retryAfterMs >= 0) return Math.min(retryAfterMs, policy.maxDelayMs);
   const ceiling = Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** (attempt - 1));
   return Math.floor(random() * ceiling);

@@ -10,7 +10,10 @@ import type { ModelClient, ModelRequest, ModelStreamEvent } from "../model/clien
 export type ScriptedStep =
   | ScriptedResponse
   | Error
-  | ((request: ModelRequest, callIndex: number) => ScriptedResponse | Error | Promise<ScriptedResponse | Error>);
+  | ((
+      request: ModelRequest,
+      callIndex: number,
+    ) => ScriptedResponse | Error | Promise<ScriptedResponse | Error>);
 
 /** A scripted response. Missing fields get sensible defaults. */
 export interface ScriptedResponse {
@@ -62,7 +65,12 @@ export interface ScriptedClient extends ModelClient {
  * ]);
  */
 export function createScriptedClient(
-  script: ScriptedStep[] | ((request: ModelRequest, callIndex: number) => ScriptedResponse | Error | Promise<ScriptedResponse | Error>),
+  script:
+    | ScriptedStep[]
+    | ((
+        request: ModelRequest,
+        callIndex: number,
+      ) => ScriptedResponse | Error | Promise<ScriptedResponse | Error>),
   options: ScriptedClientOptions = {},
 ): ScriptedClient {
   const steps: ScriptedStep[] = Array.isArray(script) ? [...script] : [];
@@ -128,9 +136,15 @@ function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException("The operation was aborted.", "AbortError");
 }
 
-function toAssistantMessage(step: ScriptedResponse, requestedModel: string, callIndex: number): AssistantModelMessage {
+function toAssistantMessage(
+  step: ScriptedResponse,
+  requestedModel: string,
+  callIndex: number,
+): AssistantModelMessage {
   const content: ContentBlock[] =
-    typeof step.content === "string" ? [{ type: "text", text: step.content }] : step.content.map((block) => ({ ...block }));
+    typeof step.content === "string"
+      ? [{ type: "text", text: step.content }]
+      : step.content.map((block) => ({ ...block }));
   const hasToolUse = content.some((block) => block.type === "tool_use");
   const message: AssistantModelMessage = {
     role: "assistant",
@@ -147,20 +161,38 @@ function toAssistantMessage(step: ScriptedResponse, requestedModel: string, call
 function emitStreamEvents(message: AssistantModelMessage, onEvent: (event: ModelStreamEvent) => void): void {
   onEvent({
     type: "message_start",
-    message: { id: message.providerResponseId, type: "message", role: "assistant", model: message.model, content: [] },
+    message: {
+      id: message.providerResponseId,
+      type: "message",
+      role: "assistant",
+      model: message.model,
+      content: [],
+    },
   });
   message.content.forEach((block, index) => {
     if (block.type === "text") {
       onEvent({ type: "content_block_start", index, content_block: { type: "text", text: "" } });
       onEvent({ type: "content_block_delta", index, delta: { type: "text_delta", text: block.text } });
     } else if (block.type === "tool_use") {
-      onEvent({ type: "content_block_start", index, content_block: { type: "tool_use", id: block.id, name: block.name, input: {} } });
-      onEvent({ type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: JSON.stringify(block.input) } });
+      onEvent({
+        type: "content_block_start",
+        index,
+        content_block: { type: "tool_use", id: block.id, name: block.name, input: {} },
+      });
+      onEvent({
+        type: "content_block_delta",
+        index,
+        delta: { type: "input_json_delta", partial_json: JSON.stringify(block.input) },
+      });
     } else {
       onEvent({ type: "content_block_start", index, content_block: block });
     }
     onEvent({ type: "content_block_stop", index });
   });
-  onEvent({ type: "message_delta", delta: { stop_reason: message.stop_reason ?? null }, usage: message.usage ?? {} });
+  onEvent({
+    type: "message_delta",
+    delta: { stop_reason: message.stop_reason ?? null },
+    usage: message.usage ?? {},
+  });
   onEvent({ type: "message_stop" });
 }

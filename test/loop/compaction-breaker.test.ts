@@ -33,7 +33,13 @@ describe("a failed compaction", () => {
   it("leaves history and store untouched, reports compaction_failed and lets the query go on", async () => {
     const routed = routedClient({ main: [...bigTurns(1), answer("done")], compaction: [failure("a")] });
     const store = recordingJsonlStore();
-    const agent = createAgent({ model: MODEL, client: routed.client, tools: [fetchTool], historyStore: store, autoCompact });
+    const agent = createAgent({
+      model: MODEL,
+      client: routed.client,
+      tools: [fetchTool],
+      historyStore: store,
+      autoCompact,
+    });
 
     const messages = await collect(agent.query("Go."));
 
@@ -60,7 +66,13 @@ describe("a failed compaction", () => {
         failOnError,
       });
       const routed = routedClient({ main: [...bigTurns(1), answer("done")] });
-      const agent = createAgent({ model: MODEL, client: routed.client, tools: [fetchTool], historyStore: store, autoCompact });
+      const agent = createAgent({
+        model: MODEL,
+        client: routed.client,
+        tools: [fetchTool],
+        historyStore: store,
+        autoCompact,
+      });
 
       if (!failOnError) {
         const messages = await collect(agent.query("Go."));
@@ -129,21 +141,32 @@ describe("the compaction circuit breaker", () => {
 
     expect(lastResult(messages).subtype).toBe("success");
     expect(routed.compactions()).toHaveLength(3);
-    expect(systemMessages(messages, "compaction_failed").map((message) => message.consecutive_failures)).toEqual([
-      1, 2, 3,
-    ]);
+    expect(
+      systemMessages(messages, "compaction_failed").map((message) => message.consecutive_failures),
+    ).toEqual([1, 2, 3]);
     const disabled = systemMessages(messages, "compaction_disabled");
     expect(disabled).toHaveLength(1);
     expect(disabled[0]!.reason).toMatch(/3 times/);
     const order = kinds(messages);
-    expect(order.indexOf("system:compaction_disabled")).toBe(order.lastIndexOf("system:compaction_failed") + 1);
+    expect(order.indexOf("system:compaction_disabled")).toBe(
+      order.lastIndexOf("system:compaction_failed") + 1,
+    );
     // Turns 5 and 6 were over the threshold too, and went out uncompacted.
     expect(routed.main()[5]!.messages[0]).toEqual({ role: "user", content: "Go." });
   });
 
   it("counts consecutive failures across queries of one agent", async () => {
     const routed = routedClient({
-      main: [...bigTurns(1, "a"), answer("one"), ...bigTurns(1, "b"), answer("two"), ...bigTurns(1, "c"), answer("three"), ...bigTurns(1, "d"), answer("four")],
+      main: [
+        ...bigTurns(1, "a"),
+        answer("one"),
+        ...bigTurns(1, "b"),
+        answer("two"),
+        ...bigTurns(1, "c"),
+        answer("three"),
+        ...bigTurns(1, "d"),
+        answer("four"),
+      ],
       compaction: [failure("1"), failure("2"), failure("3")],
     });
     const agent = createAgent({ model: MODEL, client: routed.client, tools: [fetchTool], autoCompact });
@@ -153,7 +176,9 @@ describe("the compaction circuit breaker", () => {
     for (const prompt of ["one", "two", "three", "four"]) {
       const messages = await collect(agent.query(prompt));
       expect(lastResult(messages).subtype).toBe("success");
-      counts.push(systemMessages(messages, "compaction_failed").map((message) => message.consecutive_failures));
+      counts.push(
+        systemMessages(messages, "compaction_failed").map((message) => message.consecutive_failures),
+      );
       disabledNotices += systemMessages(messages, "compaction_disabled").length;
     }
 
@@ -172,9 +197,9 @@ describe("the compaction circuit breaker", () => {
 
     const messages = await collect(agent.query("Go."));
 
-    expect(systemMessages(messages, "compaction_failed").map((message) => message.consecutive_failures)).toEqual([
-      1, 2, 1, 2,
-    ]);
+    expect(
+      systemMessages(messages, "compaction_failed").map((message) => message.consecutive_failures),
+    ).toEqual([1, 2, 1, 2]);
     expect(systemMessages(messages, "compaction_disabled")).toEqual([]);
     expect(systemMessages(messages, "compaction")).toHaveLength(1);
   });
@@ -186,8 +211,23 @@ describe("the compaction circuit breaker", () => {
       usage: { input_tokens: 190_000, output_tokens: 1 },
     };
     const routed = routedClient({
-      main: [...bigTurns(3), answer("tripped"), fetchTurn("o1", 100), exceeded, answer("recovered"), fetchTurn("o2", 100), exceeded, exceeded],
-      compaction: [failure("1"), failure("2"), failure("3"), { content: "SUMMARY-overflow" }, { content: "SUMMARY-overflow-2" }],
+      main: [
+        ...bigTurns(3),
+        answer("tripped"),
+        fetchTurn("o1", 100),
+        exceeded,
+        answer("recovered"),
+        fetchTurn("o2", 100),
+        exceeded,
+        exceeded,
+      ],
+      compaction: [
+        failure("1"),
+        failure("2"),
+        failure("3"),
+        { content: "SUMMARY-overflow" },
+        { content: "SUMMARY-overflow-2" },
+      ],
     });
     const agent = createAgent({ model: MODEL, client: routed.client, tools: [fetchTool], autoCompact });
 

@@ -39,7 +39,9 @@ function hangingSummary(action: () => void): ScriptedStep {
 /** Records a copy of the history each compaction is about to replace. */
 function historyRecorder() {
   const seen: ModelMessage[][] = [];
-  const hooks: Hooks = { preCompact: [{ handler: ({ messages }) => void seen.push(structuredClone([...messages])) }] };
+  const hooks: Hooks = {
+    preCompact: [{ handler: ({ messages }) => void seen.push(structuredClone([...messages])) }],
+  };
   return { seen, hooks };
 }
 
@@ -83,7 +85,13 @@ describe("compaction and cancellation", () => {
       compaction: [hangingSummary(() => interrupt()), { content: "SUMMARY-again" }],
     });
     const store = recordingJsonlStore();
-    const agent = createAgent({ model: MODEL, client: routed.client, tools: [fetchTool], historyStore: store, autoCompact });
+    const agent = createAgent({
+      model: MODEL,
+      client: routed.client,
+      tools: [fetchTool],
+      historyStore: store,
+      autoCompact,
+    });
     interrupt = () => agent.interrupt();
 
     const result = await agent.prompt("Go.");
@@ -108,7 +116,11 @@ describe("compaction and cancellation", () => {
     const routed = routedClient({
       main: [
         fetchTurn("t1", 100),
-        { content: "cut", stop_reason: "model_context_window_exceeded", usage: { input_tokens: 1, output_tokens: 1 } },
+        {
+          content: "cut",
+          stop_reason: "model_context_window_exceeded",
+          usage: { input_tokens: 1, output_tokens: 1 },
+        },
       ],
       compaction: [hangingSummary(() => controller.abort())],
     });
@@ -155,7 +167,13 @@ describe("compaction with outputSchema", () => {
         },
       ],
     });
-    const agent = createAgent({ model: MODEL, client: routed.client, tools: [fetchTool], autoCompact, outputSchema: Answer });
+    const agent = createAgent({
+      model: MODEL,
+      client: routed.client,
+      tools: [fetchTool],
+      autoCompact,
+      outputSchema: Answer,
+    });
 
     const messages = await collect(agent.query("Compute the answer."));
 
@@ -174,7 +192,9 @@ describe("compaction with outputSchema", () => {
     const routed = routedClient({
       main: [
         {
-          content: [{ type: "tool_use", id: "s1", name: SUBMIT_OUTPUT_TOOL_NAME, input: { answer: "forty-two" } }],
+          content: [
+            { type: "tool_use", id: "s1", name: SUBMIT_OUTPUT_TOOL_NAME, input: { answer: "forty-two" } },
+          ],
           usage: { input_tokens: 2_000, output_tokens: 12 },
         },
         {
@@ -197,6 +217,9 @@ describe("compaction with outputSchema", () => {
     expect(messageText(sent[0])).toContain("SUMMARY-1");
     // The rejected call and its error result were kept together, so the model sees why.
     expect(sent[1]).toMatchObject({ role: "assistant", content: [{ type: "tool_use", id: "s1" }] });
-    expect(sent[2]).toMatchObject({ role: "user", content: [{ type: "tool_result", tool_use_id: "s1", is_error: true }] });
+    expect(sent[2]).toMatchObject({
+      role: "user",
+      content: [{ type: "tool_result", tool_use_id: "s1", is_error: true }],
+    });
   });
 });

@@ -11,8 +11,8 @@ import {
   createJsonlHistoryStore,
   DEFAULT_COMPACTION_PROMPT,
   DEFAULT_PRICING,
-  isWellFormedHistory,
   type Hooks,
+  isWellFormedHistory,
   type ModelMessage,
   type ToolUseBlock,
 } from "../../src/index";
@@ -22,7 +22,6 @@ import {
   fetchCall,
   fetchTool,
   fetchTurn,
-  messageText,
   recordingJsonlStore,
   reloadJsonl,
   requestText,
@@ -120,7 +119,14 @@ describe("automatic compaction: the rebuilt history", () => {
   it("is one user message with the wrapped summary, then the kept messages unchanged", async () => {
     const routed = routedClient({
       main: threeTurns(),
-      compaction: [{ content: [{ type: "text", text: "  Part one." }, { type: "text", text: "Part two.  " }] }],
+      compaction: [
+        {
+          content: [
+            { type: "text", text: "  Part one." },
+            { type: "text", text: "Part two.  " },
+          ],
+        },
+      ],
     });
     const recorder = historyRecorder();
     const agent = createAgent({
@@ -205,9 +211,9 @@ describe("automatic compaction: the rebuilt history", () => {
     expect(lastResult(messages).subtype).toBe("success");
     expect(routed.client.callCount).toBe(2);
     expect(routed.compactions()).toHaveLength(0);
-    expect(messages.filter((message) => message.type === "system" && message.subtype.startsWith("compaction"))).toEqual(
-      [],
-    );
+    expect(
+      messages.filter((message) => message.type === "system" && message.subtype.startsWith("compaction")),
+    ).toEqual([]);
     expect(store.replaced).toEqual([]);
     expect(routed.main()[1]!.messages).toHaveLength(3);
   });
@@ -227,7 +233,10 @@ describe("automatic compaction: the rebuilt history", () => {
             content:
               step.calls === 0
                 ? [{ type: "text", text: `note ${++id}` }]
-                : Array.from({ length: step.calls }, (): ToolUseBlock => fetchCall(`t${++id}`, { text: `r${id}` })),
+                : Array.from(
+                    { length: step.calls },
+                    (): ToolUseBlock => fetchCall(`t${++id}`, { text: `r${id}` }),
+                  ),
             stop_reason: step.calls === 0 ? "pause_turn" : "tool_use",
             usage: { input_tokens: step.inputTokens, output_tokens: 1 },
           }));
@@ -272,7 +281,13 @@ describe("automatic compaction: store, report and cost", () => {
   it("replaces the store's transcript: a reload from disk equals the agent's history, and a new Agent resumes from it", async () => {
     const routed = routedClient({ main: threeTurns() });
     const store = recordingJsonlStore();
-    const agent = createAgent({ model: MODEL, client: routed.client, tools: [fetchTool], historyStore: store, autoCompact });
+    const agent = createAgent({
+      model: MODEL,
+      client: routed.client,
+      tools: [fetchTool],
+      historyStore: store,
+      autoCompact,
+    });
 
     await agent.prompt("Go.");
 

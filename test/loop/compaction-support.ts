@@ -101,7 +101,11 @@ export function routedClient(scripts: RoutedScripts): RoutedClient {
   const compaction = scripts.compaction ? [...scripts.compaction] : undefined;
   const toolResultSummary = scripts.toolResultSummary ? [...scripts.toolResultSummary] : undefined;
   const prompt = scripts.compactionPrompt ?? DEFAULT_COMPACTION_PROMPT;
-  const sorted = { main: [] as ModelRequest[], compactions: [] as ModelRequest[], summaries: [] as ModelRequest[] };
+  const sorted = {
+    main: [] as ModelRequest[],
+    compactions: [] as ModelRequest[],
+    summaries: [] as ModelRequest[],
+  };
   const client = createScriptedClient(async (live, callIndex) => {
     // The loop passes its live history array: record what was sent, as it was then.
     const request = { ...live, messages: [...live.messages] };
@@ -137,7 +141,11 @@ export function fetchCall(id: string, input: { size?: number; text?: string } = 
 }
 
 /** A main turn that calls `fetch` and reports `inputTokens` of input. */
-export function fetchTurn(id: string, inputTokens: number, input: { size?: number; text?: string } = {}): ScriptedResponse {
+export function fetchTurn(
+  id: string,
+  inputTokens: number,
+  input: { size?: number; text?: string } = {},
+): ScriptedResponse {
   return { content: [fetchCall(id, input)], usage: { input_tokens: inputTokens, output_tokens: 10 } };
 }
 

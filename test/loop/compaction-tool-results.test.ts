@@ -34,7 +34,9 @@ function documentOf(size: number): string {
 
 describe("compactToolResults", () => {
   it("is off by default: a huge result enters history whole, with no extra call", async () => {
-    const routed = routedClient({ main: [fetchTurn("t1", 100, { text: documentOf(200_000) }), answer("done")] });
+    const routed = routedClient({
+      main: [fetchTurn("t1", 100, { text: documentOf(200_000) }), answer("done")],
+    });
     const agent = createAgent({ model: MODEL, client: routed.client, tools: [fetchTool] });
 
     const messages = await collect(agent.query("Read it."));
@@ -58,7 +60,12 @@ describe("compactToolResults", () => {
         answer("done"),
       ],
     });
-    const agent = createAgent({ model: MODEL, client: routed.client, tools: [fetchTool], compactToolResults: true });
+    const agent = createAgent({
+      model: MODEL,
+      client: routed.client,
+      tools: [fetchTool],
+      compactToolResults: true,
+    });
 
     const messages = await collect(agent.query("Read both."));
 
@@ -98,7 +105,9 @@ describe("compactToolResults", () => {
   });
 
   it("counts the summary's tokens and cost (under its model) but not as a turn", async () => {
-    const routed = routedClient({ main: [fetchTurn("t1", 100, { text: documentOf(2_000) }), answer("done")] });
+    const routed = routedClient({
+      main: [fetchTurn("t1", 100, { text: documentOf(2_000) }), answer("done")],
+    });
     const agent = createAgent({
       model: MODEL,
       client: routed.client,

@@ -172,7 +172,10 @@ describe("automatic compaction: the trigger", () => {
     const before = routed.main()[3]!.messages; // [U0 … U6]
     expect(afterwards.slice(1, 5)).toEqual(before.slice(3));
     expect(afterwards[5]).toMatchObject({ role: "assistant", content: [fetchCall("t4")] });
-    expect(afterwards[6]).toMatchObject({ role: "user", content: [{ type: "tool_result", tool_use_id: "t4" }] });
+    expect(afterwards[6]).toMatchObject({
+      role: "user",
+      content: [{ type: "tool_result", tool_use_id: "t4" }],
+    });
   });
 
   it("a client that reports no usage never compacts, however long the conversation", async () => {

@@ -27,8 +27,14 @@ const PROMPT_TOO_LONG: MockStep = {
   },
 };
 
-const FETCH_TURN: MockStep = { content: [fetchCall("toolu_1", { text: "the document" })], usage: { input_tokens: 120, output_tokens: 9 } };
-const SUMMARY: MockStep = { content: "The user asked to read the document; it was read.", usage: { input_tokens: 300, output_tokens: 20 } };
+const FETCH_TURN: MockStep = {
+  content: [fetchCall("toolu_1", { text: "the document" })],
+  usage: { input_tokens: 120, output_tokens: 9 },
+};
+const SUMMARY: MockStep = {
+  content: "The user asked to read the document; it was read.",
+  usage: { input_tokens: 300, output_tokens: 20 },
+};
 const FINAL: MockStep = { content: "All done.", usage: { input_tokens: 90, output_tokens: 4 } };
 
 /** Whether a wire request body carries the default compaction prompt as a text block. */
@@ -36,7 +42,10 @@ function isCompactionBody(body: { messages: Array<{ content: unknown }> }): bool
   return body.messages.some(
     (message) =>
       Array.isArray(message.content) &&
-      message.content.some((block: { type: string; text?: string }) => block.type === "text" && block.text === DEFAULT_COMPACTION_PROMPT),
+      message.content.some(
+        (block: { type: string; text?: string }) =>
+          block.type === "text" && block.text === DEFAULT_COMPACTION_PROMPT,
+      ),
   );
 }
 
@@ -70,7 +79,14 @@ describe.each([
     const result = lastResult(messages);
     expect(result.subtype).toBe("success");
     expect(result.result).toBe("All done.");
-    expect(kinds(messages)).toEqual(["system:init", "assistant", "user", "system:compaction", "assistant", "result:success"]);
+    expect(kinds(messages)).toEqual([
+      "system:init",
+      "assistant",
+      "user",
+      "system:compaction",
+      "assistant",
+      "result:success",
+    ]);
     expect(systemMessages(messages, "compaction")[0]).toMatchObject({
       trigger: "overflow",
       compacted_messages: 1,
@@ -95,7 +111,11 @@ describe.each([
   it("a model_context_window_exceeded stop is recovered and its response never enters history", async () => {
     server.enqueue(
       FETCH_TURN,
-      { content: "cut off mid-wor", stop_reason: "model_context_window_exceeded", usage: { input_tokens: 199_990, output_tokens: 6 } },
+      {
+        content: "cut off mid-wor",
+        stop_reason: "model_context_window_exceeded",
+        usage: { input_tokens: 199_990, output_tokens: 6 },
+      },
       SUMMARY,
       FINAL,
     );
@@ -127,7 +147,11 @@ describe.each([
     server.enqueue(
       FETCH_TURN,
       { content: "cut", stop_reason: "model_context_window_exceeded" },
-      { fault: "status", status: 400, body: { type: "error", error: { type: "invalid_request_error", message: "bad summary request" } } },
+      {
+        fault: "status",
+        status: 400,
+        body: { type: "error", error: { type: "invalid_request_error", message: "bad summary request" } },
+      },
     );
     const agent = agentOverServer();
 

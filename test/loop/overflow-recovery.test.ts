@@ -5,12 +5,7 @@
  * not an overflow.
  */
 import { describe, expect, it } from "vitest";
-import {
-  ContextWindowExceededError,
-  createAgent,
-  ProviderError,
-  TimeoutError,
-} from "../../src/index";
+import { ContextWindowExceededError, createAgent, ProviderError, TimeoutError } from "../../src/index";
 import type { ScriptedResponse } from "../../src/testing/index";
 import {
   answer,
@@ -50,7 +45,13 @@ describe("overflow recovery: model_context_window_exceeded", () => {
   it("discards the response, compacts and retries the same turn", async () => {
     const routed = routedClient({ main: [fetchTurn("t1", 100), EXCEEDED, answer("done")] });
     const store = recordingJsonlStore();
-    const agent = createAgent({ model: MODEL, client: routed.client, tools: [fetchTool], historyStore: store, autoCompact });
+    const agent = createAgent({
+      model: MODEL,
+      client: routed.client,
+      tools: [fetchTool],
+      historyStore: store,
+      autoCompact,
+    });
 
     const messages = await collect(agent.query("Go."));
 
@@ -65,10 +66,15 @@ describe("overflow recovery: model_context_window_exceeded", () => {
       "assistant",
       "result:success",
     ]);
-    expect(systemMessages(messages, "compaction")[0]).toMatchObject({ trigger: "overflow", compacted_messages: 1 });
+    expect(systemMessages(messages, "compaction")[0]).toMatchObject({
+      trigger: "overflow",
+      compacted_messages: 1,
+    });
     // The unusable response was never yielded nor stored.
     const history = await agent.getHistory();
-    expect(JSON.stringify(messages.filter((message) => message.type !== "result"))).not.toContain("half an answ");
+    expect(JSON.stringify(messages.filter((message) => message.type !== "result"))).not.toContain(
+      "half an answ",
+    );
     expect(JSON.stringify(history)).not.toContain("half an answ");
     expect(await reloadJsonl(store.path)).toEqual(history);
     // The retried turn is the same request, over the rebuilt history: summary + the kept tail.
@@ -155,7 +161,15 @@ describe("overflow recovery: model_context_window_exceeded", () => {
 
   it("recovers once per query: a second overflow in the same query fails; the next query may recover again", async () => {
     const routed = routedClient({
-      main: [fetchTurn("t1", 100), EXCEEDED, fetchTurn("t2", 100), EXCEEDED, fetchTurn("t3", 100), EXCEEDED, answer("done")],
+      main: [
+        fetchTurn("t1", 100),
+        EXCEEDED,
+        fetchTurn("t2", 100),
+        EXCEEDED,
+        fetchTurn("t3", 100),
+        EXCEEDED,
+        answer("done"),
+      ],
     });
     const agent = createAgent({ model: MODEL, client: routed.client, tools: [fetchTool], autoCompact });
 
@@ -219,7 +233,14 @@ describe("overflow recovery: a prompt-too-long API error", () => {
     const messages = await collect(agent.query("Go."));
 
     expect(lastResult(messages).subtype).toBe("success");
-    expect(kinds(messages)).toEqual(["system:init", "assistant", "user", "system:compaction", "assistant", "result:success"]);
+    expect(kinds(messages)).toEqual([
+      "system:init",
+      "assistant",
+      "user",
+      "system:compaction",
+      "assistant",
+      "result:success",
+    ]);
     expect(systemMessages(messages, "compaction")[0]!.trigger).toBe("overflow");
     expect(systemMessages(messages, "api_retry")).toEqual([]); // a 400 is not retried as is
     const [, rejected, retried] = routed.main();
@@ -228,8 +249,18 @@ describe("overflow recovery: a prompt-too-long API error", () => {
   });
 
   it.each([
-    ["DeepSeek / OpenAI style", { status: 400, message: "This model's maximum context length is 131072 tokens. However, you requested 140000 tokens." }],
-    ["Moonshot", { status: 400, message: "Invalid request: Your request exceeded model token limit: 262144" }],
+    [
+      "DeepSeek / OpenAI style",
+      {
+        status: 400,
+        message:
+          "This model's maximum context length is 131072 tokens. However, you requested 140000 tokens.",
+      },
+    ],
+    [
+      "Moonshot",
+      { status: 400, message: "Invalid request: Your request exceeded model token limit: 262144" },
+    ],
     ["Zhipu GLM", { status: 400, message: "Prompt exceeds max length", code: "1261" }],
     ["MiniMax", { status: 400, message: "context window exceeds limit (2013)" }],
   ])("recognises the %s wording", async (_provider, fields) => {
@@ -310,9 +341,19 @@ describe("overflow recovery: a prompt-too-long API error", () => {
 describe("max_tokens is not an overflow", () => {
   it("a response cut at max_tokens never triggers compaction", async () => {
     const routed = routedClient({
-      main: [{ content: "A long answer that stops mid", stop_reason: "max_tokens", usage: { input_tokens: 50, output_tokens: 8_192 } }],
+      main: [
+        {
+          content: "A long answer that stops mid",
+          stop_reason: "max_tokens",
+          usage: { input_tokens: 50, output_tokens: 8_192 },
+        },
+      ],
     });
-    const agent = createAgent({ model: MODEL, client: routed.client, autoCompact: { thresholdTokens: 1_000, keepRecentMessages: 0 } });
+    const agent = createAgent({
+      model: MODEL,
+      client: routed.client,
+      autoCompact: { thresholdTokens: 1_000, keepRecentMessages: 0 },
+    });
 
     const messages = await collect(agent.query("Write a novel."));
 
@@ -325,7 +366,11 @@ describe("max_tokens is not an overflow", () => {
   });
 
   it("continuations after max_tokens do not compact either", async () => {
-    const cut = { content: "part", stop_reason: "max_tokens" as const, usage: { input_tokens: 50, output_tokens: 100 } };
+    const cut = {
+      content: "part",
+      stop_reason: "max_tokens" as const,
+      usage: { input_tokens: 50, output_tokens: 100 },
+    };
     const routed = routedClient({ main: [cut, cut, answer(" end", 60)] });
     const agent = createAgent({
       model: MODEL,

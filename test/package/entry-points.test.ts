@@ -22,9 +22,12 @@ function staticImports(file: string, seen = new Set<string>()): Set<string> {
   if (seen.has(file)) return bare;
   seen.add(file);
   const source = readFileSync(file, "utf8");
-  for (const match of source.matchAll(/^\s*(?:import|export)\s[^;]*?from\s*["']([^"']+)["']|^\s*import\s*["']([^"']+)["']/gm)) {
+  for (const match of source.matchAll(
+    /^\s*(?:import|export)\s[^;]*?from\s*["']([^"']+)["']|^\s*import\s*["']([^"']+)["']/gm,
+  )) {
     const specifier = (match[1] ?? match[2])!;
-    if (specifier.startsWith(".")) for (const nested of staticImports(resolve(dirname(file), specifier), seen)) bare.add(nested);
+    if (specifier.startsWith("."))
+      for (const nested of staticImports(resolve(dirname(file), specifier), seen)) bare.add(nested);
     else bare.add(specifier);
   }
   return bare;
@@ -32,10 +35,23 @@ function staticImports(file: string, seen = new Set<string>()): Set<string> {
 
 describe("the built package", () => {
   it("has an entry for every subpath of the contract, with types for import and require", () => {
-    for (const subpath of [".", "./testing", "./stores/sqlite", "./stores/postgres", "./stores/redis", "./mcp", "./tools"]) {
+    for (const subpath of [
+      ".",
+      "./testing",
+      "./stores/sqlite",
+      "./stores/postgres",
+      "./stores/redis",
+      "./mcp",
+      "./tools",
+    ]) {
       const entry = packageJson.exports[subpath];
       expect(entry, subpath).toBeDefined();
-      for (const file of [entry.import.default, entry.import.types, entry.require.default, entry.require.types]) {
+      for (const file of [
+        entry.import.default,
+        entry.import.types,
+        entry.require.default,
+        entry.require.types,
+      ]) {
         expect(existsSync(join(root, file)), `${subpath}: ${file}`).toBe(true);
       }
     }
@@ -43,34 +59,61 @@ describe("the built package", () => {
   });
 
   it("can be imported (ESM) and required (CJS) by name, every subpath", () => {
-    const subpaths = ["agent-lattice", "agent-lattice/testing", "agent-lattice/stores/sqlite", "agent-lattice/stores/postgres", "agent-lattice/stores/redis", "agent-lattice/mcp", "agent-lattice/tools"];
+    const subpaths = [
+      "agent-lattice",
+      "agent-lattice/testing",
+      "agent-lattice/stores/sqlite",
+      "agent-lattice/stores/postgres",
+      "agent-lattice/stores/redis",
+      "agent-lattice/mcp",
+      "agent-lattice/tools",
+    ];
     const esm = runNode([
       "--input-type=module",
       "-e",
       `const out = {}; for (const s of ${JSON.stringify(subpaths)}) out[s] = Object.keys(await import(s)).length; console.log(JSON.stringify(out));`,
     ]);
-    const cjs = runNode(["-e", `const out = {}; for (const s of ${JSON.stringify(subpaths)}) out[s] = Object.keys(require(s)).length; console.log(JSON.stringify(out));`]);
+    const cjs = runNode([
+      "-e",
+      `const out = {}; for (const s of ${JSON.stringify(subpaths)}) out[s] = Object.keys(require(s)).length; console.log(JSON.stringify(out));`,
+    ]);
     const esmCounts = JSON.parse(esm);
     const cjsCounts = JSON.parse(cjs);
     for (const subpath of subpaths) {
       expect(esmCounts[subpath], subpath).toBeGreaterThan(0);
       expect(cjsCounts[subpath], subpath).toBe(esmCounts[subpath]);
     }
-    const names = JSON.parse(runNode(["-e", "console.log(JSON.stringify(Object.keys(require('agent-lattice'))))"]));
-    expect(names).toEqual(expect.arrayContaining(["createAgent", "defineTool", "createJsonlHistoryStore", "createAnthropicClient", "SUBMIT_OUTPUT_TOOL_NAME"]));
+    const names = JSON.parse(
+      runNode(["-e", "console.log(JSON.stringify(Object.keys(require('agent-lattice'))))"]),
+    );
+    expect(names).toEqual(
+      expect.arrayContaining([
+        "createAgent",
+        "defineTool",
+        "createJsonlHistoryStore",
+        "createAnthropicClient",
+        "SUBMIT_OUTPUT_TOOL_NAME",
+      ]),
+    );
   });
 
   it("does not load any optional peer dependency from the root entry (CJS)", () => {
-    const loaded: string[] = JSON.parse(runNode(["-e", "require('agent-lattice'); console.log(JSON.stringify(Object.keys(require.cache)))"]));
+    const loaded: string[] = JSON.parse(
+      runNode(["-e", "require('agent-lattice'); console.log(JSON.stringify(Object.keys(require.cache)))"]),
+    );
     for (const peer of forbiddenFromRoot) {
-      expect(loaded.filter((path) => path.includes(`/node_modules/${peer}/`)), peer).toEqual([]);
+      expect(
+        loaded.filter((path) => path.includes(`/node_modules/${peer}/`)),
+        peer,
+      ).toEqual([]);
     }
   });
 
   it("does not statically import any optional peer dependency from the root entry (ESM)", () => {
     const imported = staticImports(join(root, packageJson.exports["."].import.default));
     for (const specifier of imported) {
-      for (const peer of forbiddenFromRoot) expect(specifier === peer || specifier.startsWith(`${peer}/`), specifier).toBe(false);
+      for (const peer of forbiddenFromRoot)
+        expect(specifier === peer || specifier.startsWith(`${peer}/`), specifier).toBe(false);
     }
     expect([...imported]).toContain("@anthropic-ai/sdk");
   });

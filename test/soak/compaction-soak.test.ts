@@ -96,7 +96,9 @@ function createSoakModel(log: ModelLog) {
       if (isCompactionRequest(request)) {
         log.compactionRequests += 1;
         const task = text.match(TASK_LINE)?.[0] ?? "(no task found)";
-        const numbers = [...text.matchAll(/document (\d+) of the billing service/g)].map((match) => Number(match[1]));
+        const numbers = [...text.matchAll(/document (\d+) of the billing service/g)].map((match) =>
+          Number(match[1]),
+        );
         const summary = `The user's request, verbatim: ${task}\nState: documents up to ${Math.max(0, ...numbers)} have been read and converted.\nNext: read the next document.`;
         log.summaries.push(summary);
         return { content: summary, usage: { ...usage, output_tokens: 80 } };
