@@ -178,10 +178,13 @@ export class PromptBlockedError extends AgentLatticeError {}
  * recovered by compaction. The unusable response was not added to history.
  */
 export class ContextWindowExceededError extends AgentLatticeError {
-  constructor() {
+  /**
+   * @param advice what the host can do; by default, enabling autoCompact. The loop says instead
+   *   when compaction was on but could not recover (already used in this query, or it failed).
+   */
+  constructor(advice = "Enable autoCompact, or start a new conversation.") {
     super(
-      'The model stopped with "model_context_window_exceeded": the conversation no longer fits the context window. ' +
-        "Enable autoCompact, or start a new conversation.",
+      `The model stopped with "model_context_window_exceeded": the conversation no longer fits the context window. ${advice}`,
     );
   }
 }

@@ -40,3 +40,22 @@ export function markdownTable(header, rows) {
   const rule = `|${header.map((_, column) => (column === 0 ? " --- " : " ---: ")).join("|")}|`;
   return [line(header), rule, ...rows.map(line)].join("\n");
 }
+
+/**
+ * Per-turn figures between request `from` and request `to` of one conversation's stamps (see
+ * createStamps): `wall` and `cpu` are means in µs per turn; `typical` is the median of the single
+ * turns' wall times, which a busy machine's descheduling spikes barely move.
+ */
+export function turnWindow(stamps, from, to) {
+  const turns = to - from;
+  const single = new Float64Array(turns);
+  for (let turn = 0; turn < turns; turn++) single[turn] = stamps.wall[from + turn + 1] - stamps.wall[from + turn];
+  single.sort();
+  const cpuFrom = stamps.cpu.get(from);
+  const cpuTo = stamps.cpu.get(to);
+  return {
+    wall: ((stamps.wall[to] - stamps.wall[from]) * 1000) / turns,
+    cpu: cpuFrom && cpuTo ? cpuMicros(cpuFrom, cpuTo) / turns : Number.NaN,
+    typical: single[Math.floor((turns - 1) / 2)] * 1000,
+  };
+}

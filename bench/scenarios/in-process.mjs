@@ -1,19 +1,19 @@
 // Scenarios (a) and (b) for one contender, in a process of its own:
-//   node --expose-gc bench/scenarios/in-process.mjs <contender> <resultBytes> [toolTurns] [runs]
-// One warm-up conversation of 100 tool turns, then `runs` conversations of `toolTurns` tool turns.
-// Prints one JSON line: per run, µs per tool turn (wall and CPU) over all turns, the first 100 and
-// the last 100. A tool turn is the time from one model request to the next.
-import { cpuMicros } from "../lib/stats.mjs";
+//   node --expose-gc bench/scenarios/in-process.mjs <contender> <resultBytes> <toolTurns> <runs> <warmUpTurns>
+// A warm-up conversation of `warmUpTurns` tool turns, then `runs` conversations of `toolTurns`.
+// Prints one JSON line: per run, µs per tool turn over all turns, the first 100 and the last 100
+// (see turnWindow). A tool turn is the time from one model request to the next.
+import { turnWindow } from "../lib/stats.mjs";
 import { createStamps, FINAL_ANSWER } from "../lib/turns.mjs";
 import { IN_PROCESS_CONTENDERS } from "./in-process-contenders.mjs";
 
-const [contenderId, resultBytesArgument, toolTurnsArgument = "1000", runsArgument = "3"] = process.argv.slice(2);
+const [contenderId, resultBytesArgument, toolTurnsArgument, runsArgument, warmUpArgument] = process.argv.slice(2);
 const contender = IN_PROCESS_CONTENDERS[contenderId];
 if (!contender) throw new Error(`unknown contender "${contenderId}"; one of ${Object.keys(IN_PROCESS_CONTENDERS).join(", ")}`);
-const resultBytes = Number(resultBytesArgument);
-const toolTurns = Number(toolTurnsArgument);
-const runs = Number(runsArgument);
-const WARM_UP_TURNS = 100;
+const resultBytes = Number(resultBytesArgument ?? "0");
+const toolTurns = Number(toolTurnsArgument ?? "1000");
+const runs = Number(runsArgument ?? "1");
+const warmUpTurns = Number(warmUpArgument ?? "100");
 const WINDOW = Math.min(100, toolTurns);
 
 async function conversation(turns) {
@@ -25,22 +25,14 @@ async function conversation(turns) {
   return stamps;
 }
 
-/** µs per turn (wall, CPU) between request `from` and request `to`. */
-function window(stamps, from, to) {
-  return {
-    wall: ((stamps.wall[to] - stamps.wall[from]) * 1000) / (to - from),
-    cpu: cpuMicros(stamps.cpu.get(from), stamps.cpu.get(to)) / (to - from),
-  };
-}
-
-await conversation(WARM_UP_TURNS);
+if (warmUpTurns > 0) await conversation(warmUpTurns);
 const measured = [];
 for (let run = 0; run < runs; run++) {
   const stamps = await conversation(toolTurns);
   measured.push({
-    all: window(stamps, 0, toolTurns),
-    first: window(stamps, 0, WINDOW),
-    last: window(stamps, toolTurns - WINDOW, toolTurns),
+    all: turnWindow(stamps, 0, toolTurns),
+    first: turnWindow(stamps, 0, WINDOW),
+    last: turnWindow(stamps, toolTurns - WINDOW, toolTurns),
   });
 }
 process.stdout.write(`${JSON.stringify({ contender: contenderId, resultBytes, toolTurns, runs: measured })}\n`);

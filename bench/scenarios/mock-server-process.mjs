@@ -4,10 +4,23 @@
 // Every conversation asks for the `echo` tool `toolTurns` times, then answers "done". The server is
 // stateless: it reads the turn from the number of assistant messages in the request. It prints
 // { "url": … } once listening and stops when its standard input closes (its parent ended).
+import http from "node:http";
+import { syncBuiltinESMExports } from "node:module";
 import { importFromDist } from "../lib/dist.mjs";
 import { ECHO_TOOL, FINAL_ANSWER, toolUseId } from "../lib/turns.mjs";
 
 const toolTurns = Number(process.argv[2] ?? "10");
+
+// Node's HTTP server closes a keep-alive connection idle for 5 s; on a loaded machine a client can
+// reuse the connection just as it closes ("other side closed"), and none of the contenders retries.
+// Keep idle connections open for a minute instead: the server of a benchmark must not fail a run.
+const createServer = http.createServer;
+http.createServer = (...parameters) => {
+  const server = createServer(...parameters);
+  server.keepAliveTimeout = 60_000;
+  return server;
+};
+syncBuiltinESMExports();
 const { startMockAnthropicServer } = await importFromDist("testing.js");
 const usage = { input_tokens: 1, output_tokens: 1 };
 

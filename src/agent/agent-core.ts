@@ -63,7 +63,7 @@ export interface AgentCore<T> {
   maxTokensContinuations: number;
   pricing: Readonly<Record<string, ModelPricing>>;
   autoCompact: CompactionSettings | undefined;
-  compactToolResults: { thresholdChars: number; model: string | undefined } | undefined;
+  compactToolResults: { thresholdChars: number; model: string | undefined; maxTokens: number } | undefined;
   outputFormat: OutputFormat | undefined;
   submitTool: SubmitOutputTool<T> | undefined;
   onModelRequest: AgentOptions<T>["onModelRequest"];
@@ -248,6 +248,8 @@ function resolveToolResultCompaction(option: AgentOptions["compactToolResults"])
       positiveInteger("compactToolResults.thresholdChars", settings.thresholdChars) ??
       DEFAULT_TOOL_RESULT_THRESHOLD_CHARS,
     model: settings.model,
+    maxTokens:
+      positiveInteger("compactToolResults.maxTokens", settings.maxTokens) ?? DEFAULT_SUMMARY_MAX_TOKENS,
   };
 }
 

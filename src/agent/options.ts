@@ -8,7 +8,7 @@ import type { HistoryStore } from "../history/store";
 import type { CanUseTool, Hooks, PermissionMode } from "../hooks/types";
 import type { McpServerConfig } from "../integrations/mcp/config";
 import type { ContentBlock } from "../messages/types";
-import type { ModelClient, ModelRequest, OutputFormat } from "../model/client";
+import type { JsonSchema, ModelClient, ModelRequest, OutputFormat } from "../model/client";
 import type { TelemetryOptions } from "../telemetry/telemetry";
 import type { Tool } from "../tools/tool";
 
@@ -63,6 +63,8 @@ export interface CompactToolResultsOptions {
   thresholdChars?: number;
   /** Model for the summary call. @default the agent's model */
   model?: string;
+  /** Output budget of the summary call. @default 4096 */
+  maxTokens?: number;
 }
 
 /** Options of {@link createAgent}. */
@@ -134,7 +136,11 @@ export interface InternalOptions {
 }
 
 /** A validator for the structured result: zod works directly; a bare `parse` works. */
-export type OutputSchema<T> = { parse(input: unknown): T };
+export type OutputSchema<T> = {
+  parse(input: unknown): T;
+  /** The JSON Schema `submit_output` declares; derived from zod / Standard JSON Schema when absent. */
+  jsonSchema?: JsonSchema;
+};
 
 /** Per-query options. */
 export interface QueryOptions {

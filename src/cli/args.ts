@@ -136,9 +136,10 @@ function parseStrictly(argv: readonly string[]) {
   try {
     return parseArgs({ args: [...argv], options: OPTION_SPEC, allowPositionals: true, strict: true });
   } catch (error) {
-    // parseArgs explains unknown options and missing values well; keep its words, drop its hints.
+    // parseArgs explains unknown options and missing values well; keep its first sentence, drop its hints.
     const message = error instanceof Error ? error.message : String(error);
-    throw new UsageError(message.split(". To specify a positional argument")[0]!.replace(/\.$/, ""));
+    const firstLine = message.split("\n")[0]!.split(". To specify a positional argument")[0]!;
+    throw new UsageError(firstLine.replace(/\.$/, ""));
   }
 }
 

@@ -185,7 +185,7 @@ function summaryOf(project: ProjectFacts, files: readonly string[], todos: reado
 function finalAnswerOf(project: ProjectFacts, files: readonly string[], todos: readonly Todo[]): string {
   const todoLines = todos.map((todo) => `- ${todo.text} (${todo.location})`);
   return [
-    `Done. ${DEMO_SUMMARY_FILE} describes ${project.name} — ${lowerFirst(project.description)}`,
+    `Done. ${DEMO_SUMMARY_FILE} describes ${project.name}, ${lowerFirst(firstClause(project.description))}.`,
     "",
     `It lists the ${files.length} files and ${todos.length} open ${todos.length === 1 ? "TODO" : "TODOs"}${todos.length > 0 ? ":" : "."}`,
     ...todoLines,
@@ -225,6 +225,11 @@ function textOf(content: ToolResultBlock["content"]): string {
 
 function firstLine(text: string): string {
   return text.split("\n")[0] ?? "";
+}
+
+/** The description up to its first colon or full stop. */
+function firstClause(text: string): string {
+  return text.split(/[:.](?:\s|$)/)[0]!.trim();
 }
 
 function lowerFirst(text: string): string {

@@ -35,7 +35,9 @@ export async function runDemo(options: CliOptions, io: CliIo, output: QueryOutpu
   const pacing = io.stdout.isTTY === true ? WATCHABLE_PACING : IMMEDIATE_PACING;
   const server = await startMockAnthropicServer({ handler: createDemoModel(pacing) });
   try {
-    output.notice("Demo, offline: a scripted model behind a local mock Messages API server uses real workspace tools");
+    output.notice(
+      "Demo, offline: a scripted model behind a local mock Messages API server uses real workspace tools",
+    );
     output.notice(`  workspace: ${root}`);
     const { agent } = await createCliAgent(options, io, {
       client: createAnthropicClient({ apiKey: DEMO_API_KEY, baseURL: server.url }),
@@ -50,7 +52,9 @@ export async function runDemo(options: CliOptions, io: CliIo, output: QueryOutpu
     } finally {
       await agent.close();
     }
-    output.notice(`The demo folder is kept; see what the agent wrote: cat ${path.join(root, DEMO_SUMMARY_FILE)}`);
+    output.notice(
+      `The demo folder is kept; see what the agent wrote: cat ${path.join(root, DEMO_SUMMARY_FILE)}`,
+    );
     return code;
   } finally {
     await server.close();

@@ -34,6 +34,8 @@ export class CostLedger {
   readonly usage: Usage = emptyUsage();
   readonly byModel: Record<string, ModelUsage> = {};
   totalCostUsd = 0;
+  /** Price lookups by model id (a query uses one or two models; matching scans the table). */
+  private readonly prices = new Map<string, ModelPricing | undefined>();
 
   constructor(private readonly pricing: Readonly<Record<string, ModelPricing>>) {}
 
@@ -43,7 +45,11 @@ export class CostLedger {
     addUsage(this.usage, counted);
     const entry = (this.byModel[model] ??= { ...emptyUsage(), cost_usd: 0 });
     addUsage(entry, counted);
-    const price = findPricing(model, this.pricing);
+    let price = this.prices.get(model);
+    if (price === undefined && !this.prices.has(model)) {
+      price = findPricing(model, this.pricing);
+      this.prices.set(model, price);
+    }
     if (!price) return false;
     const cost = costOf(counted, price);
     entry.cost_usd += cost;

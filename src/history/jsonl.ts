@@ -10,9 +10,9 @@
  *   fsynced, and renamed over the old one: a crash leaves the old transcript or the new, never a mix.
  * - **One writer per conversation, across processes: optimistic versioning.** The file's identity
  *   and size at `load()` are the version this store expects. Every write takes a short exclusive
- *   lock (`<path>.lock`, created with `O_EXCL`, holding pid, host and a token), checks that the file
- *   is still the one it loaded (same inode, same size — or absent if it was absent), writes, and
- *   releases the lock. A writer whose view is stale — another Agent appended or replaced since its
+ *   lock (`<path>.lock`, a symlink created atomically whose target names pid, host and a token; a
+ *   hard-linked file where symlinks are not allowed), checks that the file is still the one it
+ *   loaded (same inode, same size — or absent if it was absent), writes, and releases the lock. A writer whose view is stale — another Agent appended or replaced since its
  *   load — gets {@link ConversationConflictError} naming the path and writes nothing. The lock is
  *   held only for the duration of one write, so an Agent that is never closed blocks nobody. A lock
  *   left by a killed process is stale once its pid is dead (same host) or it is older than

@@ -101,7 +101,10 @@ export function staticPermission(
     rules.permissionMode === "bypassPermissions" ||
     matchesAnyPattern(rules.allowedTools, toolName)
   ) {
-    return { kind: "allow" };
+    return ALLOW;
   }
-  return { kind: "ask" };
+  return ASK;
 }
+
+const ALLOW: StaticPermission = Object.freeze({ kind: "allow" });
+const ASK: StaticPermission = Object.freeze({ kind: "ask" });

@@ -110,7 +110,12 @@ async function summariseAndRebuild<T>(
   if (outcome.kind !== "response") return recordFailure(core, outcome.error, emit);
   const usage = recordUsage(core, run, outcome.model, outcome.message.usage, emit);
   if (isContextWindowExceeded(outcome.message)) {
-    return recordFailure(core, new ContextWindowExceededError(), emit); // the summary itself did not fit
+    // the summary request itself did not fit
+    return recordFailure(
+      core,
+      new ContextWindowExceededError("The summarising request was too long as well."),
+      emit,
+    );
   }
   let summary: string;
   try {
@@ -146,52 +151,90 @@ function recordFailure<T>(core: AgentCore<T>, error: Error, emit: Emit<SDKMessag
 
 /**
  * Builds the `compactResult` step for tool calls: a successful result longer than the threshold is
- * summarised by one model call. On failure (or cancellation) the original result is kept.
+ * summarised by one model call, under a `compaction` span (trigger `tool_result`) that is a child of
+ * the call's span. On failure (or cancellation) the original result is kept.
  */
 export function toolResultCompactor<T>(core: AgentCore<T>, run: QueryRun, emit: Emit<SDKMessage<T>>) {
   const settings = core.compactToolResults;
   if (!settings) return undefined;
-  return async (call: ToolUseBlock, block: ToolResultBlock): Promise<ToolResultBlock> => {
+  return async (
+    call: ToolUseBlock,
+    block: ToolResultBlock,
+    parentSpan: SpanHandle,
+  ): Promise<ToolResultBlock> => {
     const originalChars = toolResultChars(block.content);
     if (originalChars <= settings.thresholdChars) return block;
-    const outcome = await callModel(
-      core,
-      run,
-      {
-        messages: buildToolResultSummaryMessages(
-          call.name,
-          call.input,
-          block.content,
-          DEFAULT_TOOL_RESULT_SUMMARY_PROMPT,
-        ),
-        maxTokens: core.autoCompact?.maxTokens ?? 4096,
-      },
-      {
-        model: settings.model ?? core.model,
-        timeoutMs: run.requestTimeoutMs,
-        streamEvents: false,
-        applyRequestHooks: false,
-      },
-      emit,
-    );
-    if (outcome.kind !== "response") return block;
-    const usage = recordUsage(core, run, outcome.model, outcome.message.usage, emit);
-    let summary: string;
+    const span = core.telemetry.compaction(parentSpan, "tool_result");
     try {
-      summary = summaryText(outcome.message);
-    } catch {
-      return block;
+      const compacted = await summariseToolResult(core, run, call, block, originalChars, span, emit);
+      span.set({ "agent_lattice.compaction.outcome": compacted === block ? "kept_original" : "compacted" });
+      return compacted;
+    } finally {
+      span.end();
     }
-    const content = formatCompactedToolResult(summary, originalChars);
+  };
+}
+
+async function summariseToolResult<T>(
+  core: AgentCore<T>,
+  run: QueryRun,
+  call: ToolUseBlock,
+  block: ToolResultBlock,
+  originalChars: number,
+  span: SpanHandle,
+  emit: Emit<SDKMessage<T>>,
+): Promise<ToolResultBlock> {
+  const settings = core.compactToolResults!;
+  const outcome = await callModel(
+    core,
+    run,
+    {
+      messages: buildToolResultSummaryMessages(
+        call.name,
+        call.input,
+        block.content,
+        DEFAULT_TOOL_RESULT_SUMMARY_PROMPT,
+      ),
+      maxTokens: settings.maxTokens,
+    },
+    {
+      model: settings.model ?? core.model,
+      timeoutMs: run.requestTimeoutMs,
+      streamEvents: false,
+      applyRequestHooks: false,
+      parentSpan: span,
+    },
+    emit,
+  );
+  if (outcome.kind === "aborted" || outcome.kind === "interrupted") return block;
+  const kept = (error: Error) => {
     emit({
       type: "system",
-      subtype: "tool_result_compaction",
+      subtype: "tool_result_compaction_failed",
       tool_use_id: call.id,
       tool_name: call.name,
-      original_chars: originalChars,
-      compacted_chars: content.length,
-      usage,
+      error,
     });
-    return { ...block, content };
+    span.fail(error);
+    return block; // the original result enters history unchanged
   };
+  if (outcome.kind !== "response") return kept(outcome.error);
+  const usage = recordUsage(core, run, outcome.model, outcome.message.usage, emit);
+  let summary: string;
+  try {
+    summary = summaryText(outcome.message);
+  } catch (error) {
+    return kept(error as Error);
+  }
+  const content = formatCompactedToolResult(summary, originalChars);
+  emit({
+    type: "system",
+    subtype: "tool_result_compaction",
+    tool_use_id: call.id,
+    tool_name: call.name,
+    original_chars: originalChars,
+    compacted_chars: content.length,
+    usage,
+  });
+  return { ...block, content };
 }

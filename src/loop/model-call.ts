@@ -113,7 +113,9 @@ async function attemptOnce<T>(
     let request: ModelRequest = { ...base, model, signal };
     if (timeoutMs !== undefined) request.timeoutMs = timeoutMs;
     if (settings.streamEvents) request.onEvent = (event) => forwardStreamEvent(event, emit, streamed);
-    if (settings.applyRequestHooks) request = await raceWithSignal(applyRequestHooks(core, request), signal);
+    if (settings.applyRequestHooks && hasRequestHooks(core)) {
+      request = await raceWithSignal(applyRequestHooks(core, request), signal);
+    }
     span = core.telemetry.modelCall(settings.parentSpan ?? run.span, request);
     const message = await raceWithSignal(
       Promise.resolve().then(() => core.client.createMessage(request)),
@@ -157,6 +159,10 @@ function recordResponseOnSpan(span: SpanHandle, message: AssistantModelMessage):
     "gen_ai.usage.cache_creation.input_tokens": message.usage?.cache_creation_input_tokens,
     "gen_ai.usage.cache_read.input_tokens": message.usage?.cache_read_input_tokens,
   });
+}
+
+function hasRequestHooks<T>(core: AgentCore<T>): boolean {
+  return core.onModelRequest !== undefined || (core.hooks?.onModelRequest?.length ?? 0) > 0;
 }
 
 function cancelledOutcome(run: QueryRun): ModelOutcome {

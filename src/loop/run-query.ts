@@ -129,7 +129,10 @@ async function* runTurns<T>(
       const recovery = yield* recoverFromOverflow(core, run);
       if (recovery === "recovered") continue;
       if (recovery !== "unrecovered") return recovery;
-      return { subtype: "error_during_execution", error: new ContextWindowExceededError() };
+      const advice = core.autoCompact
+        ? "Compaction could not recover it (recovery runs once per query, and needs something left to summarise); start a new conversation or lower autoCompact.thresholdTokens."
+        : undefined;
+      return { subtype: "error_during_execution", error: new ContextWindowExceededError(advice) };
     }
     run.stopReason = message.stop_reason ?? null;
     await core.history.append(message);

@@ -22,7 +22,8 @@ export async function runToolBatch(
       break;
     }
     const groupEnd = readOnlyRunEnd(calls, index, runtime);
-    if (groupEnd === index) {
+    if (groupEnd <= index + 1) {
+      // a call that is not read-only, or a lone read-only one: run it by itself
       outcomes[index] = await runToolCall(calls[index]!, runtime);
       index += 1;
     } else {

@@ -46,15 +46,22 @@ export interface ToolRuntime {
   telemetry: Telemetry;
   /** Parent of the `execute_tool` spans (the query span). */
   parentSpan: SpanHandle;
-  /** Summarises a huge successful result before it enters history, when configured. */
-  compactResult?: (call: ToolUseBlock, block: ToolResultBlock) => Promise<ToolResultBlock>;
+  /**
+   * Summarises a huge successful result before it enters history, when configured; its span is a
+   * child of the call's span.
+   */
+  compactResult?: (
+    call: ToolUseBlock,
+    block: ToolResultBlock,
+    parentSpan: SpanHandle,
+  ) => Promise<ToolResultBlock>;
 }
 
 /** Runs one call through the whole permission and hook pipeline. */
 export async function runToolCall(call: ToolUseBlock, runtime: ToolRuntime): Promise<ToolCallOutcome> {
   const span = runtime.telemetry.toolCall(runtime.parentSpan, call.name, call.id);
   try {
-    const outcome = await runToolCallPipeline(call, runtime);
+    const outcome = await runToolCallPipeline(call, runtime, span);
     if (outcome.block.is_error) span.fail(new Error(toolResultText(outcome.block.content)));
     return outcome;
   } finally {
@@ -62,7 +69,11 @@ export async function runToolCall(call: ToolUseBlock, runtime: ToolRuntime): Pro
   }
 }
 
-async function runToolCallPipeline(call: ToolUseBlock, runtime: ToolRuntime): Promise<ToolCallOutcome> {
+async function runToolCallPipeline(
+  call: ToolUseBlock,
+  runtime: ToolRuntime,
+  span: SpanHandle,
+): Promise<ToolCallOutcome> {
   const tool = runtime.tools.get(call.name);
   if (!tool) return errorOutcome(call.id, unknownToolMessage(call.name, runtime.tools));
 
@@ -73,7 +84,9 @@ async function runToolCallPipeline(call: ToolUseBlock, runtime: ToolRuntime): Pr
   const rule = staticPermission(call.name, tool.readOnly, runtime);
   if (rule.kind === "deny") return deny(call, input, rule.source, rule.message, runtime);
 
-  const pre = await runPreToolUseHooks(call, input, runtime);
+  const pre = runtime.hooks?.preToolUse?.length
+    ? await runPreToolUseHooks(call, input, runtime)
+    : NO_PRE_HOOKS;
   if (pre.failure) {
     if (runtime.signal.aborted) return errorOutcome(call.id, abortedMessage(call.name));
     return hookFailed(call.id, pre.failure, "The call was not run.", runtime);
@@ -121,9 +134,9 @@ async function runToolCallPipeline(call: ToolUseBlock, runtime: ToolRuntime): Pr
   }
 
   let outcome = await executeTool(tool, call, parsed.value, runtime);
-  outcome = await runPostToolUseHooks(call, input, outcome, runtime);
+  if (runtime.hooks?.postToolUse?.length) outcome = await runPostToolUseHooks(call, input, outcome, runtime);
   if (runtime.compactResult && !outcome.block.is_error) {
-    outcome = { ...outcome, block: await runtime.compactResult(call, outcome.block) };
+    outcome = { ...outcome, block: await runtime.compactResult(call, outcome.block, span) };
   }
   return outcome;
 }
@@ -164,6 +177,15 @@ async function executeTool(
 class ToolTimeout {
   constructor(readonly timeoutMs: number) {}
 }
+
+/** What `runPreToolUseHooks` returns when there are none (no allocation per call). */
+const NO_PRE_HOOKS = Object.freeze({
+  input: undefined as unknown,
+  updated: false,
+  block: false,
+  message: undefined as string | undefined,
+  failure: undefined,
+});
 
 async function runPreToolUseHooks(call: ToolUseBlock, initialInput: unknown, runtime: ToolRuntime) {
   const state = {

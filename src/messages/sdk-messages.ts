@@ -86,6 +86,13 @@ export type SDKSystemMessage =
     }
   | {
       type: "system";
+      subtype: "tool_result_compaction_failed";
+      tool_use_id: string;
+      tool_name: string;
+      error: Error;
+    }
+  | {
+      type: "system";
       subtype: "api_retry";
       attempt: number;
       max_retries: number;

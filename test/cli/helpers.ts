@@ -130,7 +130,11 @@ export function runCli(args: string[], options: RunOptions = {}): Promise<CliRun
     });
     const deadline = setTimeout(() => {
       child.kill("SIGKILL");
-      reject(new Error(`the CLI did not finish within ${RUN_DEADLINE_MS} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+      reject(
+        new Error(
+          `the CLI did not finish within ${RUN_DEADLINE_MS} ms\nstdout: ${stdout}\nstderr: ${stderr}`,
+        ),
+      );
     }, RUN_DEADLINE_MS);
     child.on("error", reject);
     child.on("close", (code, signal) => {

@@ -209,6 +209,27 @@ describe("compactToolResults", () => {
     expect(lastResult(messages).subtype).toBe("success");
     expect(resultText(toolResults(await agent.getHistory())[0]!)).toBe(documentOf(2_000));
     expect(systemMessages(messages, "tool_result_compaction")).toEqual([]);
+    // ...and says so, naming the call and the failure.
+    const failures = systemMessages(messages, "tool_result_compaction_failed") as Array<{
+      tool_use_id: string;
+      error: Error;
+    }>;
+    expect(failures.map((failure) => failure.tool_use_id)).toEqual(["t1"]);
+    expect(failures[0]!.error.message).toContain("summariser down");
+  });
+
+  it("gives the summary call its own output budget (compactToolResults.maxTokens)", async () => {
+    const routed = routedClient({
+      main: [fetchTurn("t1", 100, { text: documentOf(2_000) }), answer("done")],
+    });
+    const agent = createAgent({
+      model: MODEL,
+      client: routed.client,
+      tools: [fetchTool],
+      compactToolResults: { thresholdChars: 1_000, maxTokens: 777 },
+    });
+    await collect(agent.query("Read it."));
+    expect(routed.toolResultSummaries().map((request) => request.maxTokens)).toEqual([777]);
   });
 
   it("an abort during the summary call ends the query error_abort with the original result recorded", async () => {

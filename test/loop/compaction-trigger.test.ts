@@ -81,7 +81,7 @@ describe("automatic compaction: the trigger", () => {
     expect(routed.compactions()).toHaveLength(1); // 10 + 500 + 491 = 1_001 > 1_000
   });
 
-  it("ignores cache buckets only when they are absent: fresh input alone under the threshold does not trigger", async () => {
+  it("fresh input alone under the threshold does not trigger", async () => {
     const routed = routedClient({ main: [fetchTurn("t1", 999), answer("done")] });
     const agent = createAgent({ model: MODEL, client: routed.client, tools: [fetchTool], autoCompact });
 

@@ -201,7 +201,12 @@ describe("an endTurn tool with outputSchema set", () => {
       execute: () => ({ content: "stopping here", endTurn: true }),
     });
     const client = createScriptedClient([{ content: [toolUse("t1", "finish")] }]);
-    const agent = createAgent({ model: MODEL, client, tools: [finish], outputSchema: z.object({ n: z.number() }) });
+    const agent = createAgent({
+      model: MODEL,
+      client,
+      tools: [finish],
+      outputSchema: z.object({ n: z.number() }),
+    });
 
     const result = await agent.prompt("go");
 

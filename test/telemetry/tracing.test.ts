@@ -17,6 +17,7 @@ import {
   type AgentOptions,
   createAgent,
   DEFAULT_COMPACTION_PROMPT,
+  DEFAULT_TOOL_RESULT_SUMMARY_PROMPT,
   defineTool,
   type ModelRequest,
 } from "../../src/index";
@@ -473,6 +474,70 @@ describe("tracing compaction", () => {
     const summarising = spansNamed(`chat ${MODEL}`).filter((span) => isChildOf(span, compaction));
     expect(summarising).toHaveLength(1);
     expect(summarising[0]!.status.code).toBe(SpanStatusCode.ERROR);
+  });
+});
+
+describe("tracing the summary of a huge tool result", () => {
+  const isToolResultSummaryRequest = (request: ModelRequest) =>
+    request.messages.some(
+      (message) =>
+        typeof message.content !== "string" &&
+        message.content.some(
+          (block) => block.type === "text" && block.text === DEFAULT_TOOL_RESULT_SUMMARY_PROMPT,
+        ),
+    );
+  const dump = defineTool({
+    name: "dump",
+    description: "Returns a huge text",
+    inputSchema: z.object({}),
+    readOnly: true,
+    async execute() {
+      return "x".repeat(500);
+    },
+  });
+
+  it("opens a tool_result compaction span under the call's span, with the summarising chat as its child", async () => {
+    const main: ScriptedResponse[] = [{ content: [toolUse("call_1", "dump")] }, { content: "Done." }];
+    const { agent } = tracedAgent(
+      (request) => (isToolResultSummaryRequest(request) ? { content: "A short summary." } : main.shift()!),
+      { tools: [dump], compactToolResults: { thresholdChars: 100 } },
+    );
+
+    const messages = await collect(agent.query("Dump it."));
+
+    expect(
+      messages.some((message) => message.type === "system" && message.subtype === "tool_result_compaction"),
+    ).toBe(true);
+    const tool = onlySpan("execute_tool dump");
+    const compaction = onlySpan("compaction");
+    expect(isChildOf(compaction, tool)).toBe(true);
+    expect(compaction.attributes).toMatchObject({
+      "agent_lattice.compaction.trigger": "tool_result",
+      "agent_lattice.compaction.outcome": "compacted",
+    });
+    const summarising = spansNamed(`chat ${MODEL}`).filter((span) => isChildOf(span, compaction));
+    expect(summarising).toHaveLength(1);
+    expect(
+      spansNamed(`chat ${MODEL}`).filter((span) => isChildOf(span, onlySpan("invoke_agent forecaster"))),
+    ).toHaveLength(2);
+  });
+
+  it("records that the original was kept when the summary call fails", async () => {
+    const main: ScriptedResponse[] = [{ content: [toolUse("call_1", "dump")] }, { content: "Done." }];
+    const { agent } = tracedAgent(
+      (request) =>
+        isToolResultSummaryRequest(request)
+          ? Object.assign(new Error("summary refused"), { status: 400 })
+          : main.shift()!,
+      { tools: [dump], compactToolResults: { thresholdChars: 100 } },
+    );
+
+    await agent.prompt("Dump it.");
+
+    const compaction = onlySpan("compaction");
+    expect(compaction.attributes["agent_lattice.compaction.outcome"]).toBe("kept_original");
+    const [summarising] = spansNamed(`chat ${MODEL}`).filter((span) => isChildOf(span, compaction));
+    expect(summarising!.status.code).toBe(SpanStatusCode.ERROR);
   });
 });
 

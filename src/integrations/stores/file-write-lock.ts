@@ -1,12 +1,15 @@
 /**
  * A short exclusive lock on a file, shared by every process on the machine (and by hosts sharing a
- * file system): the lock is a file created with `O_EXCL` that holds the holder's pid, host and a
- * token, removed when the holder is done. A lock whose process is dead on this host, or older than
- * `staleAfterMs` on any host, is abandoned and broken.
+ * file system). The lock is a symbolic link whose target text names the holder (pid, host, token,
+ * time): creating a symlink is one atomic call that fails when the name exists, so a lock is never
+ * seen half-written, even if its holder is killed while taking it. Where symlinks are not allowed
+ * (Windows without the privilege), the lock is a file written aside and hard-linked into place,
+ * which is atomic too. A lock whose process is dead on this host, or older than `staleAfterMs` on
+ * any host, is abandoned and broken.
  * @module
  */
 import { randomUUID } from "node:crypto";
-import { readFile, stat, unlink, writeFile } from "node:fs/promises";
+import { link, lstat, readFile, readlink, symlink, unlink, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 
@@ -31,14 +34,33 @@ export interface FileWriteLock {
 export function createFileWriteLock(lockPath: string, staleAfterMs: number): FileWriteLock {
   const host = hostname();
 
+  let symlinksAllowed = true;
+
+  /** Creates the lock naming this holder; false when it exists already. */
   async function tryCreate(token: string): Promise<boolean> {
     const holder: LockHolder = { pid: process.pid, host, token, acquiredAt: Date.now() };
+    const content = JSON.stringify(holder);
     try {
-      await writeFile(lockPath, JSON.stringify(holder), { flag: "wx", mode: 0o600 });
+      if (symlinksAllowed) await symlink(content, lockPath);
+      else await createByHardLink(content, token);
       return true;
     } catch (error) {
       if (isErrorCode(error, "EEXIST")) return false;
+      if (symlinksAllowed && SYMLINK_REFUSED.some((code) => isErrorCode(error, code))) {
+        symlinksAllowed = false;
+        return tryCreate(token);
+      }
       throw error;
+    }
+  }
+
+  async function createByHardLink(content: string, token: string): Promise<void> {
+    const aside = `${lockPath}.${token}`;
+    await writeFile(aside, content, { flag: "wx", mode: 0o600 });
+    try {
+      await link(aside, lockPath);
+    } finally {
+      await unlink(aside).catch(() => undefined);
     }
   }
 
@@ -90,11 +112,14 @@ export function createFileWriteLock(lockPath: string, staleAfterMs: number): Fil
   };
 }
 
-/** The lock's holder; `undefined` when the file is not readable as one (being written); "missing" when gone. */
+/** Errors with which a file system refuses to create a symbolic link. */
+const SYMLINK_REFUSED = ["EPERM", "ENOSYS", "ENOTSUP", "EOPNOTSUPP"];
+
+/** The lock's holder; `undefined` when the lock does not name one; "missing" when there is no lock. */
 async function readHolder(lockPath: string): Promise<LockHolder | undefined | "missing"> {
   let text: string;
   try {
-    text = await readFile(lockPath, "utf8");
+    text = await readLockText(lockPath);
   } catch (error) {
     if (isErrorCode(error, "ENOENT")) return "missing";
     throw error;
@@ -109,14 +134,24 @@ async function readHolder(lockPath: string): Promise<LockHolder | undefined | "m
       return holder as LockHolder;
     }
   } catch {
-    // Fall through: a lock file caught between creation and its content being written.
+    // Fall through: not a lock this code wrote; only its age can tell whether it is abandoned.
   }
   return undefined;
 }
 
+/** The target of a symlink lock, or the content of a file lock. */
+async function readLockText(lockPath: string): Promise<string> {
+  try {
+    return await readlink(lockPath);
+  } catch (error) {
+    if (isErrorCode(error, "EINVAL")) return readFile(lockPath, "utf8");
+    throw error;
+  }
+}
+
 async function lockFileTime(lockPath: string): Promise<number> {
   try {
-    return (await stat(lockPath)).mtimeMs;
+    return (await lstat(lockPath)).mtimeMs;
   } catch {
     return Date.now();
   }

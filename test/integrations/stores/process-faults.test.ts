@@ -23,6 +23,8 @@ import {
 } from "../../fixtures/stores/store-workload";
 import { bundleChild, killAllChildren, startChild } from "./child-runner";
 
+/** Budget of a test that starts node processes (generous: the CI machine has 2 busy cores). */
+const PROCESS_TEST_TIMEOUT_MS = 120_000;
 const postgresUrl = process.env.AGENT_LATTICE_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const redisUrl = process.env.AGENT_LATTICE_TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 const runId = randomBytes(5).toString("hex");
@@ -107,87 +109,105 @@ async function killMidLoop(config: ChildConfig, progress: number): Promise<numbe
 }
 
 describe.each(Object.entries(fileLocations))("kill -9 of a process writing to %s", (_kind, locationFor) => {
-  it("leaves a well-formed prefix of what it appended, and the next process continues it", async () => {
-    const location = locationFor(`append-${randomBytes(4).toString("hex")}`);
-    let reported = -1;
-    for (const progress of [150, 40, 90]) {
-      reported = await killMidLoop({ location, mode: "append-loop" }, progress);
-      const messages = await loadFrom(location);
-      expect(messages.length).toBeGreaterThan(reported);
-      expect(messages).toEqual(messages.map((_, index) => numberedMessage(index)));
-    }
-    const store = openStore(location);
-    const messages = await store.load();
-    await store.append(numberedMessage(messages.length));
-    await store.close();
-    expect(await loadFrom(location)).toEqual([...messages, numberedMessage(messages.length)]);
-  });
+  it(
+    "leaves a well-formed prefix of what it appended, and the next process continues it",
+    async () => {
+      const location = locationFor(`append-${randomBytes(4).toString("hex")}`);
+      let reported = -1;
+      for (const progress of [150, 40, 90]) {
+        reported = await killMidLoop({ location, mode: "append-loop" }, progress);
+        const messages = await loadFrom(location);
+        expect(messages.length).toBeGreaterThan(reported);
+        expect(messages).toEqual(messages.map((_, index) => numberedMessage(index)));
+      }
+      const store = openStore(location);
+      const messages = await store.load();
+      await store.append(numberedMessage(messages.length));
+      await store.close();
+      expect(await loadFrom(location)).toEqual([...messages, numberedMessage(messages.length)]);
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
 
-  it("leaves one whole generation of a history it kept replacing, never a mix", async () => {
-    const location = locationFor(`replace-${randomBytes(4).toString("hex")}`);
-    const reported = await killMidLoop({ location, mode: "replace-loop" }, 60);
-    const messages = await loadFrom(location);
-    const generation = Number(
-      /^generation (\d+) /.exec((messages[0]!.content as Array<{ text: string }>)[0]!.text)![1],
-    );
-    expect(generation).toBeGreaterThanOrEqual(reported);
-    expect(messages).toEqual(generationMessages(generation));
-  });
+  it(
+    "leaves one whole generation of a history it kept replacing, never a mix",
+    async () => {
+      const location = locationFor(`replace-${randomBytes(4).toString("hex")}`);
+      const reported = await killMidLoop({ location, mode: "replace-loop" }, 60);
+      const messages = await loadFrom(location);
+      const generation = Number(
+        /^generation (\d+) /.exec((messages[0]!.content as Array<{ text: string }>)[0]!.text)![1],
+      );
+      expect(generation).toBeGreaterThanOrEqual(reported);
+      expect(messages).toEqual(generationMessages(generation));
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
 });
 
 describe("a JSONL writer whose file hits a size limit mid-write", () => {
-  it("undoes the partial write, so the file keeps whole lines only and another process continues it", async () => {
-    const location = fileLocations.jsonl(`limit-${randomBytes(4).toString("hex")}`);
-    const limitBytes = 150_000;
-    const child = startChild(childScript, { location, mode: "append-until-failure" }, [
-      "prlimit",
-      `--fsize=${limitBytes}`,
-    ]);
-    const failure = await child.waitForLine((line) => line.startsWith("failed "));
-    expect(failure).toMatch(/^failed \d+ HistoryStoreError EFBIG$/);
-    expect(await child.waitForLine((line) => line.startsWith("retry "))).toBe("retry failed");
-    expect((await child.exited).code).toBe(0);
+  it(
+    "undoes the partial write, so the file keeps whole lines only and another process continues it",
+    async () => {
+      const location = fileLocations.jsonl(`limit-${randomBytes(4).toString("hex")}`);
+      const limitBytes = 150_000;
+      const child = startChild(childScript, { location, mode: "append-until-failure" }, [
+        "prlimit",
+        `--fsize=${limitBytes}`,
+      ]);
+      const failure = await child.waitForLine((line) => line.startsWith("failed "));
+      expect(failure).toMatch(/^failed \d+ HistoryStoreError EFBIG$/);
+      expect(await child.waitForLine((line) => line.startsWith("retry "))).toBe("retry failed");
+      expect((await child.exited).code).toBe(0);
 
-    const failedIndex = Number(failure.split(" ")[1]);
-    const path = (location as { path: string }).path;
-    const content = await readFile(path, "utf8");
-    expect(content.length).toBeLessThan(limitBytes);
-    expect(content.endsWith("\n")).toBe(true);
-    const expected = Array.from({ length: failedIndex }, (_, index) => numberedMessage(index));
-    expect(content).toBe(expected.map((message) => `${JSON.stringify(message)}\n`).join(""));
+      const failedIndex = Number(failure.split(" ")[1]);
+      const path = (location as { path: string }).path;
+      const content = await readFile(path, "utf8");
+      expect(content.length).toBeLessThan(limitBytes);
+      expect(content.endsWith("\n")).toBe(true);
+      const expected = Array.from({ length: failedIndex }, (_, index) => numberedMessage(index));
+      expect(content).toBe(expected.map((message) => `${JSON.stringify(message)}\n`).join(""));
 
-    const store = openStore(location);
-    expect(await store.load()).toEqual(expected);
-    await store.append(numberedMessage(failedIndex));
-    await store.close();
-    expect(await loadFrom(location)).toEqual([...expected, numberedMessage(failedIndex)]);
-  });
+      const store = openStore(location);
+      expect(await store.load()).toEqual(expected);
+      await store.append(numberedMessage(failedIndex));
+      await store.close();
+      expect(await loadFrom(location)).toEqual([...expected, numberedMessage(failedIndex)]);
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
 });
 
 describe.each(Object.entries(everyLocation))(
   "two processes racing on one %s conversation",
   (_kind, locationFor) => {
-    it("lets exactly one win; the other gets ConversationConflictError naming the conversation", async () => {
-      const conversation = `race-${randomBytes(4).toString("hex")}`;
-      const location = locationFor(conversation);
-      const children = ["alpha", "beta"].map((name) =>
-        startChild(childScript, { location, mode: "race", name }),
-      );
-      await Promise.all(children.map((child) => child.waitForLine((line) => line === "loaded")));
-      for (const child of children) child.process.stdin.end("go\n");
-      const outcomes = await Promise.all(
-        children.map((child) => child.waitForLine((line) => line === "won" || line.startsWith("conflict "))),
-      );
-      for (const child of children) expect((await child.exited).code).toBe(0);
+    it(
+      "lets exactly one win; the other gets ConversationConflictError naming the conversation",
+      async () => {
+        const conversation = `race-${randomBytes(4).toString("hex")}`;
+        const location = locationFor(conversation);
+        const children = ["alpha", "beta"].map((name) =>
+          startChild(childScript, { location, mode: "race", name }),
+        );
+        await Promise.all(children.map((child) => child.waitForLine((line) => line === "loaded")));
+        for (const child of children) child.process.stdin.end("go\n");
+        const outcomes = await Promise.all(
+          children.map((child) =>
+            child.waitForLine((line) => line === "won" || line.startsWith("conflict ")),
+          ),
+        );
+        for (const child of children) expect((await child.exited).code).toBe(0);
 
-      const winner = outcomes.indexOf("won");
-      expect(outcomes.filter((outcome) => outcome === "won")).toHaveLength(1);
-      const expectedName = location.kind === "jsonl" ? location.path : conversation;
-      expect(outcomes[1 - winner]).toBe(`conflict ${expectedName}`);
-      const winnerName = winner === 0 ? "alpha" : "beta";
-      expect(await loadFrom(location)).toEqual(
-        [0, 1, 2].map((index) => ({ role: "user", content: `${winnerName} ${index}` })),
-      );
-    });
+        const winner = outcomes.indexOf("won");
+        expect(outcomes.filter((outcome) => outcome === "won")).toHaveLength(1);
+        const expectedName = location.kind === "jsonl" ? location.path : conversation;
+        expect(outcomes[1 - winner]).toBe(`conflict ${expectedName}`);
+        const winnerName = winner === 0 ? "alpha" : "beta";
+        expect(await loadFrom(location)).toEqual(
+          [0, 1, 2].map((index) => ({ role: "user", content: `${winnerName} ${index}` })),
+        );
+      },
+      PROCESS_TEST_TIMEOUT_MS,
+    );
   },
 );

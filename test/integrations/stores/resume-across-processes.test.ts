@@ -14,6 +14,8 @@ import type { ModelMessage } from "../../../src/messages/types";
 import type { StoreLocation } from "../../fixtures/stores/store-workload";
 import { bundleChild, killAllChildren, startChild } from "./child-runner";
 
+/** Budget of a test that starts node processes (generous: the CI machine has 2 busy cores). */
+const PROCESS_TEST_TIMEOUT_MS = 120_000;
 const postgresUrl = process.env.AGENT_LATTICE_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const redisUrl = process.env.AGENT_LATTICE_TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 const runId = randomBytes(5).toString("hex");
@@ -80,70 +82,81 @@ async function crashAgentProcess(location: StoreLocation): Promise<void> {
 const apiView = (messages: ModelMessage[]) => messages.map(({ role, content }) => ({ role, content }));
 
 describe.each(Object.keys(locations))("resuming a %s conversation in a new process", (kind) => {
-  it("continues with the full history of the process that ran before", async () => {
-    const location = locations[kind]!("ada");
-    const first = await runAgentProcess(location, "first");
-    expect(first.results).toEqual(["success", "success"]);
-    expect(apiView(first.history)).toEqual([
-      { role: "user", content: "What colour is it?" },
-      {
-        role: "assistant",
-        content: [{ type: "tool_use", id: "toolu_lookup", name: "lookup", input: { key: "colour" } }],
-      },
-      {
-        role: "user",
-        content: [{ type: "tool_result", tool_use_id: "toolu_lookup", content: "value of colour" }],
-      },
-      { role: "assistant", content: [{ type: "text", text: "The colour is blue." }] },
-      { role: "user", content: "My name is Ada. What is my name?" },
-      { role: "assistant", content: [{ type: "text", text: "Your name is Ada." }] },
-    ]);
+  it(
+    "continues with the full history of the process that ran before",
+    async () => {
+      const location = locations[kind]!("ada");
+      const first = await runAgentProcess(location, "first");
+      expect(first.results).toEqual(["success", "success"]);
+      expect(apiView(first.history)).toEqual([
+        { role: "user", content: "What colour is it?" },
+        {
+          role: "assistant",
+          content: [{ type: "tool_use", id: "toolu_lookup", name: "lookup", input: { key: "colour" } }],
+        },
+        {
+          role: "user",
+          content: [{ type: "tool_result", tool_use_id: "toolu_lookup", content: "value of colour" }],
+        },
+        { role: "assistant", content: [{ type: "text", text: "The colour is blue." }] },
+        { role: "user", content: "My name is Ada. What is my name?" },
+        { role: "assistant", content: [{ type: "text", text: "Your name is Ada." }] },
+      ]);
 
-    const resumed = await runAgentProcess(location, "resume");
-    expect(resumed.results).toEqual(["success"]);
-    expect(apiView(resumed.lastRequestMessages)).toEqual([
-      ...apiView(first.history),
-      { role: "user", content: "What did we talk about?" },
-    ]);
-    expect(resumed.history).toEqual([
-      ...first.history,
-      { role: "user", content: "What did we talk about?" },
-      resumed.history.at(-1),
-    ]);
-    expect(apiView(resumed.history.slice(-1))).toEqual([
-      { role: "assistant", content: [{ type: "text", text: "We talked about colour and your name." }] },
-    ]);
-  });
+      const resumed = await runAgentProcess(location, "resume");
+      expect(resumed.results).toEqual(["success"]);
+      expect(apiView(resumed.lastRequestMessages)).toEqual([
+        ...apiView(first.history),
+        { role: "user", content: "What did we talk about?" },
+      ]);
+      expect(resumed.history).toEqual([
+        ...first.history,
+        { role: "user", content: "What did we talk about?" },
+        resumed.history.at(-1),
+      ]);
+      expect(apiView(resumed.history.slice(-1))).toEqual([
+        { role: "assistant", content: [{ type: "text", text: "We talked about colour and your name." }] },
+      ]);
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
 });
 
 describe.each(Object.keys(locations))(
   "resuming a %s conversation whose process died inside a tool call",
   (kind) => {
-    it("closes the dangling call with an error result that says its effect is unverified", async () => {
-      const location = locations[kind]!("crashed");
-      await crashAgentProcess(location);
-      const resumed = await runAgentProcess(location, "resume");
-      expect(resumed.results).toEqual(["success"]);
-      expect(apiView(resumed.lastRequestMessages)).toEqual([
-        { role: "user", content: "Deploy it." },
-        { role: "assistant", content: [{ type: "tool_use", id: "toolu_deploy", name: "deploy", input: {} }] },
-        {
-          role: "user",
-          content: [
-            {
-              type: "tool_result",
-              tool_use_id: "toolu_deploy",
-              content: UNRECORDED_TOOL_RESULT_TEXT,
-              is_error: true,
-            },
-          ],
-        },
-        { role: "user", content: "What did we talk about?" },
-      ]);
-      expect(apiView(resumed.history)).toEqual([
-        ...apiView(resumed.lastRequestMessages),
-        { role: "assistant", content: [{ type: "text", text: "We talked about colour and your name." }] },
-      ]);
-    });
+    it(
+      "closes the dangling call with an error result that says its effect is unverified",
+      async () => {
+        const location = locations[kind]!("crashed");
+        await crashAgentProcess(location);
+        const resumed = await runAgentProcess(location, "resume");
+        expect(resumed.results).toEqual(["success"]);
+        expect(apiView(resumed.lastRequestMessages)).toEqual([
+          { role: "user", content: "Deploy it." },
+          {
+            role: "assistant",
+            content: [{ type: "tool_use", id: "toolu_deploy", name: "deploy", input: {} }],
+          },
+          {
+            role: "user",
+            content: [
+              {
+                type: "tool_result",
+                tool_use_id: "toolu_deploy",
+                content: UNRECORDED_TOOL_RESULT_TEXT,
+                is_error: true,
+              },
+            ],
+          },
+          { role: "user", content: "What did we talk about?" },
+        ]);
+        expect(apiView(resumed.history)).toEqual([
+          ...apiView(resumed.lastRequestMessages),
+          { role: "assistant", content: [{ type: "text", text: "We talked about colour and your name." }] },
+        ]);
+      },
+      PROCESS_TEST_TIMEOUT_MS,
+    );
   },
 );

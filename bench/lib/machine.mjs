@@ -1,0 +1,52 @@
+// Describes the machine and the software a benchmark ran on.
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { availableParallelism, cpus, loadavg, totalmem } from "node:os";
+import { createRequire } from "node:module";
+
+const fromBench = createRequire(new URL("../package.json", import.meta.url));
+const fromRoot = createRequire(new URL("../../package.json", import.meta.url));
+
+function installedVersion(name, require) {
+  try {
+    return JSON.parse(readFileSync(require.resolve(`${name}/package.json`), "utf8")).version;
+  } catch {
+    return "not installed";
+  }
+}
+
+function commandOutput(command, parameters) {
+  try {
+    return execFileSync(command, parameters, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/** The three load averages, rounded. */
+export function loadAverages() {
+  return loadavg().map((value) => Number(value.toFixed(2)));
+}
+
+/** Machine, Node and package versions, for the report. */
+export function describeMachine() {
+  const root = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
+  return {
+    cores: availableParallelism(),
+    cpu: cpus()[0]?.model ?? "unknown",
+    memoryGiB: Number((totalmem() / 2 ** 30).toFixed(1)),
+    free: commandOutput("free", ["-h"]),
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    gitCommit: commandOutput("git", ["rev-parse", "--short", "HEAD"]),
+    packages: {
+      "agent-lattice": root.version,
+      "@anthropic-ai/sdk (agent-lattice's)": installedVersion("@anthropic-ai/sdk", fromRoot),
+      "@anthropic-ai/sdk (raw loops)": installedVersion("@anthropic-ai/sdk", fromBench),
+      ai: installedVersion("ai", fromBench),
+      "@ai-sdk/anthropic": installedVersion("@ai-sdk/anthropic", fromBench),
+      "@openai/agents-core": installedVersion("@openai/agents-core", fromBench),
+      openai: installedVersion("openai", fromBench),
+    },
+  };
+}

@@ -1,0 +1,49 @@
+// Profiles one contender of a scenario with `node --cpu-prof` and summarises where its time went.
+import { mkdir, readdir } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { runChild, scenarioScript, startMockServerProcess } from "./child-process.mjs";
+import { summariseCpuProfile } from "./cpu-profile.mjs";
+import { formatNumber } from "./stats.mjs";
+
+const PROFILES_FOLDER = fileURLToPath(new URL("../results/profiles/", import.meta.url));
+
+/**
+ * Runs scenario `scenario` ("a", "b" or "c") for contender `id` under the V8 sampling profiler and
+ * returns the summary (see summariseCpuProfile) with the profile's path. (a)/(b): 3 conversations
+ * of 1,000 tool turns after a warm-up; (c): 3 conversations of 200 streamed turns.
+ */
+export async function profileContender(scenario, id, { env = process.env, top = 15 } = {}) {
+  const folder = `${PROFILES_FOLDER}${scenario}-${id}-${Date.now()}`;
+  await mkdir(folder, { recursive: true });
+  const nodeArguments = ["--expose-gc", "--cpu-prof", `--cpu-prof-dir=${folder}`, "--cpu-prof-interval=100"];
+  if (scenario === "a" || scenario === "b") {
+    const bytes = scenario === "a" ? 0 : 2048;
+    await runChild(scenarioScript("in-process.mjs"), [id, bytes, 1000, 3, 1000], { nodeArguments, env });
+  } else if (scenario === "c") {
+    const server = await startMockServerProcess(200, env);
+    try {
+      await runChild(scenarioScript("streaming.mjs"), [id, server.url, 200, 3, 1], { nodeArguments, env });
+    } finally {
+      await server.stop();
+    }
+  } else {
+    throw new Error(`profiling supports scenarios a, b and c, not "${scenario}"`);
+  }
+  const [file] = (await readdir(folder)).filter((name) => name.endsWith(".cpuprofile"));
+  const summary = await summariseCpuProfile(`${folder}/${file}`, top);
+  return { scenario, id, path: `${folder}/${file}`, ...summary };
+}
+
+/** A profile summary as plain text: self time by package, then the heaviest functions. */
+export function profileText(summary) {
+  const lines = [
+    `CPU profile of (${summary.scenario}) ${summary.id}: ${formatNumber(summary.totalMs, 0)} ms sampled (${summary.path})`,
+    "  self time by package:",
+    ...summary.files.map((entry) => `    ${formatNumber(entry.selfMs, 0).padStart(7)} ms ${(entry.share * 100).toFixed(1).padStart(5)}%  ${entry.file}`),
+    "  heaviest functions (self time):",
+    ...summary.functions.map(
+      (entry) => `    ${formatNumber(entry.selfMs, 0).padStart(7)} ms ${(entry.share * 100).toFixed(1).padStart(5)}%  ${entry.name}  ${entry.location}`,
+    ),
+  ];
+  return lines.join("\n");
+}

@@ -1,0 +1,239 @@
+// agent-lattice side by side with its peers, in one run: `npm run bench` (builds first).
+//
+//   node bench/run.mjs [--only a,b,c,d,e] [--runs 3] [--peer-runs 1] [--peer-parallel 2] [--no-peers]
+//                      [--readme] [--profile]
+//
+// Every measurement runs in a child process of its own; the mock Messages API server of (c) and (d)
+// runs in another. Rounds are interleaved (round 1 of every contender, then round 2 …) so a change
+// in the machine's load hits every contender alike; each figure is the median over the rounds.
+// The peers of (a)/(b) take tens of seconds per 1,000-turn run, so by default they get one run
+// each, two at a time (one per core) — see bench/README.md. Results go to bench/results/latest.json
+// and latest.md; --readme also writes them into bench/README.md between the result markers.
+import { cp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { availableParallelism } from "node:os";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { runChild, scenarioScript, startMockServerProcess } from "./lib/child-process.mjs";
+import { ensurePeersInstalled } from "./lib/dependencies.mjs";
+import { distFolder } from "./lib/dist.mjs";
+import { describeMachine, loadAverages } from "./lib/machine.mjs";
+import { profileContender, profileText } from "./lib/profiling.mjs";
+import { buildReport, reportMarkdown, reportText } from "./lib/report.mjs";
+
+const { values: options } = parseArgs({
+  options: {
+    only: { type: "string", default: "a,b,c,d,e" },
+    runs: { type: "string", default: "3" },
+    "peer-runs": { type: "string", default: "1" },
+    "peer-parallel": { type: "string", default: String(Math.min(2, availableParallelism())) },
+    "no-peers": { type: "boolean", default: false },
+    readme: { type: "boolean", default: false },
+    profile: { type: "boolean", default: false },
+  },
+});
+const scenarios = new Set(options.only.split(",").map((name) => name.trim()));
+const settings = {
+  runs: Number(options.runs),
+  peerRuns: Number(options["peer-runs"]),
+  peerParallel: Math.max(1, Number(options["peer-parallel"])),
+  toolTurns: 1000,
+  largeResultBytes: 2048,
+  peerWarmUpTurns: 100,
+  streamingTurns: 200,
+  conversations: 100,
+  concurrentTurns: 10,
+  idleAgents: 10_000,
+};
+const RESULTS_FOLDER = fileURLToPath(new URL("./results/", import.meta.url));
+const started = performance.now();
+const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s`;
+const log = (message) => process.stderr.write(`[bench ${elapsed()}] ${message}\n`);
+
+/** Copies the build to bench/results/dist, so a rebuild by someone else mid-run cannot break it. */
+async function snapshotBuild() {
+  if (process.env.AGENT_LATTICE_DIST) return process.env;
+  const snapshot = `${RESULTS_FOLDER}dist`;
+  await rm(snapshot, { recursive: true, force: true });
+  await cp(distFolder, snapshot, { recursive: true });
+  return { ...process.env, AGENT_LATTICE_DIST: snapshot };
+}
+
+const peerProblem = options["no-peers"] ? "skipped (--no-peers)" : ensurePeersInstalled(log);
+if (peerProblem && !options["no-peers"]) log(`the peers cannot run: ${peerProblem}`);
+const env = await snapshotBuild();
+const results = {
+  date: new Date().toISOString(),
+  machine: describeMachine(),
+  settings,
+  load: { start: loadAverages() },
+  warnings: [],
+};
+
+/** Adds one child's run (or its failure) to `table[id]`; a contender that failed is not retried. */
+async function measureInto(table, id, describe, run) {
+  const entry = (table[id] ??= { runs: [] });
+  if (entry.error) return;
+  const began = performance.now();
+  try {
+    const outcome = await run();
+    entry.runs.push(...(outcome.runs ?? [outcome]));
+    for (const warning of outcome.warnings ?? []) {
+      const line = `${describe}: ${warning}`;
+      if (!results.warnings.includes(line)) results.warnings.push(line);
+    }
+    log(`${describe} done in ${((performance.now() - began) / 1000).toFixed(1)} s`);
+  } catch (error) {
+    entry.error = error.message.split("\n")[0];
+    log(`${describe} FAILED: ${error.message}`);
+  }
+}
+
+function inProcessChild(id, resultBytes, runs, warmUpTurns) {
+  return runChild(
+    scenarioScript("in-process.mjs"),
+    [id, resultBytes, settings.toolTurns, runs, warmUpTurns],
+    { nodeArguments: ["--expose-gc"], env, timeoutMs: 600_000 },
+  );
+}
+
+const bytesOf = { a: 0, b: settings.largeResultBytes };
+const inProcessScenarios = ["a", "b"].filter((scenario) => scenarios.has(scenario));
+if (inProcessScenarios.length) {
+  results.inProcess = Object.fromEntries(inProcessScenarios.map((scenario) => [scenario, {}]));
+  for (let round = 1; round <= settings.runs; round++) {
+    for (const scenario of inProcessScenarios) {
+      for (const id of ["floor", "lattice"]) {
+        await measureInto(results.inProcess[scenario], id, `(${scenario}) ${id} round ${round}/${settings.runs}`, () =>
+          inProcessChild(id, bytesOf[scenario], 1, settings.toolTurns),
+        );
+      }
+    }
+  }
+}
+
+if (scenarios.has("c")) {
+  results.streaming = {};
+  const server = await startMockServerProcess(settings.streamingTurns, env);
+  try {
+    for (let round = 1; round <= settings.runs; round++) {
+      for (const id of ["raw-fetch", "raw-sdk", "lattice", "vercel"]) {
+        if (id === "vercel" && peerProblem) continue;
+        await measureInto(results.streaming, id, `(c) ${id} round ${round}/${settings.runs}`, () =>
+          runChild(scenarioScript("streaming.mjs"), [id, server.url, settings.streamingTurns, 1, 1], {
+            nodeArguments: ["--expose-gc"],
+            env,
+          }),
+        );
+      }
+    }
+  } finally {
+    await server.stop();
+  }
+}
+
+if (scenarios.has("d")) {
+  results.concurrent = {};
+  const server = await startMockServerProcess(settings.concurrentTurns, env);
+  try {
+    for (let round = 1; round <= settings.runs; round++) {
+      for (const id of ["raw-fetch", "raw-sdk", "lattice", "lattice-shared-client", "vercel"]) {
+        if (id === "vercel" && peerProblem) continue;
+        await measureInto(results.concurrent, id, `(d) ${id} round ${round}/${settings.runs}`, () =>
+          runChild(
+            scenarioScript("concurrent.mjs"),
+            [id, server.url, settings.conversations, settings.concurrentTurns],
+            { nodeArguments: ["--expose-gc"], env },
+          ),
+        );
+      }
+    }
+  } finally {
+    await server.stop();
+  }
+}
+
+if (scenarios.has("e")) {
+  results.idle = {};
+  for (let round = 1; round <= settings.runs; round++) {
+    for (const variant of ["shared-client", "own-client"]) {
+      await measureInto(results.idle, variant, `(e) ${variant} round ${round}/${settings.runs}`, () =>
+        runChild(scenarioScript("idle-agents.mjs"), [variant, settings.idleAgents], {
+          nodeArguments: ["--expose-gc"],
+          env,
+        }),
+      );
+    }
+  }
+}
+
+// The peers of (a) and (b) last, `peerParallel` children at a time (each child measures its own
+// CPU time, which sharing the machine with one other child barely changes).
+if (inProcessScenarios.length && !peerProblem) {
+  const jobs = [];
+  for (const id of ["vercel", "openai-agents"]) {
+    for (const scenario of inProcessScenarios) {
+      jobs.push(() =>
+        measureInto(results.inProcess[scenario], id, `(${scenario}) ${id}, ${settings.peerRuns} run(s)`, () =>
+          inProcessChild(id, bytesOf[scenario], settings.peerRuns, settings.peerWarmUpTurns),
+        ),
+      );
+    }
+  }
+  log(`peers of (a)/(b): ${jobs.length} children, ${settings.peerParallel} at a time (each takes from seconds to minutes)`);
+  const worker = async () => {
+    while (jobs.length) await jobs.shift()();
+  };
+  await Promise.all(Array.from({ length: settings.peerParallel }, worker));
+} else if (inProcessScenarios.length) {
+  for (const scenario of inProcessScenarios) {
+    for (const id of ["vercel", "openai-agents"]) results.inProcess[scenario][id] = { runs: [], error: peerProblem };
+  }
+}
+
+results.load.end = loadAverages();
+results.elapsedSeconds = (performance.now() - started) / 1000;
+const report = buildReport(results);
+process.stdout.write(`\n${reportText(results, report)}\n`);
+if (results.warnings.length) {
+  process.stdout.write(`\nWarnings printed by the contenders:\n${results.warnings.map((line) => `  ${line}`).join("\n")}\n`);
+}
+if (Math.max(...results.load.start, ...results.load.end) > results.machine.cores) {
+  process.stdout.write(
+    `\nNOTE: the load average exceeded the ${results.machine.cores} cores: other work shared the CPUs, so wall times are inflated and noisy. Judge by the CPU columns and the typical turn, and re-run on a quiet machine.\n`,
+  );
+}
+if (results.elapsedSeconds > 300) process.stdout.write(`\nNOTE: this run took ${Math.round(results.elapsedSeconds)} s (target: under 300 s).\n`);
+
+await mkdir(RESULTS_FOLDER, { recursive: true });
+const markdown = reportMarkdown(results, report);
+await writeFile(`${RESULTS_FOLDER}latest.json`, `${JSON.stringify(results, null, 2)}\n`);
+await writeFile(`${RESULTS_FOLDER}latest.md`, `${markdown}\n`);
+log(`results written to bench/results/latest.json and latest.md`);
+
+if (options.readme) {
+  const readmePath = new URL("./README.md", import.meta.url);
+  const readme = await readFile(readmePath, "utf8");
+  const start = "<!-- bench-results:start -->";
+  const end = "<!-- bench-results:end -->";
+  const from = readme.indexOf(start);
+  const to = readme.indexOf(end);
+  if (from === -1 || to < from) {
+    log("bench/README.md has no result markers; not updated");
+  } else {
+    const generated = `${start}\n<!-- written by \`node bench/run.mjs --readme\`; edit the text around it, not this block -->\n\n${markdown}\n\n`;
+    await writeFile(readmePath, readme.slice(0, from) + generated + readme.slice(to));
+    log("bench/README.md results updated");
+  }
+}
+
+if (options.profile) {
+  for (const [scenario, id] of [
+    ["a", "lattice"],
+    ["c", "lattice"],
+  ]) {
+    log(`profiling (${scenario}) ${id} with --cpu-prof`);
+    const summary = await profileContender(scenario, id, { env });
+    process.stdout.write(`\n${profileText(summary)}\n`);
+  }
+}

@@ -1,0 +1,80 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type MockAnthropicServer, startMockAnthropicServer } from "../../src/testing/index";
+import { cleanEnvironment, DUMMY_KEY, ensureBuiltCli, eventually, runCli, scratchFolder } from "./helpers";
+
+const env = () => cleanEnvironment({ ANTHROPIC_API_KEY: DUMMY_KEY });
+
+describe('agent-lattice "prompt": SIGINT (Ctrl-C) during the query', () => {
+  let server: MockAnthropicServer;
+  beforeAll(ensureBuiltCli, 300_000);
+  beforeEach(async () => {
+    server = await startMockAnthropicServer();
+  });
+  afterEach(() => server.close());
+
+  it("one SIGINT interrupts a slow answer: the query ends interrupted and the command exits 0", async () => {
+    server.enqueue({ content: "Too late.", delayMs: 60_000 });
+    const run = await runCli(["--base-url", server.url, "Take your time"], {
+      env: env(),
+      onSpawn: (child) => {
+        void eventually("the request", () => (server.requests.length === 1 ? true : undefined)).then(() =>
+          child.kill("SIGINT"),
+        );
+      },
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toContain("⏸ interrupting… (Ctrl-C again to abort and quit)\n");
+    expect(run.stderr).toMatch(/⏸ interrupted · 1 turn · /);
+  });
+
+  it("a second SIGINT, while a bash call keeps the query running, aborts it, kills the command, exits 130", async () => {
+    const folder = scratchFolder();
+    server.enqueue({
+      content: [
+        { type: "tool_use", id: "b1", name: "bash", input: { command: "echo $$ > bash.pid; sleep 120" } },
+      ],
+    });
+    const pidFile = path.join(folder.root, "bash.pid");
+    let bashPid = 0;
+    try {
+      const run = await runCli(["--base-url", server.url, "--tools", "bash", "Run it"], {
+        env: env(),
+        cwd: folder.root,
+        onSpawn: (child) => {
+          let stderr = "";
+          child.stderr?.on("data", (chunk: Buffer) => {
+            stderr += chunk.toString();
+          });
+          void (async () => {
+            bashPid = await eventually("bash to start", () =>
+              existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== ""
+                ? Number(readFileSync(pidFile, "utf8"))
+                : undefined,
+            );
+            child.kill("SIGINT");
+            await eventually("the interrupt notice", () =>
+              stderr.includes("Ctrl-C again") ? true : undefined,
+            );
+            child.kill("SIGINT");
+          })();
+        },
+      });
+      expect(run.code).toBe(130);
+      expect(run.stderr).toContain("✗ aborting…");
+      expect(run.stderr).toMatch(/✗ error_abort/);
+      await eventually("bash to be gone", () => {
+        try {
+          process.kill(bashPid, 0);
+          return undefined;
+        } catch {
+          return true;
+        }
+      });
+    } finally {
+      folder.remove();
+    }
+  });
+});
