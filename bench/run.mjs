@@ -9,8 +9,9 @@
 // The peers of (a)/(b) take tens of seconds per 1,000-turn run, so by default they get one run
 // each, two at a time (one per core) — see bench/README.md. Results go to bench/results/latest.json
 // and latest.md; --readme also writes them into bench/README.md between the result markers.
-import { cp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
-import { availableParallelism } from "node:os";
+import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { availableParallelism, tmpdir } from "node:os";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -50,18 +51,26 @@ const started = performance.now();
 const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s`;
 const log = (message) => process.stderr.write(`[bench ${elapsed()}] ${message}\n`);
 
-/** Copies the build to bench/results/dist, so a rebuild by someone else mid-run cannot break it. */
+/**
+ * Copies the build to a temporary folder, so that a rebuild by someone else mid-run (tsup cleans
+ * dist/ first) cannot break the run. Its node_modules links to the repository's, so the copy
+ * resolves its dependencies exactly as dist/ does.
+ */
 async function snapshotBuild() {
-  if (process.env.AGENT_LATTICE_DIST) return process.env;
-  const snapshot = `${RESULTS_FOLDER}dist`;
-  await rm(snapshot, { recursive: true, force: true });
-  await cp(distFolder, snapshot, { recursive: true });
-  return { ...process.env, AGENT_LATTICE_DIST: snapshot };
+  if (process.env.AGENT_LATTICE_DIST) return { env: process.env, remove: async () => {} };
+  const folder = await mkdtemp(join(tmpdir(), "agent-lattice-bench-"));
+  await cp(distFolder, join(folder, "dist"), { recursive: true });
+  await symlink(fileURLToPath(new URL("../node_modules", import.meta.url)), join(folder, "node_modules"), "junction");
+  return {
+    env: { ...process.env, AGENT_LATTICE_DIST: join(folder, "dist") },
+    remove: () => rm(folder, { recursive: true, force: true }),
+  };
 }
 
 const peerProblem = options["no-peers"] ? "skipped (--no-peers)" : ensurePeersInstalled(log);
 if (peerProblem && !options["no-peers"]) log(`the peers cannot run: ${peerProblem}`);
-const env = await snapshotBuild();
+const snapshot = await snapshotBuild();
+const { env } = snapshot;
 const results = {
   date: new Date().toISOString(),
   machine: describeMachine(),
@@ -192,15 +201,16 @@ if (inProcessScenarios.length && !peerProblem) {
 }
 
 results.load.end = loadAverages();
+results.loaded = Math.max(...results.load.start, ...results.load.end) > results.machine.cores;
 results.elapsedSeconds = (performance.now() - started) / 1000;
 const report = buildReport(results);
 process.stdout.write(`\n${reportText(results, report)}\n`);
 if (results.warnings.length) {
   process.stdout.write(`\nWarnings printed by the contenders:\n${results.warnings.map((line) => `  ${line}`).join("\n")}\n`);
 }
-if (Math.max(...results.load.start, ...results.load.end) > results.machine.cores) {
+if (results.loaded) {
   process.stdout.write(
-    `\nNOTE: the load average exceeded the ${results.machine.cores} cores: other work shared the CPUs, so wall times are inflated and noisy. Judge by the CPU columns and the typical turn, and re-run on a quiet machine.\n`,
+    `\nNOTE: the load average exceeded the ${results.machine.cores} cores: other work shared the CPUs, so means are inflated by stalls and noisy; the (a)/(b) verdicts used the typical turn. Re-run on a quiet machine for the figures to publish.\n`,
   );
 }
 if (results.elapsedSeconds > 300) process.stdout.write(`\nNOTE: this run took ${Math.round(results.elapsedSeconds)} s (target: under 300 s).\n`);
@@ -237,3 +247,5 @@ if (options.profile) {
     process.stdout.write(`\n${profileText(summary)}\n`);
   }
 }
+
+await snapshot.remove();

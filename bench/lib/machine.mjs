@@ -3,16 +3,21 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, totalmem } from "node:os";
 import { createRequire } from "node:module";
+import { join } from "node:path";
 
 const fromBench = createRequire(new URL("../package.json", import.meta.url));
 const fromRoot = createRequire(new URL("../../package.json", import.meta.url));
 
+/** The version of `name` that `require` would load (found by walking its node_modules folders). */
 function installedVersion(name, require) {
-  try {
-    return JSON.parse(readFileSync(require.resolve(`${name}/package.json`), "utf8")).version;
-  } catch {
-    return "not installed";
+  for (const folder of require.resolve.paths(name) ?? []) {
+    try {
+      return JSON.parse(readFileSync(join(folder, name, "package.json"), "utf8")).version;
+    } catch {
+      // not in this folder: look further up
+    }
   }
+  return "not installed";
 }
 
 function commandOutput(command, parameters) {

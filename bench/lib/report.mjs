@@ -87,6 +87,17 @@ function label(id, entry) {
   return entry?.error ? `${LABELS[id] ?? id} (FAILED)` : (LABELS[id] ?? id);
 }
 
+/**
+ * Which per-turn figure the in-process verdicts use: the mean CPU time on a quiet machine; the
+ * typical (median) turn when the load average exceeded the cores, because then rare multi-
+ * millisecond stalls (descheduling, GC helper threads waiting for a core) dominate the means.
+ */
+function judgedMetric(results) {
+  return results.loaded
+    ? { key: "typical", name: "typical turn (machine loaded)" }
+    : { key: "cpu", name: "CPU" };
+}
+
 const ratio = (value, base) => (Number.isFinite(value) && Number.isFinite(base) && base > 0 ? value / base : Number.NaN);
 const micros = (value) => formatNumber(value, 1);
 
@@ -144,28 +155,31 @@ export function buildReport(results) {
       rows,
     });
     const lattice = summaries.lattice;
+    const judged = judgedMetric(results);
     if (scenario === "a" && lattice) {
       verdicts.push({
         target: `(a) agent-lattice ≤ ${TARGETS.perTurnMicros} µs per turn`,
-        measured: `${micros(lattice.cpu)} µs CPU, ${micros(lattice.wall)} µs wall (floor ${micros(floor?.cpu)} µs CPU)`,
-        met: lattice.cpu <= TARGETS.perTurnMicros,
+        measured: `${micros(lattice[judged.key])} µs ${judged.name} (CPU ${micros(lattice.cpu)}, wall ${micros(lattice.wall)}, typical ${micros(lattice.typical)}; floor ${micros(floor?.[judged.key])})`,
+        met: lattice[judged.key] <= TARGETS.perTurnMicros,
       });
       for (const peer of ["vercel", "openai-agents"]) {
         const summary = summaries[peer];
         if (!summary) continue;
-        const speedup = ratio(summary.cpu, lattice.cpu);
+        const speedup = ratio(summary[judged.key], lattice[judged.key]);
         verdicts.push({
           target: `(a) agent-lattice ≥ ${TARGETS.peerSpeedup}× faster than ${LABELS[peer]}`,
-          measured: `${formatRatio(speedup)} (${micros(summary.cpu)} vs ${micros(lattice.cpu)} µs CPU per turn)`,
+          measured: `${formatRatio(speedup)} ${judged.name} (${micros(summary[judged.key])} vs ${micros(lattice[judged.key])} µs per turn; CPU ${formatRatio(ratio(summary.cpu, lattice.cpu))})`,
           met: speedup >= TARGETS.peerSpeedup,
         });
       }
     }
     if (scenario === "b" && lattice) {
-      const growth = ratio(lattice.lastCpu, lattice.firstCpu);
+      const first = judged.key === "typical" ? lattice.firstTypical : lattice.firstCpu;
+      const last = judged.key === "typical" ? lattice.lastTypical : lattice.lastCpu;
+      const growth = ratio(last, first);
       verdicts.push({
         target: `(b) agent-lattice last-100 / first-100 ≤ ${TARGETS.growth}`,
-        measured: `${formatRatio(growth)} CPU (${micros(lattice.firstCpu)} → ${micros(lattice.lastCpu)} µs); wall ${formatRatio(ratio(lattice.lastWall, lattice.firstWall))}, typical turn ${formatRatio(ratio(lattice.lastTypical, lattice.firstTypical))}`,
+        measured: `${formatRatio(growth)} ${judged.name} (${micros(first)} → ${micros(last)} µs); CPU ${formatRatio(ratio(lattice.lastCpu, lattice.firstCpu))}, wall ${formatRatio(ratio(lattice.lastWall, lattice.firstWall))}, typical ${formatRatio(ratio(lattice.lastTypical, lattice.firstTypical))}`,
         met: growth <= TARGETS.growth,
       });
     }

@@ -14,7 +14,7 @@ import type { ModelRequest, ModelStreamEvent } from "../model/client";
 import { isPromptTooLongError, toProviderError } from "../model/errors";
 import { retryDelayMs } from "../model/retry";
 import { NOOP_SPAN, type SpanHandle } from "../telemetry/telemetry";
-import type { Emit } from "./drain";
+import { type Emit, invoke } from "./drain";
 import { InterruptReason, type QueryRun } from "./query-run";
 import { linkSignals, raceWithSignal } from "./signals";
 
@@ -118,7 +118,7 @@ async function attemptOnce<T>(
     }
     span = core.telemetry.modelCall(settings.parentSpan ?? run.span, request);
     const message = await raceWithSignal(
-      Promise.resolve().then(() => core.client.createMessage(request)),
+      invoke(() => core.client.createMessage(request)),
       signal,
     );
     assertAssistantMessage(message);

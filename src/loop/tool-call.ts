@@ -19,7 +19,7 @@ import type { PermissionDenial, SDKMessage } from "../messages/sdk-messages";
 import type { ToolResultBlock, ToolUseBlock } from "../messages/types";
 import type { SpanHandle, Telemetry } from "../telemetry/telemetry";
 import type { Tool } from "../tools/tool";
-import type { Emit } from "./drain";
+import { type Emit, invoke } from "./drain";
 import { linkSignals, raceWithSignal } from "./signals";
 import {
   describeThrown,
@@ -155,9 +155,7 @@ async function executeTool(
   const timer =
     link === undefined ? undefined : setTimeout(() => link.abort(new ToolTimeout(timeoutMs!)), timeoutMs);
   try {
-    const work = Promise.resolve().then(() =>
-      tool.execute(input, { signal, toolUseId: call.id, toolName: call.name }),
-    );
+    const work = invoke(() => tool.execute(input, { signal, toolUseId: call.id, toolName: call.name }));
     return outcomeFromOutput(call.id, await raceWithSignal(work, signal));
   } catch (error) {
     if (signal.aborted && signal.reason instanceof ToolTimeout) {
