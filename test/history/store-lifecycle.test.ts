@@ -1,0 +1,222 @@
+/**
+ * The HistoryStore lifecycle as the Agent drives it: one lazy load before the first query, an
+ * append after every message that enters history, replace on rewrites, crash repair persisted,
+ * failures reported (or thrown with failOnError), and replaceHistory counting as loaded.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  ConversationConflictError,
+  createAgent,
+  defineHistoryStore,
+  type HistoryStore,
+  HistoryStoreError,
+  isWellFormedHistory,
+  type ModelMessage,
+  type SDKMessage,
+} from "../../src/index";
+import { createScriptedClient } from "../../src/testing/index";
+
+type Call =
+  | { op: "load" }
+  | { op: "append"; message: ModelMessage }
+  | { op: "replace"; messages: ModelMessage[] };
+
+/** An in-memory store that records every call and can be told to fail. */
+function recordingStore(initial: ModelMessage[] = [], options: { failOnError?: boolean } = {}) {
+  const calls: Call[] = [];
+  let stored = structuredClone(initial);
+  const failures = {
+    load: undefined as Error | undefined,
+    append: undefined as Error | undefined,
+    replace: undefined as Error | undefined,
+  };
+  const store: HistoryStore = defineHistoryStore({
+    failOnError: options.failOnError,
+    async load() {
+      calls.push({ op: "load" });
+      if (failures.load) throw failures.load;
+      return structuredClone(stored);
+    },
+    async append(message) {
+      calls.push({ op: "append", message: structuredClone(message) });
+      if (failures.append) throw failures.append;
+      stored.push(structuredClone(message));
+    },
+    async replace(messages) {
+      calls.push({ op: "replace", messages: structuredClone(messages) });
+      if (failures.replace) throw failures.replace;
+      stored = structuredClone(messages);
+    },
+  });
+  return { store, calls, failures, stored: () => stored };
+}
+
+const toolTurn = (id: string) => ({ content: [{ type: "tool_use" as const, id, name: "noop", input: {} }] });
+
+async function collect<T>(messages: AsyncIterable<SDKMessage<T>>): Promise<SDKMessage<T>[]> {
+  const out: SDKMessage<T>[] = [];
+  for await (const message of messages) out.push(message);
+  return out;
+}
+
+describe("HistoryStore lifecycle", () => {
+  it("loads lazily, once per Agent, before the first query — and continues from what it held", async () => {
+    const earlier: ModelMessage[] = [
+      { role: "user", content: "My name is Ada." },
+      { role: "assistant", content: [{ type: "text", text: "Hello Ada." }] },
+    ];
+    const recording = recordingStore(earlier);
+    const client = createScriptedClient([{ content: "You are Ada." }, { content: "Still Ada." }]);
+    const agent = createAgent({ model: "m", client, historyStore: recording.store });
+    expect(recording.calls).toEqual([]); // nothing at creation
+
+    await agent.prompt("What is my name?");
+    await agent.prompt("And now?");
+    expect(recording.calls.filter((call) => call.op === "load")).toHaveLength(1);
+    expect(recording.calls[0]).toEqual({ op: "load" });
+    expect(client.requests[0]!.messages.slice(0, 2)).toEqual(earlier);
+  });
+
+  it("appends after every message that enters history, in order, and the store equals memory", async () => {
+    const recording = recordingStore();
+    const client = createScriptedClient([toolTurn("t1"), { content: "done" }]);
+    const noop = {
+      name: "noop",
+      inputSchema: { type: "object" },
+      readOnly: true,
+      parseInput: (input: unknown) => ({ ok: true as const, value: input }),
+      execute: () => "ok",
+    };
+    const agent = createAgent({ model: "m", client, historyStore: recording.store, tools: [noop] });
+    await agent.prompt("go");
+    const history = await agent.getHistory();
+    const appended = recording.calls.flatMap((call) => (call.op === "append" ? [call.message] : []));
+    expect(appended.map((message) => message.role)).toEqual(["user", "assistant", "user", "assistant"]);
+    expect(appended).toEqual(history);
+    expect(recording.stored()).toEqual(history);
+  });
+
+  it("by default a failing store is reported (store_error) and the conversation continues in memory", async () => {
+    const recording = recordingStore();
+    recording.failures.append = new Error("disk full");
+    const agent = createAgent({
+      model: "m",
+      client: createScriptedClient([{ content: "hi" }]),
+      historyStore: recording.store,
+    });
+    const messages = await collect(agent.query("hello"));
+    const result = messages.at(-1)!;
+    expect(result.type === "result" && result.subtype).toBe("success");
+    const errors = messages.filter(
+      (message) => message.type === "system" && message.subtype === "store_error",
+    );
+    expect(errors.length).toBeGreaterThan(0);
+    const first = errors[0] as Extract<SDKMessage, { subtype: "store_error" }>;
+    expect(first.operation).toBe("append");
+    expect(first.error).toBeInstanceOf(HistoryStoreError);
+    expect(first.error.message).toContain("disk full");
+    expect(await agent.getHistory()).toHaveLength(2);
+  });
+
+  it("a failing load is reported and the agent starts from an empty history", async () => {
+    const recording = recordingStore([{ role: "user", content: "lost" }]);
+    recording.failures.load = new Error("connection refused");
+    const client = createScriptedClient([{ content: "hi" }]);
+    const agent = createAgent({ model: "m", client, historyStore: recording.store });
+    const messages = await collect(agent.query("hello"));
+    expect(
+      messages.some(
+        (message) =>
+          message.type === "system" && message.subtype === "store_error" && message.operation === "load",
+      ),
+    ).toBe(true);
+    expect(client.requests[0]!.messages).toEqual([{ role: "user", content: "hello" }]);
+  });
+
+  it("with failOnError, store failures propagate out of query() and prompt(), and the guard is released", async () => {
+    const recording = recordingStore([], { failOnError: true });
+    recording.failures.append = new Error("disk full");
+    const agent = createAgent({
+      model: "m",
+      client: createScriptedClient([{ content: "a" }, { content: "b" }]),
+      historyStore: recording.store,
+    });
+    await expect(agent.prompt("one")).rejects.toBeInstanceOf(HistoryStoreError);
+    await expect(collect(agent.query("two"))).rejects.toThrow(/disk full/);
+    recording.failures.append = undefined;
+    const result = await agent.prompt("three");
+    expect(result.subtype).toBe("success");
+  });
+
+  it("a write conflict from another Agent always propagates, even without failOnError", async () => {
+    const recording = recordingStore();
+    recording.failures.append = new ConversationConflictError("conv-1", "version 3 expected, found 4");
+    const agent = createAgent({
+      model: "m",
+      client: createScriptedClient([{ content: "a" }]),
+      historyStore: recording.store,
+    });
+    const failure = await agent.prompt("one").catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ConversationConflictError);
+    expect((failure as ConversationConflictError).conversationId).toBe("conv-1");
+  });
+
+  it("replaceHistory replaces the store too and counts as loaded (no later lazy load overwrites it)", async () => {
+    const recording = recordingStore([
+      { role: "user", content: "old" },
+      { role: "assistant", content: [{ type: "text", text: "old answer" }] },
+    ]);
+    const client = createScriptedClient([{ content: "fresh" }]);
+    const agent = createAgent({ model: "m", client, historyStore: recording.store });
+    const replacement: ModelMessage[] = [
+      { role: "user", content: "new start" },
+      { role: "assistant", content: [{ type: "text", text: "ok" }] },
+    ];
+    await agent.replaceHistory(replacement);
+    expect(recording.calls).toEqual([{ op: "replace", messages: replacement }]);
+    await agent.prompt("continue");
+    expect(recording.calls.some((call) => call.op === "load")).toBe(false);
+    expect(client.requests[0]!.messages.slice(0, 2)).toEqual(replacement);
+    expect(recording.stored()).toEqual(await agent.getHistory());
+  });
+
+  it("repairs a tail left by a crash (tool_use without result) on load, and persists the repair", async () => {
+    const crashed: ModelMessage[] = [
+      { role: "user", content: "deploy" },
+      { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "deploy", input: {} }] },
+    ];
+    const recording = recordingStore(crashed);
+    const client = createScriptedClient([{ content: "I will check whether the deploy happened." }]);
+    const agent = createAgent({ model: "m", client, historyStore: recording.store });
+    await agent.prompt("what happened?");
+    const sent = client.requests[0]!.messages;
+    expect(isWellFormedHistory(sent)).toBe(true);
+    const repair = sent[2]!;
+    expect(repair.role).toBe("user");
+    const block = (
+      repair.content as Array<{ type: string; tool_use_id?: string; is_error?: boolean; content?: unknown }>
+    )[0]!;
+    expect(block).toMatchObject({ type: "tool_result", tool_use_id: "t1", is_error: true });
+    expect(String(block.content)).toMatch(/never recorded/i);
+    expect(recording.calls[1]?.op).toBe("replace");
+    expect(recording.stored()).toEqual(await agent.getHistory());
+  });
+
+  it("a failure outside a query (replaceHistory) is reported at the start of the next query", async () => {
+    const recording = recordingStore();
+    recording.failures.replace = new Error("read-only database");
+    const agent = createAgent({
+      model: "m",
+      client: createScriptedClient([{ content: "hi" }]),
+      historyStore: recording.store,
+    });
+    await agent.replaceHistory([
+      { role: "user", content: "x" },
+      { role: "assistant", content: [{ type: "text", text: "y" }] },
+    ]);
+    recording.failures.replace = undefined;
+    const messages = await collect(agent.query("hello"));
+    const first = messages[0]!;
+    expect(first.type === "system" && first.subtype).toBe("store_error");
+  });
+});
