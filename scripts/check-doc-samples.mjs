@@ -7,10 +7,11 @@
  * - `no-check` (```ts no-check) skips the block, for fragments that cannot compile at all;
  * - `continues` (```ts continues) checks the block after the page's previous checked block, for a
  *   sample that goes on using what the one before it declared (`agent`, a tool …).
- * Imports of the package (`agent-lattice`,
- * `agent-lattice/testing`, `agent-lattice/tools`, `agent-lattice/mcp`, `agent-lattice/stores/*`)
- * resolve to the sources through `paths` in a generated tsconfig, and `tsc --noEmit` checks them
- * all in strict mode. Errors are reported at their line in the Markdown page.
+ *
+ * Imports of the package (`agent-lattice`, `agent-lattice/testing`, `agent-lattice/tools`,
+ * `agent-lattice/mcp`, `agent-lattice/stores/*`) resolve to the sources through `paths` in a
+ * generated tsconfig, and `tsc --noEmit` checks them all in strict mode. Errors are reported at
+ * their line in the Markdown page, and the script exits 1.
  *
  * Usage: `npm run docs:check` (or `node scripts/check-doc-samples.mjs`). The generated files stay in
  * .tmp/doc-samples (git-ignored) for inspection.
@@ -41,7 +42,10 @@ function main() {
   rmSync(outputDirectory, { recursive: true, force: true });
   mkdirSync(outputDirectory, { recursive: true });
   for (const sample of samples) writeFileSync(join(outputDirectory, sample.fileName), sample.code);
-  writeFileSync(join(outputDirectory, "tsconfig.json"), `${JSON.stringify(samplesTsconfig(samples), null, 2)}\n`);
+  writeFileSync(
+    join(outputDirectory, "tsconfig.json"),
+    `${JSON.stringify(samplesTsconfig(samples), null, 2)}\n`,
+  );
 
   const skipped = pages.reduce((count, page) => count + page.skipped, 0);
   console.log(
@@ -72,7 +76,8 @@ function markdownPages() {
   for (const language of ["en", "zh"]) {
     const directory = join(root, "docs", language);
     if (!existsSync(directory)) continue;
-    for (const name of readdirSync(directory).sort()) if (name.endsWith(".md")) files.push(join(directory, name));
+    for (const name of readdirSync(directory).sort())
+      if (name.endsWith(".md")) files.push(join(directory, name));
   }
   const readme = join(root, "README.md");
   if (existsSync(readme)) files.push(readme);
@@ -86,14 +91,19 @@ function markdownPages() {
 function extractSamples(page) {
   const samples = [];
   const lines = page.text.split(/\r?\n/);
-  const pageName = relative(root, page.path).replace(/\.md$/, "").replace(/[^A-Za-z0-9]+/g, "-");
+  const pageName = relative(root, page.path)
+    .replace(/\.md$/, "")
+    .replace(/[^A-Za-z0-9]+/g, "-");
   let fence;
   for (let index = 0; index < lines.length; index++) {
     const line = lines[index];
     if (!fence) {
       const opening = /^ {0,3}(`{3,}|~{3,})\s*([^`]*)$/.exec(line);
       if (!opening) continue;
-      const words = opening[2].trim().split(/[\s,{]+/).filter(Boolean);
+      const words = opening[2]
+        .trim()
+        .split(/[\s,{]+/)
+        .filter(Boolean);
       fence = { marker: opening[1], words, firstLine: index + 1, body: [] };
       continue;
     }

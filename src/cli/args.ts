@@ -42,6 +42,8 @@ export interface CliOptions {
   /** `--partial`: with `--json`, also print `stream_event` messages. */
   partial: boolean;
   demo: boolean;
+  /** With `demo`: never use the real API, even with a key. */
+  offline: boolean;
 }
 
 /** The parsed command: show help, show the version, or run. */
@@ -68,8 +70,10 @@ Options:
                            printed on stdout once validated
   --json                   print every SDK message as one JSON line (NDJSON), for scripts
   --partial                with --json, also print stream_event messages (text deltas)
-  --demo                   run the offline demo: a scripted model on a local mock server
-                           uses the workspace tools on a temporary folder
+  --demo                   run the demo task on a temporary folder with the workspace tools:
+                           offline (a scripted model on a local mock server), or against the
+                           real API when ANTHROPIC_API_KEY is set
+  --offline                with --demo, stay offline even when ANTHROPIC_API_KEY is set
   -h, --help               show this help
   -v, --version            show the version
 
@@ -100,6 +104,7 @@ const OPTION_SPEC = {
   json: { type: "boolean" },
   partial: { type: "boolean" },
   demo: { type: "boolean" },
+  offline: { type: "boolean" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
 } as const;
@@ -127,6 +132,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     json: values.json ?? false,
     partial: values.partial ?? false,
     demo: values.demo ?? false,
+    offline: values.offline ?? false,
   };
   checkCombinations(options, values);
   return { kind: "run", options };
@@ -145,6 +151,7 @@ function parseStrictly(argv: readonly string[]) {
 
 function checkCombinations(options: CliOptions, values: { "base-url"?: string }): void {
   if (options.partial && !options.json) throw new UsageError("--partial only makes sense with --json");
+  if (options.offline && !options.demo) throw new UsageError("--offline goes with --demo");
   if (!options.demo) return;
   if (options.prompt !== undefined)
     throw new UsageError("--demo takes no prompt: its scripted model performs one fixed task");

@@ -28,19 +28,29 @@ import type { QueryOutput } from "./query-output";
 /** The key the demo's client sends to the local mock server, so a real key never leaves for it. */
 const DEMO_API_KEY = "demo-offline-key";
 
-/** Runs the demo and returns the exit code. */
+/**
+ * Runs the demo and returns the exit code. With `ANTHROPIC_API_KEY` set (and no `--offline`) the
+ * same task goes to the real API (`ANTHROPIC_BASE_URL` honoured); otherwise a scripted model on
+ * the bundled mock server answers, offline.
+ */
 export async function runDemo(options: CliOptions, io: CliIo, output: QueryOutput): Promise<number> {
   const root = await createDemoWorkspace();
-  if (options.apiKey) output.notice(liveRunHint(root));
-  const pacing = io.stdout.isTTY === true ? WATCHABLE_PACING : IMMEDIATE_PACING;
-  const server = await startMockAnthropicServer({ handler: createDemoModel(pacing) });
+  const live = options.apiKey !== undefined && !options.offline;
+  const server = live
+    ? undefined
+    : await startMockAnthropicServer({ handler: createDemoModel(pacingFor(io)) });
   try {
     output.notice(
-      "Demo, offline: a scripted model behind a local mock Messages API server uses real workspace tools",
+      live
+        ? `Demo, live: ${options.model} via ${options.baseURL ?? "the Anthropic API"} uses real workspace tools (--offline for the bundled mock model)`
+        : "Demo, offline: a scripted model behind a local mock Messages API server uses real workspace tools",
     );
     output.notice(`  workspace: ${root}`);
+    const client = server
+      ? createAnthropicClient({ apiKey: DEMO_API_KEY, baseURL: server.url })
+      : createAnthropicClient({ apiKey: options.apiKey, baseURL: options.baseURL });
     const { agent } = await createCliAgent(options, io, {
-      client: createAnthropicClient({ apiKey: DEMO_API_KEY, baseURL: server.url }),
+      client,
       tools: createWorkspaceTools({ root }),
       systemPrompt: DEMO_SYSTEM_PROMPT,
     });
@@ -57,22 +67,10 @@ export async function runDemo(options: CliOptions, io: CliIo, output: QueryOutpu
     );
     return code;
   } finally {
-    await server.close();
+    await server?.close();
   }
 }
 
-/** One line: the demo never uses the key; here is how to give the same task to the real API. */
-function liveRunHint(root: string): string {
-  return (
-    "ANTHROPIC_API_KEY is set, but --demo always runs offline against its mock server; " +
-    `to give the same task to the real API: cd ${root} && ${commandName()} --tools read,write "${DEMO_PROMPT}"`
-  );
-}
-
-/** How the user invoked this command: `agent-lattice` when installed, else `node <script>`. */
-function commandName(): string {
-  const script = process.argv[1] ?? "";
-  const base = path.basename(script);
-  if (base === "agent-lattice" || script === "") return "agent-lattice";
-  return `node ${path.resolve(script)}`;
+function pacingFor(io: CliIo) {
+  return io.stdout.isTTY === true ? WATCHABLE_PACING : IMMEDIATE_PACING;
 }

@@ -33,6 +33,7 @@ describe("parseCommandLine", () => {
       json: false,
       partial: false,
       demo: false,
+      offline: false,
     });
   });
 
@@ -74,6 +75,7 @@ describe("parseCommandLine", () => {
       json: true,
       partial: true,
       demo: false,
+      offline: false,
     });
   });
 

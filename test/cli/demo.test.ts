@@ -1,7 +1,9 @@
 import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createDemoModel, IMMEDIATE_PACING } from "../../src/cli/demo-model";
 import { DEMO_PROJECT_FILES } from "../../src/cli/demo-workspace";
+import { startMockAnthropicServer } from "../../src/testing/index";
 import { CLI, cleanEnvironment, DUMMY_KEY, ensureBuiltCli, runCli } from "./helpers";
 
 const folders: string[] = [];
@@ -13,7 +15,7 @@ function workspaceOf(stderr: string): string {
   return folder!;
 }
 
-describe("agent-lattice --demo (offline, real tools on a temporary folder)", () => {
+describe("agent-lattice --demo (real tools on a temporary folder; offline without a key)", () => {
   beforeAll(ensureBuiltCli, 300_000);
   afterEach(() => {
     for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
@@ -50,14 +52,47 @@ describe("agent-lattice --demo (offline, real tools on a temporary folder)", () 
     expect(run.stdout + run.stderr).not.toContain("\u001b");
   });
 
-  it("with ANTHROPIC_API_KEY set, says in one line that the demo stays offline and how to use the API", async () => {
-    const run = await runCli(["--demo"], { env: cleanEnvironment({ ANTHROPIC_API_KEY: DUMMY_KEY }) });
-    expect(run.code).toBe(0);
-    const root = workspaceOf(run.stderr);
-    const hint = run.stderr.split("\n")[0]!;
-    expect(hint).toMatch(/^ANTHROPIC_API_KEY is set, but --demo always runs offline/);
-    expect(hint).toContain(`cd ${root} && node ${CLI} --tools read,write "`);
-    expect(run.stdout + run.stderr).not.toContain(DUMMY_KEY);
+  it("with ANTHROPIC_API_KEY set, sends the same task to the API at ANTHROPIC_BASE_URL (live), with that key", async () => {
+    // The "real API" here is a mock server answering like the demo's model, reached over HTTP.
+    const api = await startMockAnthropicServer({ handler: createDemoModel(IMMEDIATE_PACING) });
+    try {
+      const run = await runCli(["--demo"], {
+        env: cleanEnvironment({ ANTHROPIC_API_KEY: DUMMY_KEY, ANTHROPIC_BASE_URL: api.url }),
+      });
+      expect(run.code).toBe(0);
+      expect(run.stderr.split("\n")[0]).toMatch(/^Demo, live: /);
+      const root = workspaceOf(run.stderr);
+      expect(readFileSync(path.join(root, "SUMMARY.md"), "utf8")).toContain("Status: reviewed");
+      expect(api.requests.length).toBe(5);
+      const headers = api.requests[0]!.headers;
+      expect(`${headers.authorization ?? ""} ${headers["x-api-key"] ?? ""}`).toContain(DUMMY_KEY);
+      expect(run.stdout + run.stderr).not.toContain(DUMMY_KEY);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it("--offline keeps the demo on its own mock server even with a key set", async () => {
+    const api = await startMockAnthropicServer({ handler: createDemoModel(IMMEDIATE_PACING) });
+    try {
+      const run = await runCli(["--demo", "--offline"], {
+        env: cleanEnvironment({ ANTHROPIC_API_KEY: DUMMY_KEY, ANTHROPIC_BASE_URL: api.url }),
+      });
+      expect(run.code).toBe(0);
+      expect(run.stderr.split("\n")[0]).toMatch(/^Demo, offline: /);
+      workspaceOf(run.stderr);
+      expect(api.requests).toEqual([]);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it("--offline without --demo is a usage error", async () => {
+    const run = await runCli(["--offline", "hi"], {
+      env: cleanEnvironment({ ANTHROPIC_API_KEY: DUMMY_KEY }),
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("--offline goes with --demo");
   });
 
   it("--demo --json prints the demo's messages as NDJSON", async () => {

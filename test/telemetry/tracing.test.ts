@@ -522,7 +522,7 @@ describe("tracing the summary of a huge tool result", () => {
     ).toHaveLength(2);
   });
 
-  it("records that the original was kept when the summary call fails", async () => {
+  it("fails the span and records that the original was kept when the summary call fails", async () => {
     const main: ScriptedResponse[] = [{ content: [toolUse("call_1", "dump")] }, { content: "Done." }];
     const { agent } = tracedAgent(
       (request) =>
@@ -536,6 +536,8 @@ describe("tracing the summary of a huge tool result", () => {
 
     const compaction = onlySpan("compaction");
     expect(compaction.attributes["agent_lattice.compaction.outcome"]).toBe("kept_original");
+    expect(compaction.status.code).toBe(SpanStatusCode.ERROR);
+    expect(compaction.status.message).toContain("summary refused");
     const [summarising] = spansNamed(`chat ${MODEL}`).filter((span) => isChildOf(span, compaction));
     expect(summarising!.status.code).toBe(SpanStatusCode.ERROR);
   });
