@@ -42,6 +42,7 @@ const settings = {
   largeResultBytes: 2048,
   peerWarmUpTurns: 100,
   streamingTurns: 200,
+  streamingWarmUpTurns: 20,
   conversations: 100,
   concurrentTurns: 10,
   idleAgents: 10_000,
@@ -108,79 +109,33 @@ function inProcessChild(id, resultBytes, runs, warmUpTurns) {
 
 const bytesOf = { a: 0, b: settings.largeResultBytes };
 const inProcessScenarios = ["a", "b"].filter((scenario) => scenarios.has(scenario));
-if (inProcessScenarios.length) {
+
+/** Runs `measure(round)` for rounds 1..runs: round 1 of everything, then round 2 … */
+async function inRounds(measure) {
+  for (let round = 1; round <= settings.runs; round++) await measure(`round ${round}/${settings.runs}`);
+}
+
+/** (a) and (b) for the floor and agent-lattice: each child warms up with a full conversation. */
+async function measureInProcess() {
   results.inProcess = Object.fromEntries(inProcessScenarios.map((scenario) => [scenario, {}]));
-  for (let round = 1; round <= settings.runs; round++) {
+  await inRounds(async (round) => {
     for (const scenario of inProcessScenarios) {
       for (const id of ["floor", "lattice"]) {
-        await measureInto(results.inProcess[scenario], id, `(${scenario}) ${id} round ${round}/${settings.runs}`, () =>
+        await measureInto(results.inProcess[scenario], id, `(${scenario}) ${id} ${round}`, () =>
           inProcessChild(id, bytesOf[scenario], 1, settings.toolTurns),
         );
       }
     }
-  }
+  });
 }
 
-if (scenarios.has("c")) {
-  results.streaming = {};
-  const server = await startMockServerProcess(settings.streamingTurns, env);
-  try {
-    for (let round = 1; round <= settings.runs; round++) {
-      for (const id of ["raw-fetch", "raw-sdk", "lattice", "vercel"]) {
-        if (id === "vercel" && peerProblem) continue;
-        await measureInto(results.streaming, id, `(c) ${id} round ${round}/${settings.runs}`, () =>
-          runChild(scenarioScript("streaming.mjs"), [id, server.url, settings.streamingTurns, 1, 1], {
-            nodeArguments: ["--expose-gc"],
-            env,
-          }),
-        );
-      }
-    }
-  } finally {
-    await server.stop();
-  }
-}
-
-if (scenarios.has("d")) {
-  results.concurrent = {};
-  const server = await startMockServerProcess(settings.concurrentTurns, env);
-  try {
-    for (let round = 1; round <= settings.runs; round++) {
-      for (const id of ["raw-fetch", "raw-sdk", "lattice", "lattice-shared-client", "vercel"]) {
-        if (id === "vercel" && peerProblem) continue;
-        await measureInto(results.concurrent, id, `(d) ${id} round ${round}/${settings.runs}`, () =>
-          runChild(
-            scenarioScript("concurrent.mjs"),
-            [id, server.url, settings.conversations, settings.concurrentTurns],
-            { nodeArguments: ["--expose-gc"], env },
-          ),
-        );
-      }
-    }
-  } finally {
-    await server.stop();
-  }
-}
-
-if (scenarios.has("e")) {
-  results.idle = {};
-  for (let round = 1; round <= settings.runs; round++) {
-    for (const variant of ["shared-client", "own-client"]) {
-      await measureInto(results.idle, variant, `(e) ${variant} round ${round}/${settings.runs}`, () =>
-        runChild(scenarioScript("idle-agents.mjs"), [variant, settings.idleAgents], {
-          nodeArguments: ["--expose-gc"],
-          env,
-        }),
-      );
-    }
-  }
-}
-
-// The peers of (a) and (b) last, `peerParallel` children at a time (each child measures its own
-// CPU time, which sharing the machine with one other child barely changes).
-if (inProcessScenarios.length && !peerProblem) {
+/**
+ * The peers of (a) and (b), `peerParallel` children at a time, longest first (each child measures
+ * its own CPU time, which sharing the machine with one other child barely changes).
+ */
+async function measurePeersInProcess() {
   const jobs = [];
-  for (const id of ["vercel", "openai-agents"]) {
+  for (const id of ["openai-agents", "vercel"]) {
     for (const scenario of inProcessScenarios) {
       jobs.push(() =>
         measureInto(results.inProcess[scenario], id, `(${scenario}) ${id}, ${settings.peerRuns} run(s)`, () =>
@@ -194,7 +149,68 @@ if (inProcessScenarios.length && !peerProblem) {
     while (jobs.length) await jobs.shift()();
   };
   await Promise.all(Array.from({ length: settings.peerParallel }, worker));
-} else if (inProcessScenarios.length) {
+}
+
+/** (c): one streamed conversation per child, after a short warm-up conversation. */
+async function measureStreaming(url) {
+  results.streaming = {};
+  await inRounds(async (round) => {
+    for (const id of ["raw-fetch", "raw-sdk", "lattice", "vercel"]) {
+      if (id === "vercel" && peerProblem) continue;
+      await measureInto(results.streaming, id, `(c) ${id} ${round}`, () =>
+        runChild(scenarioScript("streaming.mjs"), [id, url, settings.streamingTurns, 1, settings.streamingWarmUpTurns], {
+          nodeArguments: ["--expose-gc"],
+          env,
+        }),
+      );
+    }
+  });
+}
+
+/** (d): one batch of concurrent conversations per fresh child. */
+async function measureConcurrent(url) {
+  results.concurrent = {};
+  await inRounds(async (round) => {
+    for (const id of ["raw-fetch", "raw-sdk", "lattice", "lattice-shared-client", "vercel"]) {
+      if (id === "vercel" && peerProblem) continue;
+      await measureInto(results.concurrent, id, `(d) ${id} ${round}`, () =>
+        runChild(scenarioScript("concurrent.mjs"), [id, url, settings.conversations, settings.concurrentTurns], {
+          nodeArguments: ["--expose-gc"],
+          env,
+        }),
+      );
+    }
+  });
+}
+
+/** (e): one child per run and variant. */
+async function measureIdleAgents() {
+  results.idle = {};
+  await inRounds(async (round) => {
+    for (const variant of ["shared-client", "own-client"]) {
+      await measureInto(results.idle, variant, `(e) ${variant} ${round}`, () =>
+        runChild(scenarioScript("idle-agents.mjs"), [variant, settings.idleAgents], {
+          nodeArguments: ["--expose-gc"],
+          env,
+        }),
+      );
+    }
+  });
+}
+
+if (inProcessScenarios.length) await measureInProcess();
+if (scenarios.has("c") || scenarios.has("d")) {
+  const server = await startMockServerProcess(env);
+  try {
+    if (scenarios.has("c")) await measureStreaming(server.url);
+    if (scenarios.has("d")) await measureConcurrent(server.url);
+  } finally {
+    await server.stop();
+  }
+}
+if (scenarios.has("e")) await measureIdleAgents();
+if (inProcessScenarios.length && !peerProblem) await measurePeersInProcess();
+else if (inProcessScenarios.length) {
   for (const scenario of inProcessScenarios) {
     for (const id of ["vercel", "openai-agents"]) results.inProcess[scenario][id] = { runs: [], error: peerProblem };
   }

@@ -43,6 +43,7 @@ export {
   MissingOutputError,
   PromptBlockedError,
   ProviderError,
+  type ProviderErrorDetails,
   StructuredOutputError,
   TimeoutError,
 } from "./errors";
@@ -64,6 +65,7 @@ export type * from "./messages/types";
 export { type AnthropicClientOptions, createAnthropicClient } from "./model/anthropic";
 export type * from "./model/client";
 export { isPromptTooLongError } from "./model/errors";
+export type { TelemetryOptions } from "./telemetry/telemetry";
 export { defineTool, type ToolDefinition } from "./tools/define-tool";
 export type {
   InferSchema,

@@ -54,12 +54,12 @@ export function runChild(script, scriptArguments, { nodeArguments = [], env = pr
 }
 
 /**
- * Starts ./scenarios/mock-server-process.mjs for conversations of `toolTurns` tool turns and
- * resolves with its `url` and a `stop()` that ends it (closing its stdin, then a kill as backstop).
+ * Starts ./scenarios/mock-server-process.mjs and resolves with its `url` and a `stop()` that ends
+ * it (closing its stdin, then a kill as backstop).
  */
-export function startMockServerProcess(toolTurns, env = process.env) {
+export function startMockServerProcess(env = process.env) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [scenarioScript("mock-server-process.mjs"), String(toolTurns)], {
+    const child = spawn(process.execPath, [scenarioScript("mock-server-process.mjs")], {
       env,
       stdio: ["pipe", "pipe", "pipe"],
     });

@@ -8,9 +8,9 @@ import { formatNumber } from "./stats.mjs";
 const PROFILES_FOLDER = fileURLToPath(new URL("../results/profiles/", import.meta.url));
 
 /**
- * Runs scenario `scenario` ("a", "b" or "c") for contender `id` under the V8 sampling profiler and
+ * Runs scenario `scenario` ("a" to "d") for contender `id` under the V8 sampling profiler and
  * returns the summary (see summariseCpuProfile) with the profile's path. (a)/(b): 3 conversations
- * of 1,000 tool turns after a warm-up; (c): 3 conversations of 200 streamed turns.
+ * of 1,000 tool turns after a warm-up; (c): 3 conversations of 200 streamed turns; (d): one batch.
  */
 export async function profileContender(scenario, id, { env = process.env, top = 15 } = {}) {
   const folder = `${PROFILES_FOLDER}${scenario}-${id}-${Date.now()}`;
@@ -19,15 +19,17 @@ export async function profileContender(scenario, id, { env = process.env, top = 
   if (scenario === "a" || scenario === "b") {
     const bytes = scenario === "a" ? 0 : 2048;
     await runChild(scenarioScript("in-process.mjs"), [id, bytes, 1000, 3, 1000], { nodeArguments, env });
-  } else if (scenario === "c") {
-    const server = await startMockServerProcess(200, env);
+  } else if (scenario === "c" || scenario === "d") {
+    const server = await startMockServerProcess(env);
     try {
-      await runChild(scenarioScript("streaming.mjs"), [id, server.url, 200, 3, 1], { nodeArguments, env });
+      if (scenario === "c")
+        await runChild(scenarioScript("streaming.mjs"), [id, server.url, 200, 3, 20], { nodeArguments, env });
+      else await runChild(scenarioScript("concurrent.mjs"), [id, server.url, 100, 10], { nodeArguments, env });
     } finally {
       await server.stop();
     }
   } else {
-    throw new Error(`profiling supports scenarios a, b and c, not "${scenario}"`);
+    throw new Error(`profiling supports scenarios a, b, c and d, not "${scenario}"`);
   }
   const [file] = (await readdir(folder)).filter((name) => name.endsWith(".cpuprofile"));
   const summary = await summariseCpuProfile(`${folder}/${file}`, top);

@@ -16,6 +16,22 @@ export const ECHO_TOOL = {
 /** The model name sent by every contender (the mock server and scripted models ignore it). */
 export const MODEL = "claude-sonnet-4-6";
 
+/**
+ * The prompt that opens a conversation of `toolTurns` tool turns over HTTP: the mock server reads
+ * the count from it (see conversationLength), so one server serves conversations of any length.
+ */
+export function conversationPrompt(toolTurns) {
+  return `Call echo ${toolTurns} times.`;
+}
+
+/** The tool-turn count a request's first message asks for, or undefined. */
+export function conversationLength(messages) {
+  const first = messages?.[0]?.content;
+  const text = typeof first === "string" ? first : Array.isArray(first) ? first.map((block) => block.text ?? "").join("") : "";
+  const match = /Call echo (\d+) times/.exec(text);
+  return match ? Number(match[1]) : undefined;
+}
+
 /** The final answer of every conversation. */
 export const FINAL_ANSWER = "done";
 

@@ -1,7 +1,7 @@
 // Scenario (d) for one contender, one run, in a fresh process (so its peak RSS is its own):
 //   node bench/scenarios/concurrent.mjs <contender> <url> <conversations> <toolTurns>
 // First a warm-up of 10 concurrent conversations, then `conversations` concurrent conversations of
-// `toolTurns` tool turns each against the mock server at `url` (started with the same toolTurns).
+// `toolTurns` tool turns each against the mock server at `url`.
 // Prints one JSON line: wall and CPU milliseconds of the measured batch, peak RSS of the process
 // (getrusage maxrss), and RSS before the batch.
 import { performance } from "node:perf_hooks";

@@ -1,10 +1,10 @@
 // The contenders of scenarios (c) and (d): tool conversations streamed over loopback HTTP from the
 // mock server (./mock-server-process.mjs). `prepare({ url, fetch })` builds what a conversation
-// needs (a client, a tool) and returns `converse(toolTurns)`, which runs one conversation and
-// returns the final answer. `fetch` is the fetch to use (a stamping wrapper in (c)); every
+// needs (a client, a tool) and returns `converse(toolTurns)`, which runs one conversation (its
+// prompt tells the server how many tool turns to ask for) and returns the final answer. `fetch` is the fetch to use (a stamping wrapper in (c)); every
 // contender sends its requests through it, so request starts are observed the same way for all.
 import { createStreamAssembly, readServerSentEvents } from "../lib/stream-assembly.mjs";
-import { ECHO_TOOL, echoOutput, MODEL } from "../lib/turns.mjs";
+import { conversationPrompt, ECHO_TOOL, echoOutput, MODEL } from "../lib/turns.mjs";
 import { importFromDist } from "../lib/dist.mjs";
 
 const API_KEY = "bench-not-a-real-key";
@@ -27,7 +27,7 @@ function recordTurn(messages, message) {
 async function rawFetch({ url, fetch = globalThis.fetch }) {
   const headers = { "content-type": "application/json", "x-api-key": API_KEY, "anthropic-version": "2023-06-01" };
   return async (toolTurns) => {
-    const messages = [{ role: "user", content: "go" }];
+    const messages = [{ role: "user", content: conversationPrompt(toolTurns) }];
     for (let turn = 0; turn <= toolTurns; turn++) {
       const response = await fetch(`${url}/v1/messages`, {
         method: "POST",
@@ -49,7 +49,7 @@ async function rawSdk({ url, fetch }) {
   const { default: Anthropic } = await import("@anthropic-ai/sdk");
   const client = new Anthropic({ apiKey: API_KEY, baseURL: url, maxRetries: 0, ...(fetch ? { fetch } : {}) });
   return async (toolTurns) => {
-    const messages = [{ role: "user", content: "go" }];
+    const messages = [{ role: "user", content: conversationPrompt(toolTurns) }];
     for (let turn = 0; turn <= toolTurns; turn++) {
       const stream = await client.messages.create({
         model: MODEL,
@@ -78,8 +78,8 @@ async function latticeEchoTool() {
   });
 }
 
-async function runLatticeAgent(agent) {
-  const result = await agent.prompt("go");
+async function runLatticeAgent(agent, toolTurns) {
+  const result = await agent.prompt(conversationPrompt(toolTurns));
   if (result.subtype !== "success") throw result.error ?? new Error(`agent-lattice run ended ${result.subtype}`);
   return result.result;
 }
@@ -97,7 +97,7 @@ async function lattice({ url, fetch }) {
       maxTurns: toolTurns + 1,
       maxTokens: MAX_TOKENS,
     });
-    return runLatticeAgent(agent);
+    return runLatticeAgent(agent, toolTurns);
   };
 }
 
@@ -107,7 +107,10 @@ async function latticeSharedClient({ url, fetch }) {
   const echo = await latticeEchoTool();
   const client = createAnthropicClient({ apiKey: API_KEY, baseURL: url, ...(fetch ? { fetch } : {}) });
   return (toolTurns) =>
-    runLatticeAgent(createAgent({ model: MODEL, client, tools: [echo], maxTurns: toolTurns + 1, maxTokens: MAX_TOKENS }));
+    runLatticeAgent(
+      createAgent({ model: MODEL, client, tools: [echo], maxTurns: toolTurns + 1, maxTokens: MAX_TOKENS }),
+      toolTurns,
+    );
 }
 
 /** Vercel AI SDK: streamText with `@ai-sdk/anthropic` pointed at the mock server. */
@@ -126,7 +129,7 @@ async function vercel({ url, fetch }) {
     let failure;
     const result = streamText({
       model: provider(MODEL),
-      prompt: "go",
+      prompt: conversationPrompt(toolTurns),
       tools,
       maxOutputTokens: MAX_TOKENS,
       maxRetries: 0,

@@ -1,15 +1,14 @@
 // The loopback Messages API server of scenarios (c) and (d), in a process of its own so that its
 // CPU and memory are never charged to a contender:
-//   node bench/scenarios/mock-server-process.mjs <toolTurns>
-// Every conversation asks for the `echo` tool `toolTurns` times, then answers "done". The server is
-// stateless: it reads the turn from the number of assistant messages in the request. It prints
-// { "url": … } once listening and stops when its standard input closes (its parent ended).
+//   node bench/scenarios/mock-server-process.mjs
+// Every conversation asks for the `echo` tool as many times as its first message says ("Call echo
+// N times."), then answers "done". The server is stateless: it reads the turn from the number of
+// assistant messages in the request. It prints { "url": … } once listening and stops when its
+// standard input closes (its parent ended).
 import http from "node:http";
 import { syncBuiltinESMExports } from "node:module";
 import { importFromDist } from "../lib/dist.mjs";
-import { ECHO_TOOL, FINAL_ANSWER, toolUseId } from "../lib/turns.mjs";
-
-const toolTurns = Number(process.argv[2] ?? "10");
+import { conversationLength, ECHO_TOOL, FINAL_ANSWER, toolUseId } from "../lib/turns.mjs";
 
 // Node's HTTP server closes a keep-alive connection idle for 5 s; on a loaded machine a client can
 // reuse the connection just as it closes ("other side closed"), and none of the contenders retries.
@@ -24,10 +23,12 @@ syncBuiltinESMExports();
 const { startMockAnthropicServer } = await importFromDist("testing.js");
 const usage = { input_tokens: 1, output_tokens: 1 };
 
-/** The step for a request: a tool call while the conversation has fewer than `toolTurns` of them. */
+/** The step for a request: a tool call while the conversation has had fewer than it asked for. */
 function answer(body) {
+  const toolTurns = conversationLength(body.messages);
+  if (toolTurns === undefined) return { fault: "status", status: 400 };
   let turn = 0;
-  for (const message of body.messages ?? []) if (message.role === "assistant") turn++;
+  for (const message of body.messages) if (message.role === "assistant") turn++;
   if (turn >= toolTurns) return { content: FINAL_ANSWER, usage };
   return {
     content: [{ type: "tool_use", id: toolUseId(turn), name: ECHO_TOOL.name, input: { n: turn } }],

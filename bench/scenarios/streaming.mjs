@@ -1,9 +1,6 @@
-// Scenario (c) for one contender, in a process of its own: one conversation of `toolTurns` tool
-// turns streamed from the mock server at `url`.
+// Scenario (c) for one contender, in a process of its own: a warm-up conversation of `warmUpTurns`
+// tool turns, then `runs` conversations of `toolTurns`, streamed from the mock server at `url`.
 //   node bench/scenarios/streaming.mjs <contender> <url> <toolTurns> <runs> <warmUpTurns>
-// The mock server must have been started with the same `toolTurns` (it ends every conversation
-// after that many tool calls); the warm-up conversation is a separate server's job, so it runs
-// `warmUpTurns` conversations of the full length only when asked (0: none).
 // Prints one JSON line: per run, µs per tool turn over all turns (see turnWindow), where a turn is
 // the time from one HTTP request's start to the next.
 import { turnWindow } from "../lib/stats.mjs";
@@ -15,7 +12,7 @@ const contender = HTTP_CONTENDERS[contenderId];
 if (!contender) throw new Error(`unknown contender "${contenderId}"; one of ${Object.keys(HTTP_CONTENDERS).join(", ")}`);
 const toolTurns = Number(toolTurnsArgument ?? "200");
 const runs = Number(runsArgument ?? "1");
-const warmUps = Number(warmUpArgument ?? "1");
+const warmUpTurns = Number(warmUpArgument ?? "20");
 
 let stamps;
 const stampingFetch = (input, init) => {
@@ -24,19 +21,19 @@ const stampingFetch = (input, init) => {
 };
 const converse = await contender.prepare({ url, fetch: stampingFetch });
 
-async function conversation() {
-  stamps = createStamps(toolTurns);
+async function conversation(turns) {
+  stamps = createStamps(turns);
   global.gc?.();
-  const answer = await converse(toolTurns);
-  if (stamps.count !== toolTurns + 1) throw new Error(`${contenderId} made ${stamps.count} requests, expected ${toolTurns + 1}`);
+  const answer = await converse(turns);
+  if (stamps.count !== turns + 1) throw new Error(`${contenderId} made ${stamps.count} requests, expected ${turns + 1}`);
   if (answer !== FINAL_ANSWER) throw new Error(`${contenderId} answered ${JSON.stringify(answer)}`);
   return stamps;
 }
 
-for (let warmUp = 0; warmUp < warmUps; warmUp++) await conversation();
+if (warmUpTurns > 0) await conversation(warmUpTurns);
 const measured = [];
 for (let run = 0; run < runs; run++) {
-  const done = await conversation();
+  const done = await conversation(toolTurns);
   measured.push({ all: turnWindow(done, 0, toolTurns) });
 }
 process.stdout.write(`${JSON.stringify({ contender: contenderId, toolTurns, runs: measured })}\n`);

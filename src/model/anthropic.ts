@@ -52,8 +52,11 @@ export function createAnthropicClient(options: AnthropicClientOptions = {}): Mod
     apiKey: apiKey ?? null,
     baseURL,
     maxRetries: 0,
-    // Without a key (a local endpoint), send no Authorization header instead of failing the request.
-    defaultHeaders: apiKey ? options.defaultHeaders : { Authorization: null, ...options.defaultHeaders },
+    // The SDK sends the key as a bearer token; compatible endpoints that only read `x-api-key`
+    // get it there too. Without a key (a local endpoint), no credentials are sent at all.
+    defaultHeaders: apiKey
+      ? { "x-api-key": apiKey, ...options.defaultHeaders }
+      : { Authorization: null, ...options.defaultHeaders },
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
   const secrets = apiKey ? [apiKey] : [];

@@ -218,7 +218,9 @@ describe.each([
     expect(mock.requests).toHaveLength(1);
     expect(mock.pending).toBe(1);
     const headers = mock.requests[0]!.headers;
-    expect(`${headers.authorization ?? ""} ${headers["x-api-key"] ?? ""}`).toContain(API_KEY);
+    // Both credential headers carry the key: compatible endpoints read one or the other.
+    expect(headers.authorization).toBe(`Bearer ${API_KEY}`);
+    expect(headers["x-api-key"]).toBe(API_KEY);
     expect(headers["x-team"]).toBe("lattice");
   });
 
