@@ -73,7 +73,7 @@ export function createAnthropicClient(options: AnthropicClientOptions = {}): Mod
         };
         return stream
           ? createStreamedMessage(sdk, body, requestOptions, request, progress)
-          : createJsonMessage(sdk, body, requestOptions);
+          : createJsonMessage(sdk, body, requestOptions, progress);
       });
     },
   };
@@ -92,9 +92,13 @@ async function createJsonMessage(
   sdk: Anthropic,
   body: AnthropicRequestBody,
   requestOptions: SdkRequestOptions,
+  progress: RequestProgress,
 ): Promise<AssistantModelMessage> {
-  const response = await sdk.messages.create({ ...body, stream: false }, requestOptions);
-  return toAssistantMessage(response as AnthropicResponseBody);
+  // The raw response, so the request id is known before the body is read: a body cut mid-way
+  // still fails with the id of the request it belonged to.
+  const response = await sdk.messages.create({ ...body, stream: false }, requestOptions).asResponse();
+  progress.requestId = response.headers.get("request-id") ?? undefined;
+  return toAssistantMessage((await response.json()) as AnthropicResponseBody);
 }
 
 /**
