@@ -1,0 +1,88 @@
+/**
+ * Keeping credentials out of errors: redaction of known secrets and credential-shaped strings, and a
+ * deep check of whether an object (an error's cause, say) still holds one.
+ * @module
+ */
+
+/** What replaces a secret. */
+export const REDACTED = "[redacted]";
+
+/** Patterns of credentials removed from every message, whatever `secrets` says. */
+const CREDENTIAL_PATTERNS = [/sk-ant-[A-Za-z0-9_-]+/g, /(Bearer\s+)[A-Za-z0-9._~+/-]{8,}=*/gi];
+
+/** Replaces every secret and credential-shaped string in `text`. */
+export function redact(text: string, secrets: readonly string[]): string {
+  let clean = text;
+  for (const secret of secrets) {
+    if (secret.length >= 4) clean = clean.split(secret).join(REDACTED);
+  }
+  for (const pattern of CREDENTIAL_PATTERNS) {
+    clean = clean.replace(pattern, (match, prefix?: string) =>
+      typeof prefix === "string" && prefix.length < match.length ? `${prefix}${REDACTED}` : REDACTED,
+    );
+  }
+  return clean;
+}
+
+/**
+ * Whether `value` holds a secret or a credential-shaped string anywhere a debugger or `util.inspect`
+ * would show it: own properties (enumerable or not, `message`, `stack` and `cause` included), array
+ * items, Map / Headers entries. Too deep or too large counts as holding one: we cannot vouch for it.
+ */
+export function containsSecret(value: unknown, secrets: readonly string[]): boolean {
+  const seen = new Set<object>();
+  let budget = 5_000;
+  const visit = (current: unknown, depth: number): boolean => {
+    if (--budget < 0) return true;
+    if (typeof current === "string") return redact(current, secrets) !== current;
+    if (typeof current !== "object" || current === null) return false;
+    if (seen.has(current)) return false;
+    if (depth > 12) return true;
+    seen.add(current);
+    for (const child of childrenOf(current)) {
+      if (visit(child, depth + 1)) return true;
+    }
+    return false;
+  };
+  return visit(value, 0);
+}
+
+/** What an inspector shows of `value`: collection entries, own property names and values, enumerable symbols. */
+function childrenOf(value: object): unknown[] {
+  const children: unknown[] = [];
+  if (isEntryCollection(value)) {
+    try {
+      for (const entry of value.entries()) children.push(entry);
+    } catch {
+      return [REDACTED_MARKER];
+    }
+  }
+  const keys: Array<string | symbol> = [
+    ...Object.getOwnPropertyNames(value),
+    ...Object.getOwnPropertySymbols(value).filter((symbol) =>
+      Object.prototype.propertyIsEnumerable.call(value, symbol),
+    ),
+  ];
+  for (const key of keys) {
+    try {
+      children.push(
+        typeof key === "string" ? key : undefined,
+        (value as Record<string | symbol, unknown>)[key],
+      );
+    } catch {
+      // a throwing getter shows nothing
+    }
+  }
+  return children;
+}
+
+/** Marks a value that could not be inspected, so that it counts as holding a secret. */
+const REDACTED_MARKER = "sk-ant-uninspectable";
+
+function isEntryCollection(value: object): value is { entries(): Iterable<unknown> } {
+  if (value instanceof Map || value instanceof Set || value instanceof URLSearchParams) return true;
+  if (typeof Headers !== "undefined" && value instanceof Headers) return true;
+  return (
+    value.constructor?.name === "Headers" && typeof (value as { entries?: unknown }).entries === "function"
+  );
+}
