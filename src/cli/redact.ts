@@ -6,18 +6,15 @@
 /** Replaces each secret in a text with `[redacted]`. */
 export type Redactor = (text: string) => string;
 
+import { REDACTED, redact } from "../model/redact";
+
 /** Placeholder written where a secret was. */
-export const REDACTED = "[redacted]";
+export { REDACTED };
 
 /** A redactor for the given secrets (empty and very short values are ignored: they would mangle text). */
 export function createRedactor(secrets: ReadonlyArray<string | undefined>): Redactor {
   const words = secrets.filter(
     (secret): secret is string => typeof secret === "string" && secret.length >= 8,
   );
-  if (words.length === 0) return (text) => text;
-  return (text) => {
-    let clean = text;
-    for (const word of words) clean = clean.split(word).join(REDACTED);
-    return clean;
-  };
+  return (text) => redact(text, words); // credential-shaped strings (sk-ant-…, Bearer …) go too
 }

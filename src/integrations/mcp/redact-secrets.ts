@@ -3,6 +3,7 @@
  * error messages we report about MCP servers.
  * @module
  */
+import { redact } from "../../model/redact";
 import type { McpServerConfig } from "./config";
 
 /** Values shorter than this are too common to redact meaningfully (`1`, `true`, `/usr`). */
@@ -13,8 +14,7 @@ export function secretRedactor(config: McpServerConfig): (text: string) => strin
   const secrets = secretValuesOf(config)
     .filter((value) => value.length >= MIN_SECRET_LENGTH)
     .sort((a, b) => b.length - a.length);
-  if (secrets.length === 0) return (text) => text;
-  return (text) => secrets.reduce((redacted, secret) => redacted.split(secret).join("[redacted]"), text);
+  return (text) => redact(text, secrets); // credential-shaped strings go too
 }
 
 function secretValuesOf(config: McpServerConfig): string[] {
