@@ -1,14 +1,15 @@
 // agent-lattice side by side with its peers, in one run: `npm run bench` (builds first).
 //
 //   node bench/run.mjs [--only a,b,c,d,e] [--runs 3] [--peer-runs 1] [--peer-parallel 2] [--no-peers]
-//                      [--readme] [--profile]
+//                      [--readme] [--profile] [--from bench/results/latest.json]
 //
 // Every measurement runs in a child process of its own; the mock Messages API server of (c) and (d)
 // runs in another. Rounds are interleaved (round 1 of every contender, then round 2 …) so a change
 // in the machine's load hits every contender alike; each figure is the median over the rounds.
 // The peers of (a)/(b) take tens of seconds per 1,000-turn run, so by default they get one run
 // each, two at a time (one per core) — see bench/README.md. Results go to bench/results/latest.json
-// and latest.md; --readme also writes them into bench/README.md between the result markers.
+// and latest.md; --readme also writes them into bench/README.md between the result markers;
+// --from re-renders a saved latest.json without measuring.
 import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,7 +19,7 @@ import { parseArgs } from "node:util";
 import { runChild, scenarioScript, startMockServerProcess } from "./lib/child-process.mjs";
 import { ensurePeersInstalled } from "./lib/dependencies.mjs";
 import { distFolder } from "./lib/dist.mjs";
-import { describeMachine, loadAverages } from "./lib/machine.mjs";
+import { busyShare, describeMachine, loadAverages } from "./lib/machine.mjs";
 import { profileContender, profileText } from "./lib/profiling.mjs";
 import { buildReport, reportMarkdown, reportText } from "./lib/report.mjs";
 
@@ -31,6 +32,7 @@ const { values: options } = parseArgs({
     "no-peers": { type: "boolean", default: false },
     readme: { type: "boolean", default: false },
     profile: { type: "boolean", default: false },
+    from: { type: "string" },
   },
 });
 const scenarios = new Set(options.only.split(",").map((name) => name.trim()));
@@ -40,6 +42,7 @@ const settings = {
   peerParallel: Math.max(1, Number(options["peer-parallel"])),
   toolTurns: 1000,
   largeResultBytes: 2048,
+  warmUpConversations: 12,
   peerWarmUpTurns: 100,
   streamingTurns: 200,
   streamingWarmUpTurns: 20,
@@ -47,6 +50,7 @@ const settings = {
   concurrentTurns: 10,
   idleAgents: 10_000,
 };
+const BUSY_THRESHOLD = 0.25;
 const RESULTS_FOLDER = fileURLToPath(new URL("./results/", import.meta.url));
 const started = performance.now();
 const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s`;
@@ -68,17 +72,9 @@ async function snapshotBuild() {
   };
 }
 
-const peerProblem = options["no-peers"] ? "skipped (--no-peers)" : ensurePeersInstalled(log);
-if (peerProblem && !options["no-peers"]) log(`the peers cannot run: ${peerProblem}`);
-const snapshot = await snapshotBuild();
-const { env } = snapshot;
-const results = {
-  date: new Date().toISOString(),
-  machine: describeMachine(),
-  settings,
-  load: { start: loadAverages() },
-  warnings: [],
-};
+let peerProblem;
+let env = process.env;
+let results;
 
 /** Adds one child's run (or its failure) to `table[id]`; a contender that failed is not retried. */
 async function measureInto(table, id, describe, run) {
@@ -89,7 +85,8 @@ async function measureInto(table, id, describe, run) {
     const outcome = await run();
     entry.runs.push(...(outcome.runs ?? [outcome]));
     for (const warning of outcome.warnings ?? []) {
-      const line = `${describe}: ${warning}`;
+      // One line per scenario and contender, whatever the round or process id.
+      const line = `${describe.replace(/,? ?(round \d+\/\d+|\d+ run\(s\))$/, "")}: ${warning.replace(/^\(node:\d+\) /, "")}`;
       if (!results.warnings.includes(line)) results.warnings.push(line);
     }
     log(`${describe} done in ${((performance.now() - began) / 1000).toFixed(1)} s`);
@@ -99,11 +96,11 @@ async function measureInto(table, id, describe, run) {
   }
 }
 
-function inProcessChild(id, resultBytes, runs, warmUpTurns) {
+function inProcessChild(id, resultBytes, runs, warmUpTurns, warmUpConversations = 1) {
   return runChild(
     scenarioScript("in-process.mjs"),
-    [id, resultBytes, settings.toolTurns, runs, warmUpTurns],
-    { nodeArguments: ["--expose-gc"], env, timeoutMs: 600_000 },
+    [id, resultBytes, settings.toolTurns, runs, warmUpTurns, warmUpConversations],
+    { env, timeoutMs: 600_000 },
   );
 }
 
@@ -115,14 +112,22 @@ async function inRounds(measure) {
   for (let round = 1; round <= settings.runs; round++) await measure(`round ${round}/${settings.runs}`);
 }
 
-/** (a) and (b) for the floor and agent-lattice: each child warms up with a full conversation. */
+/**
+ * (a) and (b) for the floor and agent-lattice, warm: each child first runs `warmUpConversations`
+ * full conversations, each with a new Agent, until the JIT has settled (see README). (a) also
+ * measures them cold: the first conversation of a fresh process.
+ */
 async function measureInProcess() {
   results.inProcess = Object.fromEntries(inProcessScenarios.map((scenario) => [scenario, {}]));
   await inRounds(async (round) => {
     for (const scenario of inProcessScenarios) {
       for (const id of ["floor", "lattice"]) {
         await measureInto(results.inProcess[scenario], id, `(${scenario}) ${id} ${round}`, () =>
-          inProcessChild(id, bytesOf[scenario], 1, settings.toolTurns),
+          inProcessChild(id, bytesOf[scenario], 1, settings.toolTurns, settings.warmUpConversations),
+        );
+        if (scenario !== "a") continue;
+        await measureInto(results.inProcess[scenario], `${id}-cold`, `(${scenario}) ${id}, cold, ${round}`, () =>
+          inProcessChild(id, bytesOf[scenario], 1, 0, 0),
         );
       }
     }
@@ -159,7 +164,6 @@ async function measureStreaming(url) {
       if (id === "vercel" && peerProblem) continue;
       await measureInto(results.streaming, id, `(c) ${id} ${round}`, () =>
         runChild(scenarioScript("streaming.mjs"), [id, url, settings.streamingTurns, 1, settings.streamingWarmUpTurns], {
-          nodeArguments: ["--expose-gc"],
           env,
         }),
       );
@@ -175,7 +179,6 @@ async function measureConcurrent(url) {
       if (id === "vercel" && peerProblem) continue;
       await measureInto(results.concurrent, id, `(d) ${id} ${round}`, () =>
         runChild(scenarioScript("concurrent.mjs"), [id, url, settings.conversations, settings.concurrentTurns], {
-          nodeArguments: ["--expose-gc"],
           env,
         }),
       );
@@ -198,46 +201,91 @@ async function measureIdleAgents() {
   });
 }
 
-if (inProcessScenarios.length) await measureInProcess();
-if (scenarios.has("c") || scenarios.has("d")) {
-  const server = await startMockServerProcess(env);
+/** Installs the peers if needed, snapshots the build, and measures every selected scenario. */
+async function measureAll() {
+  peerProblem = options["no-peers"] ? "skipped (--no-peers)" : ensurePeersInstalled(log);
+  if (peerProblem && !options["no-peers"]) log(`the peers cannot run: ${peerProblem}`);
+  const snapshot = await snapshotBuild();
+  env = snapshot.env;
+  results = {
+    date: new Date().toISOString(),
+    machine: describeMachine(),
+    settings,
+    load: { start: loadAverages(), busyAtStart: await busyShare() },
+    warnings: [],
+  };
   try {
-    if (scenarios.has("c")) await measureStreaming(server.url);
-    if (scenarios.has("d")) await measureConcurrent(server.url);
+    if (inProcessScenarios.length) await measureInProcess();
+    if (scenarios.has("c") || scenarios.has("d")) {
+      const server = await startMockServerProcess(env);
+      try {
+        if (scenarios.has("c")) await measureStreaming(server.url);
+        if (scenarios.has("d")) await measureConcurrent(server.url);
+      } finally {
+        await server.stop();
+      }
+    }
+    if (scenarios.has("e")) await measureIdleAgents();
+    if (inProcessScenarios.length && !peerProblem) await measurePeersInProcess();
+    else if (inProcessScenarios.length) {
+      for (const scenario of inProcessScenarios) {
+        for (const id of ["vercel", "openai-agents"]) results.inProcess[scenario][id] = { runs: [], error: peerProblem };
+      }
+    }
+    results.load.end = loadAverages();
+    results.load.busyAtEnd = await busyShare();
+    // Busy: other work took more than a quarter of the machine while we ran nothing (the load
+    // average alone would count our own build and children).
+    results.loaded = Math.max(results.load.busyAtStart, results.load.busyAtEnd) > BUSY_THRESHOLD;
+    results.elapsedSeconds = (performance.now() - started) / 1000;
+    if (options.profile) await profileLattice();
   } finally {
-    await server.stop();
+    await snapshot.remove();
+  }
+  return results;
+}
+
+/** CPU profiles of agent-lattice in (a) and (c), printed after the tables (--profile). */
+async function profileLattice() {
+  results.profiles = [];
+  for (const [scenario, id] of [
+    ["a", "lattice"],
+    ["c", "lattice"],
+  ]) {
+    log(`profiling (${scenario}) ${id} with --cpu-prof`);
+    results.profiles.push(profileText(await profileContender(scenario, id, { env })));
   }
 }
-if (scenarios.has("e")) await measureIdleAgents();
-if (inProcessScenarios.length && !peerProblem) await measurePeersInProcess();
-else if (inProcessScenarios.length) {
-  for (const scenario of inProcessScenarios) {
-    for (const id of ["vercel", "openai-agents"]) results.inProcess[scenario][id] = { runs: [], error: peerProblem };
+
+/** Prints the tables and verdicts, saves them under bench/results/, and (--readme) in README.md. */
+async function publish() {
+  const report = buildReport(results);
+  process.stdout.write(`\n${reportText(results, report)}\n`);
+  if (results.warnings.length) {
+    process.stdout.write(`\nWarnings printed by the contenders:\n${results.warnings.map((line) => `  ${line}`).join("\n")}\n`);
   }
+  for (const profile of results.profiles ?? []) process.stdout.write(`\n${profile}\n`);
+  if (results.loaded) {
+    const busiest = Math.round(Math.max(results.load.busyAtStart, results.load.busyAtEnd) * 100);
+    process.stdout.write(
+      `\nNOTE: other work kept the machine busy (${busiest}% of all cores while the benchmark was idle): means are inflated by stalls and noisy, so the (a)/(b) verdicts used the typical turn. Re-run on a quiet machine for the figures to publish.\n`,
+    );
+  }
+  if (results.elapsedSeconds > 300) {
+    process.stdout.write(`\nNOTE: this run took ${Math.round(results.elapsedSeconds)} s (target: under 300 s).\n`);
+  }
+  const markdown = reportMarkdown(results, report);
+  if (!options.from) {
+    await mkdir(RESULTS_FOLDER, { recursive: true });
+    await writeFile(`${RESULTS_FOLDER}latest.json`, `${JSON.stringify(results, null, 2)}\n`);
+    await writeFile(`${RESULTS_FOLDER}latest.md`, `${markdown}\n`);
+    log("results written to bench/results/latest.json and latest.md");
+  }
+  if (options.readme) await writeReadme(markdown);
 }
 
-results.load.end = loadAverages();
-results.loaded = Math.max(...results.load.start, ...results.load.end) > results.machine.cores;
-results.elapsedSeconds = (performance.now() - started) / 1000;
-const report = buildReport(results);
-process.stdout.write(`\n${reportText(results, report)}\n`);
-if (results.warnings.length) {
-  process.stdout.write(`\nWarnings printed by the contenders:\n${results.warnings.map((line) => `  ${line}`).join("\n")}\n`);
-}
-if (results.loaded) {
-  process.stdout.write(
-    `\nNOTE: the load average exceeded the ${results.machine.cores} cores: other work shared the CPUs, so means are inflated by stalls and noisy; the (a)/(b) verdicts used the typical turn. Re-run on a quiet machine for the figures to publish.\n`,
-  );
-}
-if (results.elapsedSeconds > 300) process.stdout.write(`\nNOTE: this run took ${Math.round(results.elapsedSeconds)} s (target: under 300 s).\n`);
-
-await mkdir(RESULTS_FOLDER, { recursive: true });
-const markdown = reportMarkdown(results, report);
-await writeFile(`${RESULTS_FOLDER}latest.json`, `${JSON.stringify(results, null, 2)}\n`);
-await writeFile(`${RESULTS_FOLDER}latest.md`, `${markdown}\n`);
-log(`results written to bench/results/latest.json and latest.md`);
-
-if (options.readme) {
+/** Replaces the block between the result markers of bench/README.md; the rest stays as it is. */
+async function writeReadme(markdown) {
   const readmePath = new URL("./README.md", import.meta.url);
   const readme = await readFile(readmePath, "utf8");
   const start = "<!-- bench-results:start -->";
@@ -246,22 +294,13 @@ if (options.readme) {
   const to = readme.indexOf(end);
   if (from === -1 || to < from) {
     log("bench/README.md has no result markers; not updated");
-  } else {
-    const generated = `${start}\n<!-- written by \`node bench/run.mjs --readme\`; edit the text around it, not this block -->\n\n${markdown}\n\n`;
-    await writeFile(readmePath, readme.slice(0, from) + generated + readme.slice(to));
-    log("bench/README.md results updated");
+    return;
   }
+  const generated = `${start}\n<!-- written by \`node bench/run.mjs --readme\`; edit the text around it, not this block -->\n\n${markdown}\n\n`;
+  await writeFile(readmePath, readme.slice(0, from) + generated + readme.slice(to));
+  log("bench/README.md results updated");
 }
 
-if (options.profile) {
-  for (const [scenario, id] of [
-    ["a", "lattice"],
-    ["c", "lattice"],
-  ]) {
-    log(`profiling (${scenario}) ${id} with --cpu-prof`);
-    const summary = await profileContender(scenario, id, { env });
-    process.stdout.write(`\n${profileText(summary)}\n`);
-  }
-}
-
-await snapshot.remove();
+if (options.from) results = JSON.parse(await readFile(options.from, "utf8"));
+else await measureAll();
+await publish();

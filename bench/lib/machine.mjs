@@ -22,10 +22,26 @@ function installedVersion(name, require) {
 
 function commandOutput(command, parameters) {
   try {
-    return execFileSync(command, parameters, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    return execFileSync(command, parameters, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trimEnd();
   } catch {
     return undefined;
   }
+}
+
+/**
+ * How busy the machine is without us: the share of all cores' time spent outside idle over
+ * `milliseconds`, read from the kernel's CPU counters while the benchmark runs nothing.
+ */
+export async function busyShare(milliseconds = 1000) {
+  const total = () => cpus().reduce((sum, cpu) => {
+    const { user, nice, sys, idle, irq } = cpu.times;
+    return { busy: sum.busy + user + nice + sys + irq, all: sum.all + user + nice + sys + idle + irq };
+  }, { busy: 0, all: 0 });
+  const before = total();
+  await new Promise((resolve) => setTimeout(resolve, milliseconds));
+  const after = total();
+  const all = after.all - before.all;
+  return all > 0 ? Number(((after.busy - before.busy) / all).toFixed(2)) : 0;
 }
 
 /** The three load averages, rounded. */

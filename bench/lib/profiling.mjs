@@ -10,15 +10,15 @@ const PROFILES_FOLDER = fileURLToPath(new URL("../results/profiles/", import.met
 /**
  * Runs scenario `scenario` ("a" to "d") for contender `id` under the V8 sampling profiler and
  * returns the summary (see summariseCpuProfile) with the profile's path. (a)/(b): 3 conversations
- * of 1,000 tool turns after a warm-up; (c): 3 conversations of 200 streamed turns; (d): one batch.
+ * of 1,000 tool turns after 12 warm-up conversations; (c): 3 conversations of 200 streamed turns; (d): one batch.
  */
 export async function profileContender(scenario, id, { env = process.env, top = 15 } = {}) {
   const folder = `${PROFILES_FOLDER}${scenario}-${id}-${Date.now()}`;
   await mkdir(folder, { recursive: true });
-  const nodeArguments = ["--expose-gc", "--cpu-prof", `--cpu-prof-dir=${folder}`, "--cpu-prof-interval=100"];
+  const nodeArguments = ["--cpu-prof", `--cpu-prof-dir=${folder}`, "--cpu-prof-interval=100"];
   if (scenario === "a" || scenario === "b") {
     const bytes = scenario === "a" ? 0 : 2048;
-    await runChild(scenarioScript("in-process.mjs"), [id, bytes, 1000, 3, 1000], { nodeArguments, env });
+    await runChild(scenarioScript("in-process.mjs"), [id, bytes, 1000, 3, 1000, 12], { nodeArguments, env });
   } else if (scenario === "c" || scenario === "d") {
     const server = await startMockServerProcess(env);
     try {

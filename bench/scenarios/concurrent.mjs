@@ -25,7 +25,6 @@ async function batch(count) {
 }
 
 await batch(WARM_UP_CONVERSATIONS);
-global.gc?.();
 const rssBefore = process.memoryUsage().rss;
 const cpuStart = process.cpuUsage();
 const start = performance.now();

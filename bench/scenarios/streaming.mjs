@@ -23,7 +23,6 @@ const converse = await contender.prepare({ url, fetch: stampingFetch });
 
 async function conversation(turns) {
   stamps = createStamps(turns);
-  global.gc?.();
   const answer = await converse(turns);
   if (stamps.count !== turns + 1) throw new Error(`${contenderId} made ${stamps.count} requests, expected ${turns + 1}`);
   if (answer !== FINAL_ANSWER) throw new Error(`${contenderId} answered ${JSON.stringify(answer)}`);
