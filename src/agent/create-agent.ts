@@ -107,7 +107,7 @@ export function createAgent<T = unknown>(options: AgentOptions<T>): Agent<T> {
   async function stopEarly(run: QueryRun): Promise<void> {
     run.cancel();
     const closing = closeDanglingToolUses(core.history.messages);
-    if (closing) await core.history.append(closing).catch(() => {});
+    if (closing) await core.history.append(closing)?.catch(() => {});
   }
 
   /**

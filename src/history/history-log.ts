@@ -53,11 +53,15 @@ export class HistoryLog {
   }
 
   /** Adds a message to history and appends it to the store. */
-  async append(message: ModelMessage): Promise<void> {
+  append(message: ModelMessage): Promise<void> | undefined {
     this.messages.push(message);
-    if (!this.store) return;
+    // Without a store there is nothing to wait for: no promise, no tick on the hot path.
+    return this.store ? this.appendToStore(this.store, message) : undefined;
+  }
+
+  private async appendToStore(store: HistoryStore, message: ModelMessage): Promise<void> {
     try {
-      await this.store.append(message);
+      await store.append(message);
     } catch (error) {
       this.fail("append", error);
     }

@@ -135,7 +135,8 @@ async function* runTurns<T>(
       return { subtype: "error_during_execution", error: new ContextWindowExceededError(advice) };
     }
     run.stopReason = message.stop_reason ?? null;
-    await core.history.append(message);
+    const writingResponse = core.history.append(message);
+    if (writingResponse) await writingResponse;
     for (const notice of core.history.takeNotices()) yield notice;
     yield { type: "assistant", message };
     updateResultText(run, message);
@@ -156,7 +157,8 @@ async function* runTurns<T>(
     }
     const batch = yield* drain((emit) => runToolPhase(core, run, message, calls, emit));
     const results: ModelMessage = { role: "user", content: batch.blocks };
-    await core.history.append(results);
+    const writingResults = core.history.append(results);
+    if (writingResults) await writingResults;
     for (const notice of core.history.takeNotices()) yield notice;
     yield { type: "user", message: results };
     if (batch.ending) return batch.ending;
