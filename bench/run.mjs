@@ -10,6 +10,7 @@
 // each, two at a time (one per core) — see bench/README.md. Results go to bench/results/latest.json
 // and latest.md; --readme also writes them into bench/README.md between the result markers;
 // --from re-renders a saved latest.json without measuring.
+import { existsSync } from "node:fs";
 import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -63,6 +64,9 @@ const log = (message) => process.stderr.write(`[bench ${elapsed()}] ${message}\n
  */
 async function snapshotBuild() {
   if (process.env.AGENT_LATTICE_DIST) return { env: process.env, remove: async () => {} };
+  if (!existsSync(join(distFolder, "index.js")) || !existsSync(join(distFolder, "testing.js"))) {
+    throw new Error(`no build in ${distFolder}: run \`npm run build\` first (or \`npm run bench\`, which builds)`);
+  }
   const folder = await mkdtemp(join(tmpdir(), "agent-lattice-bench-"));
   await cp(distFolder, join(folder, "dist"), { recursive: true });
   await symlink(fileURLToPath(new URL("../node_modules", import.meta.url)), join(folder, "node_modules"), "junction");

@@ -7,6 +7,7 @@
 import Anthropic, { type ClientOptions } from "@anthropic-ai/sdk";
 import { Stream } from "@anthropic-ai/sdk/core/streaming";
 import { InvalidOptionError, ProviderError, TimeoutError } from "../errors";
+import { linkSignals } from "../loop/signals";
 import type { AssistantModelMessage } from "../messages/types";
 import { type AnthropicRequestBody, toAnthropicRequestBody } from "./anthropic-request";
 import { type AnthropicResponseBody, toAssistantMessage } from "./anthropic-response";
@@ -178,10 +179,13 @@ async function withFailureMapping(
   run: (signal: AbortSignal, progress: RequestProgress) => Promise<AssistantModelMessage>,
 ): Promise<AssistantModelMessage> {
   const deadline = request.timeoutMs ? startDeadline(request.timeoutMs) : undefined;
-  const signal = deadline ? AbortSignal.any([request.signal, deadline.signal]) : request.signal;
+  // A signal of this request's own, dropped when it ends: the SDK leaves an abort listener on the
+  // signal it is given when a response is consumed raw, and the caller's signal lives for the
+  // whole query — listeners would pile up on it, one per request.
+  const link = linkSignals(request.signal, deadline?.signal);
   const progress: RequestProgress = { hasContent: false };
   try {
-    return await run(signal, progress);
+    return await run(link.signal, progress);
   } catch (error) {
     if (request.signal.aborted) throw request.signal.reason ?? error;
     if (deadline && (deadline.signal.aborted || isSdkTimeout(error)))
@@ -195,6 +199,7 @@ async function withFailureMapping(
     });
   } finally {
     deadline?.clear();
+    link.dispose();
   }
 }
 
