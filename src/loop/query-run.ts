@@ -51,12 +51,11 @@ export class QueryRun {
     this.requestTimeoutMs = options.requestTimeoutMs;
     this.ledger = new CostLedger(options.pricing);
     this.userSignal = options.signal ?? NEVER_ABORTED;
-    this.modelLink = linkSignals(
-      this.userSignal,
-      this.interruptController.signal,
-      this.stopController.signal,
-    );
-    this.toolLink = linkSignals(this.userSignal, this.stopController.signal);
+    // Without a caller's signal there is nothing to follow: linking to one shared never-aborting
+    // signal would put a listener per running query on it (100 concurrent queries, 100 listeners).
+    const caller = options.signal;
+    this.modelLink = linkSignals(caller, this.interruptController.signal, this.stopController.signal);
+    this.toolLink = linkSignals(caller, this.stopController.signal);
   }
 
   /** Passed to tools: aborted by the caller's signal, or when the consumer stops the query early. */
