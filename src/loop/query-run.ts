@@ -31,6 +31,14 @@ export class QueryRun {
   interrupted = false;
   /** Deadline of each model request in this query (the per-query override or the agent default). */
   readonly requestTimeoutMs: number | undefined;
+  /**
+   * Messages collected by phases that do not need live delivery (pricing notices, tool-phase
+   * notices), yielded right after the phase. One array and one callback per query, not per turn.
+   */
+  readonly notices: unknown[] = [];
+  readonly collect = (message: unknown): void => {
+    this.notices.push(message);
+  };
   /** The `invoke_agent` span of this query (a no-op without telemetry). */
   span: SpanHandle = NOOP_SPAN;
   /** The caller's signal: aborts the whole query, tools included. */

@@ -120,9 +120,8 @@ async function* runTurns<T>(
       return endingForFailure(outcome);
     }
     const message = outcome.message;
-    const pricingNotices: SDKMessage<T>[] = [];
-    recordUsage(core, run, outcome.model, message.usage, (notice) => pricingNotices.push(notice));
-    for (const notice of pricingNotices) yield notice;
+    recordUsage(core, run, outcome.model, message.usage, run.collect);
+    if (run.notices.length > 0) yield* takeCollected<T>(run);
     if (message.usage) core.lastInputTokens = totalInputTokens(message.usage);
     if (isContextWindowExceeded(message)) {
       // The response is unusable and never enters history.
@@ -155,7 +154,10 @@ async function* runTurns<T>(
       if (next === "continue") continue;
       return next;
     }
-    const batch = yield* drain((emit) => runToolPhase(core, run, message, calls, emit));
+    // Tool-phase notices (hook errors, summaries) need no live delivery: they are yielded right
+    // after the batch, before its results, without a drain per turn.
+    const batch = await runToolPhase(core, run, message, calls, run.collect);
+    if (run.notices.length > 0) yield* takeCollected<T>(run);
     const results: ModelMessage = { role: "user", content: batch.blocks };
     const writingResults = core.history.append(results);
     if (writingResults) await writingResults;
@@ -331,6 +333,11 @@ function endingForFailure<T>(outcome: Exclude<ModelOutcome, { kind: "response" }
     case "hook_failed":
       return { subtype: "error_during_execution", error: outcome.error };
   }
+}
+
+/** The notices collected by `run.collect` since the last call, in order. */
+function takeCollected<T>(run: QueryRun): SDKMessage<T>[] {
+  return run.notices.splice(0) as SDKMessage<T>[];
 }
 
 function requestBase<T>(core: AgentCore<T>) {
