@@ -4,7 +4,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createDemoModel, IMMEDIATE_PACING } from "../../src/cli/demo-model";
 import { DEMO_PROJECT_FILES } from "../../src/cli/demo-workspace";
 import { startMockAnthropicServer } from "../../src/testing/index";
-import { CLI, cleanEnvironment, DUMMY_KEY, ensureBuiltCli, runCli } from "./helpers";
+import { cleanEnvironment, DUMMY_KEY, ensureBuiltCli, runCli } from "./helpers";
 
 const folders: string[] = [];
 
