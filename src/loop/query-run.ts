@@ -3,11 +3,13 @@
  * @module
  */
 
+import type { RequestBase } from "../agent/agent-core";
 import type { ModelPricing } from "../cost/pricing";
 import { CostLedger } from "../cost/usage";
 import type { PermissionDenial } from "../messages/sdk-messages";
 import type { StopReason } from "../messages/types";
 import { NOOP_SPAN, type SpanHandle } from "../telemetry/telemetry";
+import type { ModelCallSettings } from "./model-call";
 import { type LinkedController, linkSignals } from "./signals";
 
 const NEVER_ABORTED = new AbortController().signal;
@@ -39,6 +41,11 @@ export class QueryRun {
   readonly collect = (message: unknown): void => {
     this.notices.push(message);
   };
+  /** The tool runtime, built on the first tool phase (see tool-phase.ts). */
+  toolRuntime: unknown;
+  /** The main request's fields and settings, refreshed each turn (see run-query.ts). */
+  requestBase: RequestBase | undefined;
+  mainCallSettings: ModelCallSettings | undefined;
   /** The `invoke_agent` span of this query (a no-op without telemetry). */
   span: SpanHandle = NOOP_SPAN;
   /** The caller's signal: aborts the whole query, tools included. */

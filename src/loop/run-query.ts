@@ -109,7 +109,7 @@ async function* runTurns<T>(
     }
     run.turns += 1;
     const outcome = yield* drain<SDKMessage<T>, ModelOutcome>((emit) =>
-      callModel(core, run, requestBase(core), mainCallSettings(core, run), emit),
+      callModel(core, run, requestBase(core, run), mainCallSettings(core, run), emit),
     );
     if (outcome.kind !== "response") {
       if (outcome.kind === "failed" && outcome.promptTooLong) {
@@ -340,24 +340,33 @@ function takeCollected<T>(run: QueryRun): SDKMessage<T>[] {
   return run.notices.splice(0) as SDKMessage<T>[];
 }
 
-function requestBase<T>(core: AgentCore<T>) {
-  return {
+/**
+ * The fields of a main request, kept on the run and refreshed each turn rather than rebuilt
+ * (model calls copy them into the request they send, so refreshing later changes nothing sent).
+ */
+function requestBase<T>(core: AgentCore<T>, run: QueryRun) {
+  const base = (run.requestBase ??= {
     system: core.systemPrompt,
     messages: core.history.messages,
     tools: core.toolDefinitions(),
     maxTokens: core.maxTokens,
     outputFormat: core.outputFormat,
-  };
+  });
+  base.messages = core.history.messages; // replaced by compaction and replaceHistory
+  base.tools = core.toolDefinitions(); // cached until the tool set changes
+  return base;
 }
 
 function mainCallSettings<T>(core: AgentCore<T>, run: QueryRun) {
-  return {
+  const settings = (run.mainCallSettings ??= {
     model: core.model,
     fallbackModel: core.fallbackModel,
     timeoutMs: run.requestTimeoutMs,
     streamEvents: core.includePartialMessages,
     applyRequestHooks: true,
-  };
+  });
+  settings.model = core.model; // setModel() between turns
+  return settings;
 }
 
 function initMessage<T>(core: AgentCore<T>): SDKMessage<T> {

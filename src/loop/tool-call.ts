@@ -78,7 +78,9 @@ async function runToolCallPipeline(
   if (!tool) return errorOutcome(call.id, unknownToolMessage(call.name, runtime.tools));
 
   let input: unknown = call.input;
-  let parsed = await tool.parseInput(input);
+  const firstParse = tool.parseInput(input);
+  // Most validators are synchronous: no await (and no tick) for them.
+  let parsed = firstParse instanceof Promise ? await firstParse : firstParse;
   if (!parsed.ok) return errorOutcome(call.id, invalidInputMessage(call.name, parsed.message));
 
   const rule = staticPermission(call.name, tool.readOnly, runtime);

@@ -14,6 +14,7 @@ import type { Emit } from "./drain";
 import type { QueryRun } from "./query-run";
 import type { Ending } from "./run-query";
 import { runToolBatch } from "./tool-batch";
+import type { ToolRuntime } from "./tool-call";
 import { toolResultText } from "./tool-output";
 
 /** The results of one batch, in the model's order, and the ending they cause, if any. */
@@ -34,25 +35,7 @@ export async function runToolPhase<T>(
   if (core.submitTool && calls.some((call) => call.name === SUBMIT_OUTPUT_TOOL_NAME))
     return submitOutput(core, calls);
 
-  const outcomes = await runToolBatch(
-    calls,
-    {
-      tools: core.tools,
-      hooks: core.hooks,
-      canUseTool: core.canUseTool,
-      permissionMode: core.permissionMode,
-      allowedTools: core.allowedTools,
-      disallowedTools: core.disallowedTools,
-      toolTimeoutMs: core.toolTimeoutMs,
-      signal: run.toolSignal,
-      telemetry: core.telemetry,
-      parentSpan: run.span,
-      emit,
-      denials: run.denials,
-      compactResult: toolResultCompactor(core, run, emit),
-    },
-    core.toolConcurrency,
-  );
+  const outcomes = await runToolBatch(calls, toolRuntimeFor(core, run, emit), core.toolConcurrency);
   const blocks = outcomes.map((outcome) => outcome.block);
   const ender = outcomes.find((outcome) => outcome.endTurn);
   if (!ender) return { blocks };
@@ -61,6 +44,29 @@ export async function runToolPhase<T>(
   if (core.submitTool)
     return { blocks, ending: { subtype: "error_missing_output", error: new MissingOutputError(), result } };
   return { blocks, ending: { subtype: "success", result } };
+}
+
+/** The tool runtime of this query, built on its first tool phase and reused by every later one. */
+function toolRuntimeFor<T>(core: AgentCore<T>, run: QueryRun, emit: Emit<SDKMessage<T>>): ToolRuntime {
+  const cached = run.toolRuntime as ToolRuntime | undefined;
+  if (cached && cached.emit === emit) return cached;
+  const runtime: ToolRuntime = {
+    tools: core.tools, // a live Map: tools added later (addTools, MCP refresh) are seen
+    hooks: core.hooks,
+    canUseTool: core.canUseTool,
+    permissionMode: core.permissionMode,
+    allowedTools: core.allowedTools,
+    disallowedTools: core.disallowedTools,
+    toolTimeoutMs: core.toolTimeoutMs,
+    signal: run.toolSignal,
+    telemetry: core.telemetry,
+    parentSpan: run.span,
+    emit,
+    denials: run.denials,
+    compactResult: toolResultCompactor(core, run, emit),
+  };
+  run.toolRuntime = runtime;
+  return runtime;
 }
 
 /** A response cut at max_tokens: its tool inputs may be incomplete, so none of them runs. */
