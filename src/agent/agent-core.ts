@@ -78,6 +78,8 @@ export interface AgentCore<T> {
   toolDefinitions(): ModelToolDefinition[] | undefined;
   /** Marks the cached tool definitions stale. */
   toolsChanged(): void;
+  /** The definitions `toolDefinitions()` returns; `null` when stale. */
+  toolDefinitionCache: ModelToolDefinition[] | undefined | null;
   compactionFailures: number;
   compactionDisabled: boolean;
   /** Input tokens (all buckets) the latest response reported; drives automatic compaction. */
@@ -136,7 +138,6 @@ export function createAgentCore<T>(options: AgentOptions<T>, client: ModelClient
   validatePermissionOptions(options);
   const submitTool = options.outputSchema ? createSubmitOutputTool(options.outputSchema) : undefined;
   const tools = new Map<string, Tool>();
-  let definitions: ModelToolDefinition[] | undefined | null = null;
   const core: AgentCore<T> = {
     client,
     model: options.model,
@@ -164,13 +165,11 @@ export function createAgentCore<T>(options: AgentOptions<T>, client: ModelClient
     disallowedTools: options.disallowedTools,
     history: new HistoryLog(options.historyStore),
     tools,
-    toolDefinitions() {
-      if (definitions === null) definitions = buildToolDefinitions(tools, submitTool);
-      return definitions;
-    },
-    toolsChanged() {
-      definitions = null;
-    },
+    // Shared functions, not closures per Agent: the loop calls them every turn, and one call
+    // target for every Agent keeps that call site monomorphic.
+    toolDefinitions: cachedToolDefinitions,
+    toolsChanged: forgetToolDefinitions,
+    toolDefinitionCache: null,
     compactionFailures: 0,
     compactionDisabled: false,
     lastInputTokens: undefined,
@@ -208,6 +207,16 @@ export function registerTool<T>(core: AgentCore<T>, tool: Tool): void {
     throw new InvalidOptionError(`A tool named "${tool.name}" is already registered.`);
   core.tools.set(tool.name, tool);
   core.toolsChanged();
+}
+
+function cachedToolDefinitions(this: AgentCore<unknown>): ModelToolDefinition[] | undefined {
+  if (this.toolDefinitionCache === null)
+    this.toolDefinitionCache = buildToolDefinitions(this.tools, this.submitTool);
+  return this.toolDefinitionCache;
+}
+
+function forgetToolDefinitions(this: AgentCore<unknown>): void {
+  this.toolDefinitionCache = null;
 }
 
 function buildToolDefinitions(
