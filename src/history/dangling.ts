@@ -1,8 +1,23 @@
 /**
- * Keeping history valid when a query stops between a tool call and its result.
+ * Keeping history valid when tool calls will never get a real result: every call is answered with
+ * an error tool_result, so no `tool_use` is left without its `tool_result`.
  * @module
  */
-import type { ModelMessage, ToolResultBlock } from "../messages/types";
+import type { ModelMessage, ToolResultBlock, ToolUseBlock } from "../messages/types";
+
+/** The user message answering each call with an error result whose text `describe` gives. */
+export function errorResultsFor(
+  calls: readonly ToolUseBlock[],
+  describe: (call: ToolUseBlock) => string,
+): ModelMessage {
+  const content: ToolResultBlock[] = calls.map((call) => ({
+    type: "tool_result",
+    tool_use_id: call.id,
+    content: describe(call),
+    is_error: true,
+  }));
+  return { role: "user", content };
+}
 
 /**
  * When the last message is an assistant message with tool calls, the user message that answers
@@ -11,15 +26,11 @@ import type { ModelMessage, ToolResultBlock } from "../messages/types";
 export function closeDanglingToolUses(history: readonly ModelMessage[]): ModelMessage | undefined {
   const last = history[history.length - 1];
   if (last?.role !== "assistant") return undefined;
-  const results: ToolResultBlock[] = [];
-  for (const block of last.content) {
-    if (block.type !== "tool_use") continue;
-    results.push({
-      type: "tool_result",
-      tool_use_id: block.id,
-      is_error: true,
-      content: `The call to "${block.name}" did not complete: the query was stopped before its result was recorded.`,
-    });
-  }
-  return results.length > 0 ? { role: "user", content: results } : undefined;
+  const calls = last.content.filter((block): block is ToolUseBlock => block.type === "tool_use");
+  if (calls.length === 0) return undefined;
+  return errorResultsFor(
+    calls,
+    (call) =>
+      `The call to "${call.name}" did not complete: the query was stopped before its result was recorded.`,
+  );
 }

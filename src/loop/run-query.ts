@@ -16,10 +16,11 @@ import {
   MissingOutputError,
   PromptBlockedError,
 } from "../errors";
+import { errorResultsFor } from "../history/dangling";
 import { runHookChain } from "../hooks/run-hooks";
 import type { StopOutput, UserPromptSubmitOutput } from "../hooks/types";
 import type { ResultSubtype, SDKMessage, SDKResultMessage } from "../messages/sdk-messages";
-import type { AssistantModelMessage, ModelMessage, ToolResultBlock, ToolUseBlock } from "../messages/types";
+import type { AssistantModelMessage, ModelMessage, ToolUseBlock } from "../messages/types";
 import { compactHistory } from "./compaction-step";
 import { drain } from "./drain";
 import { callModel, type ModelOutcome } from "./model-call";
@@ -143,7 +144,13 @@ async function* runTurns<T>(
     const calls = toolUsesOf(message);
     if (overBudget(core, run)) {
       if (calls.length > 0)
-        yield* appendToHistory(core, unrunResults(calls, "the query went over maxBudgetUsd before it ran"));
+        yield* appendToHistory(
+          core,
+          errorResultsFor(
+            calls,
+            (call) => `The tool "${call.name}" was not run: the query went over maxBudgetUsd before it ran.`,
+          ),
+        );
       return {
         subtype: "error_max_budget_usd",
         error: new BudgetExceededError(core.maxBudgetUsd!, run.ledger.totalCostUsd),
@@ -308,17 +315,6 @@ function toolUsesOf(message: AssistantModelMessage): ToolUseBlock[] {
 
 function overBudget<T>(core: AgentCore<T>, run: QueryRun): boolean {
   return core.maxBudgetUsd !== undefined && run.ledger.totalCostUsd > core.maxBudgetUsd;
-}
-
-/** Error results for calls that will never run, so history stays well-formed. */
-function unrunResults(calls: readonly ToolUseBlock[], why: string): ModelMessage {
-  const content: ToolResultBlock[] = calls.map((call) => ({
-    type: "tool_result",
-    tool_use_id: call.id,
-    content: `The tool "${call.name}" was not run: ${why}.`,
-    is_error: true,
-  }));
-  return { role: "user", content };
 }
 
 function endingForFailure<T>(outcome: Exclude<ModelOutcome, { kind: "response" }>): Ending<T> {
