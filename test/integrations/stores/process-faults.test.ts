@@ -3,12 +3,9 @@
  * two processes racing on one conversation.
  */
 import { randomBytes } from "node:crypto";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { Redis } from "ioredis";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createJsonlHistoryStore } from "../../../src/history/jsonl";
 import type { HistoryStore } from "../../../src/history/store";
 import { createPostgresHistoryStore } from "../../../src/integrations/stores/postgres";
@@ -21,34 +18,11 @@ import {
   numberedMessage,
   type StoreLocation,
 } from "../../fixtures/stores/store-workload";
-import { bundleChild, killAllChildren, startChild } from "./child-runner";
+import { startChild } from "./child-runner";
+import { PROCESS_TEST_TIMEOUT_MS, useProcessTestEnvironment } from "./process-test-environment";
 
-/** Budget of a test that starts node processes (generous: the CI machine has 2 busy cores). */
-const PROCESS_TEST_TIMEOUT_MS = 120_000;
-const postgresUrl = process.env.AGENT_LATTICE_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-const redisUrl = process.env.AGENT_LATTICE_TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
-const runId = randomBytes(5).toString("hex");
-const schema = `agent_lattice_faults_${runId}`;
-const keyPrefix = `agent-lattice-faults:${runId}:`;
-
-let childScript: string;
-let folder: string;
-beforeAll(async () => {
-  childScript = await bundleChild("test/fixtures/stores/store-child.ts");
-  folder = await mkdtemp(join(tmpdir(), "store-faults-"));
-});
-afterAll(async () => {
-  killAllChildren();
-  await rm(folder, { recursive: true, force: true });
-  await rm(childScript, { force: true });
-  const pool = new pg.Pool({ connectionString: postgresUrl });
-  await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  await pool.end();
-  const redis = new Redis(redisUrl);
-  const keys = await redis.keys(`${keyPrefix}*`);
-  if (keys.length > 0) await redis.del(...keys);
-  await redis.quit();
-});
+const env = useProcessTestEnvironment("faults", "test/fixtures/stores/store-child.ts");
+const { postgresUrl, redisUrl, schema, keyPrefix } = env;
 
 function openStore(location: StoreLocation): HistoryStore & { close(): Promise<void> } {
   switch (location.kind) {
@@ -73,10 +47,10 @@ async function loadFrom(location: StoreLocation): Promise<ModelMessage[]> {
 }
 
 const fileLocations = {
-  jsonl: (label: string): StoreLocation => ({ kind: "jsonl", path: join(folder, `${label}.jsonl`) }),
+  jsonl: (label: string): StoreLocation => ({ kind: "jsonl", path: join(env.folder, `${label}.jsonl`) }),
   sqlite: (label: string): StoreLocation => ({
     kind: "sqlite",
-    path: join(folder, "faults.db"),
+    path: join(env.folder, "faults.db"),
     conversationId: label,
   }),
 };
@@ -99,7 +73,7 @@ const everyLocation = {
 
 /** Starts a looping child, lets it report `progress` more writes, and kills it with SIGKILL. */
 async function killMidLoop(config: ChildConfig, progress: number): Promise<number> {
-  const child = startChild(childScript, config);
+  const child = startChild(env.childScript, config);
   const counted = (line: string) => Number(line.split(" ")[1]);
   const first = counted(await child.waitForLine(() => true));
   const last = counted(await child.waitForLine((line) => counted(line) >= first + progress));
@@ -151,7 +125,7 @@ describe("a JSONL writer whose file hits a size limit mid-write", () => {
     async () => {
       const location = fileLocations.jsonl(`limit-${randomBytes(4).toString("hex")}`);
       const limitBytes = 150_000;
-      const child = startChild(childScript, { location, mode: "append-until-failure" }, [
+      const child = startChild(env.childScript, { location, mode: "append-until-failure" }, [
         "prlimit",
         `--fsize=${limitBytes}`,
       ]);
@@ -187,7 +161,7 @@ describe.each(Object.entries(everyLocation))(
         const conversation = `race-${randomBytes(4).toString("hex")}`;
         const location = locationFor(conversation);
         const children = ["alpha", "beta"].map((name) =>
-          startChild(childScript, { location, mode: "race", name }),
+          startChild(env.childScript, { location, mode: "race", name }),
         );
         await Promise.all(children.map((child) => child.waitForLine((line) => line === "loaded")));
         for (const child of children) child.process.stdin.end("go\n");

@@ -1,51 +1,19 @@
-/**
- * Resuming a conversation in another process: a child runs two turns with an Agent over a store and
- * exits; a new process with a new Agent over the same store continues with the full history.
- */
-import { randomBytes } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Redis } from "ioredis";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { UNRECORDED_TOOL_RESULT_TEXT } from "../../../src/history/repair";
 import type { ModelMessage } from "../../../src/messages/types";
 import type { StoreLocation } from "../../fixtures/stores/store-workload";
-import { bundleChild, killAllChildren, startChild } from "./child-runner";
+import { startChild } from "./child-runner";
+import { PROCESS_TEST_TIMEOUT_MS, useProcessTestEnvironment } from "./process-test-environment";
 
-/** Budget of a test that starts node processes (generous: the CI machine has 2 busy cores). */
-const PROCESS_TEST_TIMEOUT_MS = 120_000;
-const postgresUrl = process.env.AGENT_LATTICE_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-const redisUrl = process.env.AGENT_LATTICE_TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
-const runId = randomBytes(5).toString("hex");
-const schema = `agent_lattice_resume_${runId}`;
-const keyPrefix = `agent-lattice-resume:${runId}:`;
-
-let childScript: string;
-let folder: string;
-beforeAll(async () => {
-  childScript = await bundleChild("test/fixtures/stores/agent-child.ts");
-  folder = await mkdtemp(join(tmpdir(), "store-resume-"));
-});
-afterAll(async () => {
-  killAllChildren();
-  await rm(folder, { recursive: true, force: true });
-  await rm(childScript, { force: true });
-  const pool = new pg.Pool({ connectionString: postgresUrl });
-  await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  await pool.end();
-  const redis = new Redis(redisUrl);
-  const keys = await redis.keys(`${keyPrefix}*`);
-  if (keys.length > 0) await redis.del(...keys);
-  await redis.quit();
-});
+const env = useProcessTestEnvironment("resume", "test/fixtures/stores/agent-child.ts");
+const { postgresUrl, redisUrl, schema, keyPrefix } = env;
 
 const locations: Record<string, (conversation: string) => StoreLocation> = {
-  jsonl: (conversation) => ({ kind: "jsonl", path: join(folder, "sessions", `${conversation}.jsonl`) }),
+  jsonl: (conversation) => ({ kind: "jsonl", path: join(env.folder, "sessions", `${conversation}.jsonl`) }),
   sqlite: (conversation) => ({
     kind: "sqlite",
-    path: join(folder, "agents.db"),
+    path: join(env.folder, "agents.db"),
     conversationId: conversation,
   }),
   postgres: (conversation) => ({
@@ -64,7 +32,7 @@ interface ChildReport {
 }
 
 async function runAgentProcess(location: StoreLocation, phase: "first" | "resume"): Promise<ChildReport> {
-  const child = startChild(childScript, { location, phase });
+  const child = startChild(env.childScript, { location, phase });
   const line = await child.waitForLine((text) => text.startsWith("{"));
   const { code } = await child.exited;
   expect(code, child.stderr()).toBe(0);
@@ -73,7 +41,7 @@ async function runAgentProcess(location: StoreLocation, phase: "first" | "resume
 
 /** Runs the phase that dies with SIGKILL inside its tool call. */
 async function crashAgentProcess(location: StoreLocation): Promise<void> {
-  const child = startChild(childScript, { location, phase: "crash" });
+  const child = startChild(env.childScript, { location, phase: "crash" });
   const { signal } = await child.exited;
   expect(signal, child.stderr()).toBe("SIGKILL");
 }
