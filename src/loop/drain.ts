@@ -1,67 +1,68 @@
 /**
- * Runs an async phase of the loop that emits messages through a callback (stream events, retry
- * notices, hook errors) and yields those messages as they arrive, then returns the phase's result.
+ * Live delivery of the messages a phase of the loop emits while the loop awaits it (stream events,
+ * retry notices, hook errors): the loop yields them as they arrive, then takes the phase's result.
  * @module
  */
+import { invoke } from "./maybe-async";
 
 /** Receives messages a phase emits. */
 export type Emit<M> = (message: M) => void;
 
+/** What {@link LiveMessages.settle} gives when messages wait to be taken. */
+export const MESSAGES_WAITING: unique symbol = Symbol("messages waiting");
+
 /**
- * Yields every message `phase` emits while it runs, in order, and returns what it resolves to.
- * If the phase rejects, the messages emitted before the rejection are still yielded first.
- * It runs on every turn, so it allocates little: one queue, one settle handler, one wake-up
- * promise per wait.
+ * The emitted messages of one query, and the way to wait for either the next of them or the end of
+ * the phase that emits them. One per query, reused by every phase: a model call costs no more
+ * than one promise to wait on it.
  */
-export async function* drain<M, R>(phase: (emit: Emit<M>) => Promise<R>): AsyncGenerator<M, R> {
-  const queue: M[] = [];
-  let wake: (() => void) | undefined;
-  let settled = false;
-  let failed = false;
-  let value: R | undefined;
-  let failure: unknown;
-  const wakeUp = () => {
-    const resolve = wake;
-    wake = undefined;
-    resolve?.();
+export class LiveMessages<M> {
+  private queue: M[] = [];
+  private wake: ((value: typeof MESSAGES_WAITING) => void) | undefined;
+
+  /** Queues a message and wakes the waiting loop. */
+  readonly emit: Emit<M> = (message) => {
+    this.queue.push(message);
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.(MESSAGES_WAITING);
   };
-  const emit: Emit<M> = (message) => {
-    queue.push(message);
-    wakeUp();
-  };
-  invoke(() => phase(emit)).then(
-    (result) => {
-      settled = true;
-      value = result;
-      wakeUp();
-    },
-    (error) => {
-      settled = failed = true;
-      failure = error;
-      wakeUp();
-    },
-  );
-  let next = 0;
-  while (true) {
-    while (next < queue.length) yield queue[next++]!;
-    if (settled) break;
-    await new Promise<void>((resolve) => {
-      wake = resolve;
+
+  /**
+   * Resolves with what `phase` resolves to, or with {@link MESSAGES_WAITING} as soon as a message
+   * waits (take them, then call again with the same phase). A rejection of the phase rejects here
+   * once the messages emitted before it were taken.
+   */
+  settle<R>(phase: Promise<R>): R | typeof MESSAGES_WAITING | Promise<R | typeof MESSAGES_WAITING> {
+    if (this.queue.length > 0) return MESSAGES_WAITING;
+    return new Promise<R | typeof MESSAGES_WAITING>((resolve, reject) => {
+      this.wake = resolve;
+      phase.then(resolve, reject);
     });
   }
-  while (next < queue.length) yield queue[next++]!; // emitted between the last wake and settling
-  if (failed) throw failure;
-  return value as R;
+
+  /** The waiting messages, in order; the queue is left empty. */
+  take(): M[] {
+    const taken = this.queue;
+    this.queue = [];
+    return taken;
+  }
 }
 
 /**
- * Calls `work` now and returns its promise; a synchronous throw becomes a rejection. Cheaper than
- * `Promise.resolve().then(work)`, which defers the start by a tick and allocates twice.
+ * Runs `phase`, yielding every message it emits while it runs, in order, and returns what it
+ * resolves to (for phases off the hot path; the model call of each turn does the same inline).
+ * If the phase rejects, the messages emitted before the rejection are still yielded first.
  */
-export function invoke<T>(work: () => T | PromiseLike<T>): Promise<T> {
-  try {
-    return Promise.resolve(work());
-  } catch (error) {
-    return Promise.reject(error);
+export async function* drain<M, R>(
+  live: LiveMessages<M>,
+  phase: (emit: Emit<M>) => Promise<R>,
+): AsyncGenerator<M, R> {
+  const running = invoke(() => phase(live.emit));
+  let settled = await live.settle(running);
+  while (settled === MESSAGES_WAITING) {
+    for (const message of live.take()) yield message;
+    settled = await live.settle(running);
   }
+  return settled;
 }

@@ -14,7 +14,8 @@ import type { ModelRequest, ModelStreamEvent } from "../model/client";
 import { isPromptTooLongError, toProviderError } from "../model/errors";
 import { retryDelayMs } from "../model/retry";
 import { NOOP_SPAN, type SpanHandle } from "../telemetry/telemetry";
-import { type Emit, invoke } from "./drain";
+import type { Emit } from "./drain";
+import { invoke } from "./maybe-async";
 import { InterruptReason, type QueryRun } from "./query-run";
 import { linkSignals, raceWithSignal } from "./signals";
 

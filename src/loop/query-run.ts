@@ -9,6 +9,7 @@ import { CostLedger } from "../cost/usage";
 import type { PermissionDenial } from "../messages/sdk-messages";
 import type { StopReason } from "../messages/types";
 import { NOOP_SPAN, type SpanHandle } from "../telemetry/telemetry";
+import { LiveMessages } from "./drain";
 import type { ModelCallSettings } from "./model-call";
 import { type LinkedController, linkSignals } from "./signals";
 
@@ -41,6 +42,8 @@ export class QueryRun {
   readonly collect = (message: unknown): void => {
     this.notices.push(message);
   };
+  /** Messages phases emit for live delivery (see drain.ts). */
+  readonly live = new LiveMessages<unknown>();
   /** The tool runtime, built on the first tool phase (see tool-phase.ts). */
   toolRuntime: unknown;
   /** The main request's fields and settings, refreshed each turn (see run-query.ts). */

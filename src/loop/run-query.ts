@@ -22,7 +22,7 @@ import type { StopOutput, UserPromptSubmitOutput } from "../hooks/types";
 import type { ResultSubtype, SDKMessage, SDKResultMessage } from "../messages/sdk-messages";
 import type { AssistantModelMessage, ModelMessage, ToolUseBlock } from "../messages/types";
 import { compactHistory } from "./compaction-step";
-import { drain } from "./drain";
+import { drain, type LiveMessages, MESSAGES_WAITING } from "./drain";
 import { callModel, type ModelOutcome } from "./model-call";
 import { parseOutputFormat } from "./output-format";
 import type { QueryRun } from "./query-run";
@@ -99,7 +99,7 @@ async function* runTurns<T>(
     const stop = checkBeforeTurn(core, run);
     if (stop) return stop;
     if (shouldAutoCompact(core)) {
-      const compaction = yield* drain<SDKMessage<T>, Awaited<ReturnType<typeof compactHistory>>>((emit) =>
+      const compaction = yield* drain(run.live as LiveMessages<SDKMessage<T>>, (emit) =>
         compactHistory(core, run, "auto", emit),
       );
       if (compaction.kind === "cancelled") return endingForFailure(compaction.outcome);
@@ -109,9 +109,14 @@ async function* runTurns<T>(
       continue; // re-check abort and limits before the request
     }
     run.turns += 1;
-    const outcome = yield* drain<SDKMessage<T>, ModelOutcome>((emit) =>
-      callModel(core, run, requestBase(core, run), mainCallSettings(core, run), emit),
-    );
+    // The model call, yielding its live messages (stream events, retry notices) as they arrive.
+    const live = run.live as LiveMessages<SDKMessage<T>>;
+    const calling = callModel(core, run, requestBase(core, run), mainCallSettings(core, run), live.emit);
+    let outcome = await live.settle(calling);
+    while (outcome === MESSAGES_WAITING) {
+      for (const streamed of live.take()) yield streamed;
+      outcome = await live.settle(calling);
+    }
     if (outcome.kind !== "response") {
       if (outcome.kind === "failed" && outcome.promptTooLong) {
         const recovery = yield* recoverFromOverflow(core, run);
@@ -241,7 +246,7 @@ async function* recoverFromOverflow<T>(
 ): AsyncGenerator<SDKMessage<T>, "recovered" | "unrecovered" | Ending<T>> {
   if (!core.autoCompact || run.overflowRecoveryUsed) return "unrecovered";
   run.overflowRecoveryUsed = true;
-  const compaction = yield* drain<SDKMessage<T>, Awaited<ReturnType<typeof compactHistory>>>((emit) =>
+  const compaction = yield* drain(run.live as LiveMessages<SDKMessage<T>>, (emit) =>
     compactHistory(core, run, "overflow", emit),
   );
   if (compaction.kind === "cancelled") return endingForFailure(compaction.outcome);

@@ -36,53 +36,55 @@ export function linkSignals(...parents: Array<AbortSignal | undefined>): LinkedC
 }
 
 /**
- * Abort subscribers by signal. A signal gets one real listener, which fans out to a Set: the loop
- * races every model call and tool call against the same query signal, and adding and removing an
- * EventTarget listener per call costs more than the rest of a turn's bookkeeping.
+ * The pending races of each signal, as their reject functions. A signal gets one real listener,
+ * which rejects them all: the loop races every model call and tool call against the same query
+ * signal, and adding and removing an EventTarget listener per call costs more than the rest of a
+ * turn's bookkeeping. An array, not a Set: usually one race is pending, and a Set shrinks its
+ * table on every removal.
  */
-const subscribers = new WeakMap<AbortSignal, Set<() => void>>();
+const pendingRaces = new WeakMap<AbortSignal, Array<(reason: unknown) => void>>();
 
-/** Calls `callback` once when `signal` aborts; returns an unsubscribe function. */
-export function onAbort(signal: AbortSignal, callback: () => void): () => void {
-  let set = subscribers.get(signal);
-  if (!set) {
-    const created = new Set<() => void>();
-    set = created;
-    subscribers.set(signal, created);
-    signal.addEventListener(
-      "abort",
-      () => {
-        subscribers.delete(signal);
-        for (const subscriber of created) subscriber();
-      },
-      { once: true },
-    );
-  }
-  set.add(callback);
-  const current = set;
-  return () => {
-    current.delete(callback);
-  };
+function pendingRacesOf(signal: AbortSignal): Array<(reason: unknown) => void> {
+  let races = pendingRaces.get(signal);
+  if (races) return races;
+  const created: Array<(reason: unknown) => void> = [];
+  pendingRaces.set(signal, created);
+  signal.addEventListener(
+    "abort",
+    () => {
+      pendingRaces.delete(signal);
+      for (const reject of created.splice(0)) reject(signal.reason);
+    },
+    { once: true },
+  );
+  races = created;
+  return races;
 }
 
-/** Rejects with the signal's reason as soon as it aborts; otherwise settles like `work`. */
+function forgetRace(races: Array<(reason: unknown) => void>, reject: (reason: unknown) => void): void {
+  const index = races.lastIndexOf(reject);
+  if (index !== -1) races.splice(index, 1);
+}
+
+/**
+ * Rejects with the signal's reason as soon as it aborts; otherwise settles like `work`. Work that
+ * loses the race may still fail later: the handlers attached here keep that from being unhandled.
+ */
 export function raceWithSignal<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) {
-    work.catch(() => {}); // the abandoned call may still fail later; never an unhandled rejection
+    work.catch(() => {}); // abandoned: a later failure is not an unhandled rejection
     return Promise.reject(signal.reason);
   }
+  const races = pendingRacesOf(signal);
   return new Promise<T>((resolve, reject) => {
-    const unsubscribe = onAbort(signal, () => {
-      work.catch(() => {});
-      reject(signal.reason);
-    });
+    races.push(reject);
     work.then(
       (value) => {
-        unsubscribe();
+        forgetRace(races, reject);
         resolve(value);
       },
       (error) => {
-        unsubscribe();
+        forgetRace(races, reject);
         reject(error);
       },
     );

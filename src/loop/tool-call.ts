@@ -19,7 +19,8 @@ import type { PermissionDenial, SDKMessage } from "../messages/sdk-messages";
 import type { ToolResultBlock, ToolUseBlock } from "../messages/types";
 import type { SpanHandle, Telemetry } from "../telemetry/telemetry";
 import type { Tool } from "../tools/tool";
-import { type Emit, invoke } from "./drain";
+import type { Emit } from "./drain";
+import { isPromiseLike } from "./maybe-async";
 import { linkSignals, raceWithSignal } from "./signals";
 import {
   describeThrown,
@@ -157,8 +158,10 @@ async function executeTool(
   const timer =
     link === undefined ? undefined : setTimeout(() => link.abort(new ToolTimeout(timeoutMs!)), timeoutMs);
   try {
-    const work = invoke(() => tool.execute(input, { signal, toolUseId: call.id, toolName: call.name }));
-    return outcomeFromOutput(call.id, await raceWithSignal(work, signal));
+    const output = tool.execute(input, { signal, toolUseId: call.id, toolName: call.name });
+    // A synchronous tool has already finished: there is nothing to race, and no tick to spend.
+    if (!isPromiseLike(output)) return outcomeFromOutput(call.id, output);
+    return outcomeFromOutput(call.id, await raceWithSignal(Promise.resolve(output), signal));
   } catch (error) {
     if (signal.aborted && signal.reason instanceof ToolTimeout) {
       return errorOutcome(

@@ -89,19 +89,22 @@ export function createMemoryStore(initial: ModelMessage[] = []): MemoryStore {
   };
 }
 
-/** A promise with its resolve function exposed. */
+/** A promise with its resolve and reject functions exposed. */
 export interface Deferred<T = void> {
   promise: Promise<T>;
   resolve(value: T): void;
+  reject(reason: unknown): void;
 }
 
 /** Creates a {@link Deferred}. */
 export function deferred<T = void>(): Deferred<T> {
   let resolve!: (value: T) => void;
-  const promise = new Promise<T>((settle) => {
+  let reject!: (reason: unknown) => void;
+  const promise = new Promise<T>((settle, fail) => {
     resolve = settle;
+    reject = fail;
   });
-  return { promise, resolve };
+  return { promise, resolve, reject };
 }
 
 /** Resolves once `signal` aborts. */
