@@ -23,6 +23,7 @@ import type { ResultSubtype, SDKMessage, SDKResultMessage } from "../messages/sd
 import type { AssistantModelMessage, ModelMessage, ToolUseBlock } from "../messages/types";
 import { compactHistory } from "./compaction-step";
 import { drain, type LiveMessages, MESSAGES_WAITING } from "./drain";
+import { isPromiseLike } from "./maybe-async";
 import { callModel, type ModelOutcome } from "./model-call";
 import { parseOutputFormat } from "./output-format";
 import type { QueryRun } from "./query-run";
@@ -168,7 +169,8 @@ async function* runTurns<T>(
     }
     // Tool-phase notices (hook errors, summaries) need no live delivery: they are yielded right
     // after the batch, before its results, without a drain per turn.
-    const batch = await runToolPhase(core, run, message, calls, run.collect);
+    const phase = runToolPhase(core, run, message, calls, run.collect);
+    const batch = isPromiseLike(phase) ? await phase : phase; // synchronous tools: no tick
     if (run.notices.length > 0) yield* takeCollected<T>(run);
     const results: ModelMessage = { role: "user", content: batch.blocks };
     const writingResults = core.history.append(results);

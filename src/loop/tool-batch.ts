@@ -5,33 +5,69 @@
  * @module
  */
 import type { ToolUseBlock } from "../messages/types";
+import { isPromiseLike, type PromiseOrValue } from "./maybe-async";
 import { runToolCall, type ToolRuntime } from "./tool-call";
 import { errorOutcome, type ToolCallOutcome } from "./tool-output";
 
-/** Runs the calls of one assistant message. */
-export async function runToolBatch(
+/**
+ * Runs the calls of one assistant message. While every call completes synchronously the batch
+ * does too; from the first call that returns a promise on, the rest runs asynchronously.
+ */
+export function runToolBatch(
   calls: readonly ToolUseBlock[],
   runtime: ToolRuntime,
   concurrency: number,
-): Promise<ToolCallOutcome[]> {
+): PromiseOrValue<ToolCallOutcome[]> {
   const outcomes: ToolCallOutcome[] = new Array(calls.length);
   let index = 0;
   while (index < calls.length) {
-    if (runtime.signal.aborted) {
-      for (; index < calls.length; index++) outcomes[index] = notRun(calls[index]!);
-      break;
-    }
-    const groupEnd = readOnlyRunEnd(calls, index, runtime);
-    if (groupEnd <= index + 1) {
-      // a call that is not read-only, or a lone read-only one: run it by itself
-      outcomes[index] = await runToolCall(calls[index]!, runtime);
-      index += 1;
-    } else {
-      await runConcurrently(calls, index, groupEnd, runtime, concurrency, outcomes);
-      index = groupEnd;
-    }
+    const next = runGroup(calls, index, runtime, concurrency, outcomes);
+    if (isPromiseLike(next)) return finishBatch(next, calls, runtime, concurrency, outcomes);
+    index = next;
   }
   return outcomes;
+}
+
+async function finishBatch(
+  pending: Promise<number>,
+  calls: readonly ToolUseBlock[],
+  runtime: ToolRuntime,
+  concurrency: number,
+  outcomes: ToolCallOutcome[],
+): Promise<ToolCallOutcome[]> {
+  let index = await pending;
+  while (index < calls.length) index = await runGroup(calls, index, runtime, concurrency, outcomes);
+  return outcomes;
+}
+
+/**
+ * Runs the group of calls starting at `start` — a call that is not read-only, a lone read-only
+ * call, or a run of consecutive read-only ones — and returns where the next group starts.
+ */
+function runGroup(
+  calls: readonly ToolUseBlock[],
+  start: number,
+  runtime: ToolRuntime,
+  concurrency: number,
+  outcomes: ToolCallOutcome[],
+): PromiseOrValue<number> {
+  if (runtime.signal.aborted) {
+    for (let index = start; index < calls.length; index++) outcomes[index] = notRun(calls[index]!);
+    return calls.length;
+  }
+  const groupEnd = readOnlyRunEnd(calls, start, runtime);
+  if (groupEnd > start + 1) {
+    return runConcurrently(calls, start, groupEnd, runtime, concurrency, outcomes).then(() => groupEnd);
+  }
+  const outcome = runToolCall(calls[start]!, runtime);
+  if (isPromiseLike(outcome)) {
+    return outcome.then((settled) => {
+      outcomes[start] = settled;
+      return start + 1;
+    });
+  }
+  outcomes[start] = outcome;
+  return start + 1;
 }
 
 /** End (exclusive) of the run of read-only calls starting at `start`; `start` when the call is not read-only. */

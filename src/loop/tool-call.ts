@@ -18,9 +18,9 @@ import type {
 import type { PermissionDenial, SDKMessage } from "../messages/sdk-messages";
 import type { ToolResultBlock, ToolUseBlock } from "../messages/types";
 import type { SpanHandle, Telemetry } from "../telemetry/telemetry";
-import type { Tool } from "../tools/tool";
+import type { ParseResult, Tool, ToolOutput } from "../tools/tool";
 import type { Emit } from "./drain";
-import { isPromiseLike } from "./maybe-async";
+import { isPromiseLike, type PromiseOrValue } from "./maybe-async";
 import { linkSignals, raceWithSignal } from "./signals";
 import {
   describeThrown,
@@ -58,35 +58,95 @@ export interface ToolRuntime {
   ) => Promise<ToolResultBlock>;
 }
 
-/** Runs one call through the whole permission and hook pipeline. */
-export async function runToolCall(call: ToolUseBlock, runtime: ToolRuntime): Promise<ToolCallOutcome> {
+/**
+ * Runs one call through the whole permission and hook pipeline. A call that needs nothing
+ * asynchronous — a synchronous validator and tool, no hooks, no permission prompt — completes
+ * without a promise; anything else returns one.
+ */
+export function runToolCall(call: ToolUseBlock, runtime: ToolRuntime): PromiseOrValue<ToolCallOutcome> {
   const span = runtime.telemetry.toolCall(runtime.parentSpan, call.name, call.id);
+  let outcome: PromiseOrValue<ToolCallOutcome>;
   try {
-    const outcome = await runToolCallPipeline(call, runtime, span);
-    if (outcome.block.is_error) span.fail(new Error(toolResultText(outcome.block.content)));
-    return outcome;
-  } finally {
+    outcome = runToolCallPipeline(call, runtime, span);
+  } catch (error) {
     span.end();
+    throw error;
   }
+  if (!isPromiseLike(outcome)) return endToolSpan(span, outcome);
+  return outcome.then(
+    (settled) => endToolSpan(span, settled),
+    (error: unknown) => {
+      span.end();
+      throw error;
+    },
+  );
 }
 
-async function runToolCallPipeline(
+function endToolSpan(span: SpanHandle, outcome: ToolCallOutcome): ToolCallOutcome {
+  if (outcome.block.is_error) span.fail(new Error(toolResultText(outcome.block.content)));
+  span.end();
+  return outcome;
+}
+
+/** A call the checks let through: the tool, the input it runs with, and that input parsed. */
+interface ClearedCall {
+  tool: Tool;
+  input: unknown;
+  value: unknown;
+}
+
+function runToolCallPipeline(
   call: ToolUseBlock,
   runtime: ToolRuntime,
   span: SpanHandle,
-): Promise<ToolCallOutcome> {
+): PromiseOrValue<ToolCallOutcome> {
+  const checked = checkToolCall(call, runtime);
+  if (isPromiseLike(checked)) return checked.then((cleared) => runClearedCall(call, cleared, runtime, span));
+  return runClearedCall(call, checked, runtime, span);
+}
+
+/**
+ * The checks before a call runs, in order: unknown tool, input validation, allow/deny lists and
+ * permission mode; then, when there are any, `preToolUse` hooks and the `canUseTool` prompt.
+ * Returns the cleared call, or the outcome that refuses it.
+ */
+function checkToolCall(
+  call: ToolUseBlock,
+  runtime: ToolRuntime,
+): PromiseOrValue<ClearedCall | ToolCallOutcome> {
   const tool = runtime.tools.get(call.name);
   if (!tool) return errorOutcome(call.id, unknownToolMessage(call.name, runtime.tools));
-
-  let input: unknown = call.input;
-  const firstParse = tool.parseInput(input);
+  const parsing = tool.parseInput(call.input);
   // Most validators are synchronous: no await (and no tick) for them.
-  let parsed = firstParse instanceof Promise ? await firstParse : firstParse;
+  if (parsing instanceof Promise)
+    return parsing.then((parsed) => checkParsedCall(call, tool, parsed, runtime));
+  return checkParsedCall(call, tool, parsing, runtime);
+}
+
+function checkParsedCall(
+  call: ToolUseBlock,
+  tool: Tool,
+  parsed: ParseResult<unknown>,
+  runtime: ToolRuntime,
+): PromiseOrValue<ClearedCall | ToolCallOutcome> {
   if (!parsed.ok) return errorOutcome(call.id, invalidInputMessage(call.name, parsed.message));
-
   const rule = staticPermission(call.name, tool.readOnly, runtime);
-  if (rule.kind === "deny") return deny(call, input, rule.source, rule.message, runtime);
+  if (rule.kind === "deny") return deny(call, call.input, rule.source, rule.message, runtime);
+  const asks = rule.kind === "ask" && runtime.canUseTool !== undefined;
+  if (!runtime.hooks?.preToolUse?.length && !asks) return { tool, input: call.input, value: parsed.value };
+  return runInteractiveChecks(call, tool, parsed.value, asks, runtime);
+}
 
+/** `preToolUse` hooks, then the `canUseTool` prompt when the static rules ask for one. */
+async function runInteractiveChecks(
+  call: ToolUseBlock,
+  tool: Tool,
+  parsedValue: unknown,
+  asks: boolean,
+  runtime: ToolRuntime,
+): Promise<ClearedCall | ToolCallOutcome> {
+  let input: unknown = call.input;
+  let value = parsedValue;
   const pre = runtime.hooks?.preToolUse?.length
     ? await runPreToolUseHooks(call, input, runtime)
     : NO_PRE_HOOKS;
@@ -98,12 +158,13 @@ async function runToolCallPipeline(
     return deny(call, pre.input, "hook", pre.message ?? `A preToolUse hook blocked "${call.name}".`, runtime);
   if (pre.updated) {
     input = pre.input;
-    parsed = await tool.parseInput(input);
+    const parsed = await tool.parseInput(input);
     if (!parsed.ok) return errorOutcome(call.id, invalidInputMessage(call.name, parsed.message));
+    value = parsed.value;
   }
 
-  if (rule.kind === "ask" && runtime.canUseTool) {
-    const canUseTool = runtime.canUseTool;
+  if (asks) {
+    const canUseTool = runtime.canUseTool!;
     let answer: unknown;
     try {
       // Raced with the query's signal: a check waiting on a human cannot outlive an abort.
@@ -131,12 +192,35 @@ async function runToolCallPipeline(
     }
     if (decision.updatedInput !== undefined) {
       input = decision.updatedInput;
-      parsed = await tool.parseInput(input);
+      const parsed = await tool.parseInput(input);
       if (!parsed.ok) return errorOutcome(call.id, invalidInputMessage(call.name, parsed.message));
+      value = parsed.value;
     }
   }
+  return { tool, input, value };
+}
 
-  let outcome = await executeTool(tool, call, parsed.value, runtime);
+/** Executes a cleared call, then `postToolUse` hooks and the summary of a huge result, if any. */
+function runClearedCall(
+  call: ToolUseBlock,
+  checked: ClearedCall | ToolCallOutcome,
+  runtime: ToolRuntime,
+  span: SpanHandle,
+): PromiseOrValue<ToolCallOutcome> {
+  if (!("tool" in checked)) return checked; // refused
+  const executed = executeTool(checked.tool, call, checked.value, runtime);
+  if (!runtime.hooks?.postToolUse?.length && !runtime.compactResult) return executed;
+  return afterExecution(call, checked.input, executed, runtime, span);
+}
+
+async function afterExecution(
+  call: ToolUseBlock,
+  input: unknown,
+  executed: PromiseOrValue<ToolCallOutcome>,
+  runtime: ToolRuntime,
+  span: SpanHandle,
+): Promise<ToolCallOutcome> {
+  let outcome = await executed;
   if (runtime.hooks?.postToolUse?.length) outcome = await runPostToolUseHooks(call, input, outcome, runtime);
   if (runtime.compactResult && !outcome.block.is_error) {
     outcome = { ...outcome, block: await runtime.compactResult(call, outcome.block, span) };
@@ -144,12 +228,16 @@ async function runToolCallPipeline(
   return outcome;
 }
 
-async function executeTool(
+/**
+ * Runs the tool under the query's signal and the per-call deadline. A synchronous tool has
+ * finished when it returns: there is nothing to race, and no promise is made.
+ */
+function executeTool(
   tool: Tool,
   call: ToolUseBlock,
   input: unknown,
   runtime: ToolRuntime,
-): Promise<ToolCallOutcome> {
+): PromiseOrValue<ToolCallOutcome> {
   if (runtime.signal.aborted) return errorOutcome(call.id, abortedMessage(call.name));
   const timeoutMs = runtime.toolTimeoutMs;
   // Only a per-call deadline needs a signal of its own (an AbortController per call is costly).
@@ -157,24 +245,48 @@ async function executeTool(
   const signal = link?.signal ?? runtime.signal;
   const timer =
     link === undefined ? undefined : setTimeout(() => link.abort(new ToolTimeout(timeoutMs!)), timeoutMs);
-  try {
-    const output = tool.execute(input, { signal, toolUseId: call.id, toolName: call.name });
-    // A synchronous tool has already finished: there is nothing to race, and no tick to spend.
-    if (!isPromiseLike(output)) return outcomeFromOutput(call.id, output);
-    return outcomeFromOutput(call.id, await raceWithSignal(Promise.resolve(output), signal));
-  } catch (error) {
-    if (signal.aborted && signal.reason instanceof ToolTimeout) {
-      return errorOutcome(
-        call.id,
-        `The tool "${call.name}" did not finish within ${signal.reason.timeoutMs} ms and was cancelled.`,
-      );
-    }
-    if (runtime.signal.aborted) return errorOutcome(call.id, abortedMessage(call.name));
-    return errorOutcome(call.id, `The tool "${call.name}" failed: ${describeThrown(error)}`);
-  } finally {
+  const cleanUp = () => {
     if (timer) clearTimeout(timer);
     link?.dispose();
+  };
+  let output: ToolOutput | PromiseLike<ToolOutput>;
+  try {
+    output = tool.execute(input, { signal, toolUseId: call.id, toolName: call.name });
+  } catch (error) {
+    cleanUp();
+    return failedExecution(call, error, signal, runtime);
   }
+  if (!isPromiseLike(output)) {
+    cleanUp();
+    return outcomeFromOutput(call.id, output);
+  }
+  return raceWithSignal(Promise.resolve(output), signal).then(
+    (settled) => {
+      cleanUp();
+      return outcomeFromOutput(call.id, settled);
+    },
+    (error: unknown) => {
+      cleanUp();
+      return failedExecution(call, error, signal, runtime);
+    },
+  );
+}
+
+/** The error result of a tool that threw, timed out or was cancelled. */
+function failedExecution(
+  call: ToolUseBlock,
+  error: unknown,
+  signal: AbortSignal,
+  runtime: ToolRuntime,
+): ToolCallOutcome {
+  if (signal.aborted && signal.reason instanceof ToolTimeout) {
+    return errorOutcome(
+      call.id,
+      `The tool "${call.name}" did not finish within ${signal.reason.timeoutMs} ms and was cancelled.`,
+    );
+  }
+  if (runtime.signal.aborted) return errorOutcome(call.id, abortedMessage(call.name));
+  return errorOutcome(call.id, `The tool "${call.name}" failed: ${describeThrown(error)}`);
 }
 
 class ToolTimeout {

@@ -11,11 +11,12 @@ import type { AssistantModelMessage, ToolResultBlock, ToolUseBlock } from "../me
 import { exclusiveBatchMessage, SUBMIT_OUTPUT_TOOL_NAME } from "../tools/submit-output";
 import { toolResultCompactor } from "./compaction-step";
 import type { Emit } from "./drain";
+import { isPromiseLike, type PromiseOrValue } from "./maybe-async";
 import type { QueryRun } from "./query-run";
 import type { Ending } from "./run-query";
 import { runToolBatch } from "./tool-batch";
 import type { ToolRuntime } from "./tool-call";
-import { toolResultText } from "./tool-output";
+import { type ToolCallOutcome, toolResultText } from "./tool-output";
 
 /** The results of one batch, in the model's order, and the ending they cause, if any. */
 export interface ToolPhaseResult<T> {
@@ -23,21 +24,35 @@ export interface ToolPhaseResult<T> {
   ending?: Ending<T>;
 }
 
-/** Answers every call of `message`. */
-export async function runToolPhase<T>(
+/**
+ * Answers every call of `message`. Synchronous when every call is (see {@link runToolBatch}): the
+ * loop then spends no promise on the tool phase.
+ */
+export function runToolPhase<T>(
   core: AgentCore<T>,
   run: QueryRun,
   message: AssistantModelMessage,
   calls: ToolUseBlock[],
   emit: Emit<SDKMessage<T>>,
-): Promise<ToolPhaseResult<T>> {
+): PromiseOrValue<ToolPhaseResult<T>> {
   if (message.stop_reason === "max_tokens") return { blocks: calls.map(truncatedCallResult) };
   if (core.submitTool && calls.some((call) => call.name === SUBMIT_OUTPUT_TOOL_NAME))
     return submitOutput(core, calls);
 
-  const outcomes = await runToolBatch(calls, toolRuntimeFor(core, run, emit), core.toolConcurrency);
-  const blocks = outcomes.map((outcome) => outcome.block);
-  const ender = outcomes.find((outcome) => outcome.endTurn);
+  const outcomes = runToolBatch(calls, toolRuntimeFor(core, run, emit), core.toolConcurrency);
+  if (isPromiseLike(outcomes)) return outcomes.then((settled) => phaseResult(core, settled));
+  return phaseResult(core, outcomes);
+}
+
+/** The result blocks in the model's order, and the ending an `endTurn` result asks for. */
+function phaseResult<T>(core: AgentCore<T>, outcomes: ToolCallOutcome[]): ToolPhaseResult<T> {
+  const blocks: ToolResultBlock[] = new Array(outcomes.length);
+  let ender: ToolCallOutcome | undefined;
+  for (let index = 0; index < outcomes.length; index++) {
+    const outcome = outcomes[index]!;
+    blocks[index] = outcome.block;
+    if (outcome.endTurn && !ender) ender = outcome;
+  }
   if (!ender) return { blocks };
   const result = toolResultText(ender.block.content);
   // With outputSchema only a valid submission is a success: ending the turn otherwise is a missing output.
