@@ -15,7 +15,6 @@ import { isPromptTooLongError, toProviderError } from "../model/errors";
 import { retryDelayMs } from "../model/retry";
 import { NOOP_SPAN, type SpanHandle } from "../telemetry/telemetry";
 import type { Emit } from "./drain";
-import { invoke } from "./maybe-async";
 import { InterruptReason, type QueryRun } from "./query-run";
 import { linkSignals, raceWithSignal } from "./signals";
 
@@ -52,19 +51,17 @@ export async function callModel<T>(
   settings: ModelCallSettings,
   emit: Emit<SDKMessage<T>>,
 ): Promise<ModelOutcome> {
-  const models =
-    settings.fallbackModel && settings.fallbackModel !== settings.model
-      ? [settings.model, settings.fallbackModel]
-      : [settings.model];
+  const fallback =
+    settings.fallbackModel && settings.fallbackModel !== settings.model ? settings.fallbackModel : undefined;
   let outcome: ModelOutcome | undefined;
-  for (let modelIndex = 0; modelIndex < models.length; modelIndex++) {
-    const model = models[modelIndex]!;
+  // The first model, then the fallback once the first one's retries are spent on a transient error.
+  for (let model: string | undefined = settings.model; model !== undefined; ) {
     for (let attempt = 0; ; attempt++) {
-      const streamed = { content: false };
+      const streamed = settings.streamEvents ? { content: false } : undefined;
       outcome = await attemptOnce(core, run, base, model, settings, emit, streamed);
       if (outcome.kind !== "failed" || !outcome.error.retryable) return outcome;
       // A stream that already showed content to the consumer is never silently replayed.
-      if (streamed.content) return outcome;
+      if (streamed?.content) return outcome;
       if (attempt >= core.retry.maxRetries) break;
       const delay = retryDelayMs(core.retry, attempt + 1, outcome.error.retryAfterMs, core.random);
       emit({
@@ -84,10 +81,11 @@ export async function callModel<T>(
         return cancelledOutcome(run);
       }
     }
-    const next = models[modelIndex + 1];
+    const next: string | undefined = model === settings.model ? fallback : undefined;
     if (next !== undefined && outcome.kind === "failed") {
       emit({ type: "system", subtype: "model_fallback", from: model, to: next, error: outcome.error });
     }
+    model = next;
   }
   return outcome!;
 }
@@ -99,7 +97,7 @@ async function attemptOnce<T>(
   model: string,
   settings: ModelCallSettings,
   emit: Emit<SDKMessage<T>>,
-  streamed: { content: boolean },
+  streamed: { content: boolean } | undefined,
 ): Promise<ModelOutcome> {
   if (run.modelSignal.aborted) return cancelledOutcome(run);
   const timeoutMs = settings.timeoutMs;
@@ -113,15 +111,13 @@ async function attemptOnce<T>(
   try {
     let request = requestFor(base, model, signal);
     if (timeoutMs !== undefined) request.timeoutMs = timeoutMs;
-    if (settings.streamEvents) request.onEvent = (event) => forwardStreamEvent(event, emit, streamed);
+    if (streamed) request.onEvent = (event) => forwardStreamEvent(event, emit, streamed);
     if (settings.applyRequestHooks && hasRequestHooks(core)) {
       request = await raceWithSignal(applyRequestHooks(core, request), signal);
     }
     span = core.telemetry.modelCall(settings.parentSpan ?? run.span, request);
-    const message = await raceWithSignal(
-      invoke(() => core.client.createMessage(request)),
-      signal,
-    );
+    // A synchronous throw of the client lands in the catch below, like a rejection.
+    const message = await raceWithSignal(Promise.resolve(core.client.createMessage(request)), signal);
     assertAssistantMessage(message);
     recordResponseOnSpan(span, message);
     return { kind: "response", message, model: message.model ?? model };

@@ -21,7 +21,7 @@ import type { SpanHandle, Telemetry } from "../telemetry/telemetry";
 import type { ParseResult, Tool, ToolOutput } from "../tools/tool";
 import type { Emit } from "./drain";
 import { isPromiseLike, type PromiseOrValue } from "./maybe-async";
-import { linkSignals, raceWithSignal } from "./signals";
+import { type LinkedController, linkSignals, raceWithSignal } from "./signals";
 import {
   describeThrown,
   errorOutcome,
@@ -245,31 +245,32 @@ function executeTool(
   const signal = link?.signal ?? runtime.signal;
   const timer =
     link === undefined ? undefined : setTimeout(() => link.abort(new ToolTimeout(timeoutMs!)), timeoutMs);
-  const cleanUp = () => {
-    if (timer) clearTimeout(timer);
-    link?.dispose();
-  };
   let output: ToolOutput | PromiseLike<ToolOutput>;
   try {
     output = tool.execute(input, { signal, toolUseId: call.id, toolName: call.name });
   } catch (error) {
-    cleanUp();
+    clearDeadline(timer, link);
     return failedExecution(call, error, signal, runtime);
   }
   if (!isPromiseLike(output)) {
-    cleanUp();
+    clearDeadline(timer, link);
     return outcomeFromOutput(call.id, output);
   }
   return raceWithSignal(Promise.resolve(output), signal).then(
     (settled) => {
-      cleanUp();
+      clearDeadline(timer, link);
       return outcomeFromOutput(call.id, settled);
     },
     (error: unknown) => {
-      cleanUp();
+      clearDeadline(timer, link);
       return failedExecution(call, error, signal, runtime);
     },
   );
+}
+
+function clearDeadline(timer: NodeJS.Timeout | undefined, link: LinkedController | undefined): void {
+  if (timer) clearTimeout(timer);
+  link?.dispose();
 }
 
 /** The error result of a tool that threw, timed out or was cancelled. */
