@@ -48,7 +48,11 @@ export interface CycleLifecycle {
   finish(completed: boolean): Promise<void>;
 }
 
-/** Runs one prompt cycle and yields its messages, the result last. */
+/**
+ * Runs one prompt cycle and yields its messages, the result last. The turns run in this one
+ * generator — not in a nested one — so each message a turn yields costs a single hop to the
+ * consumer; helpers that yield (compaction, continuations) are off the per-turn path.
+ */
 export async function* runQuery<T>(
   core: AgentCore<T>,
   run: QueryRun,
@@ -61,7 +65,66 @@ export async function* runQuery<T>(
     run.span = core.telemetry.query(core.model);
     for (const notice of core.history.takeNotices()) yield notice;
     yield initMessage(core);
-    const ending = yield* runTurns(core, run, prompt);
+    // A signal aborted before the query starts ends it at once, leaving history untouched.
+    let ending = run.aborted ? abortEnding<T>(run) : yield* submitPrompt(core, prompt);
+    const live = run.live as LiveMessages<SDKMessage<T>>;
+    while (ending === undefined) {
+      ending = checkBeforeTurn(core, run);
+      if (ending) break;
+      if (shouldAutoCompact(core)) {
+        ending = yield* autoCompact(core, run);
+        continue; // re-check abort and limits before the request
+      }
+      run.turns += 1;
+      // The model call, yielding its live messages (stream events, retry notices) as they arrive.
+      const calling = callModel(core, run, requestBase(core, run), mainCallSettings(core, run), live.emit);
+      let outcome = await live.settle(calling);
+      while (outcome === MESSAGES_WAITING) {
+        for (const streamed of live.take()) yield streamed;
+        outcome = await live.settle(calling);
+      }
+      if (outcome.kind !== "response") {
+        ending = yield* endAfterFailedCall(core, run, outcome);
+        continue; // undefined after a recovery: the same turn is retried
+      }
+      const message = outcome.message;
+      recordUsage(core, run, outcome.model, message.usage, run.collect);
+      if (run.notices.length > 0) yield* takeCollected<T>(run);
+      if (message.usage) core.lastInputTokens = totalInputTokens(message.usage);
+      if (isContextWindowExceeded(message)) {
+        // The response is unusable and never enters history.
+        ending = yield* endAfterOverflowResponse(core, run);
+        continue;
+      }
+      run.stopReason = message.stop_reason ?? null;
+      const writingResponse = core.history.append(message);
+      if (writingResponse) await writingResponse;
+      for (const notice of core.history.takeNotices()) yield notice;
+      yield { type: "assistant", message };
+      updateResultText(run, message);
+
+      const calls = toolUsesOf(message);
+      if (overBudget(core, run)) {
+        ending = yield* endOverBudget(core, run, calls);
+        break;
+      }
+      if (calls.length === 0) {
+        const next = yield* finishOrContinue(core, run, message);
+        if (next !== "continue") ending = next;
+        continue;
+      }
+      // Tool-phase notices (hook errors, summaries) need no live delivery: they are yielded right
+      // after the batch, before its results.
+      const phase = runToolPhase(core, run, message, calls, run.collect);
+      const batch = isPromiseLike(phase) ? await phase : phase; // synchronous tools: no tick
+      if (run.notices.length > 0) yield* takeCollected<T>(run);
+      const results: ModelMessage = { role: "user", content: batch.blocks };
+      const writingResults = core.history.append(results);
+      if (writingResults) await writingResults;
+      for (const notice of core.history.takeNotices()) yield notice;
+      yield { type: "user", message: results };
+      ending = batch.ending;
+    }
     const result = buildResult(core, run, ending);
     recordResultOnSpan(run, result);
     completed = true;
@@ -87,98 +150,73 @@ function recordResultOnSpan<T>(run: QueryRun, result: SDKResultMessage<T>): void
   if (result.is_error) run.span.fail(result.error ?? new Error(result.subtype));
 }
 
-async function* runTurns<T>(
+function abortEnding<T>(run: QueryRun): Ending<T> {
+  return { subtype: "error_abort", error: new AbortError(run.userSignal.reason) };
+}
+
+/**
+ * Compacts before a request whose context crossed the threshold. One attempt per turn: whether
+ * it compacted, skipped (nothing to cut, or a preCompact hook) or failed, the trigger re-arms only
+ * when the next response reports its usage. Returns an ending only when the query was cancelled.
+ */
+async function* autoCompact<T>(
   core: AgentCore<T>,
   run: QueryRun,
-  prompt: PromptInput,
-): AsyncGenerator<SDKMessage<T>, Ending<T>> {
-  // A signal aborted before the query starts ends it at once, leaving history untouched.
-  if (run.aborted) return { subtype: "error_abort", error: new AbortError(run.userSignal.reason) };
-  const blocked = yield* submitPrompt(core, prompt);
-  if (blocked) return blocked;
-  while (true) {
-    const stop = checkBeforeTurn(core, run);
-    if (stop) return stop;
-    if (shouldAutoCompact(core)) {
-      const compaction = yield* drain(run.live as LiveMessages<SDKMessage<T>>, (emit) =>
-        compactHistory(core, run, "auto", emit),
-      );
-      if (compaction.kind === "cancelled") return endingForFailure(compaction.outcome);
-      // One attempt per turn: whether it compacted, skipped (nothing to cut, or a preCompact hook)
-      // or failed, the trigger re-arms only when the next response reports its usage.
-      core.lastInputTokens = undefined;
-      continue; // re-check abort and limits before the request
-    }
-    run.turns += 1;
-    // The model call, yielding its live messages (stream events, retry notices) as they arrive.
-    const live = run.live as LiveMessages<SDKMessage<T>>;
-    const calling = callModel(core, run, requestBase(core, run), mainCallSettings(core, run), live.emit);
-    let outcome = await live.settle(calling);
-    while (outcome === MESSAGES_WAITING) {
-      for (const streamed of live.take()) yield streamed;
-      outcome = await live.settle(calling);
-    }
-    if (outcome.kind !== "response") {
-      if (outcome.kind === "failed" && outcome.promptTooLong) {
-        const recovery = yield* recoverFromOverflow(core, run);
-        if (recovery === "recovered") continue;
-        if (recovery !== "unrecovered") return recovery;
-      }
-      return endingForFailure(outcome);
-    }
-    const message = outcome.message;
-    recordUsage(core, run, outcome.model, message.usage, run.collect);
-    if (run.notices.length > 0) yield* takeCollected<T>(run);
-    if (message.usage) core.lastInputTokens = totalInputTokens(message.usage);
-    if (isContextWindowExceeded(message)) {
-      // The response is unusable and never enters history.
-      const recovery = yield* recoverFromOverflow(core, run);
-      if (recovery === "recovered") continue;
-      if (recovery !== "unrecovered") return recovery;
-      const advice = core.autoCompact
-        ? "Compaction could not recover it (recovery runs once per query, and needs something left to summarise); start a new conversation or lower autoCompact.thresholdTokens."
-        : undefined;
-      return { subtype: "error_during_execution", error: new ContextWindowExceededError(advice) };
-    }
-    run.stopReason = message.stop_reason ?? null;
-    const writingResponse = core.history.append(message);
-    if (writingResponse) await writingResponse;
-    for (const notice of core.history.takeNotices()) yield notice;
-    yield { type: "assistant", message };
-    updateResultText(run, message);
+): AsyncGenerator<SDKMessage<T>, Ending<T> | undefined> {
+  const compaction = yield* drain(run.live as LiveMessages<SDKMessage<T>>, (emit) =>
+    compactHistory(core, run, "auto", emit),
+  );
+  if (compaction.kind === "cancelled") return endingForFailure(compaction.outcome);
+  core.lastInputTokens = undefined;
+  return undefined;
+}
 
-    const calls = toolUsesOf(message);
-    if (overBudget(core, run)) {
-      if (calls.length > 0)
-        yield* appendToHistory(
-          core,
-          errorResultsFor(
-            calls,
-            (call) => `The tool "${call.name}" was not run: the query went over maxBudgetUsd before it ran.`,
-          ),
-        );
-      return {
-        subtype: "error_max_budget_usd",
-        error: new BudgetExceededError(core.maxBudgetUsd!, run.ledger.totalCostUsd),
-      };
-    }
-    if (calls.length === 0) {
-      const next = yield* finishOrContinue(core, run, message);
-      if (next === "continue") continue;
-      return next;
-    }
-    // Tool-phase notices (hook errors, summaries) need no live delivery: they are yielded right
-    // after the batch, before its results, without a drain per turn.
-    const phase = runToolPhase(core, run, message, calls, run.collect);
-    const batch = isPromiseLike(phase) ? await phase : phase; // synchronous tools: no tick
-    if (run.notices.length > 0) yield* takeCollected<T>(run);
-    const results: ModelMessage = { role: "user", content: batch.blocks };
-    const writingResults = core.history.append(results);
-    if (writingResults) await writingResults;
-    for (const notice of core.history.takeNotices()) yield notice;
-    yield { type: "user", message: results };
-    if (batch.ending) return batch.ending;
+/** A model call that got no response: recover from an overflow once, or end the query. */
+async function* endAfterFailedCall<T>(
+  core: AgentCore<T>,
+  run: QueryRun,
+  outcome: Exclude<ModelOutcome, { kind: "response" }>,
+): AsyncGenerator<SDKMessage<T>, Ending<T> | undefined> {
+  if (outcome.kind === "failed" && outcome.promptTooLong) {
+    const recovery = yield* recoverFromOverflow(core, run);
+    if (recovery === "recovered") return undefined;
+    if (recovery !== "unrecovered") return recovery;
   }
+  return endingForFailure(outcome);
+}
+
+/** A response that says the context window overflowed: recover once, or end the query. */
+async function* endAfterOverflowResponse<T>(
+  core: AgentCore<T>,
+  run: QueryRun,
+): AsyncGenerator<SDKMessage<T>, Ending<T> | undefined> {
+  const recovery = yield* recoverFromOverflow(core, run);
+  if (recovery === "recovered") return undefined;
+  if (recovery !== "unrecovered") return recovery;
+  const advice = core.autoCompact
+    ? "Compaction could not recover it (recovery runs once per query, and needs something left to summarise); start a new conversation or lower autoCompact.thresholdTokens."
+    : undefined;
+  return { subtype: "error_during_execution", error: new ContextWindowExceededError(advice) };
+}
+
+/** The query went over its budget with this response: its tool calls are answered, not run. */
+async function* endOverBudget<T>(
+  core: AgentCore<T>,
+  run: QueryRun,
+  calls: ToolUseBlock[],
+): AsyncGenerator<SDKMessage<T>, Ending<T>> {
+  if (calls.length > 0)
+    yield* appendToHistory(
+      core,
+      errorResultsFor(
+        calls,
+        (call) => `The tool "${call.name}" was not run: the query went over maxBudgetUsd before it ran.`,
+      ),
+    );
+  return {
+    subtype: "error_max_budget_usd",
+    error: new BudgetExceededError(core.maxBudgetUsd!, run.ledger.totalCostUsd),
+  };
 }
 
 /** Runs `userPromptSubmit` hooks and adds the prompt to history; returns an ending when blocked. */
@@ -218,7 +256,7 @@ async function* submitPrompt<T>(
 }
 
 function checkBeforeTurn<T>(core: AgentCore<T>, run: QueryRun): Ending<T> | undefined {
-  if (run.aborted) return { subtype: "error_abort", error: new AbortError(run.userSignal.reason) };
+  if (run.aborted) return abortEnding(run);
   if (run.interrupted) return { subtype: "interrupted" };
   // A summary or compaction response may have crossed the budget: no further request is made.
   if (overBudget(core, run))
