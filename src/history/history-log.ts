@@ -86,6 +86,11 @@ export class HistoryLog {
     }
   }
 
+  /** Whether store notices wait to be taken. */
+  hasNotices(): boolean {
+    return this.pending.length > 0;
+  }
+
   /** Store failures reported since the last call, as system messages. */
   takeNotices(): Notice[] {
     if (this.pending.length === 0) return this.pending;

@@ -89,7 +89,7 @@ export async function* runQuery<T>(
       }
       const message = outcome.message;
       recordUsage(core, run, outcome.model, message.usage, run.collect);
-      if (run.notices.length > 0) yield* takeCollected<T>(run);
+      if (hasNotices(core, run)) for (const notice of takeNotices<T>(core, run)) yield notice;
       if (message.usage) core.lastInputTokens = totalInputTokens(message.usage);
       if (isContextWindowExceeded(message)) {
         // The response is unusable and never enters history.
@@ -99,7 +99,7 @@ export async function* runQuery<T>(
       run.stopReason = message.stop_reason ?? null;
       const writingResponse = core.history.append(message);
       if (writingResponse) await writingResponse;
-      for (const notice of core.history.takeNotices()) yield notice;
+      if (hasNotices(core, run)) for (const notice of takeNotices<T>(core, run)) yield notice;
       yield { type: "assistant", message };
       updateResultText(run, message);
 
@@ -117,11 +117,11 @@ export async function* runQuery<T>(
       // after the batch, before its results.
       const phase = runToolPhase(core, run, message, calls, run.collect);
       const batch = isPromiseLike(phase) ? await phase : phase; // synchronous tools: no tick
-      if (run.notices.length > 0) yield* takeCollected<T>(run);
+      if (hasNotices(core, run)) for (const notice of takeNotices<T>(core, run)) yield notice;
       const results: ModelMessage = { role: "user", content: batch.blocks };
       const writingResults = core.history.append(results);
       if (writingResults) await writingResults;
-      for (const notice of core.history.takeNotices()) yield notice;
+      if (hasNotices(core, run)) for (const notice of takeNotices<T>(core, run)) yield notice;
       yield { type: "user", message: results };
       ending = batch.ending;
     }
@@ -376,9 +376,16 @@ function endingForFailure<T>(outcome: Exclude<ModelOutcome, { kind: "response" }
   }
 }
 
-/** The notices collected by `run.collect` since the last call, in order. */
-function takeCollected<T>(run: QueryRun): SDKMessage<T>[] {
-  return run.notices.splice(0) as SDKMessage<T>[];
+/** Whether notices wait: collected by `run.collect` (pricing, tool phase) or from the store. */
+function hasNotices<T>(core: AgentCore<T>, run: QueryRun): boolean {
+  return run.notices.length > 0 || core.history.hasNotices();
+}
+
+/** The waiting notices in order — collected ones first, then the store's — leaving none. */
+function takeNotices<T>(core: AgentCore<T>, run: QueryRun): SDKMessage<T>[] {
+  const notices = run.notices.splice(0) as SDKMessage<T>[];
+  for (const notice of core.history.takeNotices()) notices.push(notice);
+  return notices;
 }
 
 /**
