@@ -100,17 +100,15 @@ async function attemptOnce<T>(
   streamed: { content: boolean } | undefined,
 ): Promise<ModelOutcome> {
   if (run.modelSignal.aborted) return cancelledOutcome(run);
-  const timeoutMs = settings.timeoutMs;
   // A request deadline needs a signal of its own; without one the query's signal is enough
   // (an AbortController per request is a measurable share of a turn).
-  const link = timeoutMs === undefined ? undefined : linkSignals(run.modelSignal);
-  const signal = link?.signal ?? run.modelSignal;
-  const timer =
-    link === undefined ? undefined : setTimeout(() => link.abort(new TimeoutError(timeoutMs!)), timeoutMs);
+  const deadline =
+    settings.timeoutMs === undefined ? undefined : startDeadline(run.modelSignal, settings.timeoutMs);
+  const signal = deadline?.signal ?? run.modelSignal;
   let span = NOOP_SPAN;
   try {
     let request = requestFor(base, model, signal);
-    if (timeoutMs !== undefined) request.timeoutMs = timeoutMs;
+    if (deadline) request.timeoutMs = deadline.timeoutMs;
     if (streamed) request.onEvent = (event) => forwardStreamEvent(event, emit, streamed);
     if (settings.applyRequestHooks && hasRequestHooks(core)) {
       request = await raceWithSignal(applyRequestHooks(core, request), signal);
@@ -123,26 +121,50 @@ async function attemptOnce<T>(
     return { kind: "response", message, model: message.model ?? model };
   } catch (error) {
     span.fail(signal.aborted ? signal.reason : error);
-    if (signal.aborted) {
-      const reason = signal.reason;
-      if (reason instanceof TimeoutError) return { kind: "timeout", error: reason };
-      return cancelledOutcome(run);
-    }
-    if (error instanceof TimeoutError) return { kind: "timeout", error }; // the client's own deadline
-    if (error instanceof HookFailure) {
-      emit({ type: "system", subtype: "hook_error", hook: "onModelRequest", error });
-      return { kind: "hook_failed", error };
-    }
-    return {
-      kind: "failed",
-      error: toProviderError(error, { secrets: core.secrets }),
-      promptTooLong: isPromptTooLongError(error),
-    };
+    return failedAttempt(core, run, error, signal, emit);
   } finally {
     span.end();
-    if (timer) clearTimeout(timer);
-    link?.dispose();
+    deadline?.clear();
   }
+}
+
+/** The outcome of an attempt that threw: cancelled, timed out, refused by a hook, or failed. */
+function failedAttempt<T>(
+  core: AgentCore<T>,
+  run: QueryRun,
+  error: unknown,
+  signal: AbortSignal,
+  emit: Emit<SDKMessage<T>>,
+): ModelOutcome {
+  if (signal.aborted) {
+    const reason = signal.reason;
+    if (reason instanceof TimeoutError) return { kind: "timeout", error: reason };
+    return cancelledOutcome(run);
+  }
+  if (error instanceof TimeoutError) return { kind: "timeout", error }; // the client's own deadline
+  if (error instanceof HookFailure) {
+    emit({ type: "system", subtype: "hook_error", hook: "onModelRequest", error });
+    return { kind: "hook_failed", error };
+  }
+  return {
+    kind: "failed",
+    error: toProviderError(error, { secrets: core.secrets }),
+    promptTooLong: isPromptTooLongError(error),
+  };
+}
+
+/** A request's deadline: a signal that follows the query's and aborts with a TimeoutError. */
+function startDeadline(parent: AbortSignal, timeoutMs: number) {
+  const link = linkSignals(parent);
+  const timer = setTimeout(() => link.abort(new TimeoutError(timeoutMs)), timeoutMs);
+  return {
+    signal: link.signal,
+    timeoutMs,
+    clear(): void {
+      clearTimeout(timer);
+      link.dispose();
+    },
+  };
 }
 
 /**
