@@ -43,7 +43,9 @@ const settings = {
   peerParallel: Math.max(1, Number(options["peer-parallel"])),
   toolTurns: 1000,
   largeResultBytes: 2048,
-  warmUpConversations: 12,
+  warmUpConversations: 24,
+  measuredConversations: 3,
+  settlingConversations: 4,
   peerWarmUpTurns: 100,
   streamingTurns: 200,
   streamingWarmUpTurns: 20,
@@ -118,8 +120,11 @@ async function inRounds(measure) {
 
 /**
  * (a) and (b) for the floor and agent-lattice, warm: each child first runs `warmUpConversations`
- * full conversations, each with a new Agent, until the JIT has settled (see README). (a) also
- * measures them cold: the first conversation of a fresh process.
+ * full conversations, each with a new Agent, until the JIT has settled (see README), then measures
+ * `measuredConversations` more (medians over all of them: a GC pause that lands in one 100-turn
+ * window of one conversation does not decide a verdict). (a) also
+ * measures them cold (the first conversation of a fresh process) and settling (the fifth, while
+ * the JIT is still compiling).
  */
 async function measureInProcess() {
   results.inProcess = Object.fromEntries(inProcessScenarios.map((scenario) => [scenario, {}]));
@@ -127,11 +132,20 @@ async function measureInProcess() {
     for (const scenario of inProcessScenarios) {
       for (const id of ["floor", "lattice"]) {
         await measureInto(results.inProcess[scenario], id, `(${scenario}) ${id} ${round}`, () =>
-          inProcessChild(id, bytesOf[scenario], 1, settings.toolTurns, settings.warmUpConversations),
+          inProcessChild(
+            id,
+            bytesOf[scenario],
+            settings.measuredConversations,
+            settings.toolTurns,
+            settings.warmUpConversations,
+          ),
         );
         if (scenario !== "a") continue;
         await measureInto(results.inProcess[scenario], `${id}-cold`, `(${scenario}) ${id}, cold, ${round}`, () =>
           inProcessChild(id, bytesOf[scenario], 1, 0, 0),
+        );
+        await measureInto(results.inProcess[scenario], `${id}-settling`, `(${scenario}) ${id}, settling, ${round}`, () =>
+          inProcessChild(id, bytesOf[scenario], 1, settings.toolTurns, settings.settlingConversations),
         );
       }
     }

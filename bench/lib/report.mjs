@@ -12,7 +12,16 @@ export const TARGETS = {
   idleKilobytes: 20,
 };
 
-const IN_PROCESS_ORDER = ["floor", "lattice", "vercel", "openai-agents", "floor-cold", "lattice-cold"];
+const IN_PROCESS_ORDER = [
+  "floor",
+  "lattice",
+  "vercel",
+  "openai-agents",
+  "floor-cold",
+  "lattice-cold",
+  "floor-settling",
+  "lattice-settling",
+];
 const STREAMING_ORDER = ["raw-fetch", "raw-sdk", "lattice", "vercel"];
 const CONCURRENT_ORDER = ["raw-fetch", "raw-sdk", "lattice", "lattice-shared-client", "vercel"];
 const IDLE_ORDER = ["shared-client", "own-client"];
@@ -81,6 +90,8 @@ const LABELS = {
   "lattice-shared-client": "agent-lattice, one shared client",
   "floor-cold": "floor, cold (first conversation of a process)",
   "lattice-cold": "agent-lattice, cold (first conversation of a process)",
+  "floor-settling": "floor, settling (fifth conversation of a process)",
+  "lattice-settling": "agent-lattice, settling (fifth conversation of a process)",
   "shared-client": "agent-lattice, shared client and tools",
   "own-client": "agent-lattice, own built-in client each",
 };
@@ -124,7 +135,11 @@ export function buildReport(results) {
       collectFailure(`(${scenario})`, id, entries[id]);
       const summary = summaries[id];
       if (!summary && !entries[id]) continue;
-      const floor = id.endsWith("-cold") ? summaries["floor-cold"] : summaries.floor;
+      const floor = id.endsWith("-cold")
+        ? summaries["floor-cold"]
+        : id.endsWith("-settling")
+          ? summaries["floor-settling"]
+          : summaries.floor;
       if (scenario === "a") {
         rows.push([
           label(id, entries[id]),
