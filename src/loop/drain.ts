@@ -8,6 +8,8 @@ import { invoke } from "./maybe-async";
 /** Receives messages a phase emits. */
 export type Emit<M> = (message: M) => void;
 
+function ignore(): void {}
+
 /** What {@link LiveMessages.settle} gives when messages wait to be taken. */
 export const MESSAGES_WAITING: unique symbol = Symbol("messages waiting");
 
@@ -34,7 +36,11 @@ export class LiveMessages<M> {
    * once the messages emitted before it were taken.
    */
   settle<R>(phase: Promise<R>): R | typeof MESSAGES_WAITING | Promise<R | typeof MESSAGES_WAITING> {
-    if (this.queue.length > 0) return MESSAGES_WAITING;
+    if (this.queue.length > 0) {
+      // The consumer may stop while taking these: a later failure of the phase is then nobody's.
+      phase.catch(ignore);
+      return MESSAGES_WAITING;
+    }
     return new Promise<R | typeof MESSAGES_WAITING>((resolve, reject) => {
       this.wake = resolve;
       phase.then(resolve, reject);

@@ -110,3 +110,26 @@ describe("LiveMessages.settle", () => {
     await expect(result).resolves.toBe("result");
   });
 });
+
+describe("a consumer that stops while messages wait", () => {
+  it("leaves no unhandled rejection when the abandoned phase fails later", async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      const live = new LiveMessages<string>();
+      const failing = deferred<string>();
+      const generator = drain(live, (emit) => {
+        emit("first");
+        return failing.promise;
+      });
+      expect((await generator.next()).value).toBe("first");
+      await generator.return(undefined as never);
+      failing.reject(new Error("failed after the consumer left"));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
+  });
+});
