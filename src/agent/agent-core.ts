@@ -9,10 +9,10 @@ import { HistoryLog } from "../history/history-log";
 import { type ToolPattern, validatePermissionOptions } from "../hooks/permissions";
 import { validateHooks } from "../hooks/run-hooks";
 import type { CanUseTool, Hooks, PermissionMode } from "../hooks/types";
-import { abortableSleep } from "../loop/signals";
 import type { McpServerStatus } from "../messages/sdk-messages";
 import type { ModelClient, ModelRequest, ModelToolDefinition, OutputFormat } from "../model/client";
 import type { RetryPolicy } from "../model/retry";
+import { abortableSleep } from "../shared/signals";
 import { NOOP_TELEMETRY, type Telemetry, type TelemetryOptions } from "../telemetry/telemetry";
 import {
   createSubmitOutputTool,

@@ -4,7 +4,7 @@
  */
 import { DEFAULT_HOOK_TIMEOUT_MS } from "../agent/options";
 import { InvalidOptionError } from "../errors";
-import { raceWithSignal } from "../loop/signals";
+import { raceWithSignal } from "../shared/signals";
 import type { HookMatcher, Hooks } from "./types";
 
 /** The hook events the loop runs. */

@@ -3,7 +3,7 @@
  * retry notices, hook errors): the loop yields them as they arrive, then takes the phase's result.
  * @module
  */
-import { invoke } from "./maybe-async";
+import { invoke } from "../shared/maybe-async";
 
 /** Receives messages a phase emits. */
 export type Emit<M> = (message: M) => void;

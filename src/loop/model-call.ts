@@ -13,10 +13,10 @@ import type { AssistantModelMessage } from "../messages/types";
 import type { ModelRequest, ModelStreamEvent } from "../model/client";
 import { isPromptTooLongError, toProviderError } from "../model/errors";
 import { retryDelayMs } from "../model/retry";
+import { linkSignals, raceWithSignal } from "../shared/signals";
 import { NOOP_SPAN, type SpanHandle } from "../telemetry/telemetry";
 import type { Emit } from "./drain";
 import { InterruptReason, type QueryRun } from "./query-run";
-import { linkSignals, raceWithSignal } from "./signals";
 
 /** How a model request ended. */
 export type ModelOutcome =

@@ -8,10 +8,10 @@ import type { ModelPricing } from "../cost/pricing";
 import { CostLedger } from "../cost/usage";
 import type { PermissionDenial } from "../messages/sdk-messages";
 import type { StopReason } from "../messages/types";
+import { type LinkedController, linkSignals } from "../shared/signals";
 import { NOOP_SPAN, type SpanHandle } from "../telemetry/telemetry";
 import { LiveMessages } from "./drain";
 import type { ModelCallSettings } from "./model-call";
-import { type LinkedController, linkSignals } from "./signals";
 
 const NEVER_ABORTED = new AbortController().signal;
 

@@ -5,7 +5,7 @@
  * @module
  */
 import type { ToolUseBlock } from "../messages/types";
-import { isPromiseLike, type PromiseOrValue } from "./maybe-async";
+import { isPromiseLike, type PromiseOrValue } from "../shared/maybe-async";
 import { runToolCall, type ToolRuntime } from "./tool-call";
 import { errorOutcome, type ToolCallOutcome } from "./tool-output";
 

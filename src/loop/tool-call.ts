@@ -17,11 +17,11 @@ import type {
 } from "../hooks/types";
 import type { PermissionDenial, SDKMessage } from "../messages/sdk-messages";
 import type { ToolResultBlock, ToolUseBlock } from "../messages/types";
+import { isPromiseLike, type PromiseOrValue } from "../shared/maybe-async";
+import { type LinkedController, linkSignals, raceWithSignal } from "../shared/signals";
 import type { SpanHandle, Telemetry } from "../telemetry/telemetry";
 import type { ParseResult, Tool, ToolOutput } from "../tools/tool";
 import type { Emit } from "./drain";
-import { isPromiseLike, type PromiseOrValue } from "./maybe-async";
-import { type LinkedController, linkSignals, raceWithSignal } from "./signals";
 import {
   describeThrown,
   errorOutcome,

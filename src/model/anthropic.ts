@@ -7,8 +7,8 @@
 import Anthropic, { type ClientOptions } from "@anthropic-ai/sdk";
 import { Stream } from "@anthropic-ai/sdk/core/streaming";
 import { InvalidOptionError, ProviderError, TimeoutError } from "../errors";
-import { linkSignals } from "../loop/signals";
 import type { AssistantModelMessage } from "../messages/types";
+import { linkSignals } from "../shared/signals";
 import { type AnthropicRequestBody, toAnthropicRequestBody } from "./anthropic-request";
 import { type AnthropicResponseBody, toAssistantMessage } from "./anthropic-response";
 import { StreamedMessageAssembler } from "./anthropic-stream";

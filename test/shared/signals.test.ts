@@ -5,8 +5,8 @@
  */
 import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
-import { raceWithSignal } from "../../src/loop/signals";
-import { deferred } from "./support";
+import { raceWithSignal } from "../../src/shared/signals";
+import { deferred } from "../loop/support";
 
 describe("raceWithSignal", () => {
   it("settles like the work when the signal does not abort", async () => {
