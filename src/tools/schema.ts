@@ -77,8 +77,15 @@ export function validatorOf<T>(
   const standard = (schema as StandardSchemaWithJsonSchema<T>)["~standard"];
   if (standard && typeof standard.validate === "function") {
     return (input) => {
-      const outcome = standard.validate(input);
-      return outcome instanceof Promise ? outcome.then(fromStandardResult) : fromStandardResult(outcome);
+      let outcome: ReturnType<typeof standard.validate>;
+      try {
+        outcome = standard.validate(input);
+      } catch (error) {
+        return validatorFailed(error); // e.g. a refinement that throws
+      }
+      return outcome instanceof Promise
+        ? outcome.then(fromStandardResult, validatorFailed)
+        : fromStandardResult(outcome);
     };
   }
   const parse = (schema as { parse?: (input: unknown) => T }).parse;
@@ -90,6 +97,14 @@ export function validatorOf<T>(
     } catch (error) {
       return { ok: false, message: describeParseError(error) };
     }
+  };
+}
+
+/** A validator that threw instead of reporting issues: the input is refused, the query goes on. */
+function validatorFailed(error: unknown): { ok: false; message: string } {
+  return {
+    ok: false,
+    message: `The input validator failed: ${error instanceof Error ? error.message : String(error)}`,
   };
 }
 

@@ -116,6 +116,35 @@ describe("defineTool with a Standard Schema", () => {
     expect(resultText(block)).toContain("city: must be a non-empty string");
     expect(result.subtype).toBe("success");
   });
+
+  it("refuses the input, and goes on, when the validator itself throws or rejects", async () => {
+    let ran = false;
+    const execute = () => {
+      ran = true;
+      return "ran";
+    };
+    const throwing = z.object({ city: z.string() }).refine(() => {
+      throw new Error("refinement bug");
+    });
+    // Hand-written: zod itself leaves an unhandled rejection behind when an async refinement throws.
+    const rejecting: StandardSchemaWithJsonSchema<{ city: string }> = {
+      "~standard": {
+        ...cityStandardSchema()["~standard"],
+        validate: () => Promise.reject(new Error("async refinement bug")),
+      },
+    };
+    for (const [schema, message] of [
+      [throwing, "refinement bug"],
+      [rejecting, "async refinement bug"],
+    ] as const) {
+      const tool = defineTool({ name: "lookup", inputSchema: schema, execute });
+      const { block, result } = await callOnce(tool, { city: "Rome" });
+      expect(block.is_error).toBe(true);
+      expect(resultText(block)).toContain(`The input validator failed: ${message}`);
+      expect(result.subtype).toBe("success");
+    }
+    expect(ran).toBe(false);
+  });
 });
 
 describe("defineTool with { parse, jsonSchema }", () => {
