@@ -8,26 +8,29 @@ import { invoke } from "../shared/maybe-async";
 /** Receives messages a phase emits. */
 export type Emit<M> = (message: M) => void;
 
-function ignore(): void {}
-
 /** What {@link LiveMessages.settle} gives when messages wait to be taken. */
 export const MESSAGES_WAITING: unique symbol = Symbol("messages waiting");
 
+/** How the watched phase ended, once it has. */
+type Settlement = { ok: true; value: unknown } | { ok: false; error: unknown };
+
 /**
  * The emitted messages of one query, and the way to wait for either the next of them or the end of
- * the phase that emits them. One per query, reused by every phase: a model call costs no more
- * than one promise to wait on it.
+ * the phase that emits them. One per query, reused by every phase: waiting costs one promise, and
+ * each phase is watched once however many messages it emits (a streamed response emits hundreds).
  */
 export class LiveMessages<M> {
   private queue: M[] = [];
-  private wake: ((value: typeof MESSAGES_WAITING) => void) | undefined;
+  /** The phase being watched, and how it ended (undefined while it runs). */
+  private watched: Promise<unknown> | undefined;
+  private settlement: Settlement | undefined;
+  /** The loop's pending wait, if it is waiting. */
+  private wait: { resolve(value: unknown): void; reject(error: unknown): void } | undefined;
 
   /** Queues a message and wakes the waiting loop. */
   readonly emit: Emit<M> = (message) => {
     this.queue.push(message);
-    const wake = this.wake;
-    this.wake = undefined;
-    wake?.(MESSAGES_WAITING);
+    this.endWait()?.resolve(MESSAGES_WAITING);
   };
 
   /**
@@ -36,14 +39,12 @@ export class LiveMessages<M> {
    * once the messages emitted before it were taken.
    */
   settle<R>(phase: Promise<R>): R | typeof MESSAGES_WAITING | Promise<R | typeof MESSAGES_WAITING> {
-    if (this.queue.length > 0) {
-      // The consumer may stop while taking these: a later failure of the phase is then nobody's.
-      phase.catch(ignore);
-      return MESSAGES_WAITING;
-    }
+    this.watch(phase);
+    if (this.queue.length > 0) return MESSAGES_WAITING;
+    const settlement = this.settlement;
+    if (settlement) return settlement.ok ? (settlement.value as R) : Promise.reject(settlement.error);
     return new Promise<R | typeof MESSAGES_WAITING>((resolve, reject) => {
-      this.wake = resolve;
-      phase.then(resolve, reject);
+      this.wait = { resolve: resolve as (value: unknown) => void, reject };
     });
   }
 
@@ -52,6 +53,33 @@ export class LiveMessages<M> {
     const taken = this.queue;
     this.queue = [];
     return taken;
+  }
+
+  /** Starts watching `phase`, unless it already is; its end wakes the loop's wait. */
+  private watch(phase: Promise<unknown>): void {
+    if (this.watched === phase) return;
+    this.watched = phase;
+    this.settlement = undefined;
+    // Handlers are attached at once, so a phase abandoned by its consumer never fails unhandled.
+    phase.then(
+      (value) => this.settleWith(phase, { ok: true, value }),
+      (error: unknown) => this.settleWith(phase, { ok: false, error }),
+    );
+  }
+
+  private settleWith(phase: Promise<unknown>, settlement: Settlement): void {
+    if (this.watched !== phase) return; // a phase nobody waits for any more
+    this.settlement = settlement;
+    const wait = this.endWait();
+    if (!wait) return;
+    if (settlement.ok) wait.resolve(settlement.value);
+    else wait.reject(settlement.error);
+  }
+
+  private endWait() {
+    const wait = this.wait;
+    this.wait = undefined;
+    return wait;
   }
 }
 

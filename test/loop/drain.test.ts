@@ -133,3 +133,44 @@ describe("a consumer that stops while messages wait", () => {
     }
   });
 });
+
+describe("a phase that emits many messages", () => {
+  it("is watched once, however many times the loop waits on it", async () => {
+    let thenCalls = 0;
+    class CountingPromise<T> extends Promise<T> {
+      // biome-ignore lint/suspicious/noThenProperty: counting how often the phase is subscribed to
+      override then<A = T, B = never>(
+        onFulfilled?: ((value: T) => A | PromiseLike<A>) | null,
+        onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+      ): Promise<A | B> {
+        thenCalls += 1;
+        return super.then(onFulfilled, onRejected);
+      }
+      static override get [Symbol.species]() {
+        return Promise;
+      }
+    }
+    const live = new LiveMessages<number>();
+    let finish!: (value: string) => void;
+    const phase = new CountingPromise<string>((resolve) => {
+      finish = resolve;
+    });
+    const messages: number[] = [];
+    const producing = (async () => {
+      for (let index = 0; index < 300; index++) {
+        await new Promise((resolve) => setImmediate(resolve));
+        live.emit(index);
+      }
+      finish("done");
+    })();
+    let settled = await live.settle(phase);
+    while (settled === MESSAGES_WAITING) {
+      messages.push(...live.take());
+      settled = await live.settle(phase);
+    }
+    await producing;
+    expect(settled).toBe("done");
+    expect(messages).toHaveLength(300);
+    expect(thenCalls).toBe(1);
+  });
+});
