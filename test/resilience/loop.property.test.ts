@@ -1,7 +1,8 @@
 /**
  * Property: whatever the model does and whatever goes wrong — text, tool calls (read-only and
- * mutating, failing or not), truncation, transient and fatal errors, hangs past the deadline, aborts
- * and interrupts at random points, budgets and turn limits — every query ends with exactly one
+ * mutating, synchronous or not, failing or not), truncation, transient and fatal errors, hangs
+ * past the deadline, aborts and interrupts at random points, budgets and turn limits — every query
+ * ends with exactly one
  * result message, last, whose subtype, text, turn count, usage and cost are what a reference model
  * of the loop predicts; history stays well-formed; and the agent takes the next prompt.
  */
@@ -34,6 +35,8 @@ type CallAction = "none" | "fail" | "abort" | "interrupt";
 interface CallPlan {
   tool: "read" | "write";
   action: CallAction;
+  /** The tool answers synchronously (returns or throws without a promise). */
+  sync: boolean;
 }
 
 /** A turn the loop goes on after (unless a limit or a cancellation inside it ends the query). */
@@ -82,6 +85,7 @@ const callArbitrary: fc.Arbitrary<CallPlan> = fc.record({
     { weight: 1, arbitrary: fc.constant<CallAction>("abort") },
     { weight: 1, arbitrary: fc.constant<CallAction>("interrupt") },
   ),
+  sync: fc.boolean(),
 });
 
 const ongoingArbitrary: fc.Arbitrary<OngoingTurn> = fc.oneof(
@@ -370,10 +374,14 @@ class World {
     });
   }
 
-  async execute(id: string): Promise<string> {
+  execute(id: string): string | Promise<string> {
     this.executions.set(id, (this.executions.get(id) ?? 0) + 1);
     const plan = this.callPlans.get(id)!;
-    await Promise.resolve();
+    if (plan.sync) return this.actOut(id, plan);
+    return Promise.resolve().then(() => this.actOut(id, plan));
+  }
+
+  private actOut(id: string, plan: CallPlan): string {
     if (plan.action === "fail") throw new Error(`tool ${id} failed`);
     if (plan.action === "abort" || plan.action === "interrupt") this.cancel(plan.action);
     return `result of ${id}`;
