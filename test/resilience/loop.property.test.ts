@@ -2,9 +2,9 @@
  * Property: whatever the model does and whatever goes wrong — text, tool calls (read-only and
  * mutating, synchronous or not, failing or not), truncation, transient and fatal errors, hangs
  * past the deadline, aborts and interrupts at random points, budgets and turn limits — every query
- * ends with exactly one
- * result message, last, whose subtype, text, turn count, usage and cost are what a reference model
- * of the loop predicts; history stays well-formed; and the agent takes the next prompt.
+ * ends with exactly one result message, last, whose subtype, text, turn count, usage and cost are
+ * what a reference model of the loop predicts; history stays well-formed; and the agent takes the
+ * next prompt.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
