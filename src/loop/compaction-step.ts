@@ -20,7 +20,7 @@ import type { PreCompactOutput } from "../hooks/types";
 import type { SDKMessage } from "../messages/sdk-messages";
 import type { ToolResultBlock, ToolUseBlock } from "../messages/types";
 import type { SpanHandle } from "../telemetry/telemetry";
-import type { Emit } from "./drain";
+import type { Emit } from "./live-messages";
 import { callModel, type ModelOutcome } from "./model-call";
 import type { QueryRun } from "./query-run";
 import { recordUsage } from "./usage-step";

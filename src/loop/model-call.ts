@@ -15,7 +15,7 @@ import { isPromptTooLongError, toProviderError } from "../model/errors";
 import { retryDelayMs } from "../model/retry";
 import { linkSignals, raceWithSignal } from "../shared/signals";
 import { NOOP_SPAN, type SpanHandle } from "../telemetry/telemetry";
-import type { Emit } from "./drain";
+import type { Emit } from "./live-messages";
 import { InterruptReason, type QueryRun } from "./query-run";
 
 /** How a model request ended. */

@@ -10,7 +10,7 @@ import type { PermissionDenial } from "../messages/sdk-messages";
 import type { StopReason } from "../messages/types";
 import { type LinkedController, linkSignals } from "../shared/signals";
 import { NOOP_SPAN, type SpanHandle } from "../telemetry/telemetry";
-import { LiveMessages } from "./drain";
+import { LiveMessages } from "./live-messages";
 import type { ModelCallSettings } from "./model-call";
 
 const NEVER_ABORTED = new AbortController().signal;
@@ -42,7 +42,7 @@ export class QueryRun {
   readonly collect = (message: unknown): void => {
     this.notices.push(message);
   };
-  /** Messages phases emit for live delivery (see drain.ts). */
+  /** Messages phases emit for live delivery (see live-messages.ts). */
   readonly live = new LiveMessages<unknown>();
   /** The tool runtime, built on the first tool phase (see tool-phase.ts). */
   toolRuntime: unknown;

@@ -23,7 +23,7 @@ import type { ResultSubtype, SDKMessage, SDKResultMessage } from "../messages/sd
 import type { AssistantModelMessage, ModelMessage, ToolUseBlock } from "../messages/types";
 import { isPromiseLike } from "../shared/maybe-async";
 import { compactHistory } from "./compaction-step";
-import { drain, type LiveMessages, MESSAGES_WAITING } from "./drain";
+import { drain, type LiveMessages, MESSAGES_WAITING } from "./live-messages";
 import { callModel, type ModelOutcome } from "./model-call";
 import { parseOutputFormat } from "./output-format";
 import type { QueryRun } from "./query-run";

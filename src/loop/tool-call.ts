@@ -21,7 +21,7 @@ import { isPromiseLike, type PromiseOrValue } from "../shared/maybe-async";
 import { type LinkedController, linkSignals, raceWithSignal } from "../shared/signals";
 import type { SpanHandle, Telemetry } from "../telemetry/telemetry";
 import type { ParseResult, Tool, ToolOutput } from "../tools/tool";
-import type { Emit } from "./drain";
+import type { Emit } from "./live-messages";
 import {
   describeThrown,
   errorOutcome,

@@ -11,7 +11,7 @@ import type { AssistantModelMessage, ToolResultBlock, ToolUseBlock } from "../me
 import { isPromiseLike, type PromiseOrValue } from "../shared/maybe-async";
 import { exclusiveBatchMessage, SUBMIT_OUTPUT_TOOL_NAME } from "../tools/submit-output";
 import { toolResultCompactor } from "./compaction-step";
-import type { Emit } from "./drain";
+import type { Emit } from "./live-messages";
 import type { QueryRun } from "./query-run";
 import type { Ending } from "./run-query";
 import { runToolBatch } from "./tool-batch";

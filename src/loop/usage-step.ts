@@ -5,7 +5,7 @@
 import type { AgentCore } from "../agent/agent-core";
 import type { SDKMessage } from "../messages/sdk-messages";
 import type { Usage } from "../messages/types";
-import type { Emit } from "./drain";
+import type { Emit } from "./live-messages";
 import type { QueryRun } from "./query-run";
 
 /** Adds usage to the query's ledger; returns the usage as counted (zeros when not reported). */

@@ -3,7 +3,7 @@
  * its result (or its failure); a consumer slower than the phase loses nothing.
  */
 import { describe, expect, it } from "vitest";
-import { drain, LiveMessages, MESSAGES_WAITING } from "../../src/loop/drain";
+import { drain, LiveMessages, MESSAGES_WAITING } from "../../src/loop/live-messages";
 import { deferred } from "./support";
 
 async function collect<M, R>(generator: AsyncGenerator<M, R>): Promise<{ messages: M[]; result: R }> {
