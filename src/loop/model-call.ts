@@ -179,6 +179,11 @@ function requestFor(base: RequestBase, model: string, signal: AbortSignal): Mode
   return request;
 }
 
+/** Compiles only while `requestFor` copies every field of the request base: add new ones there. */
+type CopiedByRequestFor = "system" | "messages" | "tools" | "maxTokens" | "outputFormat";
+type _RequestForCopiesEveryField = AssertNever<Exclude<keyof RequestBase, CopiedByRequestFor>>;
+type AssertNever<T extends never> = T;
+
 function recordResponseOnSpan(span: SpanHandle, message: AssistantModelMessage): void {
   if (span === NOOP_SPAN) return;
   span.set({
