@@ -1,7 +1,7 @@
 // Machine instructions per turn of scenario (a), counted by Valgrind's callgrind: stable to about
 // 1% from run to run, where CPU and wall time move by ±30% on a small machine. Use it to judge a
 // change to the loop; use `npm run bench` for the published figures.
-//   npm run build && node bench/instructions.mjs [lattice|floor] [warm-up conversations] [measured]
+//   npm run build && node bench/instructions.mjs [lattice|lattice-zod|floor] [warm-up conversations] [measured]
 // The child runs its warm-up conversations with instrumentation off, then the parent switches it on
 // (`callgrind_control -i on`) for the measured conversations only, so start-up and JIT warm-up are
 // not counted. Needs `valgrind` on the PATH; takes 15–30 s.
@@ -68,7 +68,7 @@ async function runParent(contender, warmUp, measured) {
 
 async function runChild(contender, warmUp, measured, folder) {
   const entry = IN_PROCESS_CONTENDERS[contender];
-  if (!entry) throw new Error(`unknown contender "${contender}" (lattice or floor)`);
+  if (!entry) throw new Error(`unknown contender "${contender}" (lattice, lattice-zod or floor)`);
   const conversation = () => entry.run({ toolTurns: TOOL_TURNS, resultBytes: 0, stamp: () => {} });
   for (let index = 0; index < Number(warmUp); index++) await conversation();
   writeFileSync(join(folder, "warm"), "");

@@ -8,6 +8,7 @@
 import { performance } from "node:perf_hooks";
 import { createAgent, defineTool } from "../dist/index.js";
 import { createScriptedClient } from "../dist/testing.js";
+import { z } from "zod";
 
 const TURNS = 1000;
 const RUNS = 9;
@@ -27,11 +28,13 @@ function scriptedModel(turns) {
   );
 }
 
-function echoTool(resultBytes) {
+const PASS_THROUGH_SCHEMA = { parse: (input) => input, jsonSchema: { type: "object", properties: { n: { type: "number" } } } };
+
+function echoTool(resultBytes, inputSchema = PASS_THROUGH_SCHEMA) {
   const payload = "x".repeat(resultBytes);
   return defineTool({
     name: "echo",
-    inputSchema: { parse: (input) => input, jsonSchema: { type: "object", properties: { n: { type: "number" } } } },
+    inputSchema,
     readOnly: true,
     execute: (input) => (resultBytes > 0 ? `${input.n}:${payload}` : String(input.n)),
   });
@@ -58,8 +61,8 @@ async function floorLoop(resultBytes) {
   return stamps;
 }
 
-async function latticeLoop(resultBytes) {
-  const agent = createAgent({ model: "claude-sonnet-4-6", client: scriptedModel(TURNS), tools: [echoTool(resultBytes)], maxTurns: TURNS + 1 });
+async function latticeLoop(resultBytes, inputSchema) {
+  const agent = createAgent({ model: "claude-sonnet-4-6", client: scriptedModel(TURNS), tools: [echoTool(resultBytes, inputSchema)], maxTurns: TURNS + 1 });
   const stamps = [];
   for await (const message of agent.query("go")) {
     if (message.type === "assistant") stamps.push(performance.now());
@@ -96,6 +99,9 @@ async function measure(name, loop, resultBytes) {
 const rows = [];
 rows.push(await measure("(a) floor: hand-written loop", floorLoop, 0));
 rows.push(await measure("(a) agent-lattice", latticeLoop, 0));
+// The same tool with a zod input schema: zod validates through safeParseAsync (a promise per call).
+const zodSchema = z.object({ n: z.number() });
+rows.push(await measure("(a) agent-lattice, zod input", (bytes) => latticeLoop(bytes, zodSchema), 0));
 rows.push(await measure("(b) floor, 2 KB results", floorLoop, 2048));
 rows.push(await measure("(b) agent-lattice, 2 KB results", latticeLoop, 2048));
 

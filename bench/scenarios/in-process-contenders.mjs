@@ -44,12 +44,12 @@ async function floor({ toolTurns, resultBytes, stamp }) {
 }
 
 /** agent-lattice: createAgent over the scripted client (no recording, no stream events). */
-async function lattice({ toolTurns, resultBytes, stamp }) {
+async function lattice({ toolTurns, resultBytes, stamp }, inputSchema = { parse: (input) => input, jsonSchema: ECHO_TOOL.inputSchema }) {
   const { createAgent, defineTool } = await importFromDist("index.js");
   const echo = defineTool({
     name: ECHO_TOOL.name,
     description: ECHO_TOOL.description,
-    inputSchema: { parse: (input) => input, jsonSchema: ECHO_TOOL.inputSchema },
+    inputSchema,
     readOnly: true,
     execute: (input) => echoOutput(input.n, resultBytes),
   });
@@ -62,6 +62,12 @@ async function lattice({ toolTurns, resultBytes, stamp }) {
   const result = await agent.prompt("go");
   if (result.subtype !== "success") throw new Error(`agent-lattice run ended ${result.subtype}`);
   return result.result;
+}
+
+/** agent-lattice with `z.object({ n: z.number() })` as the echo tool's input schema. */
+async function latticeWithZodInput(options) {
+  const { z } = await import("zod");
+  return lattice(options, z.object({ n: z.number() }));
 }
 
 /** Vercel AI SDK: generateText with the MockLanguageModelV3 from `ai/test` and one tool. */
@@ -169,6 +175,8 @@ async function openaiAgents({ toolTurns, resultBytes, stamp }) {
 export const IN_PROCESS_CONTENDERS = {
   floor: { label: "floor (hand-written loop)", run: floor },
   lattice: { label: "agent-lattice", run: lattice },
+  // The same, with the tool's input validated by a zod schema (zod runs through safeParseAsync).
+  "lattice-zod": { label: "agent-lattice, zod input schema", run: latticeWithZodInput },
   vercel: { label: "Vercel AI SDK generateText", run: vercel },
   "openai-agents": { label: "OpenAI Agents SDK run()", run: openaiAgents },
 };

@@ -118,8 +118,7 @@ function checkToolCall(
   if (!tool) return errorOutcome(call.id, unknownToolMessage(call.name, runtime.tools));
   const parsing = tool.parseInput(call.input);
   // Most validators are synchronous: no await (and no tick) for them.
-  if (parsing instanceof Promise)
-    return parsing.then((parsed) => checkParsedCall(call, tool, parsed, runtime));
+  if (isPromiseLike(parsing)) return parsing.then((parsed) => checkParsedCall(call, tool, parsed, runtime));
   return checkParsedCall(call, tool, parsing, runtime);
 }
 

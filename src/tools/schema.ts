@@ -5,11 +5,12 @@
  */
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import type { JsonSchema } from "../model/client";
+import { isPromiseLike } from "../shared/maybe-async";
 import type { ParseResult } from "./tool";
 
-/** An object that parses input and states its JSON Schema. */
+/** An object that parses input (synchronously or not) and states its JSON Schema. */
 export interface ParseWithJsonSchema<T> {
-  parse(input: unknown): T;
+  parse(input: unknown): T | PromiseLike<T>;
   jsonSchema: JsonSchema;
 }
 
@@ -24,17 +25,17 @@ export interface StandardSchemaWithJsonSchema<T> {
 export type SchemaLike<T> =
   | StandardSchemaWithJsonSchema<T>
   | ParseWithJsonSchema<T>
-  | { parse(input: unknown): T };
+  | { parse(input: unknown): T | PromiseLike<T> };
 
 /** The output type of a {@link SchemaLike}. */
 export type InferSchema<S> = S extends { readonly "~standard": { readonly types?: infer Types } }
   ? Types extends { readonly output: infer O }
     ? O
     : S extends { parse(input: unknown): infer P }
-      ? P
+      ? Awaited<P>
       : unknown
   : S extends { parse(input: unknown): infer P }
-    ? P
+    ? Awaited<P>
     : unknown;
 
 /** A permissive object schema, for validators that cannot state their JSON Schema. */
@@ -70,34 +71,75 @@ function withoutMetaSchema(schema: JsonSchema): JsonSchema {
   return rest;
 }
 
-/** Builds a never-throwing validator from a schema. Prefers Standard Schema, then `parse`. */
+/** Builds a never-throwing validator from a schema: zod's own async parse, then Standard Schema, then `parse`. */
 export function validatorOf<T>(
   schema: SchemaLike<T>,
 ): (input: unknown) => ParseResult<T> | Promise<ParseResult<T>> {
+  if (isZodSchema<T>(schema)) return (input) => settle(() => schema.safeParseAsync(input), fromZodResult);
   const standard = (schema as StandardSchemaWithJsonSchema<T>)["~standard"];
-  if (standard && typeof standard.validate === "function") {
-    return (input) => {
-      let outcome: ReturnType<typeof standard.validate>;
-      try {
-        outcome = standard.validate(input);
-      } catch (error) {
-        return validatorFailed(error); // e.g. a refinement that throws
-      }
-      return outcome instanceof Promise
-        ? outcome.then(fromStandardResult, validatorFailed)
-        : fromStandardResult(outcome);
-    };
-  }
-  const parse = (schema as { parse?: (input: unknown) => T }).parse;
+  if (standard && typeof standard.validate === "function")
+    return (input) => settle(() => standard.validate(input), fromStandardResult);
+  const parse = (schema as { parse?: (input: unknown) => T | PromiseLike<T> }).parse;
   if (typeof parse !== "function")
     throw new TypeError("A schema needs a Standard Schema interface or a parse(input) method.");
   return (input) => {
+    let parsed: T | PromiseLike<T>;
     try {
-      return { ok: true, value: parse.call(schema, input) };
+      parsed = parse.call(schema, input);
     } catch (error) {
-      return { ok: false, message: describeParseError(error) };
+      return parseFailed(error);
     }
+    return isPromiseLike(parsed)
+      ? Promise.resolve(parsed).then(parseSucceeded, parseFailed)
+      : parseSucceeded(parsed);
   };
+}
+
+/**
+ * A zod schema (v3 or v4, classic or mini). Its Standard Schema `validate` first tries a synchronous
+ * parse; for a schema with an async refinement that attempt starts the refinement and drops its
+ * promise, so a refinement that rejects leaves an unhandled rejection behind (a crash under Node's
+ * default mode) and every refinement runs twice. `safeParseAsync` runs each refinement once.
+ */
+interface ZodLike<T> {
+  readonly "~standard": { readonly vendor: string };
+  safeParseAsync(input: unknown): Promise<ZodSafeParseResult<T>>;
+}
+
+type ZodSafeParseResult<T> =
+  | { success: true; data: T }
+  | { success: false; error: { issues: ReadonlyArray<StandardSchemaV1.Issue> } };
+
+function isZodSchema<T>(schema: unknown): schema is ZodLike<T> {
+  const candidate = schema as Partial<ZodLike<T>>;
+  return candidate["~standard"]?.vendor === "zod" && typeof candidate.safeParseAsync === "function";
+}
+
+function fromZodResult<T>(result: ZodSafeParseResult<T>): ParseResult<T> {
+  return result.success
+    ? { ok: true, value: result.data }
+    : { ok: false, message: formatIssues(result.error.issues) };
+}
+
+/** Runs a validator that may throw, return a result or return a promise of one, and maps its result. */
+function settle<R, T>(validate: () => R | PromiseLike<R>, toParseResult: (result: R) => ParseResult<T>) {
+  let outcome: R | PromiseLike<R>;
+  try {
+    outcome = validate();
+  } catch (error) {
+    return validatorFailed(error); // e.g. a refinement that throws
+  }
+  return isPromiseLike(outcome)
+    ? Promise.resolve(outcome).then(toParseResult, validatorFailed)
+    : toParseResult(outcome);
+}
+
+function parseSucceeded<T>(value: T): ParseResult<T> {
+  return { ok: true, value };
+}
+
+function parseFailed(error: unknown): { ok: false; message: string } {
+  return { ok: false, message: describeParseError(error) };
 }
 
 /** A validator that threw instead of reporting issues: the input is refused, the query goes on. */

@@ -126,7 +126,7 @@ describe("defineTool with a Standard Schema", () => {
     const throwing = z.object({ city: z.string() }).refine(() => {
       throw new Error("refinement bug");
     });
-    // Hand-written: zod itself leaves an unhandled rejection behind when an async refinement throws.
+    // A Standard Schema (not zod, which is validated through safeParseAsync) whose validate rejects.
     const rejecting: StandardSchemaWithJsonSchema<{ city: string }> = {
       "~standard": {
         ...cityStandardSchema()["~standard"],
@@ -144,6 +144,46 @@ describe("defineTool with a Standard Schema", () => {
       expect(result.subtype).toBe("success");
     }
     expect(ran).toBe(false);
+  });
+
+  it("validates zod schemas with async refinements without leaving a rejection behind", async () => {
+    // zod's own Standard Schema `validate` tries a synchronous parse first: that starts the async
+    // refinement and drops its promise, which becomes an unhandled rejection (a crash under Node's
+    // default mode) when the refinement rejects. Vitest fails the run on such a rejection.
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      let calls = 0;
+      const schema = z.object({ city: z.string() }).refine(async ({ city }) => {
+        calls += 1;
+        if (city === "Atlantis") throw new Error("lookup service down");
+        return city !== "Nowhere";
+      }, "unknown city");
+      const seen: string[] = [];
+      const tool = defineTool({
+        name: "lookup",
+        inputSchema: schema,
+        execute: ({ city }) => {
+          seen.push(city);
+          return city;
+        },
+      });
+
+      const refused = await callOnce(tool, { city: "Atlantis" });
+      const invalid = await callOnce(tool, { city: "Nowhere" });
+      const valid = await callOnce(tool, { city: "Rome" });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+
+      expect(resultText(refused.block)).toContain("The input validator failed: lookup service down");
+      expect(resultText(invalid.block)).toContain("- (root): unknown city");
+      expect(valid.block.is_error).toBeFalsy();
+      expect(seen).toEqual(["Rome"]);
+      expect(calls).toBe(3); // each input validated once, not a second time after a failed sync try
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
   });
 });
 
@@ -193,6 +233,30 @@ describe("defineTool with { parse, jsonSchema }", () => {
       properties: { q: { type: "string" } },
     });
     expect(block.content).toBe("ok");
+  });
+
+  it("awaits a parse that returns a promise; a rejection refuses the input", async () => {
+    const tool = defineTool({
+      name: "resolve",
+      inputSchema: {
+        jsonSchema: { type: "object", properties: { id: { type: "string" } }, required: ["id"] },
+        async parse(input: unknown) {
+          const id = (input as { id?: unknown }).id;
+          if (id === "missing") throw new Error("no record with id missing");
+          return { id: String(id), found: true };
+        },
+      },
+      execute: (record) => {
+        // typed as the awaited value, not as a promise
+        const found: boolean = record.found;
+        return `${record.id}:${found}`;
+      },
+    });
+
+    expect((await callOnce(tool, { id: "a1" })).block.content).toBe("a1:true");
+    const refused = await callOnce(tool, { id: "missing" });
+    expect(refused.block.is_error).toBe(true);
+    expect(resultText(refused.block)).toContain("no record with id missing");
   });
 });
 
