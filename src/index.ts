@@ -64,6 +64,7 @@ export type * from "./messages/sdk-messages";
 export type * from "./messages/types";
 export { type AnthropicClientOptions, createAnthropicClient } from "./model/anthropic";
 export type * from "./model/client";
+export type { ModelEndpoint } from "./model/endpoint";
 export { isPromptTooLongError } from "./model/errors";
 export type { TelemetryOptions } from "./telemetry/telemetry";
 export { defineTool, type ToolDefinition } from "./tools/define-tool";

@@ -13,6 +13,7 @@ import { type AnthropicRequestBody, toAnthropicRequestBody } from "./anthropic-r
 import { type AnthropicResponseBody, toAssistantMessage } from "./anthropic-response";
 import { StreamedMessageAssembler } from "./anthropic-stream";
 import type { ModelClient, ModelRequest, ModelStreamEvent } from "./client";
+import { endpointOf } from "./endpoint";
 import { isAbortError, toProviderError } from "./errors";
 
 /** Options of {@link createAnthropicClient}. */
@@ -64,6 +65,7 @@ export function createAnthropicClient(options: AnthropicClientOptions = {}): Mod
   const stream = options.stream ?? true;
 
   return {
+    endpoint: endpointOf(baseURL),
     createMessage(request) {
       return withFailureMapping(request, secrets, (signal, progress) => {
         const body = toAnthropicRequestBody(request);

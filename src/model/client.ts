@@ -2,7 +2,9 @@
  * The provider boundary: the loop talks to a model only through {@link ModelClient}.
  * @module
  */
+
 import type { AssistantModelMessage, ModelMessage, TextBlock } from "../messages/types";
+import type { ModelEndpoint } from "./endpoint";
 
 /** A JSON Schema object, as sent to the model for tool inputs and output formats. */
 export type JsonSchema = { [key: string]: unknown };
@@ -51,4 +53,6 @@ export interface ModelRequest {
  */
 export interface ModelClient {
   createMessage(request: ModelRequest): Promise<AssistantModelMessage>;
+  /** The service this client talks to, for tracing (`gen_ai.provider.name`, `server.address`). */
+  readonly endpoint?: ModelEndpoint;
 }

@@ -5,6 +5,7 @@
  */
 import { context, type Span, SpanKind, SpanStatusCode, type Tracer, trace } from "@opentelemetry/api";
 import type { ModelRequest } from "../model/client";
+import type { ModelEndpoint } from "../model/endpoint";
 import type { SpanAttributeValue, SpanHandle, Telemetry, TelemetryOptions } from "./telemetry";
 
 const TRACER_NAME = "agent-lattice";
@@ -26,9 +27,13 @@ class OtelSpan implements SpanHandle {
   }
 }
 
-/** Builds telemetry on a tracer (the global one by default). */
-export function createOpenTelemetry(options: TelemetryOptions = {}): Telemetry {
+/**
+ * Builds telemetry on a tracer (the global one by default). `endpoint` is the model client's, for
+ * the provider and server attributes of model spans.
+ */
+export function createOpenTelemetry(options: TelemetryOptions = {}, endpoint?: ModelEndpoint): Telemetry {
   const tracer = (options.tracer as Tracer | undefined) ?? trace.getTracer(TRACER_NAME);
+  const server = serverAttributes(options, endpoint);
   const child = (
     parent: SpanHandle,
     name: string,
@@ -52,7 +57,7 @@ export function createOpenTelemetry(options: TelemetryOptions = {}): Telemetry {
     modelCall(parent, request: ModelRequest) {
       return child(parent, `chat ${request.model}`, SpanKind.CLIENT, {
         "gen_ai.operation.name": "chat",
-        "gen_ai.provider.name": "anthropic",
+        ...server,
         "gen_ai.request.model": request.model,
         "gen_ai.request.max_tokens": request.maxTokens,
       });
@@ -68,4 +73,17 @@ export function createOpenTelemetry(options: TelemetryOptions = {}): Telemetry {
       return child(parent, "compaction", SpanKind.INTERNAL, { "agent_lattice.compaction.trigger": trigger });
     },
   };
+}
+
+/** `gen_ai.provider.name`, and `server.address` / `server.port` when the client knows them. */
+function serverAttributes(
+  options: TelemetryOptions,
+  endpoint: ModelEndpoint | undefined,
+): Record<string, SpanAttributeValue> {
+  const attributes: Record<string, SpanAttributeValue> = {
+    "gen_ai.provider.name": options.providerName ?? endpoint?.providerName ?? "anthropic",
+  };
+  if (endpoint?.address) attributes["server.address"] = endpoint.address;
+  if (endpoint?.port !== undefined) attributes["server.port"] = endpoint.port;
+  return attributes;
 }

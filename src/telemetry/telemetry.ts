@@ -46,4 +46,10 @@ export interface TelemetryOptions {
   tracer?: unknown;
   /** `gen_ai.agent.name` on the query span. */
   agentName?: string;
+  /**
+   * `gen_ai.provider.name` on model spans. @default what the client's `endpoint` says: the built-in
+   * client names the providers of its documented endpoints (`"deepseek"`, `"moonshot"` …) and
+   * `"anthropic"` otherwise
+   */
+  providerName?: string;
 }

@@ -16,12 +16,18 @@ import { z } from "zod";
 import {
   type AgentOptions,
   createAgent,
+  createAnthropicClient,
   DEFAULT_COMPACTION_PROMPT,
   DEFAULT_TOOL_RESULT_SUMMARY_PROMPT,
   defineTool,
   type ModelRequest,
 } from "../../src/index";
-import { createScriptedClient, type ScriptedResponse, type ScriptedStep } from "../../src/testing/index";
+import {
+  createScriptedClient,
+  type ScriptedResponse,
+  type ScriptedStep,
+  startMockAnthropicServer,
+} from "../../src/testing/index";
 import { collect, lastResult, toolUse } from "../loop/support";
 
 const MODEL = "claude-sonnet-4-6";
@@ -540,6 +546,61 @@ describe("tracing the summary of a huge tool result", () => {
     expect(compaction.status.message).toContain("summary refused");
     const [summarising] = spansNamed(`chat ${MODEL}`).filter((span) => isChildOf(span, compaction));
     expect(summarising!.status.code).toBe(SpanStatusCode.ERROR);
+  });
+});
+
+describe("the provider and server on chat spans", () => {
+  it("come from the built-in client's base URL", async () => {
+    const server = await startMockAnthropicServer({ responses: [{ content: "Hi." }] });
+    try {
+      const agent = createAgent({
+        model: MODEL,
+        client: createAnthropicClient({ apiKey: "sk-test", baseURL: server.url }),
+        telemetry: { tracer: provider.getTracer("test") },
+      });
+      await agent.prompt("Hello");
+      const { port } = new URL(server.url);
+      expect(onlySpan(`chat ${MODEL}`).attributes).toMatchObject({
+        "gen_ai.provider.name": "anthropic",
+        "server.address": "127.0.0.1",
+        "server.port": Number(port),
+      });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("come from a custom client's endpoint, and providerName overrides the name", async () => {
+    const scripted = createScriptedClient([{ content: "Hi." }, { content: "Hi again." }]);
+    const client = {
+      createMessage: scripted.createMessage.bind(scripted),
+      endpoint: { providerName: "deepseek", address: "api.deepseek.com", port: 443 },
+    };
+    const named = createAgent({ model: MODEL, client, telemetry: { tracer: provider.getTracer("test") } });
+    await named.prompt("Hello");
+    expect(onlySpan(`chat ${MODEL}`).attributes).toMatchObject({
+      "gen_ai.provider.name": "deepseek",
+      "server.address": "api.deepseek.com",
+      "server.port": 443,
+    });
+    exporter.reset();
+
+    const renamed = createAgent({
+      model: MODEL,
+      client,
+      telemetry: { tracer: provider.getTracer("test"), providerName: "deepseek-via-gateway" },
+    });
+    await renamed.prompt("Hello");
+    expect(onlySpan(`chat ${MODEL}`).attributes["gen_ai.provider.name"]).toBe("deepseek-via-gateway");
+  });
+
+  it("a client without an endpoint is named anthropic, without server attributes", async () => {
+    const { agent } = tracedAgent([{ content: "Hi." }]);
+    await agent.prompt("Hello");
+    const attributes = onlySpan(`chat ${MODEL}`).attributes;
+    expect(attributes["gen_ai.provider.name"]).toBe("anthropic");
+    expect(attributes).not.toHaveProperty("server.address");
+    expect(attributes).not.toHaveProperty("server.port");
   });
 });
 

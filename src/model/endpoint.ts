@@ -1,0 +1,46 @@
+/**
+ * Which service a model client talks to, for tracing: the provider's name as OpenTelemetry's GenAI
+ * conventions spell it (`gen_ai.provider.name`) and the server's host and port.
+ * @module
+ */
+
+/** The service behind a {@link ModelClient}, as far as the client knows it. */
+export interface ModelEndpoint {
+  /** The provider, e.g. `"anthropic"`, `"deepseek"`; `"anthropic"` when only the API spoken is known. */
+  readonly providerName: string;
+  /** Host name of the server (`server.address`). */
+  readonly address?: string;
+  /** Port of the server (`server.port`). */
+  readonly port?: number;
+}
+
+/** The Anthropic API, where a client without `baseURL` sends its requests. */
+export const ANTHROPIC_API_URL = "https://api.anthropic.com";
+
+/** Hosts of the Anthropic-compatible endpoints documented in providers.md, by provider. */
+const PROVIDERS_BY_HOST: ReadonlyMap<string, string> = new Map([
+  ["api.anthropic.com", "anthropic"],
+  ["api.deepseek.com", "deepseek"],
+  ["api.moonshot.ai", "moonshot"],
+  ["api.moonshot.cn", "moonshot"],
+  ["open.bigmodel.cn", "zhipu"],
+  ["api.z.ai", "zhipu"],
+  ["api.minimax.io", "minimax"],
+  ["api.minimaxi.com", "minimax"],
+]);
+
+/**
+ * Describes the endpoint at `baseURL`. A host not in the table (a proxy, a local server) is named
+ * `"anthropic"`, the API it speaks; its address and port still tell which server it is.
+ */
+export function endpointOf(baseURL: string = ANTHROPIC_API_URL): ModelEndpoint {
+  let url: URL;
+  try {
+    url = new URL(baseURL);
+  } catch {
+    return { providerName: "anthropic" }; // the SDK reports the malformed URL on the first request
+  }
+  const address = url.hostname;
+  const port = url.port ? Number(url.port) : url.protocol === "http:" ? 80 : 443;
+  return { providerName: PROVIDERS_BY_HOST.get(address.toLowerCase()) ?? "anthropic", address, port };
+}
