@@ -115,7 +115,10 @@ async function attemptOnce<T>(
     }
     span = core.telemetry.modelCall(settings.parentSpan ?? run.span, request);
     // A synchronous throw of the client lands in the catch below, like a rejection.
-    const message = await raceWithSignal(Promise.resolve(core.client.createMessage(request)), signal);
+    const answer = span.activate
+      ? span.activate(() => core.client.createMessage(request))
+      : core.client.createMessage(request);
+    const message = await raceWithSignal(Promise.resolve(answer), signal);
     assertAssistantMessage(message);
     recordResponseOnSpan(span, message);
     return { kind: "response", message, model: message.model ?? model };

@@ -20,7 +20,7 @@ import type { ToolResultBlock, ToolUseBlock } from "../messages/types";
 import { isPromiseLike, type PromiseOrValue } from "../shared/maybe-async";
 import { type LinkedController, linkSignals, raceWithSignal } from "../shared/signals";
 import type { SpanHandle, Telemetry } from "../telemetry/telemetry";
-import type { ParseResult, Tool, ToolOutput } from "../tools/tool";
+import type { ParseResult, Tool, ToolContext, ToolOutput } from "../tools/tool";
 import type { Emit } from "./live-messages";
 import {
   describeThrown,
@@ -207,7 +207,7 @@ function runClearedCall(
   span: SpanHandle,
 ): PromiseOrValue<ToolCallOutcome> {
   if (!("tool" in checked)) return checked; // refused
-  const executed = executeTool(checked.tool, call, checked.value, runtime);
+  const executed = executeTool(checked.tool, call, checked.value, runtime, span);
   if (!runtime.hooks?.postToolUse?.length && !runtime.compactResult) return executed;
   return afterExecution(call, checked.input, executed, runtime, span);
 }
@@ -236,6 +236,7 @@ function executeTool(
   call: ToolUseBlock,
   input: unknown,
   runtime: ToolRuntime,
+  span: SpanHandle,
 ): PromiseOrValue<ToolCallOutcome> {
   if (runtime.signal.aborted) return errorOutcome(call.id, abortedMessage(call.name));
   const timeoutMs = runtime.toolTimeoutMs;
@@ -246,7 +247,9 @@ function executeTool(
     link === undefined ? undefined : setTimeout(() => link.abort(new ToolTimeout(timeoutMs!)), timeoutMs);
   let output: ToolOutput | PromiseLike<ToolOutput>;
   try {
-    output = tool.execute(input, { signal, toolUseId: call.id, toolName: call.name });
+    const context: ToolContext = { signal, toolUseId: call.id, toolName: call.name };
+    // With tracing on, the tool runs inside its execute_tool span (its own spans nest under it).
+    output = span.activate ? span.activate(() => tool.execute(input, context)) : tool.execute(input, context);
   } catch (error) {
     clearDeadline(timer, link);
     return failedExecution(call, error, signal, runtime);

@@ -25,6 +25,9 @@ class OtelSpan implements SpanHandle {
   end(): void {
     this.span.end();
   }
+  activate<T>(work: () => T): T {
+    return context.with(trace.setSpan(context.active(), this.span), work);
+  }
 }
 
 /**

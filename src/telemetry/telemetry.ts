@@ -15,6 +15,12 @@ export interface SpanHandle {
   /** Marks the span failed, recording the error. */
   fail(error: unknown): void;
   end(): void;
+  /**
+   * Runs `work` with this span as the active context, so spans started inside it (HTTP
+   * instrumentation, a tool's own tracing) become its children. Absent when tracing is off: callers
+   * then call `work` directly, with no closure.
+   */
+  activate?<T>(work: () => T): T;
 }
 
 /** Creates the spans the loop reports. */

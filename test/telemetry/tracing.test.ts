@@ -4,7 +4,8 @@
  * call as its children, a `compaction` span whose summarising request is its child; GenAI
  * semantic-convention attributes; errors recorded on the spans that failed.
  */
-import { SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import { context, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import {
   BasicTracerProvider,
   InMemorySpanExporter,
@@ -601,6 +602,71 @@ describe("the provider and server on chat spans", () => {
     expect(attributes["gen_ai.provider.name"]).toBe("anthropic");
     expect(attributes).not.toHaveProperty("server.address");
     expect(attributes).not.toHaveProperty("server.port");
+  });
+});
+
+describe("spans started inside a tool or a model request", () => {
+  let contextManager: AsyncLocalStorageContextManager;
+  beforeEach(() => {
+    // What an OpenTelemetry Node setup registers: async context follows awaits and callbacks.
+    contextManager = new AsyncLocalStorageContextManager().enable();
+    context.setGlobalContextManager(contextManager);
+  });
+  afterEach(() => {
+    context.disable();
+  });
+
+  it("nest under execute_tool and chat: the call's span is active while it runs", async () => {
+    const server = await startMockAnthropicServer({
+      responses: [
+        { content: [toolUse("call_1", "fetch_page", { url: "https://example.com" })] },
+        { content: "Fetched." },
+      ],
+    });
+    try {
+      const tracer = provider.getTracer("test");
+      // Stands in for HTTP instrumentation: a span per outgoing request, under the active span.
+      const instrumentedFetch: typeof fetch = (input, init) =>
+        tracer.startActiveSpan("HTTP POST", async (span) => {
+          try {
+            return await fetch(input, init);
+          } finally {
+            span.end();
+          }
+        });
+      const fetchPage = defineTool({
+        name: "fetch_page",
+        inputSchema: z.object({ url: z.string() }),
+        async execute({ url }) {
+          await new Promise((resolve) => setTimeout(resolve, 5)); // context survives awaits
+          return tracer.startActiveSpan("tool's own work", (span) => {
+            span.end();
+            return `fetched ${url}`;
+          });
+        },
+      });
+      const agent = createAgent({
+        model: MODEL,
+        client: createAnthropicClient({ apiKey: "sk-test", baseURL: server.url, fetch: instrumentedFetch }),
+        tools: [fetchPage],
+        telemetry: { tracer },
+      });
+
+      await agent.prompt("Fetch it");
+
+      const tool = onlySpan("execute_tool fetch_page");
+      expect(isChildOf(onlySpan("tool's own work"), tool)).toBe(true);
+      const chats = spansNamed(`chat ${MODEL}`);
+      const requests = spansNamed("HTTP POST");
+      expect(chats).toHaveLength(2);
+      expect(requests).toHaveLength(2);
+      for (const [index, request] of requests.entries()) expect(isChildOf(request, chats[index]!)).toBe(true);
+      // Nothing leaks: the query span is a root, and the context after the query is the outer one.
+      expect(onlySpan("invoke_agent").parentSpanContext).toBeUndefined();
+      expect(trace.getActiveSpan()).toBeUndefined();
+    } finally {
+      await server.close();
+    }
   });
 });
 
