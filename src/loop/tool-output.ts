@@ -16,12 +16,37 @@ export function outcomeFromOutput(toolUseId: string, output: ToolOutput): ToolCa
   if (typeof output === "string")
     return { block: { type: "tool_result", tool_use_id: toolUseId, content: output }, endTurn: false };
   if (output === null || typeof output !== "object" || !("content" in output)) {
-    const text = output === undefined ? "" : JSON.stringify(output);
-    return { block: { type: "tool_result", tool_use_id: toolUseId, content: text ?? "" }, endTurn: false };
+    const text = output === undefined ? "" : serialised(output);
+    if (text === undefined) return unserialisable(toolUseId, output);
+    return { block: { type: "tool_result", tool_use_id: toolUseId, content: text }, endTurn: false };
   }
   const block: ToolResultBlock = { type: "tool_result", tool_use_id: toolUseId, content: output.content };
   if (output.isError) block.is_error = true;
   return { block, endTurn: output.endTurn === true };
+}
+
+/** JSON text of a tool's non-string output (`""` for what JSON cannot state, e.g. a function); `undefined` when it throws. */
+function serialised(output: unknown): string | undefined {
+  try {
+    return JSON.stringify(output) ?? "";
+  } catch {
+    return undefined; // a circular structure, a BigInt, a throwing toJSON
+  }
+}
+
+/** The error result of an output JSON cannot serialise: the query goes on, the model is told. */
+function unserialisable(toolUseId: string, output: unknown): ToolCallOutcome {
+  let reason: string;
+  try {
+    JSON.stringify(output);
+    reason = "unknown error";
+  } catch (error) {
+    reason = describeThrown(error);
+  }
+  return errorOutcome(
+    toolUseId,
+    `The tool returned a value that cannot be serialised as JSON (${reason}), so its result was not recorded.`,
+  );
 }
 
 /** An error result with a message the model can act on. */

@@ -169,7 +169,7 @@ export function formatIssues(issues: ReadonlyArray<StandardSchemaV1.Issue>): str
 }
 
 function describeParseError(error: unknown): string {
-  const issues = (error as { issues?: unknown }).issues;
+  const issues = (error as { issues?: unknown } | null | undefined)?.issues;
   if (Array.isArray(issues) && issues.every((issue) => typeof issue?.message === "string"))
     return formatIssues(issues);
   return error instanceof Error ? error.message : String(error);

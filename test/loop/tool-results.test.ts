@@ -157,6 +157,32 @@ describe("failing calls become is_error results and the loop goes on", () => {
     expect(block?.content).toHaveLength(2);
     expect(block?.is_error).toBeUndefined();
   });
+
+  it("an output JSON cannot serialise (circular, BigInt) is an error result, synchronous or not", async () => {
+    const circular: Record<string, unknown> = { status: 200 };
+    circular.self = circular; // e.g. an HTTP response object returned as it is
+    const tools = [
+      defineTool({ name: "fetch_it", inputSchema: z.object({}), execute: () => circular as never }),
+      defineTool({ name: "count", inputSchema: z.object({}), execute: async () => 10n as never }),
+      defineTool({ name: "plain", inputSchema: z.object({}), execute: () => ({ rows: 2 }) as never }),
+    ];
+    const client = createScriptedClient([
+      { content: [toolUse("t1", "fetch_it"), toolUse("t2", "count"), toolUse("t3", "plain")] },
+      { content: "ok" },
+    ]);
+    const agent = createAgent({ model: MODEL, client, tools });
+
+    const result = await agent.prompt("go");
+
+    expect(result.subtype).toBe("success");
+    const blocks = toolResults(await agent.getHistory());
+    expect(blocks.map((block) => block.is_error)).toEqual([true, true, undefined]);
+    expect(resultText(blocks[0]!)).toMatch(
+      /^The tool returned a value that cannot be serialised as JSON \(.*circular/,
+    );
+    expect(resultText(blocks[1]!)).toContain("BigInt");
+    expect(blocks[2]!.content).toBe('{"rows":2}');
+  });
 });
 
 describe("endTurn", () => {

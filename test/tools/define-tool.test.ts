@@ -258,6 +258,22 @@ describe("defineTool with { parse, jsonSchema }", () => {
     expect(refused.block.is_error).toBe(true);
     expect(resultText(refused.block)).toContain("no record with id missing");
   });
+
+  it("a parse that throws or rejects with null or undefined refuses the input", async () => {
+    const jsonSchema = { type: "object" };
+    const parsers = [
+      () => {
+        throw null;
+      },
+      () => Promise.reject(undefined),
+    ];
+    for (const parse of parsers) {
+      const tool = defineTool({ name: "check", inputSchema: { jsonSchema, parse }, execute: () => "ran" });
+      const { block, result } = await callOnce(tool, {});
+      expect(block.is_error).toBe(true);
+      expect(result.subtype).toBe("success");
+    }
+  });
 });
 
 describe("defineTool misuse", () => {
