@@ -113,11 +113,10 @@ export async function* runQuery<T>(
         if (next !== "continue") ending = next;
         continue;
       }
-      // Tool-phase notices (hook errors, summaries) need no live delivery: they are yielded right
-      // after the batch, before its results.
+      // Tool-phase notices (hook errors, summaries) need no live delivery: they are yielded once
+      // the batch's results are in history, so a consumer that stops on one loses no result.
       const phase = runToolPhase(core, run, message, calls, run.collect);
       const batch = isPromiseLike(phase) ? await phase : phase; // synchronous tools: no tick
-      if (hasNotices(core, run)) for (const notice of takeNotices<T>(core, run)) yield notice;
       const results: ModelMessage = { role: "user", content: batch.blocks };
       const writingResults = core.history.append(results);
       if (writingResults) await writingResults;
