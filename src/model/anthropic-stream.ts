@@ -8,17 +8,18 @@ import type { AssistantModelMessage, ContentBlock, StopReason } from "../message
 import { type PartialUsage, readUsage, toContentBlock, toUsage } from "./anthropic-response";
 import type { ModelStreamEvent } from "./client";
 
-/** A block being streamed, with the tool input JSON received so far. */
+/** A block being streamed, with the input JSON received so far. */
 interface BlockInProgress {
   block: ContentBlock;
   partialJson: string;
-  /** The tool input JSON could not be parsed at `content_block_stop`. */
+  /** The input JSON could not be parsed at `content_block_stop`. */
   malformedInput: boolean;
 }
 
 /**
  * Folds the events of one streamed response into an assistant message: text from `text_delta`s,
- * tool input from `input_json_delta` pieces (`{}` when none came), thinking and its signature,
+ * the input of any block that receives `input_json_delta` pieces (`tool_use`, `server_tool_use`,
+ * `mcp_tool_use` …; a `tool_use` without any is `{}`), thinking and its signature,
  * redacted thinking as started, usage merged from `message_start` and `message_delta` (the later
  * report of a bucket wins), `stop_reason`, the response id and the serving model.
  */
@@ -65,21 +66,20 @@ export class StreamedMessageAssembler {
   }
 
   /**
-   * The assembled message. A tool input that is not valid JSON becomes `{}` when the response was cut
-   * at `max_tokens` (the loop never runs such calls); otherwise it is a provider failure.
+   * The assembled message. A streamed input that is not valid JSON becomes `{}` when the response was
+   * cut at `max_tokens` (the loop never runs such calls); otherwise it is a provider failure.
    */
   toMessage(): AssistantModelMessage {
     const entries = this.blocks.filter((entry): entry is BlockInProgress => entry !== undefined);
     for (const entry of entries) {
-      if (entry.block.type === "tool_use" && entry.partialJson && !entry.malformedInput)
-        this.finishToolInput(entry);
+      if (entry.partialJson && !entry.malformedInput) this.finishInput(entry);
     }
-    if (entries.some((entry) => entry.malformedInput) && this.stopReason !== "max_tokens") {
-      throw new ProviderError("Anthropic API stream: a tool_use block's input is not valid JSON.", {
-        errorType: "invalid_tool_input",
-        retryable: true,
-        partial: true,
-      });
+    const malformed = entries.find((entry) => entry.malformedInput);
+    if (malformed && this.stopReason !== "max_tokens") {
+      throw new ProviderError(
+        `Anthropic API stream: a ${malformed.block.type} block's input is not valid JSON.`,
+        { errorType: "invalid_tool_input", retryable: true, partial: true },
+      );
     }
     const message: AssistantModelMessage = {
       role: "assistant",
@@ -134,16 +134,17 @@ export class StreamedMessageAssembler {
   }
 
   private stopBlock(entry: BlockInProgress | undefined): void {
-    if (entry?.block.type === "tool_use" && entry.partialJson) this.finishToolInput(entry);
+    if (entry?.partialJson) this.finishInput(entry);
   }
 
-  private finishToolInput(entry: BlockInProgress): void {
-    if (entry.block.type !== "tool_use") return;
+  /** Parses the `input_json_delta` pieces a block received into its `input`, whatever the block's type. */
+  private finishInput(entry: BlockInProgress): void {
+    const block = entry.block as unknown as Record<string, unknown>;
     try {
-      entry.block.input = JSON.parse(entry.partialJson);
+      block.input = JSON.parse(entry.partialJson);
       entry.partialJson = "";
     } catch {
-      entry.block.input = {};
+      block.input = {};
       entry.malformedInput = true;
     }
   }

@@ -56,8 +56,9 @@ export function buildMessageBody(parts: MessageBodyParts): MockMessageBody {
  * The events that stream `message`, in the API's order: `message_start` (usage with the input and
  * cache buckets, `output_tokens: 1`), `ping`, per block `content_block_start` / deltas /
  * `content_block_stop`, `message_delta` (stop reason, output tokens), `message_stop`. Text and
- * thinking arrive in several deltas; tool input JSON is cut at uneven character boundaries after a
- * first empty piece, as the API does.
+ * thinking arrive in several deltas; the input JSON of a tool call (`tool_use`, and a server or MCP
+ * tool call: `server_tool_use`, `mcp_tool_use`) is cut at uneven character boundaries after a first
+ * empty piece, as the API does.
  */
 export function buildStreamEvents(message: MockMessageBody): ServerSentEvent[] {
   const { usage } = message;
@@ -101,8 +102,23 @@ function emptyBlock(block: ContentBlock): ContentBlock {
     case "thinking":
       return { type: "thinking", thinking: "", signature: "" };
     default:
-      return block;
+      return hasStreamedInput(block) ? ({ ...block, input: {} } as unknown as ContentBlock) : block;
   }
+}
+
+/** Server and MCP tool calls: the API streams their input as `input_json_delta` pieces, like `tool_use`. */
+function hasStreamedInput(block: ContentBlock): boolean {
+  const { type, input } = block as { type: string; input?: unknown };
+  return (
+    (type === "server_tool_use" || type === "mcp_tool_use") && typeof input === "object" && input !== null
+  );
+}
+
+function inputDeltas(input: unknown): Array<Record<string, unknown>> {
+  return ["", ...splitUnevenly(JSON.stringify(input ?? {}))].map((partial_json) => ({
+    type: "input_json_delta",
+    partial_json,
+  }));
 }
 
 function blockDeltas(block: ContentBlock): Array<Record<string, unknown>> {
@@ -110,17 +126,14 @@ function blockDeltas(block: ContentBlock): Array<Record<string, unknown>> {
     case "text":
       return splitEvenly(block.text, 3).map((text) => ({ type: "text_delta", text }));
     case "tool_use":
-      return ["", ...splitUnevenly(JSON.stringify(block.input ?? {}))].map((partial_json) => ({
-        type: "input_json_delta",
-        partial_json,
-      }));
+      return inputDeltas(block.input);
     case "thinking":
       return [
         ...splitEvenly(block.thinking, 3).map((thinking) => ({ type: "thinking_delta", thinking })),
         { type: "signature_delta", signature: block.signature },
       ];
     default:
-      return [];
+      return hasStreamedInput(block) ? inputDeltas((block as { input?: unknown }).input) : [];
   }
 }
 

@@ -2,7 +2,7 @@ import { createServer } from "node:net";
 import { inspect } from "node:util";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { InvalidOptionError, ProviderError, TimeoutError } from "../../src/errors";
-import type { ModelMessage } from "../../src/messages/types";
+import type { ContentBlock, ModelMessage } from "../../src/messages/types";
 import { createAnthropicClient } from "../../src/model/anthropic";
 import type { ModelRequest, ModelStreamEvent } from "../../src/model/client";
 import { isPromptTooLongError } from "../../src/model/errors";
@@ -120,6 +120,28 @@ describe.each([
     } else {
       expect(events).toEqual([]);
     }
+  });
+
+  it("assembles the streamed input of server and MCP tool calls, not only tool_use", async () => {
+    const webSearch = {
+      type: "server_tool_use",
+      id: "srvtoolu_1",
+      name: "web_search",
+      input: { query: "capital of France", allowed_domains: ["wikipedia.org"] },
+    };
+    const mcpCall = {
+      type: "mcp_tool_use",
+      id: "mcptoolu_1",
+      name: "lookup",
+      server_name: "atlas",
+      input: { city: "Paris", fields: ["population"] },
+    };
+    const mock = await start({
+      content: [webSearch, mcpCall] as unknown as ContentBlock[],
+      stop_reason: "pause_turn",
+    });
+    const message = await client(mock).createMessage(request());
+    expect(message.content).toEqual([webSearch, mcpCall]);
   });
 
   it("keeps thinking with its signature and redacted thinking", async () => {

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import type { ContentBlock } from "../../src/messages/types";
 import { type MockAnthropicServer, type MockStep, startMockAnthropicServer } from "../../src/testing";
 import { splitEvenly, splitUnevenly } from "../../src/testing/mock-server-response";
 import { encodeServerSentEvent } from "../../src/testing/sse";
@@ -224,6 +225,32 @@ describe("startMockAnthropicServer — streaming", () => {
     expect(
       frames.filter((frame) => frame.event === "content_block_stop").map((frame) => frame.data.index),
     ).toEqual([0, 1, 2]);
+  });
+
+  it("streams the input of server and MCP tool calls as input_json_delta pieces, like tool_use", async () => {
+    const input = { query: "capital of France" };
+    const mock = await start({
+      content: [
+        { type: "server_tool_use", id: "srvtoolu_1", name: "web_search", input },
+        { type: "mcp_tool_use", id: "mcptoolu_1", name: "lookup", server_name: "atlas", input },
+      ] as unknown as ContentBlock[],
+    });
+    const frames = parseFrames(await (await post(mock.url, { ...REQUEST, stream: true })).text());
+    const starts = frames
+      .filter((frame) => frame.event === "content_block_start")
+      .map((frame) => frame.data.content_block);
+    expect(starts).toEqual([
+      { type: "server_tool_use", id: "srvtoolu_1", name: "web_search", input: {} },
+      { type: "mcp_tool_use", id: "mcptoolu_1", name: "lookup", server_name: "atlas", input: {} },
+    ]);
+    for (const index of [0, 1]) {
+      const pieces = frames
+        .filter((frame) => frame.event === "content_block_delta" && frame.data.index === index)
+        .map((frame) => frame.data.delta);
+      expect(pieces.every((delta) => delta.type === "input_json_delta")).toBe(true);
+      expect(pieces.length).toBeGreaterThan(2);
+      expect(JSON.parse(pieces.map((delta) => delta.partial_json).join(""))).toEqual(input);
+    }
   });
 
   it("sends an error frame and ends the stream for sse_error", async () => {
