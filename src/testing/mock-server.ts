@@ -40,7 +40,7 @@ export type MockResponse = Pick<
  * come from `response` (default: a short text answer).
  */
 export type MockFault =
-  /** An HTTP error. `body` defaults to the API's error JSON for the status; a string is sent as plain text. 429 sends `retry-after: 1` unless `headers` say otherwise. */
+  /** An HTTP error. `body` defaults to the API's error JSON for the status; a string is sent as plain text. 429 sends `retry-after: 1` unless `headers` give a `retry-after` of their own (any capitalisation). */
   | { fault: "status"; status: number; body?: unknown; headers?: Record<string, string> }
   /** Never answer (or, streaming with `afterEvents`, stop after that many events). The socket is released on close. */
   | { fault: "hang"; afterEvents?: number; response?: MockResponse }
@@ -233,7 +233,7 @@ async function injectFault(
   const message = toMessageBody(answer, body, requestChars, exchange.number);
   switch (fault.fault) {
     case "status": {
-      const headers = { ...(fault.status === 429 ? { "retry-after": "1" } : {}), ...fault.headers };
+      const headers = { ...(fault.status === 429 ? defaultRetryAfter(fault.headers) : {}), ...fault.headers };
       if (typeof fault.body === "string") return sendText(exchange, fault.status, fault.body, headers);
       const errorBody =
         fault.body ?? apiErrorBody(errorTypeForStatus(fault.status), undefined, exchange.requestId);
@@ -279,6 +279,12 @@ async function injectFault(
       return void response.end();
     }
   }
+}
+
+/** A 429's `retry-after: 1`, unless the step gives a `retry-after` of its own (in any capitalisation). */
+function defaultRetryAfter(headers: Record<string, string> | undefined): Record<string, string> {
+  const given = Object.keys(headers ?? {}).some((name) => name.toLowerCase() === "retry-after");
+  return given ? {} : { "retry-after": "1" };
 }
 
 function toMessageBody(step: MockResponse, body: any, requestChars: number, number: number): MockMessageBody {

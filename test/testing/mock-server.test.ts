@@ -307,6 +307,23 @@ describe("startMockAnthropicServer — faults", () => {
     expect(await gateway.text()).toBe("<html>Bad gateway</html>");
   });
 
+  it("sends a 429's own Retry-After, in any capitalisation, instead of the default retry-after: 1", async () => {
+    const mock = await start(
+      { fault: "status", status: 429, headers: { "Retry-After": "0" } },
+      { fault: "status", status: 429, headers: { "RETRY-AFTER": "7" } },
+      { fault: "status", status: 429, headers: { "retry-after-ms": "250" } },
+    );
+    for (const expected of ["0", "7"]) {
+      const response = await post(mock.url, REQUEST);
+      expect(response.status).toBe(429);
+      // Both headers would be joined by fetch as "1, 0".
+      expect(response.headers.get("retry-after")).toBe(expected);
+    }
+    const withMilliseconds = await post(mock.url, REQUEST);
+    expect(withMilliseconds.headers.get("retry-after-ms")).toBe("250");
+    expect(withMilliseconds.headers.get("retry-after")).toBe("1");
+  });
+
   it("answers a JSON request's sse_error as the matching HTTP error", async () => {
     const mock = await start({ fault: "sse_error", errorType: "rate_limit_error", message: "slow down" });
     const response = await post(mock.url, REQUEST);
