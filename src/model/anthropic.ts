@@ -24,7 +24,10 @@ export interface AnthropicClientOptions {
   baseURL?: string;
   /** Stream responses (server-sent events; `onEvent` sees every raw event). `false` asks for plain JSON. @default true */
   stream?: boolean;
-  /** Headers sent with every request. A `null` value removes a header the SDK would send. */
+  /**
+   * Headers sent with every request. A `null` value removes a header the SDK would send. The values of
+   * `x-api-key` and `Authorization` (and its bearer token) are kept out of errors like the API key.
+   */
   defaultHeaders?: Record<string, string | null | undefined>;
   /** A `fetch` implementation, passed through to the SDK (proxies, instrumentation, tests). */
   fetch?: ClientOptions["fetch"];
@@ -36,7 +39,8 @@ export interface AnthropicClientOptions {
  * The SDK's own retries are off: the agent loop owns retries. Each request forwards its `signal`
  * and `timeoutMs`; `timeoutMs` bounds the whole response, streamed body included, and ends in a
  * {@link TimeoutError}. A cancellation is rethrown as the signal's reason; every other failure
- * becomes a {@link ProviderError} that never contains the API key.
+ * becomes a {@link ProviderError} that never contains the API key, nor a credential given through
+ * `defaultHeaders` (`x-api-key`, `Authorization`).
  *
  * @throws {InvalidOptionError} when there is no API key and no `baseURL` to a keyless endpoint.
  * @example
@@ -61,7 +65,7 @@ export function createAnthropicClient(options: AnthropicClientOptions = {}): Mod
       : { Authorization: null, ...options.defaultHeaders },
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
-  const secrets = apiKey ? [apiKey] : [];
+  const secrets = credentialSecrets(apiKey, options.defaultHeaders);
   const stream = options.stream ?? true;
 
   return {
@@ -218,6 +222,29 @@ function isSdkTimeout(error: unknown): boolean {
     error !== null &&
     (error as { name?: unknown }).name === "APIConnectionTimeoutError"
   );
+}
+
+/** Header names whose values are credentials. */
+const CREDENTIAL_HEADERS = new Set(["x-api-key", "authorization"]);
+
+/**
+ * The strings no error may show: the API key, and the credentials given through `defaultHeaders`
+ * (`x-api-key`, `authorization` and the token after its scheme, e.g. `Bearer <token>`; header names
+ * in any capitalisation).
+ */
+function credentialSecrets(
+  apiKey: string | undefined,
+  defaultHeaders: AnthropicClientOptions["defaultHeaders"],
+): string[] {
+  const secrets = apiKey ? [apiKey] : [];
+  for (const [name, value] of Object.entries(defaultHeaders ?? {})) {
+    if (typeof value !== "string" || !CREDENTIAL_HEADERS.has(name.toLowerCase())) continue;
+    const credential = value.trim();
+    if (credential) secrets.push(credential);
+    const token = /^[A-Za-z][\w-]*\s+(\S.*)$/.exec(credential)?.[1]?.trim();
+    if (name.toLowerCase() === "authorization" && token) secrets.push(token);
+  }
+  return secrets;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

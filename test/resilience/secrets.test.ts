@@ -89,6 +89,31 @@ describe.each(TRANSPORT_MODES)("the API key never appears (%s)", (mode) => {
     }
   });
 
+  it.each([
+    ["x-api-key", { "x-api-key": PLAIN_KEY }],
+    ["X-Api-Key", { "X-Api-Key": PLAIN_KEY }],
+    ["Authorization: Bearer", { Authorization: `Bearer ${PLAIN_KEY}` }],
+    ["authorization: Bearer", { authorization: `Bearer ${PLAIN_KEY}` }],
+  ])(
+    "a key given through defaultHeaders (%s), echoed in a 401: not in the error nor in any message",
+    async (_label, defaultHeaders) => {
+      const server = await startMockAnthropicServer({ responses: [echoingFailure(401, PLAIN_KEY)] });
+      try {
+        const agent = createAgent({
+          model: "claude-sonnet-4-6",
+          client: createAnthropicClient({ baseURL: server.url, defaultHeaders, stream: mode === "stream" }),
+        });
+        const { result, messages } = await runQuery(agent, "Say hello");
+        expect(result.subtype).toBe("error_during_execution");
+        expect((result.error as ProviderError).status).toBe(401);
+        expect(JSON.stringify(server.requests[0]!.headers)).toContain(PLAIN_KEY);
+        expectNoKey(PLAIN_KEY, result, messages);
+      } finally {
+        await server.close();
+      }
+    },
+  );
+
   it("retried failures echoing the key: not in the api_retry messages nor in the final error", async () => {
     const server = await startMockAnthropicServer({
       responses: [
