@@ -3,6 +3,10 @@
  * lazy `load()` (with crash repair of the tail), `append` after every message, `replace` on
  * rewrites. Store failures are reported as `store_error` messages, or thrown when the store was
  * created with `failOnError` — and a write conflict with another Agent is always thrown.
+ *
+ * A `replace` that failed (the crash repair, a compaction, `replaceHistory`) leaves the store's copy
+ * different from memory in a way appends cannot fix, so the history is marked unsaved and the next
+ * write is a `replace` of the whole history instead of an `append`.
  * @module
  */
 import { ConcurrentQueryError, HistoryStoreError } from "../errors";
@@ -18,6 +22,8 @@ export class HistoryLog {
   /** The live history. Read it; change it only through this class. */
   messages: ModelMessage[] = [];
   private loaded = false;
+  /** The store's copy differs from memory beyond what appends fix: the next write is a replace. */
+  private unsaved = false;
   private loading: Promise<void> | undefined;
   /** Failures that happened outside a query, reported at the start of the next one. */
   private pending: Notice[] = [];
@@ -49,7 +55,10 @@ export class HistoryLog {
     this.loaded = true;
     const { messages, repaired } = repairHistoryTail(stored);
     this.messages = messages;
-    if (repaired > 0) await this.writeReplace(messages);
+    if (repaired > 0) {
+      this.unsaved = true; // until the repair is written, nothing may be appended after the crashed tail
+      await this.saveWholeHistory();
+    }
   }
 
   /** Adds a message to history and appends it to the store. */
@@ -60,6 +69,7 @@ export class HistoryLog {
   }
 
   private async appendToStore(store: HistoryStore, message: ModelMessage): Promise<void> {
+    if (this.unsaved) return this.saveWholeHistory(); // memory holds `message` already
     try {
       await store.append(message);
     } catch (error) {
@@ -72,17 +82,26 @@ export class HistoryLog {
    * written first: when its failure is thrown (`failOnError`), memory keeps the history it holds.
    */
   async replace(messages: ModelMessage[]): Promise<void> {
-    await this.writeReplace(messages);
+    const written = await this.writeReplace(messages);
     this.messages = messages;
     this.loaded = true;
+    this.unsaved = !written;
   }
 
-  private async writeReplace(messages: ModelMessage[]): Promise<void> {
-    if (!this.store) return;
+  /** Writes the whole live history over the store's copy; the history stays unsaved if that fails. */
+  private async saveWholeHistory(): Promise<void> {
+    if (await this.writeReplace([...this.messages])) this.unsaved = false;
+  }
+
+  /** Whether the store took `messages`; a failure is thrown (`failOnError`) or reported. */
+  private async writeReplace(messages: ModelMessage[]): Promise<boolean> {
+    if (!this.store) return true;
     try {
       await this.store.replace(messages);
+      return true;
     } catch (error) {
       this.fail("replace", error);
+      return false;
     }
   }
 

@@ -30,26 +30,45 @@ function recordingStore(initial: ModelMessage[] = [], options: { failOnError?: b
     append: undefined as Error | undefined,
     replace: undefined as Error | undefined,
   };
+  const failingOnce = new Set<keyof typeof failures>();
+  /** Throws the failure set for `op`, clearing it when it was set by `failOnce`. */
+  const check = (op: keyof typeof failures) => {
+    const failure = failures[op];
+    if (!failure) return;
+    if (failingOnce.delete(op)) failures[op] = undefined;
+    throw failure;
+  };
   const store: HistoryStore = defineHistoryStore({
     failOnError: options.failOnError,
     async load() {
       calls.push({ op: "load" });
-      if (failures.load) throw failures.load;
+      check("load");
       return structuredClone(stored);
     },
     async append(message) {
       calls.push({ op: "append", message: structuredClone(message) });
-      if (failures.append) throw failures.append;
+      check("append");
       stored.push(structuredClone(message));
     },
     async replace(messages) {
       calls.push({ op: "replace", messages: structuredClone(messages) });
-      if (failures.replace) throw failures.replace;
+      check("replace");
       stored = structuredClone(messages);
     },
   });
-  return { store, calls, failures, stored: () => stored };
+  /** Makes the next call of `op` fail with `error`, and only that one. */
+  const failOnce = (op: keyof typeof failures, error: Error) => {
+    failures[op] = error;
+    failingOnce.add(op);
+  };
+  return { store, calls, failures, failOnce, stored: () => stored };
 }
+
+/** A transcript left by a process that died between storing a tool call and its result. */
+const crashedTranscript: ModelMessage[] = [
+  { role: "user", content: "deploy" },
+  { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "deploy", input: {} }] },
+];
 
 const toolTurn = (id: string) => ({ content: [{ type: "tool_use" as const, id, name: "noop", input: {} }] });
 
@@ -199,6 +218,55 @@ describe("HistoryStore lifecycle", () => {
     expect(block).toMatchObject({ type: "tool_result", tool_use_id: "t1", is_error: true });
     expect(String(block.content)).toMatch(/never recorded/i);
     expect(recording.calls[1]?.op).toBe("replace");
+    expect(recording.stored()).toEqual(await agent.getHistory());
+  });
+
+  it("with failOnError, a crash repair that could not be written is written before the next append", async () => {
+    const recording = recordingStore(crashedTranscript, { failOnError: true });
+    recording.failOnce("replace", new Error("database is read-only for a moment"));
+    const agent = createAgent({
+      model: "m",
+      client: createScriptedClient([{ content: "checking" }, { content: "done" }]),
+      historyStore: recording.store,
+    });
+    await expect(agent.prompt("what happened?")).rejects.toThrow(/read-only/);
+    expect((await agent.prompt("what happened?")).subtype).toBe("success");
+    await agent.prompt("and now?");
+    expect(isWellFormedHistory(recording.stored())).toBe(true);
+    expect(recording.stored()).toEqual(await agent.getHistory());
+  });
+
+  it("without failOnError, a crash repair that could not be written is retried instead of appending after the broken tail", async () => {
+    const recording = recordingStore(crashedTranscript);
+    recording.failOnce("replace", new Error("lock timeout"));
+    const agent = createAgent({
+      model: "m",
+      client: createScriptedClient([{ content: "checking" }]),
+      historyStore: recording.store,
+    });
+    const messages = await collect(agent.query("what happened?"));
+    const errors = messages.filter(
+      (message) => message.type === "system" && message.subtype === "store_error",
+    );
+    expect(errors.map((error) => (error as { operation: string }).operation)).toEqual(["replace"]);
+    expect(recording.calls.map((call) => call.op)).toEqual(["load", "replace", "replace", "append"]);
+    expect(isWellFormedHistory(recording.stored())).toBe(true);
+    expect(recording.stored()).toEqual(await agent.getHistory());
+  });
+
+  it("a replaceHistory that could not be written is written whole before the next append", async () => {
+    const recording = recordingStore([{ role: "user", content: "old" }]);
+    recording.failOnce("replace", new Error("read-only database"));
+    const agent = createAgent({
+      model: "m",
+      client: createScriptedClient([{ content: "fresh" }]),
+      historyStore: recording.store,
+    });
+    await agent.replaceHistory([
+      { role: "user", content: "new start" },
+      { role: "assistant", content: [{ type: "text", text: "ok" }] },
+    ]);
+    await agent.prompt("continue");
     expect(recording.stored()).toEqual(await agent.getHistory());
   });
 
