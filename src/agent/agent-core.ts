@@ -12,7 +12,7 @@ import type { CanUseTool, Hooks, PermissionMode } from "../hooks/types";
 import type { McpServerStatus } from "../messages/sdk-messages";
 import type { ModelClient, ModelRequest, ModelToolDefinition, OutputFormat } from "../model/client";
 import type { RetryPolicy } from "../model/retry";
-import { abortableSleep } from "../shared/signals";
+import { abortableSleep, MAX_TIMER_MS } from "../shared/signals";
 import { NOOP_TELEMETRY, type Telemetry, type TelemetryOptions } from "../telemetry/telemetry";
 import {
   createSubmitOutputTool,
@@ -286,19 +286,32 @@ function validatedPricing(pricing: Record<string, ModelPricing>): Record<string,
   return pricing;
 }
 
-/** Validates an optional positive integer option. */
+/**
+ * Validates an optional positive integer option. An option in milliseconds (its name ends in `Ms`)
+ * goes to a timer, so it is also at most {@link MAX_TIMER_MS}: a larger one would fire at once.
+ */
 export function positiveInteger(name: string, value: number | undefined): number | undefined {
   if (value === undefined) return undefined;
   if (!Number.isInteger(value) || value <= 0) {
     throw new InvalidOptionError(`\`${name}\` must be a positive integer, got ${JSON.stringify(value)}.`);
   }
-  return value;
+  return withinTimerRange(name, value);
 }
 
+/** Validates an optional non-negative integer option; milliseconds as in {@link positiveInteger}. */
 function nonNegativeInteger(name: string, value: number | undefined): number | undefined {
   if (value === undefined) return undefined;
   if (!Number.isInteger(value) || value < 0) {
     throw new InvalidOptionError(`\`${name}\` must be a non-negative integer, got ${JSON.stringify(value)}.`);
+  }
+  return withinTimerRange(name, value);
+}
+
+function withinTimerRange(name: string, value: number): number {
+  if (name.endsWith("Ms") && value > MAX_TIMER_MS) {
+    throw new InvalidOptionError(
+      `\`${name}\` must be at most ${MAX_TIMER_MS} ms (about 24.8 days, the longest a timer can wait), got ${value}.`,
+    );
   }
   return value;
 }

@@ -39,7 +39,7 @@ export interface RetryOptions {
   maxRetries?: number;
   /** The first backoff ceiling; doubles each attempt, with full jitter. @default 500 */
   initialDelayMs?: number;
-  /** The largest backoff, `retry-after` included. @default 30000 */
+  /** The largest backoff, `retry-after` included (at most 2,147,483,647). @default 30000 */
   maxDelayMs?: number;
 }
 
@@ -83,9 +83,9 @@ export interface AgentOptions<T = unknown> {
   maxTurns?: number;
   /** Output budget per response. @default 8192 */
   maxTokens?: number;
-  /** Deadline of each single model request, in ms (a positive integer). Unset: no SDK deadline. */
+  /** Deadline of each single model request, in ms (a positive integer, at most 2,147,483,647). Unset: none. */
   requestTimeoutMs?: number;
-  /** Deadline of each tool call, in ms; a call past it gets an error result and its signal aborts. Unset: none. */
+  /** Deadline of each tool call, in ms (at most 2,147,483,647); a call past it gets an error result and its signal aborts. Unset: none. */
   toolTimeoutMs?: number;
   historyStore?: HistoryStore;
   autoCompact?: boolean | AutoCompactOptions;

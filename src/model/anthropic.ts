@@ -8,7 +8,7 @@ import Anthropic, { type ClientOptions } from "@anthropic-ai/sdk";
 import { Stream } from "@anthropic-ai/sdk/core/streaming";
 import { InvalidOptionError, ProviderError, TimeoutError } from "../errors";
 import type { AssistantModelMessage } from "../messages/types";
-import { linkSignals } from "../shared/signals";
+import { linkSignals, MAX_TIMER_MS } from "../shared/signals";
 import { type AnthropicRequestBody, toAnthropicRequestBody } from "./anthropic-request";
 import { type AnthropicResponseBody, toAssistantMessage } from "./anthropic-response";
 import { StreamedMessageAssembler } from "./anthropic-stream";
@@ -38,7 +38,8 @@ export interface AnthropicClientOptions {
  *
  * The SDK's own retries are off: the agent loop owns retries. Each request forwards its `signal`
  * and `timeoutMs`; `timeoutMs` bounds the whole response, streamed body included, and ends in a
- * {@link TimeoutError}. A cancellation is rethrown as the signal's reason; every other failure
+ * {@link TimeoutError}; without it the request has no deadline (the SDK's own 10 minutes, and its
+ * refusal of long non-streaming requests, do not apply). A cancellation is rethrown as the signal's reason; every other failure
  * becomes a {@link ProviderError} that never contains the API key, nor a credential given through
  * `defaultHeaders` (`x-api-key`, `Authorization`).
  *
@@ -73,11 +74,7 @@ export function createAnthropicClient(options: AnthropicClientOptions = {}): Mod
     createMessage(request) {
       return withFailureMapping(request, secrets, (signal, progress) => {
         const body = toAnthropicRequestBody(request);
-        const requestOptions = {
-          signal,
-          maxRetries: 0,
-          ...(request.timeoutMs ? { timeout: request.timeoutMs } : {}),
-        };
+        const requestOptions = { signal, maxRetries: 0, timeout: sdkTimeoutMs(request.timeoutMs) };
         return stream
           ? createStreamedMessage(sdk, body, requestOptions, request, progress)
           : createJsonMessage(sdk, body, requestOptions, progress);
@@ -93,7 +90,18 @@ interface RequestProgress {
   requestId?: string;
 }
 
-type SdkRequestOptions = { signal: AbortSignal; maxRetries: number; timeout?: number };
+type SdkRequestOptions = { signal: AbortSignal; maxRetries: number; timeout: number };
+
+/**
+ * The `timeout` handed to the SDK: the request's deadline, else the longest a timer can wait (about
+ * 24.8 days — no deadline in practice). Always explicit: the loop owns deadlines, and without one the
+ * SDK would apply its own 10 minutes, and refuse every non-streaming request whose `max_tokens` it
+ * guesses could take longer ("Streaming is required for operations that may take longer than 10
+ * minutes").
+ */
+function sdkTimeoutMs(timeoutMs: number | undefined): number {
+  return timeoutMs ? Math.min(timeoutMs, MAX_TIMER_MS) : MAX_TIMER_MS;
+}
 
 async function createJsonMessage(
   sdk: Anthropic,
@@ -209,10 +217,13 @@ async function withFailureMapping(
   }
 }
 
-/** A timer that aborts its signal after `timeoutMs`. */
+/** A timer that aborts its signal after `timeoutMs` (at most {@link MAX_TIMER_MS}: a longer one would fire at once). */
 function startDeadline(timeoutMs: number): { signal: AbortSignal; timeoutMs: number; clear(): void } {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new TimeoutError(timeoutMs)), timeoutMs);
+  const timer = setTimeout(
+    () => controller.abort(new TimeoutError(timeoutMs)),
+    Math.min(timeoutMs, MAX_TIMER_MS),
+  );
   return { signal: controller.signal, timeoutMs, clear: () => clearTimeout(timer) };
 }
 

@@ -4,6 +4,12 @@
  * @module
  */
 
+/**
+ * The longest delay a Node timer keeps: 2^31 − 1 ms (about 24.8 days). `setTimeout` with more fires
+ * at once, so every option fed to a timer is refused above it.
+ */
+export const MAX_TIMER_MS = 2_147_483_647;
+
 /** A controller aborted when any parent signal aborts; `dispose()` detaches it from the parents. */
 export interface LinkedController {
   readonly signal: AbortSignal;

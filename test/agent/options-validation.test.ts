@@ -31,6 +31,46 @@ describe("pricing option validation", () => {
   });
 });
 
+describe("options in milliseconds: at most 2^31 - 1, the longest a Node timer waits", () => {
+  const client = () => createScriptedClient([{ content: "Slow but fine.", delayMs: 20 }]);
+  const MAX_TIMER_MS = 2_147_483_647;
+
+  it.each([
+    { requestTimeoutMs: MAX_TIMER_MS + 1 },
+    { requestTimeoutMs: 30 * 24 * 3600 * 1000 },
+    { requestTimeoutMs: Number.MAX_SAFE_INTEGER },
+    { toolTimeoutMs: 2 ** 31 },
+    { retry: { maxDelayMs: 2 ** 31 } },
+    { retry: { initialDelayMs: 2 ** 32 } },
+  ])("createAgent refuses %j, naming the maximum", (options) => {
+    expect(() => createAgent({ model: "m", client: client(), ...options })).toThrow(InvalidOptionError);
+    expect(() => createAgent({ model: "m", client: client(), ...options })).toThrow(
+      `at most ${MAX_TIMER_MS} ms`,
+    );
+  });
+
+  it("prompt() and query() refuse a per-query requestTimeoutMs of 2^31 ms", async () => {
+    const agent = createAgent({ model: "m", client: client() });
+    await expect(agent.prompt("Hello", { requestTimeoutMs: 2 ** 31 })).rejects.toThrow(
+      `at most ${MAX_TIMER_MS} ms`,
+    );
+    expect(() => agent.query("Hello", { requestTimeoutMs: 2 ** 31 })).toThrow(InvalidOptionError);
+  });
+
+  it("accepts the maximum itself, which does not time out a 20 ms answer", async () => {
+    const agent = createAgent({
+      model: "m",
+      client: client(),
+      requestTimeoutMs: MAX_TIMER_MS,
+      toolTimeoutMs: MAX_TIMER_MS,
+      retry: { initialDelayMs: MAX_TIMER_MS, maxDelayMs: MAX_TIMER_MS },
+    });
+    const result = await agent.prompt("Hello", { requestTimeoutMs: MAX_TIMER_MS });
+    expect(result.subtype).toBe("success");
+    expect(result.result).toBe("Slow but fine.");
+  });
+});
+
 describe("concurrent queries without a caller's signal", () => {
   it("put no listener on a shared signal (no MaxListenersExceededWarning with 20 queries at once)", async () => {
     const warnings: Error[] = [];

@@ -375,6 +375,73 @@ describe.each([
     expect((error as TimeoutError).timeoutMs).toBe(300);
     expectNoKey(error);
   });
+
+  it("sends a request with a large maxTokens and no timeoutMs (the SDK's non-streaming guess never runs)", async () => {
+    const mock = await start({ content: "A long answer, one day." });
+    const message = await client(mock).createMessage(request({ maxTokens: 64_000 }));
+    expect(message.content).toEqual([{ type: "text", text: "A long answer, one day." }]);
+    expect(mock.requests).toHaveLength(1);
+    expect(mock.requests[0]!.body.max_tokens).toBe(64_000);
+  });
+
+  it("treats a timeoutMs past the longest timer (2^31 ms) as no deadline, not one that fires at once", async () => {
+    const mock = await start({ content: "Slow but fine.", delayMs: 50 });
+    const message = await client(mock).createMessage(request({ timeoutMs: 2 ** 31 }));
+    expect(message.content).toEqual([{ type: "text", text: "Slow but fine." }]);
+  });
+
+  it("puts no deadline of its own on a request without timeoutMs (not the SDK's 10 minutes)", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      let fetchSignal: AbortSignal | undefined;
+      let answer: (response: Response) => void = () => {};
+      const slow = createAnthropicClient({
+        apiKey: API_KEY,
+        baseURL: "http://127.0.0.1:1",
+        stream,
+        fetch: (_input, init) => {
+          fetchSignal = init?.signal ?? undefined;
+          return new Promise<Response>((resolve) => {
+            answer = resolve;
+          });
+        },
+      });
+      const pending = slow.createMessage(request());
+      await vi.advanceTimersByTimeAsync(0);
+      expect(fetchSignal).toBeDefined();
+      await vi.advanceTimersByTimeAsync(24 * 3600 * 1000);
+      expect(fetchSignal!.aborted).toBe(false);
+      const body = {
+        id: "msg_late",
+        type: "message",
+        role: "assistant",
+        model: "claude-requested-1",
+        content: [{ type: "text", text: "A day late." }],
+        stop_reason: "end_turn",
+        usage: { input_tokens: 3, output_tokens: 3 },
+      };
+      answer(
+        stream
+          ? new Response(
+              [
+                { type: "message_start", message: { ...body, content: [], stop_reason: null } },
+                { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+                { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "A day late." } },
+                { type: "content_block_stop", index: 0 },
+                { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 3 } },
+                { type: "message_stop" },
+              ]
+                .map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`)
+                .join(""),
+              { headers: { "content-type": "text/event-stream" } },
+            )
+          : Response.json(body),
+      );
+      expect((await pending).content).toEqual([{ type: "text", text: "A day late." }]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
 
 describe("createAnthropicClient (streaming only)", () => {
