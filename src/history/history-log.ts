@@ -4,6 +4,11 @@
  * rewrites. Store failures are reported as `store_error` messages, or thrown when the store was
  * created with `failOnError` — and a write conflict with another Agent is always thrown.
  *
+ * A failed load leaves the history not loaded, and nothing is written over the stored conversation
+ * the agent never saw: the query goes on in memory and its messages are held back. The load is
+ * retried before the next query (the store is never read during one); once it succeeds, the
+ * messages held back follow the stored ones, and the whole is written with `replace`.
+ *
  * A `replace` that failed (the crash repair, a compaction, `replaceHistory`) leaves the store's copy
  * different from memory in a way appends cannot fix, so the history is marked unsaved and the next
  * write is a `replace` of the whole history instead of an `append`.
@@ -30,7 +35,7 @@ export class HistoryLog {
 
   constructor(private readonly store: HistoryStore | undefined) {}
 
-  /** Loads the store once (later calls wait for the first). */
+  /** Loads the store once it succeeds (calls during a load wait for it; a failed load is retried). */
   ensureLoaded(): Promise<void> {
     if (this.loaded) return Promise.resolve();
     this.loading ??= this.load().finally(() => {
@@ -48,15 +53,17 @@ export class HistoryLog {
     try {
       stored = await this.store.load();
     } catch (error) {
-      this.fail("load", error); // throws with failOnError
-      this.loaded = true;
+      this.fail("load", error); // throws with failOnError; either way the history stays not loaded
       return;
     }
-    this.loaded = true;
     const { messages, repaired } = repairHistoryTail(stored);
-    this.messages = messages;
-    if (repaired > 0) {
-      this.unsaved = true; // until the repair is written, nothing may be appended after the crashed tail
+    // Messages held back while the store could not be read come after the stored ones.
+    const meanwhile = this.messages;
+    this.messages = meanwhile.length > 0 ? [...messages, ...meanwhile] : messages;
+    this.loaded = true;
+    if (repaired > 0 || meanwhile.length > 0) {
+      // Until this is written, nothing may be appended after the crashed tail or the unseen store.
+      this.unsaved = true;
       await this.saveWholeHistory();
     }
   }
@@ -69,6 +76,8 @@ export class HistoryLog {
   }
 
   private async appendToStore(store: HistoryStore, message: ModelMessage): Promise<void> {
+    // After a failed load, `message` is held back in memory: the next successful load writes it.
+    if (!this.loaded) return;
     if (this.unsaved) return this.saveWholeHistory(); // memory holds `message` already
     try {
       await store.append(message);

@@ -7,7 +7,7 @@ import type { ModelMessage } from "../messages/types";
 
 /** Durable storage for one conversation. */
 export interface HistoryStore {
-  /** The stored conversation; called once per Agent, before its first query. */
+  /** The stored conversation; called once per Agent, before its first query (again after a failure). */
   load(): Promise<ModelMessage[]>;
   /** Called after every message that enters history, in order. */
   append(message: ModelMessage): Promise<void>;

@@ -152,6 +152,29 @@ describe("HistoryStore lifecycle", () => {
     expect(client.requests[0]!.messages).toEqual([{ role: "user", content: "hello" }]);
   });
 
+  it("after a failed load nothing is written over the stored conversation; the load is retried before the next query", async () => {
+    const recording = recordingStore(crashedTranscript);
+    recording.failOnce("load", new Error("connection reset by peer"));
+    const client = createScriptedClient([{ content: "hi" }, { content: "checking" }]);
+    const agent = createAgent({ model: "m", client, historyStore: recording.store });
+    expect((await agent.prompt("hello")).subtype).toBe("success");
+    expect(recording.calls.map((call) => call.op)).toEqual(["load"]);
+    expect(recording.stored()).toEqual(crashedTranscript);
+
+    await agent.prompt("what happened?");
+    const sent = client.requests[1]!.messages;
+    expect(isWellFormedHistory(sent)).toBe(true);
+    // The stored conversation (repaired) first, then what the agent said while it could not read it.
+    expect(sent.slice(0, 2)).toEqual(crashedTranscript);
+    expect(sent.slice(3).map((message) => message.content)).toEqual([
+      "hello",
+      [{ type: "text", text: "hi" }],
+      "what happened?",
+    ]);
+    expect(recording.calls.map((call) => call.op)).toEqual(["load", "load", "replace", "append", "append"]);
+    expect(recording.stored()).toEqual(await agent.getHistory());
+  });
+
   it("with failOnError, store failures propagate out of query() and prompt(), and the guard is released", async () => {
     const recording = recordingStore([], { failOnError: true });
     recording.failures.append = new Error("disk full");
