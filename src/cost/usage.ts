@@ -4,6 +4,7 @@
  */
 import type { ModelUsage } from "../messages/sdk-messages";
 import type { Usage } from "../messages/types";
+import { isOverBudget } from "./budget";
 import { costOf, findPricing, type ModelPricing } from "./pricing";
 
 /** A zeroed usage record. */
@@ -38,6 +39,11 @@ export class CostLedger {
   private readonly prices = new Map<string, ModelPricing | undefined>();
 
   constructor(private readonly pricing: Readonly<Record<string, ModelPricing>>) {}
+
+  /** Whether the query's cost so far is over `budgetUsd` (see {@link isOverBudget}: equal is not over). */
+  isOverBudget(budgetUsd: number): boolean {
+    return isOverBudget(this.totalCostUsd, budgetUsd);
+  }
 
   /** Records one response's usage under `model`; returns false when the model has no known price. */
   record(model: string, usage: Usage | undefined): boolean {

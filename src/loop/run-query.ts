@@ -358,7 +358,7 @@ function toolUsesOf(message: AssistantModelMessage): ToolUseBlock[] {
 }
 
 function overBudget<T>(core: AgentCore<T>, run: QueryRun): boolean {
-  return core.maxBudgetUsd !== undefined && run.ledger.totalCostUsd > core.maxBudgetUsd;
+  return core.maxBudgetUsd !== undefined && run.ledger.isOverBudget(core.maxBudgetUsd);
 }
 
 function endingForFailure<T>(outcome: Exclude<ModelOutcome, { kind: "response" }>): Ending<T> {

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { BUDGET_TOLERANCE_USD, isOverBudget } from "../../src/cost/budget";
 import {
   BudgetExceededError,
   createAgent,
@@ -94,6 +95,31 @@ describe("maxBudgetUsd", () => {
     const { result } = await runToEnd(agent, "Go");
     expect(result.total_cost_usd).toBe(3);
     expect(result.subtype).toBe("success");
+  });
+
+  it("a cost equal to the budget over two responses is not over it, despite floating point (0.1 + 0.2)", async () => {
+    // claude-haiku-4-5 input is $1 per million tokens: $0.10 + $0.20, which sums to 0.30000000000000004.
+    const { tool, calls } = countingTool();
+    const client = createScriptedClient([
+      { ...toolTurn("toolu_1"), usage: { input_tokens: 100_000, output_tokens: 0 } },
+      { content: "Done.", usage: { input_tokens: 200_000, output_tokens: 0 } },
+    ]);
+    const agent = createAgent({ model: "claude-haiku-4-5", client, tools: [tool], maxBudgetUsd: 0.3 });
+    const { result } = await runToEnd(agent, "Go");
+    expect(result.total_cost_usd).toBeGreaterThan(0.3);
+    expect(result.total_cost_usd).toBeCloseTo(0.3, 12);
+    expect(result.subtype).toBe("success");
+    expect(result.result).toBe("Done.");
+    expect(calls).toHaveLength(1);
+  });
+
+  it("isOverBudget: equal (up to a micro-dollar of rounding) is not over; more is", () => {
+    expect(isOverBudget(0.1 + 0.2, 0.3)).toBe(false);
+    expect(isOverBudget(0.3, 0.3)).toBe(false);
+    expect(isOverBudget(0.2999, 0.3)).toBe(false);
+    expect(isOverBudget(0.3 + 2 * BUDGET_TOLERANCE_USD, 0.3)).toBe(true);
+    expect(isOverBudget(0.000003, 0)).toBe(true);
+    expect(isOverBudget(0, 0)).toBe(false);
   });
 
   it("maxBudgetUsd: 0 stops after the first priced response", async () => {
