@@ -6,6 +6,17 @@
  */
 import type { Agent } from "../agent/create-agent";
 
+/** The controls whose query is running, so a termination signal can abort them all. */
+const runningControls = new Set<InterruptControl>();
+
+/**
+ * Aborts every running query of this process through its AbortSignal (SIGTERM, SIGHUP): running
+ * tools are stopped, a `bash` command's process group is signalled.
+ */
+export function abortRunningQueries(reason: Error): void {
+  for (const control of runningControls) control.abort(reason);
+}
+
 /** What a Ctrl-C press did. */
 export type InterruptAction = "idle" | "interrupt" | "abort" | "force";
 
@@ -27,12 +38,21 @@ export class InterruptControl {
   begin(): AbortSignal {
     this.controller = new AbortController();
     this.presses = 0;
+    runningControls.add(this);
     return this.controller.signal;
   }
 
   /** The query is over. */
   end(): void {
     this.controller = undefined;
+    runningControls.delete(this);
+  }
+
+  /** Aborts the running query, if any, through its AbortSignal. */
+  abort(reason: Error): void {
+    if (!this.controller) return;
+    this.aborted = true;
+    this.controller.abort(reason);
   }
 
   /** Whether a query is running. */

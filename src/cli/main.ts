@@ -16,6 +16,7 @@ import { runOnce } from "./one-shot";
 import { createQueryOutput, type QueryOutput } from "./query-output";
 import { createRedactor, type Redactor } from "./redact";
 import { resumeNotice } from "./session";
+import { exitOnTerminationSignals } from "./termination";
 
 /** Runs the command with `argv` (without `node` and the script) and returns the exit code. */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
@@ -83,6 +84,7 @@ function flushed(stream: NodeJS.WritableStream): Promise<void> {
   return new Promise((resolve) => stream.write("", () => resolve()));
 }
 
+exitOnTerminationSignals((text) => process.stderr.write(`${process.stderr.isTTY ? "\n" : ""}${text}\n`));
 main(process.argv.slice(2), processIo()).then(async (code) => {
   await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
   process.exit(code);

@@ -62,6 +62,15 @@ function killRunningGroups(): void {
 }
 
 /**
+ * Kills (SIGKILL) every group recorded with {@link trackProcessGroup} that is still running. For a
+ * host about to exit without the `exit` event's guarantee (a signal handler calls it before
+ * `process.exit`, the `exit` listener kills them again anyway).
+ */
+export function killTrackedProcessGroups(): void {
+  killRunningGroups();
+}
+
+/**
  * Records a running group so that it is killed if the host process exits first. Returns the
  * function that forgets it again.
  */

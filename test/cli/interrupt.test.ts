@@ -78,3 +78,68 @@ describe('agent-lattice "prompt": SIGINT (Ctrl-C) during the query', () => {
     }
   });
 });
+
+/** Whether `pid` is a running process (zombies, left where nothing reaps orphans, do not count). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  if (process.platform !== "linux") return true;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const state = stat.slice(stat.lastIndexOf(")") + 2)[0];
+    return state !== "Z" && state !== "X";
+  } catch {
+    return false;
+  }
+}
+
+describe('agent-lattice "prompt": SIGTERM and SIGHUP during the query', () => {
+  let server: MockAnthropicServer;
+  beforeAll(ensureBuiltCli, 300_000);
+  beforeEach(async () => {
+    server = await startMockAnthropicServer();
+  });
+  afterEach(() => server.close());
+
+  for (const [signal, code] of [
+    ["SIGTERM", 143],
+    ["SIGHUP", 129],
+  ] as const) {
+    it(`${signal} aborts the query, kills a running bash command's process group and exits ${code}`, async () => {
+      const folder = scratchFolder();
+      server.enqueue({
+        content: [
+          { type: "tool_use", id: "b1", name: "bash", input: { command: "echo $$ > bash.pid; sleep 120" } },
+        ],
+      });
+      const pidFile = path.join(folder.root, "bash.pid");
+      let bashPid = 0;
+      try {
+        const run = await runCli(["--base-url", server.url, "--tools", "bash", "Run it"], {
+          env: env(),
+          cwd: folder.root,
+          onSpawn: (child) => {
+            void (async () => {
+              bashPid = await eventually("bash to start", () =>
+                existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== ""
+                  ? Number(readFileSync(pidFile, "utf8"))
+                  : undefined,
+              );
+              child.kill(signal);
+            })();
+          },
+        });
+        expect(run.signal).toBeNull();
+        expect(run.code).toBe(code);
+        expect(run.stderr).toContain(`agent-lattice: stopped by ${signal}\n`);
+        await eventually("bash to be gone", () => (isRunning(bashPid) ? undefined : true), 10_000);
+      } finally {
+        if (bashPid && isRunning(bashPid)) process.kill(bashPid, "SIGKILL");
+        folder.remove();
+      }
+    });
+  }
+});
