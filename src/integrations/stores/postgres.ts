@@ -37,9 +37,15 @@ export const DEFAULT_POSTGRES_TABLE_PREFIX = "agent_lattice_";
 
 /** Options of {@link createPostgresHistoryStore}. Give `pool` or `connectionString`. */
 export interface PostgresHistoryStoreOptions {
-  /** A `pg` pool; used as configured and never ended by the store. */
+  /**
+   * A `pg` pool; used as configured and never ended by the store. Give it an `'error'` listener, as
+   * `pg` asks of every pool: the server ending an idle connection emits one.
+   */
   pool?: pg.Pool;
-  /** Opens a pool of its own, ended by `close()` (after every fork of the store is closed too). */
+  /**
+   * Opens a pool of its own, ended by `close()` (after every fork of the store is closed too). An
+   * idle connection the server ends is dropped from it quietly; the next query reconnects.
+   */
   connectionString?: string;
   /** The conversation this store reads and writes. */
   conversationId: string;
@@ -92,7 +98,12 @@ function openPool(options: PostgresHistoryStoreOptions): SharedResource<pg.Pool>
   if (typeof options.connectionString !== "string" || options.connectionString === "") {
     throw new InvalidOptionError("createPostgresHistoryStore needs `pool` or `connectionString`.");
   }
-  return ownedResource(new pg.Pool({ connectionString: options.connectionString }), (pool) => pool.end());
+  const pool = new pg.Pool({ connectionString: options.connectionString });
+  // The server may end an idle pooled connection (restart, failover, idle_session_timeout); the pool
+  // then emits 'error', which would crash the process with no listener. The pool has already dropped
+  // that client and the next query connects anew; a query that fails still rejects on its own.
+  pool.on("error", () => undefined);
+  return ownedResource(pool, (owned) => owned.end());
 }
 
 /** Schema creation, once per pool and table set (retried if it failed). */

@@ -1,10 +1,13 @@
 import { randomBytes } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConversationConflictError, HistoryStoreError, InvalidOptionError } from "../../../src/errors";
 import { createPostgresHistoryStore } from "../../../src/integrations/stores/postgres";
 import type { ModelMessage } from "../../../src/messages/types";
 import { runHistoryStoreConformance } from "../../../src/testing/store-conformance";
+import { startChild } from "./child-runner";
+import { PROCESS_TEST_TIMEOUT_MS, useProcessTestEnvironment } from "./process-test-environment";
 
 /** The real server; these tests fail (never skip) when it is not there. */
 const connectionString =
@@ -12,6 +15,7 @@ const connectionString =
 /** A schema of our own per run, so parallel runs never collide; dropped at the end. */
 const schema = `agent_lattice_test_${randomBytes(5).toString("hex")}`;
 const pool = new pg.Pool({ connectionString, max: 8 });
+const processes = useProcessTestEnvironment("postgres", "test/integrations/stores/postgres-idle-child.ts");
 
 beforeAll(async () => {
   await pool.query("SELECT 1");
@@ -141,6 +145,38 @@ describe("createPostgresHistoryStore", () => {
     await given.close();
     expect((await pool.query("SELECT 1 AS one")).rows).toEqual([{ one: 1 }]);
   });
+
+  it(
+    "survives the server ending an idle connection of a pool it opened (connectionString), and reconnects",
+    async () => {
+      const applicationName = `agent_lattice_idle_${randomBytes(5).toString("hex")}`;
+      const url = new URL(processes.postgresUrl);
+      url.searchParams.set("application_name", applicationName);
+      const child = startChild(processes.childScript, {
+        connectionString: url.toString(),
+        schema: processes.schema,
+        conversationId: uniqueId("idle"),
+      });
+      await child.waitForLine((line) => line === "idle");
+      const backends = `SELECT pid FROM pg_stat_activity WHERE application_name = $1`;
+      const { rowCount } = await pool.query(`SELECT pg_terminate_backend(pid) FROM (${backends}) b`, [
+        applicationName,
+      ]);
+      expect(rowCount).toBeGreaterThan(0);
+      // Once the backends are gone the child's idle client has its "terminating connection" error.
+      while ((await pool.query(backends, [applicationName])).rowCount) await sleep(20);
+      await sleep(200);
+      child.process.stdin.on("error", () => undefined); // the child may be gone already
+      child.process.stdin.end("load again\n");
+      const exit = await child.exited;
+      expect({ exit, lines: child.lines, stderr: child.stderr() }).toEqual({
+        exit: { code: 0, signal: null },
+        lines: ["idle", "loaded 1"],
+        stderr: "",
+      });
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
 
   it("creates its schema once even when many stores start together", async () => {
     const startTogether = `race_${randomBytes(3).toString("hex")}_`;

@@ -1,0 +1,22 @@
+/**
+ * A child process for the PostgreSQL idle-connection test: a store over a connection string (a pool
+ * of its own) writes once, says "idle" and waits; on a line from stdin it loads again, says how many
+ * messages it read, and closes. Its one argument is JSON: `{ connectionString, schema, conversationId }`.
+ */
+import { createInterface } from "node:readline";
+import { createPostgresHistoryStore } from "../../../src/integrations/stores/postgres";
+
+const { connectionString, schema, conversationId } = JSON.parse(process.argv[2]!) as {
+  connectionString: string;
+  schema: string;
+  conversationId: string;
+};
+const store = createPostgresHistoryStore({ connectionString, schema, conversationId, failOnError: true });
+await store.append({ role: "user", content: "hello" });
+process.stdout.write("idle\n");
+const input = createInterface({ input: process.stdin });
+await new Promise((resolve) => input.once("line", resolve));
+input.close();
+const messages = await store.load();
+process.stdout.write(`loaded ${messages.length}\n`);
+await store.close();
