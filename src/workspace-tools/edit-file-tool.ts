@@ -2,11 +2,11 @@
  * `edit_file`: replaces an exact, unique string in a file (or every occurrence, when asked).
  * @module
  */
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile, stat, writeFile } from "node:fs/promises";
 import { z } from "zod";
 import { defineTool } from "../tools/define-tool";
 import type { Tool } from "../tools/tool";
-import { runWorkspaceOperation, toolError } from "./tool-result";
+import { notRegularFileMessage, runWorkspaceOperation, toolError } from "./tool-result";
 import type { Workspace } from "./workspace";
 
 const editFileInput = z.object({
@@ -49,6 +49,10 @@ export function createEditFileTool(workspace: Workspace): Tool<EditFileInput> {
           return toolError("old_string and new_string are identical; the edit would change nothing.");
         }
         const file = await workspace.resolve(input.path);
+        // Opening a named pipe would block until a writer comes, beyond the reach of any abort.
+        const stats = await stat(file.absolute);
+        if (stats.isDirectory()) return toolError(`"${file.display}" is a directory, not a file.`);
+        if (!stats.isFile()) return toolError(notRegularFileMessage(file.display, "edit_file edits"));
         const content = await readFile(file.absolute, "utf8");
         if (content.includes("\0"))
           return toolError(`"${file.display}" is a binary file; edit_file edits text files only.`);

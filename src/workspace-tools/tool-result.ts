@@ -11,6 +11,14 @@ export function toolError(message: string): ToolOutput {
 }
 
 /**
+ * The refusal for a path that exists but is not a regular file (a device, socket or named pipe):
+ * `"dev/null" is not a regular file (a device, socket or pipe); write_file writes regular files only.`
+ */
+export function notRegularFileMessage(display: string, toolDoes: string): string {
+  return `"${display}" is not a regular file (a device, socket or pipe); ${toolDoes} regular files only.`;
+}
+
+/**
  * Runs a tool body and returns its output; a refused path or a file system failure becomes an
  * error result naming the root-relative path, instead of a bare exception.
  */

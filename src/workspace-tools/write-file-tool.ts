@@ -7,7 +7,7 @@ import path from "node:path";
 import { z } from "zod";
 import { defineTool } from "../tools/define-tool";
 import type { Tool } from "../tools/tool";
-import { runWorkspaceOperation, toolError } from "./tool-result";
+import { notRegularFileMessage, runWorkspaceOperation, toolError } from "./tool-result";
 import type { Workspace } from "./workspace";
 
 const writeFileInput = z.object({
@@ -33,6 +33,9 @@ export function createWriteFileTool(workspace: Workspace): Tool<WriteFileInput> 
         const previous = await stat(file.absolute).catch(() => undefined);
         if (previous?.isDirectory())
           return toolError(`"${file.display}" is a directory; choose a file path.`);
+        // Opening a named pipe would block until a reader comes, beyond the reach of any abort.
+        if (previous && !previous.isFile())
+          return toolError(notRegularFileMessage(file.display, "write_file writes"));
         try {
           await mkdir(path.dirname(file.absolute), { recursive: true });
         } catch (error) {

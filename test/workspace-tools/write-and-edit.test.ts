@@ -1,5 +1,35 @@
+import { execFileSync } from "node:child_process";
+import { closeSync, constants, openSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { createSandbox, workspaceTools } from "./helpers";
+import { type CallResult, createSandbox, workspaceTools } from "./helpers";
+
+/**
+ * Calls a tool on a named pipe and returns its result, or "blocked" when it has not answered after a
+ * generous 5 s (it used to block forever in open()). A blocked open is then released by opening
+ * the pipe read-write, which never blocks on Linux, so no worker thread stays stuck.
+ */
+async function callOnNamedPipe(
+  call: (name: string, input: unknown) => Promise<CallResult>,
+  pipe: string,
+  name: string,
+  input: unknown,
+): Promise<CallResult | "blocked"> {
+  const pending = call(name, input);
+  let timer: NodeJS.Timeout | undefined;
+  const outcome = await Promise.race([
+    pending,
+    new Promise<"blocked">((resolve) => {
+      timer = setTimeout(() => resolve("blocked"), 5_000);
+    }),
+  ]);
+  clearTimeout(timer);
+  if (outcome === "blocked") {
+    closeSync(openSync(pipe, constants.O_RDWR | constants.O_NONBLOCK));
+    await pending.catch(() => undefined);
+  }
+  return outcome;
+}
 
 describe("write_file", () => {
   it("creates parent folders and reports the bytes written", async () => {
@@ -21,6 +51,17 @@ describe("write_file", () => {
       isError: false,
     });
     expect(sandbox.read("config.json")).toBe("{}");
+  });
+
+  it("refuses a named pipe instead of blocking on it", async () => {
+    const sandbox = createSandbox();
+    const pipe = path.join(sandbox.root, "pipe");
+    execFileSync("mkfifo", [pipe]);
+    const { call } = workspaceTools({ root: sandbox.root });
+    expect(await callOnNamedPipe(call, pipe, "write_file", { path: "pipe", content: "x" })).toEqual({
+      text: '"pipe" is not a regular file (a device, socket or pipe); write_file writes regular files only.',
+      isError: true,
+    });
   });
 
   it("refuses a folder path and a path under a file", async () => {
@@ -152,6 +193,23 @@ describe("edit_file", () => {
     });
     expect(await call("edit_file", { path: "nope.ts", old_string: "a", new_string: "c" })).toEqual({
       text: '"nope.ts" does not exist.',
+      isError: true,
+    });
+  });
+
+  it("refuses a named pipe and a folder instead of blocking on them", async () => {
+    const { sandbox, call } = setup("text\n");
+    const pipe = path.join(sandbox.root, "pipe");
+    execFileSync("mkfifo", [pipe]);
+    sandbox.write("folder/x.txt", "x");
+    expect(
+      await callOnNamedPipe(call, pipe, "edit_file", { path: "pipe", old_string: "a", new_string: "b" }),
+    ).toEqual({
+      text: '"pipe" is not a regular file (a device, socket or pipe); edit_file edits regular files only.',
+      isError: true,
+    });
+    expect(await call("edit_file", { path: "folder", old_string: "a", new_string: "b" })).toEqual({
+      text: '"folder" is a directory, not a file.',
       isError: true,
     });
   });
