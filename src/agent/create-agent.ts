@@ -11,11 +11,13 @@ import type { SDKMessage, SDKResultMessage } from "../messages/sdk-messages";
 import type { ModelMessage } from "../messages/types";
 import { createAnthropicClient } from "../model/anthropic";
 import type { ModelClient } from "../model/client";
+import { linkSignals, raceWithSignal } from "../shared/signals";
 import { NOOP_TELEMETRY } from "../telemetry/telemetry";
 import type { Tool } from "../tools/tool";
 import { type AgentCore, createAgentCore, positiveInteger, registerTool } from "./agent-core";
 import { McpAttachment } from "./mcp-attachment";
 import type { AgentOptions, PromptInput, QueryOptions } from "./options";
+import { createQueryHandle } from "./query-handle";
 
 /** One conversation with a model. Create one Agent per concurrent conversation. */
 export interface Agent<T = unknown> {
@@ -61,6 +63,8 @@ export function createAgent<T = unknown>(options: AgentOptions<T>): Agent<T> {
       : undefined;
   let running: QueryRun | undefined;
   let closed = false;
+  /** Aborted by `close()`: a stream waiting for its next input stops waiting. */
+  const closing = new AbortController();
 
   /** A run for one cycle; validates the per-query options (throws on misuse, at call time). */
   function createRun(queryOptions: QueryOptions | undefined, requestTimeoutMs?: number): QueryRun {
@@ -133,25 +137,44 @@ export function createAgent<T = unknown>(options: AgentOptions<T>): Agent<T> {
     };
   }
 
+  /**
+   * The cycles of `streamInput`, one per input, under one guard. Waiting for the next input ends
+   * when the caller's signal aborts, the agent is closed or the consumer stops the stream.
+   */
   async function* guardedStream(
     inputs: AsyncIterable<PromptInput> | Iterable<PromptInput>,
     queryOptions: QueryOptions | undefined,
+    control: StreamControl,
   ): AsyncGenerator<SDKMessage<T>, void> {
     const guard = createRun(queryOptions);
     take(guard);
+    guard.inFlight = control.inFlight;
+    const stop = linkSignals(queryOptions?.signal, closing.signal, control.stopped.signal);
+    const pending = asyncIteratorOf(inputs);
+    let exhausted = false;
     try {
-      for await (const input of inputs) {
-        if (guard.aborted) break;
+      while (!guard.aborted && !closed) {
+        const next = await nextInput(pending, stop.signal);
+        if (next === undefined || next.done) {
+          exhausted = next !== undefined;
+          break;
+        }
+        if (guard.aborted || closed) break;
         const run = createRun(queryOptions, guard.requestTimeoutMs);
+        run.inFlight = control.inFlight;
         running = run;
+        control.current = run;
         try {
-          yield* runQuery(core, run, input, lifecycle(run, false, false));
+          yield* runQuery(core, run, next.value, lifecycle(run, false, false));
         } finally {
           run.dispose();
+          control.current = undefined;
           running = guard;
         }
       }
     } finally {
+      stop.dispose();
+      if (!exhausted) abandonInputs(pending);
       release(guard);
     }
   }
@@ -165,17 +188,29 @@ export function createAgent<T = unknown>(options: AgentOptions<T>): Agent<T> {
       } catch (error) {
         return Promise.reject(error);
       }
-      return drainToResult(runQuery(core, run, input, lifecycle(run, false, true)));
+      const result = drainToResult(runQuery(core, run, input, lifecycle(run, false, true)));
+      run.inFlight = () => result;
+      return result;
     },
     query(input, queryOptions) {
       const run = createRun(queryOptions);
-      return runQuery(core, run, input, lifecycle(run, true, true)) as unknown as AsyncGenerator<
-        SDKMessage<T>,
-        void
-      >;
+      const handle = createQueryHandle(runQuery(core, run, input, lifecycle(run, true, true)), () =>
+        run.cancel(),
+      );
+      run.inFlight = () => handle.latestStep;
+      return handle;
     },
     streamInput(inputs, queryOptions) {
-      return guardedStream(inputs, queryOptions);
+      const control: StreamControl = {
+        stopped: new AbortController(),
+        current: undefined,
+        inFlight: () => handle.latestStep,
+      };
+      const handle = createQueryHandle(guardedStream(inputs, queryOptions, control), () => {
+        control.stopped.abort();
+        control.current?.cancel();
+      });
+      return handle;
     },
     interrupt() {
       running?.interrupt();
@@ -207,10 +242,58 @@ export function createAgent<T = unknown>(options: AgentOptions<T>): Agent<T> {
     async close() {
       if (closed) return;
       closed = true;
-      running?.interrupt();
-      await Promise.allSettled([mcp?.close(), core.history.close()]);
+      closing.abort();
+      // MCP goes at once (a connection still being made is abandoned; a running MCP call ends in
+      // an error result). The store waits for the interrupted query to finish what it is doing —
+      // a tool batch and its writes — but not for a query waiting for its consumer.
+      const closingMcp = mcp?.close();
+      const run = running;
+      if (run) {
+        run.interrupt();
+        await run.inFlight?.()?.catch(() => {});
+      }
+      await Promise.allSettled([closingMcp, core.history.close()]);
     },
   };
+}
+
+/** What `streamInput` shares with its handle. */
+interface StreamControl {
+  /** Aborted when the consumer stops the stream (`break`, `return()`). */
+  readonly stopped: AbortController;
+  /** The cycle running now. */
+  current: QueryRun | undefined;
+  readonly inFlight: () => Promise<unknown> | undefined;
+}
+
+function asyncIteratorOf<I>(inputs: AsyncIterable<I> | Iterable<I>): AsyncIterator<I> {
+  if (Symbol.asyncIterator in inputs) return inputs[Symbol.asyncIterator]();
+  return (async function* () {
+    yield* inputs; // awaits each value, as for await does
+  })();
+}
+
+/** The next input, or undefined when `signal` aborts first. */
+async function nextInput<I>(
+  pending: AsyncIterator<I>,
+  signal: AbortSignal,
+): Promise<IteratorResult<I> | undefined> {
+  if (signal.aborted) return undefined;
+  try {
+    return await raceWithSignal(Promise.resolve(pending.next()), signal);
+  } catch (error) {
+    if (signal.aborted) return undefined;
+    throw error;
+  }
+}
+
+/** Tells an input source we stopped reading, without waiting on it (it may be stuck). */
+function abandonInputs(pending: AsyncIterator<unknown>): void {
+  try {
+    Promise.resolve(pending.return?.()).catch(() => {});
+  } catch {
+    // a return() that throws: nothing more to tell it
+  }
 }
 
 async function drainToResult<T>(

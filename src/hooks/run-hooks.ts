@@ -86,33 +86,29 @@ export async function runHookChain<I, O>(
   for (let index = 0; index < hooks.length; index++) {
     const hook = hooks[index]!;
     if (!matchesTool(hook.matcher, toolName)) continue;
+    // No hook starts once the query is aborted: the chain fails with the abort reason.
+    if (signal?.aborted) return new HookFailure(event, index, hook.matcher, signal.reason);
     let output: O | void;
+    const deadline = startDeadline(hook.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS);
     try {
-      const work = withTimeout(
-        Promise.resolve().then(() => hook.handler(makeInput())),
-        hook.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
-      );
+      const work = Promise.race([Promise.resolve().then(() => hook.handler(makeInput())), deadline.expired]);
       output = await (signal ? raceWithSignal(work, signal) : work);
     } catch (error) {
       return new HookFailure(event, index, hook.matcher, error);
+    } finally {
+      deadline.clear(); // also when an abort abandoned the hook: no timer keeps the process alive
     }
     if (output && step(output) === true) break;
   }
   return undefined;
 }
 
-function withTimeout<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
-    work.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
+/** A hook's deadline: `expired` rejects after `timeoutMs` unless cleared first. */
+function startDeadline(timeoutMs: number): { expired: Promise<never>; clear: () => void } {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
   });
+  expired.catch(() => {}); // a deadline nobody waits for any more is not an unhandled rejection
+  return { expired, clear: () => clearTimeout(timer) };
 }

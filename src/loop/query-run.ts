@@ -49,13 +49,24 @@ export class QueryRun {
   /** The main request's fields and settings, refreshed each turn (see run-query.ts). */
   requestBase: RequestBase | undefined;
   mainCallSettings: ModelCallSettings | undefined;
+  /**
+   * What `close()` waits for before it releases the store: the work this query is executing now
+   * (set by the agent; a settled promise while the query waits for its consumer).
+   */
+  inFlight: (() => Promise<unknown> | undefined) | undefined;
   /** The `invoke_agent` span of this query (a no-op without telemetry). */
   span: SpanHandle = NOOP_SPAN;
   /** The caller's signal: aborts the whole query, tools included. */
   readonly userSignal: AbortSignal;
-  /** Aborted by the caller's signal or by `interrupt()`: cancels model requests. */
-  private readonly modelLink: LinkedController;
-  private readonly toolLink: LinkedController;
+  /**
+   * Aborted by the caller's signal or by `interrupt()`: cancels model requests. Linked to the
+   * caller's signal on first use, so a query refused by the guard or never iterated leaves no
+   * listener on it.
+   */
+  private modelLink: LinkedController | undefined;
+  private toolLink: LinkedController | undefined;
+  private readonly callerSignal: AbortSignal | undefined;
+  private disposed = false;
   private readonly interruptController = new AbortController();
   private readonly stopController = new AbortController();
 
@@ -71,13 +82,17 @@ export class QueryRun {
     this.userSignal = options.signal ?? NEVER_ABORTED;
     // Without a caller's signal there is nothing to follow: linking to one shared never-aborting
     // signal would put a listener per running query on it (100 concurrent queries, 100 listeners).
-    const caller = options.signal;
-    this.modelLink = linkSignals(caller, this.interruptController.signal, this.stopController.signal);
-    this.toolLink = linkSignals(caller, this.stopController.signal);
+    this.callerSignal = options.signal;
+  }
+
+  /** The caller's signal to follow; none once disposed (a late use must not leave a listener). */
+  private get followed(): AbortSignal | undefined {
+    return this.disposed ? undefined : this.callerSignal;
   }
 
   /** Passed to tools: aborted by the caller's signal, or when the consumer stops the query early. */
   get toolSignal(): AbortSignal {
+    this.toolLink ??= linkSignals(this.followed, this.stopController.signal);
     return this.toolLink.signal;
   }
 
@@ -89,6 +104,11 @@ export class QueryRun {
 
   /** Cancels model requests and retry waits; a running tool batch finishes first. */
   get modelSignal(): AbortSignal {
+    this.modelLink ??= linkSignals(
+      this.followed,
+      this.interruptController.signal,
+      this.stopController.signal,
+    );
     return this.modelLink.signal;
   }
 
@@ -103,8 +123,9 @@ export class QueryRun {
   }
 
   dispose(): void {
-    this.modelLink.dispose();
-    this.toolLink.dispose();
+    this.disposed = true;
+    this.modelLink?.dispose();
+    this.toolLink?.dispose();
   }
 }
 

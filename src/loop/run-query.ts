@@ -65,8 +65,13 @@ export async function* runQuery<T>(
     run.span = core.telemetry.query(core.model);
     for (const notice of core.history.takeNotices()) yield notice;
     yield initMessage(core);
-    // A signal aborted before the query starts ends it at once, leaving history untouched.
-    let ending = run.aborted ? abortEnding<T>(run) : yield* submitPrompt(core, prompt);
+    // A signal aborted (or an interrupt, e.g. close()) before the query starts ends it at once,
+    // leaving history untouched.
+    let ending = run.aborted
+      ? abortEnding<T>(run)
+      : run.interrupted
+        ? ({ subtype: "interrupted" } as const)
+        : yield* submitPrompt(core, prompt);
     const live = run.live as LiveMessages<SDKMessage<T>>;
     while (ending === undefined) {
       ending = checkBeforeTurn(core, run);

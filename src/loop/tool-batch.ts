@@ -94,7 +94,10 @@ async function runConcurrently(
   const worker = async () => {
     while (next < end) {
       const position = next++;
-      outcomes[position] = await runToolCall(calls[position]!, runtime);
+      // After an abort, calls not yet started are not run (nor shown to hooks).
+      outcomes[position] = runtime.signal.aborted
+        ? notRun(calls[position]!)
+        : await runToolCall(calls[position]!, runtime);
     }
   };
   const workers = Math.max(1, Math.min(concurrency, end - start));

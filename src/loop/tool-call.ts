@@ -116,10 +116,45 @@ function checkToolCall(
 ): PromiseOrValue<ClearedCall | ToolCallOutcome> {
   const tool = runtime.tools.get(call.name);
   if (!tool) return errorOutcome(call.id, unknownToolMessage(call.name, runtime.tools));
-  const parsing = tool.parseInput(call.input);
+  const parsing = parseWithin(tool, call.input, runtime);
   // Most validators are synchronous: no await (and no tick) for them.
-  if (isPromiseLike(parsing)) return parsing.then((parsed) => checkParsedCall(call, tool, parsed, runtime));
+  if (isPromiseLike(parsing))
+    return parsing.then((parsed) =>
+      parsed === ABORTED ? abortedOutcome(call) : checkParsedCall(call, tool, parsed, runtime),
+    );
   return checkParsedCall(call, tool, parsing, runtime);
+}
+
+/** What {@link parseWithin} returns when the query was aborted before an async validator answered. */
+const ABORTED = Symbol("aborted");
+
+/**
+ * Validates `input`. An async validator is raced with the query's signal (a remote lookup that
+ * never answers cannot outlive an abort); a validator that throws refuses the input.
+ */
+function parseWithin(
+  tool: Tool,
+  input: unknown,
+  runtime: ToolRuntime,
+): ParseResult<unknown> | Promise<ParseResult<unknown> | typeof ABORTED> {
+  let parsing: ReturnType<Tool["parseInput"]>;
+  try {
+    parsing = tool.parseInput(input);
+  } catch (error) {
+    return { ok: false, message: `The input validator failed: ${describeThrown(error)}` };
+  }
+  if (!isPromiseLike(parsing)) return parsing;
+  return raceWithSignal(Promise.resolve(parsing), runtime.signal).then(
+    (parsed) => parsed,
+    (error: unknown) =>
+      runtime.signal.aborted
+        ? ABORTED
+        : { ok: false as const, message: `The input validator failed: ${describeThrown(error)}` },
+  );
+}
+
+function abortedOutcome(call: ToolUseBlock): ToolCallOutcome {
+  return errorOutcome(call.id, abortedMessage(call.name));
 }
 
 function checkParsedCall(
@@ -157,12 +192,15 @@ async function runInteractiveChecks(
     return deny(call, pre.input, "hook", pre.message ?? `A preToolUse hook blocked "${call.name}".`, runtime);
   if (pre.updated) {
     input = pre.input;
-    const parsed = await tool.parseInput(input);
+    const parsed = await parseWithin(tool, input, runtime);
+    if (parsed === ABORTED) return abortedOutcome(call);
     if (!parsed.ok) return errorOutcome(call.id, invalidInputMessage(call.name, parsed.message));
     value = parsed.value;
   }
 
   if (asks) {
+    // Nobody is asked about a call that can no longer run.
+    if (runtime.signal.aborted) return abortedOutcome(call);
     const canUseTool = runtime.canUseTool!;
     let answer: unknown;
     try {
@@ -191,7 +229,8 @@ async function runInteractiveChecks(
     }
     if (decision.updatedInput !== undefined) {
       input = decision.updatedInput;
-      const parsed = await tool.parseInput(input);
+      const parsed = await parseWithin(tool, input, runtime);
+      if (parsed === ABORTED) return abortedOutcome(call);
       if (!parsed.ok) return errorOutcome(call.id, invalidInputMessage(call.name, parsed.message));
       value = parsed.value;
     }
@@ -339,6 +378,7 @@ async function runPostToolUseHooks(
   outcome: ToolCallOutcome,
   runtime: ToolRuntime,
 ): Promise<ToolCallOutcome> {
+  if (runtime.signal.aborted) return abortedBeforeCheck(call, outcome);
   let current = outcome;
   const failure = await runHookChain(
     "postToolUse",
@@ -354,12 +394,26 @@ async function runPostToolUseHooks(
     runtime.signal,
   );
   if (!failure) return current;
+  if (runtime.signal.aborted) return abortedBeforeCheck(call, outcome);
   // The output is withheld: the failing hook may have been the one redacting it.
   return hookFailed(
     call.id,
     failure,
     "The tool did run, but its output was withheld because the hook could not check it.",
     runtime,
+  );
+}
+
+/**
+ * The query was aborted before `postToolUse` hooks checked the outcome: a cancelled or failed call
+ * keeps its error; a finished call's output is withheld, since a hook may have been the one
+ * redacting it. Not a hook failure: no `hook_error`.
+ */
+function abortedBeforeCheck(call: ToolUseBlock, outcome: ToolCallOutcome): ToolCallOutcome {
+  if (outcome.block.is_error) return outcome;
+  return errorOutcome(
+    call.id,
+    `The tool "${call.name}" ran, but the query was aborted before its postToolUse hooks checked the output, so the output was withheld.`,
   );
 }
 
