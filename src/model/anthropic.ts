@@ -112,8 +112,25 @@ async function createJsonMessage(
   // The raw response, so the request id is known before the body is read: a body cut mid-way
   // still fails with the id of the request it belonged to.
   const response = await sdk.messages.create({ ...body, stream: false }, requestOptions).asResponse();
-  progress.requestId = response.headers.get("request-id") ?? undefined;
-  return toAssistantMessage((await response.json()) as AnthropicResponseBody);
+  const requestId = response.headers.get("request-id") ?? undefined;
+  progress.requestId = requestId;
+  const parsed: unknown = await response.json();
+  if (isRecord(parsed) && parsed.type === "error") {
+    // An endpoint that answers 200 with the Messages API error body: the same failure as the
+    // stream's `error` event (an overloaded_error is retried).
+    throw toProviderError({ ...parsed, requestID: requestId }, { label: "Anthropic API" });
+  }
+  if (!isRecord(parsed) || !Array.isArray(parsed.content)) {
+    throw new ProviderError(
+      `Anthropic API: the response is not a message (no content array): ${JSON.stringify(parsed)?.slice(0, 80)}${requestId ? ` (request-id ${requestId})` : ""}`,
+      { requestId, retryable: false },
+    );
+  }
+  return toAssistantMessage(parsed as AnthropicResponseBody);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null;
 }
 
 /**

@@ -564,6 +564,50 @@ describe("createAnthropicClient (JSON only)", () => {
     const client = createAnthropicClient({ apiKey: API_KEY, baseURL: mock.url, stream: false });
     expect(await providerFailure(client.createMessage(request()))).toMatchObject({ retryable: true });
   });
+
+  it("turns a 200 whose body is an API error into a ProviderError like the stream's error event", async () => {
+    const errorBody = (type: string, message: string) => ({
+      fault: "status" as const,
+      status: 200,
+      body: { type: "error", error: { type, message } },
+    });
+    const mock = await start(
+      errorBody("overloaded_error", "Overloaded"),
+      errorBody("invalid_request_error", `bad key ${API_KEY}`),
+    );
+    const client = createAnthropicClient({ apiKey: API_KEY, baseURL: mock.url, stream: false });
+    const overloaded = await providerFailure(client.createMessage(request()));
+    expect(overloaded).toMatchObject({
+      errorType: "overloaded_error",
+      requestId: "req_mock_1",
+      retryable: true,
+      partial: false,
+    });
+    expect(overloaded.message).toBe("Anthropic API overloaded_error: Overloaded (request-id req_mock_1)");
+    const invalid = await providerFailure(client.createMessage(request()));
+    expect(invalid).toMatchObject({
+      errorType: "invalid_request_error",
+      requestId: "req_mock_2",
+      retryable: false,
+    });
+  });
+
+  it("turns a 200 whose body has no content array into a ProviderError, not an empty answer", async () => {
+    const mock = await start(
+      { fault: "status", status: 200, body: { detail: "Not Found" } },
+      {
+        fault: "status",
+        status: 200,
+        body: { id: "msg_1", type: "message", role: "assistant", content: null },
+      },
+    );
+    const client = createAnthropicClient({ apiKey: API_KEY, baseURL: mock.url, stream: false });
+    for (const requestId of ["req_mock_1", "req_mock_2"]) {
+      const failure = await providerFailure(client.createMessage(request()));
+      expect(failure).toMatchObject({ requestId, retryable: false });
+      expect(failure.message).toContain("not a message (no content array)");
+    }
+  });
 });
 
 /** A client whose `fetch` answers with these SSE bytes, delivered in exactly these chunks. */

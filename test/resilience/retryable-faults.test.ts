@@ -241,6 +241,22 @@ describe.each(TRANSPORT_MODES)("retryable failures (%s)", (mode) => {
     expect(retries[0]!.status).toBe(mode === "json" ? 529 : undefined);
   });
 
+  it("an HTTP 200 whose body is an overloaded_error (an endpoint that answers errors with 200) is retried", async () => {
+    const overloadedBody = { type: "error", error: { type: "overloaded_error", message: "Overloaded" } };
+    const harness = await startHarness({
+      mode,
+      steps: [{ fault: "status", status: 200, body: overloadedBody }, RECOVERED],
+    });
+    const { result, retries } = await runQuery(harness.agent, "Say hello");
+    expect(result.subtype).toBe("success");
+    expect(result.result).toBe("recovered");
+    expect(harness.server.requests).toHaveLength(2);
+    expect(retries).toHaveLength(1);
+    expect(retries[0]!.error).toMatchObject({ requestId: "req_mock_1", retryable: true });
+    // JSON reads the error body; a stream that gets JSON instead of events ends before its message.
+    if (mode === "json") expect(retries[0]!.error_type).toBe("overloaded_error");
+  });
+
   it("a transient failure on a later turn is retried there, and the earlier turns are kept", async () => {
     const harness = await startHarness({
       mode,
