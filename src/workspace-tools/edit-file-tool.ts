@@ -53,9 +53,16 @@ export function createEditFileTool(workspace: Workspace): Tool<EditFileInput> {
         const stats = await stat(file.absolute);
         if (stats.isDirectory()) return toolError(`"${file.display}" is a directory, not a file.`);
         if (!stats.isFile()) return toolError(notRegularFileMessage(file.display, "edit_file edits"));
-        const content = await readFile(file.absolute, "utf8");
-        if (content.includes("\0"))
+        const bytes = await readFile(file.absolute);
+        if (bytes.includes(0))
           return toolError(`"${file.display}" is a binary file; edit_file edits text files only.`);
+        const content = decodeUtf8(bytes);
+        if (content === undefined) {
+          return toolError(
+            `"${file.display}" is not valid UTF-8 text (another encoding, such as Latin-1?); edit_file edits UTF-8 ` +
+              "files only, since rewriting it would corrupt the characters it did not edit.",
+          );
+        }
         const positions = findOccurrences(content, input.old_string);
         if (positions.length === 0)
           return toolError(notFoundMessage(file.display, content, input.old_string));
@@ -75,6 +82,18 @@ export function createEditFileTool(workspace: Workspace): Tool<EditFileInput> {
         return `Replaced ${count} in "${file.display}" (${lines} ${describeLines(content, positions)}).`;
       }),
   });
+}
+
+/** Strict UTF-8: a byte sequence that is not UTF-8 would come back as U+FFFD and be written so. */
+const utf8Decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** The text of `bytes`, or `undefined` when they are not valid UTF-8. A byte order mark is kept. */
+function decodeUtf8(bytes: Uint8Array): string | undefined {
+  try {
+    return utf8Decoder.decode(bytes);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Start indexes of the non-overlapping occurrences of `search` in `content`, in order. */

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { closeSync, constants, openSync } from "node:fs";
+import { closeSync, constants, openSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { type CallResult, createSandbox, workspaceTools } from "./helpers";
@@ -212,6 +212,27 @@ describe("edit_file", () => {
       text: '"folder" is a directory, not a file.',
       isError: true,
     });
+  });
+
+  it("refuses a file that is not valid UTF-8 and leaves its bytes untouched", async () => {
+    const { sandbox, call } = setup("text\n");
+    // "café\nTODO\n" in Latin-1: é is the single byte 0xE9, which is not UTF-8.
+    const latin1 = Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a, 0x54, 0x4f, 0x44, 0x4f, 0x0a]);
+    const file = sandbox.write("latin1.txt", latin1);
+    expect(await call("edit_file", { path: "latin1.txt", old_string: "TODO", new_string: "DONE" })).toEqual({
+      text:
+        '"latin1.txt" is not valid UTF-8 text (another encoding, such as Latin-1?); edit_file edits UTF-8 files ' +
+        "only, since rewriting it would corrupt the characters it did not edit.",
+      isError: true,
+    });
+    expect(readFileSync(file).equals(latin1)).toBe(true);
+  });
+
+  it("keeps a UTF-8 byte order mark and multi-byte characters", async () => {
+    const { sandbox, call } = setup("\uFEFFcafé TODO ☕\n");
+    const result = await call("edit_file", { path: "code.ts", old_string: "TODO", new_string: "DONE" });
+    expect(result.isError).toBe(false);
+    expect(sandbox.read("code.ts")).toBe("\uFEFFcafé DONE ☕\n");
   });
 
   it("hints at CRLF line endings when a multi-line string is not found", async () => {
