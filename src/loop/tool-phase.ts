@@ -9,6 +9,7 @@ import { MissingOutputError } from "../errors";
 import type { SDKMessage } from "../messages/sdk-messages";
 import type { AssistantModelMessage, ToolResultBlock, ToolUseBlock } from "../messages/types";
 import { isPromiseLike, type PromiseOrValue } from "../shared/maybe-async";
+import { raceWithSignal } from "../shared/signals";
 import { exclusiveBatchMessage, SUBMIT_OUTPUT_TOOL_NAME } from "../tools/submit-output";
 import { toolResultCompactor } from "./compaction-step";
 import type { Emit } from "./live-messages";
@@ -37,7 +38,7 @@ export function runToolPhase<T>(
 ): PromiseOrValue<ToolPhaseResult<T>> {
   if (message.stop_reason === "max_tokens") return { blocks: calls.map(truncatedCallResult) };
   if (core.submitTool && calls.some((call) => call.name === SUBMIT_OUTPUT_TOOL_NAME))
-    return submitOutput(core, calls);
+    return submitOutput(core, calls, run.toolSignal);
 
   const outcomes = runToolBatch(calls, toolRuntimeFor(core, run, emit), core.toolConcurrency);
   if (isPromiseLike(outcomes)) return outcomes.then((settled) => phaseResult(core, settled));
@@ -96,7 +97,11 @@ function truncatedCallResult(call: ToolUseBlock): ToolResultBlock {
   };
 }
 
-async function submitOutput<T>(core: AgentCore<T>, calls: ToolUseBlock[]): Promise<ToolPhaseResult<T>> {
+async function submitOutput<T>(
+  core: AgentCore<T>,
+  calls: ToolUseBlock[],
+  signal: AbortSignal,
+): Promise<ToolPhaseResult<T>> {
   if (calls.length > 1) {
     const submissions = calls.filter((call) => call.name === SUBMIT_OUTPUT_TOOL_NAME).length;
     const content = exclusiveBatchMessage(calls.length, submissions);
@@ -105,7 +110,14 @@ async function submitOutput<T>(core: AgentCore<T>, calls: ToolUseBlock[]): Promi
     };
   }
   const call = calls[0]!;
-  const validation = await core.submitTool!.validate(call.input);
+  let validation: Awaited<ReturnType<NonNullable<AgentCore<T>["submitTool"]>["validate"]>>;
+  try {
+    // An async output validator cannot outlive an abort.
+    validation = await raceWithSignal(Promise.resolve(core.submitTool!.validate(call.input)), signal);
+  } catch {
+    const content = "The submitted output was not checked because the query was aborted.";
+    return { blocks: [{ type: "tool_result", tool_use_id: call.id, content, is_error: true }] };
+  }
   if (!validation.ok) {
     return {
       blocks: [

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createAgent, defineTool, type SDKMessage } from "../../src/index";
+import { createAgent, defineTool, type SDKMessage, SUBMIT_OUTPUT_TOOL_NAME } from "../../src/index";
 import { createScriptedClient } from "../../src/testing/index";
 import { expectWellFormed, MODEL, resultText, toolResults, toolUse } from "./support";
 
@@ -200,5 +200,29 @@ describe("a consumer that stops on a tool-phase notice", () => {
       "wrote a.txt",
       expect.stringContaining("audit log unavailable"),
     ]);
+  });
+});
+
+describe("an abort while submit_output is validated", () => {
+  it("ends the query when the output schema's async check never answers", async () => {
+    const controller = new AbortController();
+    const agent = createAgent({
+      model: MODEL,
+      client: createScriptedClient([{ content: [toolUse("s1", SUBMIT_OUTPUT_TOOL_NAME, { n: 1 })] }]),
+      outputSchema: {
+        jsonSchema: { type: "object", properties: { n: { type: "number" } } },
+        parse: () => {
+          setTimeout(() => controller.abort(new Error("stop")), 5);
+          return new Promise<{ n: number }>(() => {});
+        },
+      },
+    });
+
+    const result = await within(agent.prompt("answer", { signal: controller.signal }), 2_000);
+
+    expect(result).toMatchObject({ subtype: "error_abort" });
+    const history = await agent.getHistory();
+    expectWellFormed(history);
+    expect(resultText(toolResults(history)[0]!)).toContain("not checked because the query was aborted");
   });
 });
