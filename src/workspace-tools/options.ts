@@ -5,6 +5,7 @@
 import { realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { InvalidOptionError } from "../errors";
+import { MAX_TIMER_MS } from "../shared/signals";
 
 /** Characters a tool output may hold before it is cut with a notice. @default 30_000 */
 export const DEFAULT_MAX_OUTPUT_CHARS = 30_000;
@@ -105,8 +106,8 @@ export function resolveWorkspaceSettings(options: WorkspaceToolsOptions): Worksp
       options.maxGrepFileBytes,
       DEFAULT_MAX_GREP_FILE_BYTES,
     ),
-    bashTimeoutMs: positiveInteger("bashTimeoutMs", options.bashTimeoutMs, DEFAULT_BASH_TIMEOUT_MS),
-    bashKillGraceMs: positiveInteger("bashKillGraceMs", options.bashKillGraceMs, DEFAULT_BASH_KILL_GRACE_MS),
+    bashTimeoutMs: timerDelay("bashTimeoutMs", options.bashTimeoutMs, DEFAULT_BASH_TIMEOUT_MS),
+    bashKillGraceMs: timerDelay("bashKillGraceMs", options.bashKillGraceMs, DEFAULT_BASH_KILL_GRACE_MS),
     bashEnv: options.bashEnv ?? environmentWithout(DEFAULT_BASH_HIDDEN_ENV),
     ignoredDirectories: new Set(options.ignoredDirectories ?? DEFAULT_IGNORED_DIRECTORIES),
   };
@@ -138,6 +139,17 @@ function positiveInteger(name: string, value: number | undefined, fallback: numb
     );
   }
   return value;
+}
+
+/** A positive integer that a timer can wait: at most {@link MAX_TIMER_MS} (a longer one fires at once). */
+function timerDelay(name: string, value: number | undefined, fallback: number): number {
+  const delay = positiveInteger(name, value, fallback);
+  if (delay > MAX_TIMER_MS) {
+    throw new InvalidOptionError(
+      `createWorkspaceTools: ${name} must be at most ${MAX_TIMER_MS} ms (about 24.8 days, the longest a timer can wait), got ${delay}.`,
+    );
+  }
+  return delay;
 }
 
 function environmentWithout(hidden: readonly string[]): Record<string, string | undefined> {

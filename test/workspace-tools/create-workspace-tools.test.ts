@@ -28,6 +28,17 @@ describe("createWorkspaceTools", () => {
     );
   });
 
+  it.each([
+    ["bashTimeoutMs", 3_000_000_000],
+    ["bashKillGraceMs", 2_147_483_648],
+  ])("refuses %s = %s: above 2^31-1 ms a timer fires at once", (name, value) => {
+    const sandbox = createSandbox();
+    expect(() => createWorkspaceTools({ root: sandbox.root, [name]: value })).toThrow(
+      `createWorkspaceTools: ${name} must be at most 2147483647 ms (about 24.8 days, the longest a timer can wait), got ${value}.`,
+    );
+    expect(() => createWorkspaceTools({ root: sandbox.root, [name]: 2_147_483_647 })).not.toThrow();
+  });
+
   it("returns every tool with a described JSON Schema input, in the documented order", () => {
     const sandbox = createSandbox();
     const tools = createWorkspaceTools({ root: sandbox.root, allowBash: true });

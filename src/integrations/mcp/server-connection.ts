@@ -6,8 +6,10 @@
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import { InvalidOptionError } from "../../errors";
 import type { McpServerStatus } from "../../messages/sdk-messages";
 import type { JsonSchema } from "../../model/client";
+import { MAX_TIMER_MS } from "../../shared/signals";
 import type { ParseResult, Tool, ToolContext, ToolOutput } from "../../tools/tool";
 import { type ClientTransportHandle, createClientTransport } from "./client-transport";
 import { DEFAULT_MCP_CONNECT_TIMEOUT_MS, DEFAULT_MCP_TOOL_TIMEOUT_MS, type McpServerConfig } from "./config";
@@ -352,11 +354,20 @@ async function terminateHttpSession(handle: ClientTransportHandle): Promise<void
   await settledWithin(transport.terminateSession(), SESSION_TERMINATION_WAIT_MS);
 }
 
+/** Throws {@link InvalidOptionError} (the server is then reported failed) for a timeout a timer cannot keep. */
 function validateTimeouts(config: McpServerConfig): void {
   for (const key of ["connectTimeoutMs", "toolTimeoutMs"] as const) {
     const value = config[key];
-    if (value !== undefined && !(typeof value === "number" && Number.isFinite(value) && value > 0)) {
-      throw new Error(`${key} must be a positive number of milliseconds (got ${String(value)}).`);
+    if (value === undefined) continue;
+    if (!(typeof value === "number" && Number.isFinite(value) && value > 0)) {
+      throw new InvalidOptionError(
+        `${key} must be a positive number of milliseconds (got ${String(value)}).`,
+      );
+    }
+    if (value > MAX_TIMER_MS) {
+      throw new InvalidOptionError(
+        `${key} must be at most ${MAX_TIMER_MS} ms (about 24.8 days, the longest a timer can wait), got ${value}.`,
+      );
     }
   }
 }

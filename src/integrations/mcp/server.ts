@@ -7,6 +7,8 @@ import type { AddressInfo } from "node:net";
 import type { Readable, Writable } from "node:stream";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { InvalidOptionError } from "../../errors";
+import { MAX_TIMER_MS } from "../../shared/signals";
 import type { Tool } from "../../tools/tool";
 import { createHttpSessions, writeJsonRpcError } from "./http-sessions";
 import { assertServableTools, registerServedTools } from "./served-tools";
@@ -98,6 +100,7 @@ const LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "::1", "[::1]"];
  */
 export function createMcpServer(tools: Tool[], options: CreateMcpServerOptions = {}): McpToolServer {
   assertServableTools(tools);
+  assertSessionIdleTimeout(options.sessionIdleTimeoutMs);
   const servedTools = [...tools];
   const createSdkServer = (): Server => {
     const server = new Server(
@@ -188,4 +191,14 @@ function hostNameOf(hostHeader: string | undefined): string {
   const host = hostHeader.toLowerCase();
   if (host.startsWith("[")) return host.slice(0, host.indexOf("]") + 1);
   return host.split(":")[0] ?? "";
+}
+
+/** `Infinity`, or a positive number a timer can wait (at most {@link MAX_TIMER_MS}: longer fires at once). */
+function assertSessionIdleTimeout(value: number | undefined): void {
+  if (value === undefined || value === Number.POSITIVE_INFINITY) return;
+  if (!(typeof value === "number" && value > 0 && value <= MAX_TIMER_MS)) {
+    throw new InvalidOptionError(
+      `createMcpServer: sessionIdleTimeoutMs must be Infinity or a positive number of at most ${MAX_TIMER_MS} ms, got ${String(value)}.`,
+    );
+  }
 }

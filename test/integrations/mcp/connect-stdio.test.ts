@@ -206,6 +206,7 @@ describe("connectMcpServers failure handling", () => {
       typo: { type: "websocket", url: "ws://127.0.0.1:1" } as never,
       "bad url": { type: "http", url: "not a url?token=abc" },
       "bad timeout": stdioFixture("normal", { connectTimeoutMs: -5 }),
+      "timer overflow": stdioFixture("normal", { toolTimeoutMs: 3_000_000_000 }),
       "no command": { type: "stdio", command: "" },
     });
     expect(connections.statuses()).toEqual([
@@ -219,6 +220,12 @@ describe("connectMcpServers failure handling", () => {
         name: "bad timeout",
         status: "failed",
         error: "connectTimeoutMs must be a positive number of milliseconds (got -5).",
+      },
+      {
+        name: "timer overflow",
+        status: "failed",
+        error:
+          "toolTimeoutMs must be at most 2147483647 ms (about 24.8 days, the longest a timer can wait), got 3000000000.",
       },
       { name: "no command", status: "failed", error: "A stdio MCP server needs a command." },
     ]);

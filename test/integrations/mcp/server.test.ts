@@ -290,4 +290,14 @@ describe("createMcpServer lifecycle and validation", () => {
     });
     expect(() => createMcpServer([scalar])).toThrow('tool "scalar" must take an object input');
   });
+
+  it("refuses a sessionIdleTimeoutMs a timer cannot wait (above 2^31-1 ms it would fire at once)", () => {
+    const tools = createServedTools();
+    expect(() => createMcpServer(tools, { sessionIdleTimeoutMs: 3_000_000_000 })).toThrow(
+      "createMcpServer: sessionIdleTimeoutMs must be Infinity or a positive number of at most 2147483647 ms, got 3000000000.",
+    );
+    expect(() => createMcpServer(tools, { sessionIdleTimeoutMs: 0 })).toThrow(InvalidOptionError);
+    expect(() => createMcpServer(tools, { sessionIdleTimeoutMs: Number.POSITIVE_INFINITY })).not.toThrow();
+    expect(() => createMcpServer(tools, { sessionIdleTimeoutMs: 2_147_483_647 })).not.toThrow();
+  });
 });
