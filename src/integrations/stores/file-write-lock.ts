@@ -6,9 +6,17 @@
  * (Windows without the privilege), the lock is a file written aside and hard-linked into place,
  * which is atomic too. A lock whose process is dead on this host, or older than `staleAfterMs` on
  * any host, is abandoned and broken.
+ *
+ * Breaking is exclusive too. Several waiters may judge the same lock abandoned at once; deleting
+ * `<lock>` after that judgement would let a slow one delete the fresh lock a faster one has taken
+ * since. So a waiter first claims the right to break that very lock — a claim named after it,
+ * `<lock>.breaking-<digest of its identity>`, created like a lock — and, holding the claim, deletes
+ * `<lock>` only if it is still the lock it judged. Identities never repeat (a lock names a random
+ * token), so a claim for a lock already gone finds another lock in its place and leaves it alone. A
+ * claim whose taker died is abandoned in turn and broken the same way.
  * @module
  */
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { link, lstat, readFile, readlink, symlink, unlink, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -36,67 +44,96 @@ export function createFileWriteLock(lockPath: string, staleAfterMs: number): Fil
 
   let symlinksAllowed = true;
 
-  /** Creates the lock naming this holder; false when it exists already. */
-  async function tryCreate(token: string): Promise<boolean> {
+  /** Creates the lock (or claim) `path` naming this holder; false when it exists already. */
+  async function tryCreate(path: string, token: string): Promise<boolean> {
     const holder: LockHolder = { pid: process.pid, host, token, acquiredAt: Date.now() };
     const content = JSON.stringify(holder);
     try {
-      if (symlinksAllowed) await symlink(content, lockPath);
-      else await createByHardLink(content, token);
+      if (symlinksAllowed) await symlink(content, path);
+      else await createByHardLink(path, content, token);
       return true;
     } catch (error) {
       if (isErrorCode(error, "EEXIST")) return false;
       if (symlinksAllowed && SYMLINK_REFUSED.some((code) => isErrorCode(error, code))) {
         symlinksAllowed = false;
-        return tryCreate(token);
+        return tryCreate(path, token);
       }
       throw error;
     }
   }
 
-  async function createByHardLink(content: string, token: string): Promise<void> {
-    const aside = `${lockPath}.${token}`;
+  async function createByHardLink(path: string, content: string, token: string): Promise<void> {
+    const aside = `${path}.${token}`;
     await writeFile(aside, content, { flag: "wx", mode: 0o600 });
     try {
-      await link(aside, lockPath);
+      await link(aside, path);
     } finally {
       await unlink(aside).catch(() => undefined);
     }
   }
 
-  async function isAbandoned(): Promise<boolean> {
-    const holder = await readHolder(lockPath);
-    if (holder === "missing") return false;
-    const age = Date.now() - (holder?.acquiredAt ?? (await lockFileTime(lockPath)));
+  function isAbandoned(lock: LockSnapshot): boolean {
+    const age = Date.now() - (lock.holder?.acquiredAt ?? lock.modifiedAt);
     if (age > staleAfterMs) return true;
-    return holder !== undefined && holder.host === host && !isProcessAlive(holder.pid);
+    return lock.holder !== undefined && lock.holder.host === host && !isProcessAlive(lock.holder.pid);
+  }
+
+  /**
+   * Deletes the lock (or claim) at `path` if it is abandoned. Resolves true when `path` is free to
+   * take now, false when the caller should wait.
+   */
+  async function breakIfAbandoned(path: string): Promise<boolean> {
+    const judged = await readSnapshot(path);
+    if (judged === undefined) return true;
+    if (!isAbandoned(judged)) return false;
+    const outcome = await deleteUnderClaim(path, judged);
+    // Another waiter is breaking this lock — or died doing so: then its claim is broken first.
+    if (outcome === "claimed") await breakIfAbandoned(claimPathFor(path, judged));
+    return outcome === "free";
+  }
+
+  /**
+   * Deletes `path` if it still is the lock `seen`, holding the claim on that lock meanwhile:
+   * "free" when no lock is left, "taken" when another lock is there now, "claimed" when another
+   * waiter holds the claim.
+   */
+  async function deleteUnderClaim(path: string, seen: LockSnapshot): Promise<"free" | "taken" | "claimed"> {
+    const claim = claimPathFor(path, seen);
+    if (!(await tryCreate(claim, randomUUID()))) return "claimed";
+    try {
+      const current = await readSnapshot(path);
+      if (current === undefined) return "free";
+      if (current.identity !== seen.identity) return "taken";
+      await unlink(path).catch((error) => {
+        if (!isErrorCode(error, "ENOENT")) throw error;
+      });
+      return "free";
+    } finally {
+      await unlink(claim).catch(() => undefined);
+    }
   }
 
   async function acquire(): Promise<string> {
     const token = randomUUID();
     for (let attempt = 0; ; attempt++) {
-      if (await tryCreate(token)) return token;
-      if (await isAbandoned()) {
-        await unlink(lockPath).catch((error) => {
-          if (!isErrorCode(error, "ENOENT")) throw error;
-        });
-        continue;
-      }
+      if (await tryCreate(lockPath, token)) return token;
+      if (await breakIfAbandoned(lockPath)) continue;
       await sleep(Math.min(1 + attempt, 25));
     }
   }
 
   /**
    * Removes the lock. Within half the stale age nobody can have broken it, so it is still ours and
-   * goes at once; past that, it is removed only if it still holds our token.
+   * goes at once; past that, it is removed (under a claim, like a break) only if it still holds our
+   * token.
    */
   async function release(token: string, acquiredAt: number): Promise<void> {
     if (Date.now() - acquiredAt < staleAfterMs / 2) {
       await unlink(lockPath).catch(() => undefined);
       return;
     }
-    const holder = await readHolder(lockPath);
-    if (holder !== "missing" && holder?.token === token) await unlink(lockPath).catch(() => undefined);
+    const lock = await readSnapshot(lockPath).catch(() => undefined);
+    if (lock?.holder?.token === token) await deleteUnderClaim(lockPath, lock).catch(() => undefined);
   }
 
   return {
@@ -115,15 +152,34 @@ export function createFileWriteLock(lockPath: string, staleAfterMs: number): Fil
 /** Errors with which a file system refuses to create a symbolic link. */
 const SYMLINK_REFUSED = ["EPERM", "ENOSYS", "ENOTSUP", "EOPNOTSUPP"];
 
-/** The lock's holder; `undefined` when the lock does not name one; "missing" when there is no lock. */
-async function readHolder(lockPath: string): Promise<LockHolder | undefined | "missing"> {
-  let text: string;
+/** The claim on the lock `seen` at `path`: whoever creates it may delete that lock. */
+function claimPathFor(path: string, seen: LockSnapshot): string {
+  return `${path}.breaking-${createHash("sha256").update(seen.identity).digest("hex").slice(0, 16)}`;
+}
+
+/** A lock as one waiter read it. */
+interface LockSnapshot {
+  /** What tells this lock file from any other: its inode and its text. */
+  identity: string;
+  /** Its holder; `undefined` when the lock does not name one. */
+  holder: LockHolder | undefined;
+  /** The lock file's modification time (ms), for a lock without a holder. */
+  modifiedAt: number;
+}
+
+/** The lock at `path`, or `undefined` when there is none. */
+async function readSnapshot(path: string): Promise<LockSnapshot | undefined> {
   try {
-    text = await readLockText(lockPath);
+    const text = await readLockText(path);
+    const { ino, mtimeMs } = await lstat(path);
+    return { identity: `${ino}:${text}`, holder: parseHolder(text), modifiedAt: mtimeMs };
   } catch (error) {
-    if (isErrorCode(error, "ENOENT")) return "missing";
+    if (isErrorCode(error, "ENOENT")) return undefined;
     throw error;
   }
+}
+
+function parseHolder(text: string): LockHolder | undefined {
   try {
     const holder = JSON.parse(text) as Partial<LockHolder>;
     if (
@@ -146,14 +202,6 @@ async function readLockText(lockPath: string): Promise<string> {
   } catch (error) {
     if (isErrorCode(error, "EINVAL")) return readFile(lockPath, "utf8");
     throw error;
-  }
-}
-
-async function lockFileTime(lockPath: string): Promise<number> {
-  try {
-    return (await lstat(lockPath)).mtimeMs;
-  } catch {
-    return Date.now();
   }
 }
 
