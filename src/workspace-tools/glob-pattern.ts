@@ -21,8 +21,23 @@ export interface GlobMatcher {
 
 const GLOBSTAR = Symbol("globstar");
 
-/** One `/`-separated part of a pattern. */
-type Segment = typeof GLOBSTAR | { regex: RegExp; literal: string | undefined };
+/**
+ * One `/`-separated part of a pattern: `**`, or a name pattern. Name patterns are matched by
+ * {@link matchesName}, in time linear in the name for each token — never with a backtracking
+ * regular expression, where `*a*a*a*b` against a long name could take minutes.
+ */
+type Segment = typeof GLOBSTAR | NamePattern;
+
+/** A name pattern: its tokens, and the name itself when it has no wildcard. */
+interface NamePattern {
+  tokens: Token[];
+  literal: string | undefined;
+}
+
+const STAR = Symbol("star");
+
+/** `*` (any run of characters), or a test for exactly one character (UTF-16 code unit). */
+type Token = typeof STAR | ((character: string) => boolean);
 
 /** Compiles a glob pattern. Throws {@link GlobSyntaxError} for a pattern that cannot match inside the folder. */
 export function compileGlob(pattern: string): GlobMatcher {
@@ -70,36 +85,36 @@ function splitSegments(pattern: string): Segment[] {
 
 function compileSegment(segment: string): Segment {
   if (segment === "**") return GLOBSTAR;
-  let source = "";
+  const tokens: Token[] = [];
   let literal: string | undefined = "";
   for (let index = 0; index < segment.length; index++) {
     const character = segment[index]!;
     if (character === "\\" && index + 1 < segment.length) {
       index++;
-      source += escapeRegExp(segment[index]!);
+      tokens.push(exactly(segment[index]!));
       if (literal !== undefined) literal += segment[index];
     } else if (character === "*") {
       while (segment[index + 1] === "*") index++;
-      source += ".*";
+      tokens.push(STAR);
       literal = undefined;
     } else if (character === "?") {
-      source += ".";
+      tokens.push(() => true);
       literal = undefined;
     } else if (character === "[" && findClassEnd(segment, index) !== -1) {
       const end = findClassEnd(segment, index);
-      source += compileClass(segment.slice(index + 1, end));
+      tokens.push(compileClass(segment, segment.slice(index + 1, end)));
       literal = undefined;
       index = end;
     } else {
-      source += escapeRegExp(character);
+      tokens.push(exactly(character));
       if (literal !== undefined) literal += character;
     }
   }
-  try {
-    return { regex: new RegExp(`^${source}$`, "s"), literal };
-  } catch (error) {
-    throw new GlobSyntaxError(`Glob segment "${segment}" is invalid: ${(error as Error).message}`);
-  }
+  return { tokens, literal };
+}
+
+function exactly(expected: string): Token {
+  return (character) => character === expected;
 }
 
 /** Index of the `]` closing the class opened at `open`, or -1. A `]` right after `[` or `[!` is literal. */
@@ -114,29 +129,63 @@ function findClassEnd(segment: string, open: number): number {
   return -1;
 }
 
-function compileClass(body: string): string {
-  let source = "[";
+/** A class body (`a-z_`, `!.`): characters and ranges, `\\` escaping one character, `!` or `^` negating. */
+function compileClass(segment: string, body: string): Token {
+  const ranges: Array<[string, string]> = [];
   let index = 0;
-  if (body[0] === "!" || body[0] === "^") {
-    source += "^";
-    index = 1;
-  }
-  for (; index < body.length; index++) {
-    const character = body[index]!;
-    if (character === "\\" && index + 1 < body.length) {
+  const negated = body[0] === "!" || body[0] === "^";
+  if (negated) index = 1;
+  const next = (): string => {
+    if (body[index] === "\\" && index + 1 < body.length) index++;
+    return body[index++]!;
+  };
+  while (index < body.length) {
+    const from = next();
+    if (body[index] === "-" && index + 1 < body.length) {
       index++;
-      source += `\\${body[index]}`;
-    } else if (character === "-") {
-      source += "-";
+      const to = next();
+      if (from > to) {
+        throw new GlobSyntaxError(
+          `Glob segment "${segment}" is invalid: the range ${from}-${to} is out of order.`,
+        );
+      }
+      ranges.push([from, to]);
     } else {
-      source += character.replace(/[\\\]^[]/g, "\\$&");
+      ranges.push([from, from]);
     }
   }
-  return `${source}]`;
+  return (character) => ranges.some(([from, to]) => character >= from && character <= to) !== negated;
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+/**
+ * Whether `name` matches the tokens. Greedy, and on a mismatch it retries only from the last `*`
+ * (one character further): every token tests one character, so earlier stars never need to be
+ * revisited, and the work is at most name length × token count.
+ */
+function matchesName(pattern: NamePattern, name: string): boolean {
+  if (pattern.literal !== undefined) return pattern.literal === name;
+  const { tokens } = pattern;
+  let position = 0;
+  let tokenIndex = 0;
+  let starToken = -1;
+  let starPosition = 0;
+  while (position < name.length) {
+    const token = tokens[tokenIndex];
+    if (token === STAR) {
+      starToken = tokenIndex++;
+      starPosition = position;
+    } else if (token?.(name[position]!)) {
+      tokenIndex++;
+      position++;
+    } else if (starToken !== -1) {
+      tokenIndex = starToken + 1;
+      position = ++starPosition;
+    } else {
+      return false;
+    }
+  }
+  while (tokens[tokenIndex] === STAR) tokenIndex++;
+  return tokenIndex === tokens.length;
 }
 
 function matchesWhole(parts: string[], segments: Segment[]): boolean {
@@ -159,7 +208,7 @@ function matchesWhole(parts: string[], segments: Segment[]): boolean {
     }
     return (
       partIndex < parts.length &&
-      segment.regex.test(parts[partIndex]!) &&
+      matchesName(segment, parts[partIndex]!) &&
       matchFrom(partIndex + 1, segmentIndex + 1)
     );
   };
@@ -171,7 +220,7 @@ function mayMatchBelow(directory: string[], segments: Segment[]): boolean {
     const segment = segments[index];
     if (segment === undefined) return false;
     if (segment === GLOBSTAR) return true;
-    if (!segment.regex.test(directory[index]!)) return false;
+    if (!matchesName(segment, directory[index]!)) return false;
   }
   return segments.length > directory.length;
 }
@@ -180,7 +229,7 @@ function namesLiterally(directory: string[], segments: Segment[]): boolean {
   if (directory.length === 0 || segments.length <= directory.length) return false;
   return directory.every((name, index) => {
     const segment = segments[index]!;
-    if (segment === GLOBSTAR || !segment.regex.test(name)) return false;
+    if (segment === GLOBSTAR || !matchesName(segment, name)) return false;
     return index < directory.length - 1 || segment.literal === name;
   });
 }

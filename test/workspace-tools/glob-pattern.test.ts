@@ -109,6 +109,38 @@ describe("compileGlob matches", () => {
   });
 });
 
+describe("compileGlob takes linear time", () => {
+  it("many stars against a name that does not match: no regex backtracking", () => {
+    // As a regular expression (^.*a.*a….*b$) this took about 10 s, longer with each character.
+    const matcher = compileGlob(`${"*a".repeat(6)}*b`);
+    const started = performance.now();
+    expect(matcher.matches("a".repeat(70))).toBe(false);
+    expect(matcher.matches(`src/${"a".repeat(70)}`)).toBe(false);
+    expect(matcher.matches(`${"a".repeat(70)}b`)).toBe(true);
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
+  it("agrees with a regular expression on `*`, `?` and classes (property)", () => {
+    const toRegExp = (pattern: string) =>
+      new RegExp(`^${pattern.replace(/\*+/g, ".*").replace(/\?/g, ".").replace(/\[!/g, "[^")}$`, "s");
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom("a", "b", "*", "?", "[ab]", "[!a]", "[a-c]"), {
+          minLength: 1,
+          maxLength: 8,
+        }),
+        fc.string({ unit: fc.constantFrom("a", "b", "c", "."), maxLength: 10 }),
+        (tokens, name) => {
+          const pattern = tokens.join("");
+          expect(compileGlob(pattern).matches(name)).toBe(
+            name !== "" && name !== "." && toRegExp(pattern).test(name),
+          );
+        },
+      ),
+    );
+  });
+});
+
 describe("compileGlob pruning", () => {
   it("mayMatchInside tells which folders can hold matches", () => {
     const matcher = compileGlob("src/*/nested/*.ts");
