@@ -2,12 +2,12 @@
  * `grep`: lines matching a regular expression, as `path:line: text`, capped.
  * @module
  */
-import { open, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { z } from "zod";
 import { defineTool } from "../tools/define-tool";
 import type { Tool, ToolOutput } from "../tools/tool";
 import { compileGlob, type GlobMatcher, GlobSyntaxError } from "./glob-pattern";
-import { looksBinary, readTextLines } from "./text-file";
+import { GrepWorker } from "./grep-worker";
 import { runWorkspaceOperation, toolError } from "./tool-result";
 import { formatLine, keepHead } from "./truncation";
 import { type WalkEntry, type WalkReport, walkWorkspace } from "./walk";
@@ -71,9 +71,15 @@ export function createGrepTool(workspace: Workspace): Tool<GrepInput> {
         const target = await workspace.resolve(input.path ?? ".");
         const tally: SearchTally = { matches: [], more: false, binaryFiles: 0, largeFiles: 0 };
         const report: WalkReport = { unreadable: [] };
-        for await (const file of filesToSearch(workspace, target, input, filter, report, context.signal)) {
-          await searchFile(file, expression, tally, context.signal);
-          if (tally.more) break;
+        let worker: GrepWorker | undefined;
+        try {
+          for await (const file of filesToSearch(workspace, target, input, filter, report, context.signal)) {
+            worker ??= new GrepWorker(expression, workspace.settings.maxLineChars);
+            await searchFile(file, worker, tally, context.signal);
+            if (tally.more) break;
+          }
+        } finally {
+          await worker?.close();
         }
         return renderSearch(input, target, tally, report);
       }),
@@ -81,7 +87,7 @@ export function createGrepTool(workspace: Workspace): Tool<GrepInput> {
 
   async function searchFile(
     file: { absolute: string; display: string },
-    expression: RegExp,
+    worker: GrepWorker,
     tally: SearchTally,
     signal: AbortSignal,
   ): Promise<void> {
@@ -90,25 +96,17 @@ export function createGrepTool(workspace: Workspace): Tool<GrepInput> {
       tally.largeFiles++;
       return;
     }
-    const handle = await open(file.absolute, "r");
-    try {
-      if (await looksBinary(handle)) {
-        tally.binaryFiles++;
-        return;
-      }
-      for await (const line of readTextLines(handle, { signal })) {
-        if (!expression.test(line.text)) continue;
-        if (tally.matches.length === maxMatches) {
-          tally.more = true;
-          return;
-        }
-        tally.matches.push(
-          `${file.display}:${line.number}: ${formatLine(line, workspace.settings.maxLineChars)}`,
-        );
-      }
-    } finally {
-      await handle.close();
+    const found = await worker.search(file.absolute, maxMatches - tally.matches.length, signal);
+    if (found.binary) {
+      tally.binaryFiles++;
+      return;
     }
+    for (const line of found.matches) {
+      tally.matches.push(
+        `${file.display}:${line.number}: ${formatLine(line, workspace.settings.maxLineChars)}`,
+      );
+    }
+    tally.more = found.more;
   }
 
   function renderSearch(

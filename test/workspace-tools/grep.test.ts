@@ -11,6 +11,20 @@ function project() {
 }
 
 describe("grep", () => {
+  it("runs the regular expression off the event loop: a catastrophically backtracking pattern is stopped by the call's signal", async () => {
+    const sandbox = createSandbox();
+    // (a+)+$ against 27 a's and a "!" backtracks for many seconds (about 20 s on the main thread before).
+    sandbox.write("data.txt", `${"a".repeat(27)}!\n`);
+    const { call } = workspaceTools({ root: sandbox.root });
+    const controller = new AbortController();
+    const started = performance.now();
+    setTimeout(() => controller.abort(new Error("the tool's deadline")), 300);
+    await expect(call("grep", { pattern: "(a+)+$" }, controller.signal)).rejects.toThrow(
+      "the tool's deadline",
+    );
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
   it("prints path:line: text for each matching line", async () => {
     const sandbox = project();
     const { call } = workspaceTools({ root: sandbox.root });
