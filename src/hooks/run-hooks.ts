@@ -4,7 +4,7 @@
  */
 import { DEFAULT_HOOK_TIMEOUT_MS } from "../agent/options";
 import { InvalidOptionError } from "../errors";
-import { raceWithSignal } from "../shared/signals";
+import { MAX_TIMER_MS, raceWithSignal } from "../shared/signals";
 import type { HookMatcher, Hooks } from "./types";
 
 /** The hook events the loop runs. */
@@ -16,8 +16,6 @@ const HOOK_EVENTS = new Set([
   "stop",
   "onModelRequest",
 ]);
-/** The longest delay a Node.js timer honours; longer ones fire at once. */
-const MAX_TIMER_MS = 2_147_483_647;
 
 /**
  * Checks `hooks` once, at creation: known event names, arrays of hooks each with a `handler`
