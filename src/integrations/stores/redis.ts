@@ -88,8 +88,14 @@ function openClient(options: RedisHistoryStoreOptions): SharedResource<Redis> {
   if (typeof options.url !== "string" || options.url === "") {
     throw new InvalidOptionError("createRedisHistoryStore needs `client` or `url`.");
   }
-  return ownedResource(new Redis(options.url), async (client) => {
-    await client.quit().catch(() => client.disconnect());
+  const client = new Redis(options.url);
+  // Connection errors reach the store's callers as failed commands; without a listener ioredis
+  // would also print each one ("Unhandled error event") on every reconnect attempt.
+  client.on("error", () => {});
+  return ownedResource(client, async (owned) => {
+    // quit() waits for a connection that may never come: only a ready client says goodbye.
+    if (owned.status === "ready") await owned.quit().catch(() => owned.disconnect());
+    else owned.disconnect();
   });
 }
 

@@ -1,0 +1,25 @@
+/**
+ * A Redis client the store opened itself (from `url`) reports connection errors through the store's
+ * failures, not through ioredis's "Unhandled error event" lines on stderr (which can name the host
+ * and repeat on every reconnect attempt).
+ */
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createRedisHistoryStore } from "../../../src/integrations/stores/redis";
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe("a Redis store opened from a url that cannot be reached", () => {
+  it("writes nothing to stderr about it, and close() does not wait for a connection", async () => {
+    const printed: string[] = [];
+    vi.spyOn(console, "error").mockImplementation((...parts: unknown[]) => {
+      printed.push(parts.map(String).join(" "));
+    });
+    const store = createRedisHistoryStore({ url: "redis://127.0.0.1:1", conversationId: "unreachable" });
+    await new Promise((resolve) => setTimeout(resolve, 1_500)); // ioredis connects at once, and retries
+    await store.close?.(); // not a quit() that waits for a connection that never comes
+
+    expect(printed.filter((line) => line.includes("ioredis"))).toEqual([]);
+  });
+});
