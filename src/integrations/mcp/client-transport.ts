@@ -6,6 +6,7 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { McpServerConfig } from "./config";
 import type { McpClientSdk } from "./load-client-sdk";
+import { ProcessGroupStdioTransport } from "./stdio-transport";
 
 /** How much of a stdio server's stderr is kept for error reports. */
 const STDERR_TAIL_CHARS = 2_000;
@@ -50,14 +51,14 @@ function createStdioTransport(
   if (typeof config.command !== "string" || config.command === "") {
     throw new Error("A stdio MCP server needs a command.");
   }
-  // The SDK merges `env` over its safe default environment (HOME, LOGNAME, PATH, SHELL, TERM, USER).
-  const transport = new sdk.StdioClientTransport({
-    command: config.command,
-    args: config.args,
-    env: config.env,
-    cwd: config.cwd,
-    stderr: "pipe",
-  });
+  // `env` is merged over the SDK's safe default environment (HOME, LOGNAME, PATH, SHELL, TERM, USER).
+  // On POSIX the server runs in a process group of its own, stopped as a whole on close; Windows
+  // has no process groups, so the SDK's transport (which signals the child alone) is used there.
+  const parameters = { command: config.command, args: config.args, env: config.env, cwd: config.cwd };
+  const transport =
+    process.platform === "win32"
+      ? new sdk.StdioClientTransport({ ...parameters, stderr: "pipe" })
+      : new ProcessGroupStdioTransport(parameters, sdk);
   let tail = "";
   transport.stderr?.on("data", (chunk: Buffer | string) => {
     tail = (tail + chunk.toString()).slice(-STDERR_TAIL_CHARS);

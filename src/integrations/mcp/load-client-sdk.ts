@@ -5,8 +5,9 @@
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import type { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { InvalidOptionError } from "../../errors";
 
@@ -14,6 +15,11 @@ import { InvalidOptionError } from "../../errors";
 export interface McpClientSdk {
   Client: typeof Client;
   StdioClientTransport: typeof StdioClientTransport;
+  /** The environment a stdio server starts from (HOME, LOGNAME, PATH, SHELL, TERM, USER). */
+  getDefaultEnvironment: typeof getDefaultEnvironment;
+  /** Newline-delimited JSON-RPC framing of stdio. */
+  ReadBuffer: typeof ReadBuffer;
+  serializeMessage: typeof serializeMessage;
   StreamableHTTPClientTransport: typeof StreamableHTTPClientTransport;
   SSEClientTransport: typeof SSEClientTransport;
   ToolListChangedNotificationSchema: typeof ToolListChangedNotificationSchema;
@@ -39,9 +45,10 @@ export function loadMcpClientSdk(): Promise<McpClientSdk> {
 }
 
 async function importClientSdk(): Promise<McpClientSdk> {
-  const [client, stdio, streamableHttp, sse, types] = await Promise.all([
+  const [client, stdio, stdioFraming, streamableHttp, sse, types] = await Promise.all([
     import("@modelcontextprotocol/sdk/client/index.js"),
     import("@modelcontextprotocol/sdk/client/stdio.js"),
+    import("@modelcontextprotocol/sdk/shared/stdio.js"),
     import("@modelcontextprotocol/sdk/client/streamableHttp.js"),
     import("@modelcontextprotocol/sdk/client/sse.js"),
     import("@modelcontextprotocol/sdk/types.js"),
@@ -49,6 +56,9 @@ async function importClientSdk(): Promise<McpClientSdk> {
   return {
     Client: client.Client,
     StdioClientTransport: stdio.StdioClientTransport,
+    getDefaultEnvironment: stdio.getDefaultEnvironment,
+    ReadBuffer: stdioFraming.ReadBuffer,
+    serializeMessage: stdioFraming.serializeMessage,
     StreamableHTTPClientTransport: streamableHttp.StreamableHTTPClientTransport,
     SSEClientTransport: sse.SSEClientTransport,
     ToolListChangedNotificationSchema: types.ToolListChangedNotificationSchema,

@@ -1,10 +1,18 @@
-import { mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AbortError } from "../../../src/errors";
 import { connectMcpServers, type McpConnections } from "../../../src/integrations/mcp/connect";
-import { processExists, runTool, stdioFixture, textOf, toolNamed } from "./helpers";
+import {
+  processExists,
+  processRunning,
+  runTool,
+  STDIO_FIXTURE,
+  stdioFixture,
+  textOf,
+  toolNamed,
+} from "./helpers";
 
 describe("connectMcpServers over stdio (raw SDK server in a child process)", () => {
   let connections: McpConnections;
@@ -175,6 +183,68 @@ describe("connectMcpServers failure handling", () => {
     } finally {
       rmSync(directory, { recursive: true, force: true });
     }
+  });
+
+  describe("a server started through a wrapper script (sh without exec)", () => {
+    /** Writes an executable `sh` script and returns its path. */
+    function wrapperScript(directory: string, body: string): string {
+      const script = join(directory, "run-server.sh");
+      writeFileSync(script, `#!/bin/sh\n${body}\n`);
+      chmodSync(script, 0o755);
+      return script;
+    }
+
+    it("close() stops the whole process group, a background helper of the server included", async () => {
+      const directory = mkdtempSync(join(tmpdir(), "mcp-wrapper-"));
+      const helperPidFile = join(directory, "helper.pid");
+      const script = wrapperScript(
+        directory,
+        [
+          `sleep 600 </dev/null >/dev/null 2>&1 &`,
+          `echo $! > "${helperPidFile}"`,
+          `"${process.execPath}" "${STDIO_FIXTURE}" normal`,
+        ].join("\n"),
+      );
+      let helperPid = 0;
+      try {
+        const connections = await connectMcpServers({ wrapped: { type: "stdio", command: script } });
+        expect(connections.statuses()[0]).toMatchObject({ status: "connected" });
+        helperPid = Number(readFileSync(helperPidFile, "utf8"));
+        expect(processRunning(helperPid)).toBe(true);
+        await connections.close();
+        expect(processRunning(helperPid)).toBe(false);
+      } finally {
+        if (helperPid && processRunning(helperPid)) process.kill(helperPid, "SIGKILL");
+        rmSync(directory, { recursive: true, force: true });
+      }
+    });
+
+    it("a failed connection kills the server that ignores the end of stdin, not only the shell", async () => {
+      const directory = mkdtempSync(join(tmpdir(), "mcp-wrapper-"));
+      const pidFile = join(directory, "server.pid");
+      const script = wrapperScript(directory, `"${process.execPath}" "${STDIO_FIXTURE}" silent`);
+      let serverPid = 0;
+      try {
+        const started = Date.now();
+        const connections = await connectMcpServers({
+          wrapped: {
+            type: "stdio",
+            command: script,
+            connectTimeoutMs: 500,
+            env: { FIXTURE_PID_FILE: pidFile },
+          },
+        });
+        expect(connections.statuses()[0]).toMatchObject({ status: "failed" });
+        serverPid = Number(readFileSync(pidFile, "utf8"));
+        expect(processRunning(serverPid)).toBe(false);
+        // It took about 10 s before (and left the server running); stdin, SIGTERM and the check take ~2.5 s.
+        expect(Date.now() - started).toBeLessThan(8_000);
+        await connections.close();
+      } finally {
+        if (serverPid && processRunning(serverPid)) process.kill(serverPid, "SIGKILL");
+        rmSync(directory, { recursive: true, force: true });
+      }
+    });
   });
 
   it("fails a server whose tools/list pagination never ends", async () => {
