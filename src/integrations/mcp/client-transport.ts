@@ -8,16 +8,24 @@ import type { McpServerConfig } from "./config";
 import type { McpClientSdk } from "./load-client-sdk";
 import { ProcessGroupStdioTransport } from "./stdio-transport";
 
-/** How much of a stdio server's stderr is kept for error reports. */
+/** How much of a stdio server's stderr is quoted in error reports. */
 const STDERR_TAIL_CHARS = 2_000;
+/**
+ * How much raw stderr is kept: more than is quoted, so that a secret the raw cut goes through is
+ * dropped with the excess once the tail has been redacted and cut to {@link STDERR_TAIL_CHARS}.
+ */
+const STDERR_RAW_CHARS = 4 * STDERR_TAIL_CHARS;
 
 /** A transport, plus what we learn about the server through it. */
 export interface ClientTransportHandle {
   transport: Transport;
   /** The child process id, for stdio servers that were spawned; `null` otherwise. */
   pid(): number | null;
-  /** The last lines the server wrote to stderr (stdio only), trimmed. */
-  stderrTail(): string;
+  /**
+   * The last lines the server wrote to stderr (stdio only), trimmed, with `redact` applied before
+   * the cut to the quoted length, so no part of a secret the cut goes through remains.
+   */
+  stderrTail(redact: (text: string) => string): string;
 }
 
 /**
@@ -61,7 +69,7 @@ function createStdioTransport(
       : new ProcessGroupStdioTransport(parameters, sdk);
   let tail = "";
   transport.stderr?.on("data", (chunk: Buffer | string) => {
-    tail = (tail + chunk.toString()).slice(-STDERR_TAIL_CHARS);
+    tail = (tail + chunk.toString()).slice(-STDERR_RAW_CHARS);
   });
   // Remember the pid once spawned: the SDK forgets it as soon as the process has closed.
   let spawnedPid: number | null = null;
@@ -70,7 +78,16 @@ function createStdioTransport(
     await start();
     spawnedPid = transport.pid;
   };
-  return { transport, pid: () => spawnedPid, stderrTail: () => tail.trim() };
+  return { transport, pid: () => spawnedPid, stderrTail: (redact) => quotedTail(redact(tail)) };
+}
+
+/** The end of redacted stderr, at most {@link STDERR_TAIL_CHARS}; a line cut at its start is dropped. */
+function quotedTail(text: string): string {
+  const trimmed = text.trim();
+  if (trimmed.length <= STDERR_TAIL_CHARS) return trimmed;
+  const tail = trimmed.slice(-STDERR_TAIL_CHARS);
+  const firstBreak = tail.indexOf("\n");
+  return (firstBreak === -1 ? tail : tail.slice(firstBreak + 1)).trim();
 }
 
 function parseUrl(url: string): URL {

@@ -151,7 +151,7 @@ export class ServerConnection {
       await new Promise((resolve) => setImmediate(resolve));
       this.state = {
         kind: "failed",
-        error: this.redact(withStderr(messageOf(error), this.handle?.stderrTail())),
+        error: this.redact(withStderr(messageOf(error), this.handle?.stderrTail(this.redact))),
       };
     } finally {
       deadline.cancel();
@@ -274,7 +274,7 @@ export class ServerConnection {
 
   private crashDescription(): string {
     return this.redact(
-      withStderr("The server closed the connection unexpectedly.", this.handle?.stderrTail()),
+      withStderr("The server closed the connection unexpectedly.", this.handle?.stderrTail(this.redact)),
     );
   }
 

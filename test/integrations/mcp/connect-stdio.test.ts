@@ -247,6 +247,26 @@ describe("connectMcpServers failure handling", () => {
     });
   });
 
+  it("quotes no part of a secret when the quoted 2,000-character stderr tail starts inside it", async () => {
+    const secret = "svc-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789";
+    // The secret's line, then 1,985 characters: the last 2,000 characters begin inside the secret.
+    const script =
+      'process.stderr.write("starting with token=" + process.env.SERVICE_TOKEN + "\\n" + "x".repeat(1985) + "\\n"); process.exit(1);';
+    const connections = await connectMcpServers({
+      leaky: {
+        type: "stdio",
+        command: process.execPath,
+        args: ["-e", script],
+        env: { SERVICE_TOKEN: secret },
+      },
+    });
+    const status = connections.statuses()[0] as { status: string; error: string };
+    expect(status.status).toBe("failed");
+    expect(status.error).toContain("x".repeat(100));
+    expect(status.error).not.toContain(secret.slice(-8));
+    await connections.close();
+  });
+
   it("fails a server whose tools/list pagination never ends", async () => {
     const connections = await connectMcpServers({ looping: stdioFixture("endless-pages") });
     expect(connections.statuses()).toEqual([
