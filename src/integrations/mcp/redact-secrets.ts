@@ -1,6 +1,6 @@
 /**
- * Keeps configured secrets (environment values of stdio servers, HTTP header values) out of the
- * error messages we report about MCP servers.
+ * Keeps configured secrets (environment values of stdio servers, HTTP header values, the user name,
+ * password and query values of a server URL) out of the error messages we report about MCP servers.
  * @module
  */
 import { redact } from "../../model/redact";
@@ -28,5 +28,34 @@ function secretValuesOf(config: McpServerConfig): string[] {
       if (parts.length > 1) values.push(...parts.slice(1));
     }
   }
+  if ("url" in config && typeof config.url === "string") values.push(...urlSecretsOf(config.url));
   return values.filter((value): value is string => typeof value === "string");
+}
+
+/**
+ * The parts of a URL that may be credentials: `user:password@` (fetch refuses such URLs and quotes
+ * them whole in its error) and query values (`?token=…`), as written and decoded.
+ */
+function urlSecretsOf(url: string): string[] {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return [];
+  }
+  const values: string[] = [];
+  const both = (raw: string, decoded: string) => values.push(raw, decoded);
+  if (parsed.username) both(parsed.username, safeDecode(parsed.username));
+  if (parsed.password) both(parsed.password, safeDecode(parsed.password));
+  if (parsed.username && parsed.password) values.push(`${parsed.username}:${parsed.password}`);
+  for (const [, value] of parsed.searchParams) both(encodeURIComponent(value), value);
+  return values;
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }

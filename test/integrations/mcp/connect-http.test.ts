@@ -95,6 +95,22 @@ describe("connectMcpServers over HTTP (raw SDK servers on loopback)", () => {
     ]);
   });
 
+  it("does not quote the password of a URL with user:password@ (fetch refuses it, quoting the URL)", async () => {
+    const url = "http://deploy-bot:hunter2-very-secret@127.0.0.1:9/mcp";
+    const connections = await track(
+      connectMcpServers({
+        streamable: { type: "http", url, connectTimeoutMs: 5_000 },
+        legacy: { type: "sse", url, connectTimeoutMs: 5_000 },
+      }),
+    );
+    for (const status of connections.statuses()) {
+      expect(status.status).toBe("failed");
+      const { error } = status as { error: string };
+      expect(error).not.toContain("hunter2-very-secret");
+      expect(error).not.toContain("deploy-bot");
+    }
+  });
+
   it("reports a refused connection (nothing listening)", async () => {
     const fixture = await startStreamableHttpFixture();
     await fixture.close();

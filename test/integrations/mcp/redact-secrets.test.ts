@@ -22,6 +22,21 @@ describe("secretRedactor", () => {
     );
   });
 
+  it("hides the user name, password and query values of the server URL", () => {
+    const redact = secretRedactor({
+      type: "http",
+      url: "https://deploy-bot:hunter2%2Fsecret@mcp.example.com/mcp?api_key=k3y-v4lue-123&v=2",
+    });
+    expect(
+      redact(
+        "Request cannot be constructed from a URL that includes credentials: https://deploy-bot:hunter2%2Fsecret@mcp.example.com/mcp?api_key=k3y-v4lue-123&v=2",
+      ),
+    ).toBe(
+      "Request cannot be constructed from a URL that includes credentials: https://[redacted]@mcp.example.com/mcp?api_key=[redacted]&v=2",
+    );
+    expect(redact("password hunter2/secret")).toBe("password [redacted]");
+  });
+
   it("leaves text alone when nothing is configured", () => {
     expect(secretRedactor({ type: "sse", url: "http://x" })("plain")).toBe("plain");
   });
