@@ -22,6 +22,8 @@ export interface QueryOutput {
   end(): void;
   /** Whether the output is machine-readable (`--json`). */
   readonly json: boolean;
+  /** Removes the API key (and credential-shaped strings) from text written outside the messages. */
+  readonly redact: Redactor;
 }
 
 /** How the output should be built. */
@@ -37,6 +39,7 @@ export function createQueryOutput(options: QueryOutputOptions, io: CliIo, redact
     const writer = createJsonLineWriter(io.stdout, redact);
     return {
       json: true,
+      redact,
       begin() {},
       handle: (message) => writer.write(message),
       notice: (text) => io.stderr.write(`${redact(text)}\n`),
@@ -53,6 +56,7 @@ export function createQueryOutput(options: QueryOutputOptions, io: CliIo, redact
   });
   return {
     json: false,
+    redact,
     begin: () => renderer.begin(),
     handle: (message) => renderer.handle(message),
     notice: (text) => renderer.notice(text),

@@ -35,6 +35,8 @@ export class TerminalRenderer {
   private streamedText = false;
   /** The answer stream's last line has no newline yet. */
   private answerLineOpen = false;
+  /** Answer text held back: it may be the beginning of a secret that the next piece completes. */
+  private heldAnswer = "";
 
   constructor(options: TerminalRendererOptions) {
     this.options = options;
@@ -108,6 +110,7 @@ export class TerminalRenderer {
       if (text !== "") this.writeAnswer(text);
     }
     this.streamedText = false;
+    this.flushAnswer();
     const calls = message.content.filter((block): block is ToolUseBlock => block.type === "tool_use");
     for (const call of calls) this.calls.set(call.id, call);
     if (calls.length > 0) {
@@ -149,13 +152,34 @@ export class TerminalRenderer {
     }
   }
 
+  /**
+   * Writes answer text, redacted. A piece may end with the first half of a secret (the API key
+   * streamed in two deltas): that tail is held back until the next piece, or the end of the text.
+   */
   private writeAnswer(text: string): void {
     this.options.spinner.stop();
-    this.options.answer.write(text);
-    this.answerLineOpen = !text.endsWith("\n");
+    const pending = this.heldAnswer + text;
+    const cut = this.options.redact.unsafeTailStart(pending);
+    this.heldAnswer = pending.slice(cut);
+    this.emitAnswer(pending.slice(0, cut));
+  }
+
+  /** Writes the held-back answer text: the text it might have continued is over. */
+  private flushAnswer(): void {
+    const held = this.heldAnswer;
+    this.heldAnswer = "";
+    this.emitAnswer(held);
+  }
+
+  private emitAnswer(text: string): void {
+    if (text === "") return;
+    const redacted = this.options.redact(text);
+    this.options.answer.write(redacted);
+    this.answerLineOpen = !redacted.endsWith("\n");
   }
 
   private closeAnswerLine(): void {
+    this.flushAnswer();
     if (!this.answerLineOpen) return;
     this.options.answer.write("\n");
     this.answerLineOpen = false;

@@ -39,6 +39,6 @@ export async function runPrompt(prompt: string, run: PromptRun): Promise<number>
   if (run.control.aborted) return EXIT_ABORTED;
   if (!result || result.is_error) return EXIT_AGENT_ERROR;
   if (run.structured && result.subtype === "success" && !run.output.json)
-    run.io.stdout.write(`${JSON.stringify(result.structuredResult, null, 2)}\n`);
+    run.io.stdout.write(`${run.output.redact(JSON.stringify(result.structuredResult, null, 2))}\n`);
   return EXIT_SUCCESS;
 }

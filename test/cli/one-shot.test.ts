@@ -153,6 +153,17 @@ describe('agent-lattice "prompt" (one query against the mock server)', () => {
     }
   });
 
+  it("never prints the API key in the streamed answer, whatever its shape (as --json never does)", async () => {
+    const key = "dsk-live-0123456789abcdefXYZ"; // another provider's key, not sk-ant- shaped
+    server.enqueue({ content: `Your .env file says ANTHROPIC_API_KEY=${key}. Anything else?` });
+    const run = await runCli(["--base-url", server.url, "What is in .env?"], {
+      env: cleanEnvironment({ ANTHROPIC_API_KEY: key }),
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("Your .env file says ANTHROPIC_API_KEY=[redacted]. Anything else?\n");
+    expect(run.stderr).not.toContain(key);
+  });
+
   it("a provider error ends with exit 1 and a one-line reason, the key never shown", async () => {
     server.enqueue({
       fault: "status",

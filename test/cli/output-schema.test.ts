@@ -37,6 +37,16 @@ describe("agent-lattice --output-schema <schema.json>", () => {
     await server.close();
   });
 
+  it("never prints the API key in the validated payload", async () => {
+    server.enqueue(submit("s1", { title: `Rotate ${DUMMY_KEY}`, priority: "high" }));
+    const run = await runCli(["--base-url", server.url, "--output-schema", schemaFile, "One todo"], {
+      env: env(),
+    });
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ title: "Rotate [redacted]", priority: "high" });
+    expect(run.stdout + run.stderr).not.toContain(DUMMY_KEY);
+  });
+
   it("prints only the validated JSON on stdout, after the model fixed an invalid payload", async () => {
     server.enqueue(
       submit("s1", { title: "", priority: "urgent", extra: 1 }),

@@ -67,6 +67,33 @@ describe("TerminalRenderer", () => {
     expect(spinnerLog[1]).toBe("stop");
   });
 
+  it("redacts the key even when it arrives split across text deltas, holding back only a possible beginning", () => {
+    const { renderer, answer } = setup();
+    renderer.begin();
+    renderer.handle({ type: "stream_event", event: { type: "message_start" } });
+    renderer.handle(delta("The key is sk-sec"));
+    expect(answer.text).toBe("The key is ");
+    renderer.handle(delta("ret-val"));
+    renderer.handle(delta("ue-123 and the token is Bearer abc"));
+    expect(answer.text).toBe("The key is [redacted] and the token is ");
+    renderer.handle(delta("defgh12345, done"));
+    renderer.handle({
+      type: "assistant",
+      message: {
+        role: "assistant",
+        content: [
+          {
+            type: "text",
+            text: "The key is sk-secret-value-123 and the token is Bearer abcdefgh12345, done",
+          },
+        ],
+      },
+    });
+    expect(answer.text).toBe("The key is [redacted] and the token is Bearer [redacted], done");
+    renderer.end();
+    expect(answer.text).not.toMatch(/sk-sec|abcdefgh/);
+  });
+
   it("writes the text of a response that was not streamed", () => {
     const { renderer, answer } = setup();
     renderer.handle({
