@@ -47,6 +47,22 @@ describe("MCP tool names", () => {
     expect(new Set(names).size).toBe(2);
   });
 
+  it("follows the documented rule: server parts up to 24 characters kept, longer ones cut to 15 plus a hash", () => {
+    // docs/en/mcp.md "Tool names" quotes these; users may depend on the names.
+    const exactly24 = "abcdefghijklmnopqrstuvwx";
+    expect(serverNameSegments([exactly24, `${exactly24}y`, "production-analytics-warehouse"])).toEqual([
+      exactly24,
+      expect.stringMatching(/^abcdefghijklmno_[0-9a-f]{8}$/),
+      "production-anal_567f206e",
+    ]);
+    expect(exposedToolNames("production-anal_567f206e", ["query"])).toEqual([
+      "mcp__production-anal_567f206e__query",
+    ]);
+    const [long] = exposedToolNames("files", ["t".repeat(60)]);
+    expect(long).toMatch(/^mcp__files__t{43}_[0-9a-f]{8}$/);
+    expect(long).toHaveLength(64);
+  });
+
   it("makes tools that sanitise to the same name unique", () => {
     const names = exposedToolNames("s", ["a.b", "a_b", "a/b"]);
     expect(names[0]).toBe("mcp__s__a_b");
