@@ -114,7 +114,11 @@ async function createJsonMessage(
   const response = await sdk.messages.create({ ...body, stream: false }, requestOptions).asResponse();
   const requestId = response.headers.get("request-id") ?? undefined;
   progress.requestId = requestId;
-  const parsed: unknown = await response.json();
+  return messageFromJsonBody(await response.json(), requestId);
+}
+
+/** A JSON response body as a message; an API error body or a body that is no message is a failure. */
+function messageFromJsonBody(parsed: unknown, requestId: string | undefined): AssistantModelMessage {
   if (isRecord(parsed) && parsed.type === "error") {
     // An endpoint that answers 200 with the Messages API error body: the same failure as the
     // stream's `error` event (an overloaded_error is retried).
@@ -127,6 +131,10 @@ async function createJsonMessage(
     );
   }
   return toAssistantMessage(parsed as AnthropicResponseBody);
+}
+
+function isJsonResponse(response: Response): boolean {
+  return /^application\/(?:[\w.+-]*\+)?json\b/i.test(response.headers.get("content-type") ?? "");
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -147,6 +155,8 @@ async function createStreamedMessage(
   const response = await sdk.messages.create({ ...body, stream: true }, requestOptions).asResponse();
   const requestId = response.headers.get("request-id") ?? undefined;
   progress.requestId = requestId;
+  // An endpoint that cannot stream may answer with one JSON body anyway (a message, or an error).
+  if (isJsonResponse(response)) return messageFromJsonBody(await response.json(), requestId);
   const assembler = new StreamedMessageAssembler();
   const events = Stream.rawEvents(response)[Symbol.asyncIterator]();
   try {

@@ -608,6 +608,43 @@ describe("createAnthropicClient (JSON only)", () => {
       expect(failure.message).toContain("not a message (no content array)");
     }
   });
+
+  it("streaming: a JSON answer instead of SSE is read as the message it is, or as the error it is", async () => {
+    const mock = await start(
+      {
+        fault: "status",
+        status: 200,
+        body: {
+          id: "msg_json",
+          type: "message",
+          role: "assistant",
+          model: "m-json",
+          content: [{ type: "text", text: "no streaming here" }],
+          stop_reason: "end_turn",
+          usage: { input_tokens: 3, output_tokens: 4 },
+        },
+      },
+      {
+        fault: "status",
+        status: 200,
+        body: { type: "error", error: { type: "overloaded_error", message: "Overloaded" } },
+      },
+    );
+    const client = createAnthropicClient({ apiKey: API_KEY, baseURL: mock.url }); // streaming
+
+    const message = await client.createMessage(request());
+    expect(message).toMatchObject({
+      content: [{ type: "text", text: "no streaming here" }],
+      stop_reason: "end_turn",
+      providerResponseId: "msg_json",
+    });
+    const failure = await providerFailure(client.createMessage(request()));
+    expect(failure).toMatchObject({
+      errorType: "overloaded_error",
+      requestId: "req_mock_2",
+      retryable: true,
+    });
+  });
 });
 
 /** A client whose `fetch` answers with these SSE bytes, delivered in exactly these chunks. */
