@@ -164,6 +164,9 @@ export function toolResultCompactor<T>(core: AgentCore<T>, run: QueryRun, emit: 
   ): Promise<ToolResultBlock> => {
     const originalChars = toolResultChars(block.content);
     if (originalChars <= settings.thresholdChars) return block;
+    // No request once the budget is spent (an earlier summary may have spent it): the original is
+    // kept, and the query ends over budget after this batch.
+    if (core.maxBudgetUsd !== undefined && run.ledger.isOverBudget(core.maxBudgetUsd)) return block;
     const span = core.telemetry.compaction(parentSpan, "tool_result");
     try {
       const compacted = await summariseToolResult(core, run, call, block, originalChars, span, emit);

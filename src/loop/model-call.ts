@@ -123,8 +123,10 @@ async function attemptOnce<T>(
     recordResponseOnSpan(span, message);
     return { kind: "response", message, model: message.model ?? model };
   } catch (error) {
-    span.fail(signal.aborted ? signal.reason : error);
-    return failedAttempt(core, run, error, signal, emit);
+    const outcome = failedAttempt(core, run, error, signal, emit);
+    // The span records what the query reports (a ProviderError, redacted), not the raw throw.
+    span.fail(signal.aborted ? signal.reason : "error" in outcome ? outcome.error : error);
+    return outcome;
   } finally {
     span.end();
     deadline?.clear();

@@ -217,10 +217,7 @@ async function* endOverBudget<T>(
         (call) => `The tool "${call.name}" was not run: the query went over maxBudgetUsd before it ran.`,
       ),
     );
-  return {
-    subtype: "error_max_budget_usd",
-    error: new BudgetExceededError(core.maxBudgetUsd!, run.ledger.totalCostUsd),
-  };
+  return budgetEnding(core, run);
 }
 
 /** Runs `userPromptSubmit` hooks and adds the prompt to history; returns an ending when blocked. */
@@ -263,11 +260,7 @@ function checkBeforeTurn<T>(core: AgentCore<T>, run: QueryRun): Ending<T> | unde
   if (run.aborted) return abortEnding(run);
   if (run.interrupted) return { subtype: "interrupted" };
   // A summary or compaction response may have crossed the budget: no further request is made.
-  if (overBudget(core, run))
-    return {
-      subtype: "error_max_budget_usd",
-      error: new BudgetExceededError(core.maxBudgetUsd!, run.ledger.totalCostUsd),
-    };
+  if (overBudget(core, run)) return budgetEnding(core, run);
   if (run.turns >= core.maxTurns)
     return { subtype: "error_max_turns", error: new MaxTurnsError(core.maxTurns) };
   return undefined;
@@ -289,6 +282,8 @@ async function* recoverFromOverflow<T>(
   run: QueryRun,
 ): AsyncGenerator<SDKMessage<T>, "recovered" | "unrecovered" | Ending<T>> {
   if (!core.autoCompact || run.overflowRecoveryUsed) return "unrecovered";
+  // The overflowing response itself may have spent the budget: no summarising request after it.
+  if (overBudget(core, run)) return budgetEnding(core, run);
   run.overflowRecoveryUsed = true;
   const compaction = yield* drain(run.live as LiveMessages<SDKMessage<T>>, (emit) =>
     compactHistory(core, run, "overflow", emit),
@@ -360,6 +355,13 @@ function toolUsesOf(message: AssistantModelMessage): ToolUseBlock[] {
   const calls: ToolUseBlock[] = [];
   for (const block of message.content) if (block.type === "tool_use") calls.push(block);
   return calls;
+}
+
+function budgetEnding<T>(core: AgentCore<T>, run: QueryRun): Ending<T> {
+  return {
+    subtype: "error_max_budget_usd",
+    error: new BudgetExceededError(core.maxBudgetUsd!, run.ledger.totalCostUsd),
+  };
 }
 
 function overBudget<T>(core: AgentCore<T>, run: QueryRun): boolean {

@@ -83,7 +83,11 @@ export function runToolCall(call: ToolUseBlock, runtime: ToolRuntime): PromiseOr
 }
 
 function endToolSpan(span: SpanHandle, outcome: ToolCallOutcome): ToolCallOutcome {
-  if (outcome.block.is_error) span.fail(new Error(toolResultText(outcome.block.content)));
+  if (outcome.block.is_error) {
+    const failure = new Error(toolResultText(outcome.block.content));
+    if (outcome.errorName) failure.name = outcome.errorName;
+    span.fail(failure);
+  }
   span.end();
   return outcome;
 }
@@ -328,7 +332,9 @@ function failedExecution(
     );
   }
   if (runtime.signal.aborted) return errorOutcome(call.id, abortedMessage(call.name));
-  return errorOutcome(call.id, `The tool "${call.name}" failed: ${describeThrown(error)}`);
+  const outcome = errorOutcome(call.id, `The tool "${call.name}" failed: ${describeThrown(error)}`);
+  if (error instanceof Error && error.name) outcome.errorName = error.name; // for the span's error.type
+  return outcome;
 }
 
 class ToolTimeout {

@@ -9,6 +9,8 @@ import type { ToolOutput } from "../tools/tool";
 export interface ToolCallOutcome {
   block: ToolResultBlock;
   endTurn: boolean;
+  /** The name of the error `execute` threw, when it threw one (recorded on the tool's span). */
+  errorName?: string;
 }
 
 /** Normalises a tool's return value. */

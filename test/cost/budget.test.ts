@@ -199,3 +199,65 @@ describe("maxBudgetUsd", () => {
     );
   });
 });
+
+describe("no request once a summary or an overflowing response spent the budget", () => {
+  it("a tool-result summary that crosses the budget is not followed by another summary request", async () => {
+    const dump = defineTool({
+      name: "dump",
+      inputSchema: z.object({ n: z.number() }),
+      execute: ({ n }) => `${n}:${"x".repeat(60_000)}`, // not read-only: the calls run one after the other
+    });
+    const client = createScriptedClient([
+      {
+        content: [
+          { type: "tool_use", id: "t1", name: "dump", input: { n: 1 } },
+          { type: "tool_use", id: "t2", name: "dump", input: { n: 2 } },
+        ],
+        usage: { input_tokens: 1_000, output_tokens: 10 },
+      },
+      { content: "condensed 1", usage: { input_tokens: 200_000, output_tokens: 10 } }, // $0.60 > $0.50
+    ]);
+    const agent = createAgent({
+      model: SONNET,
+      client,
+      tools: [dump],
+      compactToolResults: true,
+      maxBudgetUsd: 0.5,
+    });
+
+    const result = await agent.prompt("go");
+
+    expect(result.subtype).toBe("error_max_budget_usd");
+    expect(client.callCount).toBe(2); // the second result keeps its original text
+    const history = await agent.getHistory();
+    const results = history.flatMap((message) =>
+      message.role === "user" && Array.isArray(message.content)
+        ? message.content.filter((block) => block.type === "tool_result")
+        : [],
+    );
+    expect(String(results[1]?.content).startsWith("2:xxx")).toBe(true);
+  });
+
+  it("an overflow response that crosses the budget is not followed by a summarising request", async () => {
+    const client = createScriptedClient([
+      { content: "first answer", usage: { input_tokens: 1_000, output_tokens: 10 } },
+      {
+        content: "",
+        stop_reason: "model_context_window_exceeded",
+        usage: { input_tokens: 200_000, output_tokens: 0 }, // $0.60 > $0.50
+      },
+    ]);
+    const agent = createAgent({
+      model: SONNET,
+      client,
+      autoCompact: { keepRecentMessages: 1 },
+      maxBudgetUsd: 0.5,
+    });
+    await agent.prompt("one");
+
+    const result = await agent.prompt("two");
+
+    expect(result.subtype).toBe("error_max_budget_usd");
+    expect(client.callCount).toBe(2);
+  });
+});

@@ -277,6 +277,28 @@ describe("errors on spans", () => {
     expect(onlySpan("invoke_agent forecaster").status.code).not.toBe(SpanStatusCode.ERROR);
   });
 
+  it("types a tool's span with the name of the error it threw, and a failed chat as ProviderError", async () => {
+    const ranged = defineTool({
+      name: "ranged",
+      inputSchema: z.object({}),
+      execute: () => {
+        throw new RangeError("index out of range");
+      },
+    });
+    const { agent } = tracedAgent(
+      [{ content: [toolUse("call_1", "ranged")] }, Object.assign(new Error("Bad request"), { status: 400 })],
+      { tools: [ranged] },
+    );
+
+    const result = await agent.prompt("Go.");
+
+    expect(onlySpan("execute_tool ranged").attributes["error.type"]).toBe("RangeError");
+    expect(result.error?.name).toBe("ProviderError");
+    const [, failedChat] = spansNamed(`chat ${MODEL}`);
+    expect(failedChat!.status.code).toBe(SpanStatusCode.ERROR);
+    expect(failedChat!.attributes["error.type"]).toBe("ProviderError"); // what the query reports
+  });
+
   it("marks an unknown tool's and an invalid input's span as failed", async () => {
     const { agent } = tracedAgent([
       { content: [toolUse("call_1", "no_such_tool"), toolUse("call_2", "get_weather", { town: "Lisbon" })] },
