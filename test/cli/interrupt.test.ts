@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type MockAnthropicServer, startMockAnthropicServer } from "../../src/testing/index";
+import { isRunning } from "../support/processes";
 import { cleanEnvironment, DUMMY_KEY, ensureBuiltCli, eventually, runCli, scratchFolder } from "./helpers";
 
 const env = () => cleanEnvironment({ ANTHROPIC_API_KEY: DUMMY_KEY });
@@ -49,11 +50,7 @@ describe('agent-lattice "prompt": SIGINT (Ctrl-C) during the query', () => {
             stderr += chunk.toString();
           });
           void (async () => {
-            bashPid = await eventually("bash to start", () =>
-              existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== ""
-                ? Number(readFileSync(pidFile, "utf8"))
-                : undefined,
-            );
+            bashPid = await startedBash(pidFile);
             child.kill("SIGINT");
             await eventually("the interrupt notice", () =>
               stderr.includes("Ctrl-C again") ? true : undefined,
@@ -78,23 +75,6 @@ describe('agent-lattice "prompt": SIGINT (Ctrl-C) during the query', () => {
     }
   });
 });
-
-/** Whether `pid` is a running process (zombies, left where nothing reaps orphans, do not count). */
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  if (process.platform !== "linux") return true;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const state = stat.slice(stat.lastIndexOf(")") + 2)[0];
-    return state !== "Z" && state !== "X";
-  } catch {
-    return false;
-  }
-}
 
 describe('agent-lattice "prompt": SIGTERM and SIGHUP during the query', () => {
   let server: MockAnthropicServer;
@@ -123,11 +103,7 @@ describe('agent-lattice "prompt": SIGTERM and SIGHUP during the query', () => {
           cwd: folder.root,
           onSpawn: (child) => {
             void (async () => {
-              bashPid = await eventually("bash to start", () =>
-                existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== ""
-                  ? Number(readFileSync(pidFile, "utf8"))
-                  : undefined,
-              );
+              bashPid = await startedBash(pidFile);
               child.kill(signal);
             })();
           },
@@ -143,3 +119,12 @@ describe('agent-lattice "prompt": SIGTERM and SIGHUP during the query', () => {
     });
   }
 });
+
+/** The pid the bash command wrote to `pidFile` (`echo $$ > bash.pid`), once it has started. */
+function startedBash(pidFile: string): Promise<number> {
+  return eventually("bash to start", () =>
+    existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== ""
+      ? Number(readFileSync(pidFile, "utf8"))
+      : undefined,
+  );
+}

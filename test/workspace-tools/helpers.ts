@@ -13,6 +13,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach } from "vitest";
 import type { Tool } from "../../src/tools/tool";
 import { createWorkspaceTools, type WorkspaceToolsOptions } from "../../src/workspace-tools/index";
+import { isRunning } from "../support/processes";
 
 /** A fresh temporary folder per test: `root` is the workspace, `outside` a sibling the tools must not reach. */
 export interface Sandbox {
@@ -89,21 +90,7 @@ export async function callTool(tool: Tool, input: unknown, signal: AbortSignal):
   return { text, isError: output.isError ?? false };
 }
 
-/** Whether a process is still running (a zombie awaiting its reaper counts as gone). */
-export function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const state = stat.slice(stat.lastIndexOf(")") + 2)[0];
-    return state !== "Z" && state !== "X";
-  } catch {
-    return false;
-  }
-}
+export { isRunning };
 
 /** Polls until none of `pids` runs any more (a liveness bound, not a speed assertion); returns the survivors. */
 export async function survivorsOf(pids: number[]): Promise<number[]> {

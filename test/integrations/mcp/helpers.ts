@@ -1,7 +1,6 @@
 /**
  * Shared helpers of the MCP tests: fixture paths, stdio configs, tool lookup and process checks.
  */
-import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { McpStdioServerConfig } from "../../../src/integrations/mcp/config";
 import type { McpConnections } from "../../../src/integrations/mcp/connect";
@@ -56,18 +55,5 @@ export function processExists(pid: number): boolean {
   }
 }
 
-/**
- * Whether a process is running. Unlike {@link processExists}, a zombie counts as gone: an orphan
- * whose parent was killed is left as one where the init process does not reap (many containers).
- */
-export function processRunning(pid: number): boolean {
-  if (!processExists(pid)) return false;
-  if (process.platform !== "linux") return true;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const state = stat.slice(stat.lastIndexOf(")") + 2)[0];
-    return state !== "Z" && state !== "X";
-  } catch {
-    return false;
-  }
-}
+/** Whether a process is running; unlike {@link processExists}, a zombie counts as gone. */
+export { isRunning as processRunning } from "../../support/processes";
