@@ -18,20 +18,12 @@ import {
   type SDKMessage,
 } from "../../src/index";
 import { createScriptedClient } from "../../src/testing/index";
-import { deferred, expectWellFormed, MODEL, toolResults, toolUse } from "../loop/support";
+import { deferred, expectWellFormed, MODEL, toolResults, toolUse, within } from "../loop/support";
 
 const folders: string[] = [];
 afterAll(async () => {
   for (const folder of folders) await rm(folder, { recursive: true, force: true });
 });
-
-/** `promise`, or "still pending" when it has not settled within `ms`. */
-function within<T>(promise: Promise<T>, ms: number): Promise<T | "still pending"> {
-  return Promise.race([
-    promise,
-    new Promise<"still pending">((r) => setTimeout(() => r("still pending"), ms)),
-  ]);
-}
 
 describe("return() on a running query", () => {
   it("from another task, while a tool runs: the tool's signal aborts and return() settles", async () => {

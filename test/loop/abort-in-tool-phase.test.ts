@@ -7,14 +7,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createAgent, defineTool, type SDKMessage, SUBMIT_OUTPUT_TOOL_NAME } from "../../src/index";
 import { createScriptedClient } from "../../src/testing/index";
-import { expectWellFormed, MODEL, resultText, toolResults, toolUse } from "./support";
-
-function within<T>(promise: Promise<T>, ms: number): Promise<T | "still pending"> {
-  return Promise.race([
-    promise,
-    new Promise<"still pending">((r) => setTimeout(() => r("still pending"), ms)),
-  ]);
-}
+import { expectWellFormed, MODEL, resultText, toolResults, toolUse, within } from "./support";
 
 describe("an abort during the tool phase", () => {
   it("ends a query whose async input validator never answers", async () => {

@@ -1,6 +1,6 @@
 /**
  * Helpers shared by the loop, agent and tool tests: collecting what a query yields, an in-memory
- * history store, deferred promises, and short builders of content blocks.
+ * history store, deferred promises, a bounded wait, and short builders of content blocks.
  */
 import { expect } from "vitest";
 import {
@@ -120,3 +120,11 @@ export function settle(): Promise<void> {
 
 /** A model with a built-in price, so no `unknown_pricing` notice joins the message sequence. */
 export const MODEL = "claude-sonnet-4-6";
+
+/** `promise`, or "still pending" when it has not settled within `ms` (a liveness bound for hang tests). */
+export function within<T>(promise: Promise<T>, ms: number): Promise<T | "still pending"> {
+  return Promise.race([
+    promise,
+    new Promise<"still pending">((resolve) => setTimeout(() => resolve("still pending"), ms)),
+  ]);
+}
