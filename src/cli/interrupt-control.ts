@@ -11,10 +11,12 @@ const runningControls = new Set<InterruptControl>();
 
 /**
  * Aborts every running query of this process through its AbortSignal (SIGTERM, SIGHUP): running
- * tools are stopped, a `bash` command's process group is signalled.
+ * tools are stopped, a `bash` command's process group is signalled. Resolves once every one of
+ * them has ended (its last messages, and the session file's writes, are done).
  */
-export function abortRunningQueries(reason: Error): void {
-  for (const control of runningControls) control.abort(reason);
+export function abortRunningQueries(reason: Error): Promise<void> {
+  const ended = [...runningControls].map((control) => control.abort(reason));
+  return Promise.all(ended).then(() => undefined);
 }
 
 /** What a Ctrl-C press did. */
@@ -25,6 +27,8 @@ export class InterruptControl {
   private readonly agent: Pick<Agent<unknown>, "interrupt">;
   private readonly notify: (text: string) => void;
   private controller: AbortController | undefined;
+  private markEnded: () => void = () => {};
+  private ended: Promise<void> = Promise.resolve();
   private presses = 0;
   /** A second Ctrl-C aborted a query: the command should quit. */
   aborted = false;
@@ -37,6 +41,9 @@ export class InterruptControl {
   /** A query starts: returns the signal to pass to it. */
   begin(): AbortSignal {
     this.controller = new AbortController();
+    this.ended = new Promise((resolve) => {
+      this.markEnded = resolve;
+    });
     this.presses = 0;
     runningControls.add(this);
     return this.controller.signal;
@@ -46,13 +53,15 @@ export class InterruptControl {
   end(): void {
     this.controller = undefined;
     runningControls.delete(this);
+    this.markEnded();
   }
 
-  /** Aborts the running query, if any, through its AbortSignal. */
-  abort(reason: Error): void {
-    if (!this.controller) return;
+  /** Aborts the running query, if any, through its AbortSignal; resolves once it has ended. */
+  abort(reason: Error): Promise<void> {
+    if (!this.controller) return Promise.resolve();
     this.aborted = true;
     this.controller.abort(reason);
+    return this.ended;
   }
 
   /** Whether a query is running. */

@@ -84,8 +84,14 @@ function flushed(stream: NodeJS.WritableStream): Promise<void> {
   return new Promise((resolve) => stream.write("", () => resolve()));
 }
 
-exitOnTerminationSignals((text) => process.stderr.write(`${process.stderr.isTTY ? "\n" : ""}${text}\n`));
-main(process.argv.slice(2), processIo()).then(async (code) => {
+const flushOutput = async () => {
   await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
-  process.exit(code);
+};
+const termination = exitOnTerminationSignals(
+  (text) => process.stderr.write(`${process.stderr.isTTY ? "\n" : ""}${text}\n`),
+  flushOutput,
+);
+main(process.argv.slice(2), processIo()).then(async (code) => {
+  await flushOutput();
+  process.exit(termination.exitCode ?? code);
 });

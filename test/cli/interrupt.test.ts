@@ -120,6 +120,49 @@ describe('agent-lattice "prompt": SIGTERM and SIGHUP during the query', () => {
   }
 });
 
+describe("agent-lattice --session: SIGTERM during a tool call", () => {
+  let server: MockAnthropicServer;
+  beforeAll(ensureBuiltCli, 300_000);
+  beforeEach(async () => {
+    server = await startMockAnthropicServer();
+  });
+  afterEach(() => server.close());
+
+  it("saves the aborted turn before exiting: the session file holds the call and its result", async () => {
+    const folder = scratchFolder();
+    server.enqueue({
+      content: [
+        { type: "tool_use", id: "b1", name: "bash", input: { command: "echo $$ > bash.pid; sleep 120" } },
+      ],
+    });
+    const pidFile = path.join(folder.root, "bash.pid");
+    const sessionFile = path.join(folder.root, "session.jsonl");
+    let bashPid = 0;
+    try {
+      const run = await runCli(
+        ["--base-url", server.url, "--tools", "bash", "--session", sessionFile, "Run it"],
+        {
+          env: env(),
+          cwd: folder.root,
+          onSpawn: (child) => {
+            void (async () => {
+              bashPid = await startedBash(pidFile);
+              child.kill("SIGTERM");
+            })();
+          },
+        },
+      );
+      expect(run.code).toBe(143);
+      const saved = readFileSync(sessionFile, "utf8");
+      expect(saved).toContain('"tool_use_id":"b1"');
+      expect(saved).toContain('"is_error":true');
+    } finally {
+      if (bashPid && isRunning(bashPid)) process.kill(bashPid, "SIGKILL");
+      folder.remove();
+    }
+  });
+});
+
 /** The pid the bash command wrote to `pidFile` (`echo $$ > bash.pid`), once it has started. */
 function startedBash(pidFile: string): Promise<number> {
   return eventually("bash to start", () =>

@@ -133,8 +133,7 @@ describe("compileGlob takes linear time", () => {
         (tokens, name) => {
           const pattern = tokens.join("");
           // `**` alone is a globstar: zero or more whole segments, so it matches even the empty path.
-          const expected =
-            pattern === "**" || (name !== "" && name !== "." && toRegExp(pattern).test(name));
+          const expected = pattern === "**" || (name !== "" && name !== "." && toRegExp(pattern).test(name));
           expect(compileGlob(pattern).matches(name)).toBe(expected);
         },
       ),
