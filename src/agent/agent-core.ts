@@ -103,8 +103,8 @@ export function createAgentCore<T>(options: AgentOptions<T>, client: ModelClient
   }
   const maxTurns = positiveInteger("maxTurns", options.maxTurns) ?? DEFAULT_MAX_TURNS;
   const maxTokens = positiveInteger("maxTokens", options.maxTokens) ?? DEFAULT_MAX_TOKENS;
-  const requestTimeoutMs = positiveInteger("requestTimeoutMs", options.requestTimeoutMs);
-  const toolTimeoutMs = positiveInteger("toolTimeoutMs", options.toolTimeoutMs);
+  const requestTimeoutMs = positiveMilliseconds("requestTimeoutMs", options.requestTimeoutMs);
+  const toolTimeoutMs = positiveMilliseconds("toolTimeoutMs", options.toolTimeoutMs);
   const toolConcurrency =
     positiveInteger("toolConcurrency", options.toolConcurrency) ?? DEFAULT_TOOL_CONCURRENCY;
   const maxTokensContinuations =
@@ -129,10 +129,10 @@ export function createAgentCore<T>(options: AgentOptions<T>, client: ModelClient
   const retry: RetryPolicy = {
     maxRetries: nonNegativeInteger("retry.maxRetries", options.retry?.maxRetries) ?? DEFAULT_MAX_RETRIES,
     initialDelayMs:
-      nonNegativeInteger("retry.initialDelayMs", options.retry?.initialDelayMs) ??
+      nonNegativeMilliseconds("retry.initialDelayMs", options.retry?.initialDelayMs) ??
       DEFAULT_RETRY_INITIAL_DELAY_MS,
     maxDelayMs:
-      nonNegativeInteger("retry.maxDelayMs", options.retry?.maxDelayMs) ?? DEFAULT_RETRY_MAX_DELAY_MS,
+      nonNegativeMilliseconds("retry.maxDelayMs", options.retry?.maxDelayMs) ?? DEFAULT_RETRY_MAX_DELAY_MS,
   };
   validateHooks(options.hooks);
   validatePermissionOptions(options);
@@ -286,29 +286,39 @@ function validatedPricing(pricing: Record<string, ModelPricing>): Record<string,
   return pricing;
 }
 
-/**
- * Validates an optional positive integer option. An option in milliseconds (its name ends in `Ms`)
- * goes to a timer, so it is also at most {@link MAX_TIMER_MS}: a larger one would fire at once.
- */
+/** Validates an optional positive integer option. */
 export function positiveInteger(name: string, value: number | undefined): number | undefined {
   if (value === undefined) return undefined;
   if (!Number.isInteger(value) || value <= 0) {
     throw new InvalidOptionError(`\`${name}\` must be a positive integer, got ${JSON.stringify(value)}.`);
   }
-  return withinTimerRange(name, value);
+  return value;
 }
 
-/** Validates an optional non-negative integer option; milliseconds as in {@link positiveInteger}. */
+/** Validates an optional non-negative integer option. */
 function nonNegativeInteger(name: string, value: number | undefined): number | undefined {
   if (value === undefined) return undefined;
   if (!Number.isInteger(value) || value < 0) {
     throw new InvalidOptionError(`\`${name}\` must be a non-negative integer, got ${JSON.stringify(value)}.`);
   }
-  return withinTimerRange(name, value);
+  return value;
 }
 
-function withinTimerRange(name: string, value: number): number {
-  if (name.endsWith("Ms") && value > MAX_TIMER_MS) {
+/**
+ * Validates an optional positive duration in milliseconds. It goes to a timer, so it is also at
+ * most {@link MAX_TIMER_MS}: a larger one would fire at once.
+ */
+export function positiveMilliseconds(name: string, value: number | undefined): number | undefined {
+  return withinTimerRange(name, positiveInteger(name, value));
+}
+
+/** Validates an optional non-negative duration in milliseconds; see {@link positiveMilliseconds}. */
+function nonNegativeMilliseconds(name: string, value: number | undefined): number | undefined {
+  return withinTimerRange(name, nonNegativeInteger(name, value));
+}
+
+function withinTimerRange(name: string, value: number | undefined): number | undefined {
+  if (value !== undefined && value > MAX_TIMER_MS) {
     throw new InvalidOptionError(
       `\`${name}\` must be at most ${MAX_TIMER_MS} ms (about 24.8 days, the longest a timer can wait), got ${value}.`,
     );

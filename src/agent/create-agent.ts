@@ -14,7 +14,7 @@ import type { ModelClient } from "../model/client";
 import { linkSignals, raceWithSignal } from "../shared/signals";
 import { NOOP_TELEMETRY } from "../telemetry/telemetry";
 import type { Tool } from "../tools/tool";
-import { type AgentCore, createAgentCore, positiveInteger, registerTool } from "./agent-core";
+import { type AgentCore, createAgentCore, positiveMilliseconds, registerTool } from "./agent-core";
 import { McpAttachment } from "./mcp-attachment";
 import type { AgentOptions, PromptInput, QueryOptions } from "./options";
 import { createQueryHandle } from "./query-handle";
@@ -72,7 +72,7 @@ export function createAgent<T = unknown>(options: AgentOptions<T>): Agent<T> {
       signal: queryOptions?.signal,
       requestTimeoutMs:
         requestTimeoutMs ??
-        positiveInteger("requestTimeoutMs", queryOptions?.requestTimeoutMs) ??
+        positiveMilliseconds("requestTimeoutMs", queryOptions?.requestTimeoutMs) ??
         core.requestTimeoutMs,
       now: core.now,
       pricing: core.pricing,

@@ -57,6 +57,18 @@ describe("options in milliseconds: at most 2^31 - 1, the longest a Node timer wa
     expect(() => agent.query("Hello", { requestTimeoutMs: 2 ** 31 })).toThrow(InvalidOptionError);
   });
 
+  it("does not apply the timer maximum to counts that are not durations", () => {
+    expect(() =>
+      createAgent({
+        model: "m",
+        client: client(),
+        maxTurns: 2 ** 31,
+        autoCompact: { thresholdTokens: 2 ** 32 },
+        compactToolResults: { thresholdChars: 2 ** 33 },
+      }),
+    ).not.toThrow();
+  });
+
   it("accepts the maximum itself, which does not time out a 20 ms answer", async () => {
     const agent = createAgent({
       model: "m",
