@@ -17,16 +17,24 @@ import { linkSignals, raceWithSignal } from "../shared/signals";
 import { NOOP_SPAN, type SpanHandle } from "../telemetry/telemetry";
 import type { Emit } from "./live-messages";
 import { InterruptReason, type QueryRun } from "./query-run";
+import { UnfinishedResponse } from "./unfinished-response";
+import { recordUsage } from "./usage-step";
 
 /** How a model request ended. */
 export type ModelOutcome =
   | { kind: "response"; message: AssistantModelMessage; model: string }
-  | { kind: "aborted"; reason: unknown }
-  | { kind: "interrupted" }
-  | { kind: "timeout"; error: TimeoutError }
-  | { kind: "failed"; error: ProviderError; promptTooLong: boolean }
+  | ({ kind: "aborted"; reason: unknown } & CutOff)
+  | ({ kind: "interrupted" } & CutOff)
+  | ({ kind: "timeout"; error: TimeoutError } & CutOff)
+  | ({ kind: "failed"; error: ProviderError; promptTooLong: boolean } & CutOff)
   /** An `onModelRequest` hook threw or timed out: the request was not sent. */
   | { kind: "hook_failed"; error: HookFailure };
+
+/** A request that got no response may have streamed part of one before it was cut off. */
+interface CutOff {
+  /** What the last attempt's stream had shown; its usage is already counted in the query's ledger. */
+  unfinished?: UnfinishedResponse;
+}
 
 /** Settings of one logical request. */
 export interface ModelCallSettings {
@@ -43,7 +51,11 @@ export interface ModelCallSettings {
   parentSpan?: SpanHandle;
 }
 
-/** Makes one logical request, retrying transient failures and falling back when configured. */
+/**
+ * Makes one logical request, retrying transient failures and falling back when configured. When
+ * it ends without a response, the usage the last attempt's stream had reported is counted (an
+ * attempt that is retried is not: only the request that ends the query's call is).
+ */
 export async function callModel<T>(
   core: AgentCore<T>,
   run: QueryRun,
@@ -59,9 +71,10 @@ export async function callModel<T>(
     for (let attempt = 0; ; attempt++) {
       const streamed = settings.streamEvents ? { content: false } : undefined;
       outcome = await attemptOnce(core, run, base, model, settings, emit, streamed);
-      if (outcome.kind !== "failed" || !outcome.error.retryable) return outcome;
+      if (outcome.kind === "response") return outcome;
+      if (outcome.kind !== "failed" || !outcome.error.retryable) return ended(core, run, outcome, emit);
       // A stream that already showed content to the consumer is never silently replayed.
-      if (streamed?.content) return outcome;
+      if (streamed?.content) return ended(core, run, outcome, emit);
       if (attempt >= core.retry.maxRetries) break;
       const delay = retryDelayMs(core.retry, attempt + 1, outcome.error.retryAfterMs, core.random);
       emit({
@@ -87,7 +100,25 @@ export async function callModel<T>(
     }
     model = next;
   }
-  return outcome!;
+  return ended(core, run, outcome!, emit);
+}
+
+/** A call that ends without a response: the usage its last attempt's stream reported is counted. */
+function ended<T>(
+  core: AgentCore<T>,
+  run: QueryRun,
+  outcome: ModelOutcome,
+  emit: Emit<SDKMessage<T>>,
+): ModelOutcome {
+  const unfinished = unfinishedOf(outcome);
+  const usage = unfinished?.usage;
+  if (unfinished && usage) recordUsage(core, run, unfinished.model, usage, emit);
+  return outcome;
+}
+
+/** What the request that ended a call without a response had streamed, if anything. */
+export function unfinishedOf(outcome: ModelOutcome): UnfinishedResponse | undefined {
+  return outcome.kind === "response" || outcome.kind === "hook_failed" ? undefined : outcome.unfinished;
 }
 
 async function attemptOnce<T>(
@@ -106,10 +137,16 @@ async function attemptOnce<T>(
     settings.timeoutMs === undefined ? undefined : startDeadline(run.modelSignal, settings.timeoutMs);
   const signal = deadline?.signal ?? run.modelSignal;
   let span = NOOP_SPAN;
+  const unfinished = new UnfinishedResponse(model);
   try {
     let request = requestFor(base, model, signal);
     if (deadline) request.timeoutMs = deadline.timeoutMs;
-    if (streamed) request.onEvent = (event) => forwardStreamEvent(event, emit, streamed);
+    request.onEvent = streamed
+      ? (event) => {
+          unfinished.observe(event);
+          forwardStreamEvent(event, emit, streamed);
+        }
+      : (event) => unfinished.observe(event);
     if (settings.applyRequestHooks && hasRequestHooks(core)) {
       request = await raceWithSignal(applyRequestHooks(core, request), signal);
     }
@@ -126,6 +163,7 @@ async function attemptOnce<T>(
     const outcome = failedAttempt(core, run, error, signal, emit);
     // The span records what the query reports (a ProviderError, redacted), not the raw throw.
     span.fail(signal.aborted ? signal.reason : "error" in outcome ? outcome.error : error);
+    if (outcome.kind !== "hook_failed") outcome.unfinished = unfinished;
     return outcome;
   } finally {
     span.end();
@@ -140,7 +178,7 @@ function failedAttempt<T>(
   error: unknown,
   signal: AbortSignal,
   emit: Emit<SDKMessage<T>>,
-): ModelOutcome {
+): Exclude<ModelOutcome, { kind: "response" }> {
   if (signal.aborted) {
     const reason = signal.reason;
     if (reason instanceof TimeoutError) return { kind: "timeout", error: reason };
@@ -206,7 +244,7 @@ function hasRequestHooks<T>(core: AgentCore<T>): boolean {
   return core.onModelRequest !== undefined || (core.hooks?.onModelRequest?.length ?? 0) > 0;
 }
 
-function cancelledOutcome(run: QueryRun): ModelOutcome {
+function cancelledOutcome(run: QueryRun): Extract<ModelOutcome, { kind: "aborted" | "interrupted" }> {
   if (run.aborted) return { kind: "aborted", reason: run.userSignal.reason };
   if (run.interrupted || run.modelSignal.reason instanceof InterruptReason) return { kind: "interrupted" };
   return { kind: "aborted", reason: run.modelSignal.reason };

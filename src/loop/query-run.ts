@@ -25,6 +25,12 @@ export class QueryRun {
   stopReason: StopReason | null = null;
   /** Text of the latest assistant response (continuations joined). */
   resultText = "";
+  /**
+   * The result text of a query that ends without success: the latest text it produced — of the
+   * latest response that had text, or of a response cut off while streaming — never blank when
+   * some response of this query had text.
+   */
+  partialText = "";
   /** Text-only max_tokens continuations made so far. */
   continuations = 0;
   /** Whether overflow recovery already ran in this query. */

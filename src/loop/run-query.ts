@@ -24,7 +24,7 @@ import type { AssistantModelMessage, ModelMessage, ToolUseBlock } from "../messa
 import { isPromiseLike } from "../shared/maybe-async";
 import { compactHistory } from "./compaction-step";
 import { drain, type LiveMessages, MESSAGES_WAITING } from "./live-messages";
-import { callModel, type ModelOutcome } from "./model-call";
+import { callModel, type ModelOutcome, unfinishedOf } from "./model-call";
 import { parseOutputFormat } from "./output-format";
 import type { QueryRun } from "./query-run";
 import { runToolPhase } from "./tool-phase";
@@ -89,6 +89,7 @@ export async function* runQuery<T>(
         outcome = await live.settle(calling);
       }
       if (outcome.kind !== "response") {
+        keepUnfinishedText(run, outcome);
         ending = yield* endAfterFailedCall(core, run, outcome);
         continue; // undefined after a recovery: the same turn is retried
       }
@@ -96,12 +97,12 @@ export async function* runQuery<T>(
       recordUsage(core, run, outcome.model, message.usage, run.collect);
       if (hasNotices(core, run)) for (const notice of takeNotices<T>(core, run)) yield notice;
       if (message.usage) core.lastInputTokens = totalInputTokens(message.usage);
+      run.stopReason = message.stop_reason ?? null;
       if (isContextWindowExceeded(message)) {
         // The response is unusable and never enters history.
         ending = yield* endAfterOverflowResponse(core, run);
         continue;
       }
-      run.stopReason = message.stop_reason ?? null;
       const writingResponse = core.history.append(message);
       if (writingResponse) await writingResponse;
       if (hasNotices(core, run)) for (const notice of takeNotices<T>(core, run)) yield notice;
@@ -349,6 +350,13 @@ function updateResultText(run: QueryRun, message: AssistantModelMessage): void {
   for (const block of message.content) if (block.type === "text") text += block.text;
   run.resultText = run.joinNextText ? run.resultText + text : text;
   run.joinNextText = false;
+  if (run.resultText !== "") run.partialText = run.resultText;
+}
+
+/** A main request cut off while streaming: its text so far is the latest text of the query. */
+function keepUnfinishedText(run: QueryRun, outcome: ModelOutcome): void {
+  const text = unfinishedOf(outcome)?.text;
+  if (text) run.partialText = run.joinNextText ? run.resultText + text : text;
 }
 
 function toolUsesOf(message: AssistantModelMessage): ToolUseBlock[] {
@@ -436,7 +444,7 @@ function buildResult<T>(core: AgentCore<T>, run: QueryRun, ending: Ending<T>): S
     type: "result",
     subtype: ending.subtype,
     is_error: ending.subtype !== "success" && ending.subtype !== "interrupted",
-    result: ending.result ?? run.resultText,
+    result: ending.result ?? (ending.subtype === "success" ? run.resultText : run.partialText),
     usage: { ...run.ledger.usage },
     stop_reason: run.stopReason,
     num_turns: run.turns,

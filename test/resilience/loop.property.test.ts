@@ -211,6 +211,8 @@ function expectedOutcome(plan: QueryPlan, settings: Settings, callIds: string[][
   let retries = 0;
   let continuations = 0;
   let text = "";
+  // A query that does not succeed reports the latest text it produced, never a blank after text.
+  let partialText = "";
   let joinNext = false;
   let stopReason: string | null = null;
   let cancelled: "abort" | "interrupt" | undefined;
@@ -220,7 +222,7 @@ function expectedOutcome(plan: QueryPlan, settings: Settings, callIds: string[][
     numTurns,
     usage,
     costUsd,
-    text,
+    text: subtype === "success" ? text : partialText,
     stopReason,
     retries,
     unrunCallIds,
@@ -257,6 +259,7 @@ function expectedOutcome(plan: QueryPlan, settings: Settings, callIds: string[][
     costUsd += costOf(turn.usage, PRICE);
     stopReason = turn.kind === "tools" ? "tool_use" : turn.kind === "text" ? "end_turn" : "max_tokens";
     text = joinNext ? text + turn.text : turn.text;
+    if (text !== "") partialText = text;
     joinNext = false;
     const ids = callIds[index] ?? [];
     if (settings.maxBudgetUsd !== undefined && costUsd > settings.maxBudgetUsd) {

@@ -1,0 +1,50 @@
+/**
+ * What a streamed response had shown when it was cut off — by an interrupt, an abort, a request
+ * deadline or a failure mid-stream: the text streamed so far and the usage the provider had
+ * reported (`message_start` reports the input tokens, `message_delta` the output so far). The
+ * provider bills those tokens, so a query that ends on such a response counts them, and its text
+ * is the result's partial text.
+ * @module
+ */
+import type { Usage } from "../messages/types";
+import { type PartialUsage, readUsage, toUsage } from "../model/anthropic-response";
+import type { ModelStreamEvent } from "../model/client";
+
+/** Follows the raw stream events of one attempt. Cheap: it keeps only text and usage. */
+export class UnfinishedResponse {
+  /** The text of `text_delta`s received so far. */
+  text = "";
+  private reported: PartialUsage | undefined;
+
+  constructor(
+    /** The model the attempt was sent to. */
+    readonly model: string,
+  ) {}
+
+  /** The usage reported so far, or `undefined` when the stream reported none. */
+  get usage(): Usage | undefined {
+    return this.reported && toUsage(this.reported);
+  }
+
+  /** Takes one raw event into account. */
+  observe(event: ModelStreamEvent): void {
+    switch (event.type) {
+      case "content_block_delta": {
+        const delta = event.delta as { type?: unknown; text?: unknown } | undefined;
+        if (delta?.type === "text_delta" && typeof delta.text === "string") this.text += delta.text;
+        return;
+      }
+      case "message_start":
+        this.merge((event.message as { usage?: unknown } | undefined)?.usage);
+        return;
+      case "message_delta":
+        this.merge(event.usage);
+        return;
+    }
+  }
+
+  private merge(raw: unknown): void {
+    const reported = readUsage(raw);
+    if (reported) this.reported = this.reported ? Object.assign(this.reported, reported) : reported;
+  }
+}
