@@ -38,8 +38,9 @@ export interface AnthropicClientOptions {
  *
  * The SDK's own retries are off: the agent loop owns retries. Each request forwards its `signal`
  * and `timeoutMs`; `timeoutMs` bounds the whole response, streamed body included, and ends in a
- * {@link TimeoutError}; without it the request has no deadline (the SDK's own 10 minutes, and its
- * refusal of long non-streaming requests, do not apply). A cancellation is rethrown as the signal's reason; every other failure
+ * {@link TimeoutError}; without it the SDK's default applies (10 minutes until the response headers
+ * arrive; an expiry is a retryable ProviderError), but never its refusal of a non-streaming request
+ * with a large `max_tokens`. A cancellation is rethrown as the signal's reason; every other failure
  * becomes a {@link ProviderError} that never contains the API key, nor a credential given through
  * `defaultHeaders` (`x-api-key`, `Authorization`).
  *
@@ -74,7 +75,7 @@ export function createAnthropicClient(options: AnthropicClientOptions = {}): Mod
     createMessage(request) {
       return withFailureMapping(request, secrets, (signal, progress) => {
         const body = toAnthropicRequestBody(request);
-        const requestOptions = { signal, maxRetries: 0, timeout: sdkTimeoutMs(request.timeoutMs) };
+        const requestOptions = { signal, maxRetries: 0, timeout: sdkTimeoutMs(sdk, request.timeoutMs) };
         return stream
           ? createStreamedMessage(sdk, body, requestOptions, request, progress)
           : createJsonMessage(sdk, body, requestOptions, progress);
@@ -93,14 +94,13 @@ interface RequestProgress {
 type SdkRequestOptions = { signal: AbortSignal; maxRetries: number; timeout: number };
 
 /**
- * The `timeout` handed to the SDK: the request's deadline, else the longest a timer can wait (about
- * 24.8 days — no deadline in practice). Always explicit: the loop owns deadlines, and without one the
- * SDK would apply its own 10 minutes, and refuse every non-streaming request whose `max_tokens` it
- * guesses could take longer ("Streaming is required for operations that may take longer than 10
- * minutes").
+ * The `timeout` handed to the SDK: the request's deadline, else the SDK's own default (10 minutes,
+ * until the response headers arrive): with no deadline of the agent's, the provider client's default
+ * applies. Always explicit: without it the SDK refuses every non-streaming request whose
+ * `max_tokens` it guesses could take longer than 10 minutes ("Streaming is required…").
  */
-function sdkTimeoutMs(timeoutMs: number | undefined): number {
-  return timeoutMs ? Math.min(timeoutMs, MAX_TIMER_MS) : MAX_TIMER_MS;
+function sdkTimeoutMs(sdk: Anthropic, timeoutMs: number | undefined): number {
+  return timeoutMs ? Math.min(timeoutMs, MAX_TIMER_MS) : sdk.timeout;
 }
 
 async function createJsonMessage(

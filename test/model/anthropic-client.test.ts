@@ -390,54 +390,34 @@ describe.each([
     expect(message.content).toEqual([{ type: "text", text: "Slow but fine." }]);
   });
 
-  it("puts no deadline of its own on a request without timeoutMs (not the SDK's 10 minutes)", async () => {
+  it("without timeoutMs, applies the SDK's default (10 minutes to the response headers), then a retryable ProviderError", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     try {
       let fetchSignal: AbortSignal | undefined;
-      let answer: (response: Response) => void = () => {};
       const slow = createAnthropicClient({
         apiKey: API_KEY,
         baseURL: "http://127.0.0.1:1",
         stream,
         fetch: (_input, init) => {
           fetchSignal = init?.signal ?? undefined;
-          return new Promise<Response>((resolve) => {
-            answer = resolve;
+          return new Promise<Response>((_resolve, reject) => {
+            fetchSignal?.addEventListener("abort", () => reject(fetchSignal?.reason), { once: true });
           });
         },
       });
-      const pending = slow.createMessage(request());
+      const pending = slow.createMessage(request({ maxTokens: 64_000 }));
+      const failed = pending.catch((error: unknown) => error);
       await vi.advanceTimersByTimeAsync(0);
       expect(fetchSignal).toBeDefined();
-      await vi.advanceTimersByTimeAsync(24 * 3600 * 1000);
+      await vi.advanceTimersByTimeAsync(599_000);
       expect(fetchSignal!.aborted).toBe(false);
-      const body = {
-        id: "msg_late",
-        type: "message",
-        role: "assistant",
-        model: "claude-requested-1",
-        content: [{ type: "text", text: "A day late." }],
-        stop_reason: "end_turn",
-        usage: { input_tokens: 3, output_tokens: 3 },
-      };
-      answer(
-        stream
-          ? new Response(
-              [
-                { type: "message_start", message: { ...body, content: [], stop_reason: null } },
-                { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
-                { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "A day late." } },
-                { type: "content_block_stop", index: 0 },
-                { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 3 } },
-                { type: "message_stop" },
-              ]
-                .map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`)
-                .join(""),
-              { headers: { "content-type": "text/event-stream" } },
-            )
-          : Response.json(body),
-      );
-      expect((await pending).content).toEqual([{ type: "text", text: "A day late." }]);
+      await vi.advanceTimersByTimeAsync(2_000);
+      expect(fetchSignal!.aborted).toBe(true);
+      const error = await failed;
+      expect(error).toBeInstanceOf(ProviderError);
+      expect((error as ProviderError).retryable).toBe(true);
+      expect(String((error as Error).message)).toMatch(/timed out/i);
+      expectNoKey(error);
     } finally {
       vi.useRealTimers();
     }
