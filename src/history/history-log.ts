@@ -9,9 +9,11 @@
  * retried before the next query (the store is never read during one); once it succeeds, the
  * messages held back follow the stored ones, and the whole is written with `replace`.
  *
- * A `replace` that failed (the crash repair, a compaction, `replaceHistory`) leaves the store's copy
- * different from memory in a way appends cannot fix, so the history is marked unsaved and the next
- * write is a `replace` of the whole history instead of an `append`.
+ * A write that failed — an `append`, or a `replace` (the crash repair, a compaction,
+ * `replaceHistory`) — leaves the store's copy different from memory in a way later appends cannot
+ * fix (they would leave a hole: a `tool_result` stored without its `tool_use`), so the history is
+ * marked unsaved and the next write is a `replace` of the whole history instead of an `append`.
+ * A write refused as a conflict with another writer is not: its history is not ours to overwrite.
  * @module
  */
 import { ConcurrentQueryError, HistoryStoreError } from "../errors";
@@ -82,6 +84,7 @@ export class HistoryLog {
     try {
       await store.append(message);
     } catch (error) {
+      if (!(error instanceof ConcurrentQueryError)) this.unsaved = true;
       this.fail("append", error);
     }
   }
@@ -109,6 +112,7 @@ export class HistoryLog {
       await this.store.replace(messages);
       return true;
     } catch (error) {
+      if (!(error instanceof ConcurrentQueryError)) this.unsaved = true;
       this.fail("replace", error);
       return false;
     }

@@ -137,6 +137,39 @@ describe("HistoryStore lifecycle", () => {
     expect(await agent.getHistory()).toHaveLength(2);
   });
 
+  it("after a failed append the next write replaces the whole history, so the store never keeps a hole", async () => {
+    const recording = recordingStore();
+    recording.failOnce("append", new Error("connection reset by peer"));
+    const client = createScriptedClient([toolTurn("t1"), { content: "done" }]);
+    const noop = {
+      name: "noop",
+      inputSchema: { type: "object" },
+      readOnly: true,
+      parseInput: (input: unknown) => ({ ok: true as const, value: input }),
+      execute: () => "ok",
+    };
+    const agent = createAgent({ model: "m", client, historyStore: recording.store, tools: [noop] });
+
+    const messages = await collect(agent.query("go"));
+
+    expect(
+      messages.filter((message) => message.type === "system" && message.subtype === "store_error"),
+    ).toHaveLength(1);
+    const history = await agent.getHistory();
+    expect(history.map((message) => message.role)).toEqual(["user", "assistant", "user", "assistant"]);
+    expect(recording.stored()).toEqual(history);
+    // One whole replace caught the store up; then appends resumed.
+    expect(recording.calls.map((call) => call.op)).toEqual(["load", "append", "replace", "append", "append"]);
+
+    // A new agent on the same store resumes the whole conversation.
+    const resumed = createAgent({
+      model: "m",
+      client: createScriptedClient([]),
+      historyStore: recording.store,
+    });
+    expect(await resumed.getHistory()).toEqual(history);
+  });
+
   it("a failing load is reported and the agent starts from an empty history", async () => {
     const recording = recordingStore([{ role: "user", content: "lost" }]);
     recording.failures.load = new Error("connection refused");
