@@ -21,7 +21,7 @@ import type { SDKMessage } from "../messages/sdk-messages";
 import type { ToolResultBlock, ToolUseBlock } from "../messages/types";
 import type { SpanHandle } from "../telemetry/telemetry";
 import type { Emit } from "./live-messages";
-import { callModel, type ModelOutcome } from "./model-call";
+import { callModel, cancelledOutcome, type ModelOutcome } from "./model-call";
 import type { QueryRun } from "./query-run";
 import { recordUsage } from "./usage-step";
 
@@ -59,7 +59,9 @@ export async function compactHistory<T>(
       if (output.customInstructions)
         customInstructions = [customInstructions, output.customInstructions].filter(Boolean).join("\n");
     },
+    run.modelSignal,
   );
+  if (run.modelSignal.aborted) return { kind: "cancelled", outcome: cancelledOutcome(run) };
   if (hookFailure) emit({ type: "system", subtype: "hook_error", hook: "preCompact", error: hookFailure });
   if (skip) return { kind: "skipped" };
 

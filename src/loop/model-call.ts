@@ -244,7 +244,8 @@ function hasRequestHooks<T>(core: AgentCore<T>): boolean {
   return core.onModelRequest !== undefined || (core.hooks?.onModelRequest?.length ?? 0) > 0;
 }
 
-function cancelledOutcome(run: QueryRun): Extract<ModelOutcome, { kind: "aborted" | "interrupted" }> {
+/** How a cancelled call ends: aborted by the caller's signal (or the consumer), or interrupted. */
+export function cancelledOutcome(run: QueryRun): Extract<ModelOutcome, { kind: "aborted" | "interrupted" }> {
   if (run.aborted) return { kind: "aborted", reason: run.userSignal.reason };
   if (run.interrupted || run.modelSignal.reason instanceof InterruptReason) return { kind: "interrupted" };
   return { kind: "aborted", reason: run.modelSignal.reason };

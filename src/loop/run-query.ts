@@ -24,7 +24,7 @@ import type { AssistantModelMessage, ModelMessage, ToolUseBlock } from "../messa
 import { isPromiseLike } from "../shared/maybe-async";
 import { compactHistory } from "./compaction-step";
 import { drain, type LiveMessages, MESSAGES_WAITING } from "./live-messages";
-import { callModel, type ModelOutcome, unfinishedOf } from "./model-call";
+import { callModel, cancelledOutcome, type ModelOutcome, unfinishedOf } from "./model-call";
 import { parseOutputFormat } from "./output-format";
 import type { QueryRun } from "./query-run";
 import { runToolPhase } from "./tool-phase";
@@ -71,7 +71,7 @@ export async function* runQuery<T>(
       ? abortEnding<T>(run)
       : run.interrupted
         ? ({ subtype: "interrupted" } as const)
-        : yield* submitPrompt(core, prompt);
+        : yield* submitPrompt(core, run, prompt);
     const live = run.live as LiveMessages<SDKMessage<T>>;
     while (ending === undefined) {
       ending = checkBeforeTurn(core, run);
@@ -221,9 +221,13 @@ async function* endOverBudget<T>(
   return budgetEnding(core, run);
 }
 
-/** Runs `userPromptSubmit` hooks and adds the prompt to history; returns an ending when blocked. */
+/**
+ * Runs `userPromptSubmit` hooks and adds the prompt to history; returns an ending when blocked, or
+ * when the query was cancelled during the hooks (then nothing is recorded).
+ */
 async function* submitPrompt<T>(
   core: AgentCore<T>,
+  run: QueryRun,
   prompt: PromptInput,
 ): AsyncGenerator<SDKMessage<T>, Ending<T> | undefined> {
   let content = typeof prompt === "string" ? prompt : [...prompt];
@@ -240,7 +244,9 @@ async function* submitPrompt<T>(
         return true;
       }
     },
+    run.modelSignal,
   );
+  if (run.modelSignal.aborted) return cancelledEnding(run);
   if (failure) {
     // Fail closed: a prompt a policy hook could not check is not sent.
     yield { type: "system", subtype: "hook_error", hook: "userPromptSubmit", error: failure };
@@ -325,7 +331,9 @@ async function* finishOrContinue<T>(
         return true;
       }
     },
+    run.modelSignal,
   );
+  if (run.modelSignal.aborted) return cancelledEnding(run);
   if (failure) yield { type: "system", subtype: "hook_error", hook: "stop", error: failure };
   if (continueWith !== undefined) {
     yield* appendToHistory(core, { role: "user", content: continueWith });
@@ -374,6 +382,11 @@ function budgetEnding<T>(core: AgentCore<T>, run: QueryRun): Ending<T> {
 
 function overBudget<T>(core: AgentCore<T>, run: QueryRun): boolean {
   return core.maxBudgetUsd !== undefined && run.ledger.isOverBudget(core.maxBudgetUsd);
+}
+
+/** The ending of a query cancelled outside a model request: by its signal, an interrupt, or its consumer. */
+function cancelledEnding<T>(run: QueryRun): Ending<T> {
+  return endingForFailure(cancelledOutcome(run));
 }
 
 function endingForFailure<T>(outcome: Exclude<ModelOutcome, { kind: "response" }>): Ending<T> {
