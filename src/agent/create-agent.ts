@@ -127,12 +127,18 @@ export function createAgent<T = unknown>(options: AgentOptions<T>): Agent<T> {
           take(run);
           held = true;
         }
+        // The query's signal bounds its store calls: a hung store does not hold an aborted query.
+        core.history.bindSignal(run.toolSignal);
         await prepare();
       },
       async finish(completed) {
         if (!held) return; // the guard was never ours: touch nothing
-        if (!completed) await stopEarly(run);
-        if (releaseAtEnd) release(run);
+        try {
+          if (!completed) await stopEarly(run);
+        } finally {
+          core.history.bindSignal(undefined);
+          if (releaseAtEnd) release(run);
+        }
       },
     };
   }

@@ -14,15 +14,22 @@
  * fix (they would leave a hole: a `tool_result` stored without its `tool_use`), so the history is
  * marked unsaved and the next write is a `replace` of the whole history instead of an `append`.
  * A write refused as a conflict with another writer is not: its history is not ours to overwrite.
+ *
+ * The running query's signal bounds its store calls too: a write still running when it aborts is
+ * abandoned to the background (the query ends; nothing waits for a hung store), and until it settles
+ * later writes are not sent — memory is marked unsaved, and one `replace` of the whole history
+ * catches the store up afterwards, so writes never overtake each other. `close()` waits for it.
  * @module
  */
 import { ConcurrentQueryError, HistoryStoreError } from "../errors";
 import type { SDKMessage } from "../messages/sdk-messages";
 import type { ModelMessage } from "../messages/types";
+import { raceWithSignal } from "../shared/signals";
 import { repairHistoryTail } from "./repair";
 import type { HistoryStore } from "./store";
 
 type Notice = Extract<SDKMessage, { subtype: "store_error" }>;
+type StoreWrite = "append" | "replace";
 
 /** History plus its store. */
 export class HistoryLog {
@@ -34,16 +41,34 @@ export class HistoryLog {
   private loading: Promise<void> | undefined;
   /** Failures that happened outside a query, reported at the start of the next one. */
   private pending: Notice[] = [];
+  /** The running query's signal: a store call still running when it aborts is abandoned. */
+  private signal: AbortSignal | undefined;
+  /** A write abandoned by a cancelled query (or the catch-up after it), still running. */
+  private background: Promise<void> | undefined;
+  /** Counts changes of the in-memory history, so a catch-up knows whether it wrote the latest. */
+  private version = 0;
 
   constructor(private readonly store: HistoryStore | undefined) {}
 
-  /** Loads the store once it succeeds (calls during a load wait for it; a failed load is retried). */
-  ensureLoaded(): Promise<void> {
-    if (this.loaded) return Promise.resolve();
+  /**
+   * Binds the running query's signal (or `undefined` when it ends): store calls still running when it
+   * aborts are abandoned rather than waited for.
+   */
+  bindSignal(signal: AbortSignal | undefined): void {
+    this.signal = signal;
+  }
+
+  /**
+   * Loads the store once it succeeds (calls during a load wait for it; a failed load is retried).
+   * When the bound signal aborts first, resolves with the history still not loaded; the load goes on
+   * and the next call waits for it.
+   */
+  async ensureLoaded(): Promise<void> {
+    if (this.loaded) return;
     this.loading ??= this.load().finally(() => {
       this.loading = undefined;
     });
-    return this.loading;
+    await this.unlessAborted(this.loading);
   }
 
   private async load(): Promise<void> {
@@ -62,6 +87,7 @@ export class HistoryLog {
     // Messages held back while the store could not be read come after the stored ones.
     const meanwhile = this.messages;
     this.messages = meanwhile.length > 0 ? [...messages, ...meanwhile] : messages;
+    this.version++;
     this.loaded = true;
     if (repaired > 0 || meanwhile.length > 0) {
       // Until this is written, nothing may be appended after the crashed tail or the unseen store.
@@ -73,6 +99,7 @@ export class HistoryLog {
   /** Adds a message to history and appends it to the store. */
   append(message: ModelMessage): Promise<void> | undefined {
     this.messages.push(message);
+    this.version++;
     // Without a store there is nothing to wait for: no promise, no tick on the hot path.
     return this.store ? this.appendToStore(this.store, message) : undefined;
   }
@@ -80,7 +107,12 @@ export class HistoryLog {
   private async appendToStore(store: HistoryStore, message: ModelMessage): Promise<void> {
     // After a failed load, `message` is held back in memory: the next successful load writes it.
     if (!this.loaded) return;
+    if (this.deferredBehindBackground()) return;
     if (this.unsaved) return this.saveWholeHistory(); // memory holds `message` already
+    await this.bounded(this.appendNow(store, message), "append");
+  }
+
+  private async appendNow(store: HistoryStore, message: ModelMessage): Promise<void> {
     try {
       await store.append(message);
     } catch (error) {
@@ -96,6 +128,7 @@ export class HistoryLog {
   async replace(messages: ModelMessage[]): Promise<void> {
     const written = await this.writeReplace(messages);
     this.messages = messages;
+    this.version++;
     this.loaded = true;
     this.unsaved = !written;
   }
@@ -105,17 +138,107 @@ export class HistoryLog {
     if (await this.writeReplace([...this.messages])) this.unsaved = false;
   }
 
-  /** Whether the store took `messages`; a failure is thrown (`failOnError`) or reported. */
+  /**
+   * Whether the store took `messages`; a failure is thrown (`failOnError`) or reported. `false` too
+   * when the write is deferred behind a background write, or abandoned to the background.
+   */
   private async writeReplace(messages: ModelMessage[]): Promise<boolean> {
     if (!this.store) return true;
+    if (this.deferredBehindBackground()) return false;
+    return (await this.bounded(this.replaceNow(this.store, messages), "replace")) ?? false;
+  }
+
+  private async replaceNow(store: HistoryStore, messages: ModelMessage[]): Promise<boolean> {
     try {
-      await this.store.replace(messages);
+      await store.replace(messages);
       return true;
     } catch (error) {
       if (!(error instanceof ConcurrentQueryError)) this.unsaved = true;
       this.fail("replace", error);
       return false;
     }
+  }
+
+  /**
+   * While a background write runs nothing else is sent (it would overtake it): memory is marked
+   * unsaved, and the catch-up after the background write replaces the whole history.
+   */
+  private deferredBehindBackground(): boolean {
+    if (!this.background) return false;
+    this.unsaved = true;
+    return true;
+  }
+
+  /**
+   * Waits for a store write unless the bound signal aborts while it runs: then the write goes on in
+   * the background (its failure reported later) and this resolves with `undefined`.
+   */
+  private async bounded<R>(writing: Promise<R>, operation: StoreWrite): Promise<R | undefined> {
+    const signal = this.signal;
+    if (!signal || signal.aborted) return writing;
+    try {
+      return await raceWithSignal(writing, signal);
+    } catch (error) {
+      if (!signal.aborted) throw error; // the write itself failed (failOnError)
+      this.continueInBackground(writing, operation);
+      return undefined;
+    }
+  }
+
+  /** Resolves when `work` settles (rethrowing its failure) or when the bound signal aborts first. */
+  private async unlessAborted(work: Promise<void>): Promise<void> {
+    const signal = this.signal;
+    if (!signal) return work;
+    try {
+      await raceWithSignal(work, signal);
+    } catch (error) {
+      if (!signal.aborted) throw error;
+      work.catch(() => {}); // reported by the load itself, or thrown to the next caller
+    }
+  }
+
+  /** Tracks an abandoned write; once it settles, the store is caught up with memory. */
+  private continueInBackground(writing: Promise<unknown>, operation: StoreWrite): void {
+    this.unsaved = true;
+    this.background = writing
+      .then(
+        () => {},
+        (error) => this.reportLater(operation, error),
+      )
+      .then(() => this.catchUp());
+  }
+
+  /**
+   * Replaces the whole stored history with memory — again while that succeeds and memory changed
+   * meanwhile; after a failure the history stays unsaved, for the next write to retry.
+   */
+  private async catchUp(): Promise<void> {
+    try {
+      while (this.unsaved && this.loaded && this.store) {
+        const version = this.version;
+        let written = false;
+        try {
+          written = await this.replaceNow(this.store, [...this.messages]);
+        } catch (error) {
+          this.reportLater("replace", error);
+        }
+        if (!written) break;
+        if (this.version === version) this.unsaved = false;
+      }
+    } finally {
+      this.background = undefined;
+    }
+  }
+
+  /** A background write's failure: nobody can be thrown to any more, so it becomes a notice. */
+  private reportLater(operation: StoreWrite, error: unknown): void {
+    const wrapped = error instanceof HistoryStoreError ? error : new HistoryStoreError(operation, error);
+    this.pending.push({
+      type: "system",
+      subtype: "store_error",
+      operation: wrapped.operation,
+      error: wrapped,
+    });
   }
 
   /** Whether store notices wait to be taken. */
@@ -131,7 +254,9 @@ export class HistoryLog {
     return notices;
   }
 
+  /** Waits for a background write (and its catch-up), then closes the store. */
   async close(): Promise<void> {
+    while (this.background) await this.background;
     await this.store?.close?.();
   }
 

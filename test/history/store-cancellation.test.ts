@@ -1,0 +1,144 @@
+/**
+ * The query's signal bounds its store calls: a `load` or a write that hangs does not hold an
+ * aborted query. An abandoned write goes on in the background; later writes wait for it and one
+ * whole `replace` then catches the store up, so the store ends equal to memory and writes never
+ * overtake each other. `close()` waits for that.
+ */
+import { describe, expect, it } from "vitest";
+import { createAgent, type HistoryStore, type ModelMessage } from "../../src/index";
+import { createScriptedClient } from "../../src/testing/index";
+import { collect, type Deferred, deferred, expectWellFormed, lastResult, within } from "../loop/support";
+
+/** An in-memory store whose next `op` call waits for `gate` (and records the calls it gets). */
+function gatedStore(initial: ModelMessage[] = [], options: { failOnError?: boolean } = {}) {
+  let saved = structuredClone(initial);
+  const calls: string[] = [];
+  const gates: Partial<Record<"load" | "append" | "replace", { gate: Deferred<void>; skip: number }>> = {};
+  const entered = deferred();
+  const pass = async (op: "load" | "append" | "replace") => {
+    calls.push(op);
+    const held = gates[op];
+    if (!held) return;
+    if (held.skip > 0) {
+      held.skip -= 1;
+      return;
+    }
+    delete gates[op];
+    entered.resolve();
+    await held.gate.promise;
+  };
+  const store: HistoryStore = {
+    failOnError: options.failOnError ?? false,
+    async load() {
+      await pass("load");
+      return structuredClone(saved);
+    },
+    async append(message) {
+      await pass("append");
+      saved.push(structuredClone(message));
+    },
+    async replace(messages) {
+      await pass("replace");
+      saved = structuredClone(messages);
+    },
+  };
+  return {
+    store,
+    calls,
+    entered: entered.promise,
+    saved: () => saved,
+    /** Makes a call of `op` (the next, or the one after `skip` more) hang until the returned deferred settles. */
+    hold(op: "load" | "append" | "replace", skip = 0): Deferred<void> {
+      const gate = deferred();
+      gates[op] = { gate, skip };
+      return gate;
+    },
+  };
+}
+
+describe("a store call that hangs, and the query's signal", () => {
+  it("a hung load: the query ends error_abort at once; the load goes on and the next query uses it", async () => {
+    const gated = gatedStore([
+      { role: "user", content: "earlier" },
+      { role: "assistant", content: [{ type: "text", text: "noted" }] },
+    ]);
+    const gate = gated.hold("load");
+    const client = createScriptedClient([{ content: "Again." }]);
+    const agent = createAgent({ model: "m", client, historyStore: gated.store });
+    const controller = new AbortController();
+
+    const pending = agent.prompt("Hello", { signal: controller.signal });
+    await gated.entered;
+    controller.abort(new Error("user left"));
+    const result = await within(pending, 2_000);
+
+    expect(result).not.toBe("still pending");
+    expect((result as Awaited<typeof pending>).subtype).toBe("error_abort");
+    expect(client.callCount).toBe(0);
+
+    gate.resolve();
+    const next = await agent.prompt("Once more");
+    expect(next.subtype).toBe("success");
+    expect(client.requests[0]!.messages).toEqual([
+      { role: "user", content: "earlier" },
+      { role: "assistant", content: [{ type: "text", text: "noted" }] },
+      { role: "user", content: "Once more" },
+    ]);
+    await agent.close();
+  });
+
+  it("a hung append: the query ends error_abort at once; the store catches up once it answers", async () => {
+    const gated = gatedStore();
+    const client = createScriptedClient([{ content: "The answer." }, { content: "A second answer." }]);
+    const agent = createAgent({ model: "m", client, historyStore: gated.store });
+    const controller = new AbortController();
+    // The prompt's append passes; the assistant's hangs.
+    const gate = gated.hold("append", 1);
+    const pending = collect(agent.query("Hello", { signal: controller.signal }));
+    await gated.entered;
+    controller.abort(new Error("user left"));
+    const messages = await within(pending, 2_000);
+
+    expect(messages).not.toBe("still pending");
+    expect(lastResult(messages as Exclude<typeof messages, string>).subtype).toBe("error_abort");
+
+    // A second query while the abandoned write still hangs: it runs in memory, its writes wait.
+    const second = await within(agent.prompt("And then?"), 2_000);
+    expect(second).not.toBe("still pending");
+    expect(gated.saved()).toEqual([{ role: "user", content: "Hello" }]);
+
+    gate.resolve();
+    await agent.close(); // waits for the background write and the catch-up
+    const history = await agent.getHistory();
+    expectWellFormed(history);
+    expect(history.map((message) => message.role)).toEqual(["user", "assistant", "user", "assistant"]);
+    expect(gated.saved()).toEqual(history);
+    // The hung append, then one replace with everything: nothing overtook it.
+    expect(gated.calls.slice(-2)).toEqual(["append", "replace"]);
+  });
+
+  it("an abandoned write that fails later is reported at the start of the next query, not thrown", async () => {
+    const gated = gatedStore([], { failOnError: true });
+    const client = createScriptedClient([{ content: "The answer." }, { content: "Next." }]);
+    const agent = createAgent({ model: "m", client, historyStore: gated.store });
+    const controller = new AbortController();
+    const gate = gated.hold("append", 1);
+    const pending = collect(agent.query("Hello", { signal: controller.signal }));
+    await gated.entered;
+    controller.abort(new Error("user left"));
+    await pending;
+
+    gate.reject(new Error("disk full"));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const messages = await collect(agent.query("Next?"));
+
+    const notices = messages.filter(
+      (message) => message.type === "system" && message.subtype === "store_error",
+    );
+    expect(notices).toHaveLength(1);
+    expect(String((notices[0] as { error: Error }).error.message)).toContain("disk full");
+    expect(lastResult(messages).subtype).toBe("success");
+    await agent.close();
+    expect(gated.saved()).toEqual(await agent.getHistory());
+  });
+});
