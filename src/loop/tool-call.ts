@@ -265,7 +265,10 @@ async function afterExecution(
   let outcome = await executed;
   if (runtime.hooks?.postToolUse?.length) outcome = await runPostToolUseHooks(call, input, outcome, runtime);
   if (runtime.compactResult && !outcome.block.is_error) {
-    outcome = { ...outcome, block: await runtime.compactResult(call, outcome.block, span) };
+    const block = await runtime.compactResult(call, outcome.block, span);
+    // History gets the summary; an `endTurn` result stays the tool's own content as the query's result.
+    if (block !== outcome.block)
+      outcome = outcome.endTurn ? { ...outcome, block, originalContent: outcome.block.content } : { ...outcome, block };
   }
   return outcome;
 }

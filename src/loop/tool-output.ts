@@ -11,6 +11,8 @@ export interface ToolCallOutcome {
   endTurn: boolean;
   /** The name of the error `execute` threw, when it threw one (recorded on the tool's span). */
   errorName?: string;
+  /** An `endTurn` result's content as the tool returned it, when history holds its summary instead. */
+  originalContent?: ToolResultBlock["content"];
 }
 
 /** Normalises a tool's return value. */

@@ -55,7 +55,7 @@ function phaseResult<T>(core: AgentCore<T>, outcomes: ToolCallOutcome[]): ToolPh
     if (outcome.endTurn && !ender) ender = outcome;
   }
   if (!ender) return { blocks };
-  const result = toolResultText(ender.block.content);
+  const result = toolResultText(ender.originalContent ?? ender.block.content);
   // With outputSchema only a valid submission is a success: ending the turn otherwise is a missing output.
   if (core.submitTool)
     return { blocks, ending: { subtype: "error_missing_output", error: new MissingOutputError(), result } };

@@ -258,3 +258,29 @@ describe("compactToolResults", () => {
     expect(resultText(toolResults(history)[0]!)).toBe(documentOf(2_000));
   });
 });
+
+describe("compactToolResults with an endTurn tool", () => {
+  it("ends with the tool's own content as result; history holds the summary", async () => {
+    const finalReport = defineTool({
+      name: "final_report",
+      inputSchema: z.object({}),
+      execute: () => ({ content: documentOf(60_000), endTurn: true }),
+    });
+    const routed = routedClient({
+      main: [{ content: [{ type: "tool_use", id: "r1", name: "final_report", input: {} }] }],
+      toolResultSummary: [answer("A short summary of the report.")],
+    });
+    const agent = createAgent({
+      model: MODEL,
+      client: routed.client,
+      tools: [finalReport],
+      compactToolResults: true,
+    });
+
+    const result = lastResult(await collect(agent.query("Write the report.")));
+
+    expect(result.subtype).toBe("success");
+    expect(result.result).toBe(documentOf(60_000));
+    expect(resultText(toolResults(await agent.getHistory())[0]!)).toContain("A short summary of the report.");
+  });
+});
