@@ -23,14 +23,22 @@ export function errorResultsFor(
  * When the last message is an assistant message with tool calls, the user message that answers
  * each call with an error result (the calls were stopped or never run); otherwise `undefined`.
  */
-export function closeDanglingToolUses(history: readonly ModelMessage[]): ModelMessage | undefined {
+export function closeDanglingToolUses(
+  history: readonly ModelMessage[],
+  describe: (call: ToolUseBlock) => string = stoppedCall,
+): ModelMessage | undefined {
   const last = history[history.length - 1];
-  if (last?.role !== "assistant") return undefined;
+  if (last?.role !== "assistant" || typeof last.content === "string") return undefined;
   const calls = last.content.filter((block): block is ToolUseBlock => block.type === "tool_use");
   if (calls.length === 0) return undefined;
-  return errorResultsFor(
-    calls,
-    (call) =>
-      `The call to "${call.name}" did not complete: the query was stopped before its result was recorded.`,
-  );
+  return errorResultsFor(calls, describe);
+}
+
+function stoppedCall(call: ToolUseBlock): string {
+  return `The call to "${call.name}" did not complete: the query was stopped before its result was recorded.`;
+}
+
+/** The text answering a call a new prompt finds without a result (e.g. a history given to `replaceHistory`). */
+export function unansweredCall(call: ToolUseBlock): string {
+  return `The call to "${call.name}" has no result: the conversation went on without it.`;
 }

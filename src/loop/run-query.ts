@@ -16,7 +16,7 @@ import {
   MissingOutputError,
   PromptBlockedError,
 } from "../errors";
-import { errorResultsFor } from "../history/dangling";
+import { closeDanglingToolUses, errorResultsFor, unansweredCall } from "../history/dangling";
 import { runHookChain } from "../hooks/run-hooks";
 import type { StopOutput, UserPromptSubmitOutput } from "../hooks/types";
 import type { ResultSubtype, SDKMessage, SDKResultMessage } from "../messages/sdk-messages";
@@ -257,6 +257,10 @@ async function* submitPrompt<T>(
   }
   if (blockedMessage !== undefined)
     return { subtype: "error_during_execution", error: new PromptBlockedError(blockedMessage) };
+  // Calls left without results (a history given to replaceHistory, or written by another program)
+  // are answered first: the request would otherwise be refused.
+  const unanswered = closeDanglingToolUses(core.history.messages, unansweredCall);
+  if (unanswered) await core.history.append(unanswered);
   // The prompt enters history but is not yielded: `user` messages report what the loop fed back.
   await core.history.append({ role: "user", content });
   yield* core.history.takeNotices();

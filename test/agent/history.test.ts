@@ -249,3 +249,36 @@ describe("after every ending, history is well-formed and the store agrees with m
     expect(await createJsonlHistoryStore({ path }).load()).toEqual(memory);
   });
 });
+
+describe("a history whose last message has calls without results", () => {
+  it("replaceHistory accepts it as given; the next prompt answers those calls before itself", async () => {
+    const client = createScriptedClient([{ content: "Starting over." }]);
+    const agent = createAgent({ model: MODEL, client });
+    const imported = [
+      { role: "user" as const, content: "Deploy it." },
+      { role: "assistant" as const, content: [toolUse("d1", "deploy", { env: "prod" })] },
+    ];
+    await agent.replaceHistory(imported);
+    expect(await agent.getHistory()).toEqual(imported);
+
+    const result = await agent.prompt("Never mind, just summarise.");
+
+    expect(result.subtype).toBe("success");
+    const sent = client.requests[0]!.messages;
+    expectWellFormed(sent);
+    expect(sent.slice(2)).toEqual([
+      {
+        role: "user",
+        content: [
+          {
+            type: "tool_result",
+            tool_use_id: "d1",
+            content: 'The call to "deploy" has no result: the conversation went on without it.',
+            is_error: true,
+          },
+        ],
+      },
+      { role: "user", content: "Never mind, just summarise." },
+    ]);
+  });
+});
