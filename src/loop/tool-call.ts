@@ -268,7 +268,9 @@ async function afterExecution(
     const block = await runtime.compactResult(call, outcome.block, span);
     // History gets the summary; an `endTurn` result stays the tool's own content as the query's result.
     if (block !== outcome.block)
-      outcome = outcome.endTurn ? { ...outcome, block, originalContent: outcome.block.content } : { ...outcome, block };
+      outcome = outcome.endTurn
+        ? { ...outcome, block, originalContent: outcome.block.content }
+        : { ...outcome, block };
   }
   return outcome;
 }
