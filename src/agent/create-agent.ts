@@ -121,6 +121,14 @@ export function createAgent<T = unknown>(options: AgentOptions<T>): Agent<T> {
    */
   function lifecycle(run: QueryRun, takeOnStart: boolean, releaseAtEnd: boolean): CycleLifecycle {
     let held = !takeOnStart;
+    let settled = false;
+    /** Everything of this cycle is recorded: unbind the store from its signal, free the guard. */
+    const settle = () => {
+      if (settled) return;
+      settled = true;
+      core.history.bindSignal(undefined);
+      if (releaseAtEnd) release(run);
+    };
     return {
       async prepare() {
         if (!held) {
@@ -131,13 +139,15 @@ export function createAgent<T = unknown>(options: AgentOptions<T>): Agent<T> {
         core.history.bindSignal(run.toolSignal);
         await prepare();
       },
+      settle() {
+        if (held) settle();
+      },
       async finish(completed) {
         if (!held) return; // the guard was never ours: touch nothing
         try {
           if (!completed) await stopEarly(run);
         } finally {
-          core.history.bindSignal(undefined);
-          if (releaseAtEnd) release(run);
+          settle();
         }
       },
     };

@@ -40,11 +40,14 @@ export interface Ending<T> {
 }
 
 /**
- * How the agent brackets one cycle: `prepare` before anything (lazy store load, MCP connect) and
- * `finish` always, told whether the cycle completed (false: the consumer left early or it threw).
+ * How the agent brackets one cycle: `prepare` before anything (lazy store load, MCP connect),
+ * `settle` once the result is built — everything is recorded, so the conversation is free for the
+ * next query even before the consumer has taken the result — and `finish` always, told whether the
+ * cycle completed (false: the consumer left early or it threw).
  */
 export interface CycleLifecycle {
   prepare(): Promise<void>;
+  settle(): void;
   finish(completed: boolean): Promise<void>;
 }
 
@@ -133,6 +136,7 @@ export async function* runQuery<T>(
     const result = buildResult(core, run, ending);
     recordResultOnSpan(run, result);
     completed = true;
+    lifecycle.settle();
     yield result;
     return result;
   } catch (error) {

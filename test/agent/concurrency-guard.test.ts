@@ -203,3 +203,26 @@ describe("the guard is released", () => {
     expect((await agent.prompt("two")).result).toBe("b");
   });
 });
+
+describe("the guard after the result message", () => {
+  it("is free once query() yields its result: a prompt started inside the for-await runs", async () => {
+    const client = createScriptedClient([{ content: "First answer." }, { content: "Second answer." }]);
+    const agent = createAgent({ model: MODEL, client });
+
+    let followUp: string | undefined;
+    for await (const message of agent.query("one")) {
+      if (message.type === "result") followUp = (await agent.prompt("two")).result;
+    }
+
+    expect(followUp).toBe("Second answer.");
+    expect((await agent.getHistory()).map((message) => message.role)).toEqual([
+      "user",
+      "assistant",
+      "user",
+      "assistant",
+    ]);
+    // And the guard is held again by nothing: a third query runs.
+    client.push({ content: "Third." });
+    expect((await agent.prompt("three")).result).toBe("Third.");
+  });
+});
