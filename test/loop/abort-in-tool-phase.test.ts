@@ -219,3 +219,40 @@ describe("an abort while submit_output is validated", () => {
     expect(resultText(toolResults(history)[0]!)).toContain("not checked because the query was aborted");
   });
 });
+
+describe("an abort between a read-only group and the call after it", () => {
+  it("stops the mutating call that was to run next: it gets a not-run result", async () => {
+    const controller = new AbortController();
+    const ran: string[] = [];
+    const read = defineTool({
+      name: "read",
+      readOnly: true,
+      inputSchema: z.object({}),
+      execute: async () => {
+        controller.abort(new Error("user cancelled"));
+        ran.push("read");
+        return "contents";
+      },
+    });
+    const write = defineTool({
+      name: "write",
+      inputSchema: z.object({}),
+      execute: () => {
+        ran.push("write");
+        return "written";
+      },
+    });
+    const client = createScriptedClient([{ content: [toolUse("r1", "read"), toolUse("w1", "write")] }]);
+    const agent = createAgent({ model: MODEL, client, tools: [read, write] });
+
+    const result = await agent.prompt("go", { signal: controller.signal });
+
+    expect(result.subtype).toBe("error_abort");
+    expect(ran).toEqual(["read"]);
+    const history = await agent.getHistory();
+    expectWellFormed(history);
+    const [, writeResult] = toolResults(history);
+    expect(writeResult).toMatchObject({ tool_use_id: "w1", is_error: true });
+    expect(resultText(writeResult!)).toContain("not run");
+  });
+});

@@ -284,3 +284,29 @@ describe("compactToolResults with an endTurn tool", () => {
     expect(resultText(toolResults(await agent.getHistory())[0]!)).toContain("A short summary of the report.");
   });
 });
+
+describe("compactToolResults and transient failures", () => {
+  it("retries a summary request that failed with a 529, like any model request", async () => {
+    const overloaded = Object.assign(new Error("overloaded"), { status: 529 });
+    const routed = routedClient({
+      main: [fetchTurn("t1", 100, { size: 60_000 }), answer("done")],
+      toolResultSummary: [overloaded, answer("A summary of sixty thousand f characters.")],
+    });
+    const agent = createAgent({
+      model: MODEL,
+      client: routed.client,
+      tools: [fetchTool],
+      compactToolResults: true,
+      retry: { initialDelayMs: 1, maxDelayMs: 1 },
+    });
+
+    const messages = await collect(agent.query("Fetch it."));
+
+    expect(lastResult(messages).subtype).toBe("success");
+    expect(kinds(messages)).toContain("system:api_retry");
+    expect(systemMessages(messages, "tool_result_compaction")).toHaveLength(1);
+    expect(resultText(toolResults(await agent.getHistory())[0]!)).toContain(
+      "A summary of sixty thousand f characters.",
+    );
+  });
+});
