@@ -63,6 +63,7 @@ export function createAgent<T = unknown>(options: AgentOptions<T>): Agent<T> {
       : undefined;
   let running: QueryRun | undefined;
   let closed = false;
+  let closingDone: Promise<void> | undefined;
   /** Aborted by `close()`: a stream waiting for its next input stops waiting. */
   const closing = new AbortController();
 
@@ -135,8 +136,9 @@ export function createAgent<T = unknown>(options: AgentOptions<T>): Agent<T> {
           take(run);
           held = true;
         }
-        // The query's signal bounds its store calls: a hung store does not hold an aborted query.
-        core.history.bindSignal(run.toolSignal);
+        // Its cancellation (signal, interrupt, consumer leaving) bounds its store calls: a hung
+        // store does not hold a cancelled query.
+        core.history.bindSignal(run.modelSignal);
         await prepare();
       },
       settle() {
@@ -255,22 +257,27 @@ export function createAgent<T = unknown>(options: AgentOptions<T>): Agent<T> {
     get model() {
       return core.model;
     },
-    async close() {
-      if (closed) return;
-      closed = true;
-      closing.abort();
-      // MCP goes at once (a connection still being made is abandoned; a running MCP call ends in
-      // an error result). The store waits for the interrupted query to finish what it is doing —
-      // a tool batch and its writes — but not for a query waiting for its consumer.
-      const closingMcp = mcp?.close();
-      const run = running;
-      if (run) {
-        run.interrupt();
-        await run.inFlight?.()?.catch(() => {});
-      }
-      await Promise.allSettled([closingMcp, core.history.close()]);
+    close() {
+      closingDone ??= closeAgent();
+      return closingDone;
     },
   };
+
+  /** Closes once; every `close()` call returns the same promise. */
+  async function closeAgent(): Promise<void> {
+    closed = true;
+    closing.abort();
+    // MCP goes at once (a connection still being made is abandoned; a running MCP call ends in
+    // an error result). The store waits for the interrupted query to finish what it is doing —
+    // a tool batch and its writes — but not for a query waiting for its consumer.
+    const closingMcp = mcp?.close();
+    const run = running;
+    if (run) {
+      run.interrupt();
+      await run.inFlight?.()?.catch(() => {});
+    }
+    await Promise.allSettled([closingMcp, core.history.close()]);
+  }
 }
 
 /** What `streamInput` shares with its handle. */

@@ -8,6 +8,19 @@ import type { Agent } from "../agent/create-agent";
 
 /** The controls whose query is running, so a termination signal can abort them all. */
 const runningControls = new Set<InterruptControl>();
+/** What must run before the process exits on a termination signal (closing the agent: its store). */
+const exitCleanups = new Set<() => Promise<void>>();
+
+/** Registers `cleanup` to run before a termination signal ends the process; returns its removal. */
+export function beforeTerminationExit(cleanup: () => Promise<void>): () => void {
+  exitCleanups.add(cleanup);
+  return () => exitCleanups.delete(cleanup);
+}
+
+/** Runs the registered cleanups (their failures ignored: the process is exiting). */
+export async function runExitCleanups(): Promise<void> {
+  await Promise.allSettled([...exitCleanups].map((cleanup) => cleanup()));
+}
 
 /**
  * Aborts every running query of this process through its AbortSignal (SIGTERM, SIGHUP): running

@@ -10,7 +10,7 @@ import { type CliOptions, parseCommandLine, USAGE, UsageError } from "./args";
 import { runDemo } from "./demo";
 import { EXIT_AGENT_ERROR, EXIT_SUCCESS, EXIT_USAGE_ERROR } from "./exit-codes";
 import { runInteractiveSession } from "./interactive";
-import { InterruptControl } from "./interrupt-control";
+import { beforeTerminationExit, InterruptControl } from "./interrupt-control";
 import { type CliIo, processIo } from "./io";
 import { runOnce } from "./one-shot";
 import { createQueryOutput, type QueryOutput } from "./query-output";
@@ -41,6 +41,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
 async function runWithAgent(options: CliOptions, io: CliIo, output: QueryOutput): Promise<number> {
   const setup = await createCliAgent(options, io);
   const { agent } = setup;
+  // On SIGTERM/SIGHUP the agent is closed before the exit: its store's last writes land.
+  const forgetCleanup = beforeTerminationExit(() => agent.close());
   try {
     if (options.sessionPath) {
       const notice = resumeNotice(options.sessionPath, (await agent.getHistory()).length);
@@ -51,6 +53,7 @@ async function runWithAgent(options: CliOptions, io: CliIo, output: QueryOutput)
     if (options.prompt !== undefined) return await runOnce(options.prompt, run);
     return await runInteractiveSession(run, bannerOf(options, setup));
   } finally {
+    forgetCleanup();
     await agent.close();
   }
 }

@@ -2,15 +2,16 @@
  * SIGTERM and SIGHUP (`kill`, a stopping container, a closed terminal): the running query is
  * aborted through its AbortSignal, the process groups of running `bash` commands are killed, and
  * the command exits with 128 + the signal's number, as shells report it (143, 129), as soon as the
- * aborted query has ended — its last turn is then in the `--session` file, every tool call with its
- * result — or after {@link TERMINATION_GRACE_MS}, or at once on a second signal. Without
+ * aborted query has ended and the agent is closed — its last turn is then in the `--session` file,
+ * every tool call with its result — or after {@link TERMINATION_GRACE_MS}, or at once on a second
+ * signal. Without
  * this, Node's default action ends the process without its `exit` listeners, and a running `bash`
  * command — in a process group of its own — would outlive the command.
  * @module
  */
 import { constants } from "node:os";
 import { killTrackedProcessGroups } from "../workspace-tools/process-group";
-import { abortRunningQueries } from "./interrupt-control";
+import { abortRunningQueries, runExitCleanups } from "./interrupt-control";
 
 /** The signals that end the command this way. SIGINT (Ctrl-C) interrupts first; see interrupt-control.ts. */
 export const TERMINATION_SIGNALS = ["SIGTERM", "SIGHUP"] as const;
@@ -51,10 +52,13 @@ export function exitOnTerminationSignals(
     killTrackedProcessGroups();
     notify(`agent-lattice: stopped by ${signal}`);
     const giveUp = setTimeout(() => process.exit(code), TERMINATION_GRACE_MS);
-    void queriesEnded.then(flush).then(() => {
-      clearTimeout(giveUp);
-      process.exit(code);
-    });
+    void queriesEnded
+      .then(runExitCleanups)
+      .then(flush)
+      .then(() => {
+        clearTimeout(giveUp);
+        process.exit(code);
+      });
   };
   for (const signal of TERMINATION_SIGNALS) process.on(signal, onSignal);
   return {

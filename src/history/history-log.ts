@@ -15,10 +15,12 @@
  * marked unsaved and the next write is a `replace` of the whole history instead of an `append`.
  * A write refused as a conflict with another writer is not: its history is not ours to overwrite.
  *
- * The running query's signal bounds its store calls too: a write still running when it aborts is
- * abandoned to the background (the query ends; nothing waits for a hung store), and until it settles
- * later writes are not sent — memory is marked unsaved, and one `replace` of the whole history
- * catches the store up afterwards, so writes never overtake each other. `close()` waits for it.
+ * The running query's cancellation bounds its store calls too. Once it is cancelled, a write — one
+ * running then, or one made after — is waited for at most {@link STORE_GRACE_AFTER_CANCEL_MS} (a
+ * healthy store answers well within it, so an aborted turn is still saved), then left to finish in
+ * the background: the query ends; nothing waits for a hung store. Until it settles later writes are
+ * not sent — memory is marked unsaved, and one `replace` of the whole history catches the store up
+ * afterwards, so writes never overtake each other. `close()` waits for it.
  * @module
  */
 import { ConcurrentQueryError, HistoryStoreError } from "../errors";
@@ -30,6 +32,9 @@ import type { HistoryStore } from "./store";
 
 type Notice = Extract<SDKMessage, { subtype: "store_error" }>;
 type StoreWrite = "append" | "replace";
+
+/** How long a store write may still take once the query is cancelled, before it is left to the background. */
+export const STORE_GRACE_AFTER_CANCEL_MS = 1_000;
 
 /** History plus its store. */
 export class HistoryLog {
@@ -80,9 +85,12 @@ export class HistoryLog {
     try {
       stored = await this.store.load();
     } catch (error) {
+      if (this.loaded) return; // replaced meanwhile (replaceHistory after an abandoned load)
       this.fail("load", error); // throws with failOnError; either way the history stays not loaded
       return;
     }
+    // A load abandoned by a cancelled query may end after `replace()` set the history: it is stale.
+    if (this.loaded) return;
     const { messages, repaired } = repairHistoryTail(stored);
     // Messages held back while the store could not be read come after the stored ones.
     const meanwhile = this.messages;
@@ -170,19 +178,23 @@ export class HistoryLog {
   }
 
   /**
-   * Waits for a store write unless the bound signal aborts while it runs: then the write goes on in
-   * the background (its failure reported later) and this resolves with `undefined`.
+   * Waits for a store write; once the bound signal has aborted, for at most
+   * {@link STORE_GRACE_AFTER_CANCEL_MS} more. A write still running then goes on in the background
+   * (its failure reported later) and this resolves with `undefined`.
    */
   private async bounded<R>(writing: Promise<R>, operation: StoreWrite): Promise<R | undefined> {
     const signal = this.signal;
-    if (!signal || signal.aborted) return writing;
-    try {
-      return await raceWithSignal(writing, signal);
-    } catch (error) {
-      if (!signal.aborted) throw error; // the write itself failed (failOnError)
-      this.continueInBackground(writing, operation);
-      return undefined;
+    if (!signal) return writing;
+    if (!signal.aborted) {
+      try {
+        return await raceWithSignal(writing, signal);
+      } catch (error) {
+        if (!signal.aborted) throw error; // the write itself failed (failOnError)
+      }
     }
+    if (await settlesWithin(writing, STORE_GRACE_AFTER_CANCEL_MS)) return writing;
+    this.continueInBackground(writing, operation);
+    return undefined;
   }
 
   /** Resolves when `work` settles (rethrowing its failure) or when the bound signal aborts first. */
@@ -197,15 +209,22 @@ export class HistoryLog {
     }
   }
 
-  /** Tracks an abandoned write; once it settles, the store is caught up with memory. */
+  /**
+   * Tracks an abandoned write; once it settles, the store is caught up with memory — unless it was
+   * refused as a conflict with another writer, whose history must not be overwritten: the next
+   * write is then an append, and meets the conflict again.
+   */
   private continueInBackground(writing: Promise<unknown>, operation: StoreWrite): void {
     this.unsaved = true;
-    this.background = writing
-      .then(
-        () => {},
-        (error) => this.reportLater(operation, error),
-      )
-      .then(() => this.catchUp());
+    this.background = writing.then(
+      () => this.catchUp(),
+      (error) => {
+        this.reportLater(operation, error);
+        if (!isConflict(error)) return this.catchUp();
+        this.unsaved = false;
+        this.background = undefined;
+      },
+    );
   }
 
   /**
@@ -221,6 +240,7 @@ export class HistoryLog {
           written = await this.replaceNow(this.store, [...this.messages]);
         } catch (error) {
           this.reportLater("replace", error);
+          if (isConflict(error)) this.unsaved = false;
         }
         if (!written) break;
         if (this.version === version) this.unsaved = false;
@@ -266,4 +286,25 @@ export class HistoryLog {
     if (this.store?.failOnError) throw wrapped;
     this.pending.push({ type: "system", subtype: "store_error", operation, error: wrapped });
   }
+}
+
+/** Whether a store error is (or wraps) a conflict with another writer. */
+function isConflict(error: unknown): boolean {
+  return (
+    error instanceof ConcurrentQueryError ||
+    (error instanceof HistoryStoreError && error.cause instanceof ConcurrentQueryError)
+  );
+}
+
+/** Whether `work` settles (either way) within `ms`. */
+function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  const settled = work.then(
+    () => true,
+    () => true,
+  );
+  return Promise.race([settled, expired]).finally(() => clearTimeout(timer));
 }

@@ -61,7 +61,7 @@ export async function compactHistory<T>(
     },
     run.modelSignal,
   );
-  if (run.modelSignal.aborted) return { kind: "cancelled", outcome: cancelledOutcome(run) };
+  if (hookFailure && run.modelSignal.aborted) return { kind: "cancelled", outcome: cancelledOutcome(run) };
   if (hookFailure) emit({ type: "system", subtype: "hook_error", hook: "preCompact", error: hookFailure });
   if (skip) return { kind: "skipped" };
 

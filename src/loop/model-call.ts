@@ -149,6 +149,7 @@ async function attemptOnce<T>(
       : (event) => unfinished.observe(event);
     if (settings.applyRequestHooks && hasRequestHooks(core)) {
       request = await raceWithSignal(applyRequestHooks(core, request), signal);
+      unfinished.model = request.model; // a hook may have routed the request to another model
     }
     span = core.telemetry.modelCall(settings.parentSpan ?? run.span, request);
     // A synchronous throw of the client lands in the catch below, like a rejection.

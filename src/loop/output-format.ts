@@ -14,6 +14,7 @@ export function parseOutputFormat<T>(format: OutputFormat, text: string): Ending
   } catch (error) {
     return {
       subtype: "error_during_execution",
+      result: text,
       error: new StructuredOutputError(
         `outputFormat: the final response is not valid JSON (${(error as Error).message}).`,
         text,
@@ -27,6 +28,7 @@ export function parseOutputFormat<T>(format: OutputFormat, text: string): Ending
   } catch (error) {
     return {
       subtype: "error_during_execution",
+      result: text,
       error: new StructuredOutputError(
         `outputFormat: the final JSON failed validation: ${(error as Error).message}`,
         text,

@@ -250,7 +250,8 @@ async function* submitPrompt<T>(
     },
     run.modelSignal,
   );
-  if (run.modelSignal.aborted) return cancelledEnding(run);
+  // A hook abandoned by a cancellation: the prompt is not recorded.
+  if (failure && run.modelSignal.aborted) return cancelledEnding(run);
   if (failure) {
     // Fail closed: a prompt a policy hook could not check is not sent.
     yield { type: "system", subtype: "hook_error", hook: "userPromptSubmit", error: failure };
@@ -341,7 +342,8 @@ async function* finishOrContinue<T>(
     },
     run.modelSignal,
   );
-  if (run.modelSignal.aborted) return cancelledEnding(run);
+  // A stop hook abandoned by a cancellation cannot make the query a success (nor continue it).
+  if (failure && run.modelSignal.aborted) return cancelledEnding(run);
   if (failure) yield { type: "system", subtype: "hook_error", hook: "stop", error: failure };
   if (continueWith !== undefined) {
     yield* appendToHistory(core, { role: "user", content: continueWith });

@@ -17,8 +17,8 @@ export class UnfinishedResponse {
   private reported: PartialUsage | undefined;
 
   constructor(
-    /** The model the attempt was sent to. */
-    readonly model: string,
+    /** The model the attempt was sent to; the serving model once `message_start` names it. */
+    public model: string,
   ) {}
 
   /** The usage reported so far, or `undefined` when the stream reported none. */
@@ -34,9 +34,12 @@ export class UnfinishedResponse {
         if (delta?.type === "text_delta" && typeof delta.text === "string") this.text += delta.text;
         return;
       }
-      case "message_start":
-        this.merge((event.message as { usage?: unknown } | undefined)?.usage);
+      case "message_start": {
+        const message = event.message as { usage?: unknown; model?: unknown } | undefined;
+        if (typeof message?.model === "string" && message.model) this.model = message.model;
+        this.merge(message?.usage);
         return;
+      }
       case "message_delta":
         this.merge(event.usage);
         return;

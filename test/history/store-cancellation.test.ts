@@ -5,9 +5,22 @@
  * overtake each other. `close()` waits for that.
  */
 import { describe, expect, it } from "vitest";
-import { createAgent, type HistoryStore, type ModelMessage } from "../../src/index";
+import {
+  ConversationConflictError,
+  createAgent,
+  type HistoryStore,
+  type ModelMessage,
+} from "../../src/index";
 import { createScriptedClient } from "../../src/testing/index";
-import { collect, type Deferred, deferred, expectWellFormed, lastResult, within } from "../loop/support";
+import {
+  collect,
+  type Deferred,
+  deferred,
+  expectWellFormed,
+  lastResult,
+  toolUse,
+  within,
+} from "../loop/support";
 
 /** An in-memory store whose next `op` call waits for `gate` (and records the calls it gets). */
 function gatedStore(initial: ModelMessage[] = [], options: { failOnError?: boolean } = {}) {
@@ -87,7 +100,7 @@ describe("a store call that hangs, and the query's signal", () => {
     await agent.close();
   });
 
-  it("a hung append: the query ends error_abort at once; the store catches up once it answers", async () => {
+  it("a hung append of the final answer: the query ends within the grace (the answer complete: success); the store catches up once it answers", async () => {
     const gated = gatedStore();
     const client = createScriptedClient([{ content: "The answer." }, { content: "A second answer." }]);
     const agent = createAgent({ model: "m", client, historyStore: gated.store });
@@ -100,7 +113,11 @@ describe("a store call that hangs, and the query's signal", () => {
     const messages = await within(pending, 2_000);
 
     expect(messages).not.toBe("still pending");
-    expect(lastResult(messages as Exclude<typeof messages, string>).subtype).toBe("error_abort");
+    // The answer had fully arrived before the abort: it is the result, though its write still hangs.
+    expect(lastResult(messages as Exclude<typeof messages, string>)).toMatchObject({
+      subtype: "success",
+      result: "The answer.",
+    });
 
     // A second query while the abandoned write still hangs: it runs in memory, its writes wait.
     const second = await within(agent.prompt("And then?"), 2_000);
@@ -140,5 +157,77 @@ describe("a store call that hangs, and the query's signal", () => {
     expect(lastResult(messages).subtype).toBe("success");
     await agent.close();
     expect(gated.saved()).toEqual(await agent.getHistory());
+  });
+
+  it("a write started after the abort that hangs: the query ends within the grace, the store catches up later", async () => {
+    const gated = gatedStore();
+    const controller = new AbortController();
+    const abortingTool = {
+      name: "work",
+      inputSchema: { type: "object" },
+      parseInput: (input: unknown) => ({ ok: true as const, value: input }),
+      execute: () => {
+        controller.abort(new Error("user left"));
+        return "partial work";
+      },
+    };
+    const client = createScriptedClient([{ content: [toolUse("w1", "work")] }]);
+    const agent = createAgent({ model: "m", client, historyStore: gated.store, tools: [abortingTool] });
+    // The prompt's and the assistant's appends pass; the tool results' append (after the abort) hangs.
+    const gate = gated.hold("append", 2);
+
+    const result = await within(agent.prompt("go", { signal: controller.signal }), 5_000);
+
+    expect(result).not.toBe("still pending");
+    expect((result as { subtype: string }).subtype).toBe("error_abort");
+    gate.resolve();
+    await agent.close();
+    const history = await agent.getHistory();
+    expectWellFormed(history);
+    expect(history.map((message) => message.role)).toEqual(["user", "assistant", "user"]);
+    expect(gated.saved()).toEqual(history);
+  });
+
+  it("a load abandoned by an aborted query, finishing after replaceHistory(), does not undo the replacement", async () => {
+    const gated = gatedStore([
+      { role: "user", content: "old question" },
+      { role: "assistant", content: [{ type: "text", text: "old answer" }] },
+    ]);
+    const gate = gated.hold("load");
+    const agent = createAgent({ model: "m", client: createScriptedClient([]), historyStore: gated.store });
+    const controller = new AbortController();
+    const pending = agent.prompt("q", { signal: controller.signal });
+    await gated.entered;
+    controller.abort(new Error("user left"));
+    expect((await pending).subtype).toBe("error_abort");
+
+    const replacement: ModelMessage[] = [
+      { role: "user", content: "NEW start" },
+      { role: "assistant", content: [{ type: "text", text: "NEW reply" }] },
+    ];
+    await agent.replaceHistory(replacement);
+    gate.resolve();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+
+    expect(await agent.getHistory()).toEqual(replacement);
+    expect(gated.saved()).toEqual(replacement);
+    await agent.close();
+  });
+
+  it("an abandoned write refused as a conflict is reported and never followed by a replace", async () => {
+    const gated = gatedStore();
+    const client = createScriptedClient([{ content: "The answer." }]);
+    const agent = createAgent({ model: "m", client, historyStore: gated.store });
+    const controller = new AbortController();
+    const gate = gated.hold("append", 1);
+    const pending = collect(agent.query("Hello", { signal: controller.signal }));
+    await gated.entered;
+    controller.abort(new Error("user left"));
+    await pending;
+
+    gate.reject(new ConversationConflictError("c-1"));
+    await agent.close();
+
+    expect(gated.calls).not.toContain("replace");
   });
 });

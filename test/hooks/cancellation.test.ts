@@ -91,3 +91,24 @@ describe.each(["abort", "interrupt"] as const)("%s while a hook runs", (how) => 
     expect((await agent.getHistory()).map((message) => message.role)).toEqual(["user", "assistant", "user"]);
   });
 });
+
+describe("a cancellation after the final response, with no stop hook to abandon", () => {
+  it.each(["abort", "interrupt"] as const)("%s: the finished answer stays a success", async (how) => {
+    const client = createScriptedClient([{ content: "The final answer." }]);
+    const agent = createAgent({ model: "m", client });
+    const controller = new AbortController();
+
+    const messages: SDKMessage[] = [];
+    for await (const message of agent.query("go", { signal: controller.signal })) {
+      messages.push(message);
+      if (message.type === "assistant") {
+        if (how === "abort") controller.abort(new Error("too late"));
+        else agent.interrupt();
+      }
+    }
+
+    const result = resultOf(messages);
+    expect(result.subtype).toBe("success");
+    expect(result.result).toBe("The final answer.");
+  });
+});

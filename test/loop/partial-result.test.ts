@@ -185,6 +185,42 @@ describe("a response cut off while streaming (any client that calls onEvent)", (
   });
 });
 
+describe("the model a cut-off response is booked under", () => {
+  it("is the model an onModelRequest hook routed the request to", async () => {
+    let reached!: () => void;
+    const streamed = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    const client = {
+      async createMessage(request: ModelRequest): Promise<AssistantModelMessage> {
+        // No model in message_start: the request's model is all there is to go by.
+        request.onEvent?.({
+          type: "message_start",
+          message: { usage: { input_tokens: 1_000, output_tokens: 1 } },
+        });
+        reached();
+        await new Promise((_, reject) => {
+          request.signal.addEventListener("abort", () => reject(request.signal.reason), { once: true });
+        });
+        throw new Error("unreachable");
+      },
+    };
+    const agent = createAgent({
+      model: "claude-opus-4-5",
+      client,
+      onModelRequest: (request) => ({ ...request, model: MODEL }),
+    });
+
+    const pending = agent.prompt("Explain");
+    await streamed;
+    agent.interrupt();
+    const result = await pending;
+
+    expect(Object.keys(result.model_usage)).toEqual([MODEL]);
+    expect(result.total_cost_usd).toBeCloseTo(costOf(1_000, 1), 12);
+  });
+});
+
 describe("built-in client over HTTP (streaming): a response cut off mid-stream", () => {
   let server: MockAnthropicServer;
   beforeEach(async () => {
