@@ -165,6 +165,7 @@ describe("a store call that hangs, and the query's signal", () => {
     const abortingTool = {
       name: "work",
       inputSchema: { type: "object" },
+      readOnly: false,
       parseInput: (input: unknown) => ({ ok: true as const, value: input }),
       execute: () => {
         controller.abort(new Error("user left"));

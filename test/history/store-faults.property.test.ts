@@ -7,7 +7,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createAgent, type HistoryStore, type ModelMessage, type Tool } from "../../src/index";
-import { createScriptedClient, type ScriptedStep } from "../../src/testing/index";
+import { createScriptedClient, type ScriptedResponse } from "../../src/testing/index";
 import { expectWellFormed, toolUse } from "../loop/support";
 
 type Behaviour = { kind: "ok" } | { kind: "late"; ms: number } | { kind: "fail" };
@@ -72,8 +72,8 @@ const slowTool: Tool = {
     }),
 };
 
-function scriptFor(queries: QueryPlan[]): ScriptedStep[] {
-  const steps: ScriptedStep[] = [];
+function scriptFor(queries: QueryPlan[]): ScriptedResponse[] {
+  const steps: ScriptedResponse[] = [];
   let id = 0;
   for (const query of queries) {
     for (let turn = 0; turn < query.toolTurns; turn++) steps.push({ content: [toolUse(`c${id++}`, "step")] });
