@@ -106,8 +106,10 @@ export interface CliRun {
 export interface RunOptions {
   env?: Record<string, string>;
   cwd?: string;
-  /** Written to stdin, which is then closed. */
+  /** Written to stdin, which is then closed (unless `keepStdinOpen`). */
   input?: string;
+  /** Leave stdin open after `input`: an interactive session then waits for its next line. */
+  keepStdinOpen?: boolean;
   /** Called once the process runs, e.g. to send it signals. */
   onSpawn?: (child: ReturnType<typeof spawn>) => void;
 }
@@ -141,7 +143,8 @@ export function runCli(args: string[], options: RunOptions = {}): Promise<CliRun
       clearTimeout(deadline);
       resolve({ code, signal, stdout, stderr });
     });
-    child.stdin.end(options.input ?? "");
+    if (options.keepStdinOpen) child.stdin.write(options.input ?? "");
+    else child.stdin.end(options.input ?? "");
     options.onSpawn?.(child);
   });
 }

@@ -163,6 +163,51 @@ describe("agent-lattice --session: SIGTERM during a tool call", () => {
   });
 });
 
+describe("agent-lattice --session (interactive): SIGTERM while waiting for the next prompt", () => {
+  let server: MockAnthropicServer;
+  beforeAll(ensureBuiltCli, 300_000);
+  beforeEach(async () => {
+    server = await startMockAnthropicServer();
+  });
+  afterEach(() => server.close());
+
+  it("closes the agent and exits 143; the finished turn is in the session file", async () => {
+    const folder = scratchFolder();
+    const sessionFile = path.join(folder.root, "chat.jsonl");
+    server.enqueue({ content: "Hello, Ada." });
+    try {
+      const run = await runCli(["--base-url", server.url, "--session", sessionFile], {
+        env: env(),
+        cwd: folder.root,
+        input: "My name is Ada.\n",
+        keepStdinOpen: true,
+        onSpawn: (child) => {
+          let stderr = "";
+          child.stderr?.on("data", (chunk: Buffer) => {
+            stderr += chunk.toString();
+          });
+          void eventually("the turn to finish", () => (stderr.includes("✓") ? true : undefined)).then(() =>
+            child.kill("SIGTERM"),
+          );
+        },
+      });
+      expect(run.code).toBe(143);
+      expect(run.stderr).toContain("agent-lattice: stopped by SIGTERM");
+      const saved = readFileSync(sessionFile, "utf8")
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line));
+      expect(saved).toEqual([
+        { role: "user", content: "My name is Ada." },
+        expect.objectContaining({ role: "assistant" }),
+      ]);
+      expect(existsSync(`${sessionFile}.lock`)).toBe(false);
+    } finally {
+      folder.remove();
+    }
+  });
+});
+
 /** The pid the bash command wrote to `pidFile` (`echo $$ > bash.pid`), once it has started. */
 function startedBash(pidFile: string): Promise<number> {
   return eventually("bash to start", () =>
