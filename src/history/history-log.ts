@@ -141,9 +141,13 @@ export class HistoryLog {
     this.unsaved = !written;
   }
 
-  /** Writes the whole live history over the store's copy; the history stays unsaved if that fails. */
+  /**
+   * Writes the whole live history over the store's copy; the history stays unsaved if that fails,
+   * or if memory changed while it was written (a write deferred behind it meanwhile).
+   */
   private async saveWholeHistory(): Promise<void> {
-    if (await this.writeReplace([...this.messages])) this.unsaved = false;
+    const version = this.version;
+    if ((await this.writeReplace([...this.messages])) && this.version === version) this.unsaved = false;
   }
 
   /**
@@ -197,15 +201,19 @@ export class HistoryLog {
     return undefined;
   }
 
-  /** Resolves when `work` settles (rethrowing its failure) or when the bound signal aborts first. */
-  private async unlessAborted(work: Promise<void>): Promise<void> {
+  /**
+   * Resolves when the load settles (rethrowing its failure) or when the bound signal aborts first.
+   * An abandoned load goes on like an abandoned write: its own repair or merge `replace` may be
+   * running, so later writes wait for it and the catch-up after it writes the latest history.
+   */
+  private async unlessAborted(loading: Promise<void>): Promise<void> {
     const signal = this.signal;
-    if (!signal) return work;
+    if (!signal) return loading;
     try {
-      await raceWithSignal(work, signal);
+      await raceWithSignal(loading, signal);
     } catch (error) {
       if (!signal.aborted) throw error;
-      work.catch(() => {}); // reported by the load itself, or thrown to the next caller
+      if (!this.background) this.continueInBackground(loading, "replace");
     }
   }
 

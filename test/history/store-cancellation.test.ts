@@ -231,4 +231,36 @@ describe("a store call that hangs, and the query's signal", () => {
 
     expect(gated.calls).not.toContain("replace");
   });
+
+  it("a load abandoned during its merge write: later writes wait for it, and the store ends equal to memory", async () => {
+    const gated = gatedStore();
+    let loadFailures = 1;
+    const failingOnce: HistoryStore = {
+      ...gated.store,
+      load: async () => {
+        if (loadFailures-- > 0) throw new Error("connection refused");
+        return gated.store.load();
+      },
+    };
+    const client = createScriptedClient([{ content: "First." }, { content: "Third." }]);
+    const agent = createAgent({ model: "m", client, historyStore: failingOnce });
+
+    // 1: the load fails; the turn is held in memory.
+    expect((await agent.prompt("one")).subtype).toBe("success");
+    // 2: the load succeeds and writes the held turn with a replace, which hangs; the query is aborted.
+    const gate = gated.hold("replace");
+    const controller = new AbortController();
+    const second = agent.prompt("two", { signal: controller.signal });
+    await gated.entered;
+    controller.abort(new Error("user left"));
+    expect((await within(second, 2_000)) as { subtype: string }).toMatchObject({ subtype: "error_abort" });
+    // 3: runs while that write still hangs; its writes must not overtake it.
+    expect((await agent.prompt("three")).subtype).toBe("success");
+    gate.resolve();
+    await agent.close();
+
+    const history = await agent.getHistory();
+    expect(history.map((message) => message.role)).toEqual(["user", "assistant", "user", "assistant"]);
+    expect(gated.saved()).toEqual(history);
+  });
 });
