@@ -14,13 +14,19 @@ import { beforeTerminationExit, InterruptControl } from "./interrupt-control";
 import { type CliIo, processIo } from "./io";
 import { runOnce } from "./one-shot";
 import { createQueryOutput, type QueryOutput } from "./query-output";
+import { urlSecretsOf } from "../model/redact";
 import { createRedactor, type Redactor } from "./redact";
 import { resumeNotice } from "./session";
 import { exitOnTerminationSignals } from "./termination";
 
 /** Runs the command with `argv` (without `node` and the script) and returns the exit code. */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
-  const redact = createRedactor([io.env.ANTHROPIC_API_KEY]);
+  // Credentials in a base URL (`https://user:key@proxy/`, `?key=…`) are as secret as the API key.
+  const redact = createRedactor([
+    io.env.ANTHROPIC_API_KEY,
+    ...urlSecretsOf(io.env.ANTHROPIC_BASE_URL),
+    ...urlSecretsOf(baseUrlArgument(argv)),
+  ]);
   try {
     const command = parseCommandLine(argv, io.env);
     if (command.kind === "help") return print(io, USAGE);
@@ -56,6 +62,17 @@ async function runWithAgent(options: CliOptions, io: CliIo, output: QueryOutput)
     forgetCleanup();
     await agent.close();
   }
+}
+
+/** The value given to `--base-url`, read before parsing so that even a refused one is redacted. */
+function baseUrlArgument(argv: readonly string[]): string | undefined {
+  for (let index = 0; index < argv.length; index++) {
+    const argument = argv[index]!;
+    if (argument === "--") return undefined;
+    if (argument === "--base-url") return argv[index + 1];
+    if (argument.startsWith("--base-url=")) return argument.slice("--base-url=".length);
+  }
+  return undefined;
 }
 
 function bannerOf(options: CliOptions, setup: CliAgent): string {

@@ -15,6 +15,7 @@ import { StreamedMessageAssembler } from "./anthropic-stream";
 import type { ModelClient, ModelRequest, ModelStreamEvent } from "./client";
 import { endpointOf } from "./endpoint";
 import { isAbortError, toProviderError } from "./errors";
+import { redact, urlSecretsOf } from "./redact";
 
 /** Options of {@link createAnthropicClient}. */
 export interface AnthropicClientOptions {
@@ -67,7 +68,8 @@ export function createAnthropicClient(options: AnthropicClientOptions = {}): Mod
       : { Authorization: null, ...options.defaultHeaders },
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
-  const secrets = credentialSecrets(apiKey, options.defaultHeaders);
+  // A key in the base URL (`https://user:key@proxy/`, `?key=…`) is as secret as `apiKey`.
+  const secrets = [...credentialSecrets(apiKey, options.defaultHeaders), ...urlSecretsOf(baseURL)];
   const stream = options.stream ?? true;
 
   return {
@@ -77,8 +79,8 @@ export function createAnthropicClient(options: AnthropicClientOptions = {}): Mod
         const body = toAnthropicRequestBody(request);
         const requestOptions = { signal, maxRetries: 0, timeout: sdkTimeoutMs(sdk, request.timeoutMs) };
         return stream
-          ? createStreamedMessage(sdk, body, requestOptions, request, progress)
-          : createJsonMessage(sdk, body, requestOptions, progress);
+          ? createStreamedMessage(sdk, body, requestOptions, request, progress, secrets)
+          : createJsonMessage(sdk, body, requestOptions, progress, secrets);
       });
     },
   };
@@ -108,17 +110,22 @@ async function createJsonMessage(
   body: AnthropicRequestBody,
   requestOptions: SdkRequestOptions,
   progress: RequestProgress,
+  secrets: readonly string[],
 ): Promise<AssistantModelMessage> {
   // The raw response, so the request id is known before the body is read: a body cut mid-way
   // still fails with the id of the request it belonged to.
   const response = await sdk.messages.create({ ...body, stream: false }, requestOptions).asResponse();
   const requestId = response.headers.get("request-id") ?? undefined;
   progress.requestId = requestId;
-  return messageFromJsonBody(await response.json(), requestId);
+  return messageFromJsonBody(await response.json(), requestId, secrets);
 }
 
 /** A JSON response body as a message; an API error body or a body that is no message is a failure. */
-function messageFromJsonBody(parsed: unknown, requestId: string | undefined): AssistantModelMessage {
+function messageFromJsonBody(
+  parsed: unknown,
+  requestId: string | undefined,
+  secrets: readonly string[],
+): AssistantModelMessage {
   if (isRecord(parsed) && parsed.type === "error") {
     // An endpoint that answers 200 with the Messages API error body: the same failure as the
     // stream's `error` event (an overloaded_error is retried).
@@ -126,7 +133,7 @@ function messageFromJsonBody(parsed: unknown, requestId: string | undefined): As
   }
   if (!isRecord(parsed) || !Array.isArray(parsed.content)) {
     throw new ProviderError(
-      `Anthropic API: the response is not a message (no content array): ${JSON.stringify(parsed)?.slice(0, 80)}${requestId ? ` (request-id ${requestId})` : ""}`,
+      `Anthropic API: the response is not a message (no content array): ${snippet(JSON.stringify(parsed) ?? "", secrets)}${requestId ? ` (request-id ${requestId})` : ""}`,
       { requestId, retryable: false },
     );
   }
@@ -135,6 +142,11 @@ function messageFromJsonBody(parsed: unknown, requestId: string | undefined): As
 
 function isJsonResponse(response: Response): boolean {
   return /^application\/(?:[\w.+-]*\+)?json\b/i.test(response.headers.get("content-type") ?? "");
+}
+
+/** The start of a response text for an error message: redacted first, so no secret is cut in two. */
+function snippet(text: string, secrets: readonly string[]): string {
+  return redact(text, secrets).slice(0, 80);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -151,17 +163,18 @@ async function createStreamedMessage(
   requestOptions: SdkRequestOptions,
   request: ModelRequest,
   progress: RequestProgress,
+  secrets: readonly string[],
 ): Promise<AssistantModelMessage> {
   const response = await sdk.messages.create({ ...body, stream: true }, requestOptions).asResponse();
   const requestId = response.headers.get("request-id") ?? undefined;
   progress.requestId = requestId;
   // An endpoint that cannot stream may answer with one JSON body anyway (a message, or an error).
-  if (isJsonResponse(response)) return messageFromJsonBody(await response.json(), requestId);
+  if (isJsonResponse(response)) return messageFromJsonBody(await response.json(), requestId, secrets);
   const assembler = new StreamedMessageAssembler();
   const events = Stream.rawEvents(response)[Symbol.asyncIterator]();
   try {
     for (let next = await events.next(); !next.done; next = await events.next()) {
-      const event = parseEventData(next.value.data);
+      const event = parseEventData(next.value.data, secrets);
       if (!event) continue;
       request.onEvent?.(event);
       if (requestOptions.signal.aborted) break;
@@ -188,14 +201,14 @@ async function createStreamedMessage(
 }
 
 /** One server-sent event's JSON payload; `undefined` for keep-alive noise (`[DONE]`, empty data). */
-function parseEventData(data: string): ModelStreamEvent | undefined {
+function parseEventData(data: string, secrets: readonly string[]): ModelStreamEvent | undefined {
   if (!data || data === "[DONE]") return undefined;
   let parsed: unknown;
   try {
     parsed = JSON.parse(data);
   } catch {
     throw toProviderError(
-      { message: `the stream sent an event that is not JSON (${data.slice(0, 80)})` },
+      { message: `the stream sent an event that is not JSON (${snippet(data, secrets)})` },
       { label: "Anthropic API stream" },
     );
   }

@@ -107,8 +107,8 @@ export function toProviderError(error: unknown, options: ToProviderErrorOptions 
   });
   return new ProviderError(redact(message, secrets), {
     status,
-    errorType,
-    requestId,
+    errorType: redactField(errorType, secrets),
+    requestId: redactField(requestId, secrets),
     retryable,
     retryAfterMs: readRetryAfterMs(error, headers),
     partial: options.partial ?? false,
@@ -384,14 +384,23 @@ function describeFailure(parts: {
 }
 
 /** Rebuilds a ProviderError whose message carries a secret; returns it as is otherwise. */
+/** A short field of an error (request id, error type) that an endpoint filled from its input. */
+function redactField(value: string | undefined, secrets: string[]): string | undefined {
+  return value === undefined ? undefined : redact(value, secrets);
+}
+
 function withoutSecrets(
   error: ProviderError,
   secrets: string[],
   partial: boolean | undefined,
 ): ProviderError {
   const clean = redact(error.message, secrets);
+  const errorType = redactField(error.errorType, secrets);
+  const requestId = redactField(error.requestId, secrets);
   if (
     clean === error.message &&
+    errorType === error.errorType &&
+    requestId === error.requestId &&
     !containsSecret(error.cause, secrets) &&
     (partial === undefined || partial === error.partial)
   ) {
@@ -399,8 +408,8 @@ function withoutSecrets(
   }
   return new ProviderError(clean, {
     status: error.status,
-    errorType: error.errorType,
-    requestId: error.requestId,
+    errorType,
+    requestId,
     retryable: error.retryable,
     retryAfterMs: error.retryAfterMs,
     partial: partial ?? error.partial,

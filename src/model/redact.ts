@@ -86,3 +86,32 @@ function isEntryCollection(value: object): value is { entries(): Iterable<unknow
     value.constructor?.name === "Headers" && typeof (value as { entries?: unknown }).entries === "function"
   );
 }
+
+/**
+ * The parts of a URL that may be credentials: `user:password@` (fetch refuses such URLs and quotes
+ * them whole in its error) and query values (`?token=…`), as written and decoded.
+ */
+export function urlSecretsOf(url: string | undefined): string[] {
+  if (!url) return [];
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return [];
+  }
+  const values: string[] = [];
+  const both = (raw: string, decoded: string) => values.push(raw, decoded);
+  if (parsed.username) both(parsed.username, safeDecode(parsed.username));
+  if (parsed.password) both(parsed.password, safeDecode(parsed.password));
+  if (parsed.username && parsed.password) values.push(`${parsed.username}:${parsed.password}`);
+  for (const [, value] of parsed.searchParams) both(encodeURIComponent(value), value);
+  return values;
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}

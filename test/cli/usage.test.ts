@@ -24,6 +24,25 @@ describe("agent-lattice: usage, help, version and exit code 2", () => {
     );
   });
 
+  it("a password in a refused --base-url, or in an unreachable ANTHROPIC_BASE_URL, is never printed", async () => {
+    const secret = "pw-SeCrEt-91a7c3";
+    const refused = await runCli(["--base-url", `ftp://user:${secret}@host/`, "Hello"], {
+      env: cleanEnvironment({ ANTHROPIC_API_KEY: "k" }),
+    });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("--base-url must be an http(s) URL");
+    expect(refused.stderr).not.toContain(secret);
+
+    const unreachable = await runCli(["--max-turns", "1", "Hello"], {
+      env: cleanEnvironment({
+        ANTHROPIC_API_KEY: "k",
+        ANTHROPIC_BASE_URL: `http://user:${secret}@127.0.0.1:1/`,
+      }),
+    });
+    expect(unreachable.code).toBe(1);
+    expect(`${unreachable.stdout}${unreachable.stderr}`).not.toContain(secret);
+  });
+
   it("--help prints the usage on stdout and exits 0", async () => {
     const run = await runCli(["--help"], { env: cleanEnvironment() });
     expect(run.code).toBe(0);

@@ -839,3 +839,70 @@ async function closedPort(): Promise<number> {
   await new Promise<void>((resolve) => probe.close(() => resolve()));
   return port;
 }
+
+describe("createAnthropicClient: secrets in unusual places", () => {
+  it("a key in the base URL (user:key@host) never appears in the error", async () => {
+    const mock = await startMockAnthropicServer();
+    try {
+      const url = new URL(mock.url);
+      url.username = "user";
+      url.password = API_KEY;
+      const client = createAnthropicClient({ apiKey: "other-key-0000", baseURL: url.toString() });
+      const failure = await providerFailure(client.createMessage(request()));
+      expectNoKey(failure);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it("a key in the base URL's query string never appears in the error", async () => {
+    const client = createAnthropicClient({
+      baseURL: `http://127.0.0.1:1/?key=${API_KEY}`,
+      fetch: async (input) => {
+        throw new TypeError(`fetch failed for ${String(input)}`);
+      },
+    });
+    expectNoKey(await providerFailure(client.createMessage(request())));
+  });
+
+  it("an echoed key is redacted before a body is cut for the message (no key fragment is left)", async () => {
+    // The key straddles the 80th character, where the message cuts the body.
+    const body = JSON.stringify({ detail: `${"x".repeat(28)} credential not accepted: ${API_KEY}` });
+    const client = createAnthropicClient({
+      apiKey: API_KEY,
+      baseURL: "http://127.0.0.1:1",
+      stream: false,
+      fetch: async () => new Response(body, { headers: { "content-type": "application/json" } }),
+    });
+    const failure = await providerFailure(client.createMessage(request()));
+    expect(failure.message).toContain("not a message");
+    expect(failure.message).not.toContain(API_KEY.slice(0, 12));
+  });
+
+  it("the same for an SSE event that is not JSON", async () => {
+    const failure = await providerFailure(
+      clientOverRawStream([
+        data(MESSAGE_START),
+        `event: ping\ndata: {oops ${"x".repeat(47)} the key is ${API_KEY} and more text after it\n\n`,
+      ]).createMessage(request()),
+    );
+    expect(failure.message).toContain("not JSON");
+    expect(failure.message).not.toContain(API_KEY.slice(0, 12));
+  });
+
+  it("a request id or error type echoing the key is redacted too", async () => {
+    const client = createAnthropicClient({
+      apiKey: API_KEY,
+      baseURL: "http://127.0.0.1:1",
+      stream: false,
+      fetch: async () =>
+        Response.json(
+          { type: "error", error: { type: `bad_key_${API_KEY}`, message: "no" } },
+          { status: 401, headers: { "request-id": `req_${API_KEY}` } },
+        ),
+    });
+    const failure = await providerFailure(client.createMessage(request()));
+    expectNoKey(failure);
+    expect(failure.requestId).toBeDefined();
+  });
+});
