@@ -5,6 +5,7 @@
  * @module
  */
 import packageJson from "../../package.json";
+import { urlSecretsOf } from "../model/redact";
 import { type CliAgent, createCliAgent, MissingApiKeyError } from "./agent-setup";
 import { type CliOptions, parseCommandLine, USAGE, UsageError } from "./args";
 import { runDemo } from "./demo";
@@ -14,7 +15,6 @@ import { beforeTerminationExit, InterruptControl } from "./interrupt-control";
 import { type CliIo, processIo } from "./io";
 import { runOnce } from "./one-shot";
 import { createQueryOutput, type QueryOutput } from "./query-output";
-import { urlSecretsOf } from "../model/redact";
 import { createRedactor, type Redactor } from "./redact";
 import { resumeNotice } from "./session";
 import { exitOnTerminationSignals } from "./termination";
