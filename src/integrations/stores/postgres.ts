@@ -229,7 +229,7 @@ function createStore(
     close: () => resource.release(),
   };
 
-  const core = createVersionedStoreCore(backend, { failOnError });
+  const core = createVersionedStoreCore(backend, { failOnError, secrets: connectionSecrets(pool) });
   return {
     conversationId,
     failOnError: core.failOnError,
@@ -308,4 +308,22 @@ function createQueries({ conversations, messages }: Tables) {
                    SELECT $1, ordinal, message FROM ${messages} WHERE conversation_id = $2`,
     listConversations: `SELECT id, message_count, updated_at FROM ${conversations} ORDER BY updated_at DESC, id`,
   };
+}
+
+/** The pool's credentials (from its connection string or options): kept out of store errors. */
+function connectionSecrets(pool: pg.Pool): string[] {
+  const { password, connectionString } = (pool.options ?? {}) as {
+    password?: unknown;
+    connectionString?: unknown;
+  };
+  const secrets = typeof password === "string" && password !== "" ? [password] : [];
+  if (typeof connectionString === "string") {
+    try {
+      const { password: inUrl } = new URL(connectionString);
+      if (inUrl) secrets.push(inUrl, decodeURIComponent(inUrl));
+    } catch {
+      // not a URL (a key=value string): pg reports it without the password
+    }
+  }
+  return secrets;
 }

@@ -195,7 +195,10 @@ function createStore(
     close: () => resource.release(),
   };
 
-  const core = createVersionedStoreCore(backend, { failOnError: settings.failOnError });
+  const core = createVersionedStoreCore(backend, {
+    failOnError: settings.failOnError,
+    secrets: connectionSecrets(client),
+  });
   return {
     conversationId,
     failOnError: core.failOnError,
@@ -293,4 +296,10 @@ async function runScript(
     if (!String((error as Error)?.message).startsWith("NOSCRIPT")) throw error;
     return client.eval(script, keys.length, ...keys, ...argumentsList);
   }
+}
+
+/** The client's credentials (from its URL or options): kept out of store errors. */
+function connectionSecrets(client: Redis): string[] {
+  const { password, username } = (client.options ?? {}) as { password?: unknown; username?: unknown };
+  return [password, username].filter((value): value is string => typeof value === "string" && value !== "");
 }

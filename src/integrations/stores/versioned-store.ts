@@ -10,6 +10,7 @@
 import { AgentLatticeError, HistoryStoreError } from "../../errors";
 import type { HistoryStore } from "../../history/store";
 import type { ModelMessage } from "../../messages/types";
+import { containsSecret, redact } from "../../model/redact";
 import { serializeMessage } from "./message-codec";
 
 /**
@@ -47,11 +48,17 @@ export interface VersionedStoreCore extends ClosableHistoryStore {
  * Wraps a backend into a history store: serialized calls, pending-append retry, error wrapping.
  * @param backend the storage and its version check
  * @param options.failOnError exposed as the store's `failOnError`
+ * @param options.secrets credentials of the connection (a password in its URL): an error that
+ *   holds one anywhere (ioredis keeps an `AUTH` command's arguments on its reply error) is reported
+ *   as a redacted copy of its message, never itself
  */
 export function createVersionedStoreCore(
   backend: VersionedBackend,
-  options: { failOnError?: boolean | undefined },
+  options: { failOnError?: boolean | undefined; secrets?: readonly string[] },
 ): VersionedStoreCore {
+  const secrets = (options.secrets ?? []).filter((secret) => secret.length >= 4);
+  const asStoreError = <T>(operation: "load" | "append" | "replace", action: () => Promise<T>) =>
+    wrapStoreError(operation, action, secrets);
   let queue: Promise<unknown> = Promise.resolve();
   let pending: string[] = [];
   let closed = false;
@@ -108,14 +115,26 @@ export function createVersionedStoreCore(
   return { load, append, replace, close, exclusive, failOnError: options.failOnError ?? false };
 }
 
-async function asStoreError<T>(
+async function wrapStoreError<T>(
   operation: "load" | "append" | "replace",
   action: () => Promise<T>,
+  secrets: readonly string[],
 ): Promise<T> {
   try {
     return await action();
   } catch (error) {
     if (error instanceof AgentLatticeError) throw error;
-    throw new HistoryStoreError(operation, error);
+    throw new HistoryStoreError(operation, withoutSecrets(error, secrets));
   }
+}
+
+/** `error` itself, or — when it holds a credential anywhere — a plain copy of its redacted message. */
+function withoutSecrets(error: unknown, secrets: readonly string[]): unknown {
+  if (!containsSecret(error, secrets)) return error;
+  const text = error instanceof Error ? error.message : String(error);
+  const copy = new Error(redact(text, secrets));
+  if (error instanceof Error) copy.name = error.name;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === "string") Object.assign(copy, { code });
+  return copy;
 }

@@ -3,6 +3,7 @@
  * failures, not through ioredis's "Unhandled error event" lines on stderr (which can name the host
  * and repeat on every reconnect attempt).
  */
+import { inspect } from "node:util";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createRedisHistoryStore } from "../../../src/integrations/stores/redis";
 
@@ -21,5 +22,32 @@ describe("a Redis store opened from a url that cannot be reached", () => {
     await store.close?.(); // not a quit() that waits for a connection that never comes
 
     expect(printed.filter((line) => line.includes("ioredis"))).toEqual([]);
+  });
+});
+
+describe("a Redis store whose url carries a password the server refuses", () => {
+  it("never shows the password in the store error, its cause, or util.inspect of either", async () => {
+    const password = "RedisPassw0rdXyz";
+    const store = createRedisHistoryStore({
+      url: `redis://bob:${password}@127.0.0.1:6379/0`,
+      conversationId: "refused-password",
+    });
+    try {
+      const failure = await store.load().then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(failure).toBeInstanceOf(Error);
+      for (const view of [
+        String(failure),
+        JSON.stringify(failure),
+        inspect(failure, { depth: 10 }),
+        inspect(failure, { depth: 10, showHidden: true }),
+      ]) {
+        expect(view).not.toContain(password);
+      }
+    } finally {
+      await store.close?.();
+    }
   });
 });
