@@ -68,8 +68,11 @@ function createStdioTransport(
       ? new sdk.StdioClientTransport({ ...parameters, stderr: "pipe" })
       : new ProcessGroupStdioTransport(parameters, sdk);
   let tail = "";
+  let cut = false;
   transport.stderr?.on("data", (chunk: Buffer | string) => {
-    tail = (tail + chunk.toString()).slice(-STDERR_RAW_CHARS);
+    const grown = tail + chunk.toString();
+    cut ||= grown.length > STDERR_RAW_CHARS;
+    tail = grown.slice(-STDERR_RAW_CHARS);
   });
   // Remember the pid once spawned: the SDK forgets it as soon as the process has closed.
   let spawnedPid: number | null = null;
@@ -78,7 +81,18 @@ function createStdioTransport(
     await start();
     spawnedPid = transport.pid;
   };
-  return { transport, pid: () => spawnedPid, stderrTail: (redact) => quotedTail(redact(tail)) };
+  return {
+    transport,
+    pid: () => spawnedPid,
+    // A window cut at its start may begin inside a secret, which redaction would not recognise:
+    // the cut line is dropped before redacting.
+    stderrTail: (redact) => quotedTail(redact(cut ? withoutFirstLine(tail) : tail)),
+  };
+}
+
+function withoutFirstLine(text: string): string {
+  const firstBreak = text.indexOf("\n");
+  return firstBreak === -1 ? "" : text.slice(firstBreak + 1);
 }
 
 /** The end of redacted stderr, at most {@link STDERR_TAIL_CHARS}; a line cut at its start is dropped. */

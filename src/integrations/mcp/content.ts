@@ -21,9 +21,13 @@ const MAX_INLINE_BINARY_CHARS = 256;
 /**
  * Converts an MCP tool result to a {@link ToolOutput}: text stays text, images become base64
  * image blocks, anything else (resources, links, audio) becomes text holding the block as JSON
- * (with long binary payloads elided). `isError: true` is kept.
+ * (with long binary payloads elided). `isError: true` is kept, and an error's text goes through
+ * `redactError` (a failing server often quotes its own credentials: "401 for token …").
  */
-export function toolOutputFromMcpResult(result: McpCallResult): ToolOutput {
+export function toolOutputFromMcpResult(
+  result: McpCallResult,
+  redactError: (text: string) => string = (text) => text,
+): ToolOutput {
   const isError = result.isError === true;
   const blocks = contentBlocksOf(result).filter((block) => block.type !== "text" || block.text !== "");
   if (blocks.length === 0) {
@@ -31,7 +35,11 @@ export function toolOutputFromMcpResult(result: McpCallResult): ToolOutput {
       ? { content: "The MCP tool reported an error without any content.", isError }
       : { content: "" };
   }
-  return isError ? { content: blocks, isError } : { content: blocks };
+  if (!isError) return { content: blocks };
+  const redacted = blocks.map((block) =>
+    block.type === "text" ? { type: "text" as const, text: redactError(block.text) } : block,
+  );
+  return { content: redacted, isError };
 }
 
 function contentBlocksOf(result: McpCallResult): Array<TextBlock | ImageBlock> {

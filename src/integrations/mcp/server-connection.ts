@@ -246,7 +246,7 @@ export class ServerConnection {
         onprogress: () => {},
       });
       await this.toolListSettled(context.signal);
-      return toolOutputFromMcpResult(result);
+      return toolOutputFromMcpResult(result, this.redact);
     } catch (error) {
       // The state may have changed while the call was running: quote a crash's stderr.
       const state = this.state as ConnectionState;

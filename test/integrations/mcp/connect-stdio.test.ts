@@ -267,6 +267,27 @@ describe("connectMcpServers failure handling", () => {
     await connections.close();
   });
 
+  it("quotes no part of a secret when the 8,000-character stderr window begins inside it", async () => {
+    const secret = `jwt-${"AbCdEfGhIj".repeat(100)}`; // 1,004 characters
+    // Nine lines quoting it (9,099 characters): the raw window starts inside the second one, and once
+    // the whole ones are redacted what is left is short enough to be quoted from its start.
+    const script =
+      'process.stderr.write(("token=" + process.env.SERVICE_JWT + "\\n").repeat(9) + "y".repeat(99) + "\\n"); process.exit(1);';
+    const connections = await connectMcpServers({
+      leaky: {
+        type: "stdio",
+        command: process.execPath,
+        args: ["-e", script],
+        env: { SERVICE_JWT: secret },
+      },
+    });
+    const status = connections.statuses()[0] as { status: string; error: string };
+    expect(status.status).toBe("failed");
+    expect(status.error).toContain("y".repeat(99));
+    expect(status.error).not.toContain("AbCdEfGhIj");
+    await connections.close();
+  });
+
   it("fails a server whose tools/list pagination never ends", async () => {
     const connections = await connectMcpServers({ looping: stdioFixture("endless-pages") });
     expect(connections.statuses()).toEqual([

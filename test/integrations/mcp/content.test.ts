@@ -105,3 +105,28 @@ describe("mcpResultFromToolOutput", () => {
     expect(mcpResultFromToolOutput(undefined as never)).toEqual({ content: [{ type: "text", text: "" }] });
   });
 });
+
+describe("toolOutputFromMcpResult: error text and secrets", () => {
+  const redactToken = (text: string) => text.split("tok-12345678").join("[redacted]");
+
+  it("redacts the text of an error result", () => {
+    expect(
+      toolOutputFromMcpResult(
+        { content: [{ type: "text", text: "401 Bad credentials for token tok-12345678" }], isError: true },
+        redactToken,
+      ),
+    ).toEqual({
+      content: [{ type: "text", text: "401 Bad credentials for token [redacted]" }],
+      isError: true,
+    });
+  });
+
+  it("leaves a successful result as the server returned it", () => {
+    expect(
+      toolOutputFromMcpResult(
+        { content: [{ type: "text", text: "tok-12345678 is configured" }] },
+        redactToken,
+      ),
+    ).toEqual({ content: [{ type: "text", text: "tok-12345678 is configured" }] });
+  });
+});
