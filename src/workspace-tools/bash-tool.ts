@@ -4,8 +4,9 @@
  */
 import { stat } from "node:fs/promises";
 import { z } from "zod";
+import { redact } from "../model/redact";
 import { defineTool } from "../tools/define-tool";
-import type { Tool, ToolOutput } from "../tools/tool";
+import type { Tool } from "../tools/tool";
 import { type CommandOutcome, runCommand } from "./run-command";
 import type { Workspace } from "./workspace";
 
@@ -24,7 +25,8 @@ export type BashInput = z.infer<typeof bashInput>;
 
 /** Creates the `bash` tool for a workspace. */
 export function createBashTool(workspace: Workspace): Tool<BashInput> {
-  const { bashTimeoutMs, bashKillGraceMs, bashEnv, maxOutputChars, realRoot } = workspace.settings;
+  const { bashTimeoutMs, bashKillGraceMs, bashEnv, bashSecrets, maxOutputChars, realRoot } =
+    workspace.settings;
   return defineTool({
     name: "bash",
     description:
@@ -50,13 +52,17 @@ export function createBashTool(workspace: Workspace): Tool<BashInput> {
         maxOutputChars,
         signal: context.signal,
       });
-      return describeOutcome(outcome, timeoutMs);
+      const output = describeOutcome(outcome, timeoutMs);
+      return bashSecrets.length > 0 ? { ...output, content: redact(output.content, bashSecrets) } : output;
     },
   });
 }
 
 /** The tool output for a finished command: its output, then bracketed lines saying how it ended. */
-export function describeOutcome(outcome: CommandOutcome, timeoutMs: number): ToolOutput {
+export function describeOutcome(
+  outcome: CommandOutcome,
+  timeoutMs: number,
+): { content: string; isError: boolean } {
   if (outcome.ending === "not-started") {
     return {
       content: `The command could not be started: ${describeStartError(outcome.startError)}.`,

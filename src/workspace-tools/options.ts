@@ -5,6 +5,7 @@
 import { realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { InvalidOptionError } from "../errors";
+import { urlSecretsOf } from "../model/redact";
 import { MAX_TIMER_MS } from "../shared/signals";
 
 /** Characters a tool output may hold before it is cut with a notice. @default 30_000 */
@@ -29,7 +30,11 @@ export const DEFAULT_IGNORED_DIRECTORIES: readonly string[] = ["node_modules", "
  * Environment variables removed from what `bash` commands see, so the model cannot print the
  * host's provider credentials into the conversation.
  */
-export const DEFAULT_BASH_HIDDEN_ENV: readonly string[] = ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"];
+export const DEFAULT_BASH_HIDDEN_ENV: readonly string[] = [
+  "ANTHROPIC_API_KEY",
+  "ANTHROPIC_AUTH_TOKEN",
+  "ANTHROPIC_BASE_URL", // may carry credentials (`https://user:key@proxy/`)
+];
 
 /** Options of {@link createWorkspaceTools}. */
 export interface WorkspaceToolsOptions {
@@ -81,6 +86,11 @@ export interface WorkspaceSettings {
   bashTimeoutMs: number;
   bashKillGraceMs: number;
   bashEnv: Record<string, string | undefined>;
+  /**
+   * Values of the hidden variables, redacted from `bash` output: a command can still read them
+   * from the process's original environment (`/proc/$PPID/environ`).
+   */
+  bashSecrets: readonly string[];
   ignoredDirectories: ReadonlySet<string>;
 }
 
@@ -109,6 +119,7 @@ export function resolveWorkspaceSettings(options: WorkspaceToolsOptions): Worksp
     bashTimeoutMs: timerDelay("bashTimeoutMs", options.bashTimeoutMs, DEFAULT_BASH_TIMEOUT_MS),
     bashKillGraceMs: timerDelay("bashKillGraceMs", options.bashKillGraceMs, DEFAULT_BASH_KILL_GRACE_MS),
     bashEnv: options.bashEnv ?? environmentWithout(DEFAULT_BASH_HIDDEN_ENV),
+    bashSecrets: hiddenSecrets(DEFAULT_BASH_HIDDEN_ENV),
     ignoredDirectories: new Set(options.ignoredDirectories ?? DEFAULT_IGNORED_DIRECTORIES),
   };
 }
@@ -150,6 +161,17 @@ function timerDelay(name: string, value: number | undefined, fallback: number): 
     );
   }
   return delay;
+}
+
+/** The values of the hidden variables worth redacting (long enough not to be common words), URL credentials too. */
+function hiddenSecrets(hidden: readonly string[]): string[] {
+  const secrets: string[] = [];
+  for (const name of hidden) {
+    const value = process.env[name];
+    if (!value) continue;
+    secrets.push(value, ...urlSecretsOf(value).filter((part) => part.length >= 8));
+  }
+  return secrets.filter((secret) => secret.length >= 8);
 }
 
 function environmentWithout(hidden: readonly string[]): Record<string, string | undefined> {

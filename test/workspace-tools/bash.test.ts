@@ -156,6 +156,30 @@ describe("bash", () => {
     expect((await run({ command: 'echo "$GREETING"' })).text).toBe("hello\n[Exit code: 0]");
   });
 
+  it("hides ANTHROPIC_BASE_URL too, and redacts the hidden values from output however a command found them", async () => {
+    const saved = { key: process.env.ANTHROPIC_API_KEY, url: process.env.ANTHROPIC_BASE_URL };
+    process.env.ANTHROPIC_API_KEY = "lattice-hidden-key-7788";
+    process.env.ANTHROPIC_BASE_URL = "https://user:proxy-pass-4455@proxy.example/";
+    try {
+      const { run } = bashTools();
+      expect((await run({ command: "printenv ANTHROPIC_BASE_URL || echo hidden" })).text).toBe(
+        "hidden\n[Exit code: 0]",
+      );
+      // E.g. read back from /proc/$PPID/environ, which keeps the environment the process started with.
+      const echoed = (await run({ command: "echo lattice-hidden-key-7788 proxy-pass-4455" })).text;
+      expect(echoed).not.toContain("lattice-hidden-key-7788");
+      expect(echoed).not.toContain("proxy-pass-4455");
+    } finally {
+      for (const [name, value] of [
+        ["ANTHROPIC_API_KEY", saved.key],
+        ["ANTHROPIC_BASE_URL", saved.url],
+      ] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+  });
+
   it("explains why a command could not start", async () => {
     const missingBash = bashTools({ bashEnv: { PATH: "/nonexistent" } });
     expect(await missingBash.run({ command: "echo hi" })).toEqual({
