@@ -11,6 +11,7 @@ import { validateHooks } from "../hooks/run-hooks";
 import type { CanUseTool, Hooks, PermissionMode } from "../hooks/types";
 import type { McpServerStatus } from "../messages/sdk-messages";
 import type { ModelClient, ModelRequest, ModelToolDefinition, OutputFormat } from "../model/client";
+import { urlSecretsOf } from "../model/redact";
 import type { RetryPolicy } from "../model/retry";
 import { abortableSleep, MAX_TIMER_MS } from "../shared/signals";
 import { NOOP_TELEMETRY, type Telemetry, type TelemetryOptions } from "../telemetry/telemetry";
@@ -177,7 +178,7 @@ export function createAgentCore<T>(options: AgentOptions<T>, client: ModelClient
     mcpStatuses: undefined,
     telemetry: NOOP_TELEMETRY,
     telemetryOptions: options.telemetry ? (options.telemetry === true ? {} : options.telemetry) : undefined,
-    secrets: options.apiKey ? [options.apiKey] : [],
+    secrets: agentSecrets(options),
     now: options._internal?.now ?? Date.now,
     sleep: options._internal?.sleep ?? abortableSleep,
     random: options._internal?.random ?? Math.random,
@@ -284,6 +285,22 @@ function validatedPricing(pricing: Record<string, ModelPricing>): Record<string,
     }
   }
   return pricing;
+}
+
+/**
+ * The credentials the agent keeps out of errors and tool results: its API key (given, or the
+ * environment's), an auth token from the environment, and credentials in its base URL.
+ */
+function agentSecrets(options: AgentOptions<unknown>): string[] {
+  const candidates = [
+    options.apiKey,
+    process.env.ANTHROPIC_API_KEY,
+    process.env.ANTHROPIC_AUTH_TOKEN,
+    ...urlSecretsOf(options.baseURL ?? process.env.ANTHROPIC_BASE_URL),
+  ];
+  return [
+    ...new Set(candidates.filter((value): value is string => typeof value === "string" && value.length >= 8)),
+  ];
 }
 
 /** Validates an optional positive integer option. */

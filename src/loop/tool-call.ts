@@ -17,6 +17,7 @@ import type {
 } from "../hooks/types";
 import type { PermissionDenial, SDKMessage } from "../messages/sdk-messages";
 import type { ToolResultBlock, ToolUseBlock } from "../messages/types";
+import { redact } from "../model/redact";
 import { isPromiseLike, type PromiseOrValue } from "../shared/maybe-async";
 import { type LinkedController, linkSignals, raceWithSignal } from "../shared/signals";
 import type { SpanHandle, Telemetry } from "../telemetry/telemetry";
@@ -47,6 +48,8 @@ export interface ToolRuntime {
   telemetry: Telemetry;
   /** Parent of the `execute_tool` spans (the query span). */
   parentSpan: SpanHandle;
+  /** The agent's credentials (its API key): kept out of the error text a thrown error or failed hook puts in a result. */
+  secrets: readonly string[];
   /**
    * Summarises a huge successful result before it enters history, when configured; its span is a
    * child of the call's span.
@@ -337,7 +340,10 @@ function failedExecution(
     );
   }
   if (runtime.signal.aborted) return errorOutcome(call.id, abortedMessage(call.name));
-  const outcome = errorOutcome(call.id, `The tool "${call.name}" failed: ${describeThrown(error)}`);
+  const outcome = errorOutcome(
+    call.id,
+    redact(`The tool "${call.name}" failed: ${describeThrown(error)}`, runtime.secrets),
+  );
   if (error instanceof Error && error.name) outcome.errorName = error.name; // for the span's error.type
   return outcome;
 }
@@ -435,7 +441,7 @@ function hookFailed(
   runtime: ToolRuntime,
 ): ToolCallOutcome {
   runtime.emit({ type: "system", subtype: "hook_error", hook: failure.event, error: failure });
-  return errorOutcome(toolUseId, `${failure.message}. ${detail}`);
+  return errorOutcome(toolUseId, redact(`${failure.message}. ${detail}`, runtime.secrets));
 }
 
 function deny(

@@ -77,6 +77,7 @@ function toolRuntimeFor<T>(core: AgentCore<T>, run: QueryRun, emit: Emit<SDKMess
     signal: run.toolSignal,
     telemetry: core.telemetry,
     parentSpan: run.span,
+    secrets: core.secrets,
     emit,
     denials: run.denials,
     compactResult: toolResultCompactor(core, run, emit),

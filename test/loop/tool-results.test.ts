@@ -262,3 +262,51 @@ describe("endTurn", () => {
     expect((await agent.prompt("go")).result).toBe("all done");
   });
 });
+
+describe("secrets in the error text a tool or a hook puts in a result", () => {
+  it("the agent's API key in a thrown error or a failed preToolUse hook never reaches history", async () => {
+    const apiKey = "agent-key-0123456789abcdef";
+    const leaky = defineTool({
+      name: "leaky",
+      readOnly: true,
+      inputSchema: z.object({}),
+      execute: () => {
+        throw new Error(`upstream refused x-api-key=${apiKey}`);
+      },
+    });
+    const guarded = defineTool({
+      name: "guarded",
+      readOnly: true,
+      inputSchema: z.object({}),
+      execute: () => "ok",
+    });
+    const client = createScriptedClient([
+      { content: [toolUse("t1", "leaky"), toolUse("t2", "guarded")] },
+      { content: "done" },
+    ]);
+    const agent = createAgent({
+      model: MODEL,
+      client,
+      apiKey,
+      tools: [leaky, guarded],
+      hooks: {
+        preToolUse: [
+          {
+            matcher: "guarded",
+            handler: () => {
+              throw new Error(`moderation call failed with key ${apiKey}`);
+            },
+          },
+        ],
+      },
+    });
+
+    await agent.prompt("go");
+
+    const history = JSON.stringify(await agent.getHistory());
+    expect(history).toContain("upstream refused");
+    expect(history).toContain("moderation call failed");
+    expect(history).not.toContain(apiKey);
+    expect(JSON.stringify(client.requests.at(-1)?.messages)).not.toContain(apiKey);
+  });
+});
