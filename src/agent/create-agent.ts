@@ -102,7 +102,7 @@ export function createAgent<T = unknown>(options: AgentOptions<T>): Agent<T> {
   async function loadTelemetry(): Promise<void> {
     try {
       const { createOpenTelemetry } = await import("../telemetry/open-telemetry");
-      core.telemetry = createOpenTelemetry(core.telemetryOptions, client.endpoint);
+      core.telemetry = createOpenTelemetry(core.telemetryOptions, client.endpoint, core.secrets);
     } catch {
       core.telemetryOptions = undefined; // the optional peer dependency is missing: no-op
     }

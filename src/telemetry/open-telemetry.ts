@@ -6,18 +6,33 @@
 import { context, type Span, SpanKind, SpanStatusCode, type Tracer, trace } from "@opentelemetry/api";
 import type { ModelRequest } from "../model/client";
 import type { ModelEndpoint } from "../model/endpoint";
+import { redact } from "../model/redact";
 import type { SpanAttributeValue, SpanHandle, Telemetry, TelemetryOptions } from "./telemetry";
 
 const TRACER_NAME = "agent-lattice";
 
+/** `error`, or a copy whose message and stack no longer hold a secret (traces leave the process). */
+function withoutSecrets(error: Error, secrets: readonly string[]): Error {
+  const message = redact(error.message, secrets);
+  const stack = error.stack === undefined ? undefined : redact(error.stack, secrets);
+  if (message === error.message && stack === error.stack) return error;
+  const copy = new Error(message);
+  copy.name = error.name;
+  copy.stack = stack;
+  return copy;
+}
+
 class OtelSpan implements SpanHandle {
-  constructor(readonly span: Span) {}
+  constructor(
+    readonly span: Span,
+    private readonly secrets: readonly string[],
+  ) {}
   set(attributes: Record<string, SpanAttributeValue | undefined>): void {
     for (const [key, value] of Object.entries(attributes))
       if (value !== undefined) this.span.setAttribute(key, value);
   }
   fail(error: unknown): void {
-    const failure = error instanceof Error ? error : new Error(String(error));
+    const failure = withoutSecrets(error instanceof Error ? error : new Error(String(error)), this.secrets);
     this.span.recordException(failure);
     this.span.setAttribute("error.type", failure.name || "Error");
     this.span.setStatus({ code: SpanStatusCode.ERROR, message: failure.message });
@@ -32,9 +47,13 @@ class OtelSpan implements SpanHandle {
 
 /**
  * Builds telemetry on a tracer (the global one by default). `endpoint` is the model client's, for
- * the provider and server attributes of model spans.
+ * the provider and server attributes of model spans; `secrets` are kept out of recorded errors.
  */
-export function createOpenTelemetry(options: TelemetryOptions = {}, endpoint?: ModelEndpoint): Telemetry {
+export function createOpenTelemetry(
+  options: TelemetryOptions = {},
+  endpoint?: ModelEndpoint,
+  secrets: readonly string[] = [],
+): Telemetry {
   const tracer = (options.tracer as Tracer | undefined) ?? trace.getTracer(TRACER_NAME);
   const server = serverAttributes(options, endpoint);
   const child = (
@@ -45,7 +64,7 @@ export function createOpenTelemetry(options: TelemetryOptions = {}, endpoint?: M
   ) => {
     const parentContext =
       parent instanceof OtelSpan ? trace.setSpan(context.active(), parent.span) : context.active();
-    return new OtelSpan(tracer.startSpan(name, { kind, attributes }, parentContext));
+    return new OtelSpan(tracer.startSpan(name, { kind, attributes }, parentContext), secrets);
   };
   return {
     query(model) {
@@ -55,7 +74,7 @@ export function createOpenTelemetry(options: TelemetryOptions = {}, endpoint?: M
       };
       if (options.agentName) attributes["gen_ai.agent.name"] = options.agentName;
       const name = options.agentName ? `invoke_agent ${options.agentName}` : "invoke_agent";
-      return new OtelSpan(tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes }));
+      return new OtelSpan(tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes }), secrets);
     },
     modelCall(parent, request: ModelRequest) {
       return child(parent, `chat ${request.model}`, SpanKind.CLIENT, {

@@ -277,6 +277,28 @@ describe("errors on spans", () => {
     expect(onlySpan("invoke_agent forecaster").status.code).not.toBe(SpanStatusCode.ERROR);
   });
 
+  it("keeps the agent's key out of a failed span's status and recorded exception", async () => {
+    const apiKey = "agent-key-for-spans-0123456789";
+    const leaky = defineTool({
+      name: "leaky",
+      inputSchema: z.object({}),
+      readOnly: true,
+      execute: () => {
+        throw new Error(`refused with x-api-key=${apiKey}`);
+      },
+    });
+    const { agent } = tracedAgent([{ content: [toolUse("call_1", "leaky")] }, { content: "ok" }], {
+      apiKey,
+      tools: [leaky],
+    });
+
+    await agent.prompt("Try it.");
+
+    const failed = onlySpan("execute_tool leaky");
+    expect(failed.status.message).toContain("refused with x-api-key=");
+    expect(JSON.stringify([failed.status, failed.events, failed.attributes])).not.toContain(apiKey);
+  });
+
   it("types a tool's span with the name of the error it threw, and a failed chat as ProviderError", async () => {
     const ranged = defineTool({
       name: "ranged",
