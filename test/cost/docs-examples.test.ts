@@ -110,3 +110,23 @@ describe("docs/en/resilience-and-cost.md", () => {
     }
   });
 });
+
+describe("docs/zh/resilience-and-cost.md", () => {
+  it("lists the same models and prices as DEFAULT_PRICING (its notes are in Chinese)", () => {
+    const page = readFileSync(join(ROOT, "docs/zh/resilience-and-cost.md"), "utf8");
+    const pricesOf = (rows: string[]) =>
+      rows.map((row) =>
+        row
+          .split("|")
+          .slice(1, 6)
+          .map((cell) => cell.trim()),
+      );
+    const lines = page.split("\n");
+    const header = lines.findIndex((line) => line.startsWith("| 模型 id |"));
+    expect(header).toBeGreaterThan(-1);
+    const end = lines.findIndex((line, index) => index > header && !line.startsWith("|"));
+    const shown = lines.slice(header + 2, end);
+    const expected = pricingTable(DEFAULT_PRICING).split("\n").slice(2);
+    expect(pricesOf(shown)).toEqual(pricesOf(expected));
+  });
+});
