@@ -8,6 +8,13 @@ import type { AssistantModelMessage, ContentBlock, StopReason } from "../message
 import { type PartialUsage, readUsage, toContentBlock, toUsage } from "./anthropic-response";
 import type { ModelStreamEvent } from "./client";
 
+/**
+ * Stop reasons of a response cut off mid-output: a tool input it was streaming may be incomplete
+ * JSON. The loop never runs such calls (`max_tokens`) or discards the response whole (the context
+ * window ran out, which overflow recovery handles), so an incomplete input is no failure then.
+ */
+const CUT_OFF_STOP_REASONS: ReadonlySet<string> = new Set(["max_tokens", "model_context_window_exceeded"]);
+
 /** A block being streamed, with the input JSON received so far. */
 interface BlockInProgress {
   block: ContentBlock;
@@ -67,7 +74,8 @@ export class StreamedMessageAssembler {
 
   /**
    * The assembled message. A streamed input that is not valid JSON becomes `{}` when the response was
-   * cut at `max_tokens` (the loop never runs such calls); otherwise it is a provider failure.
+   * cut off — at `max_tokens`, or by the context window (`model_context_window_exceeded`) — since the
+   * loop never runs such calls; otherwise it is a provider failure.
    */
   toMessage(): AssistantModelMessage {
     const entries = this.blocks.filter((entry): entry is BlockInProgress => entry !== undefined);
@@ -75,7 +83,7 @@ export class StreamedMessageAssembler {
       if (entry.partialJson && !entry.malformedInput) this.finishInput(entry);
     }
     const malformed = entries.find((entry) => entry.malformedInput);
-    if (malformed && this.stopReason !== "max_tokens") {
+    if (malformed && !CUT_OFF_STOP_REASONS.has(this.stopReason ?? "")) {
       throw new ProviderError(
         `Anthropic API stream: a ${malformed.block.type} block's input is not valid JSON.`,
         { errorType: "invalid_tool_input", retryable: true, partial: true },

@@ -164,3 +164,88 @@ describe.each([
     expect(server.requests).toHaveLength(3);
   });
 });
+
+describe("overflow recovery over a raw stream", () => {
+  /** A client whose `fetch` answers each request with the next of these SSE frame lists. */
+  function clientOverRawStreams(streams: unknown[][]) {
+    const bodies: unknown[] = [];
+    const client = createAnthropicClient({
+      apiKey: API_KEY,
+      baseURL: "http://127.0.0.1:1",
+      fetch: async (_input, init) => {
+        bodies.push(JSON.parse(String(init?.body)));
+        const frames = streams.shift();
+        if (!frames) return new Response("no stream left", { status: 500 });
+        const text = frames.map((frame) => `data: ${JSON.stringify(frame)}\n\n`).join("");
+        return new Response(text, { status: 200, headers: { "content-type": "text/event-stream" } });
+      },
+    });
+    return { client, bodies };
+  }
+
+  function textStream(text: string, usage: { input_tokens: number; output_tokens: number }) {
+    return [
+      { type: "message_start", message: { id: "msg_t", model: MODEL, usage } },
+      { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+      { type: "content_block_delta", index: 0, delta: { type: "text_delta", text } },
+      { type: "content_block_stop", index: 0 },
+      {
+        type: "message_delta",
+        delta: { stop_reason: "end_turn" },
+        usage: { output_tokens: usage.output_tokens },
+      },
+      { type: "message_stop" },
+    ];
+  }
+
+  it("a window that runs out while a tool input streams is an overflow, not a malformed-input failure", async () => {
+    // The window ran out in the middle of a tool call's input JSON: the stop reason says so.
+    const cutMidToolInput = [
+      {
+        type: "message_start",
+        message: { id: "msg_o", model: MODEL, usage: { input_tokens: 199_990, output_tokens: 1 } },
+      },
+      {
+        type: "content_block_start",
+        index: 0,
+        content_block: { type: "tool_use", id: "toolu_cut", name: "fetch", input: {} },
+      },
+      {
+        type: "content_block_delta",
+        index: 0,
+        delta: { type: "input_json_delta", partial_json: '{"text": "the docu' },
+      },
+      { type: "content_block_stop", index: 0 },
+      {
+        type: "message_delta",
+        delta: { stop_reason: "model_context_window_exceeded" },
+        usage: { output_tokens: 9 },
+      },
+      { type: "message_stop" },
+    ];
+    const { client, bodies } = clientOverRawStreams([
+      textStream("Noted.", { input_tokens: 100, output_tokens: 2 }),
+      cutMidToolInput,
+      textStream("The user said hello; it was noted.", { input_tokens: 300, output_tokens: 20 }),
+      textStream("All done.", { input_tokens: 90, output_tokens: 4 }),
+    ]);
+    const agent = createAgent({
+      model: MODEL,
+      client,
+      tools: [fetchTool],
+      retry: { maxRetries: 0 },
+      autoCompact: { thresholdTokens: 10_000_000, keepRecentMessages: 1 },
+    });
+    await agent.prompt("Hello.");
+
+    const messages = await collect(agent.query("Read the document."));
+
+    const result = lastResult(messages);
+    expect(result.subtype).toBe("success");
+    expect(result.result).toBe("All done.");
+    expect(systemMessages(messages, "compaction")[0]).toMatchObject({ trigger: "overflow" });
+    expect(isCompactionBody(bodies[2] as { messages: Array<{ content: unknown }> })).toBe(true);
+    expect(JSON.stringify(await agent.getHistory())).not.toContain("toolu_cut");
+    expectWellFormed(await agent.getHistory());
+  });
+});

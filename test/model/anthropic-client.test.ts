@@ -753,7 +753,7 @@ describe("createAnthropicClient (raw streams from Anthropic-compatible endpoints
     expect(failure.message).toContain("not JSON");
   });
 
-  it("treats malformed tool input JSON as a provider failure, unless the response was cut at max_tokens", async () => {
+  it("treats malformed tool input JSON as a provider failure, unless the response was cut off (max_tokens, context window)", async () => {
     const frames = (stopReason: string) => [
       data(MESSAGE_START),
       data({
@@ -775,6 +775,11 @@ describe("createAnthropicClient (raw streams from Anthropic-compatible endpoints
     const truncated = await clientOverRawStream(frames("max_tokens")).createMessage(request());
     expect(truncated.stop_reason).toBe("max_tokens");
     expect(truncated.content).toEqual([{ type: "tool_use", id: "t1", name: "write", input: {} }]);
+    // The context window ran out mid-input: an overflow for the loop to recover, not a failure.
+    const overflowed = await clientOverRawStream(frames("model_context_window_exceeded")).createMessage(
+      request(),
+    );
+    expect(overflowed.stop_reason).toBe("model_context_window_exceeded");
   });
 });
 
