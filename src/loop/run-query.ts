@@ -66,8 +66,10 @@ export async function* runQuery<T>(
   try {
     await lifecycle.prepare();
     run.span = core.telemetry.query(core.model);
-    for (const notice of core.history.takeNotices()) yield notice;
+    // `init` is always the first message; store failures of the load (or of earlier background
+    // writes) follow it.
     yield initMessage(core);
+    for (const notice of core.history.takeNotices()) yield notice;
     // A signal aborted (or an interrupt, e.g. close()) before the query starts ends it at once,
     // leaving history untouched.
     let ending = run.aborted

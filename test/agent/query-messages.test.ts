@@ -4,7 +4,13 @@
  */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createAgent, defineTool, isWellFormedHistory, type SDKMessage } from "../../src/index";
+import {
+  createAgent,
+  defineHistoryStore,
+  defineTool,
+  isWellFormedHistory,
+  type SDKMessage,
+} from "../../src/index";
 import { createScriptedClient } from "../../src/testing/index";
 import { collect, expectWellFormed, kinds, lastResult, MODEL, toolUse } from "../loop/support";
 
@@ -39,6 +45,25 @@ describe("query() message sequence", () => {
     const result = lastResult(messages);
     expect(result.result).toBe("Done: hi");
     expect(result.is_error).toBe(false);
+  });
+
+  it("yields system/init first even when a store failure is reported at the start of the query", async () => {
+    let loads = 0;
+    const store = defineHistoryStore({
+      load: async () => {
+        loads += 1;
+        throw new Error("disk unavailable");
+      },
+      append: async () => {},
+      replace: async () => {},
+    });
+    const client = createScriptedClient([{ content: "Hi" }]);
+    const agent = createAgent({ model: MODEL, client, historyStore: store });
+
+    const messages = await collect(agent.query("Hello"));
+
+    expect(loads).toBe(1);
+    expect(kinds(messages)).toEqual(["system:init", "system:store_error", "assistant", "result:success"]);
   });
 
   it("yields no stream_event without includePartialMessages", async () => {
