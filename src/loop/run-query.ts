@@ -6,6 +6,7 @@
  */
 import type { AgentCore } from "../agent/agent-core";
 import type { PromptInput } from "../agent/options";
+import { assertPrompt, promptProblem } from "../agent/prompt-input";
 import { isContextWindowExceeded } from "../compaction/overflow";
 import { totalInputTokens } from "../cost/usage";
 import {
@@ -64,6 +65,7 @@ export async function* runQuery<T>(
 ): AsyncGenerator<SDKMessage<T>, SDKResultMessage<T>> {
   let completed = false;
   try {
+    assertPrompt(prompt); // a caller's mistake: thrown before the guard, the store or history is touched
     await lifecycle.prepare();
     run.span = core.telemetry.query(core.model);
     // `init` is always the first message; store failures of the load (or of earlier background
@@ -108,10 +110,14 @@ export async function* runQuery<T>(
         ending = yield* endAfterOverflowResponse(core, run);
         continue;
       }
-      const writingResponse = core.history.append(message);
-      if (writingResponse) await writingResponse;
-      if (hasNotices(core, run)) for (const notice of takeNotices<T>(core, run)) yield notice;
-      yield { type: "assistant", message };
+      // A response without content is not recorded (nor yielded): the API refuses an empty
+      // message anywhere but last, so every later request of the conversation would fail.
+      if (message.content.length > 0) {
+        const writingResponse = core.history.append(message);
+        if (writingResponse) await writingResponse;
+        if (hasNotices(core, run)) for (const notice of takeNotices<T>(core, run)) yield notice;
+        yield { type: "assistant", message };
+      }
       updateResultText(run, message);
 
       const calls = toolUsesOf(message);
@@ -264,6 +270,11 @@ async function* submitPrompt<T>(
   }
   if (blockedMessage !== undefined)
     return { subtype: "error_during_execution", error: new PromptBlockedError(blockedMessage) };
+  const problem = promptProblem(content);
+  if (problem !== undefined) {
+    const message = `The prompt a userPromptSubmit hook returned (updatedPrompt) ${problem}. The prompt was not sent.`;
+    return { subtype: "error_during_execution", error: new PromptBlockedError(message) };
+  }
   // Calls left without results (a history given to replaceHistory, or written by another program)
   // are answered first: the request would otherwise be refused.
   const unanswered = closeDanglingToolUses(core.history.messages, unansweredCall);
