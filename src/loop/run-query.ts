@@ -21,7 +21,7 @@ import { closeDanglingToolUses, errorResultsFor, unansweredCall } from "../histo
 import { runHookChain } from "../hooks/run-hooks";
 import type { StopOutput, UserPromptSubmitOutput } from "../hooks/types";
 import type { ResultSubtype, SDKMessage, SDKResultMessage } from "../messages/sdk-messages";
-import type { AssistantModelMessage, ModelMessage, ToolUseBlock } from "../messages/types";
+import type { AssistantModelMessage, ContentBlock, ModelMessage, ToolUseBlock } from "../messages/types";
 import { isPromiseLike } from "../shared/maybe-async";
 import { compactHistory } from "./compaction-step";
 import { drain, type LiveMessages, MESSAGES_WAITING } from "./live-messages";
@@ -110,13 +110,15 @@ export async function* runQuery<T>(
         ending = yield* endAfterOverflowResponse(core, run);
         continue;
       }
-      // A response without content is not recorded (nor yielded): the API refuses an empty
-      // message anywhere but last, so every later request of the conversation would fail.
-      if (message.content.length > 0) {
-        const writingResponse = core.history.append(message);
+      // The API refuses a blank text block, and an empty message anywhere but last: recorded once,
+      // either would fail every later request of the conversation. Blank text is dropped, and a
+      // response left without content is not recorded (nor yielded).
+      const recorded = withoutBlankText(message);
+      if (recorded.content.length > 0) {
+        const writingResponse = core.history.append(recorded);
         if (writingResponse) await writingResponse;
         if (hasNotices(core, run)) for (const notice of takeNotices<T>(core, run)) yield notice;
-        yield { type: "assistant", message };
+        yield { type: "assistant", message: recorded };
       }
       updateResultText(run, message);
 
@@ -388,6 +390,14 @@ function updateResultText(run: QueryRun, message: AssistantModelMessage): void {
 function keepUnfinishedText(run: QueryRun, outcome: ModelOutcome): void {
   const text = unfinishedOf(outcome)?.text;
   if (text) run.partialText = run.joinNextText ? run.resultText + text : text;
+}
+
+/** `message` without its blank text blocks (empty or whitespace only); itself when it has none. */
+function withoutBlankText(message: AssistantModelMessage): AssistantModelMessage {
+  const isBlank = (block: ContentBlock) =>
+    block.type === "text" && !(typeof block.text === "string" && block.text.trim() !== "");
+  if (!message.content.some(isBlank)) return message;
+  return { ...message, content: message.content.filter((block) => !isBlank(block)) };
 }
 
 function toolUsesOf(message: AssistantModelMessage): ToolUseBlock[] {

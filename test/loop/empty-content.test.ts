@@ -16,9 +16,13 @@ import {
 import { createScriptedClient } from "../../src/testing/index";
 import { collect, expectWellFormed, kinds, lastResult, MODEL, toolUse } from "./support";
 
-/** Whether a message has content the API accepts: a non-blank string, or at least one block. */
+/** Whether a message has content the API accepts: a non-blank string, or blocks none of which is blank text. */
 function hasContent(message: ModelMessage): boolean {
-  return typeof message.content === "string" ? message.content.trim() !== "" : message.content.length > 0;
+  if (typeof message.content === "string") return message.content.trim() !== "";
+  return (
+    message.content.length > 0 &&
+    message.content.every((block) => block.type !== "text" || block.text.trim() !== "")
+  );
 }
 
 const lookup = defineTool({
@@ -101,5 +105,24 @@ describe("an empty response", () => {
     const history = await agent.getHistory();
     expect(history.every(hasContent)).toBe(true);
     expectWellFormed(history);
+  });
+
+  it("drops blank text blocks from a recorded response, and does not record one holding nothing else", async () => {
+    const client = createScriptedClient([
+      // Blank text beside a tool call (some models open a turn with a newline).
+      { content: [{ type: "text", text: "" }, { type: "text", text: "\n\n" }, toolUse("t1", "lookup")] },
+      { content: [{ type: "text", text: " " }] },
+      { content: "Here is the answer." },
+    ]);
+    const agent = createAgent({ model: MODEL, client, tools: [lookup] });
+
+    const messages = await collect(agent.query("Look it up."));
+    expect(lastResult(messages).subtype).toBe("success");
+    const assistant = messages.find((message) => message.type === "assistant");
+    expect(assistant?.type === "assistant" && assistant.message.content).toEqual([toolUse("t1", "lookup")]);
+
+    await agent.prompt("And?");
+    expect(client.requests[2]!.messages.every(hasContent)).toBe(true);
+    expectWellFormed(await agent.getHistory());
   });
 });
