@@ -307,12 +307,12 @@ function executeTool(
   }
   if (!isPromiseLike(output)) {
     clearDeadline(timer, link);
-    return outcomeFromOutput(call.id, output);
+    return outcomeFromOutput(call, output);
   }
   return raceWithSignal(Promise.resolve(output), signal).then(
     (settled) => {
       clearDeadline(timer, link);
-      return outcomeFromOutput(call.id, settled);
+      return outcomeFromOutput(call, settled);
     },
     (error: unknown) => {
       clearDeadline(timer, link);
@@ -404,7 +404,7 @@ async function runPostToolUseHooks(
     () => ({ toolName: call.name, input, toolUseId: call.id, output: current.block }),
     (output: PostToolUseOutput) => {
       if (output.updatedOutput !== undefined) {
-        const replaced = outcomeFromOutput(call.id, output.updatedOutput);
+        const replaced = outcomeFromOutput(call, output.updatedOutput);
         current = { block: replaced.block, endTurn: current.endTurn || replaced.endTurn };
       }
     },

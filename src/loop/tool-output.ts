@@ -2,7 +2,7 @@
  * Turning what a tool returned (or threw) into a tool_result block.
  * @module
  */
-import type { ImageBlock, TextBlock, ToolResultBlock } from "../messages/types";
+import type { ImageBlock, TextBlock, ToolResultBlock, ToolUseBlock } from "../messages/types";
 import type { ToolOutput } from "../tools/tool";
 
 /** A tool result block plus the tool's request to end the turn. */
@@ -15,8 +15,16 @@ export interface ToolCallOutcome {
   originalContent?: ToolResultBlock["content"];
 }
 
-/** Normalises a tool's return value. */
-export function outcomeFromOutput(toolUseId: string, output: ToolOutput): ToolCallOutcome {
+/**
+ * Normalises a tool's return value into what the Messages API accepts: blank text blocks are
+ * dropped (the API refuses them), and an error result without content says so in words (the API
+ * refuses an empty error result) — either, recorded once, would fail every later request.
+ */
+export function outcomeFromOutput(
+  call: Pick<ToolUseBlock, "id" | "name">,
+  output: ToolOutput,
+): ToolCallOutcome {
+  const toolUseId = call.id;
   if (typeof output === "string")
     return { block: { type: "tool_result", tool_use_id: toolUseId, content: output }, endTurn: false };
   if (output === null || typeof output !== "object" || !("content" in output)) {
@@ -24,9 +32,25 @@ export function outcomeFromOutput(toolUseId: string, output: ToolOutput): ToolCa
     if (text === undefined) return unserialisable(toolUseId, output);
     return { block: { type: "tool_result", tool_use_id: toolUseId, content: text }, endTurn: false };
   }
-  const block: ToolResultBlock = { type: "tool_result", tool_use_id: toolUseId, content: output.content };
+  let content = Array.isArray(output.content) ? withoutBlankText(output.content) : output.content;
+  if (output.isError && isEmptyContent(content))
+    content = `The tool "${call.name}" reported an error without a message.`;
+  const block: ToolResultBlock = { type: "tool_result", tool_use_id: toolUseId, content };
   if (output.isError) block.is_error = true;
   return { block, endTurn: output.endTurn === true };
+}
+
+/** The blocks without blank text ones (empty or whitespace only); the array itself when it has none. */
+function withoutBlankText(blocks: Array<TextBlock | ImageBlock>): Array<TextBlock | ImageBlock> {
+  const isBlank = (block: TextBlock | ImageBlock) =>
+    block?.type === "text" && !(typeof block.text === "string" && block.text.trim() !== "");
+  return blocks.some(isBlank) ? blocks.filter((block) => !isBlank(block)) : blocks;
+}
+
+function isEmptyContent(content: ToolResultBlock["content"] | undefined): boolean {
+  return typeof content === "string"
+    ? content.trim() === ""
+    : !Array.isArray(content) || content.length === 0;
 }
 
 /** JSON text of a tool's non-string output (`""` for what JSON cannot state, e.g. a function); `undefined` when it throws. */

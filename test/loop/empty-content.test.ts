@@ -12,9 +12,10 @@ import {
   InvalidOptionError,
   type ModelMessage,
   PromptBlockedError,
+  type ToolOutput,
 } from "../../src/index";
 import { createScriptedClient } from "../../src/testing/index";
-import { collect, expectWellFormed, kinds, lastResult, MODEL, toolUse } from "./support";
+import { collect, expectWellFormed, kinds, lastResult, MODEL, toolResults, toolUse } from "./support";
 
 /** Whether a message has content the API accepts: a non-blank string, or blocks none of which is blank text. */
 function hasContent(message: ModelMessage): boolean {
@@ -124,5 +125,41 @@ describe("an empty response", () => {
     await agent.prompt("And?");
     expect(client.requests[2]!.messages.every(hasContent)).toBe(true);
     expectWellFormed(await agent.getHistory());
+  });
+});
+
+describe("a tool result without content", () => {
+  it("never holds a blank text block, and an error result always says something", async () => {
+    const pixel = {
+      type: "image" as const,
+      source: { type: "url" as const, url: "https://example.com/a.png" },
+    };
+    const outputs: Record<string, ToolOutput> = {
+      silent_failure: { content: "", isError: true },
+      blank_failure: { content: [{ type: "text", text: " " }], isError: true },
+      picture: { content: [{ type: "text", text: "" }, pixel] },
+    };
+    const tools = Object.entries(outputs).map(([name, output]) =>
+      defineTool({ name, inputSchema: z.object({}), readOnly: true, execute: () => output }),
+    );
+    const client = createScriptedClient([
+      { content: Object.keys(outputs).map((name, index) => toolUse(`t${index}`, name)) },
+      { content: "Done." },
+    ]);
+    const agent = createAgent({ model: MODEL, client, tools });
+
+    await agent.prompt("Run them.");
+
+    const [silent, blank, picture] = toolResults(await agent.getHistory());
+    expect(silent).toMatchObject({
+      is_error: true,
+      content: 'The tool "silent_failure" reported an error without a message.',
+    });
+    expect(blank).toMatchObject({
+      is_error: true,
+      content: 'The tool "blank_failure" reported an error without a message.',
+    });
+    expect(picture!.content).toEqual([pixel]);
+    expect(client.requests[1]!.messages.every(hasContent)).toBe(true);
   });
 });
