@@ -182,8 +182,15 @@ function createStore(
       : { version: 0, messageCount: 0 };
   }
 
-  async function conflict(from: ConversationState): Promise<ConversationConflictError> {
-    const stored = await stateOf(pool, conversationId).catch(() => undefined);
+  /**
+   * The conflict error, naming the version found instead. Inside a transaction, pass its client: the
+   * transaction holds a connection, and on a pool with no other free (`max: 1`) the pool would wait forever.
+   */
+  async function conflict(
+    from: ConversationState,
+    queryable: pg.Pool | pg.PoolClient = pool,
+  ): Promise<ConversationConflictError> {
+    const stored = await stateOf(queryable, conversationId).catch(() => undefined);
     return new ConversationConflictError(
       conversationId,
       stored ? describeVersionConflict(from.version, stored.version) : "its version moved",
@@ -220,7 +227,7 @@ function createStore(
           from.version === 0
             ? await client.query(queries.createConversation, [conversationId, count])
             : await client.query(queries.claimForReplace, [conversationId, from.version, count]);
-        if (claimed.rowCount !== 1) throw await conflict(from);
+        if (claimed.rowCount !== 1) throw await conflict(from, client);
         await client.query(queries.deleteMessages, [conversationId]);
         await client.query(queries.insertMessages, [conversationId, toJsonArrayText(serializedMessages)]);
         return { version: from.version + 1, messageCount: count };

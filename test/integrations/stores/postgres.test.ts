@@ -127,6 +127,26 @@ describe("createPostgresHistoryStore", () => {
     await Promise.all([store.close(), fork.close(), other.close()]);
   });
 
+  it("reports a replace conflict on a pool of one connection (the transaction holds it)", async () => {
+    const single = new pg.Pool({ connectionString, max: 1 });
+    single.on("error", () => undefined);
+    const conversationId = uniqueId("single");
+    const winner = createPostgresHistoryStore({ pool: single, schema, conversationId });
+    const loser = createPostgresHistoryStore({ pool: single, schema, conversationId });
+    try {
+      await winner.append(user("first"));
+      await loser.load();
+      await winner.append(user("winner"));
+      const conflict = await loser.replace([user("loser")]).catch((error: unknown) => error);
+      expect(conflict).toBeInstanceOf(ConversationConflictError);
+      expect((conflict as Error).message).toContain("stored version 2, this store expected 1");
+      expect(await winner.load()).toEqual([user("first"), user("winner")]);
+    } finally {
+      await Promise.all([winner.close(), loser.close()]);
+      await single.end();
+    }
+  });
+
   it("ends a pool it opened itself once the store and its forks are closed, and never a given pool", async () => {
     const store = createPostgresHistoryStore({
       connectionString,
