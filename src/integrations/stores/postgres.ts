@@ -244,14 +244,16 @@ function createStore(
     append: core.append,
     replace: core.replace,
     close: core.close,
-    async listConversations(): Promise<ConversationInfo[]> {
-      await ensureSchema(pool, tables);
-      const { rows } = await pool.query(queries.listConversations);
-      return rows.map((row) => ({
-        conversationId: row.id,
-        messageCount: row.message_count,
-        updatedAt: row.updated_at,
-      }));
+    listConversations(): Promise<ConversationInfo[]> {
+      return core.withoutSecrets(async () => {
+        await ensureSchema(pool, tables);
+        const { rows } = await pool.query(queries.listConversations);
+        return rows.map((row) => ({
+          conversationId: row.id,
+          messageCount: row.message_count,
+          updatedAt: row.updated_at,
+        }));
+      });
     },
     deleteConversation(id = conversationId): Promise<boolean> {
       return core.exclusive(async () => {

@@ -206,7 +206,7 @@ function createStore(
     append: core.append,
     replace: core.replace,
     close: core.close,
-    listConversations: () => listConversations(client, settings.keyPrefix),
+    listConversations: () => core.withoutSecrets(() => listConversations(client, settings.keyPrefix)),
     deleteConversation(id = conversationId): Promise<boolean> {
       return core.exclusive(async () => {
         const target = keysOf(settings.keyPrefix, id);

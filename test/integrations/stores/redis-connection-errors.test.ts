@@ -26,25 +26,34 @@ describe("a Redis store opened from a url that cannot be reached", () => {
 });
 
 describe("a Redis store whose url carries a password the server refuses", () => {
-  it("never shows the password in the store error, its cause, or util.inspect of either", async () => {
+  it("never shows the password in the error of any store call (load, list, delete, fork), its cause, or util.inspect of either", async () => {
     const password = "RedisPassw0rdXyz";
     const store = createRedisHistoryStore({
       url: `redis://bob:${password}@127.0.0.1:6379/0`,
       conversationId: "refused-password",
     });
     try {
-      const failure = await store.load().then(
-        () => undefined,
-        (error: unknown) => error,
-      );
-      expect(failure).toBeInstanceOf(Error);
-      for (const view of [
-        String(failure),
-        JSON.stringify(failure),
-        inspect(failure, { depth: 10 }),
-        inspect(failure, { depth: 10, showHidden: true }),
-      ]) {
-        expect(view).not.toContain(password);
+      const calls = {
+        load: () => store.load(),
+        listConversations: () => store.listConversations(),
+        deleteConversation: () => store.deleteConversation("another"),
+        fork: () => store.fork("refused-password-fork"),
+      };
+      for (const [name, call] of Object.entries(calls)) {
+        const failure = await call().then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        expect(failure, name).toBeInstanceOf(Error);
+        expect(String(failure), name).toContain("WRONGPASS");
+        for (const view of [
+          String(failure),
+          JSON.stringify(failure),
+          inspect(failure, { depth: 10 }),
+          inspect(failure, { depth: 10, showHidden: true }),
+        ]) {
+          expect(view, name).not.toContain(password);
+        }
       }
     } finally {
       await store.close?.();
