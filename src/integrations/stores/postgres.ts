@@ -256,6 +256,7 @@ function createStore(
       });
     },
     deleteConversation(id = conversationId): Promise<boolean> {
+      assertConversationId(id, "deleteConversation");
       return core.exclusive(async () => {
         await ensureSchema(pool, tables);
         const { rowCount } = await pool.query(queries.deleteConversation, [id]);

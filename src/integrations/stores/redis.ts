@@ -208,6 +208,7 @@ function createStore(
     close: core.close,
     listConversations: () => core.withoutSecrets(() => listConversations(client, settings.keyPrefix)),
     deleteConversation(id = conversationId): Promise<boolean> {
+      assertConversationId(id, "deleteConversation");
       return core.exclusive(async () => {
         const target = keysOf(settings.keyPrefix, id);
         const deleted = await client.del(target.meta, target.messages, target.replacing);

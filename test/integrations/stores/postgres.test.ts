@@ -213,6 +213,18 @@ describe("createPostgresHistoryStore", () => {
     await Promise.all(stores.map((store) => store.close()));
   });
 
+  it("refuses conversation ids with a lone surrogate: the row would be the same as another id's", async () => {
+    // pg sends text as UTF-8, where every lone surrogate becomes U+FFFD: "a\ud800" and "a\udc00"
+    // would read and write one conversation.
+    expect(() => createPostgresHistoryStore({ pool, schema, conversationId: "a\ud800" })).toThrow(TypeError);
+    const store = createPostgresHistoryStore({ pool, schema, conversationId: uniqueId("surrogate") });
+    await expect(Promise.resolve().then(() => store.fork("b\udc00"))).rejects.toBeInstanceOf(TypeError);
+    await expect(Promise.resolve().then(() => store.deleteConversation("b\udc00"))).rejects.toBeInstanceOf(
+      TypeError,
+    );
+    await store.close();
+  });
+
   it("rejects bad options", () => {
     expect(() => createPostgresHistoryStore({ conversationId: "c" })).toThrow(InvalidOptionError);
     expect(() => createPostgresHistoryStore({ pool, conversationId: "" })).toThrow(TypeError);
