@@ -193,9 +193,13 @@ function createJsonlBackend(options: JsonlHistoryStoreOptions): VersionedBackend
   return { load, append, replace, close: closeAppendHandle };
 }
 
+/** The UTF-8 byte order mark some editors put at the start of a file they save. */
+const BYTE_ORDER_MARK = Buffer.from([0xef, 0xbb, 0xbf]);
+
 function parseLines(content: Buffer): ModelMessage[] {
   const messages: ModelMessage[] = [];
-  let start = 0;
+  // A byte order mark would make the first line invalid JSON, and its message would be skipped.
+  let start = content.subarray(0, 3).equals(BYTE_ORDER_MARK) ? 3 : 0;
   while (start < content.length) {
     let end = content.indexOf(NEWLINE, start);
     if (end === -1) end = content.length;

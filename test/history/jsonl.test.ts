@@ -80,6 +80,23 @@ describe("createJsonlHistoryStore", () => {
     await store.close();
   });
 
+  it("reads a file saved by an editor: a byte order mark and CRLF line ends lose no message", async () => {
+    const path = join(folder, "edited.jsonl");
+    await writeFile(
+      path,
+      '\uFEFF{"role":"user","content":"first"}\r\n{"role":"user","content":"second"}\r\n',
+    );
+    const store = createJsonlHistoryStore({ path });
+    expect(await store.load()).toEqual([user("first"), user("second")]);
+    await store.append(user("third"));
+    expect(await createJsonlHistoryStore({ path }).load()).toEqual([
+      user("first"),
+      user("second"),
+      user("third"),
+    ]);
+    await store.close();
+  });
+
   it("starts an append after a torn tail on a new line, so the fragment never glues onto it", async () => {
     const path = join(folder, "torn.jsonl");
     await writeFile(path, '{"role":"user","content":"whole"}\n{"role":"assistant","cont');
