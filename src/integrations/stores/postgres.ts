@@ -143,6 +143,13 @@ async function createSchema(client: pg.PoolClient, tables: Tables): Promise<void
 async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
+  // A checked-out client emits 'error' when its connection ends (the server killed the backend):
+  // unheard, that would crash the process. The running query rejects on its own; the client is
+  // released as broken, so the pool discards it.
+  const onError = (error: Error) => {
+    broken ??= error;
+  };
+  client.on("error", onError);
   try {
     await client.query("BEGIN");
     const result = await work(client);
@@ -154,6 +161,7 @@ async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => 
     });
     throw error;
   } finally {
+    client.off("error", onError);
     client.release(broken);
   }
 }

@@ -127,6 +127,40 @@ describe("createPostgresHistoryStore", () => {
     await Promise.all([store.close(), fork.close(), other.close()]);
   });
 
+  it("survives its connection being killed in the middle of a replace: the write fails, the process does not", async () => {
+    // A checked-out pg client emits 'error' when its connection ends; with no listener that event
+    // would be an uncaught exception (vitest reports it and the run fails).
+    const applicationName = `agent_lattice_killed_${randomBytes(5).toString("hex")}`;
+    const url = new URL(connectionString);
+    url.searchParams.set("application_name", applicationName);
+    const own = new pg.Pool({ connectionString: url.toString(), max: 2 });
+    own.on("error", () => undefined);
+    const tablePrefix = "killed_";
+    const conversationId = uniqueId("killed");
+    const store = createPostgresHistoryStore({ pool: own, schema, tablePrefix, conversationId });
+    try {
+      await store.append(user("one"));
+      await pool.query(`CREATE FUNCTION "${schema}".stall() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN IF NEW.message::text LIKE '%stall%' THEN PERFORM pg_sleep(30); END IF; RETURN NEW; END $$`);
+      await pool.query(`CREATE TRIGGER stall BEFORE INSERT ON "${schema}".killed_messages
+        FOR EACH ROW EXECUTE FUNCTION "${schema}".stall()`);
+      const replacing = store.replace([user("one"), user("stall")]).catch((error: unknown) => error);
+      const stalled = `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+        WHERE application_name = $1 AND state = 'active' AND query LIKE '%INSERT%'`;
+      while (!(await pool.query(stalled, [applicationName])).rowCount) await sleep(20);
+      const failure = await replacing;
+      expect(failure).toBeInstanceOf(HistoryStoreError);
+      expect((failure as Error).message).toContain("terminating connection");
+      await pool.query(`DROP TRIGGER stall ON "${schema}".killed_messages`);
+      expect(await store.load()).toEqual([user("one")]);
+      await store.append(user("two"));
+      expect(await store.load()).toEqual([user("one"), user("two")]);
+    } finally {
+      await store.close();
+      await own.end();
+    }
+  });
+
   it("reports a replace conflict on a pool of one connection (the transaction holds it)", async () => {
     const single = new pg.Pool({ connectionString, max: 1 });
     single.on("error", () => undefined);
