@@ -70,9 +70,22 @@ export interface PostgresHistoryStore extends ConversationHistoryStore {
  * const historyStore = createPostgresHistoryStore({ pool, conversationId: `user-${userId}` });
  */
 export function createPostgresHistoryStore(options: PostgresHistoryStoreOptions): PostgresHistoryStore {
-  assertConversationId(options?.conversationId, "createPostgresHistoryStore");
+  assertPostgresConversationId(options?.conversationId, "createPostgresHistoryStore");
   const tables = tablesFor(options.schema, options.tablePrefix ?? DEFAULT_POSTGRES_TABLE_PREFIX);
   return createStore(openPool(options), tables, options.conversationId, options.failOnError ?? false);
+}
+
+/** {@link assertConversationId}, and no NUL: PostgreSQL text cannot hold it, so every write would fail. */
+function assertPostgresConversationId(
+  conversationId: unknown,
+  name: string,
+): asserts conversationId is string {
+  assertConversationId(conversationId, name);
+  if (conversationId.includes("\u0000")) {
+    throw new TypeError(
+      `${name} needs a \`conversationId\` without NUL characters: PostgreSQL text cannot hold them.`,
+    );
+  }
 }
 
 interface Tables {
@@ -264,7 +277,7 @@ function createStore(
       });
     },
     deleteConversation(id = conversationId): Promise<boolean> {
-      assertConversationId(id, "deleteConversation");
+      assertPostgresConversationId(id, "deleteConversation");
       return core.exclusive(async () => {
         await ensureSchema(pool, tables);
         const { rowCount } = await pool.query(queries.deleteConversation, [id]);
@@ -273,7 +286,7 @@ function createStore(
       });
     },
     fork(newConversationId: string): Promise<PostgresHistoryStore> {
-      assertConversationId(newConversationId, "fork");
+      assertPostgresConversationId(newConversationId, "fork");
       return core.exclusive(async () => {
         await ensureSchema(pool, tables);
         await inTransaction(pool, async (client) => {

@@ -259,6 +259,17 @@ describe("createPostgresHistoryStore", () => {
     await store.close();
   });
 
+  it("refuses a conversation id holding NUL when created, instead of failing every write", async () => {
+    // PostgreSQL text cannot hold NUL ("invalid byte sequence for encoding UTF8: 0x00").
+    expect(() => createPostgresHistoryStore({ pool, schema, conversationId: "a\u0000b" })).toThrow(TypeError);
+    const store = createPostgresHistoryStore({ pool, schema, conversationId: uniqueId("nul") });
+    await expect(Promise.resolve().then(() => store.fork("b\u0000"))).rejects.toBeInstanceOf(TypeError);
+    await expect(Promise.resolve().then(() => store.deleteConversation("b\u0000"))).rejects.toBeInstanceOf(
+      TypeError,
+    );
+    await store.close();
+  });
+
   it("rejects bad options", () => {
     expect(() => createPostgresHistoryStore({ conversationId: "c" })).toThrow(InvalidOptionError);
     expect(() => createPostgresHistoryStore({ pool, conversationId: "" })).toThrow(TypeError);
