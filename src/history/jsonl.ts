@@ -26,7 +26,7 @@ import type { FileHandle } from "node:fs/promises";
 import { mkdir, open, rename, stat, unlink } from "node:fs/promises";
 import { dirname } from "node:path";
 import { ConversationConflictError } from "../errors";
-import { createFileWriteLock } from "../integrations/stores/file-write-lock";
+import { createFileWriteLock, siblingPath } from "../integrations/stores/file-write-lock";
 import { parseStoredMessage } from "../integrations/stores/message-codec";
 import { createVersionedStoreCore, type VersionedBackend } from "../integrations/stores/versioned-store";
 import type { ModelMessage } from "../messages/types";
@@ -96,7 +96,10 @@ const ABSENT: FileVersion = { exists: false };
 
 function createJsonlBackend(options: JsonlHistoryStoreOptions): VersionedBackend {
   const path = options.path;
-  const lock = createFileWriteLock(`${path}.lock`, options.staleLockMs ?? DEFAULT_JSONL_STALE_LOCK_MS);
+  const lock = createFileWriteLock(
+    siblingPath(path, ".lock"),
+    options.staleLockMs ?? DEFAULT_JSONL_STALE_LOCK_MS,
+  );
   let directoryReady = false;
   let expected: FileVersion | undefined;
   let appendHandle: { handle: FileHandle; inode: number } | undefined;
@@ -193,9 +196,13 @@ function createJsonlBackend(options: JsonlHistoryStoreOptions): VersionedBackend
   return { load, append, replace, close: closeAppendHandle };
 }
 
+/** The UTF-8 byte order mark some editors put at the start of a file they save. */
+const BYTE_ORDER_MARK = Buffer.from([0xef, 0xbb, 0xbf]);
+
 function parseLines(content: Buffer): ModelMessage[] {
   const messages: ModelMessage[] = [];
-  let start = 0;
+  // A byte order mark would make the first line invalid JSON, and its message would be skipped.
+  let start = content.subarray(0, 3).equals(BYTE_ORDER_MARK) ? 3 : 0;
   while (start < content.length) {
     let end = content.indexOf(NEWLINE, start);
     if (end === -1) end = content.length;
@@ -282,7 +289,7 @@ async function writeAll(handle: FileHandle, data: Buffer): Promise<void> {
 }
 
 async function writeFileAtomically(path: string, content: string): Promise<void> {
-  const temporaryPath = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+  const temporaryPath = siblingPath(path, `.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
   try {
     const handle = await open(temporaryPath, "wx", 0o600);
     try {

@@ -186,13 +186,14 @@ export function runHistoryStoreConformance(
       test("a torn final write loses at most that write; later appends start clean", async ({
         open,
         reopen,
+        close,
         conversation,
       }) => {
         const store = await open();
         await store.load();
         await store.append(userMessage("one"));
         await store.append(assistantMessage("two"));
-        await store.close?.();
+        await close(store);
         await tearTail(conversation);
         const resumed = await open();
         expect(await resumed.load()).toEqual([userMessage("one"), assistantMessage("two")]);
@@ -215,6 +216,8 @@ type TestContext = {
   open: () => Promise<HistoryStore>;
   /** Closes `store` and opens the conversation again. */
   reopen: (store: HistoryStore) => Promise<HistoryStore>;
+  /** Closes `store`, once: the contract does not ask `close()` to be idempotent. */
+  close: (store: HistoryStore) => Promise<void>;
 };
 type ConformanceTest = (name: string, body: (context: TestContext) => Promise<void>) => void;
 
@@ -226,19 +229,25 @@ function createTestRunner(
     options.it(name, async () => {
       const conversation = `conformance-${randomUUID()}`;
       const opened: HistoryStore[] = [];
+      const closed = new Set<HistoryStore>();
       const open = async () => {
         const store = await factory(conversation);
         opened.push(store);
         return store;
       };
-      const reopen = async (store: HistoryStore) => {
+      const close = async (store: HistoryStore) => {
+        if (closed.has(store)) return;
+        closed.add(store);
         await store.close?.();
+      };
+      const reopen = async (store: HistoryStore) => {
+        await close(store);
         return open();
       };
       try {
-        await body({ conversation, open, reopen });
+        await body({ conversation, open, reopen, close });
       } finally {
-        for (const store of opened) await store.close?.();
+        for (const store of opened) await close(store);
         await options.cleanup?.(conversation);
       }
     });

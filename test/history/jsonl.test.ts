@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { appendFile, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConcurrentQueryError, ConversationConflictError } from "../../src/errors";
 import { createJsonlHistoryStore } from "../../src/history/jsonl";
@@ -76,6 +76,23 @@ describe("createJsonlHistoryStore", () => {
     expect(await store.load()).toEqual([
       user("kept 1"),
       { role: "assistant", content: [{ type: "text", text: "kept 2" }] },
+    ]);
+    await store.close();
+  });
+
+  it("reads a file saved by an editor: a byte order mark and CRLF line ends lose no message", async () => {
+    const path = join(folder, "edited.jsonl");
+    await writeFile(
+      path,
+      '\uFEFF{"role":"user","content":"first"}\r\n{"role":"user","content":"second"}\r\n',
+    );
+    const store = createJsonlHistoryStore({ path });
+    expect(await store.load()).toEqual([user("first"), user("second")]);
+    await store.append(user("third"));
+    expect(await createJsonlHistoryStore({ path }).load()).toEqual([
+      user("first"),
+      user("second"),
+      user("third"),
     ]);
     await store.close();
   });
@@ -171,6 +188,29 @@ describe("createJsonlHistoryStore", () => {
     expect(await store.load()).toEqual([user("written")]);
     await expect(stat(`${path}.lock`)).rejects.toMatchObject({ code: "ENOENT" });
     await store.close();
+  });
+
+  it("works with a file name near the 255-byte limit: replace, its lock, and breaking a dead lock", async () => {
+    // The temporary file, the lock and the claim on a dead lock add to the name; none may exceed it.
+    const deadPid = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]).stdout;
+    for (const length of [240, 253]) {
+      const directory = join(folder, `long-${length}`);
+      const path = join(directory, `${"n".repeat(length - ".jsonl".length)}.jsonl`);
+      const store = createJsonlHistoryStore({ path });
+      await store.load();
+      await store.append(user("one"));
+      await store.replace([user("replaced")]);
+      if (length === 240) {
+        await writeFile(
+          `${path}.lock`,
+          JSON.stringify({ pid: Number(deadPid), host: hostname(), token: "x", acquiredAt: Date.now() }),
+        );
+      }
+      await store.append(user("two"));
+      expect(await createJsonlHistoryStore({ path }).load()).toEqual([user("replaced"), user("two")]);
+      expect(await readdir(directory)).toEqual([basename(path)]);
+      await store.close();
+    }
   });
 
   it("waits for a live lock holder, and breaks a lock older than staleLockMs", async () => {

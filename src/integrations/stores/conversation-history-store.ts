@@ -35,13 +35,25 @@ export interface ConversationHistoryStore extends ClosableHistoryStore {
   fork(newConversationId: string): Promise<ConversationHistoryStore>;
 }
 
-/** Checks a conversation id: a non-empty string. */
+/** A UTF-16 surrogate not paired with its partner (the `u` flag matches a pair as one code point). */
+const LONE_SURROGATE = /\p{Surrogate}/u;
+
+/**
+ * Checks a conversation id: a non-empty string of well-formed Unicode. A lone surrogate is refused:
+ * the drivers send ids as UTF-8, where every lone surrogate becomes U+FFFD, so two different ids
+ * would name one conversation.
+ */
 export function assertConversationId(
   conversationId: unknown,
   factoryName: string,
 ): asserts conversationId is string {
   if (typeof conversationId !== "string" || conversationId === "") {
     throw new TypeError(`${factoryName} needs a non-empty string \`conversationId\`.`);
+  }
+  if (LONE_SURROGATE.test(conversationId)) {
+    throw new TypeError(
+      `${factoryName} needs a \`conversationId\` of well-formed Unicode, got ${JSON.stringify(conversationId)} (it holds a lone surrogate).`,
+    );
   }
 }
 

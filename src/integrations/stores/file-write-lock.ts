@@ -19,6 +19,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { link, lstat, readFile, readlink, symlink, unlink, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
+import { basename, dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 
 /** What a lock file holds. */
@@ -63,7 +64,7 @@ export function createFileWriteLock(lockPath: string, staleAfterMs: number): Fil
   }
 
   async function createByHardLink(path: string, content: string, token: string): Promise<void> {
-    const aside = `${path}.${token}`;
+    const aside = siblingPath(path, `.${token}`);
     await writeFile(aside, content, { flag: "wx", mode: 0o600 });
     try {
       await link(aside, path);
@@ -149,12 +150,30 @@ export function createFileWriteLock(lockPath: string, staleAfterMs: number): Fil
   };
 }
 
+/** The longest file name (in bytes) most file systems allow. */
+const MAX_FILE_NAME_BYTES = 255;
+
+/**
+ * `<path><suffix>`: a file beside `path` named after it. When that name would be longer than a file
+ * system allows, `path`'s name is replaced by a digest of it, so a file with a long name still gets
+ * its lock, claims and temporary files (the same ones in every process).
+ */
+export function siblingPath(path: string, suffix: string): string {
+  const name = basename(path) + suffix;
+  if (Buffer.byteLength(name) <= MAX_FILE_NAME_BYTES) return path + suffix;
+  const digest = createHash("sha256").update(basename(path)).digest("hex").slice(0, 32);
+  return join(dirname(path), `${digest}${suffix}`);
+}
+
 /** Errors with which a file system refuses to create a symbolic link. */
 const SYMLINK_REFUSED = ["EPERM", "ENOSYS", "ENOTSUP", "EOPNOTSUPP"];
 
 /** The claim on the lock `seen` at `path`: whoever creates it may delete that lock. */
 function claimPathFor(path: string, seen: LockSnapshot): string {
-  return `${path}.breaking-${createHash("sha256").update(seen.identity).digest("hex").slice(0, 16)}`;
+  return siblingPath(
+    path,
+    `.breaking-${createHash("sha256").update(seen.identity).digest("hex").slice(0, 16)}`,
+  );
 }
 
 /** A lock as one waiter read it. */

@@ -70,9 +70,22 @@ export interface PostgresHistoryStore extends ConversationHistoryStore {
  * const historyStore = createPostgresHistoryStore({ pool, conversationId: `user-${userId}` });
  */
 export function createPostgresHistoryStore(options: PostgresHistoryStoreOptions): PostgresHistoryStore {
-  assertConversationId(options?.conversationId, "createPostgresHistoryStore");
+  assertPostgresConversationId(options?.conversationId, "createPostgresHistoryStore");
   const tables = tablesFor(options.schema, options.tablePrefix ?? DEFAULT_POSTGRES_TABLE_PREFIX);
   return createStore(openPool(options), tables, options.conversationId, options.failOnError ?? false);
+}
+
+/** {@link assertConversationId}, and no NUL: PostgreSQL text cannot hold it, so every write would fail. */
+function assertPostgresConversationId(
+  conversationId: unknown,
+  name: string,
+): asserts conversationId is string {
+  assertConversationId(conversationId, name);
+  if (conversationId.includes("\u0000")) {
+    throw new TypeError(
+      `${name} needs a \`conversationId\` without NUL characters: PostgreSQL text cannot hold them.`,
+    );
+  }
 }
 
 interface Tables {
@@ -143,6 +156,13 @@ async function createSchema(client: pg.PoolClient, tables: Tables): Promise<void
 async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
+  // A checked-out client emits 'error' when its connection ends (the server killed the backend):
+  // unheard, that would crash the process. The running query rejects on its own; the client is
+  // released as broken, so the pool discards it.
+  const onError = (error: Error) => {
+    broken ??= error;
+  };
+  client.on("error", onError);
   try {
     await client.query("BEGIN");
     const result = await work(client);
@@ -154,6 +174,7 @@ async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => 
     });
     throw error;
   } finally {
+    client.off("error", onError);
     client.release(broken);
   }
 }
@@ -182,8 +203,15 @@ function createStore(
       : { version: 0, messageCount: 0 };
   }
 
-  async function conflict(from: ConversationState): Promise<ConversationConflictError> {
-    const stored = await stateOf(pool, conversationId).catch(() => undefined);
+  /**
+   * The conflict error, naming the version found instead. Inside a transaction, pass its client: the
+   * transaction holds a connection, and on a pool with no other free (`max: 1`) the pool would wait forever.
+   */
+  async function conflict(
+    from: ConversationState,
+    queryable: pg.Pool | pg.PoolClient = pool,
+  ): Promise<ConversationConflictError> {
+    const stored = await stateOf(queryable, conversationId).catch(() => undefined);
     return new ConversationConflictError(
       conversationId,
       stored ? describeVersionConflict(from.version, stored.version) : "its version moved",
@@ -220,7 +248,7 @@ function createStore(
           from.version === 0
             ? await client.query(queries.createConversation, [conversationId, count])
             : await client.query(queries.claimForReplace, [conversationId, from.version, count]);
-        if (claimed.rowCount !== 1) throw await conflict(from);
+        if (claimed.rowCount !== 1) throw await conflict(from, client);
         await client.query(queries.deleteMessages, [conversationId]);
         await client.query(queries.insertMessages, [conversationId, toJsonArrayText(serializedMessages)]);
         return { version: from.version + 1, messageCount: count };
@@ -237,16 +265,19 @@ function createStore(
     append: core.append,
     replace: core.replace,
     close: core.close,
-    async listConversations(): Promise<ConversationInfo[]> {
-      await ensureSchema(pool, tables);
-      const { rows } = await pool.query(queries.listConversations);
-      return rows.map((row) => ({
-        conversationId: row.id,
-        messageCount: row.message_count,
-        updatedAt: row.updated_at,
-      }));
+    listConversations(): Promise<ConversationInfo[]> {
+      return core.withoutSecrets(async () => {
+        await ensureSchema(pool, tables);
+        const { rows } = await pool.query(queries.listConversations);
+        return rows.map((row) => ({
+          conversationId: row.id,
+          messageCount: row.message_count,
+          updatedAt: row.updated_at,
+        }));
+      });
     },
     deleteConversation(id = conversationId): Promise<boolean> {
+      assertPostgresConversationId(id, "deleteConversation");
       return core.exclusive(async () => {
         await ensureSchema(pool, tables);
         const { rowCount } = await pool.query(queries.deleteConversation, [id]);
@@ -255,7 +286,7 @@ function createStore(
       });
     },
     fork(newConversationId: string): Promise<PostgresHistoryStore> {
-      assertConversationId(newConversationId, "fork");
+      assertPostgresConversationId(newConversationId, "fork");
       return core.exclusive(async () => {
         await ensureSchema(pool, tables);
         await inTransaction(pool, async (client) => {

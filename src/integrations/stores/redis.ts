@@ -33,11 +33,18 @@ export type { ConversationHistoryStore, ConversationInfo } from "./conversation-
 /** Default prefix of every key the store writes. */
 export const DEFAULT_REDIS_KEY_PREFIX = "agent-lattice:";
 
+/** Reconnection attempts a command of a client the store opened itself waits through before it fails. */
+const OWN_CLIENT_MAX_RETRIES_PER_REQUEST = 1;
+
 /** Options of {@link createRedisHistoryStore}. Give `client` or `url`. */
 export interface RedisHistoryStoreOptions {
   /** An `ioredis` client; used as configured and never closed by the store. */
   client?: Redis;
-  /** Opens a client of its own (`redis://…`), quit by `close()` (after every fork is closed too). */
+  /**
+   * Opens a client of its own (`redis://…`), quit by `close()` (after every fork is closed too). A
+   * command fails once a reconnection has failed twice, not after ioredis's default of twenty; give
+   * a `client` to choose otherwise.
+   */
   url?: string;
   /** The conversation this store reads and writes. */
   conversationId: string;
@@ -88,7 +95,10 @@ function openClient(options: RedisHistoryStoreOptions): SharedResource<Redis> {
   if (typeof options.url !== "string" || options.url === "") {
     throw new InvalidOptionError("createRedisHistoryStore needs `client` or `url`.");
   }
-  const client = new Redis(options.url);
+  // ioredis holds a command through 20 reconnection attempts by default — over a minute with its
+  // backoff — and an agent waits for every store call: with the server down each message would stall
+  // the conversation that long. A failed command is reported, and the next write catches up.
+  const client = new Redis(options.url, { maxRetriesPerRequest: OWN_CLIENT_MAX_RETRIES_PER_REQUEST });
   // Connection errors reach the store's callers as failed commands; without a listener ioredis
   // would also print each one ("Unhandled error event") on every reconnect attempt.
   client.on("error", () => {});
@@ -206,8 +216,9 @@ function createStore(
     append: core.append,
     replace: core.replace,
     close: core.close,
-    listConversations: () => listConversations(client, settings.keyPrefix),
+    listConversations: () => core.withoutSecrets(() => listConversations(client, settings.keyPrefix)),
     deleteConversation(id = conversationId): Promise<boolean> {
+      assertConversationId(id, "deleteConversation");
       return core.exclusive(async () => {
         const target = keysOf(settings.keyPrefix, id);
         const deleted = await client.del(target.meta, target.messages, target.replacing);

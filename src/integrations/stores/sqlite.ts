@@ -142,6 +142,7 @@ function createStore(
       }));
     },
     deleteConversation(id = conversationId): Promise<boolean> {
+      assertConversationId(id, "deleteConversation");
       return core.exclusive(async () => {
         const existed = statements.deleteConversation(id);
         if (id === conversationId) backend.forgetConversation();

@@ -40,8 +40,13 @@ export interface ClosableHistoryStore extends HistoryStore {
 
 /** The store core wrapped around a backend; the stores build their public object on it. */
 export interface VersionedStoreCore extends ClosableHistoryStore {
-  /** Runs `operation` after every earlier call of this store has settled, in the same queue. */
+  /**
+   * Runs `operation` after every earlier call of this store has settled, in the same queue; a
+   * failure that holds a connection secret is rethrown as a redacted copy.
+   */
   exclusive<T>(operation: () => Promise<T>): Promise<T>;
+  /** Runs `operation` now; a failure that holds a connection secret is rethrown as a redacted copy. */
+  withoutSecrets<T>(operation: () => Promise<T>): Promise<T>;
 }
 
 /**
@@ -67,10 +72,18 @@ export function createVersionedStoreCore(
   function exclusive<T>(operation: () => Promise<T>): Promise<T> {
     const run = queue.then(() => {
       if (closed) throw new Error("The history store is closed.");
-      return operation();
+      return redacting(operation);
     });
     queue = run.catch(() => undefined);
     return run;
+  }
+
+  async function redacting<T>(operation: () => Promise<T>): Promise<T> {
+    try {
+      return await operation();
+    } catch (error) {
+      throw error instanceof AgentLatticeError ? error : withoutSecrets(error, secrets);
+    }
   }
 
   async function load(): Promise<ModelMessage[]> {
@@ -112,7 +125,15 @@ export function createVersionedStoreCore(
     return closing;
   }
 
-  return { load, append, replace, close, exclusive, failOnError: options.failOnError ?? false };
+  return {
+    load,
+    append,
+    replace,
+    close,
+    exclusive,
+    withoutSecrets: redacting,
+    failOnError: options.failOnError ?? false,
+  };
 }
 
 async function wrapStoreError<T>(

@@ -127,6 +127,60 @@ describe("createPostgresHistoryStore", () => {
     await Promise.all([store.close(), fork.close(), other.close()]);
   });
 
+  it("survives its connection being killed in the middle of a replace: the write fails, the process does not", async () => {
+    // A checked-out pg client emits 'error' when its connection ends; with no listener that event
+    // would be an uncaught exception (vitest reports it and the run fails).
+    const applicationName = `agent_lattice_killed_${randomBytes(5).toString("hex")}`;
+    const url = new URL(connectionString);
+    url.searchParams.set("application_name", applicationName);
+    const own = new pg.Pool({ connectionString: url.toString(), max: 2 });
+    own.on("error", () => undefined);
+    const tablePrefix = "killed_";
+    const conversationId = uniqueId("killed");
+    const store = createPostgresHistoryStore({ pool: own, schema, tablePrefix, conversationId });
+    try {
+      await store.append(user("one"));
+      await pool.query(`CREATE FUNCTION "${schema}".stall() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN IF NEW.message::text LIKE '%stall%' THEN PERFORM pg_sleep(30); END IF; RETURN NEW; END $$`);
+      await pool.query(`CREATE TRIGGER stall BEFORE INSERT ON "${schema}".killed_messages
+        FOR EACH ROW EXECUTE FUNCTION "${schema}".stall()`);
+      const replacing = store.replace([user("one"), user("stall")]).catch((error: unknown) => error);
+      const stalled = `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+        WHERE application_name = $1 AND state = 'active' AND query LIKE '%INSERT%'`;
+      while (!(await pool.query(stalled, [applicationName])).rowCount) await sleep(20);
+      const failure = await replacing;
+      expect(failure).toBeInstanceOf(HistoryStoreError);
+      expect((failure as Error).message).toContain("terminating connection");
+      await pool.query(`DROP TRIGGER stall ON "${schema}".killed_messages`);
+      expect(await store.load()).toEqual([user("one")]);
+      await store.append(user("two"));
+      expect(await store.load()).toEqual([user("one"), user("two")]);
+    } finally {
+      await store.close();
+      await own.end();
+    }
+  });
+
+  it("reports a replace conflict on a pool of one connection (the transaction holds it)", async () => {
+    const single = new pg.Pool({ connectionString, max: 1 });
+    single.on("error", () => undefined);
+    const conversationId = uniqueId("single");
+    const winner = createPostgresHistoryStore({ pool: single, schema, conversationId });
+    const loser = createPostgresHistoryStore({ pool: single, schema, conversationId });
+    try {
+      await winner.append(user("first"));
+      await loser.load();
+      await winner.append(user("winner"));
+      const conflict = await loser.replace([user("loser")]).catch((error: unknown) => error);
+      expect(conflict).toBeInstanceOf(ConversationConflictError);
+      expect((conflict as Error).message).toContain("stored version 2, this store expected 1");
+      expect(await winner.load()).toEqual([user("first"), user("winner")]);
+    } finally {
+      await Promise.all([winner.close(), loser.close()]);
+      await single.end();
+    }
+  });
+
   it("ends a pool it opened itself once the store and its forks are closed, and never a given pool", async () => {
     const store = createPostgresHistoryStore({
       connectionString,
@@ -191,6 +245,29 @@ describe("createPostgresHistoryStore", () => {
     await Promise.all(stores.map((store, index) => store.append(user(`message ${index}`))));
     expect(await stores[3]!.load()).toEqual([user("message 3")]);
     await Promise.all(stores.map((store) => store.close()));
+  });
+
+  it("refuses conversation ids with a lone surrogate: the row would be the same as another id's", async () => {
+    // pg sends text as UTF-8, where every lone surrogate becomes U+FFFD: "a\ud800" and "a\udc00"
+    // would read and write one conversation.
+    expect(() => createPostgresHistoryStore({ pool, schema, conversationId: "a\ud800" })).toThrow(TypeError);
+    const store = createPostgresHistoryStore({ pool, schema, conversationId: uniqueId("surrogate") });
+    await expect(Promise.resolve().then(() => store.fork("b\udc00"))).rejects.toBeInstanceOf(TypeError);
+    await expect(Promise.resolve().then(() => store.deleteConversation("b\udc00"))).rejects.toBeInstanceOf(
+      TypeError,
+    );
+    await store.close();
+  });
+
+  it("refuses a conversation id holding NUL when created, instead of failing every write", async () => {
+    // PostgreSQL text cannot hold NUL ("invalid byte sequence for encoding UTF8: 0x00").
+    expect(() => createPostgresHistoryStore({ pool, schema, conversationId: "a\u0000b" })).toThrow(TypeError);
+    const store = createPostgresHistoryStore({ pool, schema, conversationId: uniqueId("nul") });
+    await expect(Promise.resolve().then(() => store.fork("b\u0000"))).rejects.toBeInstanceOf(TypeError);
+    await expect(Promise.resolve().then(() => store.deleteConversation("b\u0000"))).rejects.toBeInstanceOf(
+      TypeError,
+    );
+    await store.close();
   });
 
   it("rejects bad options", () => {

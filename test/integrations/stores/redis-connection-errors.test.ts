@@ -5,7 +5,8 @@
  */
 import { inspect } from "node:util";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createRedisHistoryStore } from "../../../src/integrations/stores/redis";
+import { HistoryStoreError } from "../../../src/errors";
+import { createRedisHistoryStore, type RedisHistoryStore } from "../../../src/integrations/stores/redis";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -25,29 +26,60 @@ describe("a Redis store opened from a url that cannot be reached", () => {
   });
 });
 
-describe("a Redis store whose url carries a password the server refuses", () => {
-  it("never shows the password in the store error, its cause, or util.inspect of either", async () => {
-    const password = "RedisPassw0rdXyz";
-    const store = createRedisHistoryStore({
-      url: `redis://bob:${password}@127.0.0.1:6379/0`,
-      conversationId: "refused-password",
-    });
+describe("a Redis store opened from a url whose server is down", () => {
+  it("fails each call after a couple of reconnection attempts, not ioredis's default twenty (over a minute)", async () => {
+    const store = createRedisHistoryStore({ url: "redis://127.0.0.1:1", conversationId: "server-down" });
     try {
-      const failure = await store.load().then(
-        () => undefined,
-        (error: unknown) => error,
-      );
-      expect(failure).toBeInstanceOf(Error);
-      for (const view of [
-        String(failure),
-        JSON.stringify(failure),
-        inspect(failure, { depth: 10 }),
-        inspect(failure, { depth: 10, showHidden: true }),
-      ]) {
-        expect(view).not.toContain(password);
+      for (const call of [() => store.load(), () => store.append({ role: "user", content: "hello" })]) {
+        const failure = await call().then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        expect(failure).toBeInstanceOf(HistoryStoreError);
+        const cause = (failure as HistoryStoreError).cause as Error;
+        expect(cause.name).toBe("MaxRetriesPerRequestError");
+        const limit = Number(/which is (\d+)/.exec(cause.message)?.[1]);
+        expect(limit).toBeLessThanOrEqual(2);
       }
     } finally {
       await store.close?.();
+    }
+  });
+});
+
+describe("a Redis store whose url carries a password the server refuses", () => {
+  it("never shows the password in the error of any store call (load, list, delete, fork), its cause, or util.inspect of either", async () => {
+    const password = "RedisPassw0rdXyz";
+    const calls: Record<string, (store: RedisHistoryStore) => Promise<unknown>> = {
+      load: (store) => store.load(),
+      listConversations: (store) => store.listConversations(),
+      deleteConversation: (store) => store.deleteConversation("another"),
+      fork: (store) => store.fork("refused-password-fork"),
+    };
+    for (const [name, call] of Object.entries(calls)) {
+      // A store of its own for each call, so that each meets the server's refusal itself.
+      const store = createRedisHistoryStore({
+        url: `redis://bob:${password}@127.0.0.1:6379/0`,
+        conversationId: "refused-password",
+      });
+      try {
+        const failure = await call(store).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        expect(failure, name).toBeInstanceOf(Error);
+        expect(String(failure), name).toContain("WRONGPASS");
+        for (const view of [
+          String(failure),
+          JSON.stringify(failure),
+          inspect(failure, { depth: 10 }),
+          inspect(failure, { depth: 10, showHidden: true }),
+        ]) {
+          expect(view, name).not.toContain(password);
+        }
+      } finally {
+        await store.close();
+      }
     }
   });
 });

@@ -143,6 +143,23 @@ describe("createRedisHistoryStore", () => {
     await store.close();
   });
 
+  it("refuses conversation ids with a lone surrogate: the key would be the same as another id's", async () => {
+    // ioredis sends keys as UTF-8, where every lone surrogate becomes U+FFFD: "a\ud800" and "a\udc00"
+    // would read and write one conversation.
+    expect(() => createRedisHistoryStore({ client, keyPrefix, conversationId: "a\ud800" })).toThrow(
+      TypeError,
+    );
+    const store = createRedisHistoryStore({ client, keyPrefix, conversationId: uniqueId("surrogate") });
+    await expect(Promise.resolve().then(() => store.fork("b\udc00"))).rejects.toBeInstanceOf(TypeError);
+    await expect(Promise.resolve().then(() => store.deleteConversation("b\udc00"))).rejects.toBeInstanceOf(
+      TypeError,
+    );
+    expect(() =>
+      createRedisHistoryStore({ client, keyPrefix, conversationId: "emoji \u{1F600} ok" }),
+    ).not.toThrow();
+    await store.close();
+  });
+
   it("rejects bad options", () => {
     expect(() => createRedisHistoryStore({ conversationId: "c" })).toThrow(InvalidOptionError);
     expect(() => createRedisHistoryStore({ client, conversationId: "" })).toThrow(TypeError);

@@ -166,6 +166,18 @@ describe("createSqliteHistoryStore", () => {
     await other.close();
   });
 
+  it("refuses conversation ids with a lone surrogate (they cannot be listed back as given)", async () => {
+    expect(() => createSqliteHistoryStore({ path: ":memory:", conversationId: "a\ud800" })).toThrow(
+      TypeError,
+    );
+    const store = createSqliteHistoryStore({ path: ":memory:", conversationId: "c" });
+    await expect(Promise.resolve().then(() => store.fork("b\udc00"))).rejects.toBeInstanceOf(TypeError);
+    await expect(Promise.resolve().then(() => store.deleteConversation("b\udc00"))).rejects.toBeInstanceOf(
+      TypeError,
+    );
+    await store.close();
+  });
+
   it("rejects bad options", () => {
     expect(() => createSqliteHistoryStore({ conversationId: "c" })).toThrow(InvalidOptionError);
     expect(() => createSqliteHistoryStore({ path: ":memory:", conversationId: "" })).toThrow(TypeError);
