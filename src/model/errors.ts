@@ -346,6 +346,9 @@ function readRequestId(error: unknown, header: HeaderReader): string | undefined
   return found as string | undefined;
 }
 
+/** The `hh:mm:ss` every HTTP-date carries (IMF-fixdate, RFC 850, asctime). */
+const HTTP_DATE_TIME = /\b\d{2}:\d{2}:\d{2}\b/;
+
 /** `retry-after-ms` (milliseconds), else `retry-after` (seconds or an HTTP date), else a `retryAfterMs` field. */
 function readRetryAfterMs(error: unknown, header: HeaderReader): number | undefined {
   const milliseconds = Number.parseFloat(header("retry-after-ms") ?? "");
@@ -353,7 +356,8 @@ function readRetryAfterMs(error: unknown, header: HeaderReader): number | undefi
   const retryAfter = header("retry-after")?.trim();
   if (retryAfter) {
     if (/^\d+(\.\d+)?$/.test(retryAfter)) return Math.round(Number.parseFloat(retryAfter) * 1000);
-    const date = Date.parse(retryAfter);
+    // Every HTTP-date form has a time of day; `Date.parse` alone reads "-5" as a date in 2001.
+    const date = HTTP_DATE_TIME.test(retryAfter) ? Date.parse(retryAfter) : Number.NaN;
     if (!Number.isNaN(date)) return Math.max(0, date - Date.now());
   }
   const field = isRecord(error) ? error.retryAfterMs : undefined;
