@@ -627,6 +627,40 @@ describe("createAnthropicClient (JSON only)", () => {
   });
 });
 
+describe.each([
+  { mode: "streaming", stream: true },
+  { mode: "JSON", stream: false },
+])("createAnthropicClient: a 200 that is neither JSON nor an event stream ($mode)", ({ stream }) => {
+  // A proxy's login page, a web application behind a wrong baseURL: retrying cannot help, and
+  // "connection error" or a bare JSON.parse message would send the user looking in the wrong place.
+  it("is a non-retryable ProviderError naming the content type and showing the start of the page", async () => {
+    const page = `<!DOCTYPE html><html><title>Sign in to the proxy</title><body>${API_KEY}</body></html>`;
+    const mock = await start({
+      fault: "status",
+      status: 200,
+      body: page,
+      headers: { "content-type": "text/html; charset=utf-8" },
+    });
+    const client = createAnthropicClient({ apiKey: API_KEY, baseURL: mock.url, stream });
+    const failure = await providerFailure(client.createMessage(request()));
+    expect(failure).toMatchObject({ retryable: false, partial: false, requestId: "req_mock_1" });
+    expect(failure.message).toContain("text/html");
+    expect(failure.message).toContain("<!DOCTYPE html><html><title>Sign in to the proxy");
+    expect(failure.message).toContain("(request-id req_mock_1)");
+    expect(failure.message).not.toContain("connection error");
+    expect(mock.requests).toHaveLength(1);
+  });
+
+  it("leaves no fragment of an echoed key in the message", async () => {
+    const mock = await start({ fault: "status", status: 200, body: `${API_KEY} is not allowed here` });
+    const client = createAnthropicClient({ apiKey: API_KEY, baseURL: mock.url, stream });
+    const failure = await providerFailure(client.createMessage(request()));
+    expect(failure.retryable).toBe(false);
+    expect(failure.message).not.toContain(API_KEY.slice(0, 8));
+    expect(failure.message).toContain("[redacted] is not allowed here");
+  });
+});
+
 /** A client whose `fetch` answers with these SSE bytes, delivered in exactly these chunks. */
 function clientOverRawStream(chunks: string[]) {
   return createAnthropicClient({
