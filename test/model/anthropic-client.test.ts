@@ -291,6 +291,26 @@ describe.each([
     expect(gateway.message).toContain("Bad gateway");
   });
 
+  it("names a gateway's HTML error page by its title, not by the whole page", async () => {
+    // A CDN's 502/504 page runs to kilobytes of markup; every api_retry message and log line carries it.
+    const page = `<!DOCTYPE html>\n<html lang="en">\n<head>\n<title>example.com | 504: Gateway time-out</title>\n<style>${"body{margin:0}".repeat(300)}</style></head><body>${"<div>details</div>".repeat(200)}</body></html>`;
+    const mock = await start(
+      { fault: "status", status: 504, body: page, headers: { "content-type": "text/html" } },
+      { fault: "status", status: 502, body: `<html><body>${"<p>Bad gateway</p>".repeat(100)}</body></html>` },
+      { fault: "status", status: 502, body: `<html><body>${"x".repeat(60)}${API_KEY}</body></html>` },
+    );
+    const titled = await providerFailure(client(mock).createMessage(request()));
+    expect(titled).toMatchObject({ status: 504, retryable: true, requestId: "req_mock_1" });
+    expect(titled.message).toBe(
+      'Anthropic API 504: an HTML page titled "example.com | 504: Gateway time-out" (request-id req_mock_1)',
+    );
+    const untitled = await providerFailure(client(mock).createMessage(request()));
+    expect(untitled.message).toMatch(/^Anthropic API 502: an HTML page starting "<html><body><p>Bad gateway/);
+    expect(untitled.message.length).toBeLessThan(200);
+    const echoing = await providerFailure(client(mock).createMessage(request()));
+    expect(echoing.message).not.toContain(API_KEY.slice(0, 8));
+  });
+
   it("recognises a 400 prompt-too-long, not retryable", async () => {
     const mock = await start({
       fault: "status",
