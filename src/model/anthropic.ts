@@ -45,7 +45,8 @@ export interface AnthropicClientOptions {
  * becomes a {@link ProviderError} that never contains the API key, nor a credential given through
  * `defaultHeaders` (`x-api-key`, `Authorization`).
  *
- * @throws {InvalidOptionError} when there is no API key and no `baseURL` to a keyless endpoint.
+ * @throws {InvalidOptionError} when there is no API key and no `baseURL` to a keyless endpoint, or
+ * when `baseURL` (or `ANTHROPIC_BASE_URL`) is not a valid URL.
  * @example
  * const client = createAnthropicClient({ apiKey: process.env.DEEPSEEK_API_KEY, baseURL: "https://api.deepseek.com/anthropic" });
  */
@@ -55,6 +56,12 @@ export function createAnthropicClient(options: AnthropicClientOptions = {}): Mod
   if (!apiKey && !baseURL) {
     throw new InvalidOptionError(
       "No Anthropic API key: pass `apiKey` to createAnthropicClient/createAgent or set ANTHROPIC_API_KEY (or point `baseURL` at a keyless endpoint).",
+    );
+  }
+  if (baseURL !== undefined && !URL.canParse(baseURL)) {
+    // Not quoted: a URL that does not parse cannot be searched for the credentials it may hold.
+    throw new InvalidOptionError(
+      'The base URL (`baseURL` or ANTHROPIC_BASE_URL) is not a valid URL: give the endpoint as an absolute URL, e.g. "https://api.deepseek.com/anthropic".',
     );
   }
   const sdk = new Anthropic({

@@ -909,6 +909,31 @@ describe("createAnthropicClient: secrets in unusual places", () => {
     }
   });
 
+  // A URL that does not parse gives no parts to redact, and fetch's TypeError keeps it whole as `input`.
+  it.each([
+    `http://user:${API_KEY}@127.0.0.1:99999/`,
+    `htp s://user:${API_KEY}@proxy.example/`,
+    `http://[::1:${API_KEY}/`,
+  ])("a base URL that is not a URL (%s) is refused at creation, without quoting it", (baseURL) => {
+    for (const create of [
+      () => createAnthropicClient({ apiKey: "other-key-0000", baseURL }),
+      () => {
+        vi.stubEnv("ANTHROPIC_BASE_URL", baseURL);
+        return createAnthropicClient({ apiKey: "other-key-0000" });
+      },
+    ]) {
+      let error: unknown;
+      try {
+        create();
+      } catch (failure) {
+        error = failure;
+      }
+      expect(error).toBeInstanceOf(InvalidOptionError);
+      expect((error as Error).message).toContain("baseURL");
+      expectNoKey(error);
+    }
+  });
+
   it("a key in the base URL's query string never appears in the error", async () => {
     const client = createAnthropicClient({
       baseURL: `http://127.0.0.1:1/?key=${API_KEY}`,
