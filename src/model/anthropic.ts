@@ -254,6 +254,8 @@ async function createStreamedMessage(
       }
       assembler.apply(event);
       progress.hasContent = assembler.hasContent;
+      // The message is whole: a body left open after it (a proxy's doing) must not hold the answer.
+      if (event.type === "message_stop") break;
     }
   } finally {
     await events.return?.(undefined).catch(() => undefined);

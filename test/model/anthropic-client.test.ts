@@ -787,6 +787,45 @@ describe("createAnthropicClient (raw streams from Anthropic-compatible endpoints
     expect(message.content).toEqual([serverTool, { type: "text", text: "Paris.", citations: [citation] }]);
   });
 
+  it("returns at message_stop even when the body never ends, and lets go of the connection", async () => {
+    // A proxy that keeps the response open after the last event: the message is complete, and
+    // waiting for the end of the body would turn it into a timeout (or a retry that bills twice).
+    let cancelled = false;
+    const encoder = new TextEncoder();
+    const client = createAnthropicClient({
+      apiKey: API_KEY,
+      baseURL: "http://127.0.0.1:1",
+      fetch: async () =>
+        new Response(
+          new ReadableStream<Uint8Array>({
+            start(controller) {
+              for (const frame of [
+                data(MESSAGE_START),
+                data({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }),
+                data({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "done" } }),
+                data({ type: "content_block_stop", index: 0 }),
+                data({
+                  type: "message_delta",
+                  delta: { stop_reason: "end_turn" },
+                  usage: { output_tokens: 2 },
+                }),
+                data({ type: "message_stop" }),
+              ])
+                controller.enqueue(encoder.encode(frame));
+              // never closed
+            },
+            cancel() {
+              cancelled = true;
+            },
+          }),
+          { status: 200, headers: { "content-type": "text/event-stream" } },
+        ),
+    });
+    const message = await client.createMessage(request());
+    expect(message).toMatchObject({ content: [{ type: "text", text: "done" }], stop_reason: "end_turn" });
+    expect(cancelled).toBe(true);
+  }, 5_000); // before the fix, the read never returned
+
   it("fails retryably when the stream ends before the message does", async () => {
     const failure = await providerFailure(
       clientOverRawStream([
