@@ -45,7 +45,8 @@ export interface AnthropicClientOptions {
  * becomes a {@link ProviderError} that never contains the API key, nor a credential given through
  * `defaultHeaders` (`x-api-key`, `Authorization`).
  *
- * @throws {InvalidOptionError} when there is no API key and no `baseURL` to a keyless endpoint.
+ * @throws {InvalidOptionError} when there is no API key and no `baseURL` to a keyless endpoint, or
+ * when `baseURL` (or `ANTHROPIC_BASE_URL`) is not a valid URL.
  * @example
  * const client = createAnthropicClient({ apiKey: process.env.DEEPSEEK_API_KEY, baseURL: "https://api.deepseek.com/anthropic" });
  */
@@ -55,6 +56,12 @@ export function createAnthropicClient(options: AnthropicClientOptions = {}): Mod
   if (!apiKey && !baseURL) {
     throw new InvalidOptionError(
       "No Anthropic API key: pass `apiKey` to createAnthropicClient/createAgent or set ANTHROPIC_API_KEY (or point `baseURL` at a keyless endpoint).",
+    );
+  }
+  if (baseURL !== undefined && !URL.canParse(baseURL)) {
+    // Not quoted: a URL that does not parse cannot be searched for the credentials it may hold.
+    throw new InvalidOptionError(
+      'The base URL (`baseURL` or ANTHROPIC_BASE_URL) is not a valid URL: give the endpoint as an absolute URL, e.g. "https://api.deepseek.com/anthropic".',
     );
   }
   const sdk = new Anthropic({
@@ -117,7 +124,41 @@ async function createJsonMessage(
   const response = await sdk.messages.create({ ...body, stream: false }, requestOptions).asResponse();
   const requestId = response.headers.get("request-id") ?? undefined;
   progress.requestId = requestId;
-  return messageFromJsonBody(await response.json(), requestId, secrets);
+  return messageFromJsonBody(await readJsonBody(response, requestId, secrets), requestId, secrets);
+}
+
+/**
+ * The parsed JSON body. A body that is no JSON at all (a proxy's HTML page, a web application
+ * behind a wrong `baseURL`) is a non-retryable ProviderError naming the content type and showing
+ * the start of the body; a body cut by the network still fails as the connection error it is.
+ */
+async function readJsonBody(
+  response: Response,
+  requestId: string | undefined,
+  secrets: readonly string[],
+): Promise<unknown> {
+  const text = await response.text();
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw notAMessageError("not JSON", response, text, requestId, secrets);
+  }
+}
+
+/** A 200 whose body is not what was asked for: a non-retryable ProviderError saying what came instead. */
+function notAMessageError(
+  what: string,
+  response: Response,
+  start: string,
+  requestId: string | undefined,
+  secrets: readonly string[],
+): ProviderError {
+  const contentType = response.headers.get("content-type");
+  const body = start.trim() ? snippet(start, secrets) : "an empty body";
+  return new ProviderError(
+    `Anthropic API: the response is ${what} (${contentType ? `content-type ${redact(contentType, secrets)}` : "no content-type"}): ${body}${requestId ? ` (request-id ${requestId})` : ""}`,
+    { status: response.status, requestId, retryable: false },
+  );
 }
 
 /** A JSON response body as a message; an API error body or a body that is no message is a failure. */
@@ -144,9 +185,29 @@ function isJsonResponse(response: Response): boolean {
   return /^application\/(?:[\w.+-]*\+)?json\b/i.test(response.headers.get("content-type") ?? "");
 }
 
+function isEventStream(response: Response): boolean {
+  return /^text\/event-stream\b/i.test(response.headers.get("content-type") ?? "");
+}
+
+/** The response with its body passed through a tap that keeps the first few hundred characters. */
+function keepBodyStart(response: Response): { response: Response; start(): string } {
+  const decoder = new TextDecoder();
+  let start = "";
+  const tapped = response.body?.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        if (start.length < 400) start += decoder.decode(chunk, { stream: true });
+        controller.enqueue(chunk);
+      },
+    }),
+  );
+  const copy = new Response(tapped ?? null, { status: response.status, headers: response.headers });
+  return { response: copy, start: () => start };
+}
+
 /** The start of a response text for an error message: redacted first, so no secret is cut in two. */
 function snippet(text: string, secrets: readonly string[]): string {
-  return redact(text, secrets).slice(0, 80);
+  return redact(text, secrets).replace(/\s+/g, " ").trim().slice(0, 80);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -169,11 +230,18 @@ async function createStreamedMessage(
   const requestId = response.headers.get("request-id") ?? undefined;
   progress.requestId = requestId;
   // An endpoint that cannot stream may answer with one JSON body anyway (a message, or an error).
-  if (isJsonResponse(response)) return messageFromJsonBody(await response.json(), requestId, secrets);
+  if (isJsonResponse(response)) {
+    return messageFromJsonBody(await readJsonBody(response, requestId, secrets), requestId, secrets);
+  }
+  // A body not labelled as an event stream is still read as one (some endpoints mislabel theirs),
+  // keeping its start in case it turns out to be something else entirely (an HTML page).
+  const tap = isEventStream(response) ? undefined : keepBodyStart(response);
   const assembler = new StreamedMessageAssembler();
-  const events = Stream.rawEvents(response)[Symbol.asyncIterator]();
+  const events = Stream.rawEvents(tap?.response ?? response)[Symbol.asyncIterator]();
+  let frames = 0;
   try {
     for (let next = await events.next(); !next.done; next = await events.next()) {
+      frames++;
       const event = parseEventData(next.value.data, secrets);
       if (!event) continue;
       request.onEvent?.(event);
@@ -186,11 +254,16 @@ async function createStreamedMessage(
       }
       assembler.apply(event);
       progress.hasContent = assembler.hasContent;
+      // The message is whole: a body left open after it (a proxy's doing) must not hold the answer.
+      if (event.type === "message_stop") break;
     }
   } finally {
     await events.return?.(undefined).catch(() => undefined);
   }
   requestOptions.signal.throwIfAborted();
+  if (tap && frames === 0) {
+    throw notAMessageError("neither an event stream nor JSON", response, tap.start(), requestId, secrets);
+  }
   if (!assembler.isComplete) {
     throw new ProviderError(
       `Anthropic API stream connection error: the stream ended before the message was complete${requestId ? ` (request-id ${requestId})` : ""}`,

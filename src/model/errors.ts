@@ -102,7 +102,8 @@ export function toProviderError(error: unknown, options: ToProviderErrorOptions 
     errorType,
     requestId,
     network: network !== undefined,
-    detail: readDetail(error),
+    // Redacted before an HTML page is cut to its start, so that no secret is cut in two.
+    detail: redact(readDetail(error), secrets),
     codes: readBodyCodes(error).filter((code) => code !== errorType),
   });
   return new ProviderError(redact(message, secrets), {
@@ -346,6 +347,9 @@ function readRequestId(error: unknown, header: HeaderReader): string | undefined
   return found as string | undefined;
 }
 
+/** The `hh:mm:ss` every HTTP-date carries (IMF-fixdate, RFC 850, asctime). */
+const HTTP_DATE_TIME = /\b\d{2}:\d{2}:\d{2}\b/;
+
 /** `retry-after-ms` (milliseconds), else `retry-after` (seconds or an HTTP date), else a `retryAfterMs` field. */
 function readRetryAfterMs(error: unknown, header: HeaderReader): number | undefined {
   const milliseconds = Number.parseFloat(header("retry-after-ms") ?? "");
@@ -353,7 +357,8 @@ function readRetryAfterMs(error: unknown, header: HeaderReader): number | undefi
   const retryAfter = header("retry-after")?.trim();
   if (retryAfter) {
     if (/^\d+(\.\d+)?$/.test(retryAfter)) return Math.round(Number.parseFloat(retryAfter) * 1000);
-    const date = Date.parse(retryAfter);
+    // Every HTTP-date form has a time of day; `Date.parse` alone reads "-5" as a date in 2001.
+    const date = HTTP_DATE_TIME.test(retryAfter) ? Date.parse(retryAfter) : Number.NaN;
     if (!Number.isNaN(date)) return Math.max(0, date - Date.now());
   }
   const field = isRecord(error) ? error.retryAfterMs : undefined;
@@ -376,19 +381,31 @@ function describeFailure(parts: {
   ]
     .filter((part) => part !== undefined)
     .join(" ");
-  let detail =
-    parts.status !== undefined ? parts.detail.replace(new RegExp(`^${parts.status}\\s+`), "") : parts.detail;
+  let detail = summariseHtmlPage(
+    parts.status !== undefined ? parts.detail.replace(new RegExp(`^${parts.status}\\s+`), "") : parts.detail,
+  );
   const codes = parts.codes.filter((code) => !detail.includes(code));
   if (codes.length > 0) detail += ` [code ${codes.join(", ")}]`;
   return `${head}: ${detail}${parts.requestId ? ` (request-id ${parts.requestId})` : ""}`;
 }
 
-/** Rebuilds a ProviderError whose message carries a secret; returns it as is otherwise. */
+/**
+ * An HTML page (a proxy's or a CDN's error page, kilobytes of markup) named by its title, else by
+ * its start; any other detail as is.
+ */
+function summariseHtmlPage(detail: string): string {
+  if (!/^\s*<(?:!doctype\s+html|html|head|body)\b/i.test(detail)) return detail;
+  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(detail)?.[1]?.replace(/\s+/g, " ").trim();
+  if (title) return `an HTML page titled "${title.slice(0, 120)}"`;
+  return `an HTML page starting "${detail.replace(/\s+/g, " ").trim().slice(0, 80)}…"`;
+}
+
 /** A short field of an error (request id, error type) that an endpoint filled from its input. */
 function redactField(value: string | undefined, secrets: string[]): string | undefined {
   return value === undefined ? undefined : redact(value, secrets);
 }
 
+/** Rebuilds a ProviderError whose message carries a secret; returns it as is otherwise. */
 function withoutSecrets(
   error: ProviderError,
   secrets: string[],

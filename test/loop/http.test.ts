@@ -4,6 +4,8 @@
  * outputFormat, and the three endings — a hung server timing out, an abort and an interrupt
  * mid-response — each leaving history well-formed.
  */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
@@ -17,6 +19,8 @@ import {
   TimeoutError,
 } from "../../src/index";
 import { type MockAnthropicServer, startMockAnthropicServer } from "../../src/testing/index";
+import { buildMessageBody, buildStreamEvents } from "../../src/testing/mock-server-response";
+import { encodeServerSentEvent } from "../../src/testing/sse";
 import {
   collect,
   createMemoryStore,
@@ -286,6 +290,64 @@ describe("stream events over HTTP", () => {
       expect(lastEventAt).toBeLessThan(assistantAt);
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe("a server that leaves the response open after message_stop", () => {
+  it("ends the turn at message_stop: the tool round trip succeeds, the connection is let go", async () => {
+    // A proxy that never ends the body. Before, each complete answer waited for the body's end:
+    // requestTimeoutMs then discarded it as error_timeout.
+    const answers = [
+      { content: [toolUse("toolu_1", "get_weather", { city: "Oslo" })] },
+      { content: "Sunny in Oslo." },
+    ];
+    let closedResponses = 0;
+    const http = createServer((request, response) => {
+      response.on("close", () => closedResponses++);
+      request.resume();
+      request.on("end", () => {
+        const answer = answers.shift()!;
+        const message = buildMessageBody({
+          content: answer.content,
+          stopReason: undefined,
+          usage: { input_tokens: 10, output_tokens: 5 },
+          id: "msg_open",
+          model: MODEL,
+          requestChars: 0,
+        });
+        response.writeHead(200, { "content-type": "text/event-stream" });
+        for (const event of buildStreamEvents(message)) response.write(encodeServerSentEvent(event));
+        // never ended
+      });
+    });
+    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+    try {
+      const store = createMemoryStore();
+      const agent = createAgent({
+        model: MODEL,
+        client: createAnthropicClient({
+          apiKey: API_KEY,
+          baseURL: `http://127.0.0.1:${(http.address() as AddressInfo).port}`,
+        }),
+        tools: [weather],
+        requestTimeoutMs: 5_000,
+        historyStore: store,
+      });
+
+      const result = await agent.prompt("Weather in Oslo?");
+
+      expect(result.subtype).toBe("success");
+      expect(result.result).toBe("Sunny in Oslo.");
+      const history = await agent.getHistory();
+      expect(history.map((message) => message.role)).toEqual(["user", "assistant", "user", "assistant"]);
+      expectWellFormed(history);
+      expect(store.saved).toEqual(history);
+      // The client cancelled both bodies: the server sees each response closed.
+      await until(() => closedResponses === 2);
+    } finally {
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
     }
   });
 });

@@ -291,6 +291,26 @@ describe.each([
     expect(gateway.message).toContain("Bad gateway");
   });
 
+  it("names a gateway's HTML error page by its title, not by the whole page", async () => {
+    // A CDN's 502/504 page runs to kilobytes of markup; every api_retry message and log line carries it.
+    const page = `<!DOCTYPE html>\n<html lang="en">\n<head>\n<title>example.com | 504: Gateway time-out</title>\n<style>${"body{margin:0}".repeat(300)}</style></head><body>${"<div>details</div>".repeat(200)}</body></html>`;
+    const mock = await start(
+      { fault: "status", status: 504, body: page, headers: { "content-type": "text/html" } },
+      { fault: "status", status: 502, body: `<html><body>${"<p>Bad gateway</p>".repeat(100)}</body></html>` },
+      { fault: "status", status: 502, body: `<html><body>${"x".repeat(60)}${API_KEY}</body></html>` },
+    );
+    const titled = await providerFailure(client(mock).createMessage(request()));
+    expect(titled).toMatchObject({ status: 504, retryable: true, requestId: "req_mock_1" });
+    expect(titled.message).toBe(
+      'Anthropic API 504: an HTML page titled "example.com | 504: Gateway time-out" (request-id req_mock_1)',
+    );
+    const untitled = await providerFailure(client(mock).createMessage(request()));
+    expect(untitled.message).toMatch(/^Anthropic API 502: an HTML page starting "<html><body><p>Bad gateway/);
+    expect(untitled.message.length).toBeLessThan(200);
+    const echoing = await providerFailure(client(mock).createMessage(request()));
+    expect(echoing.message).not.toContain(API_KEY.slice(0, 8));
+  });
+
   it("recognises a 400 prompt-too-long, not retryable", async () => {
     const mock = await start({
       fault: "status",
@@ -627,6 +647,40 @@ describe("createAnthropicClient (JSON only)", () => {
   });
 });
 
+describe.each([
+  { mode: "streaming", stream: true },
+  { mode: "JSON", stream: false },
+])("createAnthropicClient: a 200 that is neither JSON nor an event stream ($mode)", ({ stream }) => {
+  // A proxy's login page, a web application behind a wrong baseURL: retrying cannot help, and
+  // "connection error" or a bare JSON.parse message would send the user looking in the wrong place.
+  it("is a non-retryable ProviderError naming the content type and showing the start of the page", async () => {
+    const page = `<!DOCTYPE html><html><title>Sign in to the proxy</title><body>${API_KEY}</body></html>`;
+    const mock = await start({
+      fault: "status",
+      status: 200,
+      body: page,
+      headers: { "content-type": "text/html; charset=utf-8" },
+    });
+    const client = createAnthropicClient({ apiKey: API_KEY, baseURL: mock.url, stream });
+    const failure = await providerFailure(client.createMessage(request()));
+    expect(failure).toMatchObject({ retryable: false, partial: false, requestId: "req_mock_1" });
+    expect(failure.message).toContain("text/html");
+    expect(failure.message).toContain("<!DOCTYPE html><html><title>Sign in to the proxy");
+    expect(failure.message).toContain("(request-id req_mock_1)");
+    expect(failure.message).not.toContain("connection error");
+    expect(mock.requests).toHaveLength(1);
+  });
+
+  it("leaves no fragment of an echoed key in the message", async () => {
+    const mock = await start({ fault: "status", status: 200, body: `${API_KEY} is not allowed here` });
+    const client = createAnthropicClient({ apiKey: API_KEY, baseURL: mock.url, stream });
+    const failure = await providerFailure(client.createMessage(request()));
+    expect(failure.retryable).toBe(false);
+    expect(failure.message).not.toContain(API_KEY.slice(0, 8));
+    expect(failure.message).toContain("[redacted] is not allowed here");
+  });
+});
+
 /** A client whose `fetch` answers with these SSE bytes, delivered in exactly these chunks. */
 function clientOverRawStream(chunks: string[]) {
   return createAnthropicClient({
@@ -732,6 +786,45 @@ describe("createAnthropicClient (raw streams from Anthropic-compatible endpoints
     ]).createMessage(request());
     expect(message.content).toEqual([serverTool, { type: "text", text: "Paris.", citations: [citation] }]);
   });
+
+  it("returns at message_stop even when the body never ends, and lets go of the connection", async () => {
+    // A proxy that keeps the response open after the last event: the message is complete, and
+    // waiting for the end of the body would turn it into a timeout (or a retry that bills twice).
+    let cancelled = false;
+    const encoder = new TextEncoder();
+    const client = createAnthropicClient({
+      apiKey: API_KEY,
+      baseURL: "http://127.0.0.1:1",
+      fetch: async () =>
+        new Response(
+          new ReadableStream<Uint8Array>({
+            start(controller) {
+              for (const frame of [
+                data(MESSAGE_START),
+                data({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }),
+                data({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "done" } }),
+                data({ type: "content_block_stop", index: 0 }),
+                data({
+                  type: "message_delta",
+                  delta: { stop_reason: "end_turn" },
+                  usage: { output_tokens: 2 },
+                }),
+                data({ type: "message_stop" }),
+              ])
+                controller.enqueue(encoder.encode(frame));
+              // never closed
+            },
+            cancel() {
+              cancelled = true;
+            },
+          }),
+          { status: 200, headers: { "content-type": "text/event-stream" } },
+        ),
+    });
+    const message = await client.createMessage(request());
+    expect(message).toMatchObject({ content: [{ type: "text", text: "done" }], stop_reason: "end_turn" });
+    expect(cancelled).toBe(true);
+  }, 5_000); // before the fix, the read never returned
 
   it("fails retryably when the stream ends before the message does", async () => {
     const failure = await providerFailure(
@@ -857,6 +950,31 @@ describe("createAnthropicClient: secrets in unusual places", () => {
       expectNoKey(failure);
     } finally {
       await mock.close();
+    }
+  });
+
+  // A URL that does not parse gives no parts to redact, and fetch's TypeError keeps it whole as `input`.
+  it.each([
+    `http://user:${API_KEY}@127.0.0.1:99999/`,
+    `htp s://user:${API_KEY}@proxy.example/`,
+    `http://[::1:${API_KEY}/`,
+  ])("a base URL that is not a URL (%s) is refused at creation, without quoting it", (baseURL) => {
+    for (const create of [
+      () => createAnthropicClient({ apiKey: "other-key-0000", baseURL }),
+      () => {
+        vi.stubEnv("ANTHROPIC_BASE_URL", baseURL);
+        return createAnthropicClient({ apiKey: "other-key-0000" });
+      },
+    ]) {
+      let error: unknown;
+      try {
+        create();
+      } catch (failure) {
+        error = failure;
+      }
+      expect(error).toBeInstanceOf(InvalidOptionError);
+      expect((error as Error).message).toContain("baseURL");
+      expectNoKey(error);
     }
   });
 

@@ -86,6 +86,28 @@ describe.each(TRANSPORT_MODES)("non-retryable failures (%s)", (mode) => {
     expect(result.subtype).toBe("error_during_execution");
     expect((result.error as ProviderError).errorType).toBe("invalid_request_error");
   });
+
+  it("a 200 carrying an HTML page (a proxy, a wrong baseURL) fails fast, saying what came back", async () => {
+    const page = "<!DOCTYPE html>\n<html><head><title>Corporate proxy: sign in</title></head></html>";
+    const harness = await startHarness({
+      mode,
+      agent: { fallbackModel: FALLBACK_MODEL },
+      steps: [
+        { fault: "status", status: 200, body: page, headers: { "content-type": "text/html" } },
+        NEVER_SENT,
+      ],
+    });
+    const { result, retries, fallbacks } = await runQuery(harness.agent, "Say hello");
+    expect(harness.server.requests).toHaveLength(1);
+    expect(retries).toEqual([]);
+    expect(fallbacks).toEqual([]);
+    expect(result.subtype).toBe("error_during_execution");
+    const error = result.error as ProviderError;
+    expect(error).toMatchObject({ retryable: false, requestId: "req_mock_1" });
+    expect(error.message).toContain("content-type text/html");
+    expect(error.message).toContain("Corporate proxy: sign in");
+    expect(await harness.agent.prompt("Again")).toMatchObject({ subtype: "success" });
+  });
 });
 
 describe("a stream that already showed content", () => {

@@ -108,6 +108,22 @@ describe.each(TRANSPORT_MODES)("retryable failures (%s)", (mode) => {
     expect(harness.waits).toEqual([TEST_RETRY.maxDelayMs]);
   });
 
+  // `Date.parse` reads "-5" or "later 2" as dates in 2001: a wait of 0 ms would hammer a
+  // rate-limited provider. A hint that is neither seconds nor an HTTP date is no hint.
+  it.each(["-5", "1,5", "later 2", "soon"])(
+    "a garbled retry-after (%j) is ignored: the backoff applies, not an immediate retry",
+    async (retryAfter) => {
+      const harness = await startHarness({
+        mode,
+        steps: [{ fault: "status", status: 429, headers: { "retry-after": retryAfter } }, RECOVERED],
+      });
+      const { result, retries } = await runQuery(harness.agent, "Say hello");
+      expect(result.subtype).toBe("success");
+      expect(harness.waits).toEqual([jitteredWait(1, 0.5)]);
+      expect((retries[0]!.error as ProviderError).retryAfterMs).toBeUndefined();
+    },
+  );
+
   it("without retry-after, each wait is a full-jitter draw below a doubling ceiling capped by maxDelayMs", async () => {
     const policy = { maxRetries: 5, initialDelayMs: 100, maxDelayMs: 1_000 };
     const draws = [0, 0.25, 0.5, 0.75, 0.9999];
