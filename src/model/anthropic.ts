@@ -235,9 +235,10 @@ async function createStreamedMessage(
   }
   // A body not labelled as an event stream is still read as one (some endpoints mislabel theirs),
   // keeping its start in case it turns out to be something else entirely (an HTML page).
-  const tap = isEventStream(response) ? undefined : keepBodyStart(response);
+  const networkBody = abandonableBody(response);
+  const tap = isEventStream(response) ? undefined : keepBodyStart(networkBody.response);
   const assembler = new StreamedMessageAssembler();
-  const events = Stream.rawEvents(tap?.response ?? response)[Symbol.asyncIterator]();
+  const events = Stream.rawEvents(tap?.response ?? networkBody.response)[Symbol.asyncIterator]();
   let frames = 0;
   try {
     for (let next = await events.next(); !next.done; next = await events.next()) {
@@ -254,8 +255,11 @@ async function createStreamedMessage(
       }
       assembler.apply(event);
       progress.hasContent = assembler.hasContent;
-      // The message is whole: a body left open after it (a proxy's doing) must not hold the answer.
-      if (event.type === "message_stop") break;
+      if (event.type === "message_stop") {
+        // The message is whole: a body left open after it (a proxy's doing) must not hold it.
+        if (!(await bodyEndsSoon(events))) networkBody.abandon();
+        break;
+      }
     }
   } finally {
     await events.return?.(undefined).catch(() => undefined);
@@ -271,6 +275,60 @@ async function createStreamedMessage(
     );
   }
   return assembler.toMessage();
+}
+
+/**
+ * How long the body may stay open after `message_stop` before it is cancelled. The message is whole
+ * by then, so a body a proxy leaves open must not hold the answer; but the end of the body usually
+ * follows in the next packet, and reading it keeps the connection reusable (cancelling a body
+ * mid-way closes its connection: a new TCP and TLS handshake for the next turn).
+ */
+const BODY_END_GRACE_MS = 250;
+
+/**
+ * Whether the event stream ends within {@link BODY_END_GRACE_MS}; what it sends meanwhile is
+ * ignored. When it does not, a read is left pending: {@link abandonableBody}'s `abandon` ends it.
+ */
+async function bodyEndsSoon(events: AsyncIterator<unknown>): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const grace = new Promise<false>((resolve) => {
+    timer = setTimeout(resolve, BODY_END_GRACE_MS, false);
+  });
+  const drained = (async () => {
+    for (let next = await events.next(); !next.done; next = await events.next()) {}
+    return true;
+  })().catch(() => true);
+  try {
+    return await Promise.race([drained, grace]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The response with a body that can be abandoned while a read of it is pending: `abandon()`
+ * cancels the network body (releasing the connection) and ends the copy's pending read as the end
+ * of the stream. The SDK's reader holds the lock on the body it reads, so this is the one handle
+ * left for it.
+ */
+function abandonableBody(response: Response): { response: Response; abandon(): void } {
+  const source = response.body;
+  if (!source) return { response, abandon: () => undefined };
+  const reader = source.getReader();
+  const copy = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const chunk = await reader.read();
+      if (chunk.done) controller.close();
+      else controller.enqueue(chunk.value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  return {
+    response: new Response(copy, { status: response.status, headers: response.headers }),
+    abandon: () => {
+      reader.cancel().catch(() => undefined);
+    },
+  };
 }
 
 /** One server-sent event's JSON payload; `undefined` for keep-alive noise (`[DONE]`, empty data). */

@@ -826,6 +826,44 @@ describe("createAnthropicClient (raw streams from Anthropic-compatible endpoints
     expect(cancelled).toBe(true);
   }, 5_000); // before the fix, the read never returned
 
+  it("reads the end of a body that follows message_stop, so the connection is reused", async () => {
+    // Servers often end the body in a later packet than message_stop; cancelling the body at
+    // message_stop would close the connection, and every turn would open a new one (TLS included).
+    const frames = [
+      data(MESSAGE_START),
+      data({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }),
+      data({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "done" } }),
+      data({ type: "content_block_stop", index: 0 }),
+      data({ type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 2 } }),
+      data({ type: "message_stop" }),
+    ].join("");
+    const http = await import("node:http");
+    let connections = 0;
+    const server = http.createServer((req, res) => {
+      req.resume();
+      req.on("end", () => {
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        res.write(frames);
+        setTimeout(() => res.end(), 20);
+      });
+    });
+    server.keepAliveTimeout = 60_000;
+    server.on("connection", () => connections++);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as { port: number };
+      const client = createAnthropicClient({ apiKey: API_KEY, baseURL: `http://127.0.0.1:${port}` });
+      for (let turn = 0; turn < 8; turn++) {
+        const message = await client.createMessage(request());
+        expect(message.content).toEqual([{ type: "text", text: "done" }]);
+      }
+      expect(connections).toBeLessThanOrEqual(2); // cancelled bodies: one connection per request
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it("fails retryably when the stream ends before the message does", async () => {
     const failure = await providerFailure(
       clientOverRawStream([
