@@ -18,18 +18,13 @@ import type {
 import type { PermissionDenial, SDKMessage } from "../messages/sdk-messages";
 import type { ToolResultBlock, ToolUseBlock } from "../messages/types";
 import { redact } from "../model/redact";
+import { describeThrown, nameOfThrown } from "../shared/describe-thrown";
 import { isPromiseLike, type PromiseOrValue } from "../shared/maybe-async";
 import { type LinkedController, linkSignals, raceWithSignal } from "../shared/signals";
 import type { SpanHandle, Telemetry } from "../telemetry/telemetry";
 import type { ParseResult, Tool, ToolContext, ToolOutput } from "../tools/tool";
 import type { Emit } from "./live-messages";
-import {
-  describeThrown,
-  errorOutcome,
-  outcomeFromOutput,
-  type ToolCallOutcome,
-  toolResultText,
-} from "./tool-output";
+import { errorOutcome, outcomeFromOutput, type ToolCallOutcome, toolResultText } from "./tool-output";
 
 /** Everything a tool call needs from the agent and the query. */
 export interface ToolRuntime {
@@ -344,7 +339,8 @@ function failedExecution(
     call.id,
     redact(`The tool "${call.name}" failed: ${describeThrown(error)}`, runtime.secrets),
   );
-  if (error instanceof Error && error.name) outcome.errorName = error.name; // for the span's error.type
+  const errorName = nameOfThrown(error);
+  if (errorName) outcome.errorName = errorName; // for the span's error.type
   return outcome;
 }
 

@@ -3,6 +3,7 @@
  * @module
  */
 import type { ImageBlock, TextBlock, ToolResultBlock } from "../messages/types";
+import { describeThrown } from "../shared/describe-thrown";
 import type { ToolOutput } from "../tools/tool";
 
 /** A tool result block plus the tool's request to end the turn. */
@@ -65,11 +66,4 @@ export function errorOutcome(toolUseId: string, message: string): ToolCallOutcom
 export function toolResultText(content: string | Array<TextBlock | ImageBlock>): string {
   if (typeof content === "string") return content;
   return content.map((block) => (block.type === "text" ? block.text : "[image]")).join("\n");
-}
-
-/** Describes a thrown value for the model: the error's name and message, never a stack. */
-export function describeThrown(error: unknown): string {
-  if (error instanceof Error)
-    return error.name && error.name !== "Error" ? `${error.name}: ${error.message}` : error.message;
-  return String(error);
 }

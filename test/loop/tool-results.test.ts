@@ -105,6 +105,102 @@ describe("failing calls become is_error results and the loop goes on", () => {
     expect(resultText(blocks[1]!)).toContain("plain string failure");
   });
 
+  it("a thrown value that cannot even be described still becomes an error result, and the loop goes on", async () => {
+    // Values whose description throws: a message getter that throws, an object without a
+    // prototype (no toString), a throwing toString, a revoked proxy (instanceof throws on it).
+    const hostile: Array<() => unknown> = [
+      () =>
+        Object.defineProperty(new Error("x"), "message", {
+          get: () => {
+            throw new Error("getter");
+          },
+        }),
+      () =>
+        Object.defineProperty(new TypeError("x"), "name", {
+          get: () => {
+            throw new Error("getter");
+          },
+        }),
+      () => Object.create(null),
+      () => ({
+        toString: () => {
+          throw new Error("toString");
+        },
+      }),
+      () => {
+        const { proxy, revoke } = Proxy.revocable({}, {});
+        revoke();
+        return proxy;
+      },
+    ];
+    const tools = hostile.flatMap((make, index) => [
+      defineTool({
+        name: `sync_${index}`,
+        inputSchema: z.object({}),
+        execute: () => {
+          throw make();
+        },
+      }),
+      defineTool({
+        name: `async_${index}`,
+        inputSchema: z.object({}),
+        execute: async () => {
+          throw make();
+        },
+      }),
+    ]);
+    const calls = tools.map((tool, index) => toolUse(`t${index}`, tool.name));
+    const client = createScriptedClient([{ content: calls }, { content: "ok" }]);
+    const agent = createAgent({ model: MODEL, client, tools });
+
+    const result = await agent.prompt("go");
+
+    expect(result.subtype).toBe("success");
+    const blocks = toolResults(await agent.getHistory());
+    expect(blocks.map((block) => block.tool_use_id)).toEqual(calls.map((call) => call.id));
+    for (const [index, block] of blocks.entries()) {
+      expect(block.is_error).toBe(true);
+      expect(resultText(block)).toMatch(new RegExp(`^The tool "${tools[index]!.name}" failed: `));
+    }
+    expectWellFormed(await agent.getHistory());
+  });
+
+  it("hooks and validators that throw an undescribable value fail like any other throw", async () => {
+    const hostile = () => {
+      throw Object.create(null); // no toString: String() of it throws
+    };
+    const plain = defineTool({ name: "plain", inputSchema: z.object({}), execute: () => "ran" });
+    const parsed = defineTool({
+      name: "parsed",
+      inputSchema: { jsonSchema: { type: "object" }, parse: hostile },
+      execute: () => "ran",
+    });
+    const hookSetups = [
+      { hooks: { preToolUse: [{ handler: hostile }] } },
+      { hooks: { postToolUse: [{ handler: hostile }] } },
+      { hooks: { stop: [{ handler: hostile }] } },
+      { hooks: { userPromptSubmit: [{ handler: hostile }] } },
+    ];
+    for (const setup of hookSetups) {
+      const client = createScriptedClient([{ content: [toolUse("t1", "plain")] }, { content: "ok" }]);
+      const agent = createAgent({ model: MODEL, client, tools: [plain], ...setup });
+      const messages = await collect(agent.query("go"));
+      const hookError = messages.find(
+        (message) => message.type === "system" && message.subtype === "hook_error",
+      );
+      expect(hookError).toMatchObject({ error: { name: "HookFailure" } });
+      expect(lastResult(messages).subtype).toMatch(/^(success|error_during_execution)$/);
+      expectWellFormed(await agent.getHistory());
+    }
+
+    const client = createScriptedClient([{ content: [toolUse("t1", "parsed")] }, { content: "ok" }]);
+    const agent = createAgent({ model: MODEL, client, tools: [parsed] });
+    expect((await agent.prompt("go")).subtype).toBe("success");
+    const [block] = toolResults(await agent.getHistory());
+    expect(block?.is_error).toBe(true);
+    expect(resultText(block!)).toMatch(/^Invalid input for tool "parsed":\n\[object Object\]/);
+  });
+
   it("an unknown tool name lists the tools that exist", async () => {
     const client = createScriptedClient([
       { content: [toolUse("t1", "substract", { a: 1, b: 2 }), toolUse("t2", "add", { a: 1, b: 2 })] },
