@@ -11,7 +11,7 @@ import type { SDKMessage, SDKResultMessage } from "../messages/sdk-messages";
 import type { ModelMessage } from "../messages/types";
 import { createAnthropicClient } from "../model/anthropic";
 import type { ModelClient } from "../model/client";
-import { linkSignals, raceWithSignal } from "../shared/signals";
+import { type LinkedController, linkSignals, raceWithSignal } from "../shared/signals";
 import { NOOP_TELEMETRY } from "../telemetry/telemetry";
 import type { Tool } from "../tools/tool";
 import { type AgentCore, createAgentCore, positiveMilliseconds, registerTool } from "./agent-core";
@@ -165,12 +165,15 @@ export function createAgent<T = unknown>(options: AgentOptions<T>): Agent<T> {
     control: StreamControl,
   ): AsyncGenerator<SDKMessage<T>, void> {
     const guard = createRun(queryOptions);
+    assertPromptSource(inputs); // before the guard: a misuse holds nothing
     take(guard);
     guard.inFlight = control.inFlight;
-    const stop = linkSignals(queryOptions?.signal, closing.signal, control.stopped.signal);
-    const pending = asyncIteratorOf(inputs);
+    let stop: LinkedController | undefined;
+    let pending: AsyncIterator<PromptInput> | undefined;
     let exhausted = false;
     try {
+      stop = linkSignals(queryOptions?.signal, closing.signal, control.stopped.signal);
+      pending = asyncIteratorOf(inputs); // may throw: the iterable's own code runs
       while (!guard.aborted && !closed) {
         const next = await nextInput(pending, stop.signal);
         if (next === undefined || next.done) {
@@ -191,8 +194,8 @@ export function createAgent<T = unknown>(options: AgentOptions<T>): Agent<T> {
         }
       }
     } finally {
-      stop.dispose();
-      if (!exhausted) abandonInputs(pending);
+      stop?.dispose();
+      if (pending && !exhausted) abandonInputs(pending);
       release(guard);
     }
   }
@@ -287,6 +290,25 @@ interface StreamControl {
   /** The cycle running now. */
   current: QueryRun | undefined;
   readonly inFlight: () => Promise<unknown> | undefined;
+}
+
+/** Misuse, refused before the guard is taken: `streamInput` reads an iterable of prompts. */
+function assertPromptSource(inputs: unknown): void {
+  const iterable =
+    typeof inputs === "object" &&
+    inputs !== null &&
+    (Symbol.asyncIterator in inputs || Symbol.iterator in inputs);
+  if (!iterable) {
+    throw new InvalidOptionError(
+      `streamInput() takes an iterable of prompts (an array, a generator, an async iterable), got ${
+        typeof inputs === "string"
+          ? "a string; for one prompt use query()"
+          : inputs === null
+            ? "null"
+            : typeof inputs
+      }.`,
+    );
+  }
 }
 
 function asyncIteratorOf<I>(inputs: AsyncIterable<I> | Iterable<I>): AsyncIterator<I> {

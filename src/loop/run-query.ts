@@ -12,6 +12,7 @@ import {
   AbortError,
   BudgetExceededError,
   ContextWindowExceededError,
+  InvalidOptionError,
   MaxTurnsError,
   MissingOutputError,
   PromptBlockedError,
@@ -64,6 +65,7 @@ export async function* runQuery<T>(
 ): AsyncGenerator<SDKMessage<T>, SDKResultMessage<T>> {
   let completed = false;
   try {
+    assertPromptInput(prompt);
     await lifecycle.prepare();
     run.span = core.telemetry.query(core.model);
     for (const notice of core.history.takeNotices()) yield notice;
@@ -145,6 +147,15 @@ export async function* runQuery<T>(
   } finally {
     run.span.end();
     await lifecycle.finish(completed);
+  }
+}
+
+/** Misuse, refused before anything runs: a prompt is a string or an array of content blocks. */
+function assertPromptInput(prompt: unknown): asserts prompt is PromptInput {
+  if (typeof prompt !== "string" && !Array.isArray(prompt)) {
+    throw new InvalidOptionError(
+      `A prompt is a string or an array of content blocks, got ${prompt === null ? "null" : typeof prompt}.`,
+    );
   }
 }
 
