@@ -25,9 +25,41 @@ export function outcomeFromOutput(toolUseId: string, output: ToolOutput): ToolCa
     if (text === undefined) return unserialisable(toolUseId, output);
     return { block: { type: "tool_result", tool_use_id: toolUseId, content: text }, endTurn: false };
   }
+  const endTurn = output.endTurn === true;
+  if (!isResultContent(output.content)) return { ...malformedContent(toolUseId, output.content), endTurn };
   const block: ToolResultBlock = { type: "tool_result", tool_use_id: toolUseId, content: output.content };
   if (output.isError) block.is_error = true;
-  return { block, endTurn: output.endTurn === true };
+  return { block, endTurn };
+}
+
+/**
+ * Whether `content` is what a tool_result may hold: a string, or text and image blocks. Anything
+ * else would make the provider refuse every later request of the conversation, stored history
+ * included.
+ */
+function isResultContent(content: unknown): content is ToolResultBlock["content"] {
+  if (typeof content === "string") return true;
+  if (!Array.isArray(content)) return false;
+  return content.every(
+    (block) =>
+      typeof block === "object" &&
+      block !== null &&
+      ((block.type === "text" && typeof block.text === "string") ||
+        (block.type === "image" && typeof block.source === "object" && block.source !== null)),
+  );
+}
+
+/** The error result of content a tool_result cannot hold: the query goes on, the model is told. */
+function malformedContent(toolUseId: string, content: unknown): ToolCallOutcome {
+  const found = Array.isArray(content)
+    ? "an array holding other values"
+    : content === null
+      ? "null"
+      : typeof content;
+  return errorOutcome(
+    toolUseId,
+    `The tool returned content that is neither a string nor an array of text and image blocks (it was ${found}), so its result was not recorded.`,
+  );
 }
 
 /** JSON text of a tool's non-string output (`""` for what JSON cannot state, e.g. a function); `undefined` when it throws. */

@@ -254,6 +254,50 @@ describe("failing calls become is_error results and the loop goes on", () => {
     expect(block?.is_error).toBeUndefined();
   });
 
+  it("content that is neither text nor text and image blocks never enters history (the provider would refuse it)", async () => {
+    const odd: unknown[] = [
+      { content: 42 },
+      { content: undefined },
+      { content: null },
+      { content: { text: "not a block" } },
+      { content: ["loose", "strings"] },
+      { content: [{ type: "text", text: 7 }] },
+      { content: [{ type: "tool_use", id: "x", name: "y", input: {} }] },
+      { content: [{ type: "image" }] },
+    ];
+    const tools = odd.map((output, index) =>
+      defineTool({ name: `odd_${index}`, inputSchema: z.object({}), execute: async () => output as never }),
+    );
+    const calls = tools.map((tool, index) => toolUse(`t${index}`, tool.name));
+    const client = createScriptedClient([{ content: calls }, { content: "ok" }]);
+    const agent = createAgent({ model: MODEL, client, tools });
+
+    const result = await agent.prompt("go");
+
+    expect(result.subtype).toBe("success");
+    const blocks = toolResults(await agent.getHistory());
+    expect(blocks).toHaveLength(odd.length);
+    for (const block of blocks) {
+      expect(block.is_error).toBe(true);
+      expect(block.content).toMatch(
+        /^The tool returned content that is neither a string nor an array of text and image blocks/,
+      );
+    }
+  });
+
+  it("a postToolUse hook replacing the output with odd content gets the same error result", async () => {
+    const tool = defineTool({ name: "plain", inputSchema: z.object({}), execute: () => "fine" });
+    const client = createScriptedClient([{ content: [toolUse("t1", "plain")] }, { content: "ok" }]);
+    const hooks = { postToolUse: [{ handler: () => ({ updatedOutput: { content: 404 } as never }) }] };
+    const agent = createAgent({ model: MODEL, client, tools: [tool], hooks });
+
+    await agent.prompt("go");
+
+    const [block] = toolResults(await agent.getHistory());
+    expect(block?.is_error).toBe(true);
+    expect(block?.content).toMatch(/^The tool returned content that is neither a string/);
+  });
+
   it("an output JSON cannot serialise (circular, BigInt) is an error result, synchronous or not", async () => {
     const circular: Record<string, unknown> = { status: 200 };
     circular.self = circular; // e.g. an HTTP response object returned as it is
