@@ -292,19 +292,21 @@ function executeTool(
   const timer =
     link === undefined ? undefined : setTimeout(() => link.abort(new ToolTimeout(timeoutMs!)), timeoutMs);
   let output: ToolOutput | PromiseLike<ToolOutput>;
+  let pending: boolean;
   try {
     const context: ToolContext = { signal, toolUseId: call.id, toolName: call.name };
     // With tracing on, the tool runs inside its execute_tool span (its own spans nest under it).
     output = span.activate ? span.activate(() => tool.execute(input, context)) : tool.execute(input, context);
+    pending = isPromiseLike(output); // reads `then`, which may throw
   } catch (error) {
     clearDeadline(timer, link);
     return failedExecution(call, error, signal, runtime);
   }
-  if (!isPromiseLike(output)) {
+  if (!pending) {
     clearDeadline(timer, link);
-    return outcomeFromOutput(call.id, output);
+    return outcomeFromOutput(call.id, output as ToolOutput);
   }
-  return raceWithSignal(Promise.resolve(output), signal).then(
+  return raceWithSignal(Promise.resolve(output as PromiseLike<ToolOutput>), signal).then(
     (settled) => {
       clearDeadline(timer, link);
       return outcomeFromOutput(call.id, settled);

@@ -16,8 +16,19 @@ export interface ToolCallOutcome {
   originalContent?: ToolResultBlock["content"];
 }
 
-/** Normalises a tool's return value. */
+/** Normalises a tool's return value; an output that throws when read becomes an error result. */
 export function outcomeFromOutput(toolUseId: string, output: ToolOutput): ToolCallOutcome {
+  try {
+    return readOutput(toolUseId, output);
+  } catch (error) {
+    return errorOutcome(
+      toolUseId,
+      `The tool's output could not be read (${describeThrown(error)}), so its result was not recorded.`,
+    );
+  }
+}
+
+function readOutput(toolUseId: string, output: ToolOutput): ToolCallOutcome {
   if (typeof output === "string")
     return { block: { type: "tool_result", tool_use_id: toolUseId, content: output }, endTurn: false };
   if (output === null || typeof output !== "object" || !("content" in output)) {

@@ -285,6 +285,46 @@ describe("failing calls become is_error results and the loop goes on", () => {
     }
   });
 
+  it("an output that throws when read (a then or content getter, a revoked proxy) is an error result", async () => {
+    const revoked = () => {
+      const { proxy, revoke } = Proxy.revocable({}, {});
+      revoke();
+      return proxy;
+    };
+    const unreadable: Array<() => unknown> = [
+      () => ({
+        // biome-ignore lint/suspicious/noThenProperty: an output whose then getter throws
+        get then() {
+          throw new Error("then getter");
+        },
+      }),
+      () => ({
+        get content() {
+          throw new Error("content getter");
+        },
+      }),
+      revoked,
+    ];
+    const tools = unreadable.flatMap((make, index) => [
+      defineTool({ name: `sync_${index}`, inputSchema: z.object({}), execute: () => make() as never }),
+      defineTool({
+        name: `async_${index}`,
+        inputSchema: z.object({}),
+        execute: async () => make() as never,
+      }),
+    ]);
+    const calls = tools.map((tool, index) => toolUse(`t${index}`, tool.name));
+    const client = createScriptedClient([{ content: calls }, { content: "ok" }]);
+    const agent = createAgent({ model: MODEL, client, tools });
+
+    const result = await agent.prompt("go");
+
+    expect(result.subtype).toBe("success");
+    const blocks = toolResults(await agent.getHistory());
+    expect(blocks.map((block) => block.tool_use_id)).toEqual(calls.map((call) => call.id));
+    expectWellFormed(await agent.getHistory());
+  });
+
   it("a postToolUse hook replacing the output with odd content gets the same error result", async () => {
     const tool = defineTool({ name: "plain", inputSchema: z.object({}), execute: () => "fine" });
     const client = createScriptedClient([{ content: [toolUse("t1", "plain")] }, { content: "ok" }]);
