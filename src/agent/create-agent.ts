@@ -34,7 +34,7 @@ export interface Agent<T = unknown> {
   interrupt(): void;
   /** A deep copy of the history (loading the store first when needed). */
   getHistory(): Promise<ModelMessage[]>;
-  /** Replaces history and the store's copy. Idle only. The host owns its well-formedness. */
+  /** Replaces history and the store's copy. Idle only, and not after `close()`. The host owns its well-formedness. */
   replaceHistory(messages: ModelMessage[]): Promise<void>;
   /** Adds tools for later turns. */
   addTools(...tools: Tool[]): void;
@@ -241,6 +241,8 @@ export function createAgent<T = unknown>(options: AgentOptions<T>): Agent<T> {
       return structuredClone(core.history.messages);
     },
     async replaceHistory(messages) {
+      // The store is released (or being released): a write now would be lost.
+      if (closed) throw new InvalidOptionError("This Agent was closed; create a new one.");
       if (running)
         throw new ConcurrentQueryError("replaceHistory() is idle-only: a query is running on this Agent.");
       if (!Array.isArray(messages))
