@@ -70,7 +70,7 @@ export function createAgent<T = unknown>(options: AgentOptions<T>): Agent<T> {
   /** A run for one cycle; validates the per-query options (throws on misuse, at call time). */
   function createRun(queryOptions: QueryOptions | undefined, requestTimeoutMs?: number): QueryRun {
     return new QueryRun({
-      signal: queryOptions?.signal,
+      signal: abortSignalOption(queryOptions?.signal),
       requestTimeoutMs:
         requestTimeoutMs ??
         positiveMilliseconds("requestTimeoutMs", queryOptions?.requestTimeoutMs) ??
@@ -292,6 +292,24 @@ interface StreamControl {
   /** The cycle running now. */
   current: QueryRun | undefined;
   readonly inFlight: () => Promise<unknown> | undefined;
+}
+
+/** The per-query `signal`, checked: passing the AbortController itself is an easy slip. */
+function abortSignalOption(signal: unknown): AbortSignal | undefined {
+  if (signal === undefined) return undefined;
+  const candidate = signal as Partial<AbortSignal> | null;
+  if (
+    typeof candidate !== "object" ||
+    candidate === null ||
+    typeof candidate.aborted !== "boolean" ||
+    typeof candidate.addEventListener !== "function" ||
+    typeof candidate.removeEventListener !== "function"
+  ) {
+    throw new InvalidOptionError(
+      "`signal` must be an AbortSignal (pass `controller.signal`, not the controller).",
+    );
+  }
+  return signal as AbortSignal;
 }
 
 /** Misuse, refused before the guard is taken: `streamInput` reads an iterable of prompts. */
