@@ -130,9 +130,14 @@ function settle<R, T>(validate: () => R | PromiseLike<R>, toParseResult: (result
   } catch (error) {
     return validatorFailed(error); // e.g. a refinement that throws
   }
-  return isPromiseLike(outcome)
-    ? Promise.resolve(outcome).then(toParseResult, validatorFailed)
-    : toParseResult(outcome);
+  const mapped = (result: R) => {
+    try {
+      return toParseResult(result);
+    } catch (error) {
+      return validatorFailed(error); // a malformed result (e.g. a validate that returned nothing)
+    }
+  };
+  return isPromiseLike(outcome) ? Promise.resolve(outcome).then(mapped, validatorFailed) : mapped(outcome);
 }
 
 function parseSucceeded<T>(value: T): ParseResult<T> {

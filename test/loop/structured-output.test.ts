@@ -132,6 +132,23 @@ describe("submit_output", () => {
     expect(result.structuredResult).toEqual({ total: 10 });
   });
 
+  it("a validator that breaks (a Standard Schema whose validate returns nothing) is reported as such, not as an abort", async () => {
+    const broken = {
+      "~standard": { version: 1, vendor: "homemade", validate: () => undefined },
+      jsonSchema: { type: "object" },
+    } as never;
+    const client = createScriptedClient([{ content: [submit("s1", { n: 1 })] }, { content: "gave up" }]);
+    const agent = createAgent({ model: MODEL, client, outputSchema: broken });
+
+    const result = await agent.prompt("go");
+
+    expect(result.subtype).toBe("error_missing_output");
+    const [block] = toolResults(await agent.getHistory());
+    expect(block?.is_error).toBe(true);
+    expect(resultText(block!)).not.toMatch(/aborted/);
+    expect(resultText(block!)).toMatch(/validator failed/);
+  });
+
   it("a { parse, jsonSchema } schema declares its jsonSchema as is", async () => {
     const jsonSchema = { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] };
     const outputSchema = { jsonSchema, parse: (input: unknown) => input as { ok: boolean } };
