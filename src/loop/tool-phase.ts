@@ -139,7 +139,16 @@ async function submitOutput<T>(
     ending: {
       subtype: "success",
       structured: { value: validation.value },
-      result: JSON.stringify(validation.value),
+      result: jsonText(validation.value) ?? JSON.stringify(call.input),
     },
   };
+}
+
+/** JSON text of a parsed value; undefined when JSON cannot state it (a BigInt, a cycle, `undefined`). */
+function jsonText(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
 }
