@@ -253,7 +253,11 @@ async function* submitPrompt<T>(
     undefined,
     () => ({ prompt: content }),
     (output: UserPromptSubmitOutput) => {
-      if (output.updatedPrompt !== undefined) content = output.updatedPrompt;
+      if (output.updatedPrompt !== undefined) {
+        if (typeof output.updatedPrompt !== "string" && !Array.isArray(output.updatedPrompt))
+          throw new TypeError("its updatedPrompt must be a string or an array of content blocks");
+        content = output.updatedPrompt;
+      }
       if (output.block) {
         blockedMessage = output.message ?? "A userPromptSubmit hook blocked the prompt.";
         return true;
@@ -346,6 +350,8 @@ async function* finishOrContinue<T>(
     undefined,
     () => ({ result: run.resultText, stopReason: run.stopReason, numTurns: run.turns }),
     (output: StopOutput) => {
+      if (output.continueWith !== undefined && typeof output.continueWith !== "string")
+        throw new TypeError("its continueWith must be a string");
       if (output.continueWith) {
         continueWith = output.continueWith;
         return true;
