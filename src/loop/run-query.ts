@@ -21,7 +21,7 @@ import { closeDanglingToolUses, errorResultsFor, unansweredCall } from "../histo
 import { runHookChain } from "../hooks/run-hooks";
 import type { StopOutput, UserPromptSubmitOutput } from "../hooks/types";
 import type { ResultSubtype, SDKMessage, SDKResultMessage } from "../messages/sdk-messages";
-import type { AssistantModelMessage, ModelMessage, ToolUseBlock } from "../messages/types";
+import type { AssistantModelMessage, ContentBlock, ModelMessage, ToolUseBlock } from "../messages/types";
 import { isPromiseLike } from "../shared/maybe-async";
 import { compactHistory } from "./compaction-step";
 import { drain, type LiveMessages, MESSAGES_WAITING } from "./live-messages";
@@ -98,7 +98,7 @@ export async function* runQuery<T>(
         ending = yield* endAfterFailedCall(core, run, outcome);
         continue; // undefined after a recovery: the same turn is retried
       }
-      const message = outcome.message;
+      const message = withoutBlankText(outcome.message);
       recordUsage(core, run, outcome.model, message.usage, run.collect);
       if (hasNotices(core, run)) for (const notice of takeNotices<T>(core, run)) yield notice;
       if (message.usage) core.lastInputTokens = totalInputTokens(message.usage);
@@ -108,10 +108,13 @@ export async function* runQuery<T>(
         ending = yield* endAfterOverflowResponse(core, run);
         continue;
       }
-      const writingResponse = core.history.append(message);
-      if (writingResponse) await writingResponse;
-      if (hasNotices(core, run)) for (const notice of takeNotices<T>(core, run)) yield notice;
-      yield { type: "assistant", message };
+      // An empty response is not recorded: the provider refuses an empty message in every later request.
+      if (message.content.length > 0) {
+        const writingResponse = core.history.append(message);
+        if (writingResponse) await writingResponse;
+        if (hasNotices(core, run)) for (const notice of takeNotices<T>(core, run)) yield notice;
+        yield { type: "assistant", message };
+      }
       updateResultText(run, message);
 
       const calls = toolUsesOf(message);
@@ -150,12 +153,18 @@ export async function* runQuery<T>(
   }
 }
 
-/** Misuse, refused before anything runs: a prompt is a string or an array of content blocks. */
+/**
+ * Misuse, refused before anything runs: a prompt is a string or an array of content blocks, and not
+ * empty (the provider refuses an empty message, and would refuse it again in every later request).
+ */
 function assertPromptInput(prompt: unknown): asserts prompt is PromptInput {
   if (typeof prompt !== "string" && !Array.isArray(prompt)) {
     throw new InvalidOptionError(
       `A prompt is a string or an array of content blocks, got ${prompt === null ? "null" : typeof prompt}.`,
     );
+  }
+  if (typeof prompt === "string" ? !/\S/.test(prompt) : prompt.length === 0) {
+    throw new InvalidOptionError("A prompt must not be empty (or, as a string, only whitespace).");
   }
 }
 
@@ -378,6 +387,19 @@ async function* appendToHistory<T>(
   await core.history.append(message);
   yield* core.history.takeNotices();
   yield message.role === "assistant" ? { type: "assistant", message } : { type: "user", message };
+}
+
+/**
+ * The response as history may hold it: without blank text blocks (empty or whitespace only), which
+ * the provider refuses when they are sent back. The client's message is not changed.
+ */
+function withoutBlankText(message: AssistantModelMessage): AssistantModelMessage {
+  if (!message.content.some(isBlankText)) return message;
+  return { ...message, content: message.content.filter((block) => !isBlankText(block)) };
+}
+
+function isBlankText(block: ContentBlock): boolean {
+  return block.type === "text" && typeof block.text === "string" && !/\S/.test(block.text);
 }
 
 function updateResultText(run: QueryRun, message: AssistantModelMessage): void {

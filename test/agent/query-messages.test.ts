@@ -299,11 +299,11 @@ describe("streamInput()", () => {
     expect(client.callCount).toBe(1);
   });
 
-  it("a prompt that is neither a string nor content blocks is refused with InvalidOptionError", async () => {
+  it("a prompt that is not a non-blank string or a non-empty array of content blocks is refused with InvalidOptionError", async () => {
     const client = createScriptedClient([{ content: "after" }]);
     const agent = createAgent({ model: MODEL, client });
 
-    for (const prompt of [undefined, null, 42, { text: "hi" }]) {
+    for (const prompt of [undefined, null, 42, { text: "hi" }, "", "  \n", []]) {
       await expect(agent.prompt(prompt as never)).rejects.toBeInstanceOf(InvalidOptionError);
       await expect(agent.query(prompt as never).next()).rejects.toBeInstanceOf(InvalidOptionError);
     }
