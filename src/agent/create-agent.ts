@@ -11,7 +11,7 @@ import type { SDKMessage, SDKResultMessage } from "../messages/sdk-messages";
 import type { ModelMessage } from "../messages/types";
 import { createAnthropicClient } from "../model/anthropic";
 import type { ModelClient } from "../model/client";
-import { linkSignals, raceWithSignal } from "../shared/signals";
+import { type LinkedController, linkSignals, raceWithSignal } from "../shared/signals";
 import { NOOP_TELEMETRY } from "../telemetry/telemetry";
 import type { Tool } from "../tools/tool";
 import { type AgentCore, createAgentCore, positiveMilliseconds, registerTool } from "./agent-core";
@@ -34,7 +34,7 @@ export interface Agent<T = unknown> {
   interrupt(): void;
   /** A deep copy of the history (loading the store first when needed). */
   getHistory(): Promise<ModelMessage[]>;
-  /** Replaces history and the store's copy. Idle only. The host owns its well-formedness. */
+  /** Replaces history and the store's copy. Idle only, and not after `close()`. The host owns its well-formedness. */
   replaceHistory(messages: ModelMessage[]): Promise<void>;
   /** Adds tools for later turns. */
   addTools(...tools: Tool[]): void;
@@ -70,7 +70,7 @@ export function createAgent<T = unknown>(options: AgentOptions<T>): Agent<T> {
   /** A run for one cycle; validates the per-query options (throws on misuse, at call time). */
   function createRun(queryOptions: QueryOptions | undefined, requestTimeoutMs?: number): QueryRun {
     return new QueryRun({
-      signal: queryOptions?.signal,
+      signal: abortSignalOption(queryOptions?.signal),
       requestTimeoutMs:
         requestTimeoutMs ??
         positiveMilliseconds("requestTimeoutMs", queryOptions?.requestTimeoutMs) ??
@@ -165,12 +165,15 @@ export function createAgent<T = unknown>(options: AgentOptions<T>): Agent<T> {
     control: StreamControl,
   ): AsyncGenerator<SDKMessage<T>, void> {
     const guard = createRun(queryOptions);
+    assertPromptSource(inputs); // before the guard: a misuse holds nothing
     take(guard);
     guard.inFlight = control.inFlight;
-    const stop = linkSignals(queryOptions?.signal, closing.signal, control.stopped.signal);
-    const pending = asyncIteratorOf(inputs);
+    let stop: LinkedController | undefined;
+    let pending: AsyncIterator<PromptInput> | undefined;
     let exhausted = false;
     try {
+      stop = linkSignals(queryOptions?.signal, closing.signal, control.stopped.signal);
+      pending = asyncIteratorOf(inputs); // may throw: the iterable's own code runs
       while (!guard.aborted && !closed) {
         const next = await nextInput(pending, stop.signal);
         if (next === undefined || next.done) {
@@ -191,8 +194,8 @@ export function createAgent<T = unknown>(options: AgentOptions<T>): Agent<T> {
         }
       }
     } finally {
-      stop.dispose();
-      if (!exhausted) abandonInputs(pending);
+      stop?.dispose();
+      if (pending && !exhausted) abandonInputs(pending);
       release(guard);
     }
   }
@@ -238,6 +241,8 @@ export function createAgent<T = unknown>(options: AgentOptions<T>): Agent<T> {
       return structuredClone(core.history.messages);
     },
     async replaceHistory(messages) {
+      // The store is released (or being released): a write now would be lost.
+      if (closed) throw new InvalidOptionError("This Agent was closed; create a new one.");
       if (running)
         throw new ConcurrentQueryError("replaceHistory() is idle-only: a query is running on this Agent.");
       if (!Array.isArray(messages))
@@ -287,6 +292,43 @@ interface StreamControl {
   /** The cycle running now. */
   current: QueryRun | undefined;
   readonly inFlight: () => Promise<unknown> | undefined;
+}
+
+/** The per-query `signal`, checked: passing the AbortController itself is an easy slip. */
+function abortSignalOption(signal: unknown): AbortSignal | undefined {
+  if (signal === undefined) return undefined;
+  const candidate = signal as Partial<AbortSignal> | null;
+  if (
+    typeof candidate !== "object" ||
+    candidate === null ||
+    typeof candidate.aborted !== "boolean" ||
+    typeof candidate.addEventListener !== "function" ||
+    typeof candidate.removeEventListener !== "function"
+  ) {
+    throw new InvalidOptionError(
+      "`signal` must be an AbortSignal (pass `controller.signal`, not the controller).",
+    );
+  }
+  return signal as AbortSignal;
+}
+
+/** Misuse, refused before the guard is taken: `streamInput` reads an iterable of prompts. */
+function assertPromptSource(inputs: unknown): void {
+  const iterable =
+    typeof inputs === "object" &&
+    inputs !== null &&
+    (Symbol.asyncIterator in inputs || Symbol.iterator in inputs);
+  if (!iterable) {
+    throw new InvalidOptionError(
+      `streamInput() takes an iterable of prompts (an array, a generator, an async iterable), got ${
+        typeof inputs === "string"
+          ? "a string; for one prompt use query()"
+          : inputs === null
+            ? "null"
+            : typeof inputs
+      }.`,
+    );
+  }
 }
 
 function asyncIteratorOf<I>(inputs: AsyncIterable<I> | Iterable<I>): AsyncIterator<I> {

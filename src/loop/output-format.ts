@@ -4,6 +4,7 @@
  */
 import { StructuredOutputError } from "../errors";
 import type { OutputFormat } from "../model/client";
+import { messageOfThrown } from "../shared/describe-thrown";
 import type { Ending } from "./run-query";
 
 /** Parses and validates the final text; a failure ends the query `error_during_execution`. */
@@ -16,7 +17,7 @@ export function parseOutputFormat<T>(format: OutputFormat, text: string): Ending
       subtype: "error_during_execution",
       result: text,
       error: new StructuredOutputError(
-        `outputFormat: the final response is not valid JSON (${(error as Error).message}).`,
+        `outputFormat: the final response is not valid JSON (${messageOfThrown(error)}).`,
         text,
         { cause: error },
       ),
@@ -30,7 +31,7 @@ export function parseOutputFormat<T>(format: OutputFormat, text: string): Ending
       subtype: "error_during_execution",
       result: text,
       error: new StructuredOutputError(
-        `outputFormat: the final JSON failed validation: ${(error as Error).message}`,
+        `outputFormat: the final JSON failed validation: ${messageOfThrown(error)}`,
         text,
         { cause: error },
       ),

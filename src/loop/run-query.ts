@@ -13,6 +13,7 @@ import {
   AbortError,
   BudgetExceededError,
   ContextWindowExceededError,
+  InvalidOptionError,
   MaxTurnsError,
   MissingOutputError,
   PromptBlockedError,
@@ -100,7 +101,7 @@ export async function* runQuery<T>(
         ending = yield* endAfterFailedCall(core, run, outcome);
         continue; // undefined after a recovery: the same turn is retried
       }
-      const message = outcome.message;
+      const message = withoutBlankText(outcome.message);
       recordUsage(core, run, outcome.model, message.usage, run.collect);
       if (hasNotices(core, run)) for (const notice of takeNotices<T>(core, run)) yield notice;
       if (message.usage) core.lastInputTokens = totalInputTokens(message.usage);
@@ -110,15 +111,13 @@ export async function* runQuery<T>(
         ending = yield* endAfterOverflowResponse(core, run);
         continue;
       }
-      // The API refuses a blank text block, and an empty message anywhere but last: recorded once,
-      // either would fail every later request of the conversation. Blank text is dropped, and a
-      // response left without content is not recorded (nor yielded).
-      const recorded = withoutBlankText(message);
-      if (recorded.content.length > 0) {
-        const writingResponse = core.history.append(recorded);
+      // The API refuses an empty message anywhere but last (blank text was dropped above): recorded
+      // once, it would fail every later request of the conversation, so it is not recorded nor yielded.
+      if (message.content.length > 0) {
+        const writingResponse = core.history.append(message);
         if (writingResponse) await writingResponse;
         if (hasNotices(core, run)) for (const notice of takeNotices<T>(core, run)) yield notice;
-        yield { type: "assistant", message: recorded };
+        yield { type: "assistant", message };
       }
       updateResultText(run, message);
 
@@ -252,7 +251,11 @@ async function* submitPrompt<T>(
     undefined,
     () => ({ prompt: content }),
     (output: UserPromptSubmitOutput) => {
-      if (output.updatedPrompt !== undefined) content = output.updatedPrompt;
+      if (output.updatedPrompt !== undefined) {
+        if (typeof output.updatedPrompt !== "string" && !Array.isArray(output.updatedPrompt))
+          throw new TypeError("its updatedPrompt must be a string or an array of content blocks");
+        content = output.updatedPrompt;
+      }
       if (output.block) {
         blockedMessage = output.message ?? "A userPromptSubmit hook blocked the prompt.";
         return true;
@@ -350,6 +353,8 @@ async function* finishOrContinue<T>(
     undefined,
     () => ({ result: run.resultText, stopReason: run.stopReason, numTurns: run.turns }),
     (output: StopOutput) => {
+      if (output.continueWith !== undefined && typeof output.continueWith !== "string")
+        throw new TypeError("its continueWith must be a string");
       if (output.continueWith) {
         continueWith = output.continueWith;
         return true;
@@ -378,6 +383,19 @@ async function* appendToHistory<T>(
   yield message.role === "assistant" ? { type: "assistant", message } : { type: "user", message };
 }
 
+/**
+ * The response as history may hold it: without blank text blocks (empty or whitespace only), which
+ * the provider refuses when they are sent back. The client's message is not changed.
+ */
+function withoutBlankText(message: AssistantModelMessage): AssistantModelMessage {
+  if (!message.content.some(isBlankText)) return message;
+  return { ...message, content: message.content.filter((block) => !isBlankText(block)) };
+}
+
+function isBlankText(block: ContentBlock): boolean {
+  return block.type === "text" && !(typeof block.text === "string" && /\S/.test(block.text));
+}
+
 function updateResultText(run: QueryRun, message: AssistantModelMessage): void {
   let text = "";
   for (const block of message.content) if (block.type === "text") text += block.text;
@@ -390,14 +408,6 @@ function updateResultText(run: QueryRun, message: AssistantModelMessage): void {
 function keepUnfinishedText(run: QueryRun, outcome: ModelOutcome): void {
   const text = unfinishedOf(outcome)?.text;
   if (text) run.partialText = run.joinNextText ? run.resultText + text : text;
-}
-
-/** `message` without its blank text blocks (empty or whitespace only); itself when it has none. */
-function withoutBlankText(message: AssistantModelMessage): AssistantModelMessage {
-  const isBlank = (block: ContentBlock) =>
-    block.type === "text" && !(typeof block.text === "string" && block.text.trim() !== "");
-  if (!message.content.some(isBlank)) return message;
-  return { ...message, content: message.content.filter((block) => !isBlank(block)) };
 }
 
 function toolUsesOf(message: AssistantModelMessage): ToolUseBlock[] {

@@ -18,18 +18,13 @@ import type {
 import type { PermissionDenial, SDKMessage } from "../messages/sdk-messages";
 import type { ToolResultBlock, ToolUseBlock } from "../messages/types";
 import { redact } from "../model/redact";
+import { describeThrown, nameOfThrown } from "../shared/describe-thrown";
 import { isPromiseLike, type PromiseOrValue } from "../shared/maybe-async";
 import { type LinkedController, linkSignals, raceWithSignal } from "../shared/signals";
 import type { SpanHandle, Telemetry } from "../telemetry/telemetry";
 import type { ParseResult, Tool, ToolContext, ToolOutput } from "../tools/tool";
 import type { Emit } from "./live-messages";
-import {
-  describeThrown,
-  errorOutcome,
-  outcomeFromOutput,
-  type ToolCallOutcome,
-  toolResultText,
-} from "./tool-output";
+import { errorOutcome, outcomeFromOutput, type ToolCallOutcome, toolResultText } from "./tool-output";
 
 /** Everything a tool call needs from the agent and the query. */
 export interface ToolRuntime {
@@ -297,19 +292,21 @@ function executeTool(
   const timer =
     link === undefined ? undefined : setTimeout(() => link.abort(new ToolTimeout(timeoutMs!)), timeoutMs);
   let output: ToolOutput | PromiseLike<ToolOutput>;
+  let pending: boolean;
   try {
     const context: ToolContext = { signal, toolUseId: call.id, toolName: call.name };
     // With tracing on, the tool runs inside its execute_tool span (its own spans nest under it).
     output = span.activate ? span.activate(() => tool.execute(input, context)) : tool.execute(input, context);
+    pending = isPromiseLike(output); // reads `then`, which may throw
   } catch (error) {
     clearDeadline(timer, link);
     return failedExecution(call, error, signal, runtime);
   }
-  if (!isPromiseLike(output)) {
+  if (!pending) {
     clearDeadline(timer, link);
-    return outcomeFromOutput(call, output);
+    return outcomeFromOutput(call, output as ToolOutput);
   }
-  return raceWithSignal(Promise.resolve(output), signal).then(
+  return raceWithSignal(Promise.resolve(output as PromiseLike<ToolOutput>), signal).then(
     (settled) => {
       clearDeadline(timer, link);
       return outcomeFromOutput(call, settled);
@@ -344,7 +341,8 @@ function failedExecution(
     call.id,
     redact(`The tool "${call.name}" failed: ${describeThrown(error)}`, runtime.secrets),
   );
-  if (error instanceof Error && error.name) outcome.errorName = error.name; // for the span's error.type
+  const errorName = nameOfThrown(error);
+  if (errorName) outcome.errorName = errorName; // for the span's error.type
   return outcome;
 }
 

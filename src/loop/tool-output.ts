@@ -3,6 +3,7 @@
  * @module
  */
 import type { ImageBlock, TextBlock, ToolResultBlock, ToolUseBlock } from "../messages/types";
+import { describeThrown } from "../shared/describe-thrown";
 import type { ToolOutput } from "../tools/tool";
 
 /** A tool result block plus the tool's request to end the turn. */
@@ -16,14 +17,27 @@ export interface ToolCallOutcome {
 }
 
 /**
- * Normalises a tool's return value into what the Messages API accepts: blank text blocks are
- * dropped (the API refuses them), and an error result without content says so in words (the API
- * refuses an empty error result) — either, recorded once, would fail every later request.
+ * Normalises a tool's return value into what the Messages API accepts: content that is neither a
+ * string nor text/image blocks, or an output that throws when read, becomes an error result; blank
+ * text blocks are dropped (the API refuses them), and an error result without content says so in
+ * words (the API refuses an empty error result) — any of these, recorded once, would fail every
+ * later request of the conversation.
  */
 export function outcomeFromOutput(
   call: Pick<ToolUseBlock, "id" | "name">,
   output: ToolOutput,
 ): ToolCallOutcome {
+  try {
+    return readOutput(call, output);
+  } catch (error) {
+    return errorOutcome(
+      call.id,
+      `The tool's output could not be read (${describeThrown(error)}), so its result was not recorded.`,
+    );
+  }
+}
+
+function readOutput(call: Pick<ToolUseBlock, "id" | "name">, output: ToolOutput): ToolCallOutcome {
   const toolUseId = call.id;
   if (typeof output === "string")
     return { block: { type: "tool_result", tool_use_id: toolUseId, content: output }, endTurn: false };
@@ -32,12 +46,44 @@ export function outcomeFromOutput(
     if (text === undefined) return unserialisable(toolUseId, output);
     return { block: { type: "tool_result", tool_use_id: toolUseId, content: text }, endTurn: false };
   }
+  const endTurn = output.endTurn === true;
+  if (!isResultContent(output.content)) return { ...malformedContent(toolUseId, output.content), endTurn };
   let content = Array.isArray(output.content) ? withoutBlankText(output.content) : output.content;
   if (output.isError && isEmptyContent(content))
     content = `The tool "${call.name}" reported an error without a message.`;
   const block: ToolResultBlock = { type: "tool_result", tool_use_id: toolUseId, content };
   if (output.isError) block.is_error = true;
-  return { block, endTurn: output.endTurn === true };
+  return { block, endTurn };
+}
+
+/**
+ * Whether `content` is what a tool_result may hold: a string, or text and image blocks. Anything
+ * else would make the provider refuse every later request of the conversation, stored history
+ * included.
+ */
+function isResultContent(content: unknown): content is ToolResultBlock["content"] {
+  if (typeof content === "string") return true;
+  if (!Array.isArray(content)) return false;
+  return content.every(
+    (block) =>
+      typeof block === "object" &&
+      block !== null &&
+      ((block.type === "text" && typeof block.text === "string") ||
+        (block.type === "image" && typeof block.source === "object" && block.source !== null)),
+  );
+}
+
+/** The error result of content a tool_result cannot hold: the query goes on, the model is told. */
+function malformedContent(toolUseId: string, content: unknown): ToolCallOutcome {
+  const found = Array.isArray(content)
+    ? "an array holding other values"
+    : content === null
+      ? "null"
+      : typeof content;
+  return errorOutcome(
+    toolUseId,
+    `The tool returned content that is neither a string nor an array of text and image blocks (it was ${found}), so its result was not recorded.`,
+  );
 }
 
 /** The blocks without blank text ones (empty or whitespace only); the array itself when it has none. */
@@ -89,11 +135,4 @@ export function errorOutcome(toolUseId: string, message: string): ToolCallOutcom
 export function toolResultText(content: string | Array<TextBlock | ImageBlock>): string {
   if (typeof content === "string") return content;
   return content.map((block) => (block.type === "text" ? block.text : "[image]")).join("\n");
-}
-
-/** Describes a thrown value for the model: the error's name and message, never a stack. */
-export function describeThrown(error: unknown): string {
-  if (error instanceof Error)
-    return error.name && error.name !== "Error" ? `${error.name}: ${error.message}` : error.message;
-  return String(error);
 }

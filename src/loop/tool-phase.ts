@@ -8,6 +8,7 @@ import type { AgentCore } from "../agent/agent-core";
 import { MissingOutputError } from "../errors";
 import type { SDKMessage } from "../messages/sdk-messages";
 import type { AssistantModelMessage, ToolResultBlock, ToolUseBlock } from "../messages/types";
+import { describeThrown } from "../shared/describe-thrown";
 import { isPromiseLike, type PromiseOrValue } from "../shared/maybe-async";
 import { raceWithSignal } from "../shared/signals";
 import { exclusiveBatchMessage, SUBMIT_OUTPUT_TOOL_NAME } from "../tools/submit-output";
@@ -115,8 +116,10 @@ async function submitOutput<T>(
   try {
     // An async output validator cannot outlive an abort.
     validation = await raceWithSignal(Promise.resolve(core.submitTool!.validate(call.input)), signal);
-  } catch {
-    const content = "The submitted output was not checked because the query was aborted.";
+  } catch (error) {
+    const content = signal.aborted
+      ? "The submitted output was not checked because the query was aborted."
+      : `The submitted output was not checked: the output validator failed (${describeThrown(error)}).`;
     return { blocks: [{ type: "tool_result", tool_use_id: call.id, content, is_error: true }] };
   }
   if (!validation.ok) {
@@ -136,7 +139,16 @@ async function submitOutput<T>(
     ending: {
       subtype: "success",
       structured: { value: validation.value },
-      result: JSON.stringify(validation.value),
+      result: jsonText(validation.value) ?? JSON.stringify(call.input),
     },
   };
+}
+
+/** JSON text of a parsed value; undefined when JSON cannot state it (a BigInt, a cycle, `undefined`). */
+function jsonText(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
 }

@@ -5,6 +5,7 @@
  */
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import type { JsonSchema } from "../model/client";
+import { messageOfThrown } from "../shared/describe-thrown";
 import { isPromiseLike } from "../shared/maybe-async";
 import type { ParseResult } from "./tool";
 
@@ -129,9 +130,14 @@ function settle<R, T>(validate: () => R | PromiseLike<R>, toParseResult: (result
   } catch (error) {
     return validatorFailed(error); // e.g. a refinement that throws
   }
-  return isPromiseLike(outcome)
-    ? Promise.resolve(outcome).then(toParseResult, validatorFailed)
-    : toParseResult(outcome);
+  const mapped = (result: R) => {
+    try {
+      return toParseResult(result);
+    } catch (error) {
+      return validatorFailed(error); // a malformed result (e.g. a validate that returned nothing)
+    }
+  };
+  return isPromiseLike(outcome) ? Promise.resolve(outcome).then(mapped, validatorFailed) : mapped(outcome);
 }
 
 function parseSucceeded<T>(value: T): ParseResult<T> {
@@ -146,7 +152,7 @@ function parseFailed(error: unknown): { ok: false; message: string } {
 function validatorFailed(error: unknown): { ok: false; message: string } {
   return {
     ok: false,
-    message: `The input validator failed: ${error instanceof Error ? error.message : String(error)}`,
+    message: `The input validator failed: ${messageOfThrown(error)}`,
   };
 }
 
@@ -169,8 +175,18 @@ export function formatIssues(issues: ReadonlyArray<StandardSchemaV1.Issue>): str
 }
 
 function describeParseError(error: unknown): string {
-  const issues = (error as { issues?: unknown } | null | undefined)?.issues;
-  if (Array.isArray(issues) && issues.every((issue) => typeof issue?.message === "string"))
-    return formatIssues(issues);
-  return error instanceof Error ? error.message : String(error);
+  const issues = issuesOf(error);
+  if (issues) return formatIssues(issues);
+  return messageOfThrown(error);
+}
+
+/** The Standard Schema issues a thrown value carries (a zod error does), if it can be read. */
+function issuesOf(error: unknown): StandardSchemaV1.Issue[] | undefined {
+  try {
+    const issues = (error as { issues?: unknown } | null | undefined)?.issues;
+    if (Array.isArray(issues) && issues.every((issue) => typeof issue?.message === "string")) return issues;
+  } catch {
+    // a throwing getter (or a revoked proxy): no issues to read
+  }
+  return undefined;
 }

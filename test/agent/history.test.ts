@@ -15,7 +15,15 @@ import {
   defineTool,
 } from "../../src/index";
 import { createScriptedClient, type ScriptedStep } from "../../src/testing/index";
-import { createMemoryStore, expectWellFormed, MODEL, toolUse } from "../loop/support";
+import {
+  collect,
+  createMemoryStore,
+  expectWellFormed,
+  kinds,
+  lastResult,
+  MODEL,
+  toolUse,
+} from "../loop/support";
 
 const noteTool = defineTool({
   name: "note",
@@ -280,5 +288,50 @@ describe("a history whose last message has calls without results", () => {
       },
       { role: "user", content: "Never mind, just summarise." },
     ]);
+  });
+});
+
+describe("what the provider would refuse to be sent again stays out of history", () => {
+  it("an empty response is not recorded (nor yielded): the next prompt's request holds no empty message", async () => {
+    const store = createMemoryStore();
+    const client = createScriptedClient([{ content: [] }, { content: "Back again." }]);
+    const agent = createAgent({ model: MODEL, client, historyStore: store });
+
+    const messages = await collect(agent.query("Hello"));
+    const result = lastResult(messages);
+    expect(result.subtype).toBe("success");
+    expect(result.result).toBe("");
+    expect(result.num_turns).toBe(1);
+    expect(kinds(messages)).toEqual(["system:init", "result:success"]);
+    expect(await agent.getHistory()).toEqual([{ role: "user", content: "Hello" }]);
+
+    expect((await agent.prompt("Are you there?")).result).toBe("Back again.");
+    for (const message of client.requests[1]!.messages) expect(message.content.length).toBeGreaterThan(0);
+    expect(store.saved).toEqual(await agent.getHistory());
+  });
+
+  it("blank text blocks are dropped from a response; its other blocks are recorded", async () => {
+    const client = createScriptedClient([
+      {
+        content: [
+          { type: "text", text: "" },
+          toolUse("t1", "note", { text: "a" }),
+          { type: "text", text: " \n" },
+        ],
+      },
+      { content: "Done." },
+    ]);
+    const agent = createAgent({ model: MODEL, client, tools: [noteTool] });
+
+    const messages = await collect(agent.query("Note a."));
+
+    const first = messages.find((message) => message.type === "assistant");
+    expect(first?.type === "assistant" && first.message.content).toEqual([
+      toolUse("t1", "note", { text: "a" }),
+    ]);
+    const history = await agent.getHistory();
+    expect(history[1]).toMatchObject({ role: "assistant", content: [toolUse("t1", "note", { text: "a" })] });
+    expect(client.requests[1]!.messages[1]!.content).toEqual([toolUse("t1", "note", { text: "a" })]);
+    expectWellFormed(history);
   });
 });

@@ -57,6 +57,15 @@ describe("options in milliseconds: at most 2^31 - 1, the longest a Node timer wa
     expect(() => agent.query("Hello", { requestTimeoutMs: 2 ** 31 })).toThrow(InvalidOptionError);
   });
 
+  it("prompt(), query() and streamInput() refuse a signal that is not an AbortSignal (the controller itself, say)", async () => {
+    const agent = createAgent({ model: "m", client: createScriptedClient([{ content: "after" }]) });
+    const signal = new AbortController() as never;
+    await expect(agent.prompt("Hello", { signal })).rejects.toThrow(/`signal` must be an AbortSignal/);
+    expect(() => agent.query("Hello", { signal })).toThrow(InvalidOptionError);
+    await expect(agent.streamInput(["Hello"], { signal }).next()).rejects.toThrow(InvalidOptionError);
+    expect((await agent.prompt("Hello")).result).toBe("after");
+  });
+
   it("does not apply the timer maximum to counts that are not durations", () => {
     expect(() =>
       createAgent({

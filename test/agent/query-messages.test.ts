@@ -8,6 +8,7 @@ import {
   createAgent,
   defineHistoryStore,
   defineTool,
+  InvalidOptionError,
   isWellFormedHistory,
   type SDKMessage,
 } from "../../src/index";
@@ -289,6 +290,51 @@ describe("streamInput()", () => {
     const messages = await collect(agent.streamInput(["x", "y"]));
 
     expect(messages.filter((message) => message.type === "result")).toHaveLength(2);
+  });
+
+  it("refuses inputs that are not an iterable of prompts (a bare string too) without holding the guard", async () => {
+    const controller = new AbortController();
+    const client = createScriptedClient([{ content: "after" }]);
+    const agent = createAgent({ model: MODEL, client });
+    const throwing = {
+      [Symbol.iterator]() {
+        throw new Error("no iterator today");
+      },
+    };
+
+    for (const inputs of ["hello", 42, undefined, throwing]) {
+      const stream = agent.streamInput(inputs as never, { signal: controller.signal });
+      const failure = await stream.next().catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(Error);
+      expect((failure as Error).name).not.toBe("ConcurrentQueryError");
+    }
+    const refusal = await agent
+      .streamInput("hello" as never)
+      .next()
+      .catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(InvalidOptionError);
+    expect((refusal as Error).message).toMatch(/streamInput\(\) takes an iterable of prompts/);
+
+    expect((await agent.prompt("go")).result).toBe("after");
+    expect(client.callCount).toBe(1);
+  });
+
+  it("a prompt that is not a non-blank string or a non-empty array of content blocks is refused with InvalidOptionError", async () => {
+    const client = createScriptedClient([{ content: "after" }]);
+    const agent = createAgent({ model: MODEL, client });
+
+    for (const prompt of [undefined, null, 42, { text: "hi" }, "", "  \n", []]) {
+      await expect(agent.prompt(prompt as never)).rejects.toBeInstanceOf(InvalidOptionError);
+      await expect(agent.query(prompt as never).next()).rejects.toBeInstanceOf(InvalidOptionError);
+    }
+    const streamed = collect(agent.streamInput(["fine", 7 as never]));
+    await expect(streamed).rejects.toBeInstanceOf(InvalidOptionError);
+
+    expect(await agent.getHistory()).toEqual([
+      { role: "user", content: "fine" },
+      expect.objectContaining({ role: "assistant" }),
+    ]);
+    expect(client.callCount).toBe(1);
   });
 
   it("holds the guard between inputs and releases it at the end", async () => {

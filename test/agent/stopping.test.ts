@@ -98,6 +98,32 @@ describe("close()", () => {
     expect(seen.at(-1)).toMatchObject({ type: "result", subtype: "interrupted" });
   });
 
+  it("refuses replaceHistory() afterwards instead of writing to the released store", async () => {
+    const replaced: ModelMessage[][] = [];
+    const store: HistoryStore = {
+      load: async () => [],
+      append: async () => {},
+      replace: async (messages) => {
+        replaced.push(messages);
+      },
+      close: async () => {},
+    };
+    const agent = createAgent({
+      model: MODEL,
+      client: createScriptedClient([{ content: "hi" }]),
+      historyStore: store,
+    });
+    await agent.prompt("hello");
+
+    const closing = agent.close();
+    await expect(agent.replaceHistory([])).rejects.toThrow(/closed/);
+    await closing;
+    await expect(agent.replaceHistory([])).rejects.toThrow(/closed/);
+
+    expect(replaced).toEqual([]);
+    expect(await agent.getHistory()).toHaveLength(2); // still readable
+  });
+
   it("called by a consumer between messages does not wait for that consumer (no deadlock)", async () => {
     const agent = createAgent({ model: MODEL, client: createScriptedClient([{ content: "hi" }]) });
     const messages = agent.query("hello");

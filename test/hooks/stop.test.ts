@@ -126,6 +126,26 @@ describe("stop", () => {
     );
   });
 
+  it("a continueWith that is not a string is reported and ignored: nothing malformed enters history", async () => {
+    for (const continueWith of [true, ["more"], 7]) {
+      const client = createScriptedClient([{ content: "the answer" }]);
+      const agent = createAgent({
+        model: "m",
+        client,
+        hooks: { stop: [{ handler: () => ({ continueWith }) as never }] },
+      });
+      const messages = await collect(agent.query("go"));
+      const result = resultOf(messages);
+      expect(result.subtype).toBe("success");
+      expect(result.result).toBe("the answer");
+      expect(hookErrors(messages)[0]!.error.message).toMatch(
+        /stop hook #1 failed: .*continueWith must be a string/,
+      );
+      expect(client.callCount).toBe(1);
+      expect((await agent.getHistory()).map((message) => message.role)).toEqual(["user", "assistant"]);
+    }
+  });
+
   it("a stop hook past its timeout is reported and ignored", async () => {
     const client = createScriptedClient([{ content: "the answer" }]);
     const agent = createAgent({

@@ -122,6 +122,26 @@ describe("userPromptSubmit", () => {
     expect(await agent.getHistory()).toEqual([]);
   });
 
+  it("fails closed on an updatedPrompt that is neither a string nor content blocks: nothing malformed is sent or stored", async () => {
+    for (const updatedPrompt of [42, { text: "x" }, null]) {
+      const client = createScriptedClient([]);
+      const agent = createAgent({
+        model: "m",
+        client,
+        hooks: { userPromptSubmit: [{ handler: () => ({ updatedPrompt }) as never }] },
+      });
+      const messages = await collect(agent.query("hi"));
+      const result = resultOf(messages);
+      expect(result.subtype).toBe("error_during_execution");
+      expect(result.error).toBeInstanceOf(PromptBlockedError);
+      expect(hookErrors(messages)[0]!.error.message).toMatch(
+        /userPromptSubmit hook #1 failed: .*updatedPrompt must be a string or an array of content blocks/,
+      );
+      expect(client.callCount).toBe(0);
+      expect(await agent.getHistory()).toEqual([]);
+    }
+  });
+
   it("fails closed when a hook runs past its timeoutMs", async () => {
     const client = createScriptedClient([]);
     const agent = createAgent({

@@ -44,6 +44,19 @@ describe("outputFormat", () => {
     expect(failed.structuredResult).toBeUndefined();
   });
 
+  it("a parse that throws a string (not an Error) is reported with that string", async () => {
+    const client = createScriptedClient([{ content: '{"city":"X"}' }]);
+    const parse = () => {
+      throw "city too short";
+    };
+    const agent = createAgent({ model: MODEL, client, outputFormat: { type: "json_schema", schema, parse } });
+
+    const result = await agent.prompt("Where?");
+
+    expect(result.subtype).toBe("error_during_execution");
+    expect(result.error?.message).toBe("outputFormat: the final JSON failed validation: city too short");
+  });
+
   it("text that is not JSON ends the query with an error that keeps the text", async () => {
     const client = createScriptedClient([{ content: "The city is Lisbon." }]);
     const agent = createAgent({ model: MODEL, client, outputFormat: { type: "json_schema", schema } });

@@ -84,6 +84,26 @@ describe("submit_output", () => {
     expect(result.structuredResult).toEqual({ when: [2024, 5, 1] });
   });
 
+  it("a parsed value JSON cannot state (a BigInt from a transform) still succeeds; result is the payload as submitted", async () => {
+    const client = createScriptedClient([{ content: [submit("s1", { id: "12345678901234567890" })] }]);
+    const agent = createAgent({
+      model: MODEL,
+      client,
+      outputSchema: z.object({ id: z.string().transform((text) => BigInt(text)) }),
+    });
+
+    const result = await agent.prompt("id");
+
+    expect(result.subtype).toBe("success");
+    expect(result.structuredResult).toEqual({ id: 12345678901234567890n });
+    expect(result.result).toBe('{"id":"12345678901234567890"}');
+    const history = await agent.getHistory();
+    expect(history.at(-1)).toEqual({
+      role: "user",
+      content: [{ type: "tool_result", tool_use_id: "s1", content: "Output accepted." }],
+    });
+  });
+
   it("sends a failing payload back as an error result showing the issues, then accepts the fix", async () => {
     const client = createScriptedClient([
       { content: [submit("s1", { n: "forty-two" })] },
@@ -130,6 +150,23 @@ describe("submit_output", () => {
     expect(rejected?.is_error).toBe(true);
     expect(resultText(rejected!)).toContain("total must be a non-negative number");
     expect(result.structuredResult).toEqual({ total: 10 });
+  });
+
+  it("a validator that breaks (a Standard Schema whose validate returns nothing) is reported as such, not as an abort", async () => {
+    const broken = {
+      "~standard": { version: 1, vendor: "homemade", validate: () => undefined },
+      jsonSchema: { type: "object" },
+    } as never;
+    const client = createScriptedClient([{ content: [submit("s1", { n: 1 })] }, { content: "gave up" }]);
+    const agent = createAgent({ model: MODEL, client, outputSchema: broken });
+
+    const result = await agent.prompt("go");
+
+    expect(result.subtype).toBe("error_missing_output");
+    const [block] = toolResults(await agent.getHistory());
+    expect(block?.is_error).toBe(true);
+    expect(resultText(block!)).not.toMatch(/aborted/);
+    expect(resultText(block!)).toMatch(/validator failed/);
   });
 
   it("a { parse, jsonSchema } schema declares its jsonSchema as is", async () => {

@@ -105,6 +105,102 @@ describe("failing calls become is_error results and the loop goes on", () => {
     expect(resultText(blocks[1]!)).toContain("plain string failure");
   });
 
+  it("a thrown value that cannot even be described still becomes an error result, and the loop goes on", async () => {
+    // Values whose description throws: a message getter that throws, an object without a
+    // prototype (no toString), a throwing toString, a revoked proxy (instanceof throws on it).
+    const hostile: Array<() => unknown> = [
+      () =>
+        Object.defineProperty(new Error("x"), "message", {
+          get: () => {
+            throw new Error("getter");
+          },
+        }),
+      () =>
+        Object.defineProperty(new TypeError("x"), "name", {
+          get: () => {
+            throw new Error("getter");
+          },
+        }),
+      () => Object.create(null),
+      () => ({
+        toString: () => {
+          throw new Error("toString");
+        },
+      }),
+      () => {
+        const { proxy, revoke } = Proxy.revocable({}, {});
+        revoke();
+        return proxy;
+      },
+    ];
+    const tools = hostile.flatMap((make, index) => [
+      defineTool({
+        name: `sync_${index}`,
+        inputSchema: z.object({}),
+        execute: () => {
+          throw make();
+        },
+      }),
+      defineTool({
+        name: `async_${index}`,
+        inputSchema: z.object({}),
+        execute: async () => {
+          throw make();
+        },
+      }),
+    ]);
+    const calls = tools.map((tool, index) => toolUse(`t${index}`, tool.name));
+    const client = createScriptedClient([{ content: calls }, { content: "ok" }]);
+    const agent = createAgent({ model: MODEL, client, tools });
+
+    const result = await agent.prompt("go");
+
+    expect(result.subtype).toBe("success");
+    const blocks = toolResults(await agent.getHistory());
+    expect(blocks.map((block) => block.tool_use_id)).toEqual(calls.map((call) => call.id));
+    for (const [index, block] of blocks.entries()) {
+      expect(block.is_error).toBe(true);
+      expect(resultText(block)).toMatch(new RegExp(`^The tool "${tools[index]!.name}" failed: `));
+    }
+    expectWellFormed(await agent.getHistory());
+  });
+
+  it("hooks and validators that throw an undescribable value fail like any other throw", async () => {
+    const hostile = () => {
+      throw Object.create(null); // no toString: String() of it throws
+    };
+    const plain = defineTool({ name: "plain", inputSchema: z.object({}), execute: () => "ran" });
+    const parsed = defineTool({
+      name: "parsed",
+      inputSchema: { jsonSchema: { type: "object" }, parse: hostile },
+      execute: () => "ran",
+    });
+    const hookSetups = [
+      { hooks: { preToolUse: [{ handler: hostile }] } },
+      { hooks: { postToolUse: [{ handler: hostile }] } },
+      { hooks: { stop: [{ handler: hostile }] } },
+      { hooks: { userPromptSubmit: [{ handler: hostile }] } },
+    ];
+    for (const setup of hookSetups) {
+      const client = createScriptedClient([{ content: [toolUse("t1", "plain")] }, { content: "ok" }]);
+      const agent = createAgent({ model: MODEL, client, tools: [plain], ...setup });
+      const messages = await collect(agent.query("go"));
+      const hookError = messages.find(
+        (message) => message.type === "system" && message.subtype === "hook_error",
+      );
+      expect(hookError).toMatchObject({ error: { name: "HookFailure" } });
+      expect(lastResult(messages).subtype).toMatch(/^(success|error_during_execution)$/);
+      expectWellFormed(await agent.getHistory());
+    }
+
+    const client = createScriptedClient([{ content: [toolUse("t1", "parsed")] }, { content: "ok" }]);
+    const agent = createAgent({ model: MODEL, client, tools: [parsed] });
+    expect((await agent.prompt("go")).subtype).toBe("success");
+    const [block] = toolResults(await agent.getHistory());
+    expect(block?.is_error).toBe(true);
+    expect(resultText(block!)).toMatch(/^Invalid input for tool "parsed":\n\[object Object\]/);
+  });
+
   it("an unknown tool name lists the tools that exist", async () => {
     const client = createScriptedClient([
       { content: [toolUse("t1", "substract", { a: 1, b: 2 }), toolUse("t2", "add", { a: 1, b: 2 })] },
@@ -156,6 +252,90 @@ describe("failing calls become is_error results and the loop goes on", () => {
     const [block] = toolResults(await agent.getHistory());
     expect(block?.content).toHaveLength(2);
     expect(block?.is_error).toBeUndefined();
+  });
+
+  it("content that is neither text nor text and image blocks never enters history (the provider would refuse it)", async () => {
+    const odd: unknown[] = [
+      { content: 42 },
+      { content: undefined },
+      { content: null },
+      { content: { text: "not a block" } },
+      { content: ["loose", "strings"] },
+      { content: [{ type: "text", text: 7 }] },
+      { content: [{ type: "tool_use", id: "x", name: "y", input: {} }] },
+      { content: [{ type: "image" }] },
+    ];
+    const tools = odd.map((output, index) =>
+      defineTool({ name: `odd_${index}`, inputSchema: z.object({}), execute: async () => output as never }),
+    );
+    const calls = tools.map((tool, index) => toolUse(`t${index}`, tool.name));
+    const client = createScriptedClient([{ content: calls }, { content: "ok" }]);
+    const agent = createAgent({ model: MODEL, client, tools });
+
+    const result = await agent.prompt("go");
+
+    expect(result.subtype).toBe("success");
+    const blocks = toolResults(await agent.getHistory());
+    expect(blocks).toHaveLength(odd.length);
+    for (const block of blocks) {
+      expect(block.is_error).toBe(true);
+      expect(block.content).toMatch(
+        /^The tool returned content that is neither a string nor an array of text and image blocks/,
+      );
+    }
+  });
+
+  it("an output that throws when read (a then or content getter, a revoked proxy) is an error result", async () => {
+    const revoked = () => {
+      const { proxy, revoke } = Proxy.revocable({}, {});
+      revoke();
+      return proxy;
+    };
+    const unreadable: Array<() => unknown> = [
+      () => ({
+        // biome-ignore lint/suspicious/noThenProperty: an output whose then getter throws
+        get then() {
+          throw new Error("then getter");
+        },
+      }),
+      () => ({
+        get content() {
+          throw new Error("content getter");
+        },
+      }),
+      revoked,
+    ];
+    const tools = unreadable.flatMap((make, index) => [
+      defineTool({ name: `sync_${index}`, inputSchema: z.object({}), execute: () => make() as never }),
+      defineTool({
+        name: `async_${index}`,
+        inputSchema: z.object({}),
+        execute: async () => make() as never,
+      }),
+    ]);
+    const calls = tools.map((tool, index) => toolUse(`t${index}`, tool.name));
+    const client = createScriptedClient([{ content: calls }, { content: "ok" }]);
+    const agent = createAgent({ model: MODEL, client, tools });
+
+    const result = await agent.prompt("go");
+
+    expect(result.subtype).toBe("success");
+    const blocks = toolResults(await agent.getHistory());
+    expect(blocks.map((block) => block.tool_use_id)).toEqual(calls.map((call) => call.id));
+    expectWellFormed(await agent.getHistory());
+  });
+
+  it("a postToolUse hook replacing the output with odd content gets the same error result", async () => {
+    const tool = defineTool({ name: "plain", inputSchema: z.object({}), execute: () => "fine" });
+    const client = createScriptedClient([{ content: [toolUse("t1", "plain")] }, { content: "ok" }]);
+    const hooks = { postToolUse: [{ handler: () => ({ updatedOutput: { content: 404 } as never }) }] };
+    const agent = createAgent({ model: MODEL, client, tools: [tool], hooks });
+
+    await agent.prompt("go");
+
+    const [block] = toolResults(await agent.getHistory());
+    expect(block?.is_error).toBe(true);
+    expect(block?.content).toMatch(/^The tool returned content that is neither a string/);
   });
 
   it("an output JSON cannot serialise (circular, BigInt) is an error result, synchronous or not", async () => {
