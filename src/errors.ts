@@ -4,6 +4,8 @@
  * @module
  */
 
+import { messageOfThrown } from "./shared/text-of";
+
 const BRAND = Symbol.for("agent-lattice.error");
 
 /** Base class of every error agent-lattice throws or reports. */
@@ -198,6 +200,6 @@ export class HookFailure extends AgentLatticeError {
     cause: unknown,
   ) {
     const which = `${event} hook #${index + 1}${matcher === undefined ? "" : ` (matcher ${String(matcher)})`}`;
-    super(`${which} failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    super(`${which} failed: ${messageOfThrown(cause)}`, { cause });
   }
 }

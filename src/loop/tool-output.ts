@@ -3,6 +3,7 @@
  * @module
  */
 import type { ImageBlock, TextBlock, ToolResultBlock } from "../messages/types";
+import { textOf } from "../shared/text-of";
 import type { ToolOutput } from "../tools/tool";
 
 /** A tool result block plus the tool's request to end the turn. */
@@ -69,7 +70,11 @@ export function toolResultText(content: string | Array<TextBlock | ImageBlock>):
 
 /** Describes a thrown value for the model: the error's name and message, never a stack. */
 export function describeThrown(error: unknown): string {
-  if (error instanceof Error)
-    return error.name && error.name !== "Error" ? `${error.name}: ${error.message}` : error.message;
-  return String(error);
+  try {
+    if (error instanceof Error)
+      return error.name && error.name !== "Error" ? `${error.name}: ${error.message}` : error.message;
+  } catch {
+    // a throwing `name` or `message` getter: described like any other value
+  }
+  return textOf(error); // never throws, unlike String() on an object without a prototype
 }

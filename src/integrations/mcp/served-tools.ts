@@ -12,6 +12,7 @@ import {
   type Tool as McpTool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { InvalidOptionError } from "../../errors";
+import { messageOfThrown } from "../../shared/text-of";
 import type { Tool } from "../../tools/tool";
 import { mcpResultFromToolOutput } from "./content";
 
@@ -86,9 +87,7 @@ export async function runServedTool(
     });
     return mcpResultFromToolOutput(output);
   } catch (error) {
-    return errorResult(
-      `Tool "${tool.name}" failed: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    return errorResult(`Tool "${tool.name}" failed: ${messageOfThrown(error)}`);
   }
 }
 

@@ -10,6 +10,7 @@ import { InvalidOptionError } from "../../errors";
 import type { McpServerStatus } from "../../messages/sdk-messages";
 import type { JsonSchema } from "../../model/client";
 import { MAX_TIMER_MS } from "../../shared/signals";
+import { textOf } from "../../shared/text-of";
 import type { ParseResult, Tool, ToolContext, ToolOutput } from "../../tools/tool";
 import { type ClientTransportHandle, createClientTransport } from "./client-transport";
 import { DEFAULT_MCP_CONNECT_TIMEOUT_MS, DEFAULT_MCP_TOOL_TIMEOUT_MS, type McpServerConfig } from "./config";
@@ -394,7 +395,7 @@ function withStderr(message: string, stderrTail: string | undefined): string {
 
 /** An error's message; HTTP transport errors also name their status, which their message may omit. */
 function messageOf(error: unknown): string {
-  if (!(error instanceof Error)) return typeof error === "string" ? error : String(error);
+  if (!(error instanceof Error)) return textOf(error);
   const status = (error as { code?: unknown }).code;
   const isHttpStatus = typeof status === "number" && status >= 100 && status <= 599;
   return isHttpStatus && !error.message.includes(String(status))
