@@ -68,8 +68,9 @@ export { HookFailure };
 
 /**
  * Runs the hooks of one event that match `toolName`, in registration order. `step` receives each
- * hook's output and returns whether to stop the chain (e.g. a block). A throw or timeout stops the
- * chain and is returned as a {@link HookFailure}; it never propagates. When `signal` aborts, the
+ * hook's output and returns whether to stop the chain (e.g. a block); it throws to refuse a malformed
+ * override. A throw (the hook's or `step`'s) or a timeout stops the chain and is returned as a
+ * {@link HookFailure}; it never propagates. When `signal` aborts, the
  * running hook is abandoned and the failure carries the abort reason as its cause.
  */
 export async function runHookChain<I, O>(
@@ -96,7 +97,12 @@ export async function runHookChain<I, O>(
     } finally {
       deadline.clear(); // also when an abort abandoned the hook: no timer keeps the process alive
     }
-    if (output && step(output) === true) break;
+    try {
+      if (output && step(output) === true) break;
+    } catch (error) {
+      // An override the event cannot use (a continueWith that is not text …) fails its hook.
+      return new HookFailure(event, index, hook.matcher, error);
+    }
   }
   return undefined;
 }

@@ -17,6 +17,7 @@ import {
   PromptBlockedError,
 } from "../errors";
 import { closeDanglingToolUses, errorResultsFor, unansweredCall } from "../history/dangling";
+import { continueWithOverride, promptOverride, refusalMessage } from "../hooks/overrides";
 import { runHookChain } from "../hooks/run-hooks";
 import type { StopOutput, UserPromptSubmitOutput } from "../hooks/types";
 import type { ResultSubtype, SDKMessage, SDKResultMessage } from "../messages/sdk-messages";
@@ -242,9 +243,9 @@ async function* submitPrompt<T>(
     undefined,
     () => ({ prompt: content }),
     (output: UserPromptSubmitOutput) => {
-      if (output.updatedPrompt !== undefined) content = output.updatedPrompt;
+      if (output.updatedPrompt !== undefined) content = promptOverride(output.updatedPrompt);
       if (output.block) {
-        blockedMessage = output.message ?? "A userPromptSubmit hook blocked the prompt.";
+        blockedMessage = refusalMessage(output.message) ?? "A userPromptSubmit hook blocked the prompt.";
         return true;
       }
     },
@@ -335,8 +336,9 @@ async function* finishOrContinue<T>(
     undefined,
     () => ({ result: run.resultText, stopReason: run.stopReason, numTurns: run.turns }),
     (output: StopOutput) => {
-      if (output.continueWith) {
-        continueWith = output.continueWith;
+      const message = continueWithOverride(output.continueWith);
+      if (message) {
+        continueWith = message;
         return true;
       }
     },

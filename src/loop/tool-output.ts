@@ -25,9 +25,43 @@ export function outcomeFromOutput(toolUseId: string, output: ToolOutput): ToolCa
     if (text === undefined) return unserialisable(toolUseId, output);
     return { block: { type: "tool_result", tool_use_id: toolUseId, content: text }, endTurn: false };
   }
-  const block: ToolResultBlock = { type: "tool_result", tool_use_id: toolUseId, content: output.content };
+  const content = usableContent(output.content);
+  if (content === undefined) {
+    return errorOutcome(
+      toolUseId,
+      "The tool returned content that is neither a string nor an array of text and image blocks, so its result was not recorded.",
+    );
+  }
+  const block: ToolResultBlock = { type: "tool_result", tool_use_id: toolUseId, content };
   if (output.isError) block.is_error = true;
   return { block, endTurn: output.endTurn === true };
+}
+
+/**
+ * A tool output's content as history can hold it: a string, or text and image blocks — empty text
+ * blocks left out, since the API refuses them. `undefined` for anything else: the API would refuse
+ * it on this request and every later one.
+ */
+export function usableContent(content: unknown): ToolResultBlock["content"] | undefined {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content) || !content.every(isResultBlock)) return undefined;
+  if (!content.some(isEmptyText)) return content;
+  const kept = content.filter((block) => !isEmptyText(block));
+  return kept.length > 0 ? kept : "";
+}
+
+function isResultBlock(block: unknown): block is TextBlock | ImageBlock {
+  if (typeof block !== "object" || block === null) return false;
+  const { type, text, source } = block as { type?: unknown; text?: unknown; source?: unknown };
+  if (type === "text") return typeof text === "string";
+  if (type !== "image" || typeof source !== "object" || source === null) return false;
+  const image = source as { type?: unknown; data?: unknown; media_type?: unknown; url?: unknown };
+  if (image.type === "base64") return typeof image.data === "string" && typeof image.media_type === "string";
+  return image.type === "url" && typeof image.url === "string";
+}
+
+function isEmptyText(block: TextBlock | ImageBlock): boolean {
+  return block.type === "text" && block.text === "";
 }
 
 /** JSON text of a tool's non-string output (`""` for what JSON cannot state, e.g. a function); `undefined` when it throws. */
