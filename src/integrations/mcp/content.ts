@@ -15,12 +15,16 @@ export type McpCallResult = {
   toolResult?: unknown;
 };
 
+/** The image types the Messages API accepts in an image block; others would fail every later request. */
+const API_IMAGE_TYPES = new Set(["image/jpeg", "image/png", "image/gif", "image/webp"]);
+
 /** Binary payloads longer than this are left out of the JSON text a non-text block becomes. */
 const MAX_INLINE_BINARY_CHARS = 256;
 
 /**
- * Converts an MCP tool result to a {@link ToolOutput}: text stays text, images become base64
- * image blocks, anything else (resources, links, audio) becomes text holding the block as JSON
+ * Converts an MCP tool result to a {@link ToolOutput}: text stays text, JPEG, PNG, GIF and WebP
+ * images become base64 image blocks, anything else (resources, links, audio, other image types such
+ * as SVG, which the Messages API refuses) becomes text holding the block as JSON
  * (with long binary payloads elided). `isError: true` is kept, and an error's text goes through
  * `redactError` (a failing server often quotes its own credentials: "401 for token …").
  */
@@ -54,15 +58,14 @@ function blockFromMcpContent(block: unknown): TextBlock | ImageBlock {
   const candidate = block as { type?: unknown; text?: unknown; data?: unknown; mimeType?: unknown };
   if (candidate?.type === "text" && typeof candidate.text === "string")
     return { type: "text", text: candidate.text };
+  const mediaType = typeof candidate?.mimeType === "string" ? candidate.mimeType.toLowerCase() : undefined;
   if (
     candidate?.type === "image" &&
     typeof candidate.data === "string" &&
-    typeof candidate.mimeType === "string"
+    mediaType !== undefined &&
+    API_IMAGE_TYPES.has(mediaType)
   ) {
-    return {
-      type: "image",
-      source: { type: "base64", media_type: candidate.mimeType, data: candidate.data },
-    };
+    return { type: "image", source: { type: "base64", media_type: mediaType, data: candidate.data } };
   }
   return jsonText(block);
 }
