@@ -251,6 +251,12 @@ export class ServerConnection {
     } catch (error) {
       // The state may have changed while the call was running: quote a crash's stderr.
       const state = this.state as ConnectionState;
+      if (state.kind !== "crashed" && !context.signal.aborted && isRequestTimeout(error)) {
+        return toolFailure(
+          exposedName,
+          `the server did not answer within toolTimeoutMs (${this.toolTimeoutMs} ms).`,
+        );
+      }
       const detail = state.kind === "crashed" ? ` (${this.crashDescription()})` : "";
       return toolFailure(exposedName, this.redact(`${messageOf(error)}${detail}`));
     }
@@ -391,6 +397,15 @@ function toolFailure(exposedName: string, reason: string): ToolOutput {
 
 function withStderr(message: string, stderrTail: string | undefined): string {
   return stderrTail ? `${message} Server stderr: ${stderrTail}` : message;
+}
+
+/** JSON-RPC's "request timed out" code, which the SDK also uses for a cancelled request. */
+const REQUEST_TIMEOUT_CODE = -32001;
+
+/** The SDK's error for a request that got no answer within its `timeout` (only that one carries `data.timeout`). */
+function isRequestTimeout(error: unknown): boolean {
+  const { code, data } = (error ?? {}) as { code?: unknown; data?: { timeout?: unknown } | null };
+  return code === REQUEST_TIMEOUT_CODE && typeof data?.timeout === "number";
 }
 
 /** An error's message; HTTP transport errors also name their status, which their message may omit. */

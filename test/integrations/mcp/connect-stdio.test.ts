@@ -140,6 +140,24 @@ describe("connectMcpServers over stdio (raw SDK server in a child process)", () 
   });
 });
 
+describe("connectMcpServers: a call the server never answers", () => {
+  it("ends at toolTimeoutMs with an error output naming the limit; the server stays usable", async () => {
+    const connections = await connectMcpServers({ fixture: stdioFixture("normal", { toolTimeoutMs: 300 }) });
+    try {
+      const output = await runTool(toolNamed(connections, "mcp__fixture__slow"));
+      expect(output).toMatchObject({ isError: true });
+      expect(textOf(output)).toBe(
+        'MCP tool "mcp__fixture__slow" failed: the server did not answer within toolTimeoutMs (300 ms).',
+      );
+      expect(textOf(await runTool(toolNamed(connections, "mcp__fixture__echo"), { text: "after" }))).toBe(
+        "echo: after",
+      );
+    } finally {
+      await connections.close();
+    }
+  });
+});
+
 describe("connectMcpServers failure handling", () => {
   it("reports a server that crashes at start as failed, quoting its stderr with secrets redacted", async () => {
     const connections = await connectMcpServers({
