@@ -57,6 +57,11 @@ export class ServerConnection {
   private closing: Promise<void> | undefined;
   private refreshing: Promise<void> | undefined;
   private refreshRequested = false;
+  /** Listings started and finished by the refresh loop, so a call waits for the one it needs. */
+  private refreshesStarted = 0;
+  private refreshesFinished = 0;
+  /** Settles when the listing in flight finishes. */
+  private refreshStep: Promise<void> = Promise.resolve();
   private readonly lifetime = new AbortController();
   private readonly processClosed: Promise<void>;
   private readonly redact: (text: string) => string;
@@ -193,12 +198,18 @@ export class ServerConnection {
   private async runRefreshes(): Promise<void> {
     while (this.refreshRequested && this.state.kind === "connected" && !this.closing) {
       this.refreshRequested = false;
+      this.refreshesStarted++;
+      let finished!: () => void;
+      this.refreshStep = new Promise((resolve) => (finished = resolve));
       try {
         const listed = await this.listAllTools(this.lifetime.signal);
         const stillConnected = this.state.kind === "connected" && !this.closing;
         if (stillConnected && this.replaceTools(listed)) this.notifyToolsChanged();
       } catch {
         // Keep the previous list; the server's next notification tries again.
+      } finally {
+        this.refreshesFinished++;
+        finished();
       }
     }
   }
@@ -263,14 +274,21 @@ export class ServerConnection {
   }
 
   /**
-   * Waits for a tool-list refresh in flight, if any. A server that changed its tools during a call
-   * sent `tools/list_changed` before the call's result, so once this returns the next model request
-   * offers the new list. The call's signal ends the wait.
+   * Waits for the tool-list refresh that covers the notifications received so far, if any. A server
+   * that changed its tools during a call sent `tools/list_changed` before the call's result, so once
+   * this returns the next model request offers the new list. Only that refresh is awaited — a
+   * notification arriving while a listing runs needs the next one — never the end of the refresh
+   * loop, which a server announcing changes without pause keeps going forever. The call's signal
+   * ends the wait.
    */
   private async toolListSettled(signal: AbortSignal): Promise<void> {
-    const refreshing = this.refreshing;
-    if (!refreshing) return;
-    await untilAborted(signal, () => refreshing).catch(() => {});
+    if (!this.refreshing) return;
+    const needed = this.refreshesStarted + (this.refreshRequested ? 1 : 0);
+    await untilAborted(signal, async () => {
+      while (this.refreshing && this.refreshesFinished < needed) {
+        await Promise.race([this.refreshStep, this.refreshing]);
+      }
+    }).catch(() => {});
   }
 
   private onTransportClosed(): void {

@@ -458,6 +458,18 @@ describe("tools/list_changed", () => {
     }
   });
 
+  it("a server that never stops announcing changes does not hold a call's result back", async () => {
+    const connections = await connectMcpServers({ fixture: stdioFixture("restless") });
+    try {
+      // The call waits for the refresh running when its result came, not for the refreshes to stop:
+      // with a signal that never aborts, it used to wait forever (this test then times out).
+      const output = await runTool(toolNamed(connections, "mcp__fixture__echo"), { text: "hi" });
+      expect(output).toEqual({ content: [{ type: "text", text: "echo: hi" }] });
+    } finally {
+      await connections.close();
+    }
+  }, 30_000);
+
   it("survives an onToolsChanged callback that throws", async () => {
     let calls = 0;
     const connections = await connectMcpServers(
