@@ -1,9 +1,11 @@
 /**
- * Checks of the overrides hooks return, for the ones history would hold: a malformed one would be
- * refused by the API on every later request. A check that throws fails its hook (see `runHookChain`).
+ * Checks of the overrides hooks return that the loop would otherwise pass on malformed: into history,
+ * where the API would refuse it on every later request, or to the model client, which would fail
+ * with an obscure TypeError. A check that throws fails its hook (see `runHookChain`).
  * @module
  */
 import type { ContentBlock } from "../messages/types";
+import type { ModelRequest } from "../model/client";
 
 /**
  * `updatedPrompt` as a prompt: a non-empty string, or a non-empty array of content blocks (objects
@@ -37,4 +39,23 @@ function isContentBlockLike(block: unknown): boolean {
   const { type, text } = block as { type?: unknown; text?: unknown };
   if (typeof type !== "string") return false;
   return type !== "text" || typeof text === "string";
+}
+
+/**
+ * An `onModelRequest` replacement as a request: an object with a model id, a messages array and
+ * `maxTokens` (a hook returns `{ ...request, … }`).
+ * @throws TypeError otherwise
+ */
+export function requestOverride(value: unknown): ModelRequest {
+  const candidate = (typeof value === "object" && value !== null ? value : {}) as Partial<ModelRequest>;
+  if (
+    typeof candidate.model === "string" &&
+    candidate.model !== "" &&
+    Array.isArray(candidate.messages) &&
+    typeof candidate.maxTokens === "number"
+  )
+    return candidate as ModelRequest;
+  throw new TypeError(
+    "the replacement request needs a model id, a messages array and maxTokens: return { ...request, … }.",
+  );
 }

@@ -195,3 +195,28 @@ describe("refusal messages that are not text", () => {
     expect(result.permission_denials[0]?.message).toBe('canUseTool refused "write_file".');
   });
 });
+
+describe("an onModelRequest replacement that is not a request", () => {
+  it.each([
+    ["a string", "x"],
+    ["no messages", {}],
+    ["messages that are not an array", { messages: "hi", model: "m", maxTokens: 10 }],
+    ["no model", { messages: [{ role: "user", content: "hi" }], maxTokens: 10 }],
+  ])("%s: fails closed as a hook failure naming what is wrong; nothing is sent", async (_label, request) => {
+    const client = createScriptedClient([{ content: "answer" }]);
+    const agent = createAgent({
+      model: "m",
+      client,
+      hooks: {
+        onModelRequest: [{ handler: () => ({ request: request as never }) }],
+      },
+    });
+    const result = await agent.prompt("hi");
+    expect(result.subtype).toBe("error_during_execution");
+    expect(result.error?.name).toBe("HookFailure");
+    expect(result.error?.message).toMatch(
+      /^onModelRequest hook #1 failed: the replacement request needs a model id, a messages array and maxTokens/,
+    );
+    expect(client.callCount).toBe(0);
+  });
+});
