@@ -232,7 +232,7 @@ export class ServerConnection {
     return {
       name: exposedName,
       description: tool.description ?? tool.title ?? tool.annotations?.title,
-      inputSchema: withoutMetaSchema(tool.inputSchema),
+      inputSchema: schemaForModel(tool.inputSchema),
       readOnly: tool.annotations?.readOnlyHint === true,
       parseInput: acceptAnyObject,
       execute: (input, context) => this.callTool(tool.name, exposedName, input, context),
@@ -404,8 +404,14 @@ function acceptAnyObject(input: unknown): ParseResult<Record<string, unknown>> {
   return { ok: false, message: "- (root): expected a JSON object of tool arguments" };
 }
 
-function withoutMetaSchema(schema: McpTool["inputSchema"]): JsonSchema {
-  const { $schema: _ignored, ...rest } = schema as JsonSchema;
+/**
+ * The server's input schema as the Messages API accepts it: without `$schema`, and without a
+ * top-level `anyOf`, `oneOf` or `allOf`, which the API refuses ("input_schema does not support
+ * oneOf, allOf, or anyOf at the top level") on every request offering the tool. Input is not
+ * validated here anyway: the server checks the constraints they expressed.
+ */
+function schemaForModel(schema: McpTool["inputSchema"]): JsonSchema {
+  const { $schema: _schema, anyOf: _anyOf, oneOf: _oneOf, allOf: _allOf, ...rest } = schema as JsonSchema;
   return rest;
 }
 

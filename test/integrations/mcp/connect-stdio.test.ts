@@ -140,6 +140,22 @@ describe("connectMcpServers over stdio (raw SDK server in a child process)", () 
   });
 });
 
+describe("connectMcpServers: input schemas the Messages API refuses", () => {
+  it("leaves out a top-level anyOf, oneOf or allOf (every request would be refused); the server still validates", async () => {
+    const connections = await connectMcpServers({ fixture: stdioFixture("composite") });
+    try {
+      const either = toolNamed(connections, "mcp__fixture__either");
+      expect(either.inputSchema).toEqual({
+        type: "object",
+        properties: { a: { type: "string" }, b: { type: "string" } },
+      });
+      expect(textOf(await runTool(either, { a: "x" }))).toBe('{"a":"x"}');
+    } finally {
+      await connections.close();
+    }
+  });
+});
+
 describe("connectMcpServers: a call the server never answers", () => {
   it("ends at toolTimeoutMs with an error output naming the limit; the server stays usable", async () => {
     const connections = await connectMcpServers({ fixture: stdioFixture("normal", { toolTimeoutMs: 300 }) });
