@@ -4,6 +4,7 @@
  * @module
  */
 import type { CallToolResult, ContentBlock as McpContentBlock } from "@modelcontextprotocol/sdk/types.js";
+import { outcomeFromOutput } from "../../loop/tool-output";
 import type { ImageBlock, TextBlock } from "../../messages/types";
 import type { ToolOutput } from "../../tools/tool";
 
@@ -87,18 +88,17 @@ function elideLongBinary(key: string, value: unknown): unknown {
 
 /**
  * Converts what one of our tools returned to an MCP `CallToolResult`. Text blocks stay text, base64
- * images become MCP images, URL images become resource links. `endTurn` has no MCP counterpart and
- * is dropped.
+ * images become MCP images, URL images become resource links; any other value is JSON text, as in
+ * the agent loop. `endTurn` has no MCP counterpart and is dropped.
  */
 export function mcpResultFromToolOutput(output: ToolOutput): CallToolResult {
-  if (typeof output === "string") return { content: [{ type: "text", text: output }] };
-  if (typeof output !== "object" || output === null)
-    return { content: [{ type: "text", text: String(output ?? "") }] };
+  // Normalised as the agent loop records it: other values as JSON text, malformed content as an error.
+  const { block } = outcomeFromOutput("", output);
   const content: McpContentBlock[] =
-    typeof output.content === "string"
-      ? [{ type: "text", text: output.content }]
-      : output.content.map(mcpContentFromBlock);
-  return output.isError === true ? { content, isError: true } : { content };
+    typeof block.content === "string"
+      ? [{ type: "text", text: block.content }]
+      : block.content.map(mcpContentFromBlock);
+  return block.is_error === true ? { content, isError: true } : { content };
 }
 
 function mcpContentFromBlock(block: TextBlock | ImageBlock): McpContentBlock {

@@ -124,6 +124,22 @@ describe("mcpResultFromToolOutput", () => {
     });
   });
 
+  it("serves other values as the agent loop records them: JSON text, and an error for malformed content", () => {
+    expect(mcpResultFromToolOutput({ total: 3 } as never)).toEqual({
+      content: [{ type: "text", text: '{"total":3}' }],
+    });
+    expect(mcpResultFromToolOutput(42 as never)).toEqual({ content: [{ type: "text", text: "42" }] });
+    expect(mcpResultFromToolOutput({ content: 42 } as never)).toEqual({
+      content: [
+        {
+          type: "text",
+          text: "The tool returned content that is neither a string nor an array of text and image blocks, so its result was not recorded.",
+        },
+      ],
+      isError: true,
+    });
+  });
+
   it("tolerates a JavaScript tool that returned nothing", () => {
     expect(mcpResultFromToolOutput(undefined as never)).toEqual({ content: [{ type: "text", text: "" }] });
   });
