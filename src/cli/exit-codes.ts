@@ -11,3 +11,8 @@ export const EXIT_AGENT_ERROR = 1;
 export const EXIT_USAGE_ERROR = 2;
 /** A second Ctrl-C aborted a running query and quit (128 + SIGINT, as shells report it). */
 export const EXIT_ABORTED = 130;
+/**
+ * The reader of the output went away (`agent-lattice … | head -1`): the query was aborted and the
+ * command quit, as a command killed by SIGPIPE does (128 + 13, as shells report it).
+ */
+export const EXIT_OUTPUT_CLOSED = 141;

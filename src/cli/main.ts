@@ -110,6 +110,7 @@ const flushOutput = async () => {
 const termination = exitOnTerminationSignals(
   (text) => process.stderr.write(`${process.stderr.isTTY ? "\n" : ""}${text}\n`),
   flushOutput,
+  [process.stdout, process.stderr],
 );
 main(process.argv.slice(2), processIo()).then(async (code) => {
   await flushOutput();

@@ -8,7 +8,7 @@ import type { SDKMessage, SDKResultMessage, SDKSystemMessage } from "../messages
 import type { AssistantModelMessage, ToolResultBlock, ToolUseBlock, Usage } from "../messages/types";
 import type { Redactor } from "./redact";
 import type { Spinner } from "./spinner";
-import type { OutputStream, Style } from "./terminal";
+import { neutraliseControls, type OutputStream, type Style } from "./terminal";
 import { describeToolCall } from "./tool-summary";
 
 /** Where and how a {@link TerminalRenderer} writes. */
@@ -91,7 +91,7 @@ export class TerminalRenderer {
       const block = event.content_block as { type?: string; name?: string } | undefined;
       if (block?.type === "tool_use") {
         this.closeAnswerLine();
-        this.options.spinner.start(`preparing ${block.name ?? "a tool call"}…`);
+        this.options.spinner.start(`preparing ${neutraliseControls(block.name ?? "a tool call")}…`);
       }
       return;
     }
@@ -115,7 +115,8 @@ export class TerminalRenderer {
     for (const call of calls) this.calls.set(call.id, call);
     if (calls.length > 0) {
       this.closeAnswerLine();
-      this.options.spinner.start(`running ${[...new Set(calls.map((call) => call.name))].join(", ")}…`);
+      const names = [...new Set(calls.map((call) => call.name))].join(", ");
+      this.options.spinner.start(`running ${neutraliseControls(names)}…`);
     } else {
       this.options.spinner.stop();
     }
@@ -138,7 +139,7 @@ export class TerminalRenderer {
 
   private handleSystem(message: SDKSystemMessage): void {
     const text = describeSystemMessage(message);
-    if (text !== undefined) this.notice(this.options.style.yellow(text));
+    if (text !== undefined) this.notice(this.options.style.yellow(neutraliseControls(text)));
   }
 
   private handleResult(result: SDKResultMessage<unknown>): void {
@@ -147,7 +148,7 @@ export class TerminalRenderer {
     if (result.subtype === "success") this.notice(`${style.green("✓ done")} ${stats}`);
     else if (result.subtype === "interrupted") this.notice(`${style.yellow("⏸ interrupted")} ${stats}`);
     else {
-      const why = result.error?.message ? `: ${result.error.message}` : "";
+      const why = result.error?.message ? `: ${neutraliseControls(result.error.message)}` : "";
       this.notice(`${style.red(`✗ ${result.subtype}${why}`)} ${stats}`);
     }
   }
@@ -173,7 +174,7 @@ export class TerminalRenderer {
 
   private emitAnswer(text: string): void {
     if (text === "") return;
-    const redacted = this.options.redact(text);
+    const redacted = neutraliseControls(this.options.redact(text));
     this.options.answer.write(redacted);
     this.answerLineOpen = !redacted.endsWith("\n");
   }

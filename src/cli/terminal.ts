@@ -43,6 +43,21 @@ export function createStyle(enabled: boolean): Style {
   };
 }
 
+/**
+ * `text` with every control character but newline and tab made visible: C0 characters and DEL as
+ * their Unicode control pictures (ESC as `␛`, a carriage return not followed by a newline as `␍`),
+ * C1 characters as `�`. Text from the model, a tool or a server must not drive the terminal —
+ * retitle it, hide or overwrite lines, or write the clipboard (OSC 52).
+ */
+export function neutraliseControls(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+  return text.replace(/\r(?!\n)|[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, (character) => {
+    const code = character.charCodeAt(0);
+    if (code < 0x20) return String.fromCharCode(0x2400 + code);
+    return code === 0x7f ? "\u2421" : "\ufffd";
+  });
+}
+
 /** Removes ANSI escape sequences (colour, cursor movement) from `text`. */
 export function stripAnsi(text: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: matching escape sequences is the point

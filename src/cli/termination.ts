@@ -6,11 +6,13 @@
  * every tool call with its result — or after {@link TERMINATION_GRACE_MS}, or at once on a second
  * signal. Without
  * this, Node's default action ends the process without its `exit` listeners, and a running `bash`
- * command — in a process group of its own — would outlive the command.
+ * command — in a process group of its own — would outlive the command. A closed output (EPIPE, the
+ * reader of a pipe went away) stops the command the same way, with {@link EXIT_OUTPUT_CLOSED}.
  * @module
  */
 import { constants } from "node:os";
 import { killTrackedProcessGroups } from "../workspace-tools/process-group";
+import { EXIT_AGENT_ERROR, EXIT_OUTPUT_CLOSED } from "./exit-codes";
 import { abortRunningQueries, runExitCleanups } from "./interrupt-control";
 
 /** The signals that end the command this way. SIGINT (Ctrl-C) interrupts first; see interrupt-control.ts. */
@@ -37,20 +39,20 @@ export interface TerminationHandlers {
 
 /**
  * Installs the handlers; `notify` writes one status line, `flush` waits until what was written is
- * out. The command's own exit should use {@link TerminationHandlers.exitCode} when it is set.
+ * out, and a write error on one of `outputs` (stdout, stderr) stops the command too. The command's
+ * own exit should use {@link TerminationHandlers.exitCode} when it is set.
  */
 export function exitOnTerminationSignals(
   notify: (text: string) => void,
   flush: () => Promise<void> = () => Promise.resolve(),
+  outputs: readonly NodeJS.WritableStream[] = [],
 ): TerminationHandlers {
   let exitCode: number | undefined;
-  const onSignal = (signal: TerminationSignal) => {
-    if (exitCode !== undefined) process.exit(exitCode);
-    exitCode = terminationExitCode(signal);
-    const code = exitCode;
-    const queriesEnded = abortRunningQueries(new Error(`terminated by ${signal}`));
+  const stop = (code: number, reason: Error, notice?: string) => {
+    exitCode = code;
+    const queriesEnded = abortRunningQueries(reason);
     killTrackedProcessGroups();
-    notify(`agent-lattice: stopped by ${signal}`);
+    if (notice) notify(notice);
     const giveUp = setTimeout(() => process.exit(code), TERMINATION_GRACE_MS);
     void queriesEnded
       .then(runExitCleanups)
@@ -60,13 +62,31 @@ export function exitOnTerminationSignals(
         process.exit(code);
       });
   };
+  const onSignal = (signal: TerminationSignal) => {
+    if (exitCode !== undefined) process.exit(exitCode);
+    stop(
+      terminationExitCode(signal),
+      new Error(`terminated by ${signal}`),
+      `agent-lattice: stopped by ${signal}`,
+    );
+  };
+  // Node ignores SIGPIPE: a write to a pipe whose reader went away fails with EPIPE instead, an
+  // unhandled stream error without this. It stops the command like SIGPIPE would, quietly; another
+  // failure to write is said on stderr. Later errors (each further write fails too) change nothing.
+  const onOutputError = (error: NodeJS.ErrnoException) => {
+    if (exitCode !== undefined) return;
+    if (error.code === "EPIPE") stop(EXIT_OUTPUT_CLOSED, new Error("the output was closed"));
+    else stop(EXIT_AGENT_ERROR, error, `agent-lattice: cannot write the output: ${error.message}`);
+  };
   for (const signal of TERMINATION_SIGNALS) process.on(signal, onSignal);
+  for (const output of outputs) output.on("error", onOutputError);
   return {
     get exitCode() {
       return exitCode;
     },
     remove: () => {
       for (const signal of TERMINATION_SIGNALS) process.off(signal, onSignal);
+      for (const output of outputs) output.off("error", onOutputError);
     },
   };
 }

@@ -3,6 +3,7 @@
  * @module
  */
 import type { ToolResultBlock, ToolUseBlock } from "../messages/types";
+import { neutraliseControls } from "./terminal";
 
 /** The widest argument shown; longer ones are cut with an ellipsis. */
 const MAX_ARGUMENT_CHARS = 60;
@@ -24,10 +25,11 @@ export interface ToolLine {
 export function describeToolCall(call: ToolUseBlock | undefined, result: ToolResultBlock): ToolLine {
   const name = call?.name ?? "tool";
   const argument = call ? mainArgumentOf(call.input) : "";
+  // Names, inputs and results come from the model and tools: no control character reaches the terminal.
   return {
     ok: result.is_error !== true,
-    call: `${name}(${argument})`,
-    outcome: outcomeOf(resultText(result), result.is_error === true),
+    call: neutraliseControls(`${name}(${argument})`),
+    outcome: neutraliseControls(outcomeOf(resultText(result), result.is_error === true)),
   };
 }
 

@@ -36,7 +36,26 @@ export function validatePermissionOptions(options: {
       !patterns.every((pattern) => typeof pattern === "string" || pattern instanceof RegExp)
     )
       throw new InvalidOptionError(`${list} must be an array of tool names, "*" patterns or RegExps.`);
+    for (const pattern of patterns) {
+      // "bash|write_file" or "mcp.github.*" would silently match nothing: a deny list denying nothing.
+      if (typeof pattern === "string" && !canMatchToolName(pattern))
+        throw new InvalidOptionError(
+          `${list} entry ${JSON.stringify(pattern)} can never match a tool name: names hold only letters, digits, _ and -, ` +
+            'and a string entry is a name or a "*" pattern. Use a RegExp for anything else, e.g. /^(bash|write_file)$/.',
+        );
+    }
   }
+}
+
+/** Characters of tool names (the Messages API's rule, enforced by `defineTool`). */
+const TOOL_NAME_CHARACTERS = /^[a-zA-Z0-9_-]*$/;
+
+/**
+ * Whether a string name or `*` pattern can match some tool name: it is not empty, and besides `*`
+ * holds only the characters tool names are made of.
+ */
+export function canMatchToolName(pattern: string): boolean {
+  return pattern !== "" && TOOL_NAME_CHARACTERS.test(pattern.replaceAll("*", ""));
 }
 
 /** A tool-name pattern: exact name, `*` wildcards, or a RegExp. */

@@ -5,6 +5,7 @@
 import { DEFAULT_HOOK_TIMEOUT_MS } from "../agent/options";
 import { InvalidOptionError } from "../errors";
 import { MAX_TIMER_MS, raceWithSignal } from "../shared/signals";
+import { canMatchToolName } from "./permissions";
 import type { HookMatcher, Hooks } from "./types";
 
 /** The hook events the loop runs. */
@@ -17,10 +18,13 @@ const HOOK_EVENTS = new Set([
   "onModelRequest",
 ]);
 
+/** The events whose hooks run for a tool call, and so use their matcher. */
+const TOOL_EVENTS = new Set(["preToolUse", "postToolUse"]);
+
 /**
  * Checks `hooks` once, at creation: known event names, arrays of hooks each with a `handler`
- * function, a string or RegExp `matcher`, and a `timeoutMs` that is a positive integer a timer can
- * honour. A mistake here would otherwise fail (or be skipped) silently on every call.
+ * function, a string or RegExp `matcher` (a tool event's string matcher `*` or a possible tool
+ * name), and a `timeoutMs` that is a positive integer a timer can honour. A mistake here would otherwise fail (or be skipped) silently on every call.
  * @throws InvalidOptionError
  */
 export function validateHooks(hooks: Hooks | undefined): void {
@@ -40,6 +44,17 @@ export function validateHooks(hooks: Hooks | undefined): void {
       const { matcher, timeoutMs } = hook;
       if (matcher !== undefined && typeof matcher !== "string" && !(matcher instanceof RegExp))
         throw new InvalidOptionError(`${where}.matcher must be a tool name, "*" or a RegExp.`);
+      // "Edit|Write" or "mcp__github__*" is not a pattern here: the hook would silently never run.
+      if (
+        TOOL_EVENTS.has(event) &&
+        typeof matcher === "string" &&
+        matcher !== "*" &&
+        !(canMatchToolName(matcher) && !matcher.includes("*"))
+      )
+        throw new InvalidOptionError(
+          `${where}.matcher ${JSON.stringify(matcher)} can never match a tool name: a string matcher is an exact name ` +
+            '(letters, digits, _ and -) or "*" for every tool. Use a RegExp for a pattern, e.g. /^(Edit|Write)$/ or /^mcp__github__/.',
+        );
       if (
         timeoutMs !== undefined &&
         !(Number.isInteger(timeoutMs) && timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS)
@@ -97,11 +112,11 @@ export async function runHookChain<I, O>(
     } finally {
       deadline.clear(); // also when an abort abandoned the hook: no timer keeps the process alive
     }
-    if (!output) continue;
     try {
-      if (step(output) === true) break;
+      if (output && step(output) === true) break;
     } catch (error) {
-      return new HookFailure(event, index, hook.matcher, error); // an output `step` refuses (malformed)
+      // An override the event cannot use (a continueWith that is not text …) fails its hook.
+      return new HookFailure(event, index, hook.matcher, error);
     }
   }
   return undefined;

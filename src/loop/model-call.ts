@@ -6,6 +6,7 @@
  */
 import type { AgentCore, RequestBase } from "../agent/agent-core";
 import { type ProviderError, TimeoutError } from "../errors";
+import { requestOverride } from "../hooks/overrides";
 import { HookFailure, runHookChain } from "../hooks/run-hooks";
 import type { HookMatcher, ModelRequestInput, ModelRequestOutput } from "../hooks/types";
 import type { SDKMessage } from "../messages/sdk-messages";
@@ -273,7 +274,7 @@ async function applyRequestHooks<T>(core: AgentCore<T>, request: ModelRequest): 
   const { system, messages, tools } = request;
   let current: ModelRequest = { ...request, ...structuredClone({ system, messages, tools }) };
   const replace = (output: ModelRequestOutput) => {
-    if (output.request) current = keepControl(output.request, request);
+    if (output.request) current = keepControl(requestOverride(output.request), request);
   };
   const input = () => ({ request: current });
   if (option) {

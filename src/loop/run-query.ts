@@ -13,12 +13,12 @@ import {
   AbortError,
   BudgetExceededError,
   ContextWindowExceededError,
-  InvalidOptionError,
   MaxTurnsError,
   MissingOutputError,
   PromptBlockedError,
 } from "../errors";
 import { closeDanglingToolUses, errorResultsFor, unansweredCall } from "../history/dangling";
+import { continueWithOverride, promptOverride, refusalMessage } from "../hooks/overrides";
 import { runHookChain } from "../hooks/run-hooks";
 import type { StopOutput, UserPromptSubmitOutput } from "../hooks/types";
 import type { ResultSubtype, SDKMessage, SDKResultMessage } from "../messages/sdk-messages";
@@ -251,13 +251,9 @@ async function* submitPrompt<T>(
     undefined,
     () => ({ prompt: content }),
     (output: UserPromptSubmitOutput) => {
-      if (output.updatedPrompt !== undefined) {
-        if (typeof output.updatedPrompt !== "string" && !Array.isArray(output.updatedPrompt))
-          throw new TypeError("its updatedPrompt must be a string or an array of content blocks");
-        content = output.updatedPrompt;
-      }
+      if (output.updatedPrompt !== undefined) content = promptOverride(output.updatedPrompt);
       if (output.block) {
-        blockedMessage = output.message ?? "A userPromptSubmit hook blocked the prompt.";
+        blockedMessage = refusalMessage(output.message) ?? "A userPromptSubmit hook blocked the prompt.";
         return true;
       }
     },
@@ -353,10 +349,9 @@ async function* finishOrContinue<T>(
     undefined,
     () => ({ result: run.resultText, stopReason: run.stopReason, numTurns: run.turns }),
     (output: StopOutput) => {
-      if (output.continueWith !== undefined && typeof output.continueWith !== "string")
-        throw new TypeError("its continueWith must be a string");
-      if (output.continueWith) {
-        continueWith = output.continueWith;
+      const message = continueWithOverride(output.continueWith);
+      if (message) {
+        continueWith = message;
         return true;
       }
     },

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { refusalMessage } from "../hooks/overrides";
 import { staticPermission, type ToolPattern } from "../hooks/permissions";
 import { type HookFailure, runHookChain } from "../hooks/run-hooks";
 import type {
@@ -24,7 +25,13 @@ import { type LinkedController, linkSignals, raceWithSignal } from "../shared/si
 import type { SpanHandle, Telemetry } from "../telemetry/telemetry";
 import type { ParseResult, Tool, ToolContext, ToolOutput } from "../tools/tool";
 import type { Emit } from "./live-messages";
-import { errorOutcome, outcomeFromOutput, type ToolCallOutcome, toolResultText } from "./tool-output";
+import {
+  errorOutcome,
+  outcomeFromOutput,
+  type ToolCallOutcome,
+  toolResultText,
+  usableContent,
+} from "./tool-output";
 
 /** Everything a tool call needs from the agent and the query. */
 export interface ToolRuntime {
@@ -191,7 +198,13 @@ async function runInteractiveChecks(
     return hookFailed(call.id, pre.failure, "The call was not run.", runtime);
   }
   if (pre.block)
-    return deny(call, pre.input, "hook", pre.message ?? `A preToolUse hook blocked "${call.name}".`, runtime);
+    return deny(
+      call,
+      pre.input,
+      "hook",
+      refusalMessage(pre.message) ?? `A preToolUse hook blocked "${call.name}".`,
+      runtime,
+    );
   if (pre.updated) {
     input = pre.input;
     const parsed = await parseWithin(tool, input, runtime);
@@ -226,7 +239,7 @@ async function runInteractiveChecks(
       );
     }
     if (decision.behavior === "deny") {
-      const message = decision.message || `canUseTool refused "${call.name}".`;
+      const message = refusalMessage(decision.message) ?? `canUseTool refused "${call.name}".`;
       return deny(call, input, "canUseTool", message, runtime);
     }
     if (decision.updatedInput !== undefined) {
@@ -402,6 +415,7 @@ async function runPostToolUseHooks(
     () => ({ toolName: call.name, input, toolUseId: call.id, output: current.block }),
     (output: PostToolUseOutput) => {
       if (output.updatedOutput !== undefined) {
+        checkOutputOverride(output.updatedOutput);
         const replaced = outcomeFromOutput(call, output.updatedOutput);
         current = { block: replaced.block, endTurn: current.endTurn || replaced.endTurn };
       }
@@ -417,6 +431,16 @@ async function runPostToolUseHooks(
     "The tool did run, but its output was withheld because the hook could not check it.",
     runtime,
   );
+}
+
+/**
+ * Refuses (throws, failing the hook) an `updatedOutput` whose content history could not hold: the
+ * API would refuse it on every later request.
+ */
+function checkOutputOverride(output: unknown): void {
+  if (typeof output !== "object" || output === null || !("content" in output)) return;
+  if (usableContent(output.content) === undefined)
+    throw new TypeError("updatedOutput content must be a string or an array of text and image blocks.");
 }
 
 /**
@@ -439,7 +463,8 @@ function hookFailed(
   runtime: ToolRuntime,
 ): ToolCallOutcome {
   runtime.emit({ type: "system", subtype: "hook_error", hook: failure.event, error: failure });
-  return errorOutcome(toolUseId, redact(`${failure.message}. ${detail}`, runtime.secrets));
+  const sentence = /[.!?]$/.test(failure.message) ? failure.message : `${failure.message}.`;
+  return errorOutcome(toolUseId, redact(`${sentence} ${detail}`, runtime.secrets));
 }
 
 function deny(

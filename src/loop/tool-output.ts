@@ -47,30 +47,13 @@ function readOutput(call: Pick<ToolUseBlock, "id" | "name">, output: ToolOutput)
     return { block: { type: "tool_result", tool_use_id: toolUseId, content: text }, endTurn: false };
   }
   const endTurn = output.endTurn === true;
-  if (!isResultContent(output.content)) return { ...malformedContent(toolUseId, output.content), endTurn };
-  let content = Array.isArray(output.content) ? withoutBlankText(output.content) : output.content;
+  let content = usableContent(output.content);
+  if (content === undefined) return { ...malformedContent(toolUseId, output.content), endTurn };
   if (output.isError && isEmptyContent(content))
     content = `The tool "${call.name}" reported an error without a message.`;
   const block: ToolResultBlock = { type: "tool_result", tool_use_id: toolUseId, content };
   if (output.isError) block.is_error = true;
   return { block, endTurn };
-}
-
-/**
- * Whether `content` is what a tool_result may hold: a string, or text and image blocks. Anything
- * else would make the provider refuse every later request of the conversation, stored history
- * included.
- */
-function isResultContent(content: unknown): content is ToolResultBlock["content"] {
-  if (typeof content === "string") return true;
-  if (!Array.isArray(content)) return false;
-  return content.every(
-    (block) =>
-      typeof block === "object" &&
-      block !== null &&
-      ((block.type === "text" && typeof block.text === "string") ||
-        (block.type === "image" && typeof block.source === "object" && block.source !== null)),
-  );
 }
 
 /** The error result of content a tool_result cannot hold: the query goes on, the model is told. */
@@ -86,17 +69,38 @@ function malformedContent(toolUseId: string, content: unknown): ToolCallOutcome 
   );
 }
 
-/** The blocks without blank text ones (empty or whitespace only); the array itself when it has none. */
-function withoutBlankText(blocks: Array<TextBlock | ImageBlock>): Array<TextBlock | ImageBlock> {
-  const isBlank = (block: TextBlock | ImageBlock) =>
-    block?.type === "text" && !(typeof block.text === "string" && block.text.trim() !== "");
-  return blocks.some(isBlank) ? blocks.filter((block) => !isBlank(block)) : blocks;
-}
-
 function isEmptyContent(content: ToolResultBlock["content"] | undefined): boolean {
   return typeof content === "string"
     ? content.trim() === ""
     : !Array.isArray(content) || content.length === 0;
+}
+
+/**
+ * A tool output's content as history can hold it: a string, or text and image blocks — blank text
+ * blocks left out, since the API refuses them. `undefined` for anything else: the API would refuse
+ * it on this request and every later one.
+ */
+export function usableContent(content: unknown): ToolResultBlock["content"] | undefined {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content) || !content.every(isResultBlock)) return undefined;
+  if (!content.some(isEmptyText)) return content;
+  const kept = content.filter((block) => !isEmptyText(block));
+  return kept.length > 0 ? kept : "";
+}
+
+function isResultBlock(block: unknown): block is TextBlock | ImageBlock {
+  if (typeof block !== "object" || block === null) return false;
+  const { type, text, source } = block as { type?: unknown; text?: unknown; source?: unknown };
+  if (type === "text") return typeof text === "string";
+  if (type !== "image" || typeof source !== "object" || source === null) return false;
+  const image = source as { type?: unknown; data?: unknown; media_type?: unknown; url?: unknown };
+  if (image.type === "base64") return typeof image.data === "string" && typeof image.media_type === "string";
+  return image.type === "url" && typeof image.url === "string";
+}
+
+/** A text block with no text but whitespace: the API refuses it. */
+function isEmptyText(block: TextBlock | ImageBlock): boolean {
+  return block.type === "text" && !/\S/.test(block.text);
 }
 
 /** JSON text of a tool's non-string output (`""` for what JSON cannot state, e.g. a function); `undefined` when it throws. */

@@ -37,6 +37,19 @@ export function nameOfThrown(error: unknown): string | undefined {
   }
 }
 
+/**
+ * `String(value)`, or — when even that throws, as it does for an object without a prototype or one
+ * whose `toString` throws — its `[object …]` tag. For foreign data in error messages, where a
+ * second throw would replace the failure being reported.
+ */
+export function textOf(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return undescribable(value);
+  }
+}
+
 function undescribable(error: unknown): string {
   try {
     return `${Object.prototype.toString.call(error)} (its description threw)`;

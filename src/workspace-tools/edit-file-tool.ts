@@ -66,11 +66,17 @@ export function createEditFileTool(workspace: Workspace): Tool<EditFileInput> {
         const positions = findOccurrences(content, input.old_string);
         if (positions.length === 0)
           return toolError(notFoundMessage(file.display, content, input.old_string));
-        if (positions.length > 1 && !input.replace_all) {
-          return toolError(
-            `old_string occurs ${positions.length} times in "${file.display}" (lines ${describeLines(content, positions)}); ` +
-              "it must be unique. Include more surrounding text to single out one occurrence, or set replace_all to true.",
-          );
+        if (!input.replace_all) {
+          // "aa" in "aaa" occurs once without overlaps, yet could mean either of two places.
+          const overlapping =
+            positions.length === 1 ? findOccurrences(content, input.old_string, true) : positions;
+          if (overlapping.length > 1) {
+            return toolError(
+              `old_string occurs ${overlapping.length} times in "${file.display}" (lines ${describeLines(content, overlapping)})` +
+                `${overlapping === positions ? "" : ", overlapping"}; it must be unique. Include more surrounding text to ` +
+                "single out one occurrence, or set replace_all to true.",
+            );
+          }
         }
         await writeFile(
           file.absolute,
@@ -96,14 +102,11 @@ function decodeUtf8(bytes: Uint8Array): string | undefined {
   }
 }
 
-/** Start indexes of the non-overlapping occurrences of `search` in `content`, in order. */
-export function findOccurrences(content: string, search: string): number[] {
+/** Start indexes of the occurrences of `search` in `content`, in order: non-overlapping unless asked. */
+export function findOccurrences(content: string, search: string, overlapping = false): number[] {
   const positions: number[] = [];
-  for (
-    let index = content.indexOf(search);
-    index !== -1;
-    index = content.indexOf(search, index + search.length)
-  ) {
+  const step = overlapping ? 1 : search.length;
+  for (let index = content.indexOf(search); index !== -1; index = content.indexOf(search, index + step)) {
     positions.push(index);
   }
   return positions;

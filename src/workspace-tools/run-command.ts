@@ -50,13 +50,20 @@ export function runCommand(command: string, options: RunCommandOptions): Promise
   if (options.signal.aborted) {
     return Promise.resolve(notStartedOutcome(new Error("the call was aborted before the command started")));
   }
+  if (command.includes("\0")) {
+    return Promise.resolve(
+      notStartedOutcome(new Error("it contains a NUL byte, which a command line cannot hold")),
+    );
+  }
   return new Promise((resolve) => {
-    const child = spawn("bash", ["-c", command], {
-      cwd: options.cwd,
-      env: options.env,
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    let child: ReturnType<typeof spawnShell>;
+    try {
+      child = spawnShell(command, options);
+    } catch (error) {
+      // spawn throws at once for arguments it refuses (a NUL byte in an environment value).
+      resolve(notStartedOutcome(error instanceof Error ? error : new Error(String(error))));
+      return;
+    }
     const output = new TailBuffer(options.maxOutputChars);
     const decoders = [new StringDecoder("utf8"), new StringDecoder("utf8")] as const;
     child.stdout.on("data", (chunk: Buffer) => output.append(decoders[0].write(chunk)));
@@ -117,6 +124,15 @@ export function runCommand(command: string, options: RunCommandOptions): Promise
         startError,
       });
     });
+  });
+}
+
+function spawnShell(command: string, options: RunCommandOptions) {
+  return spawn("bash", ["-c", command], {
+    cwd: options.cwd,
+    env: options.env,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
   });
 }
 

@@ -198,4 +198,47 @@ describe("TerminalRenderer", () => {
     expect(coloured.status.text).toContain("\u001b[32m✓ done\u001b[39m");
     expect(stripAnsi(coloured.status.text)).toBe(plain.status.text);
   });
+
+  it("never passes escape sequences or other control characters from the model or a tool to the terminal", () => {
+    // OSC 52 writes the clipboard; others retitle the window, hide text, move the cursor.
+    const osc52 = "\u001b]52;c;cm0gLXJmIH4=\u0007";
+    const { renderer, answer, status } = setup(false);
+    renderer.begin();
+    renderer.handle(delta(`Done.${osc52}\u001b[2J\r`));
+    renderer.handle({
+      type: "assistant",
+      message: {
+        role: "assistant",
+        content: [
+          { type: "text", text: "ignored: already streamed" },
+          { type: "tool_use", id: "t1", name: "read_file", input: { path: "evil\u001b[8m.txt" } },
+        ],
+      },
+    });
+    renderer.handle({
+      type: "user",
+      message: {
+        role: "user",
+        content: [
+          { type: "tool_result", tool_use_id: "t1", content: `     1\t${osc52}hidden`, is_error: true },
+        ],
+      },
+    });
+    renderer.handle({
+      type: "system",
+      subtype: "hook_error",
+      hook: "stop",
+      error: new Error("bad \u009b31m thing"),
+    });
+    renderer.handle(
+      result({ subtype: "error_during_execution", is_error: true, error: new Error("x\u001b[0m") }),
+    );
+    for (const text of [answer.text, status.text]) {
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for control characters is the point
+      expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    }
+    expect(answer.text).toBe("Done.␛]52;c;cm0gLXJmIH4=␇␛[2J␍\n");
+    expect(status.text).toContain("read_file(evil␛[8m.txt)");
+    expect(status.text).toContain("1\t␛]52;c;cm0gLXJmIH4=␇hidden");
+  });
 });

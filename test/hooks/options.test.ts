@@ -20,7 +20,8 @@ describe("hook options", () => {
             { matcher: /b/, timeoutMs: 1, handler: () => {} },
           ],
           postToolUse: [{ matcher: "*", handler: () => {} }],
-          userPromptSubmit: [],
+          // Events without a tool ignore their matcher: it is not checked.
+          userPromptSubmit: [{ matcher: "any|thing", handler: () => {} }],
           preCompact: [{ handler: () => {} }],
           stop: undefined,
           onModelRequest: [{ timeoutMs: 2_147_483_647, handler: () => {} }],
@@ -50,6 +51,19 @@ describe("hook options", () => {
       /timeoutMs/,
     ],
     ["timeoutMs not an integer", { stop: [{ timeoutMs: 1.5, handler: () => {} }] }, /timeoutMs/],
+    // Tool names hold only letters, digits, _ and -: these strings could never match, so the hook
+    // (an audit, a guard) would silently never run.
+    [
+      "a string matcher written as a regular expression",
+      { preToolUse: [{ matcher: "Edit|Write", handler: () => {} }] },
+      /hooks\.preToolUse\[0\]\.matcher "Edit\|Write" can never match a tool name.*RegExp/,
+    ],
+    [
+      "a string matcher with a wildcard",
+      { postToolUse: [{ matcher: "mcp__github__*", handler: () => {} }] },
+      /hooks\.postToolUse\[0\]\.matcher "mcp__github__\*" can never match/,
+    ],
+    ["an empty string matcher", { preToolUse: [{ matcher: "", handler: () => {} }] }, /can never match/],
   ])("rejects %s", (_label, hooks, message) => {
     const attempt = create({ hooks: hooks as AgentOptions["hooks"] });
     expect(attempt).toThrow(InvalidOptionError);
@@ -60,7 +74,9 @@ describe("hook options", () => {
 describe("permission options", () => {
   it("accepts the three modes and lists of names, patterns and RegExps", () => {
     for (const permissionMode of ["default", "plan", "bypassPermissions"] as const) {
-      expect(create({ permissionMode, allowedTools: ["a", "b_*", /c/], disallowedTools: [] })).not.toThrow();
+      expect(
+        create({ permissionMode, allowedTools: ["a", "b_*", "*", "*_file", /c/], disallowedTools: ["x-1"] }),
+      ).not.toThrow();
     }
   });
 
@@ -72,6 +88,17 @@ describe("permission options", () => {
     ],
     ["a list that is not an array", { allowedTools: "read_file" }, /allowedTools must be an array/],
     ["a list entry of the wrong type", { disallowedTools: ["a", 7] }, /disallowedTools must be an array/],
+    [
+      "an entry written as a regular expression, which would silently deny nothing",
+      { disallowedTools: ["bash|write_file"] },
+      /disallowedTools entry "bash\|write_file" can never match a tool name.*RegExp/,
+    ],
+    [
+      "an entry with a dot",
+      { allowedTools: ["mcp.github.*"] },
+      /allowedTools entry "mcp\.github\.\*" can never match/,
+    ],
+    ["an empty entry", { allowedTools: [""] }, /allowedTools entry "" can never match/],
     [
       "a canUseTool that is not a function",
       { canUseTool: { behavior: "allow" } },

@@ -135,7 +135,7 @@ describe("userPromptSubmit", () => {
       expect(result.subtype).toBe("error_during_execution");
       expect(result.error).toBeInstanceOf(PromptBlockedError);
       expect(hookErrors(messages)[0]!.error.message).toMatch(
-        /userPromptSubmit hook #1 failed: .*updatedPrompt must be a string or an array of content blocks/,
+        /userPromptSubmit hook #1 failed: .*updatedPrompt must be a non-empty string or a non-empty array of content blocks/,
       );
       expect(client.callCount).toBe(0);
       expect(await agent.getHistory()).toEqual([]);

@@ -325,7 +325,7 @@ describe("failing calls become is_error results and the loop goes on", () => {
     expectWellFormed(await agent.getHistory());
   });
 
-  it("a postToolUse hook replacing the output with odd content gets the same error result", async () => {
+  it("a postToolUse hook replacing the output with odd content fails as that hook: an error result, nothing odd recorded", async () => {
     const tool = defineTool({ name: "plain", inputSchema: z.object({}), execute: () => "fine" });
     const client = createScriptedClient([{ content: [toolUse("t1", "plain")] }, { content: "ok" }]);
     const hooks = { postToolUse: [{ handler: () => ({ updatedOutput: { content: 404 } as never }) }] };
@@ -335,7 +335,9 @@ describe("failing calls become is_error results and the loop goes on", () => {
 
     const [block] = toolResults(await agent.getHistory());
     expect(block?.is_error).toBe(true);
-    expect(block?.content).toMatch(/^The tool returned content that is neither a string/);
+    expect(block?.content).toMatch(
+      /^postToolUse hook #1 failed: updatedOutput content must be a string or an array of text and image blocks\. The tool did run/,
+    );
   });
 
   it("an output JSON cannot serialise (circular, BigInt) is an error result, synchronous or not", async () => {

@@ -193,6 +193,16 @@ describe("bash", () => {
       text: "The command could not be started: the call was aborted before the command started.",
       isError: true,
     });
+    const nul = bashTools();
+    expect(await nul.run({ command: "echo a\u0000b" })).toEqual({
+      text: "The command could not be started: it contains a NUL byte, which a command line cannot hold.",
+      isError: true,
+    });
+    const nulInEnvironment = bashTools({ bashEnv: { PATH: process.env.PATH, BAD: "a\u0000b" } });
+    expect(await nulInEnvironment.run({ command: "echo hi" })).toMatchObject({
+      text: expect.stringMatching(/^The command could not be started: .*null bytes/),
+      isError: true,
+    });
     const removed = bashTools();
     rmSync(removed.sandbox.root, { recursive: true });
     expect(await removed.run({ command: "echo hi" })).toEqual({

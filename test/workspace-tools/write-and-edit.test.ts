@@ -159,6 +159,21 @@ describe("edit_file", () => {
     expect(sandbox.read("code.ts")).toBe("x = 1;\ny = 2;\nx = 7;\nz = 3;\nx = 1;\n");
   });
 
+  it("refuses a string whose occurrences overlap: which one to replace is ambiguous", async () => {
+    // "aa" in "aaa": replacing at 0 gives "ba", at 1 gives "ab".
+    const { sandbox, call } = setup("x\naaa\n");
+    expect(await call("edit_file", { path: "code.ts", old_string: "aa", new_string: "b" })).toEqual({
+      text:
+        'old_string occurs 2 times in "code.ts" (lines 2, 2), overlapping; it must be unique. Include more surrounding text to ' +
+        "single out one occurrence, or set replace_all to true.",
+      isError: true,
+    });
+    expect(sandbox.read("code.ts")).toBe("x\naaa\n");
+    // replace_all replaces non-overlapping occurrences from the start, as before.
+    await call("edit_file", { path: "code.ts", old_string: "aa", new_string: "b", replace_all: true });
+    expect(sandbox.read("code.ts")).toBe("x\nba\n");
+  });
+
   it("replaces every occurrence with replace_all", async () => {
     const { sandbox, call } = setup("aaa-aaa\nb\naaa\n");
     expect(

@@ -4,6 +4,7 @@
  * @module
  */
 import type { CallToolResult, ContentBlock as McpContentBlock } from "@modelcontextprotocol/sdk/types.js";
+import { outcomeFromOutput } from "../../loop/tool-output";
 import type { ImageBlock, TextBlock } from "../../messages/types";
 import type { ToolOutput } from "../../tools/tool";
 
@@ -15,12 +16,16 @@ export type McpCallResult = {
   toolResult?: unknown;
 };
 
+/** The image types the Messages API accepts in an image block; others would fail every later request. */
+const API_IMAGE_TYPES = new Set(["image/jpeg", "image/png", "image/gif", "image/webp"]);
+
 /** Binary payloads longer than this are left out of the JSON text a non-text block becomes. */
 const MAX_INLINE_BINARY_CHARS = 256;
 
 /**
- * Converts an MCP tool result to a {@link ToolOutput}: text stays text, images become base64
- * image blocks, anything else (resources, links, audio) becomes text holding the block as JSON
+ * Converts an MCP tool result to a {@link ToolOutput}: text stays text, JPEG, PNG, GIF and WebP
+ * images become base64 image blocks, anything else (resources, links, audio, other image types such
+ * as SVG, which the Messages API refuses) becomes text holding the block as JSON
  * (with long binary payloads elided). `isError: true` is kept, and an error's text goes through
  * `redactError` (a failing server often quotes its own credentials: "401 for token …").
  */
@@ -54,15 +59,14 @@ function blockFromMcpContent(block: unknown): TextBlock | ImageBlock {
   const candidate = block as { type?: unknown; text?: unknown; data?: unknown; mimeType?: unknown };
   if (candidate?.type === "text" && typeof candidate.text === "string")
     return { type: "text", text: candidate.text };
+  const mediaType = typeof candidate?.mimeType === "string" ? candidate.mimeType.toLowerCase() : undefined;
   if (
     candidate?.type === "image" &&
     typeof candidate.data === "string" &&
-    typeof candidate.mimeType === "string"
+    mediaType !== undefined &&
+    API_IMAGE_TYPES.has(mediaType)
   ) {
-    return {
-      type: "image",
-      source: { type: "base64", media_type: candidate.mimeType, data: candidate.data },
-    };
+    return { type: "image", source: { type: "base64", media_type: mediaType, data: candidate.data } };
   }
   return jsonText(block);
 }
@@ -84,18 +88,18 @@ function elideLongBinary(key: string, value: unknown): unknown {
 
 /**
  * Converts what one of our tools returned to an MCP `CallToolResult`. Text blocks stay text, base64
- * images become MCP images, URL images become resource links. `endTurn` has no MCP counterpart and
- * is dropped.
+ * images become MCP images, URL images become resource links; any other value is JSON text, as in
+ * the agent loop. `endTurn` has no MCP counterpart and is dropped. `toolName` names the tool in
+ * the message of an error result that came without one.
  */
-export function mcpResultFromToolOutput(output: ToolOutput): CallToolResult {
-  if (typeof output === "string") return { content: [{ type: "text", text: output }] };
-  if (typeof output !== "object" || output === null)
-    return { content: [{ type: "text", text: String(output ?? "") }] };
+export function mcpResultFromToolOutput(output: ToolOutput, toolName = "tool"): CallToolResult {
+  // Normalised as the agent loop records it: other values as JSON text, malformed content as an error.
+  const { block } = outcomeFromOutput({ id: "", name: toolName }, output);
   const content: McpContentBlock[] =
-    typeof output.content === "string"
-      ? [{ type: "text", text: output.content }]
-      : output.content.map(mcpContentFromBlock);
-  return output.isError === true ? { content, isError: true } : { content };
+    typeof block.content === "string"
+      ? [{ type: "text", text: block.content }]
+      : block.content.map(mcpContentFromBlock);
+  return block.is_error === true ? { content, isError: true } : { content };
 }
 
 function mcpContentFromBlock(block: TextBlock | ImageBlock): McpContentBlock {

@@ -12,6 +12,7 @@ import {
   type Tool as McpTool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { InvalidOptionError } from "../../errors";
+import { messageOfThrown } from "../../shared/describe-thrown";
 import type { Tool } from "../../tools/tool";
 import { mcpResultFromToolOutput } from "./content";
 
@@ -84,11 +85,9 @@ export async function runServedTool(
       toolUseId: request.requestId,
       toolName: tool.name,
     });
-    return mcpResultFromToolOutput(output);
+    return mcpResultFromToolOutput(output, tool.name);
   } catch (error) {
-    return errorResult(
-      `Tool "${tool.name}" failed: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    return errorResult(`Tool "${tool.name}" failed: ${messageOfThrown(error)}`);
   }
 }
 

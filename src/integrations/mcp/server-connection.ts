@@ -9,6 +9,7 @@ import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { InvalidOptionError } from "../../errors";
 import type { McpServerStatus } from "../../messages/sdk-messages";
 import type { JsonSchema } from "../../model/client";
+import { textOf } from "../../shared/describe-thrown";
 import { MAX_TIMER_MS } from "../../shared/signals";
 import type { ParseResult, Tool, ToolContext, ToolOutput } from "../../tools/tool";
 import { type ClientTransportHandle, createClientTransport } from "./client-transport";
@@ -56,6 +57,11 @@ export class ServerConnection {
   private closing: Promise<void> | undefined;
   private refreshing: Promise<void> | undefined;
   private refreshRequested = false;
+  /** Listings started and finished by the refresh loop, so a call waits for the one it needs. */
+  private refreshesStarted = 0;
+  private refreshesFinished = 0;
+  /** Settles when the listing in flight finishes. */
+  private refreshStep: Promise<void> = Promise.resolve();
   private readonly lifetime = new AbortController();
   private readonly processClosed: Promise<void>;
   private readonly redact: (text: string) => string;
@@ -192,12 +198,18 @@ export class ServerConnection {
   private async runRefreshes(): Promise<void> {
     while (this.refreshRequested && this.state.kind === "connected" && !this.closing) {
       this.refreshRequested = false;
+      this.refreshesStarted++;
+      let finished!: () => void;
+      this.refreshStep = new Promise((resolve) => (finished = resolve));
       try {
         const listed = await this.listAllTools(this.lifetime.signal);
         const stillConnected = this.state.kind === "connected" && !this.closing;
         if (stillConnected && this.replaceTools(listed)) this.notifyToolsChanged();
       } catch {
         // Keep the previous list; the server's next notification tries again.
+      } finally {
+        this.refreshesFinished++;
+        finished();
       }
     }
   }
@@ -220,7 +232,7 @@ export class ServerConnection {
     return {
       name: exposedName,
       description: tool.description ?? tool.title ?? tool.annotations?.title,
-      inputSchema: withoutMetaSchema(tool.inputSchema),
+      inputSchema: schemaForModel(tool.inputSchema),
       readOnly: tool.annotations?.readOnlyHint === true,
       parseInput: acceptAnyObject,
       execute: (input, context) => this.callTool(tool.name, exposedName, input, context),
@@ -250,20 +262,33 @@ export class ServerConnection {
     } catch (error) {
       // The state may have changed while the call was running: quote a crash's stderr.
       const state = this.state as ConnectionState;
+      if (state.kind !== "crashed" && !context.signal.aborted && isRequestTimeout(error)) {
+        return toolFailure(
+          exposedName,
+          `the server did not answer within toolTimeoutMs (${this.toolTimeoutMs} ms).`,
+        );
+      }
       const detail = state.kind === "crashed" ? ` (${this.crashDescription()})` : "";
       return toolFailure(exposedName, this.redact(`${messageOf(error)}${detail}`));
     }
   }
 
   /**
-   * Waits for a tool-list refresh in flight, if any. A server that changed its tools during a call
-   * sent `tools/list_changed` before the call's result, so once this returns the next model request
-   * offers the new list. The call's signal ends the wait.
+   * Waits for the tool-list refresh that covers the notifications received so far, if any. A server
+   * that changed its tools during a call sent `tools/list_changed` before the call's result, so once
+   * this returns the next model request offers the new list. Only that refresh is awaited — a
+   * notification arriving while a listing runs needs the next one — never the end of the refresh
+   * loop, which a server announcing changes without pause keeps going forever. The call's signal
+   * ends the wait.
    */
   private async toolListSettled(signal: AbortSignal): Promise<void> {
-    const refreshing = this.refreshing;
-    if (!refreshing) return;
-    await untilAborted(signal, () => refreshing).catch(() => {});
+    if (!this.refreshing) return;
+    const needed = this.refreshesStarted + (this.refreshRequested ? 1 : 0);
+    await untilAborted(signal, async () => {
+      while (this.refreshing && this.refreshesFinished < needed) {
+        await Promise.race([this.refreshStep, this.refreshing]);
+      }
+    }).catch(() => {});
   }
 
   private onTransportClosed(): void {
@@ -379,8 +404,14 @@ function acceptAnyObject(input: unknown): ParseResult<Record<string, unknown>> {
   return { ok: false, message: "- (root): expected a JSON object of tool arguments" };
 }
 
-function withoutMetaSchema(schema: McpTool["inputSchema"]): JsonSchema {
-  const { $schema: _ignored, ...rest } = schema as JsonSchema;
+/**
+ * The server's input schema as the Messages API accepts it: without `$schema`, and without a
+ * top-level `anyOf`, `oneOf` or `allOf`, which the API refuses ("input_schema does not support
+ * oneOf, allOf, or anyOf at the top level") on every request offering the tool. Input is not
+ * validated here anyway: the server checks the constraints they expressed.
+ */
+function schemaForModel(schema: McpTool["inputSchema"]): JsonSchema {
+  const { $schema: _schema, anyOf: _anyOf, oneOf: _oneOf, allOf: _allOf, ...rest } = schema as JsonSchema;
   return rest;
 }
 
@@ -392,9 +423,18 @@ function withStderr(message: string, stderrTail: string | undefined): string {
   return stderrTail ? `${message} Server stderr: ${stderrTail}` : message;
 }
 
+/** JSON-RPC's "request timed out" code, which the SDK also uses for a cancelled request. */
+const REQUEST_TIMEOUT_CODE = -32001;
+
+/** The SDK's error for a request that got no answer within its `timeout` (only that one carries `data.timeout`). */
+function isRequestTimeout(error: unknown): boolean {
+  const { code, data } = (error ?? {}) as { code?: unknown; data?: { timeout?: unknown } | null };
+  return code === REQUEST_TIMEOUT_CODE && typeof data?.timeout === "number";
+}
+
 /** An error's message; HTTP transport errors also name their status, which their message may omit. */
 function messageOf(error: unknown): string {
-  if (!(error instanceof Error)) return typeof error === "string" ? error : String(error);
+  if (!(error instanceof Error)) return textOf(error);
   const status = (error as { code?: unknown }).code;
   const isHttpStatus = typeof status === "number" && status >= 100 && status <= 599;
   return isHttpStatus && !error.message.includes(String(status))

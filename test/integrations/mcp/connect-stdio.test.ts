@@ -140,6 +140,40 @@ describe("connectMcpServers over stdio (raw SDK server in a child process)", () 
   });
 });
 
+describe("connectMcpServers: input schemas the Messages API refuses", () => {
+  it("leaves out a top-level anyOf, oneOf or allOf (every request would be refused); the server still validates", async () => {
+    const connections = await connectMcpServers({ fixture: stdioFixture("composite") });
+    try {
+      const either = toolNamed(connections, "mcp__fixture__either");
+      expect(either.inputSchema).toEqual({
+        type: "object",
+        properties: { a: { type: "string" }, b: { type: "string" } },
+      });
+      expect(textOf(await runTool(either, { a: "x" }))).toBe('{"a":"x"}');
+    } finally {
+      await connections.close();
+    }
+  });
+});
+
+describe("connectMcpServers: a call the server never answers", () => {
+  it("ends at toolTimeoutMs with an error output naming the limit; the server stays usable", async () => {
+    const connections = await connectMcpServers({ fixture: stdioFixture("normal", { toolTimeoutMs: 300 }) });
+    try {
+      const output = await runTool(toolNamed(connections, "mcp__fixture__slow"));
+      expect(output).toMatchObject({ isError: true });
+      expect(textOf(output)).toBe(
+        'MCP tool "mcp__fixture__slow" failed: the server did not answer within toolTimeoutMs (300 ms).',
+      );
+      expect(textOf(await runTool(toolNamed(connections, "mcp__fixture__echo"), { text: "after" }))).toBe(
+        "echo: after",
+      );
+    } finally {
+      await connections.close();
+    }
+  });
+});
+
 describe("connectMcpServers failure handling", () => {
   it("reports a server that crashes at start as failed, quoting its stderr with secrets redacted", async () => {
     const connections = await connectMcpServers({
@@ -439,6 +473,18 @@ describe("tools/list_changed", () => {
       await connections.close();
     }
   });
+
+  it("a server that never stops announcing changes does not hold a call's result back", async () => {
+    const connections = await connectMcpServers({ fixture: stdioFixture("restless") });
+    try {
+      // The call waits for the refresh running when its result came, not for the refreshes to stop:
+      // with a signal that never aborts, it used to wait forever (this test then times out).
+      const output = await runTool(toolNamed(connections, "mcp__fixture__echo"), { text: "hi" });
+      expect(output).toEqual({ content: [{ type: "text", text: "echo: hi" }] });
+    } finally {
+      await connections.close();
+    }
+  }, 30_000);
 
   it("survives an onToolsChanged callback that throws", async () => {
     let calls = 0;

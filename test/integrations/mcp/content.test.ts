@@ -44,6 +44,29 @@ describe("toolOutputFromMcpResult", () => {
     });
   });
 
+  it("keeps only the image types the Messages API accepts as images; others become JSON text", () => {
+    const svg = "PHN2Zy8+";
+    expect(
+      toolOutputFromMcpResult({
+        content: [
+          { type: "image", data: svg, mimeType: "image/svg+xml" },
+          { type: "image", data: "Qk0=", mimeType: "image/bmp" },
+          { type: "image", data: "AAAA", mimeType: "IMAGE/PNG" },
+          { type: "image", data: "AAAA", mimeType: "image/jpeg" },
+          { type: "image", data: "AAAA", mimeType: "image/webp" },
+        ],
+      }),
+    ).toEqual({
+      content: [
+        { type: "text", text: `{"type":"image","data":"${svg}","mimeType":"image/svg+xml"}` },
+        { type: "text", text: '{"type":"image","data":"Qk0=","mimeType":"image/bmp"}' },
+        { type: "image", source: { type: "base64", media_type: "image/png", data: "AAAA" } },
+        { type: "image", source: { type: "base64", media_type: "image/jpeg", data: "AAAA" } },
+        { type: "image", source: { type: "base64", media_type: "image/webp", data: "AAAA" } },
+      ],
+    });
+  });
+
   it("keeps isError", () => {
     expect(toolOutputFromMcpResult({ content: [{ type: "text", text: "bad" }], isError: true })).toEqual({
       content: [{ type: "text", text: "bad" }],
@@ -98,6 +121,22 @@ describe("mcpResultFromToolOutput", () => {
     });
     expect(mcpResultFromToolOutput({ content: "plain" })).toEqual({
       content: [{ type: "text", text: "plain" }],
+    });
+  });
+
+  it("serves other values as the agent loop records them: JSON text, and an error for malformed content", () => {
+    expect(mcpResultFromToolOutput({ total: 3 } as never)).toEqual({
+      content: [{ type: "text", text: '{"total":3}' }],
+    });
+    expect(mcpResultFromToolOutput(42 as never)).toEqual({ content: [{ type: "text", text: "42" }] });
+    expect(mcpResultFromToolOutput({ content: 42 } as never)).toEqual({
+      content: [
+        {
+          type: "text",
+          text: "The tool returned content that is neither a string nor an array of text and image blocks (it was number), so its result was not recorded.",
+        },
+      ],
+      isError: true,
     });
   });
 

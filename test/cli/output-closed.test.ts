@@ -1,0 +1,78 @@
+/**
+ * The reader of the command's output goes away (`agent-lattice … | head -1`): the next write fails
+ * with EPIPE. The command must not die of an unhandled stream error with a stack trace, leaving its
+ * query, its `bash` process group and its session file behind: it stops like on SIGPIPE.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type MockAnthropicServer, startMockAnthropicServer } from "../../src/testing/index";
+import { isRunning } from "../support/processes";
+import { cleanEnvironment, DUMMY_KEY, ensureBuiltCli, eventually, runCli, scratchFolder } from "./helpers";
+
+const env = () => cleanEnvironment({ ANTHROPIC_API_KEY: DUMMY_KEY });
+
+describe("agent-lattice when its stdout is closed by the reader", () => {
+  let server: MockAnthropicServer;
+  beforeAll(ensureBuiltCli, 300_000);
+  beforeEach(async () => {
+    server = await startMockAnthropicServer();
+  });
+  afterEach(() => server.close());
+
+  it("--json: exits 141 quietly, aborts the query, stops bash and leaves a well-formed session", async () => {
+    const folder = scratchFolder();
+    const sessionFile = path.join(folder.root, "session.jsonl");
+    const pidFile = path.join(folder.root, "bash.pid");
+    server.enqueue({
+      content: [
+        { type: "text", text: "Running it." },
+        { type: "tool_use", id: "b1", name: "bash", input: { command: "echo $$ > bash.pid; sleep 120" } },
+      ],
+    });
+    server.setHandler(() => ({ content: "Done." }));
+    try {
+      const run = await runCli(
+        ["--json", "--base-url", server.url, "--tools", "bash", "--session", sessionFile, "Run it"],
+        {
+          env: env(),
+          cwd: folder.root,
+          // The reader is gone before the first line: every write fails with EPIPE.
+          onSpawn: (child) => child.stdout?.destroy(),
+        },
+      );
+      expect(run.signal).toBeNull();
+      expect(run.code).toBe(141);
+      expect(run.stderr).not.toMatch(/EPIPE|Unhandled|at .*\.js:\d+/);
+      if (existsSync(pidFile)) {
+        const bashPid = Number(readFileSync(pidFile, "utf8"));
+        await eventually("bash to be gone", () => (isRunning(bashPid) ? undefined : true), 10_000);
+      }
+      // Whatever was saved is well-formed: every line a message, every call answered.
+      const lines = existsSync(sessionFile)
+        ? readFileSync(sessionFile, "utf8").split("\n").filter(Boolean)
+        : [];
+      const saved = lines.map((line) => JSON.parse(line) as { content: unknown });
+      const calls = saved.flatMap((message) =>
+        Array.isArray(message.content)
+          ? message.content.filter((block: { type: string }) => block.type === "tool_use")
+          : [],
+      );
+      for (const call of calls)
+        expect(readFileSync(sessionFile, "utf8")).toContain(`"tool_use_id":"${call.id}"`);
+    } finally {
+      folder.remove();
+    }
+  });
+
+  it("piped prompts: the first write that fails ends the session with 141, quietly", async () => {
+    server.setHandler(() => ({ content: "An answer." }));
+    const run = await runCli(["--base-url", server.url], {
+      env: env(),
+      input: "one\ntwo\nthree\n",
+      onSpawn: (child) => child.stdout?.destroy(),
+    });
+    expect(run.code).toBe(141);
+    expect(run.stderr).not.toMatch(/EPIPE|Unhandled|at .*\.js:\d+/);
+  });
+});
