@@ -50,6 +50,12 @@ export function defineTool<S extends SchemaLike<any>>(definition: ToolDefinition
       `Tool "${definition.name}": its inputSchema cannot state a JSON Schema; pass jsonSchema explicitly.`,
     );
   }
+  const shapeProblem = inputSchemaProblem(inputSchema);
+  if (shapeProblem) {
+    throw new InvalidOptionError(
+      `Tool "${definition.name}": its input schema ${shapeProblem}, which the Messages API refuses on every request offering the tool. Wrap the input in an object, e.g. z.object({ value: … }).`,
+    );
+  }
   const parseInput = validatorOf<InferSchema<S>>(definition.inputSchema as SchemaLike<InferSchema<S>>);
   return {
     name: definition.name,
@@ -59,4 +65,16 @@ export function defineTool<S extends SchemaLike<any>>(definition: ToolDefinition
     parseInput,
     execute: definition.execute,
   };
+}
+
+/**
+ * What makes `schema` unusable as a tool's `input_schema`, or `undefined`: the API takes only an
+ * object schema (`type: "object"`), without `anyOf`, `oneOf` or `allOf` at its top level.
+ */
+function inputSchemaProblem(schema: JsonSchema): string | undefined {
+  for (const keyword of ["anyOf", "oneOf", "allOf"])
+    if (keyword in schema) return `has ${keyword} at its top level (a union or an intersection)`;
+  const type = (schema as { type?: unknown }).type;
+  if (type !== "object") return `is not an object schema (its type is ${JSON.stringify(type) ?? "missing"})`;
+  return undefined;
 }

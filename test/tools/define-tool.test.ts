@@ -289,6 +289,51 @@ describe("defineTool misuse", () => {
     );
   });
 
+  it("throws on an input schema the Messages API refuses (not an object, or a top-level union)", () => {
+    const refused: Array<[string, Parameters<typeof defineTool>[0]["inputSchema"], RegExp]> = [
+      [
+        "union",
+        z.union([z.object({ a: z.string() }), z.object({ b: z.number() })]),
+        /anyOf at its top level/,
+      ],
+      ["string", z.string(), /not an object schema \(its type is "string"\)/],
+      ["array", z.array(z.string()), /not an object schema/],
+    ];
+    for (const [name, inputSchema, message] of refused) {
+      expect(() => defineTool({ name, inputSchema, execute: () => "x" }), name).toThrow(InvalidOptionError);
+      expect(() => defineTool({ name, inputSchema, execute: () => "x" }), name).toThrow(message);
+    }
+    expect(() =>
+      defineTool({
+        name: "typeless",
+        inputSchema: { parse: (input: unknown) => input },
+        jsonSchema: { properties: { a: { type: "string" } } },
+        execute: () => "x",
+      }),
+    ).toThrow(/its type is missing/);
+    expect(() =>
+      defineTool({
+        name: "all_of",
+        inputSchema: { parse: (input: unknown) => input },
+        jsonSchema: { type: "object", allOf: [{ required: ["a"] }] },
+        execute: () => "x",
+      }),
+    ).toThrow(/allOf at its top level/);
+    // An object schema is accepted, refinements and all; zod merges an intersection of objects.
+    const merged = z.object({ a: z.string() }).and(z.object({ b: z.number() }));
+    expect(defineTool({ name: "merged", inputSchema: merged, execute: () => "x" }).inputSchema).toMatchObject(
+      {
+        type: "object",
+      },
+    );
+    const refined = z.object({ a: z.string() }).refine((value) => value.a !== "");
+    expect(
+      defineTool({ name: "refined", inputSchema: refined, execute: () => "x" }).inputSchema,
+    ).toMatchObject({
+      type: "object",
+    });
+  });
+
   it("createAgent throws on two tools with one name", () => {
     const tool = defineTool({ name: "same", inputSchema: z.object({}), execute: () => "x" });
     expect(() =>

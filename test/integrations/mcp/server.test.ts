@@ -283,11 +283,11 @@ describe("createMcpServer lifecycle and validation", () => {
     const [add] = createServedTools();
     expect(() => createMcpServer([add!, add!])).toThrow(InvalidOptionError);
     expect(() => createMcpServer([add!, add!])).toThrow('two tools are named "add"');
-    const scalar = defineTool({
-      name: "scalar",
-      inputSchema: z.string(),
-      execute: (text) => text,
-    });
+    // defineTool refuses such a schema itself; a Tool built by hand reaches the server's own check.
+    expect(() => defineTool({ name: "scalar", inputSchema: z.string(), execute: (text) => text })).toThrow(
+      InvalidOptionError,
+    );
+    const scalar = { ...add!, name: "scalar", inputSchema: { type: "string" } };
     expect(() => createMcpServer([scalar])).toThrow('tool "scalar" must take an object input');
   });
 
