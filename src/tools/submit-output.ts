@@ -4,7 +4,7 @@
  * @module
  */
 import type { OutputSchema } from "../agent/options";
-import type { ModelToolDefinition } from "../model/client";
+import type { JsonSchema, ModelToolDefinition } from "../model/client";
 import { jsonSchemaOf, PERMISSIVE_OBJECT_SCHEMA, type SchemaLike, validatorOf } from "./schema";
 import type { ParseResult } from "./tool";
 
@@ -24,12 +24,13 @@ export interface SubmitOutputTool<T> {
  * Builds the submit tool. Its input schema is the output schema as JSON Schema (zod and Standard
  * JSON Schema convert directly; a `jsonSchema` property is taken as is); a bare `parse` gets a
  * permissive object schema and `parse` alone decides. Tool inputs must be objects, so a non-object
- * output schema is wrapped as `{ value: … }` and unwrapped before validation.
+ * output schema — or one with `anyOf`, `oneOf` or `allOf` at its top level, which the API refuses
+ * there — is wrapped as `{ value: … }` and unwrapped before validation.
  */
 export function createSubmitOutputTool<T>(schema: OutputSchema<T>): SubmitOutputTool<T> {
   const validate = validatorOf<T>(schema as SchemaLike<T>);
   const outputJsonSchema = jsonSchemaOf(schema);
-  const wrapped = outputJsonSchema !== undefined && outputJsonSchema.type !== "object";
+  const wrapped = outputJsonSchema !== undefined && !isPlainObjectSchema(outputJsonSchema);
   const input_schema = !outputJsonSchema
     ? PERMISSIVE_OBJECT_SCHEMA
     : wrapped
@@ -57,4 +58,9 @@ export function exclusiveBatchMessage(callCount: number, submitCount: number): s
     `Error [${SUBMIT_OUTPUT_EXCLUSIVE_BATCH}]: ${why}. submit_output must be the only tool call in its turn, ` +
     "so none of the calls in this turn ran. Run the other tools first, then call submit_output alone."
   );
+}
+
+/** An object schema the API takes as a tool's input: `type: "object"`, no top-level composition. */
+function isPlainObjectSchema(schema: JsonSchema): boolean {
+  return schema.type === "object" && !("anyOf" in schema || "oneOf" in schema || "allOf" in schema);
 }

@@ -194,6 +194,26 @@ describe("submit_output", () => {
     });
     expect(result.structuredResult).toEqual(["a", "b"]);
   });
+
+  it("an object schema with a top-level anyOf/oneOf/allOf is wrapped too (the API refuses those at the top)", async () => {
+    const jsonSchema = {
+      type: "object",
+      properties: { a: { type: "string" }, b: { type: "number" } },
+      oneOf: [{ required: ["a"] }, { required: ["b"] }],
+    };
+    const outputSchema = { parse: (input: unknown) => input as { a?: string; b?: number }, jsonSchema };
+    const client = createScriptedClient([{ content: [submit("s1", { value: { a: "x" } })] }]);
+    const agent = createAgent({ model: MODEL, client, outputSchema });
+
+    const result = await agent.prompt("pick");
+
+    expect(client.requests[0]?.tools?.[0]?.input_schema).toEqual({
+      type: "object",
+      properties: { value: jsonSchema },
+      required: ["value"],
+    });
+    expect(result.structuredResult).toEqual({ a: "x" });
+  });
 });
 
 describe("ending without a submission", () => {
