@@ -137,25 +137,39 @@ function blockDeltas(block: ContentBlock): Array<Record<string, unknown>> {
   }
 }
 
-/** `text` in at most `pieces` consecutive parts of about equal length (none for empty text). */
+/**
+ * `text` in at most `pieces` consecutive parts of about equal length (none for empty text). A cut
+ * never splits a surrogate pair: like the API's deltas, every part is well-formed text.
+ */
 export function splitEvenly(text: string, pieces: number): string[] {
   if (!text) return [];
   const size = Math.max(1, Math.ceil(text.length / pieces));
   const parts: string[] = [];
-  for (let start = 0; start < text.length; start += size) parts.push(text.slice(start, start + size));
+  for (let start = 0; start < text.length; ) {
+    const end = cutAt(text, start + size);
+    parts.push(text.slice(start, end));
+    start = end;
+  }
   return parts;
 }
 
 /** Piece lengths cycled through when cutting tool input JSON: cuts land inside keys, strings and numbers. */
 const UNEVEN_PIECE_LENGTHS = [1, 5, 2, 8, 3, 13];
 
-/** `text` cut into consecutive pieces of uneven, deterministic lengths. */
+/** `text` cut into consecutive pieces of uneven, deterministic lengths (never inside a surrogate pair). */
 export function splitUnevenly(text: string): string[] {
   const parts: string[] = [];
   for (let start = 0, turn = 0; start < text.length; turn++) {
-    const length = UNEVEN_PIECE_LENGTHS[turn % UNEVEN_PIECE_LENGTHS.length]!;
-    parts.push(text.slice(start, start + length));
-    start += length;
+    const end = cutAt(text, start + UNEVEN_PIECE_LENGTHS[turn % UNEVEN_PIECE_LENGTHS.length]!);
+    parts.push(text.slice(start, end));
+    start = end;
   }
   return parts;
+}
+
+/** `position`, moved one code unit on when it falls between the two halves of a surrogate pair. */
+function cutAt(text: string, position: number): number {
+  if (position >= text.length) return text.length;
+  const before = text.charCodeAt(position - 1);
+  return before >= 0xd800 && before <= 0xdbff ? position + 1 : position;
 }

@@ -64,6 +64,8 @@ describe("encodeServerSentEvent", () => {
   });
 });
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 describe("delta splitting", () => {
   it("splits text evenly and tool JSON unevenly, losing nothing", () => {
     expect(splitEvenly("abcdefgh", 3)).toEqual(["abc", "def", "gh"]);
@@ -72,6 +74,23 @@ describe("delta splitting", () => {
     const pieces = splitUnevenly(json);
     expect(pieces.join("")).toBe(json);
     expect(new Set(pieces.map((piece) => piece.length)).size).toBeGreaterThan(2);
+  });
+
+  it("never cuts a character in two: every piece is well-formed text, as the API's deltas are", () => {
+    // Astral characters (emoji) are two UTF-16 code units; a cut between them leaves lone
+    // surrogates, which a client writing each delta out as UTF-8 shows as U+FFFD.
+    const text = "😀🎉👍🏽 fine ✓ 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 😀😀😀";
+    const json = JSON.stringify({ note: "𝔘𝔫𝔦😀🎉", ok: true });
+    for (const pieces of [
+      ...[2, 3, 4, 5, 7].map((count) => splitEvenly(text, count)),
+      splitUnevenly(json),
+      splitUnevenly(text),
+    ]) {
+      expect(pieces.length).toBeGreaterThan(1);
+      for (const piece of pieces) expect(piece, JSON.stringify(piece)).not.toMatch(LONE_SURROGATE);
+    }
+    expect(splitEvenly(text, 3).join("")).toBe(text);
+    expect(splitUnevenly(json).join("")).toBe(json);
   });
 });
 
