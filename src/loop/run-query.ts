@@ -243,7 +243,8 @@ async function* submitPrompt<T>(
   run: QueryRun,
   prompt: PromptInput,
 ): AsyncGenerator<SDKMessage<T>, Ending<T> | undefined> {
-  let content = typeof prompt === "string" ? prompt : [...prompt];
+  // Copies: history must not share objects with the caller, who may reuse or edit its blocks later.
+  let content = typeof prompt === "string" ? prompt : structuredClone(prompt);
   let blockedMessage: string | undefined;
   const failure = await runHookChain(
     "userPromptSubmit",
@@ -251,7 +252,7 @@ async function* submitPrompt<T>(
     undefined,
     () => ({ prompt: content }),
     (output: UserPromptSubmitOutput) => {
-      if (output.updatedPrompt !== undefined) content = promptOverride(output.updatedPrompt);
+      if (output.updatedPrompt !== undefined) content = structuredClone(promptOverride(output.updatedPrompt));
       if (output.block) {
         blockedMessage = refusalMessage(output.message) ?? "A userPromptSubmit hook blocked the prompt.";
         return true;

@@ -53,6 +53,36 @@ describe("getHistory()", () => {
     expect(client.requests[2]?.messages.slice(0, 4)).toEqual(pristine);
   });
 
+  it("keeps a prompt's content blocks as given: the caller reusing or editing them later changes nothing", async () => {
+    const client = createScriptedClient([{ content: "first" }, { content: "second" }]);
+    const agent = createAgent({ model: MODEL, client });
+    const blocks = [{ type: "text" as const, text: "What is in this picture?" }];
+    await agent.prompt(blocks);
+    const pristine = await agent.getHistory();
+
+    blocks[0]!.text = "edited after the prompt";
+    expect(await agent.getHistory()).toEqual(pristine);
+    await agent.prompt("two");
+    expect(client.requests[1]?.messages.slice(0, 2)).toEqual(pristine);
+    expect(client.requests[0]?.messages).toEqual(pristine.slice(0, 1));
+  });
+
+  it("keeps a userPromptSubmit hook's updatedPrompt blocks as returned, whatever the hook does with them later", async () => {
+    const kept = [{ type: "text" as const, text: "rewritten by the hook" }];
+    const client = createScriptedClient([{ content: "first" }]);
+    const agent = createAgent({
+      model: MODEL,
+      client,
+      hooks: { userPromptSubmit: [{ handler: () => ({ updatedPrompt: kept }) }] },
+    });
+    await agent.prompt("one");
+    kept[0]!.text = "edited after the query";
+    expect((await agent.getHistory())[0]).toEqual({
+      role: "user",
+      content: [{ type: "text", text: "rewritten by the hook" }],
+    });
+  });
+
   it("is empty before the first query and loads the store lazily", async () => {
     const store = createMemoryStore([
       { role: "user", content: "earlier" },
