@@ -20,7 +20,7 @@ import {
   writeEvents,
 } from "./mock-server-exchange";
 import { buildMessageBody, buildStreamEvents, type MockMessageBody } from "./mock-server-response";
-import type { ScriptedResponse } from "./scripted-client";
+import { responseProblem, type ScriptedResponse } from "./scripted-client";
 import { encodeServerSentEvent } from "./sse";
 
 /** A scripted response: the fields of {@link ScriptedResponse} that make sense on the wire, plus pacing. */
@@ -203,12 +203,21 @@ async function handleRequest(
       apiErrorBody("invalid_request_error", "mock server: the request body is not a JSON object"),
     );
   }
-  const step = await takeStep()?.(body, exchange.number - 1);
-  if (!step) {
+  const answer = takeStep();
+  if (!answer) {
     return sendJson(
       exchange,
       500,
       apiErrorBody("api_error", `mock server: no scripted response left for request #${exchange.number}`),
+    );
+  }
+  const step = await answer(body, exchange.number - 1);
+  const problem = stepProblem(step);
+  if (problem !== undefined) {
+    return sendJson(
+      exchange,
+      500,
+      apiErrorBody("api_error", `mock server: the step for request #${exchange.number} ${problem}`),
     );
   }
   const stream = body.stream === true;
@@ -279,6 +288,19 @@ async function injectFault(
       return void response.end();
     }
   }
+}
+
+const FAULTS: ReadonlySet<string> = new Set<MockFault["fault"]>(["status", "hang", "drop", "sse_error"]);
+
+/** What makes `step` unusable — a response without content, an unknown fault — or `undefined`. */
+function stepProblem(step: unknown): string | undefined {
+  if (typeof step === "object" && step !== null && "fault" in step) {
+    const { fault } = step as { fault: unknown };
+    return typeof fault === "string" && FAULTS.has(fault)
+      ? undefined
+      : `has an unknown fault ${JSON.stringify(fault)} (one of ${[...FAULTS].map((name) => `"${name}"`).join(", ")})`;
+  }
+  return responseProblem(step, "is");
 }
 
 /** A 429's `retry-after: 1`, unless the step gives a `retry-after` of its own (in any capitalisation). */

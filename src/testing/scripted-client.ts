@@ -84,14 +84,22 @@ export function createScriptedClient(
     const callIndex = callCount++;
     if (record === "snapshot") requests.push({ ...request, messages: [...request.messages] });
     else if (record === "reference") requests.push(request);
-    let step: ScriptedStep | undefined = generator ?? steps.shift();
-    if (step === undefined) {
+    const scripted: ScriptedStep | undefined = generator ?? steps.shift();
+    if (scripted === undefined) {
       throw new Error(
         `createScriptedClient: unexpected model request #${callIndex + 1}; the script has no response left.`,
       );
     }
-    if (typeof step === "function") step = await step(request, callIndex);
-    if (step instanceof Error) throw step;
+    const computed = typeof scripted === "function";
+    const answer: unknown = computed ? await scripted(request, callIndex) : scripted;
+    if (answer instanceof Error) throw answer;
+    const problem = responseProblem(answer, computed ? "returned" : "is");
+    if (problem !== undefined) {
+      throw new TypeError(
+        `createScriptedClient: the step for request #${callIndex + 1} ${problem}; expected a response ({ content, … }) or an Error.`,
+      );
+    }
+    const step = answer as ScriptedResponse;
     if (step.hang || step.delayMs !== undefined) await wait(step, request.signal);
     if (request.signal.aborted && !step.ignoreSignal) throw abortReason(request.signal);
     const message = toAssistantMessage(step, request.model, callIndex);
@@ -112,6 +120,20 @@ export function createScriptedClient(
       steps.push(...more);
     },
   };
+}
+
+/**
+ * What makes `step` unusable as a response, or `undefined` when it has its `content` (a string or
+ * an array of blocks). `verb` words the message for a step given as is or returned by a function.
+ * @internal
+ */
+export function responseProblem(step: unknown, verb: "is" | "returned"): string | undefined {
+  if (step === null || step === undefined) return `${verb} ${step}`;
+  if (typeof step !== "object") return `${verb} a ${typeof step}`;
+  const { content } = step as { content?: unknown };
+  if (typeof content !== "string" && !Array.isArray(content))
+    return "has no content (a string or an array of content blocks)";
+  return undefined;
 }
 
 function wait(step: ScriptedResponse, signal: AbortSignal): Promise<void> {
