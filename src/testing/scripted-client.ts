@@ -51,7 +51,10 @@ export interface ScriptedClient extends ModelClient {
   readonly callCount: number;
   /** Scripted steps not yet consumed. */
   readonly remaining: number;
-  /** Appends steps to the script. */
+  /**
+   * Appends steps to the script.
+   * @throws TypeError when the script is a function (it answers every request: steps would never be used)
+   */
   push(...steps: ScriptedStep[]): void;
 }
 
@@ -117,6 +120,10 @@ export function createScriptedClient(
       return steps.length;
     },
     push: (...more) => {
+      if (generator)
+        throw new TypeError(
+          "createScriptedClient: push() needs an array script; this script is a function, which answers every request itself.",
+        );
       steps.push(...more);
     },
   };

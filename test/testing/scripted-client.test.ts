@@ -65,3 +65,21 @@ describe("startMockAnthropicServer — a malformed script", () => {
     }
   });
 });
+
+describe("createScriptedClient — push", () => {
+  it("appends steps to an array script, answered after the ones before them", async () => {
+    const client = createScriptedClient([{ content: "first" }]);
+    client.push({ content: "second" });
+    expect(client.remaining).toBe(2);
+    expect((await client.createMessage(request())).content).toEqual([{ type: "text", text: "first" }]);
+    expect((await client.createMessage(request())).content).toEqual([{ type: "text", text: "second" }]);
+    expect(client.remaining).toBe(0);
+  });
+
+  it("refuses steps for a function script, which answers every request and would never use them", () => {
+    const client = createScriptedClient(() => ({ content: "from the function" }));
+    expect(() => client.push({ content: "never used" })).toThrow(TypeError);
+    expect(() => client.push({ content: "never used" })).toThrow(/script is a function/);
+    expect(client.remaining).toBe(0);
+  });
+});
