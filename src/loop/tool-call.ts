@@ -125,13 +125,49 @@ function checkToolCall(
 ): PromiseOrValue<ClearedCall | ToolCallOutcome> {
   const tool = runtime.tools.get(call.name);
   if (!tool) return errorOutcome(call.id, unknownToolMessage(call.name, runtime.tools));
-  const parsing = parseWithin(tool, call.input, runtime);
+  const input = privateCopy(call.input);
+  const parsing = parseWithin(tool, input, runtime);
   // Most validators are synchronous: no await (and no tick) for them.
   if (isPromiseLike(parsing))
     return parsing.then((parsed) =>
-      parsed === ABORTED ? abortedOutcome(call) : checkParsedCall(call, tool, parsed, runtime),
+      parsed === ABORTED ? abortedOutcome(call) : checkParsedCall(call, tool, input, parsed, runtime),
     );
-  return checkParsedCall(call, tool, parsing, runtime);
+  return checkParsedCall(call, tool, input, parsing, runtime);
+}
+
+/**
+ * A copy of the model's input for the validator, hooks and the tool: a validator may hand back the
+ * object it was given (a bare `parse`, `z.any()` fields), and a tool editing its input would then
+ * rewrite the `tool_use` block in history — later requests would show the model a call it never
+ * made. Inputs come from JSON, so copying plain objects and arrays is exact (and far cheaper than
+ * `structuredClone`); anything else inside is shared, and an input nested deeper than JSON sensibly
+ * goes (or holding a cycle, from a scripted client) is used as is.
+ */
+function privateCopy(input: unknown): unknown {
+  if (typeof input !== "object" || input === null) return input;
+  try {
+    return copyJsonValue(input, 0);
+  } catch {
+    return input;
+  }
+}
+
+const MAX_COPY_DEPTH = 512;
+
+function copyJsonValue(value: unknown, depth: number): unknown {
+  if (typeof value !== "object" || value === null) return value;
+  if (depth > MAX_COPY_DEPTH) throw new RangeError("input nested too deeply to copy");
+  if (Array.isArray(value)) {
+    const copy = new Array(value.length);
+    for (let index = 0; index < value.length; index++) copy[index] = copyJsonValue(value[index], depth + 1);
+    return copy;
+  }
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return value; // not from JSON: shared
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value))
+    copy[key] = copyJsonValue((value as Record<string, unknown>)[key], depth + 1);
+  return copy;
 }
 
 /** What {@link parseWithin} returns when the query was aborted before an async validator answered. */
@@ -169,6 +205,7 @@ function abortedOutcome(call: ToolUseBlock): ToolCallOutcome {
 function checkParsedCall(
   call: ToolUseBlock,
   tool: Tool,
+  input: unknown,
   parsed: ParseResult<unknown>,
   runtime: ToolRuntime,
 ): PromiseOrValue<ClearedCall | ToolCallOutcome> {
@@ -176,19 +213,20 @@ function checkParsedCall(
   const rule = staticPermission(call.name, tool.readOnly, runtime);
   if (rule.kind === "deny") return deny(call, call.input, rule.source, rule.message, runtime);
   const asks = rule.kind === "ask" && runtime.canUseTool !== undefined;
-  if (!runtime.hooks?.preToolUse?.length && !asks) return { tool, input: call.input, value: parsed.value };
-  return runInteractiveChecks(call, tool, parsed.value, asks, runtime);
+  if (!runtime.hooks?.preToolUse?.length && !asks) return { tool, input, value: parsed.value };
+  return runInteractiveChecks(call, tool, input, parsed.value, asks, runtime);
 }
 
 /** `preToolUse` hooks, then the `canUseTool` prompt when the static rules ask for one. */
 async function runInteractiveChecks(
   call: ToolUseBlock,
   tool: Tool,
+  checkedInput: unknown,
   parsedValue: unknown,
   asks: boolean,
   runtime: ToolRuntime,
 ): Promise<ClearedCall | ToolCallOutcome> {
-  let input: unknown = call.input;
+  let input: unknown = checkedInput;
   let value = parsedValue;
   const pre = runtime.hooks?.preToolUse?.length
     ? await runPreToolUseHooks(call, input, runtime)

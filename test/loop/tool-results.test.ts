@@ -492,3 +492,43 @@ describe("secrets in the error text a tool or a hook puts in a result", () => {
     expect(JSON.stringify(client.requests.at(-1)?.messages)).not.toContain(apiKey);
   });
 });
+
+describe("a tool's input is its own", () => {
+  it("a tool editing its input (a validator that hands back the model's object) leaves the tool_use in history unchanged", async () => {
+    const seen: unknown[] = [];
+    const bare = defineTool({
+      name: "bare",
+      inputSchema: { parse: (input: unknown) => input as { items: string[] } },
+      jsonSchema: { type: "object" },
+      execute: (input) => {
+        input.items.push("added by the tool");
+        seen.push(input);
+        return "ok";
+      },
+    });
+    const loose = defineTool({
+      name: "loose",
+      inputSchema: z.object({ nested: z.any() }),
+      execute: (input) => {
+        input.nested.changed = true;
+        return "ok";
+      },
+    });
+    const client = createScriptedClient([
+      { content: [toolUse("t1", "bare", { items: ["a"] }), toolUse("t2", "loose", { nested: { n: 1 } })] },
+      { content: "done" },
+    ]);
+    const agent = createAgent({ model: MODEL, client, tools: [bare, loose] });
+
+    await agent.prompt("go");
+
+    expect(seen).toEqual([{ items: ["a", "added by the tool"] }]);
+    const [, assistant] = await agent.getHistory();
+    expect(assistant?.content).toEqual([
+      { type: "tool_use", id: "t1", name: "bare", input: { items: ["a"] } },
+      { type: "tool_use", id: "t2", name: "loose", input: { nested: { n: 1 } } },
+    ]);
+    // …and so does the next request the model sees.
+    expect(client.requests[1]?.messages[1]?.content).toEqual(assistant?.content);
+  });
+});
