@@ -125,7 +125,7 @@ async function summariseAndRebuild<T>(
   } catch (error) {
     return recordFailure(core, error as Error, emit);
   }
-  await core.history.replace(rebuildHistory(summary, history.slice(cut)));
+  await core.history.rewrite(rebuildHistory(summary, history.slice(cut)));
   core.compactionFailures = 0;
   core.lastInputTokens = undefined;
   emit({ type: "system", subtype: "compaction", compacted_messages: cut, usage, trigger });
