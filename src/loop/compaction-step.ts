@@ -123,6 +123,8 @@ async function summariseAndRebuild<T>(
   } finally {
     for (const notice of held) emit(notice);
   }
+  // A store that refused the rewrite is reported now: the query may end before another write.
+  for (const notice of core.history.takeNotices()) emit(notice as SDKMessage<T>);
   if (failure) return recordFailure(core, failure, emit);
   core.compactionFailures = 0;
   core.lastInputTokens = undefined;
