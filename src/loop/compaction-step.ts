@@ -71,6 +71,11 @@ export async function compactHistory<T>(
     if (outcome.kind === "failed") span.fail(outcome.error);
     span.set({ "agent_lattice.compaction.outcome": outcome.kind, "agent_lattice.compaction.messages": cut });
     return outcome;
+  } catch (error) {
+    // A store created with failOnError threw the rewrite: the query throws it too.
+    span.fail(error);
+    span.set({ "agent_lattice.compaction.outcome": "failed", "agent_lattice.compaction.messages": cut });
+    throw error;
   } finally {
     span.end();
   }
