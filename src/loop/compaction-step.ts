@@ -14,7 +14,7 @@ import {
   toolResultChars,
 } from "../compaction/tool-results";
 import { buildCompactionRequestMessages, rebuildHistory, summaryText } from "../compaction/transcript";
-import { ContextWindowExceededError } from "../errors";
+import { AgentLatticeError, ContextWindowExceededError } from "../errors";
 import { runHookChain } from "../hooks/run-hooks";
 import type { PreCompactOutput } from "../hooks/types";
 import type { SDKMessage } from "../messages/sdk-messages";
@@ -258,6 +258,13 @@ async function summariseToolResult<T>(
     return kept(error as Error);
   }
   const content = formatCompactedToolResult(summary, originalChars);
+  if (content.length >= originalChars) {
+    return kept(
+      new AgentLatticeError(
+        `the condensed result (${content.length} characters) was not shorter than the original (${originalChars})`,
+      ),
+    );
+  }
   emit({
     type: "system",
     subtype: "tool_result_compaction",

@@ -128,6 +128,21 @@ describe("a failed compaction", () => {
     expect((await agent.getHistory())[0]).toEqual({ role: "user", content: "Go." });
   });
 
+  it("counts a refused summary (stop_reason refusal) as a failure rather than a summary", async () => {
+    const routed = routedClient({
+      main: [...bigTurns(1), answer("done")],
+      compaction: [{ content: "I can't help with summarising", stop_reason: "refusal" }],
+    });
+    const agent = createAgent({ model: MODEL, client: routed.client, tools: [fetchTool], autoCompact });
+
+    const messages = await collect(agent.query("Go."));
+
+    expect(lastResult(messages).subtype).toBe("success");
+    expect(systemMessages(messages, "compaction")).toEqual([]);
+    expect(systemMessages(messages, "compaction_failed")[0]!.error.message).toMatch(/refus/);
+    expect((await agent.getHistory())[0]).toEqual({ role: "user", content: "Go." });
+  });
+
   it("retries a transient failure of the summary call, which then succeeds and counts as no failure", async () => {
     const overloaded = Object.assign(new Error("529 Overloaded"), { status: 529 });
     const routed = routedClient({
