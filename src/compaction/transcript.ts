@@ -109,10 +109,13 @@ export function rebuildHistory(summary: string, kept: readonly ModelMessage[]): 
 /**
  * The summary in the answer of the summarising request: its text blocks joined, trimmed.
  *
- * @throws AgentLatticeError when the answer holds no text, so that a compaction never replaces
- * history with an empty summary.
+ * @throws AgentLatticeError when the answer holds no text, or when the model refused
+ * (`stop_reason: "refusal"`: its text is no summary), so that a compaction never replaces history
+ * with an empty summary or a refusal.
  */
 export function summaryText(message: AssistantModelMessage): string {
+  if (message.stop_reason === "refusal")
+    throw new AgentLatticeError("the compaction model refused to write the summary (stop_reason refusal)");
   const text = message.content
     .flatMap((block) => (block.type === "text" ? [block.text] : []))
     .join("\n")

@@ -12,6 +12,29 @@ export function emptyUsage(): Usage {
   return { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
 }
 
+/** `value` when it is a token count (a finite number, not negative); else 0. */
+function tokenCount(value: unknown): number {
+  return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : 0;
+}
+
+/**
+ * `usage` as it is counted: a bucket that is not a token count — missing, `null`, `NaN`, negative,
+ * a string (a custom client's or a faulty gateway's report) — is 0, so it can neither poison the
+ * sums nor hide spending from the budget. The cache buckets are kept only when reported; no usage
+ * at all counts as zeros.
+ */
+export function countedUsage(usage: Usage | undefined): Usage {
+  const counted: Usage = {
+    input_tokens: tokenCount(usage?.input_tokens),
+    output_tokens: tokenCount(usage?.output_tokens),
+  };
+  if (usage?.cache_creation_input_tokens !== undefined)
+    counted.cache_creation_input_tokens = tokenCount(usage.cache_creation_input_tokens);
+  if (usage?.cache_read_input_tokens !== undefined)
+    counted.cache_read_input_tokens = tokenCount(usage.cache_read_input_tokens);
+  return counted;
+}
+
 /** Adds `delta` into `total` in place (missing counts are zero). */
 export function addUsage(total: Usage, delta: Usage | undefined): void {
   if (!delta) return;
@@ -22,9 +45,13 @@ export function addUsage(total: Usage, delta: Usage | undefined): void {
   total.cache_read_input_tokens = (total.cache_read_input_tokens ?? 0) + (delta.cache_read_input_tokens ?? 0);
 }
 
-/** Every input token the request carried: fresh input plus both cache buckets. */
+/** Every input token the request carried: fresh input plus both cache buckets (invalid counts as 0). */
 export function totalInputTokens(usage: Usage): number {
-  return usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
+  return (
+    tokenCount(usage.input_tokens) +
+    tokenCount(usage.cache_creation_input_tokens) +
+    tokenCount(usage.cache_read_input_tokens)
+  );
 }
 
 /**
@@ -45,9 +72,12 @@ export class CostLedger {
     return isOverBudget(this.totalCostUsd, budgetUsd);
   }
 
-  /** Records one response's usage under `model`; returns false when the model has no known price. */
+  /**
+   * Records one response's usage under `model`, as {@link countedUsage} counts it; returns false
+   * when the model has no known price.
+   */
   record(model: string, usage: Usage | undefined): boolean {
-    const counted = usage ?? { input_tokens: 0, output_tokens: 0 };
+    const counted = countedUsage(usage);
     addUsage(this.usage, counted);
     const entry = (this.byModel[model] ??= { ...emptyUsage(), cost_usd: 0 });
     addUsage(entry, counted);

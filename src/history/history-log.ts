@@ -142,6 +142,18 @@ export class HistoryLog {
   }
 
   /**
+   * Rewrites the history the agent holds (compaction). Unlike {@link replace} it does not stand for
+   * the stored conversation: while that could not be loaded, the rewritten messages are held back
+   * like appended ones — nothing is written over the conversation the agent never saw, and the next
+   * successful load puts them after it.
+   */
+  async rewrite(messages: ModelMessage[]): Promise<void> {
+    if (this.loaded) return this.replace(messages);
+    this.messages = messages;
+    this.version++;
+  }
+
+  /**
    * Writes the whole live history over the store's copy; the history stays unsaved if that fails,
    * or if memory changed while it was written (a write deferred behind it meanwhile).
    */

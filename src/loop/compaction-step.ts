@@ -14,11 +14,11 @@ import {
   toolResultChars,
 } from "../compaction/tool-results";
 import { buildCompactionRequestMessages, rebuildHistory, summaryText } from "../compaction/transcript";
-import { ContextWindowExceededError } from "../errors";
+import { AgentLatticeError, ContextWindowExceededError } from "../errors";
 import { runHookChain } from "../hooks/run-hooks";
 import type { PreCompactOutput } from "../hooks/types";
 import type { SDKMessage } from "../messages/sdk-messages";
-import type { ToolResultBlock, ToolUseBlock } from "../messages/types";
+import type { AssistantModelMessage, ModelMessage, ToolResultBlock, ToolUseBlock } from "../messages/types";
 import type { SpanHandle } from "../telemetry/telemetry";
 import type { Emit } from "./live-messages";
 import { callModel, cancelledOutcome, type ModelOutcome } from "./model-call";
@@ -71,6 +71,11 @@ export async function compactHistory<T>(
     if (outcome.kind === "failed") span.fail(outcome.error);
     span.set({ "agent_lattice.compaction.outcome": outcome.kind, "agent_lattice.compaction.messages": cut });
     return outcome;
+  } catch (error) {
+    // A store created with failOnError threw the rewrite: the query throws it too.
+    span.fail(error);
+    span.set({ "agent_lattice.compaction.outcome": "failed", "agent_lattice.compaction.messages": cut });
+    throw error;
   } finally {
     span.end();
   }
@@ -110,26 +115,47 @@ async function summariseAndRebuild<T>(
   );
   if (outcome.kind === "aborted" || outcome.kind === "interrupted") return { kind: "cancelled", outcome };
   if (outcome.kind !== "response") return recordFailure(core, outcome.error, emit);
-  const usage = recordUsage(core, run, outcome.model, outcome.message.usage, emit);
-  if (isContextWindowExceeded(outcome.message)) {
-    // the summary request itself did not fit
-    return recordFailure(
-      core,
-      new ContextWindowExceededError("The summarising request was too long as well."),
-      emit,
-    );
-  }
-  let summary: string;
+  // Notices about the response (a model without a price) wait until history is rewritten: the
+  // consumer may stop the query at any message it is given, and a rewrite still running then would
+  // overwrite the history of the next query.
+  const held: SDKMessage<T>[] = [];
+  const usage = recordUsage(core, run, outcome.model, outcome.message.usage, (notice) => {
+    held.push(notice);
+  });
+  let failure: Error | undefined;
   try {
-    summary = summaryText(outcome.message);
-  } catch (error) {
-    return recordFailure(core, error as Error, emit);
+    failure = await rewriteWithSummary(core, outcome.message, history, cut);
+  } finally {
+    for (const notice of held) emit(notice);
   }
-  await core.history.replace(rebuildHistory(summary, history.slice(cut)));
+  // A store that refused the rewrite is reported now: the query may end before another write.
+  for (const notice of core.history.takeNotices()) emit(notice as SDKMessage<T>);
+  if (failure) return recordFailure(core, failure, emit);
   core.compactionFailures = 0;
   core.lastInputTokens = undefined;
   emit({ type: "system", subtype: "compaction", compacted_messages: cut, usage, trigger });
   return { kind: "compacted" };
+}
+
+/** Rebuilds history around the summary in `message`; returns why it could not. */
+async function rewriteWithSummary<T>(
+  core: AgentCore<T>,
+  message: AssistantModelMessage,
+  history: ModelMessage[],
+  cut: number,
+): Promise<Error | undefined> {
+  if (isContextWindowExceeded(message)) {
+    // the summary request itself did not fit
+    return new ContextWindowExceededError("The summarising request was too long as well.");
+  }
+  let summary: string;
+  try {
+    summary = summaryText(message);
+  } catch (error) {
+    return error as Error;
+  }
+  await core.history.rewrite(rebuildHistory(summary, history.slice(cut)));
+  return undefined;
 }
 
 function recordFailure<T>(core: AgentCore<T>, error: Error, emit: Emit<SDKMessage<T>>): CompactionOutcome {
@@ -232,6 +258,13 @@ async function summariseToolResult<T>(
     return kept(error as Error);
   }
   const content = formatCompactedToolResult(summary, originalChars);
+  if (content.length >= originalChars) {
+    return kept(
+      new AgentLatticeError(
+        `the condensed result (${content.length} characters) was not shorter than the original (${originalChars})`,
+      ),
+    );
+  }
   emit({
     type: "system",
     subtype: "tool_result_compaction",

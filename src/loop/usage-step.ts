@@ -3,12 +3,13 @@
  * @module
  */
 import type { AgentCore } from "../agent/agent-core";
+import { countedUsage } from "../cost/usage";
 import type { SDKMessage } from "../messages/sdk-messages";
 import type { Usage } from "../messages/types";
 import type { Emit } from "./live-messages";
 import type { QueryRun } from "./query-run";
 
-/** Adds usage to the query's ledger; returns the usage as counted (zeros when not reported). */
+/** Adds usage to the query's ledger; returns the usage as counted (see {@link countedUsage}). */
 export function recordUsage<T>(
   core: AgentCore<T>,
   run: QueryRun,
@@ -16,7 +17,7 @@ export function recordUsage<T>(
   usage: Usage | undefined,
   emit: Emit<SDKMessage<T>>,
 ): Usage {
-  const counted: Usage = usage ?? { input_tokens: 0, output_tokens: 0 };
+  const counted = countedUsage(usage);
   const priced = run.ledger.record(model, counted);
   if (!priced && !core.reportedUnpricedModels.has(model)) {
     core.reportedUnpricedModels.add(model);

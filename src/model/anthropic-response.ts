@@ -76,13 +76,16 @@ const USAGE_BUCKETS = [
   "cache_read_input_tokens",
 ] as const;
 
-/** Reads the token buckets a usage object reports; `undefined` when it reports none. */
+/**
+ * Reads the token buckets a usage object reports — token counts only (finite, not negative); any
+ * other value is "not reported" — or `undefined` when it reports none.
+ */
 export function readUsage(raw: unknown): PartialUsage | undefined {
   if (typeof raw !== "object" || raw === null) return undefined;
   const usage: PartialUsage = {};
   for (const bucket of USAGE_BUCKETS) {
     const value = (raw as Record<string, unknown>)[bucket];
-    if (typeof value === "number" && Number.isFinite(value)) usage[bucket] = value;
+    if (typeof value === "number" && Number.isFinite(value) && value >= 0) usage[bucket] = value;
   }
   return Object.keys(usage).length > 0 ? usage : undefined;
 }

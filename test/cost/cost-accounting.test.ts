@@ -64,6 +64,52 @@ describe("total_cost_usd and model_usage", () => {
     expect(result.model_usage[SONNET]).toEqual({ ...sumUsage(), cost_usd: 0 });
   });
 
+  it("count a bucket that is not a token count (NaN, negative, a string, null) as zero", async () => {
+    // What a custom ModelClient or a faulty gateway may report: the valid buckets still count, and
+    // the sums and the budget stay numbers.
+    const bad = {
+      input_tokens: Number.NaN,
+      output_tokens: 200,
+      cache_creation_input_tokens: -5_000,
+      cache_read_input_tokens: "300",
+    } as unknown as Usage;
+    const client = createScriptedClient([
+      { content: [{ type: "tool_use", id: "toolu_1", name: "lookup", input: { key: "a" } }], usage: bad },
+      { content: "done", usage: { input_tokens: 1_000, output_tokens: null } as unknown as Usage },
+    ]);
+    const agent = createAgent({ model: SONNET, client, tools: [lookup], maxBudgetUsd: 1 });
+    const { result } = await runToEnd(agent, "Look it up");
+
+    const counted = sumUsage(
+      { input_tokens: 0, output_tokens: 200 },
+      { input_tokens: 1_000, output_tokens: 0 },
+    );
+    expect(result.subtype).toBe("success");
+    expect(result.usage).toEqual(counted);
+    expect(result.model_usage[SONNET]).toEqual({ ...counted, cost_usd: priceOf(SONNET, counted) });
+    expect(result.total_cost_usd).toBeCloseTo(priceOf(SONNET, counted), 12);
+  });
+
+  it("never let an invalid count hide spending from maxBudgetUsd", async () => {
+    // A NaN cost would compare as never over the budget, a negative one would refund it.
+    const turn = (id: string, usage: Usage) => ({
+      content: [{ type: "tool_use" as const, id, name: "lookup", input: { key: id } }],
+      usage,
+    });
+    const client = createScriptedClient([
+      turn("toolu_1", { input_tokens: -1_000_000, output_tokens: 10 }),
+      turn("toolu_2", { input_tokens: Number.NaN, output_tokens: 10 }),
+      turn("toolu_3", { input_tokens: 20_000, output_tokens: 10 }), // $0.06: over
+      { content: "never sent" },
+    ]);
+    const agent = createAgent({ model: SONNET, client, tools: [lookup], maxBudgetUsd: 0.05 });
+    const { result } = await runToEnd(agent, "Look it up");
+    expect(result.subtype).toBe("error_max_budget_usd");
+    expect(client.callCount).toBe(3);
+    expect(Number.isFinite(result.total_cost_usd)).toBe(true);
+    expect(result.total_cost_usd).toBeGreaterThan(0.05);
+  });
+
   it("are per query: the next query starts from zero", async () => {
     const usage: Usage = { input_tokens: 1_000, output_tokens: 100 };
     const client = createScriptedClient([

@@ -208,6 +208,47 @@ describe("HistoryStore lifecycle", () => {
     expect(recording.stored()).toEqual(await agent.getHistory());
   });
 
+  it("a compaction after a failed load writes nothing over the stored conversation, which the next load brings back", async () => {
+    const stored: ModelMessage[] = [
+      { role: "user", content: "The deploy key is in vault path ops/deploy." },
+      { role: "assistant", content: [{ type: "text", text: "Noted." }] },
+    ];
+    const recording = recordingStore(stored);
+    recording.failOnce("load", new Error("connection reset by peer"));
+    const noop = {
+      name: "noop",
+      inputSchema: { type: "object" },
+      readOnly: true,
+      parseInput: (input: unknown) => ({ ok: true as const, value: input }),
+      execute: () => "ok",
+    };
+    const client = createScriptedClient([
+      { ...toolTurn("t1"), usage: { input_tokens: 150_000, output_tokens: 10 } },
+      { content: "SUMMARY: the user said hello." },
+      { content: "done" },
+      { content: "It is in ops/deploy." },
+    ]);
+    const agent = createAgent({
+      model: "m",
+      client,
+      tools: [noop],
+      historyStore: recording.store,
+      autoCompact: { keepRecentMessages: 1 },
+    });
+    const first = await collect(agent.query("hello"));
+    expect(first.some((message) => message.type === "system" && message.subtype === "compaction")).toBe(true);
+    // Nothing was written: the store still holds the conversation the agent could not read.
+    expect(recording.calls.map((call) => call.op)).toEqual(["load"]);
+    expect(recording.stored()).toEqual(stored);
+
+    await agent.prompt("Where is the deploy key?");
+    expect(recording.calls.filter((call) => call.op === "load")).toHaveLength(2);
+    const sent = client.requests[3]!.messages;
+    expect(isWellFormedHistory(sent)).toBe(true);
+    expect(sent.slice(0, 2)).toEqual(stored);
+    expect(recording.stored()).toEqual(await agent.getHistory());
+  });
+
   it("with failOnError, store failures propagate out of query() and prompt(), and the guard is released", async () => {
     const recording = recordingStore([], { failOnError: true });
     recording.failures.append = new Error("disk full");

@@ -89,6 +89,35 @@ describe("a failed compaction", () => {
     }
   });
 
+  it("reports a refused replacement in the query that compacted, even when the next request fails", async () => {
+    const memory = createMemoryStore();
+    const store = defineHistoryStore({
+      load: memory.load,
+      append: memory.append,
+      replace: async () => {
+        throw new Error("disk full");
+      },
+    });
+    const badRequest = Object.assign(new Error("invalid request"), { status: 400 });
+    const routed = routedClient({ main: [...bigTurns(1), badRequest] });
+    const agent = createAgent({
+      model: MODEL,
+      client: routed.client,
+      tools: [fetchTool],
+      historyStore: store,
+      autoCompact,
+    });
+
+    const messages = await collect(agent.query("Go."));
+
+    expect(lastResult(messages).subtype).toBe("error_during_execution");
+    const compaction = kinds(messages).indexOf("system:compaction");
+    expect(compaction).toBeGreaterThan(-1);
+    const notices = systemMessages(messages, "store_error");
+    expect(notices.map((notice) => notice.operation)).toEqual(["replace"]);
+    expect(messages.indexOf(notices[0]!)).toBeLessThan(compaction);
+  });
+
   it("counts an empty summary as a failure rather than replacing history with nothing", async () => {
     const routed = routedClient({ main: [...bigTurns(1), answer("done")], compaction: [{ content: "   " }] });
     const agent = createAgent({ model: MODEL, client: routed.client, tools: [fetchTool], autoCompact });
@@ -96,6 +125,21 @@ describe("a failed compaction", () => {
     const messages = await collect(agent.query("Go."));
 
     expect(systemMessages(messages, "compaction_failed")).toHaveLength(1);
+    expect((await agent.getHistory())[0]).toEqual({ role: "user", content: "Go." });
+  });
+
+  it("counts a refused summary (stop_reason refusal) as a failure rather than a summary", async () => {
+    const routed = routedClient({
+      main: [...bigTurns(1), answer("done")],
+      compaction: [{ content: "I can't help with summarising", stop_reason: "refusal" }],
+    });
+    const agent = createAgent({ model: MODEL, client: routed.client, tools: [fetchTool], autoCompact });
+
+    const messages = await collect(agent.query("Go."));
+
+    expect(lastResult(messages).subtype).toBe("success");
+    expect(systemMessages(messages, "compaction")).toEqual([]);
+    expect(systemMessages(messages, "compaction_failed")[0]!.error.message).toMatch(/refus/);
     expect((await agent.getHistory())[0]).toEqual({ role: "user", content: "Go." });
   });
 

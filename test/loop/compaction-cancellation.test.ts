@@ -153,6 +153,58 @@ describe("compaction and cancellation", () => {
   });
 });
 
+describe("compaction and a consumer that stops early", () => {
+  it("a consumer leaving at a notice of the summary does not let the next query run under a rewrite still in progress", async () => {
+    // The summariser's model has no price: its notice is yielded while the compaction goes on to
+    // replace the stored history, which this store holds until `openGate` is called.
+    let openGate!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      openGate = resolve;
+    });
+    let replaceStarted!: () => void;
+    const replacing = new Promise<void>((resolve) => {
+      replaceStarted = resolve;
+    });
+    const jsonl = recordingJsonlStore();
+    const store = {
+      ...jsonl,
+      replace: async (messages: ModelMessage[]) => {
+        replaceStarted();
+        await gate;
+        return jsonl.replace(messages);
+      },
+    };
+    const routed = routedClient({ main: [answer("one", 2_000), answer("two"), answer("three")] });
+    const agent = createAgent({
+      model: MODEL,
+      client: routed.client,
+      historyStore: store,
+      autoCompact: { ...autoCompact, keepRecentMessages: 1, model: "summariser-without-price" },
+    });
+    await agent.prompt("First.");
+
+    const consumer = (async () => {
+      for await (const message of agent.query("Second.")) {
+        if (message.type === "system" && message.subtype === "unknown_pricing") break;
+      }
+    })();
+    await replacing;
+    await new Promise((resolve) => setImmediate(resolve));
+    // Whatever the agent answers now — refused while the query still runs, or run — nothing of it
+    // may be lost once the rewrite ends.
+    const third = agent.prompt("Third.").catch((error: unknown) => error);
+    openGate();
+    await consumer;
+    const outcome = await third;
+    const history = await agent.getHistory();
+    expectWellFormed(history);
+    if (outcome instanceof Error) expect(outcome.name).toBe("ConcurrentQueryError");
+    else expect(history.map(messageText)).toContain("Third.");
+    expect(await reloadJsonl(jsonl.path)).toEqual(history);
+    await agent.close();
+  });
+});
+
 describe("compaction with outputSchema", () => {
   const Answer = z.object({ answer: z.number() });
 

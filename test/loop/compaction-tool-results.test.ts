@@ -218,6 +218,40 @@ describe("compactToolResults", () => {
     expect(failures[0]!.error.message).toContain("summariser down");
   });
 
+  it("keeps the original result when the summary is refused, or is no shorter than the original", async () => {
+    const routed = routedClient({
+      main: [
+        fetchTurn("t1", 100, { text: documentOf(2_000) }),
+        fetchTurn("t2", 100, { text: documentOf(1_500) }),
+        answer("done"),
+      ],
+      toolResultSummary: [
+        { content: "I can't help with that", stop_reason: "refusal" },
+        { content: `A long retelling: ${"r".repeat(1_600)}` },
+      ],
+    });
+    const agent = createAgent({
+      model: MODEL,
+      client: routed.client,
+      tools: [fetchTool],
+      compactToolResults: { thresholdChars: 1_000 },
+    });
+
+    const messages = await collect(agent.query("Read them."));
+
+    expect(lastResult(messages).subtype).toBe("success");
+    const results = toolResults(await agent.getHistory());
+    expect(results.map(resultText)).toEqual([documentOf(2_000), documentOf(1_500)]);
+    expect(systemMessages(messages, "tool_result_compaction")).toEqual([]);
+    const failures = systemMessages(messages, "tool_result_compaction_failed") as Array<{
+      tool_use_id: string;
+      error: Error;
+    }>;
+    expect(failures.map((failure) => failure.tool_use_id)).toEqual(["t1", "t2"]);
+    expect(failures[0]!.error.message).toMatch(/refus/);
+    expect(failures[1]!.error.message).toMatch(/not shorter/);
+  });
+
   it("gives the summary call its own output budget (compactToolResults.maxTokens)", async () => {
     const routed = routedClient({
       main: [fetchTurn("t1", 100, { text: documentOf(2_000) }), answer("done")],

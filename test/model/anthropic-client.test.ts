@@ -2,7 +2,7 @@ import { createServer } from "node:net";
 import { inspect } from "node:util";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { InvalidOptionError, ProviderError, TimeoutError } from "../../src/errors";
-import type { ContentBlock, ModelMessage } from "../../src/messages/types";
+import type { ContentBlock, ModelMessage, Usage } from "../../src/messages/types";
 import { createAnthropicClient } from "../../src/model/anthropic";
 import type { ModelRequest, ModelStreamEvent } from "../../src/model/client";
 import { isPromptTooLongError } from "../../src/model/errors";
@@ -174,6 +174,20 @@ describe.each([
     const plain = await client(mock).createMessage(request());
     expect(plain.usage).toEqual({ input_tokens: 5, output_tokens: 2 });
     expect(plain.usage).not.toHaveProperty("cache_read_input_tokens");
+  });
+
+  it("leaves out a usage bucket that is not a token count (negative, NaN, a string)", async () => {
+    const usage = {
+      input_tokens: -120,
+      output_tokens: 30,
+      cache_creation_input_tokens: "50",
+      cache_read_input_tokens: -900,
+    } as unknown as Usage;
+    const mock = await start({ content: "odd gateway", usage });
+    expect((await client(mock).createMessage(request())).usage).toEqual({
+      input_tokens: 0,
+      output_tokens: 30,
+    });
   });
 
   it("passes the stop reason through (max_tokens)", async () => {

@@ -20,7 +20,10 @@ import {
   createAnthropicClient,
   DEFAULT_COMPACTION_PROMPT,
   DEFAULT_TOOL_RESULT_SUMMARY_PROMPT,
+  defineHistoryStore,
   defineTool,
+  HistoryStoreError,
+  type ModelMessage,
   type ModelRequest,
 } from "../../src/index";
 import {
@@ -525,6 +528,36 @@ describe("tracing compaction", () => {
     const summarising = spansNamed(`chat ${MODEL}`).filter((span) => isChildOf(span, compaction));
     expect(summarising).toHaveLength(1);
     expect(summarising[0]!.status.code).toBe(SpanStatusCode.ERROR);
+  });
+
+  it("fails the compaction span when the store throws the rewrite (failOnError), as the query span", async () => {
+    const stored: ModelMessage[] = [];
+    const store = defineHistoryStore({
+      failOnError: true,
+      load: async () => stored,
+      append: async (message) => void stored.push(message),
+      replace: async () => {
+        throw new Error("disk full");
+      },
+    });
+    const main: ScriptedResponse[] = [
+      {
+        content: [toolUse("t1", "get_weather", { city: "Lisbon" })],
+        usage: { input_tokens: 1_500, output_tokens: 5 },
+      },
+    ];
+    const { agent } = tracedAgent(
+      (request) => (isCompactionRequest(request) ? { content: "SUMMARY" } : main.shift()!),
+      { autoCompact: { thresholdTokens: 1_000, keepRecentMessages: 1 }, historyStore: store },
+    );
+
+    await expect(agent.prompt("Collect the forecasts.")).rejects.toBeInstanceOf(HistoryStoreError);
+
+    const compaction = onlySpan("compaction");
+    expect(compaction.status.code).toBe(SpanStatusCode.ERROR);
+    expect(compaction.attributes["error.type"]).toBe("HistoryStoreError");
+    expect(compaction.attributes["agent_lattice.compaction.outcome"]).toBe("failed");
+    expect(onlySpan("invoke_agent forecaster").status.code).toBe(SpanStatusCode.ERROR);
   });
 });
 
