@@ -5,6 +5,7 @@
  * @module
  */
 import { InvalidOptionError } from "../errors";
+import { isBlankText } from "../messages/blank-text";
 
 /**
  * What is wrong with `input` as a prompt, or `undefined` when it is a usable one: a string with
@@ -19,8 +20,7 @@ export function promptProblem(input: unknown): string | undefined {
   for (const [index, block] of input.entries()) {
     if (typeof block !== "object" || block === null || typeof block.type !== "string")
       return `block ${index} is not a content block (an object with a type)`;
-    if (block.type === "text" && (typeof block.text !== "string" || block.text.trim() === ""))
-      return `block ${index} is a text block without text`;
+    if (isBlankText(block)) return `block ${index} is a text block without text`;
   }
   return undefined;
 }

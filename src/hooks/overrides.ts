@@ -4,19 +4,20 @@
  * with an obscure TypeError. A check that throws fails its hook (see `runHookChain`).
  * @module
  */
+import { promptProblem } from "../agent/prompt-input";
 import type { ContentBlock } from "../messages/types";
 import type { ModelRequest } from "../model/client";
 
 /**
- * `updatedPrompt` as a prompt: a non-empty string, or a non-empty array of content blocks (objects
- * with a `type`; a text block's `text` a string).
+ * `updatedPrompt` as a prompt, by the rules a caller's prompt follows (see `promptProblem`): a
+ * non-blank string, or a non-empty array of content blocks without blank text.
  * @throws TypeError otherwise
  */
 export function promptOverride(value: unknown): string | ContentBlock[] {
-  if (typeof value === "string" && value !== "") return value;
-  if (Array.isArray(value) && value.length > 0 && value.every(isContentBlockLike)) return value;
+  const problem = promptProblem(value);
+  if (problem === undefined) return value as string | ContentBlock[];
   throw new TypeError(
-    "updatedPrompt must be a non-empty string or a non-empty array of content blocks ({ type, … }).",
+    `updatedPrompt must be a non-empty string or a non-empty array of content blocks ({ type, … }): it ${problem}.`,
   );
 }
 
@@ -32,13 +33,6 @@ export function continueWithOverride(value: unknown): string | undefined {
 /** A refusal message as given, or `undefined` when it is not a non-empty string (the default is used then). */
 export function refusalMessage(value: unknown): string | undefined {
   return typeof value === "string" && value !== "" ? value : undefined;
-}
-
-function isContentBlockLike(block: unknown): boolean {
-  if (typeof block !== "object" || block === null) return false;
-  const { type, text } = block as { type?: unknown; text?: unknown };
-  if (typeof type !== "string") return false;
-  return type !== "text" || typeof text === "string";
 }
 
 /**

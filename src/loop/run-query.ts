@@ -6,7 +6,7 @@
  */
 import type { AgentCore } from "../agent/agent-core";
 import type { PromptInput } from "../agent/options";
-import { assertPrompt, promptProblem } from "../agent/prompt-input";
+import { assertPrompt } from "../agent/prompt-input";
 import { isContextWindowExceeded } from "../compaction/overflow";
 import { totalInputTokens } from "../cost/usage";
 import {
@@ -21,9 +21,11 @@ import { closeDanglingToolUses, errorResultsFor, unansweredCall } from "../histo
 import { continueWithOverride, promptOverride, refusalMessage } from "../hooks/overrides";
 import { runHookChain } from "../hooks/run-hooks";
 import type { StopOutput, UserPromptSubmitOutput } from "../hooks/types";
+import { isBlankText } from "../messages/blank-text";
 import type { ResultSubtype, SDKMessage, SDKResultMessage } from "../messages/sdk-messages";
-import type { AssistantModelMessage, ContentBlock, ModelMessage, ToolUseBlock } from "../messages/types";
+import type { AssistantModelMessage, ModelMessage, ToolUseBlock } from "../messages/types";
 import { isPromiseLike } from "../shared/maybe-async";
+import { asSentence } from "../shared/sentence";
 import { compactHistory } from "./compaction-step";
 import { drain, type LiveMessages, MESSAGES_WAITING } from "./live-messages";
 import { callModel, cancelledOutcome, type ModelOutcome, unfinishedOf } from "./model-call";
@@ -267,16 +269,13 @@ async function* submitPrompt<T>(
     yield { type: "system", subtype: "hook_error", hook: "userPromptSubmit", error: failure };
     return {
       subtype: "error_during_execution",
-      error: new PromptBlockedError(`${failure.message}. The prompt was not sent.`, { cause: failure }),
+      error: new PromptBlockedError(`${asSentence(failure.message)} The prompt was not sent.`, {
+        cause: failure,
+      }),
     };
   }
   if (blockedMessage !== undefined)
     return { subtype: "error_during_execution", error: new PromptBlockedError(blockedMessage) };
-  const problem = promptProblem(content);
-  if (problem !== undefined) {
-    const message = `The prompt a userPromptSubmit hook returned (updatedPrompt) ${problem}. The prompt was not sent.`;
-    return { subtype: "error_during_execution", error: new PromptBlockedError(message) };
-  }
   // Calls left without results (a history given to replaceHistory, or written by another program)
   // are answered first: the request would otherwise be refused.
   const unanswered = closeDanglingToolUses(core.history.messages, unansweredCall);
@@ -386,10 +385,6 @@ async function* appendToHistory<T>(
 function withoutBlankText(message: AssistantModelMessage): AssistantModelMessage {
   if (!message.content.some(isBlankText)) return message;
   return { ...message, content: message.content.filter((block) => !isBlankText(block)) };
-}
-
-function isBlankText(block: ContentBlock): boolean {
-  return block.type === "text" && !(typeof block.text === "string" && /\S/.test(block.text));
 }
 
 function updateResultText(run: QueryRun, message: AssistantModelMessage): void {

@@ -21,6 +21,7 @@ import type { ToolResultBlock, ToolUseBlock } from "../messages/types";
 import { redact } from "../model/redact";
 import { describeThrown, nameOfThrown } from "../shared/describe-thrown";
 import { isPromiseLike, type PromiseOrValue } from "../shared/maybe-async";
+import { asSentence } from "../shared/sentence";
 import { type LinkedController, linkSignals, raceWithSignal } from "../shared/signals";
 import type { SpanHandle, Telemetry } from "../telemetry/telemetry";
 import type { ParseResult, Tool, ToolContext, ToolOutput } from "../tools/tool";
@@ -501,8 +502,7 @@ function hookFailed(
   runtime: ToolRuntime,
 ): ToolCallOutcome {
   runtime.emit({ type: "system", subtype: "hook_error", hook: failure.event, error: failure });
-  const sentence = /[.!?]$/.test(failure.message) ? failure.message : `${failure.message}.`;
-  return errorOutcome(toolUseId, redact(`${sentence} ${detail}`, runtime.secrets));
+  return errorOutcome(toolUseId, redact(`${asSentence(failure.message)} ${detail}`, runtime.secrets));
 }
 
 function deny(

@@ -2,6 +2,7 @@
  * Turning what a tool returned (or threw) into a tool_result block.
  * @module
  */
+import { isBlankText } from "../messages/blank-text";
 import type { ImageBlock, TextBlock, ToolResultBlock, ToolUseBlock } from "../messages/types";
 import { describeThrown } from "../shared/describe-thrown";
 import type { ToolOutput } from "../tools/tool";
@@ -83,8 +84,8 @@ function isEmptyContent(content: ToolResultBlock["content"] | undefined): boolea
 export function usableContent(content: unknown): ToolResultBlock["content"] | undefined {
   if (typeof content === "string") return content;
   if (!Array.isArray(content) || !content.every(isResultBlock)) return undefined;
-  if (!content.some(isEmptyText)) return content;
-  const kept = content.filter((block) => !isEmptyText(block));
+  if (!content.some(isBlankText)) return content;
+  const kept = content.filter((block) => !isBlankText(block));
   return kept.length > 0 ? kept : "";
 }
 
@@ -96,11 +97,6 @@ function isResultBlock(block: unknown): block is TextBlock | ImageBlock {
   const image = source as { type?: unknown; data?: unknown; media_type?: unknown; url?: unknown };
   if (image.type === "base64") return typeof image.data === "string" && typeof image.media_type === "string";
   return image.type === "url" && typeof image.url === "string";
-}
-
-/** A text block with no text but whitespace: the API refuses it. */
-function isEmptyText(block: TextBlock | ImageBlock): boolean {
-  return block.type === "text" && !/\S/.test(block.text);
 }
 
 /** JSON text of a tool's non-string output (`""` for what JSON cannot state, e.g. a function); `undefined` when it throws. */
