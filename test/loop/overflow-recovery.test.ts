@@ -42,6 +42,25 @@ function promptTooLong(): Error {
 const autoCompact = { thresholdTokens: 10_000_000, keepRecentMessages: 2 };
 
 describe("overflow recovery: model_context_window_exceeded", () => {
+  it("with includePartialMessages, the discarded response's deltas were already yielded; its assistant message never is", async () => {
+    const routed = routedClient({ main: [fetchTurn("t1", 100), EXCEEDED, answer("done")] });
+    const agent = createAgent({
+      model: MODEL,
+      client: routed.client,
+      tools: [fetchTool],
+      autoCompact,
+      includePartialMessages: true,
+    });
+
+    const messages = await collect(agent.query("Go."));
+
+    expect(lastResult(messages).subtype).toBe("success");
+    const streamed = JSON.stringify(messages.filter((message) => message.type === "stream_event"));
+    expect(streamed).toContain("half an answ"); // as the docs say: render assistant messages to match history
+    const assistants = JSON.stringify(messages.filter((message) => message.type === "assistant"));
+    expect(assistants).not.toContain("half an answ");
+  });
+
   it("discards the response, compacts and retries the same turn", async () => {
     const routed = routedClient({ main: [fetchTurn("t1", 100), EXCEEDED, answer("done")] });
     const store = recordingJsonlStore();
