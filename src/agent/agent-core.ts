@@ -11,8 +11,8 @@ import { validateHooks } from "../hooks/run-hooks";
 import type { CanUseTool, Hooks, PermissionMode } from "../hooks/types";
 import type { McpServerStatus } from "../messages/sdk-messages";
 import type { ModelClient, ModelRequest, ModelToolDefinition, OutputFormat } from "../model/client";
-import { urlSecretsOf } from "../model/redact";
 import type { RetryPolicy } from "../model/retry";
+import { urlSecretsOf } from "../shared/redact";
 import { abortableSleep, MAX_TIMER_MS } from "../shared/signals";
 import { NOOP_TELEMETRY, type Telemetry, type TelemetryOptions } from "../telemetry/telemetry";
 import {

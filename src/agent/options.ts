@@ -7,9 +7,10 @@ import type { ModelPricing } from "../cost/pricing";
 import type { HistoryStore } from "../history/store";
 import type { CanUseTool, Hooks, PermissionMode } from "../hooks/types";
 import type { McpServerConfig } from "../integrations/mcp/config";
-import type { ContentBlock } from "../messages/types";
-import type { JsonSchema, ModelClient, ModelRequest, OutputFormat } from "../model/client";
+import type { PromptInput } from "../messages/prompt-input";
+import type { ModelClient, ModelRequest, OutputFormat } from "../model/client";
 import type { TelemetryOptions } from "../telemetry/telemetry";
+import type { OutputSchema } from "../tools/output-schema";
 import type { Tool } from "../tools/tool";
 
 /** @see AgentOptions.maxTurns */
@@ -30,8 +31,6 @@ export const DEFAULT_COMPACTION_THRESHOLD_TOKENS = 100_000;
 export const DEFAULT_KEEP_RECENT_MESSAGES = 6;
 /** @see CompactToolResultsOptions.thresholdChars */
 export const DEFAULT_TOOL_RESULT_THRESHOLD_CHARS = 50_000;
-/** How long one hook may run before it counts as failed. */
-export const DEFAULT_HOOK_TIMEOUT_MS = 60_000;
 
 /** Retries of transient provider failures. */
 export interface RetryOptions {
@@ -135,13 +134,6 @@ export interface InternalOptions {
   random?: () => number;
 }
 
-/** A validator for the structured result: zod works directly; a bare `parse` works. */
-export type OutputSchema<T> = {
-  parse(input: unknown): T;
-  /** The JSON Schema `submit_output` declares; derived from zod / Standard JSON Schema when absent. */
-  jsonSchema?: JsonSchema;
-};
-
 /** Per-query options. */
 export interface QueryOptions {
   /** Bounds the whole query; aborting ends it `error_abort`. */
@@ -150,5 +142,5 @@ export interface QueryOptions {
   requestTimeoutMs?: number;
 }
 
-/** A prompt: text or content blocks. */
-export type PromptInput = string | ContentBlock[];
+export { DEFAULT_HOOK_TIMEOUT_MS } from "../hooks/types";
+export type { OutputSchema, PromptInput };

@@ -5,7 +5,7 @@
  * @module
  */
 import packageJson from "../../package.json";
-import { urlSecretsOf } from "../model/redact";
+import { urlSecretsOf } from "../shared/redact";
 import { type CliAgent, createCliAgent, MissingApiKeyError } from "./agent-setup";
 import { type CliOptions, parseCommandLine, USAGE, UsageError } from "./args";
 import { runDemo } from "./demo";

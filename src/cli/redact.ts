@@ -2,7 +2,7 @@
  * Keeps secrets out of everything the command prints, streamed answer text included.
  * @module
  */
-import { REDACTED, redact } from "../model/redact";
+import { REDACTED, redact } from "../shared/redact";
 
 /** Placeholder written where a secret was. */
 export { REDACTED };

@@ -11,7 +11,7 @@
  * @module
  */
 import { constants } from "node:os";
-import { killTrackedProcessGroups } from "../workspace-tools/process-group";
+import { killTrackedProcessGroups } from "../shared/process-group";
 import { EXIT_AGENT_ERROR, EXIT_OUTPUT_CLOSED } from "./exit-codes";
 import { abortRunningQueries, runExitCleanups } from "./interrupt-control";
 

@@ -26,11 +26,11 @@ import type { FileHandle } from "node:fs/promises";
 import { mkdir, open, rename, stat, unlink } from "node:fs/promises";
 import { dirname } from "node:path";
 import { ConversationConflictError } from "../errors";
-import { createFileWriteLock, siblingPath } from "../integrations/stores/file-write-lock";
-import { parseStoredMessage } from "../integrations/stores/message-codec";
-import { createVersionedStoreCore, type VersionedBackend } from "../integrations/stores/versioned-store";
 import type { ModelMessage } from "../messages/types";
 import type { HistoryStore } from "./store";
+import { createFileWriteLock, siblingPath } from "./store-kit/file-write-lock";
+import { parseStoredMessage } from "./store-kit/message-codec";
+import { createVersionedStoreCore, type VersionedBackend } from "./store-kit/versioned-store";
 
 /** How long a write lock may be held before another writer treats it as abandoned. */
 export const DEFAULT_JSONL_STALE_LOCK_MS = 30_000;

@@ -4,7 +4,7 @@
  * with an obscure TypeError. A check that throws fails its hook (see `runHookChain`).
  * @module
  */
-import { promptProblem } from "../agent/prompt-input";
+import { promptProblem } from "../messages/prompt-input";
 import type { ContentBlock } from "../messages/types";
 import type { ModelRequest } from "../model/client";
 

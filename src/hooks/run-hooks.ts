@@ -2,11 +2,10 @@
  * Running hooks: matcher selection, registration order, per-hook timeout, and failure capture.
  * @module
  */
-import { DEFAULT_HOOK_TIMEOUT_MS } from "../agent/options";
-import { InvalidOptionError } from "../errors";
+import { HookFailure, InvalidOptionError } from "../errors";
 import { MAX_TIMER_MS, raceWithSignal } from "../shared/signals";
 import { canMatchToolName } from "./permissions";
-import type { HookMatcher, Hooks } from "./types";
+import { DEFAULT_HOOK_TIMEOUT_MS, type HookMatcher, type Hooks } from "./types";
 
 /** The hook events the loop runs. */
 const HOOK_EVENTS = new Set([
@@ -77,25 +76,33 @@ export function matchesTool(matcher: string | RegExp | undefined, toolName: stri
   return matcher.test(toolName);
 }
 
-import { HookFailure } from "../errors";
-
 export { HookFailure };
 
+/** What {@link runHookChain} runs: one event's hooks, and what to do with each output. */
+export interface HookChain<I, O> {
+  /** The event's name, as failures report it (`"preToolUse"`, `"onModelRequest option"` …). */
+  event: string;
+  hooks: ReadonlyArray<HookMatcher<I, O>> | undefined;
+  /** The tool the event is about; hooks whose matcher does not select it are skipped. */
+  toolName?: string;
+  /** Builds the input of the next hook (called per hook, so it sees earlier overrides). */
+  input: () => I;
+  /**
+   * Receives each hook's output and returns `true` to stop the chain (e.g. a block), or throws to
+   * refuse a malformed output (that fails the hook).
+   */
+  onOutput: (output: O) => boolean | void;
+  /** When it aborts, the running hook is abandoned and the failure carries the abort reason. */
+  signal?: AbortSignal;
+}
+
 /**
- * Runs the hooks of one event that match `toolName`, in registration order. `step` receives each
- * hook's output and returns whether to stop the chain (e.g. a block), or throws to refuse a malformed
- * output. A throw (the hook's or `step`'s) or timeout stops the chain and is returned as a
- * {@link HookFailure}; it never propagates. When `signal` aborts, the
- * running hook is abandoned and the failure carries the abort reason as its cause.
+ * Runs the hooks of one event that match its tool, in registration order. A throw (the hook's or
+ * `onOutput`'s) or timeout stops the chain and is returned as a {@link HookFailure}; it never
+ * propagates.
  */
-export async function runHookChain<I, O>(
-  event: string,
-  hooks: ReadonlyArray<HookMatcher<I, O>> | undefined,
-  toolName: string | undefined,
-  makeInput: () => I,
-  step: (output: O) => boolean | void,
-  signal?: AbortSignal,
-): Promise<HookFailure | undefined> {
+export async function runHookChain<I, O>(chain: HookChain<I, O>): Promise<HookFailure | undefined> {
+  const { event, hooks, toolName, input: makeInput, onOutput: step, signal } = chain;
   if (!hooks || hooks.length === 0) return undefined;
   for (let index = 0; index < hooks.length; index++) {
     const hook = hooks[index]!;

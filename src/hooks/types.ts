@@ -108,3 +108,6 @@ export type CanUseTool = (
  * - `bypassPermissions`: every tool runs without asking (lists still apply).
  */
 export type PermissionMode = "default" | "plan" | "bypassPermissions";
+
+/** How long one hook may run before it counts as failed. */
+export const DEFAULT_HOOK_TIMEOUT_MS = 60_000;

@@ -49,18 +49,17 @@ export async function compactHistory<T>(
 
   let skip = false;
   let customInstructions: string | undefined;
-  const hookFailure = await runHookChain(
-    "preCompact",
-    core.hooks?.preCompact,
-    undefined,
-    () => ({ trigger, messages: history }),
-    (output: PreCompactOutput) => {
+  const hookFailure = await runHookChain({
+    event: "preCompact",
+    hooks: core.hooks?.preCompact,
+    input: () => ({ trigger, messages: history }),
+    onOutput: (output: PreCompactOutput) => {
       if (output.skip) skip = true;
       if (output.customInstructions)
         customInstructions = [customInstructions, output.customInstructions].filter(Boolean).join("\n");
     },
-    run.modelSignal,
-  );
+    signal: run.modelSignal,
+  });
   if (hookFailure && run.modelSignal.aborted) return { kind: "cancelled", outcome: cancelledOutcome(run) };
   if (hookFailure) emit({ type: "system", subtype: "hook_error", hook: "preCompact", error: hookFailure });
   if (skip) return { kind: "skipped" };

@@ -281,10 +281,15 @@ async function applyRequestHooks<T>(core: AgentCore<T>, request: ModelRequest): 
     const asHook: HookMatcher<ModelRequestInput, ModelRequestOutput> = {
       handler: async ({ request: shaped }) => ({ request: (await option(shaped)) ?? undefined }),
     };
-    const failure = await runHookChain("onModelRequest option", [asHook], undefined, input, replace);
+    const failure = await runHookChain({
+      event: "onModelRequest option",
+      hooks: [asHook],
+      input,
+      onOutput: replace,
+    });
     if (failure) throw failure;
   }
-  const failure = await runHookChain("onModelRequest", hooks, undefined, input, replace);
+  const failure = await runHookChain({ event: "onModelRequest", hooks, input, onOutput: replace });
   if (failure) throw failure;
   return current;
 }

@@ -5,8 +5,6 @@
  * @module
  */
 import type { AgentCore } from "../agent/agent-core";
-import type { PromptInput } from "../agent/options";
-import { assertPrompt } from "../agent/prompt-input";
 import { isContextWindowExceeded } from "../compaction/overflow";
 import { totalInputTokens } from "../cost/usage";
 import {
@@ -22,6 +20,7 @@ import { continueWithOverride, promptOverride, refusalMessage } from "../hooks/o
 import { runHookChain } from "../hooks/run-hooks";
 import type { StopOutput, UserPromptSubmitOutput } from "../hooks/types";
 import { isBlankText } from "../messages/blank-text";
+import { assertPrompt, type PromptInput } from "../messages/prompt-input";
 import type { ResultSubtype, SDKMessage, SDKResultMessage } from "../messages/sdk-messages";
 import type { AssistantModelMessage, ModelMessage, ToolUseBlock } from "../messages/types";
 import { isPromiseLike } from "../shared/maybe-async";
@@ -248,20 +247,19 @@ async function* submitPrompt<T>(
   // Copies: history must not share objects with the caller, who may reuse or edit its blocks later.
   let content = typeof prompt === "string" ? prompt : structuredClone(prompt);
   let blockedMessage: string | undefined;
-  const failure = await runHookChain(
-    "userPromptSubmit",
-    core.hooks?.userPromptSubmit,
-    undefined,
-    () => ({ prompt: content }),
-    (output: UserPromptSubmitOutput) => {
+  const failure = await runHookChain({
+    event: "userPromptSubmit",
+    hooks: core.hooks?.userPromptSubmit,
+    input: () => ({ prompt: content }),
+    onOutput: (output: UserPromptSubmitOutput) => {
       if (output.updatedPrompt !== undefined) content = structuredClone(promptOverride(output.updatedPrompt));
       if (output.block) {
         blockedMessage = refusalMessage(output.message) ?? "A userPromptSubmit hook blocked the prompt.";
         return true;
       }
     },
-    run.modelSignal,
-  );
+    signal: run.modelSignal,
+  });
   // A hook abandoned by a cancellation: the prompt is not recorded.
   if (failure && run.modelSignal.aborted) return cancelledEnding(run);
   if (failure) {
@@ -343,20 +341,19 @@ async function* finishOrContinue<T>(
   }
   if (message.stop_reason === "pause_turn") return "continue";
   let continueWith: string | undefined;
-  const failure = await runHookChain(
-    "stop",
-    core.hooks?.stop,
-    undefined,
-    () => ({ result: run.resultText, stopReason: run.stopReason, numTurns: run.turns }),
-    (output: StopOutput) => {
+  const failure = await runHookChain({
+    event: "stop",
+    hooks: core.hooks?.stop,
+    input: () => ({ result: run.resultText, stopReason: run.stopReason, numTurns: run.turns }),
+    onOutput: (output: StopOutput) => {
       const message = continueWithOverride(output.continueWith);
       if (message) {
         continueWith = message;
         return true;
       }
     },
-    run.modelSignal,
-  );
+    signal: run.modelSignal,
+  });
   // A stop hook abandoned by a cancellation cannot make the query a success (nor continue it).
   if (failure && run.modelSignal.aborted) return cancelledEnding(run);
   if (failure) yield { type: "system", subtype: "hook_error", hook: "stop", error: failure };

@@ -6,8 +6,8 @@
  */
 import type { ToolUseBlock } from "../messages/types";
 import { isPromiseLike, type PromiseOrValue } from "../shared/maybe-async";
+import { errorOutcome, type ToolCallOutcome } from "../tools/tool-output";
 import { runToolCall, type ToolRuntime } from "./tool-call";
-import { errorOutcome, type ToolCallOutcome } from "./tool-output";
 
 /**
  * Runs the calls of one assistant message. While every call completes synchronously the batch

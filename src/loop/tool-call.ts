@@ -18,21 +18,21 @@ import type {
 } from "../hooks/types";
 import type { PermissionDenial, SDKMessage } from "../messages/sdk-messages";
 import type { ToolResultBlock, ToolUseBlock } from "../messages/types";
-import { redact } from "../model/redact";
 import { describeThrown, nameOfThrown } from "../shared/describe-thrown";
 import { isPromiseLike, type PromiseOrValue } from "../shared/maybe-async";
+import { redact } from "../shared/redact";
 import { asSentence } from "../shared/sentence";
 import { type LinkedController, linkSignals, raceWithSignal } from "../shared/signals";
 import type { SpanHandle, Telemetry } from "../telemetry/telemetry";
 import type { ParseResult, Tool, ToolContext, ToolOutput } from "../tools/tool";
-import type { Emit } from "./live-messages";
 import {
   errorOutcome,
   outcomeFromOutput,
   type ToolCallOutcome,
   toolResultText,
   usableContent,
-} from "./tool-output";
+} from "../tools/tool-output";
+import type { Emit } from "./live-messages";
 
 /** Everything a tool call needs from the agent and the query. */
 export interface ToolRuntime {
@@ -418,12 +418,12 @@ async function runPreToolUseHooks(call: ToolUseBlock, initialInput: unknown, run
     block: false,
     message: undefined as string | undefined,
   };
-  const failure = await runHookChain(
-    "preToolUse",
-    runtime.hooks?.preToolUse,
-    call.name,
-    () => ({ toolName: call.name, input: state.input, toolUseId: call.id, signal: runtime.signal }),
-    (output: PreToolUseOutput) => {
+  const failure = await runHookChain({
+    event: "preToolUse",
+    hooks: runtime.hooks?.preToolUse,
+    toolName: call.name,
+    input: () => ({ toolName: call.name, input: state.input, toolUseId: call.id, signal: runtime.signal }),
+    onOutput: (output: PreToolUseOutput) => {
       if (output.updatedInput !== undefined) {
         state.input = output.updatedInput;
         state.updated = true;
@@ -434,8 +434,8 @@ async function runPreToolUseHooks(call: ToolUseBlock, initialInput: unknown, run
         return true;
       }
     },
-    runtime.signal,
-  );
+    signal: runtime.signal,
+  });
   return { ...state, failure };
 }
 
@@ -447,20 +447,20 @@ async function runPostToolUseHooks(
 ): Promise<ToolCallOutcome> {
   if (runtime.signal.aborted) return abortedBeforeCheck(call, outcome);
   let current = outcome;
-  const failure = await runHookChain(
-    "postToolUse",
-    runtime.hooks?.postToolUse,
-    call.name,
-    () => ({ toolName: call.name, input, toolUseId: call.id, output: current.block }),
-    (output: PostToolUseOutput) => {
+  const failure = await runHookChain({
+    event: "postToolUse",
+    hooks: runtime.hooks?.postToolUse,
+    toolName: call.name,
+    input: () => ({ toolName: call.name, input, toolUseId: call.id, output: current.block }),
+    onOutput: (output: PostToolUseOutput) => {
       if (output.updatedOutput !== undefined) {
         checkOutputOverride(output.updatedOutput);
         const replaced = outcomeFromOutput(call, output.updatedOutput);
         current = { block: replaced.block, endTurn: current.endTurn || replaced.endTurn };
       }
     },
-    runtime.signal,
-  );
+    signal: runtime.signal,
+  });
   if (!failure) return current;
   if (runtime.signal.aborted) return abortedBeforeCheck(call, outcome);
   // The output is withheld: the failing hook may have been the one redacting it.

@@ -12,13 +12,13 @@ import { describeThrown } from "../shared/describe-thrown";
 import { isPromiseLike, type PromiseOrValue } from "../shared/maybe-async";
 import { raceWithSignal } from "../shared/signals";
 import { exclusiveBatchMessage, SUBMIT_OUTPUT_TOOL_NAME } from "../tools/submit-output";
+import { type ToolCallOutcome, toolResultText } from "../tools/tool-output";
 import { toolResultCompactor } from "./compaction-step";
 import type { Emit } from "./live-messages";
 import type { QueryRun } from "./query-run";
 import type { Ending } from "./run-query";
 import { runToolBatch } from "./tool-batch";
 import type { ToolRuntime } from "./tool-call";
-import { type ToolCallOutcome, toolResultText } from "./tool-output";
 
 /** The results of one batch, in the model's order, and the ending they cause, if any. */
 export interface ToolPhaseResult<T> {

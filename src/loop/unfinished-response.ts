@@ -6,9 +6,10 @@
  * is the result's partial text.
  * @module
  */
+
+import { type PartialUsage, readUsage, toUsage } from "../messages/reported-usage";
+import type { ModelStreamEvent } from "../messages/stream-event";
 import type { Usage } from "../messages/types";
-import { type PartialUsage, readUsage, toUsage } from "../model/anthropic-response";
-import type { ModelStreamEvent } from "../model/client";
 
 /** Follows the raw stream events of one attempt. Cheap: it keeps only text and usage. */
 export class UnfinishedResponse {

@@ -2,7 +2,7 @@
  * What a query yields: one discriminated union, with the result message always last.
  * @module
  */
-import type { ModelStreamEvent } from "../model/client";
+import type { ModelStreamEvent } from "./stream-event";
 import type { AssistantModelMessage, StopReason, Usage, UserModelMessage } from "./types";
 
 /** How a query ended. */

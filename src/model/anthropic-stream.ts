@@ -4,8 +4,9 @@
  * @module
  */
 import { ProviderError } from "../errors";
+import { type PartialUsage, readUsage, toUsage } from "../messages/reported-usage";
 import type { AssistantModelMessage, ContentBlock, StopReason } from "../messages/types";
-import { type PartialUsage, readUsage, toContentBlock, toUsage } from "./anthropic-response";
+import { toContentBlock } from "./anthropic-response";
 import type { ModelStreamEvent } from "./client";
 
 /**

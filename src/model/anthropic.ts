@@ -8,6 +8,7 @@ import Anthropic, { type ClientOptions } from "@anthropic-ai/sdk";
 import { Stream } from "@anthropic-ai/sdk/core/streaming";
 import { InvalidOptionError, ProviderError, TimeoutError } from "../errors";
 import type { AssistantModelMessage } from "../messages/types";
+import { redact, urlSecretsOf } from "../shared/redact";
 import { linkSignals, MAX_TIMER_MS } from "../shared/signals";
 import { type AnthropicRequestBody, toAnthropicRequestBody } from "./anthropic-request";
 import { type AnthropicResponseBody, toAssistantMessage } from "./anthropic-response";
@@ -15,7 +16,6 @@ import { StreamedMessageAssembler } from "./anthropic-stream";
 import type { ModelClient, ModelRequest, ModelStreamEvent } from "./client";
 import { endpointOf } from "./endpoint";
 import { isAbortError, toProviderError } from "./errors";
-import { redact, urlSecretsOf } from "./redact";
 
 /** Options of {@link createAnthropicClient}. */
 export interface AnthropicClientOptions {

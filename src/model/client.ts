@@ -3,8 +3,11 @@
  * @module
  */
 
+import type { ModelStreamEvent } from "../messages/stream-event";
 import type { AssistantModelMessage, ModelMessage, TextBlock } from "../messages/types";
 import type { ModelEndpoint } from "./endpoint";
+
+export type { ModelStreamEvent };
 
 /** A JSON Schema object, as sent to the model for tool inputs and output formats. */
 export type JsonSchema = { [key: string]: unknown };
@@ -22,12 +25,6 @@ export type OutputFormat = {
   /** Optional validator for the parsed JSON; when absent the parsed JSON is returned as is. */
   parse?: (input: unknown) => unknown;
 };
-
-/**
- * A raw server-sent event of the Messages API stream (`message_start`, `content_block_start`,
- * `content_block_delta`, `content_block_stop`, `message_delta`, `message_stop`, `ping`, `error`).
- */
-export type ModelStreamEvent = { type: string; [key: string]: unknown };
 
 /** One request to the model. */
 export interface ModelRequest {

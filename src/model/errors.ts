@@ -7,9 +7,9 @@
  */
 import { AnthropicError } from "@anthropic-ai/sdk";
 import { ProviderError, TimeoutError } from "../errors";
-import { containsSecret, redact } from "./redact";
+import { containsSecret, redact } from "../shared/redact";
 
-export { redact } from "./redact";
+export { redact } from "../shared/redact";
 
 /** Options of {@link toProviderError}. */
 export interface ToProviderErrorOptions {

@@ -6,7 +6,7 @@
 import { context, type Span, SpanKind, SpanStatusCode, type Tracer, trace } from "@opentelemetry/api";
 import type { ModelRequest } from "../model/client";
 import type { ModelEndpoint } from "../model/endpoint";
-import { redact } from "../model/redact";
+import { redact } from "../shared/redact";
 import type { SpanAttributeValue, SpanHandle, Telemetry, TelemetryOptions } from "./telemetry";
 
 const TRACER_NAME = "agent-lattice";

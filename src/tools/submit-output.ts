@@ -3,8 +3,8 @@
  * it with the payload, which is validated before the run can succeed.
  * @module
  */
-import type { OutputSchema } from "../agent/options";
 import type { JsonSchema, ModelToolDefinition } from "../model/client";
+import type { OutputSchema } from "./output-schema";
 import { jsonSchemaOf, PERMISSIVE_OBJECT_SCHEMA, type SchemaLike, validatorOf } from "./schema";
 import type { ParseResult } from "./tool";
 

@@ -4,7 +4,7 @@
  */
 import { stat } from "node:fs/promises";
 import { z } from "zod";
-import { redact } from "../model/redact";
+import { redact } from "../shared/redact";
 import { defineTool } from "../tools/define-tool";
 import type { Tool } from "../tools/tool";
 import { type CommandOutcome, runCommand } from "./run-command";

@@ -5,7 +5,7 @@
 import { realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { InvalidOptionError } from "../errors";
-import { urlSecretsOf } from "../model/redact";
+import { urlSecretsOf } from "../shared/redact";
 import { MAX_TIMER_MS } from "../shared/signals";
 
 /** Characters a tool output may hold before it is cut with a notice. @default 30_000 */

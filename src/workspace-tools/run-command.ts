@@ -5,7 +5,7 @@
  */
 import { spawn } from "node:child_process";
 import { StringDecoder } from "node:string_decoder";
-import { processGroupExists, signalProcessGroup, trackProcessGroup } from "./process-group";
+import { processGroupExists, signalProcessGroup, trackProcessGroup } from "../shared/process-group";
 import { TailBuffer } from "./truncation";
 
 /** After the shell exits (and its group's grace period), how long the output may stay open. */

@@ -4,9 +4,9 @@
  * @module
  */
 import type { CallToolResult, ContentBlock as McpContentBlock } from "@modelcontextprotocol/sdk/types.js";
-import { outcomeFromOutput } from "../../loop/tool-output";
 import type { ImageBlock, TextBlock } from "../../messages/types";
 import type { ToolOutput } from "../../tools/tool";
+import { outcomeFromOutput } from "../../tools/tool-output";
 
 /** The result of `tools/call` as the client returns it (current or pre-2024-11 shape). */
 export type McpCallResult = {

@@ -3,7 +3,7 @@
  * password and query values of a server URL) out of the error messages we report about MCP servers.
  * @module
  */
-import { redact, urlSecretsOf } from "../../model/redact";
+import { redact, urlSecretsOf } from "../../shared/redact";
 import type { McpServerConfig } from "./config";
 
 /** Values shorter than this are too common to redact meaningfully (`1`, `true`, `/usr`). */

@@ -10,11 +10,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { PassThrough } from "node:stream";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import {
-  processGroupExists,
-  signalProcessGroup,
-  trackProcessGroup,
-} from "../../workspace-tools/process-group";
+import { processGroupExists, signalProcessGroup, trackProcessGroup } from "../../shared/process-group";
 import type { McpClientSdk } from "./load-client-sdk";
 
 /** After stdin is closed: how long the server may take to exit by itself before SIGTERM. */

@@ -18,19 +18,26 @@
  */
 import pg from "pg";
 import { ConversationConflictError, InvalidOptionError } from "../../errors";
-import type { ModelMessage } from "../../messages/types";
 import {
   assertConversationId,
   type ConversationHistoryStore,
   type ConversationInfo,
   describeVersionConflict,
-} from "./conversation-history-store";
-import { parseStoredMessage, toJsonArrayText } from "./message-codec";
-import { borrowedResource, ownedResource, type SharedResource } from "./shared-resource";
+} from "../../history/store-kit/conversation-history-store";
+import { parseStoredMessage, toJsonArrayText } from "../../history/store-kit/message-codec";
+import {
+  borrowedResource,
+  ownedResource,
+  type SharedResource,
+} from "../../history/store-kit/shared-resource";
+import { createVersionedStoreCore, type VersionedBackend } from "../../history/store-kit/versioned-store";
+import type { ModelMessage } from "../../messages/types";
 import { quoteIdentifier } from "./sql-identifier";
-import { createVersionedStoreCore, type VersionedBackend } from "./versioned-store";
 
-export type { ConversationHistoryStore, ConversationInfo } from "./conversation-history-store";
+export type {
+  ConversationHistoryStore,
+  ConversationInfo,
+} from "../../history/store-kit/conversation-history-store";
 
 /** Default prefix of the two table names. */
 export const DEFAULT_POSTGRES_TABLE_PREFIX = "agent_lattice_";

@@ -17,18 +17,25 @@
 import { createHash } from "node:crypto";
 import { Redis } from "ioredis";
 import { ConversationConflictError, InvalidOptionError } from "../../errors";
-import type { ModelMessage } from "../../messages/types";
 import {
   assertConversationId,
   type ConversationHistoryStore,
   type ConversationInfo,
   describeVersionConflict,
-} from "./conversation-history-store";
-import { parseStoredMessage } from "./message-codec";
-import { borrowedResource, ownedResource, type SharedResource } from "./shared-resource";
-import { createVersionedStoreCore, type VersionedBackend } from "./versioned-store";
+} from "../../history/store-kit/conversation-history-store";
+import { parseStoredMessage } from "../../history/store-kit/message-codec";
+import {
+  borrowedResource,
+  ownedResource,
+  type SharedResource,
+} from "../../history/store-kit/shared-resource";
+import { createVersionedStoreCore, type VersionedBackend } from "../../history/store-kit/versioned-store";
+import type { ModelMessage } from "../../messages/types";
 
-export type { ConversationHistoryStore, ConversationInfo } from "./conversation-history-store";
+export type {
+  ConversationHistoryStore,
+  ConversationInfo,
+} from "../../history/store-kit/conversation-history-store";
 
 /** Default prefix of every key the store writes. */
 export const DEFAULT_REDIS_KEY_PREFIX = "agent-lattice:";

@@ -19,19 +19,26 @@ import { closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { ConversationConflictError, InvalidOptionError } from "../../errors";
-import type { ModelMessage } from "../../messages/types";
 import {
   assertConversationId,
   type ConversationHistoryStore,
   type ConversationInfo,
   describeVersionConflict,
-} from "./conversation-history-store";
-import { parseStoredMessage } from "./message-codec";
-import { borrowedResource, ownedResource, type SharedResource } from "./shared-resource";
+} from "../../history/store-kit/conversation-history-store";
+import { parseStoredMessage } from "../../history/store-kit/message-codec";
+import {
+  borrowedResource,
+  ownedResource,
+  type SharedResource,
+} from "../../history/store-kit/shared-resource";
+import { createVersionedStoreCore, type VersionedBackend } from "../../history/store-kit/versioned-store";
+import type { ModelMessage } from "../../messages/types";
 import { quoteIdentifier } from "./sql-identifier";
-import { createVersionedStoreCore, type VersionedBackend } from "./versioned-store";
 
-export type { ConversationHistoryStore, ConversationInfo } from "./conversation-history-store";
+export type {
+  ConversationHistoryStore,
+  ConversationInfo,
+} from "../../history/store-kit/conversation-history-store";
 
 /** Default table name (the conversations table adds `_conversations`). */
 export const DEFAULT_SQLITE_TABLE_NAME = "agent_lattice_messages";

@@ -12,8 +12,8 @@ import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, describe, expect, it, vi } from "vitest";
+import { createFileWriteLock } from "../../../src/history/store-kit/file-write-lock";
 import { ConversationConflictError, createJsonlHistoryStore } from "../../../src/index";
-import { createFileWriteLock } from "../../../src/integrations/stores/file-write-lock";
 
 /** The first read of `lockPath` from now on is held back until `resume()`. */
 const heldRead = vi.hoisted(() => ({

@@ -5,7 +5,11 @@
  * @module
  */
 import { InvalidOptionError } from "../errors";
-import { isBlankText } from "../messages/blank-text";
+import { isBlankText } from "./blank-text";
+import type { ContentBlock } from "./types";
+
+/** A prompt: text or content blocks. */
+export type PromptInput = string | ContentBlock[];
 
 /**
  * What is wrong with `input` as a prompt, or `undefined` when it is a usable one: a string with

@@ -3,7 +3,7 @@ import { ConversationConflictError, HistoryStoreError } from "../../../src/error
 import {
   createVersionedStoreCore,
   type VersionedBackend,
-} from "../../../src/integrations/stores/versioned-store";
+} from "../../../src/history/store-kit/versioned-store";
 import type { ModelMessage } from "../../../src/messages/types";
 
 const user = (text: string): ModelMessage => ({ role: "user", content: text });

@@ -5,7 +5,7 @@
 import { isBlankText } from "../messages/blank-text";
 import type { ImageBlock, TextBlock, ToolResultBlock, ToolUseBlock } from "../messages/types";
 import { describeThrown } from "../shared/describe-thrown";
-import type { ToolOutput } from "../tools/tool";
+import type { ToolOutput } from "./tool";
 
 /** A tool result block plus the tool's request to end the turn. */
 export interface ToolCallOutcome {

@@ -8,9 +8,9 @@
  * @module
  */
 import { AgentLatticeError, HistoryStoreError } from "../../errors";
-import type { HistoryStore } from "../../history/store";
 import type { ModelMessage } from "../../messages/types";
-import { containsSecret, redact } from "../../model/redact";
+import { containsSecret, redact } from "../../shared/redact";
+import type { HistoryStore } from "../store";
 import { serializeMessage } from "./message-codec";
 
 /**

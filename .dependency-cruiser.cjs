@@ -1,0 +1,94 @@
+/**
+ * The dependency rules of src/ (see ARCHITECTURE.md): every arrow points inward, and no file
+ * imports itself back through a cycle. `npm run check` runs this; a forbidden arrow fails it.
+ *
+ * Layers, inner to outer — a folder imports only from its own layer's listed folders and below:
+ *   shared, errors.ts → messages → model, cost, compaction, history → tools, telemetry → hooks
+ *   → loop → agent, workspace-tools, integrations, testing → cli, index.ts
+ */
+const inner = (...folders) => `^src/(${folders.join("|")})/`;
+const ERRORS = "^src/errors\\.ts$";
+
+/** `folder` may import only from `allowed` (and errors.ts, and anything outside src/). */
+function onlyInward(name, folder, allowed, comment) {
+  return {
+    name,
+    comment,
+    severity: "error",
+    from: { path: `^src/${folder}/` },
+    to: { path: "^src/", pathNot: [inner(folder, ...allowed), ERRORS] },
+  };
+}
+
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      severity: "error",
+      comment: "A cycle between files makes both impossible to change or test alone.",
+      from: {},
+      to: { circular: true },
+    },
+    onlyInward("shared-is-a-leaf", "shared", [], "shared/ holds utilities that know nothing of agents."),
+    onlyInward("messages-are-data", "messages", ["shared"], "messages/ is the wire vocabulary only."),
+    onlyInward("model-behind-its-port", "model", ["messages", "shared"]),
+    onlyInward("cost-is-arithmetic", "cost", ["messages", "shared"]),
+    onlyInward("compaction-is-pure", "compaction", ["messages", "shared", "cost"]),
+    onlyInward("history-knows-messages", "history", ["messages", "shared"]),
+    onlyInward("tools-know-the-port", "tools", ["messages", "model", "shared"]),
+    onlyInward("telemetry-knows-the-port", "telemetry", ["messages", "model", "shared"]),
+    onlyInward("hooks-know-tools", "hooks", ["messages", "model", "tools", "shared"]),
+    onlyInward(
+      "loop-owns-its-inputs",
+      "loop",
+      ["messages", "model", "cost", "compaction", "history", "tools", "telemetry", "hooks", "shared"],
+      "The loop never imports the agent shell, the CLI, integrations or the testing kit.",
+    ),
+    {
+      name: "loop-sees-only-the-model-port",
+      severity: "error",
+      comment: "Nothing outside model/ (but the agent, which picks the default client) knows the Anthropic adapter.",
+      from: { path: "^src/", pathNot: ["^src/model/", "^src/agent/", "^src/cli/", "^src/index\\.ts$"] },
+      to: { path: "^src/model/anthropic" },
+    },
+    onlyInward("integrations-plug-into-the-inside", "integrations", [
+      "messages",
+      "model",
+      "cost",
+      "compaction",
+      "history",
+      "tools",
+      "telemetry",
+      "hooks",
+      "shared",
+    ]),
+    onlyInward("workspace-tools-are-tools", "workspace-tools", ["messages", "model", "tools", "shared"]),
+    onlyInward("testing-kit-fakes-the-port", "testing", ["messages", "model", "history", "cost", "shared"]),
+    onlyInward("agent-composes", "agent", [
+      "loop",
+      "messages",
+      "model",
+      "cost",
+      "compaction",
+      "history",
+      "tools",
+      "telemetry",
+      "hooks",
+      "shared",
+      "integrations/mcp",
+    ]),
+    {
+      name: "nothing-imports-the-cli",
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/cli/" },
+      to: { path: "^src/cli/" },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "(^|/)node_modules/" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default"] },
+  },
+};
