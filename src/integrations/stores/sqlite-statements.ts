@@ -29,9 +29,31 @@ export interface ConversationState {
   messageCount: number;
 }
 
-/** The transactions of {@link prepareStatements}. */
-export type Statements = ReturnType<typeof prepareStatements>;
-type ConversationRow = { id: string; version: number; message_count: number; updated_at: string };
+/** What the store runs: each call one transaction (reads deferred, writes `BEGIN IMMEDIATE`). */
+export interface Statements {
+  /** The conversation's state and its stored message lines, read together. */
+  load(id: string): { state: ConversationState; rows: string[] };
+  /**
+   * Appends `lines` after the stored messages, or replaces them with `lines`, once the version is
+   * claimed from `expected` (else the stored one); returns the new state. Throws a
+   * ConversationConflictError, having written nothing, when the version moved.
+   */
+  write(
+    id: string,
+    expected: ConversationState | undefined,
+    lines: readonly string[],
+    mode: "append" | "replace",
+  ): ConversationState;
+  /** Deletes the conversation; whether it existed. */
+  deleteConversation(id: string): boolean;
+  /** Copies conversation `sourceId` to the new `newId`; refuses a `newId` that exists. */
+  fork(sourceId: string, newId: string): void;
+  /** Every conversation, the most recently updated first. */
+  listConversations(): ConversationRow[];
+}
+
+/** A row of the conversations table. */
+export type ConversationRow = { id: string; version: number; message_count: number; updated_at: string };
 
 /** Creates the tables when they are missing. */
 function createTables(database: Database.Database, { messages, conversations }: TableNames): void {
@@ -83,7 +105,7 @@ function prepareSingleStatements(database: Database.Database, { messages, conver
 }
 
 /** Creates the tables (when missing) and prepares every statement the store runs. */
-export function prepareStatements(database: Database.Database, tables: TableNames) {
+export function prepareStatements(database: Database.Database, tables: TableNames): Statements {
   createTables(database, tables);
   const {
     selectState,
@@ -156,6 +178,6 @@ export function prepareStatements(database: Database.Database, tables: TableName
     ) => write.immediate(id, expected, lines, mode),
     deleteConversation: (id: string) => deleteConversation.immediate(id),
     fork: (sourceId: string, newId: string) => fork.immediate(sourceId, newId),
-    listConversations,
+    listConversations: () => listConversations.all(),
   };
 }

@@ -133,7 +133,7 @@ function createStore(
     replace: core.replace,
     close: core.close,
     async listConversations(): Promise<ConversationInfo[]> {
-      return statements.listConversations.all().map((row) => ({
+      return statements.listConversations().map((row) => ({
         conversationId: row.id,
         messageCount: row.message_count,
         updatedAt: new Date(row.updated_at),
