@@ -18,6 +18,7 @@ import { createScriptedClient, type ScriptedStep } from "../../src/testing/index
 import {
   collect,
   createMemoryStore,
+  deferred,
   expectWellFormed,
   kinds,
   lastResult,
@@ -181,10 +182,13 @@ describe("history stores", () => {
 });
 
 describe("after every ending, history is well-formed and the store agrees with memory", () => {
+  /** Resolved when the slow tool starts: the moment the abort and interrupt endings cancel it. */
+  let slowStarted = deferred();
   const slowTool = defineTool({
     name: "slow",
     inputSchema: z.object({}),
     execute: async (_input, context) => {
+      slowStarted.resolve();
       await new Promise((resolve) => setTimeout(resolve, 30));
       return context.signal.aborted ? "saw abort" : "slow done";
     },
@@ -236,8 +240,11 @@ describe("after every ending, history is well-formed and the store agrees with m
       steps: [{ content: [toolUse("t1", "slow"), toolUse("t2", "note", { text: "z" })] }],
       drive: async (agent) => {
         const controller = new AbortController();
-        setTimeout(() => controller.abort(), 5);
-        return (await agent.prompt("go", { signal: controller.signal })).subtype;
+        slowStarted = deferred();
+        const pending = agent.prompt("go", { signal: controller.signal });
+        await slowStarted.promise;
+        controller.abort();
+        return (await pending).subtype;
       },
     },
     {
@@ -245,8 +252,10 @@ describe("after every ending, history is well-formed and the store agrees with m
       subtype: "interrupted",
       steps: [{ content: [toolUse("t1", "slow")] }],
       drive: async (agent) => {
+        slowStarted = deferred();
         const pending = agent.prompt("go");
-        setTimeout(() => agent.interrupt(), 5);
+        await slowStarted.promise;
+        agent.interrupt();
         return (await pending).subtype;
       },
     },

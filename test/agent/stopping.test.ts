@@ -167,8 +167,10 @@ describe("close()", () => {
 
   it("ends a stream waiting for its next input", async () => {
     const agent = createAgent({ model: MODEL, client: createScriptedClient([{ content: "a" }]) });
+    const waiting = deferred();
     async function* inputs() {
       yield "x";
+      waiting.resolve();
       await new Promise(() => {}); // the user never types again
     }
     const results: string[] = [];
@@ -176,7 +178,7 @@ describe("close()", () => {
       for await (const message of agent.streamInput(inputs())) {
         if (message.type === "result") {
           results.push(message.subtype);
-          setTimeout(() => void agent.close(), 5);
+          void waiting.promise.then(() => agent.close());
         }
       }
     })();
@@ -191,9 +193,11 @@ describe("streamInput with a quiet input source", () => {
     const agent = createAgent({ model: MODEL, client });
     const controller = new AbortController();
     let inputsClosed = false;
+    const waiting = deferred();
     async function* inputs() {
       try {
         yield "x";
+        waiting.resolve();
         await new Promise(() => {}); // the client went away without saying so
       } finally {
         inputsClosed = true;
@@ -201,7 +205,7 @@ describe("streamInput with a quiet input source", () => {
     }
     const draining = (async () => {
       for await (const message of agent.streamInput(inputs(), { signal: controller.signal })) {
-        if (message.type === "result") setTimeout(() => controller.abort(), 5);
+        if (message.type === "result") void waiting.promise.then(() => controller.abort());
       }
     })();
 
