@@ -234,13 +234,20 @@ describe("streamInput with a quiet input source", () => {
 describe("the caller's signal", () => {
   it("keeps no listener of ours after prompt() is refused with ConcurrentQueryError", async () => {
     const shutdown = new AbortController(); // one long-lived server signal
+    const gate = deferred(); // the first prompt runs until the refused ones are done
     const agent = createAgent({
       model: MODEL,
-      client: createScriptedClient([{ content: "a", delayMs: 20 }]),
+      client: createScriptedClient([
+        async () => {
+          await gate.promise;
+          return { content: "a" };
+        },
+      ]),
     });
     const running = agent.prompt("first");
     for (let index = 0; index < 20; index++)
       await agent.prompt("again", { signal: shutdown.signal }).catch(() => {});
+    gate.resolve();
     await running;
     expect(getEventListeners(shutdown.signal, "abort")).toHaveLength(0);
   });
