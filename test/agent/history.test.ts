@@ -1,11 +1,5 @@
-/**
- * The conversation an Agent holds: `getHistory()` returns a deep copy, assistant messages carry the
- * provider's response metadata, and a store mirrors every message.
- */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
   type Agent,
@@ -25,6 +19,7 @@ import {
   MODEL,
   toolUse,
 } from "../loop/support";
+import { temporaryFolder } from "../support/temporary-folders";
 
 const noteTool = defineTool({
   name: "note",
@@ -148,14 +143,8 @@ describe("assistant message metadata", () => {
 });
 
 describe("history stores", () => {
-  let directory: string | undefined;
-  afterEach(async () => {
-    if (directory) await rm(directory, { recursive: true, force: true });
-    directory = undefined;
-  });
-
   it("a JSONL store holds what memory holds, and a new Agent over it resumes the conversation", async () => {
-    directory = await mkdtemp(join(tmpdir(), "agent-lattice-history-"));
+    const directory = temporaryFolder("agent-lattice-history-");
     const path = join(directory, "conversation.jsonl");
     const client = createScriptedClient([
       { content: [toolUse("t1", "note", { text: "x" })] },
@@ -270,14 +259,8 @@ describe("after every ending, history is well-formed and the store agrees with m
     },
   ];
 
-  let directory: string | undefined;
-  afterEach(async () => {
-    if (directory) await rm(directory, { recursive: true, force: true });
-    directory = undefined;
-  });
-
   it.each(endings)("$name", async ({ subtype, steps, options, drive }) => {
-    directory = await mkdtemp(join(tmpdir(), "agent-lattice-endings-"));
+    const directory = temporaryFolder("agent-lattice-endings-");
     const path = join(directory, "conversation.jsonl");
     const client = createScriptedClient(steps);
     const agent = createAgent({

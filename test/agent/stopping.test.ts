@@ -4,10 +4,8 @@
  * quiet, and the caller's signal carrying no listener of ours once a query is refused or never run.
  */
 import { getEventListeners } from "node:events";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
   createAgent,
@@ -19,11 +17,7 @@ import {
 } from "../../src/index";
 import { createScriptedClient } from "../../src/testing/index";
 import { deferred, expectWellFormed, MODEL, toolResults, toolUse, within } from "../loop/support";
-
-const folders: string[] = [];
-afterAll(async () => {
-  for (const folder of folders) await rm(folder, { recursive: true, force: true });
-});
+import { temporaryFolder } from "../support/temporary-folders";
 
 describe("return() on a running query", () => {
   it("from another task, while a tool runs: the tool's signal aborts and return() settles", async () => {
@@ -60,8 +54,7 @@ describe("return() on a running query", () => {
 
 describe("close()", () => {
   it("during a prompt: the tool batch finishes and its results reach the store before it closes", async () => {
-    const folder = await mkdtemp(join(tmpdir(), "agent-lattice-close-"));
-    folders.push(folder);
+    const folder = temporaryFolder("agent-lattice-close-");
     const path = join(folder, "session.jsonl");
     const started = deferred();
     const gate = deferred();

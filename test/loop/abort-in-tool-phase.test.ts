@@ -7,8 +7,16 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createAgent, defineTool, type SDKMessage, SUBMIT_OUTPUT_TOOL_NAME } from "../../src/index";
 import { createScriptedClient } from "../../src/testing/index";
-import { trackTimers } from "../support/timers";
-import { expectWellFormed, MODEL, resultText, settle, toolResults, toolUse, within } from "./support";
+import {
+  expectWellFormed,
+  MODEL,
+  resultText,
+  settle,
+  toolResults,
+  toolUse,
+  trackTimers,
+  within,
+} from "./support";
 
 describe("an abort during the tool phase", () => {
   it("ends a query whose async input validator never answers", async () => {
