@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type MockAnthropicServer, startMockAnthropicServer } from "../../src/testing/index";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { MockAnthropicServer } from "../../src/testing/index";
+import { mockServerPerTest } from "../support/mock-server";
 import {
   cleanEnvironment,
   DUMMY_KEY,
@@ -33,17 +34,12 @@ function isAlive(pid: number): boolean {
 }
 
 describe("agent-lattice without a prompt: an interactive session in a real terminal (tmux)", () => {
-  let server: MockAnthropicServer;
   let terminal: TmuxCli | undefined;
   beforeAll(ensureBuiltCli, 300_000);
-  beforeEach(async () => {
-    server = await startMockAnthropicServer();
-    echoModel(server);
-  });
-  afterEach(async () => {
-    terminal?.close();
+  const server = mockServerPerTest(echoModel);
+  afterEach(() => {
+    terminal?.close(); // before the server closes: hooks registered later run first
     terminal = undefined;
-    await server.close();
   });
 
   it("answers a prompt, interrupts a slow answer on Ctrl-C, answers again, and exits 0 on Ctrl-D", async () => {
@@ -150,13 +146,8 @@ describe("agent-lattice without a prompt: an interactive session in a real termi
 });
 
 describe("agent-lattice without a prompt, input piped", () => {
-  let server: MockAnthropicServer;
   beforeAll(ensureBuiltCli, 300_000);
-  beforeEach(async () => {
-    server = await startMockAnthropicServer();
-    echoModel(server);
-  });
-  afterEach(() => server.close());
+  const server = mockServerPerTest(echoModel);
 
   it("runs each line as a prompt of one conversation, in order, and exits 0", async () => {
     const run = await runCli(["--base-url", server.url], {

@@ -1,19 +1,15 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type MockAnthropicServer, startMockAnthropicServer } from "../../src/testing/index";
+import { beforeAll, describe, expect, it } from "vitest";
+import { mockServerPerTest } from "../support/mock-server";
 import { isRunning } from "../support/processes";
 import { cleanEnvironment, DUMMY_KEY, ensureBuiltCli, eventually, runCli, scratchFolder } from "./helpers";
 
 const env = () => cleanEnvironment({ ANTHROPIC_API_KEY: DUMMY_KEY });
 
 describe('agent-lattice "prompt": SIGINT (Ctrl-C) during the query', () => {
-  let server: MockAnthropicServer;
   beforeAll(ensureBuiltCli, 300_000);
-  beforeEach(async () => {
-    server = await startMockAnthropicServer();
-  });
-  afterEach(() => server.close());
+  const server = mockServerPerTest();
 
   it("one SIGINT interrupts a slow answer: the query ends interrupted and the command exits 0", async () => {
     server.enqueue({ content: "Too late.", delayMs: 60_000 });
@@ -77,12 +73,8 @@ describe('agent-lattice "prompt": SIGINT (Ctrl-C) during the query', () => {
 });
 
 describe('agent-lattice "prompt": SIGTERM and SIGHUP during the query', () => {
-  let server: MockAnthropicServer;
   beforeAll(ensureBuiltCli, 300_000);
-  beforeEach(async () => {
-    server = await startMockAnthropicServer();
-  });
-  afterEach(() => server.close());
+  const server = mockServerPerTest();
 
   for (const [signal, code] of [
     ["SIGTERM", 143],
@@ -121,12 +113,8 @@ describe('agent-lattice "prompt": SIGTERM and SIGHUP during the query', () => {
 });
 
 describe("agent-lattice --session: SIGTERM during a tool call", () => {
-  let server: MockAnthropicServer;
   beforeAll(ensureBuiltCli, 300_000);
-  beforeEach(async () => {
-    server = await startMockAnthropicServer();
-  });
-  afterEach(() => server.close());
+  const server = mockServerPerTest();
 
   it("saves the aborted turn before exiting: the session file holds the call and its result", async () => {
     const folder = scratchFolder();
@@ -164,12 +152,8 @@ describe("agent-lattice --session: SIGTERM during a tool call", () => {
 });
 
 describe("agent-lattice --session (interactive): SIGTERM while waiting for the next prompt", () => {
-  let server: MockAnthropicServer;
   beforeAll(ensureBuiltCli, 300_000);
-  beforeEach(async () => {
-    server = await startMockAnthropicServer();
-  });
-  afterEach(() => server.close());
+  const server = mockServerPerTest();
 
   it("closes the agent and exits 143; the finished turn is in the session file", async () => {
     const folder = scratchFolder();

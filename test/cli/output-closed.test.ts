@@ -5,20 +5,16 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type MockAnthropicServer, startMockAnthropicServer } from "../../src/testing/index";
+import { beforeAll, describe, expect, it } from "vitest";
+import { mockServerPerTest } from "../support/mock-server";
 import { isRunning } from "../support/processes";
 import { cleanEnvironment, DUMMY_KEY, ensureBuiltCli, eventually, runCli, scratchFolder } from "./helpers";
 
 const env = () => cleanEnvironment({ ANTHROPIC_API_KEY: DUMMY_KEY });
 
 describe("agent-lattice when its stdout is closed by the reader", () => {
-  let server: MockAnthropicServer;
   beforeAll(ensureBuiltCli, 300_000);
-  beforeEach(async () => {
-    server = await startMockAnthropicServer();
-  });
-  afterEach(() => server.close());
+  const server = mockServerPerTest();
 
   it("--json: exits 141 quietly, aborts the query, stops bash and leaves a well-formed session", async () => {
     const folder = scratchFolder();
