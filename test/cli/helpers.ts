@@ -3,6 +3,7 @@
  * real pseudo-terminal (tmux), and make scratch folders.
  */
 import { execFileSync, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import {
   existsSync,
   mkdirSync,
@@ -55,7 +56,9 @@ function sleepSync(milliseconds: number): void {
  */
 export function ensureBuiltCli(): void {
   if (isCliFresh()) return;
-  const lock = path.join(tmpdir(), "agent-lattice-cli-build.lock");
+  // One lock per checkout: other worktrees build their own dist/ and must not wait for this one.
+  const checkout = createHash("sha256").update(ROOT).digest("hex").slice(0, 12);
+  const lock = path.join(tmpdir(), `agent-lattice-cli-build-${checkout}.lock`);
   for (;;) {
     try {
       mkdirSync(lock);
