@@ -103,7 +103,8 @@ Examples:
   agent-lattice --demo
   agent-lattice --tools read "What does this project do?"
   agent-lattice --session chat.jsonl
-  agent-lattice --json --output-schema todo.schema.json "List the TODOs in src/"`;
+  agent-lattice --json --output-schema todo.schema.json "List the TODOs in src/"
+  agent-lattice --model my-model --price 0.5,2 --budget 0.10 "Hi"`;
 
 const OPTION_SPEC = {
   model: { type: "string" },

@@ -79,7 +79,8 @@ const glm = (input: number, cachedInput: number, output: number): ModelPricing =
  *   cost computed here is therefore an upper bound (override with `pricing`). The legacy ids
  *   deepseek-chat and deepseek-reasoner are not on that page and are not priced here.
  * - Z.ai developer docs, "Pricing" (docs.z.ai/guides/overview/pricing, read 2026-12-01): text
- *   models, USD, keyed by their API ids (lowercase). Models the page lists as free are priced 0.
+ *   models, USD, keyed by their API ids (lowercase). The free ones (GLM-4.7-Flash, GLM-4.5-Flash)
+ *   are left out: price them at 0 with `pricing` if you use them.
  * - Not listed: Moonshot (Kimi) and MiniMax. Their official price pages could not be read with
  *   their numbers on 2026-12-01 (Moonshot's per-model pages came without the price tables,
  *   MiniMax's page was found only in CNY); give their prices with `pricing` (the CLI: --price or
@@ -140,7 +141,6 @@ export const DEFAULT_PRICING: Readonly<Record<string, ModelPricing>> = Object.fr
   "glm-5-code": glm(1.2, 0.3, 5),
   "glm-4.7": glm(0.6, 0.11, 2.2),
   "glm-4.7-flashx": glm(0.07, 0.01, 0.4),
-  "glm-4.7-flash": glm(0, 0, 0),
   "glm-4.6": glm(0.6, 0.11, 2.2),
   "glm-4.5": glm(0.6, 0.11, 2.2),
   "glm-4.5-x": glm(2.2, 0.45, 8.9),
