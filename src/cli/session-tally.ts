@@ -14,6 +14,7 @@ import { countOf, tokensOf } from "./render";
 export class SessionTally {
   queries = 0;
   turns = 0;
+  /** `/compact` summary requests answered (billed even when the compaction then failed). */
   compactions = 0;
   costUsd = 0;
   readonly usage: Usage = emptyUsage();
