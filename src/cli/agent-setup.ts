@@ -5,6 +5,7 @@
 import { type Agent, createAgent } from "../agent/create-agent";
 import type { AgentOptions } from "../agent/options";
 import { createAnthropicClient } from "../model/anthropic";
+import type { ModelClient } from "../model/client";
 import type { Tool } from "../tools/tool";
 import { createWorkspaceTools } from "../workspace-tools/index";
 import { type CliOptions, type ToolGroup, UsageError } from "./args";
@@ -32,6 +33,8 @@ export const TOOLS_OF_GROUP: Readonly<Record<ToolGroup, readonly string[]>> = {
 /** An agent ready for the command, with what the output needs to know about it. */
 export interface CliAgent {
   agent: Agent<unknown>;
+  /** The client the agent talks through (`/compact` sends its summary request with it too). */
+  client: ModelClient;
   /** Set with `--output-schema`: the run must end with a validated JSON payload. */
   outputSchema?: JsonSchemaOutput;
   /** Names of the tools the agent has. */
@@ -60,18 +63,21 @@ export async function createCliAgent(
     ? await loadOutputSchema(options.outputSchemaPath)
     : undefined;
   const tools = overrides.tools ?? workspaceToolsFor(options.tools, io.cwd);
+  const client =
+    overrides.client ?? createAnthropicClient({ apiKey: options.apiKey, baseURL: options.baseURL });
   const agent = createAgent<unknown>({
     model: options.model,
-    client: overrides.client ?? createAnthropicClient({ apiKey: options.apiKey, baseURL: options.baseURL }),
+    client,
     systemPrompt: options.systemPrompt ?? overrides.systemPrompt ?? defaultSystemPrompt(tools, io.cwd),
     tools,
     maxTurns: options.maxTurns,
     maxBudgetUsd: options.budgetUsd,
+    pricing: options.pricing,
     historyStore: options.sessionPath ? createSessionStore(options.sessionPath) : undefined,
     outputSchema,
     includePartialMessages: !options.json || options.partial,
   });
-  return { agent, outputSchema, toolNames: tools.map((tool) => tool.name) };
+  return { agent, client, outputSchema, toolNames: tools.map((tool) => tool.name) };
 }
 
 /** The workspace tools over `root` for the chosen groups. */

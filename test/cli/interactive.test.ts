@@ -73,6 +73,37 @@ describe("agent-lattice without a prompt: an interactive session in a real termi
     expect(terminal.screen()).not.toContain(DUMMY_KEY);
   });
 
+  it("/compact on a terminal: Ctrl-C stops the summary request and the conversation stays as it was", async () => {
+    server.setHandler((body) => {
+      if (JSON.stringify(body.messages).includes("<conversation>"))
+        return { content: "A summary that comes far too late.", delayMs: 60_000 };
+      return { content: `You said: ${lastUserText(body)}` };
+    });
+    terminal = TmuxCli.start(["--base-url", server.url], { ANTHROPIC_API_KEY: DUMMY_KEY });
+    await terminal.waitForScreen(/\/help for commands · Ctrl-C interrupts · Ctrl-D exits\n› $/m);
+    for (const word of ["one", "two", "three", "four"]) {
+      terminal.type(word);
+      terminal.press("Enter");
+      await terminal.waitForScreen(new RegExp(`^You said: ${word}\n✓ done`, "m"));
+    }
+    terminal.type("/compact");
+    terminal.press("Enter");
+    await eventually("the summary request", () => (server.requests.length === 5 ? true : undefined));
+    terminal.press("C-c");
+    await terminal.waitForScreen(/⏸ compaction interrupted: the conversation is unchanged\n› $/m);
+
+    terminal.type("five");
+    terminal.press("Enter");
+    await terminal.waitForScreen(/^You said: five\n✓ done/m);
+    expect(server.requests.at(-1)!.body.messages).toHaveLength(9);
+    terminal.type("/help");
+    terminal.press("Enter");
+    await terminal.waitForScreen(/\/exit, \/quit +end the session/);
+    terminal.press("C-d");
+    expect(await terminal.waitForExit()).toBe(0);
+    expect(server.requests).toHaveLength(6);
+  });
+
   it("colours its status lines on a terminal, and not with NO_COLOR", async () => {
     terminal = TmuxCli.start(["--base-url", server.url, "colours"], { ANTHROPIC_API_KEY: DUMMY_KEY });
     expect(await terminal.waitForExit()).toBe(0);
