@@ -90,7 +90,11 @@ export async function openConfinedDirectory(
 
 /** What {@link createConfined} found at the path before opening it. */
 export type CreatedEntry =
-  | { status: "opened"; entry: ConfinedEntry; /** the size of the file that was there */ previousSize?: number }
+  | {
+      status: "opened";
+      entry: ConfinedEntry /** the size of the file that was there */;
+      previousSize?: number;
+    }
   | { status: "directory" }
   | { status: "not-regular" };
 
@@ -104,12 +108,7 @@ export async function createConfined(
   target: WorkspacePath,
   requestedPath: string,
 ): Promise<CreatedEntry> {
-  const parent = await openConfinedDirectory(
-    workspace,
-    path.dirname(target.absolute),
-    requestedPath,
-    true,
-  );
+  const parent = await openConfinedDirectory(workspace, path.dirname(target.absolute), requestedPath, true);
   try {
     const inParent = childPath(parent, path.basename(target.absolute));
     const previous = await lstat(inParent).catch((error: unknown) => {
@@ -156,8 +155,11 @@ async function openVerified(
   try {
     handle = await open(openPath, flags, 0o666);
   } catch (error) {
-    // O_NOFOLLOW met a symbolic link where the resolved path had none: the path changed meanwhile.
-    if (errorCode(error) === "ELOOP") throw changedError(requestedPath, workspace.settings.realRoot);
+    // O_NOFOLLOW met a symbolic link where the resolved path had none: the path changed meanwhile
+    // (a folder opened with O_DIRECTORY reports it as ENOTDIR).
+    if (errorCode(error) === "ELOOP" || (errorCode(error) === "ENOTDIR" && (await isLink(openPath)))) {
+      throw changedError(requestedPath, workspace.settings.realRoot);
+    }
     throw withPhysicalPath(error, openPath, namedPath);
   }
   try {
@@ -220,6 +222,10 @@ function escapedError(requestedPath: string, realRoot: string): WorkspacePathErr
     requestedPath,
     `Path "${requestedPath}" leads outside the workspace root ${realRoot}. Only files inside the workspace can be used.`,
   );
+}
+
+async function isLink(entryPath: string): Promise<boolean> {
+  return (await lstat(entryPath).catch(() => undefined))?.isSymbolicLink() ?? false;
 }
 
 function errorCode(error: unknown): string | undefined {

@@ -67,7 +67,11 @@ export function createEditFileTool(workspace: Workspace): Tool<EditFileInput> {
 }
 
 /** Reads the open file, replaces the occurrences, and writes the result through the same descriptor. */
-async function editOpenFile(file: WorkspacePath, handle: FileHandle, input: EditFileInput): Promise<ToolOutput> {
+async function editOpenFile(
+  file: WorkspacePath,
+  handle: FileHandle,
+  input: EditFileInput,
+): Promise<ToolOutput> {
   const bytes = await handle.readFile();
   if (bytes.includes(0))
     return toolError(`"${file.display}" is a binary file; edit_file edits text files only.`);
@@ -79,12 +83,10 @@ async function editOpenFile(file: WorkspacePath, handle: FileHandle, input: Edit
     );
   }
   const positions = findOccurrences(content, input.old_string);
-  if (positions.length === 0)
-    return toolError(notFoundMessage(file.display, content, input.old_string));
+  if (positions.length === 0) return toolError(notFoundMessage(file.display, content, input.old_string));
   if (!input.replace_all) {
     // "aa" in "aaa" occurs once without overlaps, yet could mean either of two places.
-    const overlapping =
-      positions.length === 1 ? findOccurrences(content, input.old_string, true) : positions;
+    const overlapping = positions.length === 1 ? findOccurrences(content, input.old_string, true) : positions;
     if (overlapping.length > 1) {
       return toolError(
         `old_string occurs ${overlapping.length} times in "${file.display}" (lines ${describeLines(content, overlapping)})` +

@@ -75,9 +75,7 @@ async function readLineRange(
   const last = input.limit === undefined ? Number.POSITIVE_INFINITY : first + input.limit - 1;
   if (await looksBinary(handle)) {
     const { size } = await handle.stat();
-    return toolError(
-      `"${file.display}" is a binary file (${size} bytes); read_file reads text files only.`,
-    );
+    return toolError(`"${file.display}" is a binary file (${size} bytes); read_file reads text files only.`);
   }
   const shown: string[] = [];
   let shownBytes = 0;

@@ -6,8 +6,8 @@ import { z } from "zod";
 import { defineTool } from "../tools/define-tool";
 import type { Tool } from "../tools/tool";
 import { type CreatedEntry, createConfined } from "./confined-open";
-import { writeWholeFile } from "./whole-file";
 import { notRegularFileMessage, runWorkspaceOperation, toolError } from "./tool-result";
+import { writeWholeFile } from "./whole-file";
 import type { Workspace } from "./workspace";
 
 const writeFileInput = z.object({

@@ -80,7 +80,11 @@ describe("file tools under a concurrent folder ↔ symbolic link swap", { timeou
       ATTEMPTS,
       (index) => call("read_file", { path: `${folderOf(folders, index)}/secret.txt` }),
       (result) =>
-        result.text.includes(OUTSIDE_MARK) ? "escape" : result.text.includes("inside the root") ? "success" : "other",
+        result.text.includes(OUTSIDE_MARK)
+          ? "escape"
+          : result.text.includes("inside the root")
+            ? "success"
+            : "other",
     );
     expectNoEscape(outcome);
   });
@@ -133,7 +137,11 @@ describe("file tools under a concurrent folder ↔ symbolic link swap", { timeou
       ATTEMPTS,
       (index) => call("list_files", { path: folderOf(folders, index) }),
       (result) =>
-        result.text.includes(OUTSIDE_ONLY_NAME) ? "escape" : result.text.includes("secret.txt") ? "success" : "other",
+        result.text.includes(OUTSIDE_ONLY_NAME)
+          ? "escape"
+          : result.text.includes("secret.txt")
+            ? "success"
+            : "other",
     );
     expectNoEscape(outcome);
   });
@@ -147,7 +155,11 @@ describe("file tools under a concurrent folder ↔ symbolic link swap", { timeou
       ATTEMPTS,
       (index) => call("glob", { pattern: "*", path: folderOf(folders, index) }),
       (result) =>
-        result.text.includes(OUTSIDE_ONLY_NAME) ? "escape" : result.text.includes("secret.txt") ? "success" : "other",
+        result.text.includes(OUTSIDE_ONLY_NAME)
+          ? "escape"
+          : result.text.includes("secret.txt")
+            ? "success"
+            : "other",
     );
     expectNoEscape(outcome);
   });
@@ -162,7 +174,11 @@ describe("file tools under a concurrent folder ↔ symbolic link swap", { timeou
       ATTEMPTS / GREP_SWAPPED_FOLDERS,
       () => call("grep", { pattern: "SECRET|inside the root" }),
       (result) =>
-        result.text.includes(OUTSIDE_MARK) ? "escape" : result.text.includes("inside the root") ? "success" : "other",
+        result.text.includes(OUTSIDE_MARK)
+          ? "escape"
+          : result.text.includes("inside the root")
+            ? "success"
+            : "other",
     );
     expectNoEscape(outcome);
   });
