@@ -14,6 +14,7 @@ import { createReadFileTool } from "./read-file-tool";
 import { createWorkspace } from "./workspace";
 import { createWriteFileTool } from "./write-file-tool";
 
+export { type BashSandboxOptions, isBashSandboxAvailable } from "./bash-sandbox";
 export type { BashInput } from "./bash-tool";
 export type { EditFileInput } from "./edit-file-tool";
 export type { GlobInput } from "./glob-tool";
