@@ -99,7 +99,9 @@ function bashModeNotice(toolNames: readonly string[]): string | undefined {
   return isBashSandboxAvailable()
     ? "bash: sandboxed (bubblewrap) · only this folder is visible and writable, no network"
     : "bash: NOT sandboxed · commands run with your privileges and can reach any file and the network; " +
-        "install bubblewrap (apt-get install bubblewrap) to confine them";
+        (process.platform === "linux"
+          ? "install bubblewrap (apt-get install bubblewrap) to confine them"
+          : "the bubblewrap sandbox needs Linux");
 }
 
 function defaultSystemPrompt(tools: readonly Tool[], cwd: string): string | undefined {

@@ -123,12 +123,16 @@ let availability: boolean | undefined;
 export function isBashSandboxAvailable(): boolean {
   if (availability === undefined) {
     const bwrap = findBwrap();
-    availability =
-      bwrap !== undefined &&
-      probe(
-        { bwrap, disablesUserNamespaces: knowsDisableUserns(bwrap), network: false, readOnlyPaths: [] },
-        realpathSync(process.cwd()),
-      ) === undefined;
+    try {
+      availability =
+        bwrap !== undefined &&
+        probe(
+          { bwrap, disablesUserNamespaces: knowsDisableUserns(bwrap), network: false, readOnlyPaths: [] },
+          realpathSync(process.cwd()),
+        ) === undefined;
+    } catch {
+      availability = false; // the working folder is gone, say
+    }
   }
   return availability;
 }
