@@ -7,7 +7,7 @@ import type { AgentOptions } from "../agent/options";
 import { createAnthropicClient } from "../model/anthropic";
 import type { ModelClient } from "../model/client";
 import type { Tool } from "../tools/tool";
-import { createWorkspaceTools } from "../workspace-tools/index";
+import { createWorkspaceTools, isBashSandboxAvailable } from "../workspace-tools/index";
 import { type CliOptions, type ToolGroup, UsageError } from "./args";
 import type { CliIo } from "./io";
 import { type JsonSchemaOutput, loadOutputSchema } from "./output-schema";
@@ -39,6 +39,8 @@ export interface CliAgent {
   outputSchema?: JsonSchemaOutput;
   /** Names of the tools the agent has. */
   toolNames: string[];
+  /** With `--tools bash`: the line saying whether its commands run sandboxed. */
+  bashModeNotice?: string;
 }
 
 /** Extra pieces a caller may supply instead of the defaults (the demo brings its own client and tools). */
@@ -77,18 +79,35 @@ export async function createCliAgent(
     outputSchema,
     includePartialMessages: !options.json || options.partial,
   });
-  return { agent, client, outputSchema, toolNames: tools.map((tool) => tool.name) };
+  const toolNames = tools.map((tool) => tool.name);
+  return { agent, client, outputSchema, toolNames, bashModeNotice: bashModeNotice(toolNames) };
 }
 
-/** The workspace tools over `root` for the chosen groups. */
+/**
+ * The workspace tools over `root` for the chosen groups. `bash` runs its commands in the
+ * bubblewrap sandbox wherever `bwrap` works (see {@link bashModeNotice}).
+ */
 export function workspaceToolsFor(groups: readonly ToolGroup[], root: string): Tool[] {
   if (groups.length === 0) return [];
   const wanted = new Set(groups.flatMap((group) => TOOLS_OF_GROUP[group]));
+  const allowBash = groups.includes("bash");
   return createWorkspaceTools({
     root,
     allowWrite: groups.includes("write"),
-    allowBash: groups.includes("bash"),
+    allowBash,
+    bashSandbox: allowBash && isBashSandboxAvailable(),
   }).filter((tool) => wanted.has(tool.name));
+}
+
+/** Which mode `bash` runs in, for a run whose tools include it. */
+function bashModeNotice(toolNames: readonly string[]): string | undefined {
+  if (!toolNames.includes("bash")) return undefined;
+  return isBashSandboxAvailable()
+    ? "bash: sandboxed (bubblewrap) · only this folder is visible and writable, no network"
+    : "bash: NOT sandboxed · commands run with your privileges and can reach any file and the network; " +
+        (process.platform === "linux"
+          ? "install bubblewrap (apt-get install bubblewrap) to confine them"
+          : "the bubblewrap sandbox needs Linux");
 }
 
 function defaultSystemPrompt(tools: readonly Tool[], cwd: string): string | undefined {

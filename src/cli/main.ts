@@ -50,6 +50,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
 async function runWithAgent(options: CliOptions, io: CliIo, output: QueryOutput): Promise<number> {
   const setup = await createCliAgent(options, io);
   const { agent } = setup;
+  if (setup.bashModeNotice) output.notice(setup.bashModeNotice);
   // On SIGTERM/SIGHUP the agent is closed before the exit: its store's last writes land.
   const forgetCleanup = beforeTerminationExit(() => agent.close());
   try {

@@ -3,6 +3,7 @@ import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { MockAnthropicServer } from "../../src/testing/index";
 import { mockServerPerTest } from "../support/mock-server";
+import { processesWithArgument, uniqueSleep } from "../support/processes";
 import {
   cleanEnvironment,
   DUMMY_KEY,
@@ -131,13 +132,15 @@ describe("agent-lattice without a prompt: an interactive session in a real termi
 
   it("a second Ctrl-C during a running bash call aborts the query, kills the command, and quits with 130", async () => {
     const folder = scratchFolder();
+    // Found by its unique duration: inside the bash sandbox, `$$` and `$!` are not pids of the host.
+    const sleep = uniqueSleep();
     server.setHandler((_body, index) => ({
       content: [
         {
           type: "tool_use",
           id: `b${index}`,
           name: "bash",
-          input: { command: "sleep 120 & echo $! > sleep.pid; echo $$ > bash.pid; wait" },
+          input: { command: `${sleep.command} & echo started > bash.pid; wait` },
         },
       ],
     }));
@@ -150,25 +153,26 @@ describe("agent-lattice without a prompt: an interactive session in a real termi
       await terminal.waitForScreen(/^› $/m);
       terminal.type("run it");
       terminal.press("Enter");
-      const pidOf = (file: string) =>
-        eventually(file, () => {
-          const target = path.join(folder.root, file);
-          const text = existsSync(target) ? readFileSync(target, "utf8").trim() : "";
-          return text === "" ? undefined : Number(text);
-        });
-      const bashPid = await pidOf("bash.pid");
-      const sleepPid = await pidOf("sleep.pid");
+      const target = path.join(folder.root, "bash.pid");
+      await eventually("bash.pid", () =>
+        existsSync(target) && readFileSync(target, "utf8").trim() !== "" ? true : undefined,
+      );
+      // bash and its sleep (and the sandbox around them) all carry the unique duration.
+      const commandPids = await eventually("the sleep to start", () => {
+        const pids = processesWithArgument(sleep.marker);
+        return pids.length >= 2 ? pids : undefined;
+      });
 
       terminal.press("C-c");
       await terminal.waitForScreen(/Ctrl-C again to abort and quit/);
       // An interrupt lets the running tool batch finish: the command is still running.
-      expect(isAlive(sleepPid)).toBe(true);
+      expect(commandPids.every(isAlive)).toBe(true);
 
       terminal.press("C-c");
       expect(await terminal.waitForExit()).toBe(130);
       expect(terminal.screen()).toContain("✗ aborting…");
       await eventually("the bash process group to be gone", () =>
-        !isAlive(bashPid) && !isAlive(sleepPid) ? true : undefined,
+        processesWithArgument(sleep.marker).length === 0 ? true : undefined,
       );
     } finally {
       folder.remove();
