@@ -45,7 +45,7 @@ interface SearchTally {
 
 /** Creates the `grep` tool for a workspace. */
 export function createGrepTool(workspace: Workspace): Tool<GrepInput> {
-  const { maxMatches, maxOutputChars, maxGrepFileBytes } = workspace.settings;
+  const { maxMatches, maxGrepFileBytes } = workspace.settings;
   return defineTool({
     name: "grep",
     description:
@@ -55,94 +55,100 @@ export function createGrepTool(workspace: Workspace): Tool<GrepInput> {
     inputSchema: grepInput,
     readOnly: true,
     execute: (input, context) =>
-      runWorkspaceOperation(workspace, async () => {
-        let expression: RegExp;
-        let filter: GlobMatcher | undefined;
-        try {
-          expression = new RegExp(input.pattern, input.case_insensitive ? "i" : "");
-        } catch (error) {
-          return toolError(`Invalid regular expression: ${(error as Error).message}`);
-        }
-        try {
-          filter = input.glob === undefined ? undefined : compileFileFilter(input.glob);
-        } catch (error) {
-          if (error instanceof GlobSyntaxError) return toolError(error.message);
-          throw error;
-        }
-        const target = await workspace.resolve(input.path ?? ".");
-        const tally: SearchTally = { matches: [], more: false, binaryFiles: 0, largeFiles: 0 };
-        const report: WalkReport = { unreadable: [] };
-        let worker: GrepWorker | undefined;
-        try {
-          for await (const file of filesToSearch(workspace, target, input, filter, report, context.signal)) {
-            worker ??= new GrepWorker(expression, workspace.settings.maxLineChars);
-            await searchFile(file, input.path ?? ".", worker, tally, context.signal);
-            if (tally.more) break;
-          }
-        } finally {
-          await worker?.close();
-        }
-        return renderSearch(input, target, tally, report);
-      }),
+      runWorkspaceOperation(workspace, () => grep(workspace, input, context.signal)),
   });
+}
 
-  /** Searches one file, read by the worker through a descriptor verified inside the root. */
-  async function searchFile(
-    file: WorkspacePath,
-    requestedPath: string,
-    worker: GrepWorker,
-    tally: SearchTally,
-    signal: AbortSignal,
-  ): Promise<void> {
-    const requested = file.display === "." ? requestedPath : file.display;
-    const { handle, stats } = await openConfined(workspace, file, "read", requested);
-    let found: Awaited<ReturnType<GrepWorker["search"]>>;
-    try {
-      if (!stats.isFile()) return;
-      if (stats.size > maxGrepFileBytes) {
-        tally.largeFiles++;
-        return;
-      }
-      found = await worker.search(handle.fd, maxMatches - tally.matches.length, signal);
-    } finally {
-      await handle.close();
+/** One search: the pattern and filter compiled, every file under the path searched, the report. */
+async function grep(workspace: Workspace, input: GrepInput, signal: AbortSignal): Promise<ToolOutput> {
+  let expression: RegExp;
+  let filter: GlobMatcher | undefined;
+  try {
+    expression = new RegExp(input.pattern, input.case_insensitive ? "i" : "");
+  } catch (error) {
+    return toolError(`Invalid regular expression: ${(error as Error).message}`);
+  }
+  try {
+    filter = input.glob === undefined ? undefined : compileFileFilter(input.glob);
+  } catch (error) {
+    if (error instanceof GlobSyntaxError) return toolError(error.message);
+    throw error;
+  }
+  const target = await workspace.resolve(input.path ?? ".");
+  const tally: SearchTally = { matches: [], more: false, binaryFiles: 0, largeFiles: 0 };
+  const report: WalkReport = { unreadable: [] };
+  let worker: GrepWorker | undefined;
+  try {
+    for await (const file of filesToSearch(workspace, target, input, filter, report, signal)) {
+      worker ??= new GrepWorker(expression, workspace.settings.maxLineChars);
+      await searchFile(workspace, file, input.path ?? ".", worker, tally, signal);
+      if (tally.more) break;
     }
-    if (found.binary) {
-      tally.binaryFiles++;
+  } finally {
+    await worker?.close();
+  }
+  return renderSearch(workspace, input, target, tally, report);
+}
+
+/** Searches one file, read by the worker through a descriptor verified inside the root. */
+async function searchFile(
+  workspace: Workspace,
+  file: WorkspacePath,
+  requestedPath: string,
+  worker: GrepWorker,
+  tally: SearchTally,
+  signal: AbortSignal,
+): Promise<void> {
+  const { maxMatches, maxGrepFileBytes, maxLineChars } = workspace.settings;
+  const requested = file.display === "." ? requestedPath : file.display;
+  const { handle, stats } = await openConfined(workspace, file, "read", requested);
+  let found: Awaited<ReturnType<GrepWorker["search"]>>;
+  try {
+    if (!stats.isFile()) return;
+    if (stats.size > maxGrepFileBytes) {
+      tally.largeFiles++;
       return;
     }
-    for (const line of found.matches) {
-      tally.matches.push(
-        `${file.display}:${line.number}: ${formatLine(line, workspace.settings.maxLineChars)}`,
-      );
-    }
-    tally.more = found.more;
+    found = await worker.search(handle.fd, maxMatches - tally.matches.length, signal);
+  } finally {
+    await handle.close();
   }
+  if (found.binary) {
+    tally.binaryFiles++;
+    return;
+  }
+  for (const line of found.matches) {
+    tally.matches.push(`${file.display}:${line.number}: ${formatLine(line, maxLineChars)}`);
+  }
+  tally.more = found.more;
+}
 
-  function renderSearch(
-    input: GrepInput,
-    target: WorkspacePath,
-    tally: SearchTally,
-    report: WalkReport,
-  ): ToolOutput {
-    const lines =
-      tally.matches.length > 0
-        ? [...tally.matches]
-        : [`No matches for /${input.pattern}/ in "${target.display}".`];
-    if (tally.more)
-      lines.push(`[Stopped at ${maxMatches} matches; there are more. Narrow the pattern, path or glob.]`);
-    const skipped: string[] = [];
-    if (tally.binaryFiles > 0)
-      skipped.push(`${tally.binaryFiles} binary file${tally.binaryFiles === 1 ? "" : "s"}`);
-    if (tally.largeFiles > 0) {
-      skipped.push(
-        `${tally.largeFiles} file${tally.largeFiles === 1 ? "" : "s"} over ${workspace.settings.maxGrepFileBytes} bytes`,
-      );
-    }
-    if (skipped.length > 0) lines.push(`[Skipped ${skipped.join(" and ")}.]`);
-    if (report.unreadable.length > 0) lines.push(`[Could not read: ${report.unreadable.join(", ")}]`);
-    return keepHead(lines.join("\n"), maxOutputChars, "Narrow the pattern, path or glob.");
+/** The tool's answer: the matches (or none), then what stopped or skipped the search. */
+function renderSearch(
+  workspace: Workspace,
+  input: GrepInput,
+  target: WorkspacePath,
+  tally: SearchTally,
+  report: WalkReport,
+): ToolOutput {
+  const { maxMatches, maxOutputChars, maxGrepFileBytes } = workspace.settings;
+  const lines =
+    tally.matches.length > 0
+      ? [...tally.matches]
+      : [`No matches for /${input.pattern}/ in "${target.display}".`];
+  if (tally.more)
+    lines.push(`[Stopped at ${maxMatches} matches; there are more. Narrow the pattern, path or glob.]`);
+  const skipped: string[] = [];
+  if (tally.binaryFiles > 0)
+    skipped.push(`${tally.binaryFiles} binary file${tally.binaryFiles === 1 ? "" : "s"}`);
+  if (tally.largeFiles > 0) {
+    skipped.push(
+      `${tally.largeFiles} file${tally.largeFiles === 1 ? "" : "s"} over ${maxGrepFileBytes} bytes`,
+    );
   }
+  if (skipped.length > 0) lines.push(`[Skipped ${skipped.join(" and ")}.]`);
+  if (report.unreadable.length > 0) lines.push(`[Could not read: ${report.unreadable.join(", ")}]`);
+  return keepHead(lines.join("\n"), maxOutputChars, "Narrow the pattern, path or glob.");
 }
 
 /** A file filter: a pattern without `/` matches file names at any depth. */
