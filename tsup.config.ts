@@ -10,6 +10,7 @@ export default defineConfig({
     "stores/redis": "src/integrations/stores/redis.ts",
     mcp: "src/integrations/mcp/index.ts",
     tools: "src/workspace-tools/index.ts",
+    queue: "src/queue/index.ts",
     cli: "src/cli/main.ts",
   },
   format: ["esm", "cjs"],

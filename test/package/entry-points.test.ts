@@ -43,6 +43,7 @@ describe("the built package", () => {
       "./stores/redis",
       "./mcp",
       "./tools",
+      "./queue",
     ]) {
       const entry = packageJson.exports[subpath];
       expect(entry, subpath).toBeDefined();
@@ -67,6 +68,7 @@ describe("the built package", () => {
       "agent-lattice/stores/redis",
       "agent-lattice/mcp",
       "agent-lattice/tools",
+      "agent-lattice/queue",
     ];
     const esm = runNode([
       "--input-type=module",
