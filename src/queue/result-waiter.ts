@@ -1,7 +1,8 @@
 /**
  * Waiting for job results: one BullMQ `QueueEvents` connection per producer, opened on first use,
  * whose `completed` and `failed` events settle every waiter of their job. A waiter is registered
- * before the job's current state is read, so a job that ends in between is not missed.
+ * before the job's current state is read, and the events are read from the moment the connection
+ * was opened (by the server's clock), so a job that ends in between is not missed.
  * @module
  */
 import { type ConnectionOptions, type Queue, QueueEvents } from "bullmq";
@@ -69,9 +70,13 @@ export class ResultWaiter {
 
   private open(): Promise<QueueEvents> {
     this.events ??= (async () => {
+      // QueueEvents reads from "$" by default: what happens between its start and its first read
+      // would be missed. It reads from the server's clock instead (stream ids are its milliseconds).
+      const [seconds, microseconds] = await this.lane.client.time();
       const events = new QueueEvents(this.options.name, {
         connection: this.options.connection as ConnectionOptions,
         prefix: this.options.prefix,
+        lastEventId: `${Number(seconds) * 1000 + Math.floor(Number(microseconds) / 1000)}-0`,
       });
       events.on("error", this.onError);
       events.on("completed", ({ jobId, returnvalue }) =>
