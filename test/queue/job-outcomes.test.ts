@@ -116,16 +116,26 @@ describe("how a job ends", () => {
     expect(await queue.getJob(bad.id)).toMatchObject({ state: "failed", attemptsMade: 1 });
     const messages = [];
     for await (const message of queue.messages(bad.id)) messages.push(message);
-    expect(messages.at(-1)).toMatchObject({ type: "system", subtype: "job_failed", error: { name: "InvalidOptionError" } });
+    expect(messages.at(-1)).toMatchObject({
+      type: "system",
+      subtype: "job_failed",
+      error: { name: "InvalidOptionError" },
+    });
     expect(await queue.waitForResult(next.id, { timeoutMs: 15_000 })).toMatchObject({ subtype: "success" });
     expect(promptsIn(await historyOf(conversationId))).toEqual([promptOf(conversationId, 1)]);
   });
 
   it("drops a head that can never run (removed from BullMQ) once a parked job checks on it", async () => {
-    const { queue, name } = fleet({ queueOptions: { parkedRecheckMs: 300 }, workerOptions: { parkedRecheckMs: 300 } });
+    const { queue, name } = fleet({
+      queueOptions: { parkedRecheckMs: 300 },
+      workerOptions: { parkedRecheckMs: 300 },
+    });
     const conversationId = uniqueName("orphan");
     // A job id listed as the conversation's head that BullMQ does not know (its job was removed by hand).
-    await redis.rpush(`agent-lattice:queue:{bull:${name}}:pending:${encodeURIComponent(conversationId)}`, "ghost");
+    await redis.rpush(
+      `agent-lattice:queue:{bull:${name}}:pending:${encodeURIComponent(conversationId)}`,
+      "ghost",
+    );
     const job = await queue.enqueue({ conversationId, input: promptOf(conversationId, 0) });
     expect(await queue.waitForResult(job.id, { timeoutMs: 15_000 })).toMatchObject({ subtype: "success" });
     const history = await historyOf(conversationId);
