@@ -28,7 +28,11 @@ describe("ConversationLane", () => {
     });
     expect(await lane.runnable(conversation, "j1")).toBe(false);
     const result = { type: "result", subtype: "success" };
-    const next = await lane.finish(conversation, "j1", "j1:a", { field: "result", value: JSON.stringify(result), entry: result });
+    const next = await lane.finish(conversation, "j1", "j1:a", {
+      field: "result",
+      value: JSON.stringify(result),
+      entry: result,
+    });
     expect(next).toBe("j2");
     expect(await lane.runnable(conversation, "j2")).toBe(true);
     expect(await lane.storedResult("j1")).toEqual(result);

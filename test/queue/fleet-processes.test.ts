@@ -7,13 +7,18 @@
  */
 import { QueueEvents } from "bullmq";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isWellFormedHistory, type ModelMessage } from "../../src/index";
 import { UNRECORDED_TOOL_RESULT_TEXT } from "../../src/history/repair";
+import { isWellFormedHistory, type ModelMessage } from "../../src/index";
 import { createRedisHistoryStore } from "../../src/integrations/stores/redis";
 import { type AgentQueue, createAgentQueue, DEFAULT_CONTINUATION_PROMPT } from "../../src/queue/index";
 import { type MockAnthropicServer, startMockAnthropicServer } from "../../src/testing/index";
 import { answerOf, nextStep, promptOf } from "../fixtures/queue/workload";
-import { bundleChild, killAllChildren, type RunningChild, startChild } from "../integrations/stores/child-runner";
+import {
+  bundleChild,
+  killAllChildren,
+  type RunningChild,
+  startChild,
+} from "../integrations/stores/child-runner";
 import { deleteQueueKeys, openRedis, redisUrl, uniqueName } from "./helpers";
 
 const redis = openRedis();
@@ -102,7 +107,8 @@ async function startFleet(workers: number, overrides: Record<string, unknown> = 
     children,
     start,
     async close() {
-      for (const child of children) if (child.process.exitCode === null && !child.process.killed) child.process.kill("SIGTERM");
+      for (const child of children)
+        if (child.process.exitCode === null && !child.process.killed) child.process.kill("SIGTERM");
       await Promise.all(children.map((child) => child.exited));
       await events.close();
       await queue.close();
@@ -125,7 +131,9 @@ const jobPrompts = (history: ModelMessage[]) =>
   );
 
 const events = (child: RunningChild, event: string) =>
-  child.lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry.event === event);
+  child.lines
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((entry) => entry.event === event);
 
 /** Enqueues `jobs` prompts for each of `conversations` conversations, round robin. */
 async function enqueueAll(queue: AgentQueue, conversations: string[], jobs: number) {
@@ -140,10 +148,20 @@ async function enqueueAll(queue: AgentQueue, conversations: string[], jobs: numb
 }
 
 /** Every job completed exactly once with its answer; every history well-formed and in enqueue order. */
-async function expectAllDone(fleet: FleetRun, conversations: string[], jobs: number, enqueued: Awaited<ReturnType<typeof enqueueAll>>) {
-  const results = await Promise.all(enqueued.map((job) => fleet.queue.waitForResult(job.id, { timeoutMs: 150_000 })));
+async function expectAllDone(
+  fleet: FleetRun,
+  conversations: string[],
+  jobs: number,
+  enqueued: Awaited<ReturnType<typeof enqueueAll>>,
+) {
+  const results = await Promise.all(
+    enqueued.map((job) => fleet.queue.waitForResult(job.id, { timeoutMs: 150_000 })),
+  );
   for (const [index, result] of results.entries()) {
-    expect(result, enqueued[index]!.prompt).toMatchObject({ subtype: "success", result: answerOf(enqueued[index]!.prompt) });
+    expect(result, enqueued[index]!.prompt).toMatchObject({
+      subtype: "success",
+      result: answerOf(enqueued[index]!.prompt),
+    });
   }
   // The completed events may trail the results by a moment.
   for (let tries = 0; tries < 50 && fleet.completions.size < enqueued.length; tries++)
@@ -203,7 +221,9 @@ describe("a fleet of worker processes", () => {
       expect(killedDuring).toEqual(["tool", "request", "tool", "request"]);
       const histories = await expectAllDone(fleet, conversations, 8, enqueued);
       // A tool call cut off by a kill was answered "effect unverified" when the conversation resumed.
-      const repaired = [...histories.values()].filter((history) => JSON.stringify(history).includes(UNRECORDED_TOOL_RESULT_TEXT));
+      const repaired = [...histories.values()].filter((history) =>
+        JSON.stringify(history).includes(UNRECORDED_TOOL_RESULT_TEXT),
+      );
       expect(repaired.length).toBeGreaterThan(0);
       const continued = [...histories.values()].filter((history) =>
         history.some((message) => message.content === DEFAULT_CONTINUATION_PROMPT),
@@ -219,7 +239,8 @@ describe("a fleet of worker processes", () => {
     let slowSeen: () => void = () => {};
     const slowArrived = new Promise<void>((resolve) => (slowSeen = resolve));
     let holdSlow = true;
-    modelDelayMs = (prompt, hasToolResult) => (prompt.includes("slow") && hasToolResult && holdSlow ? 60_000 : 300);
+    modelDelayMs = (prompt, hasToolResult) =>
+      prompt.includes("slow") && hasToolResult && holdSlow ? 60_000 : 300;
     onModelRequest = (prompt, hasToolResult) => {
       if (prompt.includes("slow") && hasToolResult && ++slowRequests === 1) slowSeen();
     };
@@ -245,7 +266,13 @@ describe("a fleet of worker processes", () => {
       expect(events(second, "run").map((entry) => entry.run)).toEqual([2]);
       const history = await historyOf(slow);
       expect(isWellFormedHistory(history)).toBe(true);
-      expect(history.map((message) => message.role)).toEqual(["user", "assistant", "user", "user", "assistant"]);
+      expect(history.map((message) => message.role)).toEqual([
+        "user",
+        "assistant",
+        "user",
+        "user",
+        "assistant",
+      ]);
       expect(fleet.completions.get(slowJob.id)).toBe(1);
     } finally {
       onModelRequest = () => {};
@@ -256,7 +283,9 @@ describe("a fleet of worker processes", () => {
 
 /** Waits for a child to start a tool call (the tool sleeps before recording its effect). */
 async function childInTool(fleet: FleetRun, until: number): Promise<RunningChild | undefined> {
-  const seen = new Set(fleet.children.flatMap((child) => events(child, "tool").map((entry) => `${entry.jobId}@${entry.at}`)));
+  const seen = new Set(
+    fleet.children.flatMap((child) => events(child, "tool").map((entry) => `${entry.jobId}@${entry.at}`)),
+  );
   while (Date.now() < until) {
     for (const child of fleet.children) {
       if (child.process.exitCode !== null || child.process.signalCode !== null) continue;

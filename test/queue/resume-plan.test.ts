@@ -13,7 +13,9 @@ describe("planResume", () => {
     expect(planResume(earlier, undefined, false, "second")).toEqual({ mode: "fresh" });
     expect(planResume(earlier, 2, false, "second")).toEqual({ mode: "fresh" });
     // Someone else wrote at the mark: the prompt is not there.
-    expect(planResume([...earlier, { role: "user", content: "other" }], 2, false, "second")).toEqual({ mode: "fresh" });
+    expect(planResume([...earlier, { role: "user", content: "other" }], 2, false, "second")).toEqual({
+      mode: "fresh",
+    });
   });
 
   it("rewinds a prompt recorded without a response", () => {
@@ -22,7 +24,10 @@ describe("planResume", () => {
       keep: 2,
     });
     const blocks = [{ type: "text" as const, text: "look" }];
-    expect(planResume([{ role: "user", content: blocks }], 0, false, blocks)).toEqual({ mode: "rewind", keep: 0 });
+    expect(planResume([{ role: "user", content: blocks }], 0, false, blocks)).toEqual({
+      mode: "rewind",
+      keep: 0,
+    });
   });
 
   it("continues once anything follows the prompt, or once a response was recorded", () => {
@@ -30,17 +35,24 @@ describe("planResume", () => {
       ...earlier,
       { role: "user", content: "second" },
       { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "record", input: {} }] },
-      { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "never recorded", is_error: true }] },
+      {
+        role: "user",
+        content: [{ type: "tool_result", tool_use_id: "t1", content: "never recorded", is_error: true }],
+      },
     ];
     expect(planResume(after, 2, false, "second")).toEqual({ mode: "continue" });
     // A compaction may have rewritten everything since: `progressed` decides.
-    expect(planResume([{ role: "user", content: "summary" }], 2, true, "second")).toEqual({ mode: "continue" });
+    expect(planResume([{ role: "user", content: "summary" }], 2, true, "second")).toEqual({
+      mode: "continue",
+    });
   });
 });
 
 describe("toJsonSafe", () => {
   it("reduces errors to { name, message }, dropping their stack, cause and fields", () => {
-    const error = Object.assign(new Error("boom", { cause: new Error("secret-token") }), { apiKey: "sk-123" });
+    const error = Object.assign(new Error("boom", { cause: new Error("secret-token") }), {
+      apiKey: "sk-123",
+    });
     const safe = toJsonSafe({ type: "result", error, nested: [{ error: new TypeError("bad") }] });
     expect(safe).toEqual({
       type: "result",
