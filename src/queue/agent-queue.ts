@@ -114,11 +114,11 @@ export function createAgentQueue(options: AgentQueueOptions): AgentQueue {
       assertOpen();
       const data = checkEnqueueRequest(request);
       const jobId = request.jobId ?? randomUUID();
-      // Added parked (delayed), then listed on its conversation; promoted at once when it is the
-      // conversation's next job. A producer that dies in between leaves a job that lists itself
-      // when its delay ends.
-      const job = await queue.add(AGENT_JOB_NAME, data, { jobId, delay: base.parkedRecheckMs });
-      if ((await lane.append(data.conversationId, jobId)) === "runnable") await job.promote().catch(() => {});
+      // Added to BullMQ and listed on its conversation at once (one round trip each, in parallel).
+      // A worker that takes it before it is listed lists it itself, at the end; one that finds it
+      // behind another job of the conversation parks it until that job finishes. A listed id whose
+      // job never arrived (this call failed half way) is dropped by the next job of the conversation.
+      await Promise.all([queue.add(AGENT_JOB_NAME, data, { jobId }), lane.append(data.conversationId, jobId)]);
       return { id: jobId, conversationId: data.conversationId };
     },
     waitForResult(jobId, waitOptions) {

@@ -119,6 +119,7 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
   queue.on("error", onError);
   let closing: Promise<void> | undefined;
   const runs = new Set<InterruptibleRun>();
+  const backgroundWork = new Set<Promise<unknown>>();
   const runtime: WorkerRuntime = {
     lane,
     queue,
@@ -129,6 +130,10 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
     pricing: options.pricing ? { ...DEFAULT_PRICING, ...options.pricing } : DEFAULT_PRICING,
     runs,
     closing: () => closing !== undefined,
+    background(promise) {
+      const settled = promise.catch(() => {}).finally(() => backgroundWork.delete(settled));
+      backgroundWork.add(settled);
+    },
   };
   const worker = new Worker<AgentJobData, AgentJobResult, string>(
     base.name,
@@ -153,6 +158,7 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
       await stopped;
     } finally {
       clearTimeout(timer);
+      await Promise.allSettled(backgroundWork);
       await Promise.allSettled([queue.close(), lane.close()]);
     }
   }

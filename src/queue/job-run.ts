@@ -42,7 +42,6 @@ export class JobRun implements InterruptibleRun {
   private interruptRequested = false;
   private readonly abort = new AbortController();
   private readonly lease: LeaseKeeper;
-  private lastWrite: Promise<unknown> = Promise.resolve();
   private readonly conversationId: string;
   private readonly jobId: string;
 
@@ -77,11 +76,11 @@ export class JobRun implements InterruptibleRun {
       try {
         return await this.runAgent(agent);
       } finally {
-        await agent.close().catch(() => {});
+        // Released in the background: the job's outcome does not wait for the store to close.
+        this.runtime.background(agent.close());
       }
     } finally {
       this.lease.stop();
-      await this.lastWrite;
     }
   }
 
@@ -106,7 +105,8 @@ export class JobRun implements InterruptibleRun {
       this.publish(message, counted);
       if (counted) this.write(this.job.updateProgress(tally.snapshot() as unknown as object));
     }
-    await this.lastWrite;
+    // The stream's writes are not waited for: the lane's next write (fenced, on the same connection)
+    // lands after them, and is refused as they would be if the lease was lost.
     if (this.lease.isLost || this.abort.signal.aborted) return { kind: "lost" };
     if (result === undefined) throw new Error("The query ended without a result message.");
     if (result.subtype === "interrupted" && this.interruptRequested) return this.requeue();
@@ -150,9 +150,9 @@ export class JobRun implements InterruptibleRun {
     );
   }
 
-  /** Adds a write to wait for at the end; a failed write is not fatal (the lease decides). */
+  /** A write nobody waits for; its failure is not fatal (the lease decides). */
   private write(promise: Promise<unknown>): void {
-    this.lastWrite = Promise.all([this.lastWrite, promise.catch(() => {})]);
+    promise.catch(() => {});
   }
 }
 

@@ -18,7 +18,7 @@ const holds = (lease: number, fence: number) => `redis.call("GET", KEYS[${lease}
 /**
  * Producer side: adds a job to its conversation's pending list unless it is there or finished.
  * KEYS: pending, lease, job. ARGV: jobId.
- * Returns -1 (finished already), 1 (it is the head and nobody holds the lease: promote it), or 0.
+ * Returns -1 (finished already), 1 (it is the head and nobody holds the lease), or 0.
  */
 export const APPEND: LaneScript = {
   numberOfKeys: 3,

@@ -32,6 +32,11 @@ export async function processJob(
 ): Promise<AgentJobResult> {
   const { conversationId } = job.data;
   const jobId = job.id!;
+  // A fetch already under way when close() began may still hand over a job: give it back untouched.
+  if (runtime.closing()) {
+    await job.moveToWait(token);
+    throw new WaitingError();
+  }
   // A few rounds at most: each one that does not run drops a dead head of the conversation.
   for (;;) {
     const fence = `${jobId}:${randomUUID()}`;
@@ -71,7 +76,8 @@ async function settle(
       const entry = { field: "result" as const, value: toJsonText(result), entry: result };
       const next = await runtime.lane.finish(conversationId, job.id!, fence, entry);
       if (next === undefined) return stepAside(job, token);
-      await promote(runtime, next);
+      // The next job of the conversation starts while this one is being marked completed.
+      if (next) runtime.background(promote(runtime, next));
       return result;
     }
     case "requeue":

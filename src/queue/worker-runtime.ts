@@ -38,4 +38,6 @@ export interface WorkerRuntime {
   runs: Set<InterruptibleRun>;
   /** Whether `close()` has been called. */
   closing(): boolean;
+  /** Lets `promise` finish in the background; `close()` waits for it before closing connections. */
+  background(promise: Promise<unknown>): void;
 }
