@@ -80,12 +80,19 @@ async function runWorker() {
     concurrency: Number(options.concurrency),
     createAgent: ({ conversationId }) => build(conversationId),
   });
+  let jobs = 0;
+  let readyCpu;
+  worker.bullmq.on("completed", () => jobs++);
   process.once("SIGTERM", async () => {
     await worker.close();
     await redis.quit();
+    // CPU since the worker was ready (its start-up and module loading are not counted).
+    const { user, system } = process.cpuUsage(readyCpu);
+    process.stdout.write(`${JSON.stringify({ jobs, cpuMs: (user + system) / 1000 })}\n`);
     process.exit(0);
   });
   await worker.bullmq.waitUntilReady();
+  readyCpu = process.cpuUsage();
   process.stdout.write(`${JSON.stringify({ ready: true })}\n`);
 }
 
@@ -94,9 +101,13 @@ function startChild(args, stdin = "ignore") {
   const child = spawn(process.execPath, [fileURLToPath(import.meta.url), ...args], {
     stdio: [stdin, "pipe", "inherit"],
   });
+  const lines = [];
   return new Promise((resolve, reject) => {
     child.once("exit", (code) => reject(new Error(`bench child ${args.join(" ")} exited ${code}`)));
-    createInterface({ input: child.stdout }).once("line", (line) => resolve({ child, first: JSON.parse(line) }));
+    createInterface({ input: child.stdout }).on("line", (line) => {
+      lines.push(JSON.parse(line));
+      if (lines.length === 1) resolve({ child, first: lines[0], lines });
+    });
   });
 }
 
@@ -126,9 +137,10 @@ async function main() {
       const name = `bench-queue-${run}-${workers}`;
       names.push(name);
       throughput[workers] = await measureThroughput({ createAgentQueue, name, workers, modelUrl, prefix, conversations, turns, concurrency });
-      const { jobsPerSecond, seconds, busy } = throughput[workers];
+      const { jobsPerSecond, seconds, busy, workerCpuPerJob, producerCpuPerJob } = throughput[workers];
       console.log(
-        `  ${workers} worker(s): ${jobsPerSecond.toFixed(1)} jobs/s (${seconds.toFixed(1)} s; machine CPU ${(busy * 100).toFixed(0)}% busy)`,
+        `  ${workers} worker(s): ${jobsPerSecond.toFixed(1)} jobs/s (${seconds.toFixed(1)} s; machine CPU ${(busy * 100).toFixed(0)}% busy; ` +
+          `CPU per job: workers ${workerCpuPerJob.toFixed(2)} ms, producer ${producerCpuPerJob.toFixed(2)} ms)`,
       );
     }
     console.log(`  ratio 4 / 1: ${(throughput[4].jobsPerSecond / throughput[1].jobsPerSecond).toFixed(2)}×`);
@@ -138,6 +150,7 @@ async function main() {
     console.log(
       `  one query: job ${overhead.job.toFixed(1)} ms, in-process ${overhead.inProcess.toFixed(1)} ms (medians of ${overhead.samples}) → overhead ${(overhead.job - overhead.inProcess).toFixed(1)} ms`,
     );
+    console.log(`  CPU of one in-process query (createAgent + prompt + close): ${overhead.inProcessCpu.toFixed(2)} ms`);
   } finally {
     model.child.stdin.end();
     for (const name of names)
@@ -179,6 +192,7 @@ async function measureThroughput({ createAgentQueue, name, workers, modelUrl, pr
   );
   const queue = createAgentQueue({ connection: { url: redisUrl }, name });
   const ticks = cpuTicks();
+  const producerCpu = process.cpuUsage();
   const started = performance.now();
   const ids = await Promise.all(
     Array.from({ length: conversations }, async (_, index) => {
@@ -193,10 +207,18 @@ async function measureThroughput({ createAgentQueue, name, workers, modelUrl, pr
   const busy = busyShare(ticks, cpuTicks());
   const failed = results.filter((result) => result.subtype !== "success").length;
   if (failed > 0) throw new Error(`${failed} jobs did not succeed`);
+  const producer = process.cpuUsage(producerCpu);
   for (const { child } of children) child.kill("SIGTERM");
   await Promise.all(children.map(({ child }) => new Promise((resolve) => child.once("exit", resolve))));
   await queue.close();
-  return { jobsPerSecond: results.length / seconds, seconds, busy };
+  const workerCpuMs = children.reduce((sum, { lines }) => sum + (lines.at(-1)?.cpuMs ?? 0), 0);
+  return {
+    jobsPerSecond: results.length / seconds,
+    seconds,
+    busy,
+    workerCpuPerJob: workerCpuMs / results.length,
+    producerCpuPerJob: (producer.user + producer.system) / 1000 / results.length,
+  };
 }
 
 /** Median latency of one query as a job (one worker, one job at a time) and in-process. */
@@ -206,6 +228,7 @@ async function measureOverhead({ createAgentQueue, name, modelUrl, prefix, redis
   const build = await agentFactory(redis, modelUrl, prefix);
   const job = [];
   const inProcess = [];
+  const inProcessCpu = [];
   try {
     for (let sample = -5; sample < samples; sample++) {
       // Interleaved, so both see the same machine load; the first five warm up.
@@ -214,17 +237,22 @@ async function measureOverhead({ createAgentQueue, name, modelUrl, prefix, redis
       await queue.waitForResult(id, { timeoutMs: 60_000 });
       if (sample >= 0) job.push(performance.now() - started);
       started = performance.now();
+      const cpu = process.cpuUsage();
       const agent = build(`${name}-local-${sample}`);
       await agent.prompt("One question.");
       await agent.close();
-      if (sample >= 0) inProcess.push(performance.now() - started);
+      if (sample >= 0) {
+        inProcess.push(performance.now() - started);
+        const { user, system } = process.cpuUsage(cpu);
+        inProcessCpu.push((user + system) / 1000);
+      }
     }
   } finally {
     child.kill("SIGTERM");
     await new Promise((resolve) => child.once("exit", resolve));
     await queue.close();
   }
-  return { job: median(job), inProcess: median(inProcess), samples };
+  return { job: median(job), inProcess: median(inProcess), inProcessCpu: median(inProcessCpu), samples };
 }
 
 if (options.role === "model") await serveModel(Number(options.latency));

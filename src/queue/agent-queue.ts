@@ -114,11 +114,16 @@ export function createAgentQueue(options: AgentQueueOptions): AgentQueue {
       assertOpen();
       const data = checkEnqueueRequest(request);
       const jobId = request.jobId ?? randomUUID();
-      // Added to BullMQ and listed on its conversation at once (one round trip each, in parallel).
-      // A worker that takes it before it is listed lists it itself, at the end; one that finds it
-      // behind another job of the conversation parks it until that job finishes. A listed id whose
-      // job never arrived (this call failed half way) is dropped by the next job of the conversation.
-      await Promise.all([queue.add(AGENT_JOB_NAME, data, { jobId }), lane.append(data.conversationId, jobId)]);
+      // Listed on its conversation first. The conversation's next job is added to run at once; one
+      // behind others is added parked (delayed) and promoted by whoever finishes the job before
+      // it — or by this check, when that job finished in the meantime. A listed id whose job never
+      // arrived (this call failed half way) is dropped by the next job of the conversation that
+      // finds it at the head.
+      const listed = await lane.append(data.conversationId, jobId);
+      if (listed === "finished") return { id: jobId, conversationId: data.conversationId };
+      const runnable = listed === "runnable";
+      const job = await queue.add(AGENT_JOB_NAME, data, { jobId, ...(runnable ? {} : { delay: base.parkedRecheckMs }) });
+      if (!runnable && (await lane.runnable(data.conversationId, jobId))) await job.promote().catch(() => {});
       return { id: jobId, conversationId: data.conversationId };
     },
     waitForResult(jobId, waitOptions) {
