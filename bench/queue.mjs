@@ -150,7 +150,9 @@ async function main() {
     console.log(
       `  one query: job ${overhead.job.toFixed(1)} ms, in-process ${overhead.inProcess.toFixed(1)} ms (medians of ${overhead.samples}) → overhead ${(overhead.job - overhead.inProcess).toFixed(1)} ms`,
     );
-    console.log(`  CPU of one in-process query (createAgent + prompt + close): ${overhead.inProcessCpu.toFixed(2)} ms`);
+    console.log(
+      `  CPU of one in-process query (createAgent + prompt + close): ${overhead.inProcessCpu.toFixed(2)} ms; Redis PING round trip: ${overhead.ping.toFixed(2)} ms (median)`,
+    );
   } finally {
     model.child.stdin.end();
     for (const name of names)
@@ -252,7 +254,13 @@ async function measureOverhead({ createAgentQueue, name, modelUrl, prefix, redis
     await new Promise((resolve) => child.once("exit", resolve));
     await queue.close();
   }
-  return { job: median(job), inProcess: median(inProcess), inProcessCpu: median(inProcessCpu), samples };
+  const pings = [];
+  for (let index = 0; index < 50; index++) {
+    const started = performance.now();
+    await redis.ping();
+    pings.push(performance.now() - started);
+  }
+  return { job: median(job), inProcess: median(inProcess), inProcessCpu: median(inProcessCpu), samples, ping: median(pings) };
 }
 
 if (options.role === "model") await serveModel(Number(options.latency));
