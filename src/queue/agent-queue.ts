@@ -122,7 +122,10 @@ export function createAgentQueue(options: AgentQueueOptions): AgentQueue {
       const listed = await lane.append(data.conversationId, jobId);
       if (listed === "finished") return { id: jobId, conversationId: data.conversationId };
       const runnable = listed === "runnable";
-      const job = await queue.add(AGENT_JOB_NAME, data, { jobId, ...(runnable ? {} : { delay: base.parkedRecheckMs }) });
+      const job = await queue.add(AGENT_JOB_NAME, data, {
+        jobId,
+        ...(runnable ? {} : { delay: base.parkedRecheckMs }),
+      });
       if (!runnable && (await lane.runnable(data.conversationId, jobId))) await job.promote().catch(() => {});
       return { id: jobId, conversationId: data.conversationId };
     },
