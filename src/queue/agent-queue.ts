@@ -138,22 +138,7 @@ export function createAgentQueue(options: AgentQueueOptions): AgentQueue {
       assertOpen();
       return followJobMessages(lane, queue, jobId);
     },
-    async getJob(jobId) {
-      const job = await queue.getJob(jobId);
-      if (!job) return undefined;
-      const state = await job.getState();
-      const progress =
-        typeof job.progress === "object" ? (job.progress as unknown as AgentJobProgress) : undefined;
-      return {
-        id: jobId,
-        conversationId: job.data.conversationId,
-        state,
-        ...(progress ? { progress } : {}),
-        ...(state === "completed" ? { result: job.returnvalue } : {}),
-        ...(state === "failed" ? { failedReason: job.failedReason } : {}),
-        attemptsMade: job.attemptsMade,
-      };
-    },
+    getJob: (jobId) => describeJob(queue, jobId),
     async close() {
       if (closed) return;
       closed = true;
@@ -161,5 +146,23 @@ export function createAgentQueue(options: AgentQueueOptions): AgentQueue {
       await Promise.allSettled([queue.close(), lane.close()]);
     },
     bullmq: queue,
+  };
+}
+
+/** A job as {@link AgentQueue.getJob} reports it. */
+async function describeJob(queue: Queue, jobId: string): Promise<AgentJobInfo | undefined> {
+  const job = await queue.getJob(jobId);
+  if (!job) return undefined;
+  const state = await job.getState();
+  const progress =
+    typeof job.progress === "object" ? (job.progress as unknown as AgentJobProgress) : undefined;
+  return {
+    id: jobId,
+    conversationId: job.data.conversationId,
+    state,
+    ...(progress ? { progress } : {}),
+    ...(state === "completed" ? { result: job.returnvalue } : {}),
+    ...(state === "failed" ? { failedReason: job.failedReason } : {}),
+    attemptsMade: job.attemptsMade,
   };
 }

@@ -83,33 +83,8 @@ export interface AgentWorker {
  * process.once("SIGTERM", () => void worker.close());
  */
 export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
-  const factory = "createAgentWorker";
-  const base = resolveBaseOptions(options, factory);
-  if (typeof options.createAgent !== "function")
-    throw new InvalidOptionError(`${factory} needs \`createAgent\`: a function building the agent of a job.`);
-  const concurrency = positiveInteger(
-    options.concurrency ?? DEFAULT_WORKER_CONCURRENCY,
-    "concurrency",
-    factory,
-  );
-  const defaultGrace = nonNegativeInteger(options.gracePeriodMs ?? DEFAULT_GRACE_PERIOD_MS, "gracePeriodMs");
-  const lockDuration = positiveInteger(
-    options.lockDurationMs ?? DEFAULT_LOCK_DURATION_MS,
-    "lockDurationMs",
-    factory,
-  );
-  const stalledInterval = positiveInteger(
-    options.stalledIntervalMs ?? DEFAULT_STALLED_INTERVAL_MS,
-    "stalledIntervalMs",
-    factory,
-  );
-  const maxStalledCount = nonNegativeInteger(
-    options.maxStalledCount ?? DEFAULT_MAX_STALLED_COUNT,
-    "maxStalledCount",
-  );
-  const onError =
-    options.onError ?? ((error: Error) => console.error(`agent-lattice/queue worker: ${error.message}`));
-
+  const settings = resolveWorkerOptions(options);
+  const { base, onError } = settings;
   const lane = new ConversationLane(base);
   lane.client.on("error", onError);
   const queue = new Queue(base.name, {
@@ -124,7 +99,7 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
     lane,
     queue,
     createAgent: options.createAgent,
-    leaseMs: lockDuration,
+    leaseMs: settings.lockDuration,
     parkedRecheckMs: base.parkedRecheckMs,
     continuationPrompt: options.continuationPrompt ?? DEFAULT_CONTINUATION_PROMPT,
     pricing: options.pricing ? { ...DEFAULT_PRICING, ...options.pricing } : DEFAULT_PRICING,
@@ -141,10 +116,10 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
     {
       connection: base.connection as ConnectionOptions,
       prefix: base.prefix,
-      concurrency,
-      lockDuration,
-      stalledInterval,
-      maxStalledCount,
+      concurrency: settings.concurrency,
+      lockDuration: settings.lockDuration,
+      stalledInterval: settings.stalledInterval,
+      maxStalledCount: settings.maxStalledCount,
     },
   );
   worker.on("error", onError);
@@ -165,7 +140,10 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
 
   return {
     close(closeOptions) {
-      const grace = nonNegativeInteger(closeOptions?.gracePeriodMs ?? defaultGrace, "gracePeriodMs");
+      const grace = nonNegativeInteger(
+        closeOptions?.gracePeriodMs ?? settings.gracePeriodMs,
+        "gracePeriodMs",
+      );
       closing ??= shutDown(grace);
       return closing;
     },
@@ -173,6 +151,29 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
       return runs.size;
     },
     bullmq: worker,
+  };
+}
+
+/** Checks the worker's options and applies their defaults. */
+function resolveWorkerOptions(options: AgentWorkerOptions) {
+  const factory = "createAgentWorker";
+  const base = resolveBaseOptions(options, factory);
+  if (typeof options.createAgent !== "function")
+    throw new InvalidOptionError(`${factory} needs \`createAgent\`: a function building the agent of a job.`);
+  const integer = (value: number | undefined, fallback: number, option: string) =>
+    positiveInteger(value ?? fallback, option, factory);
+  return {
+    base,
+    concurrency: integer(options.concurrency, DEFAULT_WORKER_CONCURRENCY, "concurrency"),
+    gracePeriodMs: nonNegativeInteger(options.gracePeriodMs ?? DEFAULT_GRACE_PERIOD_MS, "gracePeriodMs"),
+    lockDuration: integer(options.lockDurationMs, DEFAULT_LOCK_DURATION_MS, "lockDurationMs"),
+    stalledInterval: integer(options.stalledIntervalMs, DEFAULT_STALLED_INTERVAL_MS, "stalledIntervalMs"),
+    maxStalledCount: nonNegativeInteger(
+      options.maxStalledCount ?? DEFAULT_MAX_STALLED_COUNT,
+      "maxStalledCount",
+    ),
+    onError:
+      options.onError ?? ((error: Error) => console.error(`agent-lattice/queue worker: ${error.message}`)),
   };
 }
 
