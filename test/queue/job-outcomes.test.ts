@@ -142,6 +142,27 @@ describe("how a job ends", () => {
     expect(isWellFormedHistory(history)).toBe(true);
   });
 
+  it("stops a run whose lease was taken over, and lets the job continue once the lease is free", async () => {
+    const { queue, name } = fleet({ modelDelayMs: 1_500 });
+    const conversationId = uniqueName("stolen");
+    const prompt = promptOf(conversationId, 0);
+    const job = await queue.enqueue({ conversationId, input: prompt });
+    const leaseKey = `agent-lattice:queue:{bull:${name}}:lease:${encodeURIComponent(conversationId)}`;
+    for (let tries = 0; tries < 200 && (await redis.exists(leaseKey)) === 0; tries++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    // Another holder takes the lease (as a worker would after this one froze past it), for 500 ms.
+    await redis.set(leaseKey, "intruder:fence", "PX", 500);
+    const result = await queue.waitForResult(job.id, { timeoutMs: 20_000 });
+    expect(result).toMatchObject({ subtype: "success", result: `done ${conversationId}/0` });
+    const history = await historyOf(conversationId);
+    expect(isWellFormedHistory(history)).toBe(true);
+    expect(promptsIn(history)).toEqual([prompt]);
+    const notices = [];
+    for await (const message of queue.messages(job.id))
+      if (message.type === "system" && message.subtype !== "init") notices.push(message);
+    expect(notices).toEqual([{ type: "system", subtype: "job_resumed", run: 2, mode: "rewind" }]);
+  });
+
   it("records progress after each response: turns, usage and an estimated cost", async () => {
     const { queue } = fleet({ modelDelayMs: 400 });
     const conversationId = uniqueName("progress");
