@@ -13,6 +13,8 @@ function adjustableAgents() {
   const delays = { model: 5, tool: 5 };
   let toolStarted: () => void = () => {};
   const toolStart = new Promise<void>((resolve) => (toolStarted = resolve));
+  let batchStarted: () => void = () => {};
+  const batchStart = new Promise<void>((resolve) => (batchStarted = resolve));
   let modelCalled: () => void = () => {};
   const modelCall = new Promise<void>((resolve) => (modelCalled = resolve));
   const createJobAgent = ({ conversationId }: { conversationId: string }) =>
@@ -32,10 +34,17 @@ function adjustableAgents() {
       ],
       historyStore: historyStore(conversationId),
       hooks: {
-        preToolUse: [{ handler: () => new Promise<void>((resolve) => setTimeout(resolve, delays.tool)) }],
+        preToolUse: [
+          {
+            handler: () => {
+              batchStarted();
+              return new Promise<void>((resolve) => setTimeout(resolve, delays.tool));
+            },
+          },
+        ],
       },
     });
-  return { delays, toolStart, modelCall, createJobAgent };
+  return { delays, toolStart, batchStart, modelCall, createJobAgent };
 }
 
 describe("worker.close()", () => {
@@ -94,7 +103,7 @@ describe("worker.close()", () => {
     const conversationId = uniqueName("tools");
     const prompt = promptOf(conversationId, 0);
     const job = await queue.enqueue({ conversationId, input: prompt });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await agents.batchStart; // the tool batch is running (its preToolUse hook waits 600 ms)
     await workers[0]!.close({ gracePeriodMs: 50 });
     await agents.toolStart;
     expect(await redis.lrange(`${historyPrefix}effects:${prompt}`, 0, -1)).toEqual([prompt]);
