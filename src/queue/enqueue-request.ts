@@ -17,7 +17,8 @@ export interface EnqueueRequest {
   options?: JobQueryOptions;
   /**
    * The job's id: enqueueing the same id again adds nothing (BullMQ keeps the first), which makes
-   * a retried `enqueue` safe. No ":" and not only digits (BullMQ's rules). @default a random UUID
+   * a retried `enqueue` safe — so an id must always carry the same request. No ":" and not only
+   * digits (BullMQ's rules). @default a random UUID
    */
   jobId?: string;
 }
