@@ -4,7 +4,7 @@
  *
  * Layers, inner to outer — a folder imports only from its own layer's listed folders and below:
  *   shared, errors.ts → messages → model, cost, compaction, history → tools, telemetry → hooks
- *   → loop → agent, workspace-tools, integrations, testing → cli, index.ts
+ *   → loop → agent, workspace-tools, integrations, testing → cli, index.ts → queue (on the root entry)
  */
 const inner = (...folders) => `^src/(${folders.join("|")})/`;
 const ERRORS = "^src/errors\\.ts$";
@@ -77,6 +77,24 @@ module.exports = {
       "shared",
       "integrations/mcp",
     ]),
+    {
+      name: "queue-builds-on-the-public-api",
+      severity: "error",
+      comment:
+        "agent-lattice/queue uses the agent through the root entry (src/index.ts), plus the prompt checks and the price table.",
+      from: { path: "^src/queue/" },
+      to: {
+        path: "^src/",
+        pathNot: ["^src/queue/", "^src/index\\.ts$", "^src/messages/prompt-input\\.ts$", "^src/cost/", ERRORS],
+      },
+    },
+    {
+      name: "nothing-imports-the-queue",
+      severity: "error",
+      comment: "The queue is an entry point of its own (optional peers bullmq, ioredis): nothing else loads it.",
+      from: { path: "^src/", pathNot: "^src/queue/" },
+      to: { path: "^src/queue/" },
+    },
     {
       name: "nothing-imports-the-cli",
       severity: "error",

@@ -22,6 +22,7 @@ export default defineConfig([
       "stores/redis": "src/integrations/stores/redis.ts",
       mcp: "src/integrations/mcp/index.ts",
       tools: "src/workspace-tools/index.ts",
+      queue: "src/queue/index.ts",
     },
     format: ["esm", "cjs"],
     dts: true,

@@ -9,9 +9,9 @@
  *   sample that goes on using what the one before it declared (`agent`, a tool …).
  *
  * Imports of the package (`agent-lattice`, `agent-lattice/testing`, `agent-lattice/tools`,
- * `agent-lattice/mcp`, `agent-lattice/stores/*`) resolve to the sources through `paths` in a
- * generated tsconfig, and `tsc --noEmit` checks them all in strict mode. Errors are reported at
- * their line in the Markdown page, and the script exits 1.
+ * `agent-lattice/mcp`, `agent-lattice/queue`, `agent-lattice/stores/*`) resolve to the sources
+ * through `paths` in a generated tsconfig, and `tsc --noEmit` checks them all in strict mode.
+ * Errors are reported at their line in the Markdown page, and the script exits 1.
  *
  * It also fails on a model id that @anthropic-ai/sdk deprecates (the SDK prints a deprecation warning
  * on every request to one) in any code block of those pages or in examples/: see DEPRECATED_MODELS.
@@ -35,6 +35,7 @@ const entryPointSources = {
   "agent-lattice/testing": "src/testing/index.ts",
   "agent-lattice/tools": "src/workspace-tools/index.ts",
   "agent-lattice/mcp": "src/integrations/mcp/index.ts",
+  "agent-lattice/queue": "src/queue/index.ts",
   "agent-lattice/stores/*": "src/integrations/stores/*.ts",
 };
 

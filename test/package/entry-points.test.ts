@@ -48,6 +48,7 @@ describe("the built package", () => {
       "./stores/redis",
       "./mcp",
       "./tools",
+      "./queue",
     ]) {
       const entry = packageJson.exports[subpath];
       expect(entry, subpath).toBeDefined();
@@ -72,6 +73,7 @@ describe("the built package", () => {
       "agent-lattice/stores/redis",
       "agent-lattice/mcp",
       "agent-lattice/tools",
+      "agent-lattice/queue",
     ];
     const esm = runNode([
       "--input-type=module",

@@ -1,0 +1,168 @@
+/**
+ * `createAgentQueue`: the producer's side of an agent queue — enqueue prompts for conversations,
+ * wait for their results, follow their messages, read their progress.
+ * @module
+ */
+import { randomUUID } from "node:crypto";
+import { type ConnectionOptions, type JobState, type JobsOptions, Queue } from "bullmq";
+import { InvalidOptionError } from "../index";
+import { ConversationLane } from "./conversation-lane";
+import { checkEnqueueRequest, type EnqueueRequest } from "./enqueue-request";
+import { followJobMessages } from "./job-messages";
+import type { AgentJobMessage, AgentJobProgress, AgentJobResult } from "./job-types";
+import {
+  DEFAULT_BACKOFF_DELAY_MS,
+  DEFAULT_JOB_ATTEMPTS,
+  positiveInteger,
+  type QueueBaseOptions,
+  resolveBaseOptions,
+} from "./options";
+import { ResultWaiter } from "./result-waiter";
+
+/** BullMQ's job name of every agent job. */
+export const AGENT_JOB_NAME = "agent-query";
+
+/** Options of {@link createAgentQueue}. */
+export interface AgentQueueOptions extends QueueBaseOptions {
+  /**
+   * BullMQ job options applied to every job (merged over the defaults: 8 attempts for thrown
+   * failures with exponential backoff from 1 s; completed jobs kept a day, failed ones a week).
+   * `delay`, `jobId`, `priority` and `lifo` are the queue's own and cannot be set here.
+   */
+  defaultJobOptions?: Omit<JobsOptions, "delay" | "jobId" | "priority" | "lifo" | "parent">;
+  /** Receives errors of the queue's connections. @default log to stderr */
+  onError?: (error: Error) => void;
+}
+
+/** A job as the queue reports it. */
+export interface AgentJobInfo {
+  id: string;
+  conversationId: string;
+  /** BullMQ's state: `delayed` while parked behind another job of its conversation. */
+  state: JobState | "unknown";
+  /** Turns and cost so far, once the job's query has received a response. */
+  progress?: AgentJobProgress;
+  /** The result, once completed. */
+  result?: AgentJobResult;
+  /** Why it failed, once failed for good. */
+  failedReason?: string;
+  /** Attempts BullMQ counted as made: failed ones (retried with backoff), and the one that completed. */
+  attemptsMade: number;
+}
+
+/** The producer's handle on an agent queue. */
+export interface AgentQueue {
+  /**
+   * Adds a prompt for a conversation. It runs after the conversation's earlier jobs, one at a time
+   * across every worker. Throws InvalidOptionError at once, queueing nothing, for a request no
+   * worker could run.
+   */
+  enqueue(request: EnqueueRequest): Promise<{ id: string; conversationId: string }>;
+  /**
+   * The job's result (the query's `SDKResultMessage` as JSON, `error_*` subtypes included). Rejects
+   * with JobWaitTimeoutError after `timeoutMs` (the job goes on), JobFailedError when the job failed
+   * for good, JobNotFoundError for an unknown job.
+   */
+  waitForResult(jobId: string, options: { timeoutMs: number }): Promise<AgentJobResult>;
+  /** The job's messages from its start, then live, ending with its result (or `job_failed`). */
+  messages(jobId: string): AsyncGenerator<AgentJobMessage, void>;
+  /** The job's state, progress and outcome; `undefined` for a job BullMQ does not know (or removed). */
+  getJob(jobId: string): Promise<AgentJobInfo | undefined>;
+  /** Closes the queue's connections; pending `waitForResult` calls reject. */
+  close(): Promise<void>;
+  /** The underlying BullMQ queue (counts, dashboards). Do not add jobs to it directly. */
+  readonly bullmq: Queue;
+}
+
+/**
+ * Creates the producer's handle on an agent queue.
+ *
+ * @example
+ * import { createAgentQueue } from "agent-lattice/queue";
+ * const queue = createAgentQueue({ connection: { host: "127.0.0.1", port: 6379 }, name: "support" });
+ * const job = await queue.enqueue({ conversationId: "user-42", input: "Where is my order?" });
+ * const result = await queue.waitForResult(job.id, { timeoutMs: 60_000 });
+ */
+export function createAgentQueue(options: AgentQueueOptions): AgentQueue {
+  const base = resolveBaseOptions(options, "createAgentQueue");
+  const onError =
+    options.onError ?? ((error: Error) => console.error(`agent-lattice/queue: ${error.message}`));
+  const lane = new ConversationLane(base);
+  lane.client.on("error", onError);
+  const defaultJobOptions: JobsOptions = {
+    attempts: DEFAULT_JOB_ATTEMPTS,
+    backoff: { type: "exponential", delay: DEFAULT_BACKOFF_DELAY_MS },
+    removeOnComplete: { age: 86_400 },
+    removeOnFail: { age: 7 * 86_400 },
+    ...options.defaultJobOptions,
+  };
+  const queue = new Queue(base.name, {
+    connection: base.connection as ConnectionOptions,
+    prefix: base.prefix,
+    defaultJobOptions,
+  });
+  queue.on("error", onError);
+  const waiter = new ResultWaiter(base, queue, lane, onError);
+  let closed = false;
+
+  const assertOpen = () => {
+    if (closed) throw new InvalidOptionError("This agent queue was closed; create a new one.");
+  };
+
+  return {
+    async enqueue(request) {
+      assertOpen();
+      const data = checkEnqueueRequest(request);
+      const jobId = request.jobId ?? randomUUID();
+      // Listed on its conversation first. The conversation's next job is added to run at once; one
+      // behind others is added parked (delayed) and promoted by whoever finishes the job before
+      // it — or by this check, when that job finished in the meantime. A listed id whose job never
+      // arrived (this call failed half way) is dropped by the next job of the conversation that
+      // finds it at the head.
+      const listed = await lane.append(data.conversationId, jobId);
+      if (listed === "finished") return { id: jobId, conversationId: data.conversationId };
+      const runnable = listed === "runnable";
+      const job = await queue.add(AGENT_JOB_NAME, data, {
+        jobId,
+        ...(runnable ? {} : { delay: base.parkedRecheckMs }),
+      });
+      if (!runnable && (await lane.runnable(data.conversationId, jobId))) await job.promote().catch(() => {});
+      return { id: jobId, conversationId: data.conversationId };
+    },
+    waitForResult(jobId, waitOptions) {
+      assertOpen();
+      const timeoutMs = positiveInteger(waitOptions?.timeoutMs, "timeoutMs", "waitForResult");
+      return waiter.wait(jobId, timeoutMs);
+    },
+    messages(jobId) {
+      assertOpen();
+      return followJobMessages(lane, queue, jobId);
+    },
+    getJob: (jobId) => describeJob(queue, jobId),
+    async close() {
+      if (closed) return;
+      closed = true;
+      await waiter.close();
+      await Promise.allSettled([queue.close(), lane.close()]);
+    },
+    bullmq: queue,
+  };
+}
+
+/** A job as {@link AgentQueue.getJob} reports it. */
+async function describeJob(queue: Queue, jobId: string): Promise<AgentJobInfo | undefined> {
+  const job = await queue.getJob(jobId);
+  if (!job) return undefined;
+  const state = await job.getState();
+  const progress =
+    typeof job.progress === "object" ? (job.progress as unknown as AgentJobProgress) : undefined;
+  return {
+    id: jobId,
+    conversationId: job.data.conversationId,
+    state,
+    ...(progress ? { progress } : {}),
+    ...(state === "completed" ? { result: job.returnvalue } : {}),
+    ...(state === "failed" ? { failedReason: job.failedReason } : {}),
+    attemptsMade: job.attemptsMade,
+  };
+}

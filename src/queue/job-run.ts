@@ -1,0 +1,165 @@
+/**
+ * One run of a job on a worker that holds its conversation's lease: build the agent, decide how to
+ * go on from the history (see resume-plan.ts), run the query, stream its messages, report progress,
+ * and say how it ended. Recording the result is the caller's (process-job.ts).
+ * @module
+ */
+import type { Job } from "bullmq";
+import {
+  type Agent,
+  ConversationConflictError,
+  HistoryStoreError,
+  type SDKMessage,
+  type SDKResultMessage,
+} from "../index";
+import type { ClaimOutcome } from "./conversation-lane";
+import { LeaseLostError } from "./errors";
+import type { AgentJobData, AgentJobResult, JobRequeuedMessage, JobResumedMessage } from "./job-types";
+import { LeaseKeeper } from "./lease";
+import { ProgressTally } from "./progress";
+import { planResume, type ResumePlan } from "./resume-plan";
+import type { InterruptibleRun, WorkerRuntime } from "./worker-runtime";
+
+/** How a run ended. */
+export type RunOutcome =
+  /** The query ended with a result: the job completes with it. */
+  | { kind: "result"; result: SDKResultMessage<unknown> }
+  /** The worker is closing and interrupted the run: the job goes back to the queue. */
+  | { kind: "requeue" }
+  /** The lease was lost: another run owns the conversation now. */
+  | { kind: "lost" }
+  /** The query failed for a reason a retry can fix (a write conflict): BullMQ retries the job. */
+  | { kind: "retry"; error: Error };
+
+type ClaimedRun = Extract<ClaimOutcome, { kind: "claimed" }>;
+
+/** What a run streams (serialised on the way). */
+type StreamedMessage = SDKMessage<unknown> | JobRequeuedMessage | JobResumedMessage;
+
+/** A run of one job. */
+export class JobRun implements InterruptibleRun {
+  private agent: Agent<any> | undefined;
+  private interruptRequested = false;
+  private readonly abort = new AbortController();
+  private readonly lease: LeaseKeeper;
+  private readonly conversationId: string;
+  private readonly jobId: string;
+
+  constructor(
+    private readonly runtime: WorkerRuntime,
+    private readonly job: Job<AgentJobData, AgentJobResult>,
+    private readonly fence: string,
+    private readonly claim: ClaimedRun,
+  ) {
+    this.conversationId = job.data.conversationId;
+    this.jobId = job.id!;
+    this.lease = new LeaseKeeper(runtime.lane, this.conversationId, fence, runtime.leaseMs, () =>
+      this.abort.abort(new LeaseLostError(this.conversationId)),
+    );
+  }
+
+  interrupt(): void {
+    this.interruptRequested = true;
+    this.agent?.interrupt();
+  }
+
+  /** Runs the job; `claimedAt` is when the lease was requested (epoch ms). Throws what the agent threw. */
+  async execute(claimedAt: number): Promise<RunOutcome> {
+    this.lease.start(claimedAt);
+    try {
+      const agent = await this.runtime.createAgent({
+        conversationId: this.conversationId,
+        jobId: this.jobId,
+        run: this.claim.run,
+      });
+      this.agent = agent;
+      try {
+        return await this.runAgent(agent);
+      } finally {
+        // Released in the background: the job's outcome does not wait for the store to close.
+        this.runtime.background(agent.close());
+      }
+    } finally {
+      this.lease.stop();
+    }
+  }
+
+  private async runAgent(agent: Agent<any>): Promise<RunOutcome> {
+    const plan = await this.prepare(agent);
+    if (plan === undefined) return { kind: "lost" };
+    if (this.claim.run > 1)
+      this.publish({ type: "system", subtype: "job_resumed", run: this.claim.run, mode: plan.mode });
+    if (this.interruptRequested) return this.requeue();
+    const { input, options } = this.job.data;
+    const tally = new ProgressTally(this.runtime.pricing);
+    let result: SDKResultMessage<unknown> | undefined;
+    const prompt = plan.mode === "continue" ? this.runtime.continuationPrompt : input;
+    for await (const message of agent.query(prompt, { ...options, signal: this.abort.signal })) {
+      if (this.interruptRequested) agent.interrupt();
+      // The result is the last message; it is recorded with the job's result, not streamed here.
+      if (message.type === "result") {
+        result = message;
+        continue;
+      }
+      const counted = tally.add(message, agent.model);
+      this.publish(message, counted);
+      if (counted) this.write(this.job.updateProgress(tally.snapshot() as unknown as object));
+    }
+    // The stream's writes are not waited for: the lane's next write (fenced, on the same connection)
+    // lands after them, and is refused as they would be if the lease was lost.
+    if (this.lease.isLost || this.abort.signal.aborted) return { kind: "lost" };
+    if (result === undefined) throw new Error("The query ended without a result message.");
+    if (result.subtype === "interrupted" && this.interruptRequested) return this.requeue();
+    if (isRetryableFailure(result)) return { kind: "retry", error: result.error! };
+    return { kind: "result", result };
+  }
+
+  /**
+   * Loads the history (the agent repairs a crashed tail as it loads), marks where the job's first
+   * run started, and rewinds a prompt recorded without a response. `undefined`: the lease was lost.
+   */
+  private async prepare(agent: Agent<any>): Promise<ResumePlan | undefined> {
+    const history = await agent.getHistory();
+    const { startedAt, progressed } = this.claim;
+    if (startedAt === undefined) {
+      const marked = await this.runtime.lane.markStarted(
+        this.conversationId,
+        this.jobId,
+        this.fence,
+        history.length,
+      );
+      if (!marked) return undefined;
+    }
+    const plan = planResume(history, startedAt, progressed, this.job.data.input);
+    if (plan.mode === "rewind") await agent.replaceHistory(history.slice(0, plan.keep));
+    return this.lease.isLost ? undefined : plan;
+  }
+
+  private requeue(): RunOutcome {
+    this.publish({ type: "system", subtype: "job_requeued", reason: "worker_closing" });
+    return { kind: "requeue" };
+  }
+
+  /** Streams `message` (fenced); a refused write means the lease is lost. Writes go out in order. */
+  private publish(message: StreamedMessage, progressed = false): void {
+    const { lane } = this.runtime;
+    this.write(
+      lane.publish(this.conversationId, this.jobId, this.fence, message, progressed).then((held) => {
+        if (!held) this.lease.markLost();
+      }),
+    );
+  }
+
+  /** A write nobody waits for; its failure is not fatal (the lease decides). */
+  private write(promise: Promise<unknown>): void {
+    promise.catch(() => {});
+  }
+}
+
+/** A result that a retry can turn into a real answer: a conflict with another writer, a store failure. */
+function isRetryableFailure(result: SDKResultMessage<unknown>): boolean {
+  return (
+    result.subtype === "error_during_execution" &&
+    (result.error instanceof ConversationConflictError || result.error instanceof HistoryStoreError)
+  );
+}

@@ -1,0 +1,114 @@
+/**
+ * Waiting for job results: one BullMQ `QueueEvents` connection per producer, opened on first use,
+ * whose `completed` and `failed` events settle every waiter of their job. A waiter is registered
+ * before the job's current state is read, and the events are read from the moment the connection
+ * was opened (by the server's clock), so a job that ends in between is not missed.
+ * @module
+ */
+import { type ConnectionOptions, type Queue, QueueEvents } from "bullmq";
+import type { ConversationLane } from "./conversation-lane";
+import { JobFailedError, JobNotFoundError, JobWaitTimeoutError } from "./errors";
+import type { AgentJobResult } from "./job-types";
+import type { ResolvedBaseOptions } from "./options";
+
+interface Waiter {
+  resolve(result: AgentJobResult): void;
+  reject(error: Error): void;
+}
+
+/** The waiters of one producer. */
+export class ResultWaiter {
+  private events: Promise<QueueEvents> | undefined;
+  private readonly waiters = new Map<string, Set<Waiter>>();
+
+  constructor(
+    private readonly options: ResolvedBaseOptions,
+    private readonly queue: Queue,
+    private readonly lane: ConversationLane,
+    private readonly onError: (error: Error) => void,
+  ) {}
+
+  /** Resolves with the job's result; rejects with JobWaitTimeoutError, JobFailedError or JobNotFoundError. */
+  wait(jobId: string, timeoutMs: number): Promise<AgentJobResult> {
+    return new Promise<AgentJobResult>((resolve, reject) => {
+      const timer = setTimeout(() => waiter.reject(new JobWaitTimeoutError(jobId, timeoutMs)), timeoutMs);
+      const waiter: Waiter = {
+        resolve: (result) => {
+          this.forget(jobId, waiter, timer);
+          resolve(result);
+        },
+        reject: (error) => {
+          this.forget(jobId, waiter, timer);
+          reject(error);
+        },
+      };
+      const forJob = this.waiters.get(jobId) ?? new Set<Waiter>();
+      forJob.add(waiter);
+      this.waiters.set(jobId, forJob);
+      // Listening first, then reading the state: a job ending in between is seen either way.
+      this.open()
+        .then(() => this.currentOutcome(jobId))
+        .then(
+          (outcome) => {
+            if (outcome === undefined) return;
+            if (outcome instanceof Error) waiter.reject(outcome);
+            else waiter.resolve(outcome);
+          },
+          (error: unknown) => waiter.reject(error instanceof Error ? error : new Error(String(error))),
+        );
+    });
+  }
+
+  /** Rejects every waiter and closes the events connection. */
+  async close(): Promise<void> {
+    for (const [jobId, waiters] of this.waiters)
+      for (const waiter of waiters)
+        waiter.reject(new Error(`The queue was closed while waiting for job ${jobId}.`));
+    const events = await this.events?.catch(() => undefined);
+    await events?.close();
+  }
+
+  private open(): Promise<QueueEvents> {
+    this.events ??= (async () => {
+      // QueueEvents reads from "$" by default: what happens between its start and its first read
+      // would be missed. It reads from the server's clock instead (stream ids are its milliseconds).
+      const [seconds, microseconds] = await this.lane.client.time();
+      const events = new QueueEvents(this.options.name, {
+        connection: this.options.connection as ConnectionOptions,
+        prefix: this.options.prefix,
+        lastEventId: `${Number(seconds) * 1000 + Math.floor(Number(microseconds) / 1000)}-0`,
+      });
+      events.on("error", this.onError);
+      events.on("completed", ({ jobId, returnvalue }) =>
+        this.settle(jobId, (waiter) => waiter.resolve(returnvalue as unknown as AgentJobResult)),
+      );
+      events.on("failed", ({ jobId, failedReason }) =>
+        this.settle(jobId, (waiter) => waiter.reject(new JobFailedError(jobId, failedReason))),
+      );
+      await events.waitUntilReady();
+      return events;
+    })();
+    return this.events;
+  }
+
+  /** The job's outcome if it has ended (a result, or the error to reject with); `undefined` if not. */
+  private async currentOutcome(jobId: string): Promise<AgentJobResult | Error | undefined> {
+    const state = await this.queue.getJobState(jobId);
+    if (state === "unknown") return (await this.lane.storedResult(jobId)) ?? new JobNotFoundError(jobId);
+    if (state !== "completed" && state !== "failed") return undefined;
+    const job = await this.queue.getJob(jobId);
+    if (state === "completed") return job?.returnvalue ?? (await this.lane.storedResult(jobId));
+    return new JobFailedError(jobId, job?.failedReason ?? "unknown reason");
+  }
+
+  private settle(jobId: string, action: (waiter: Waiter) => void): void {
+    for (const waiter of [...(this.waiters.get(jobId) ?? [])]) action(waiter);
+  }
+
+  private forget(jobId: string, waiter: Waiter, timer: NodeJS.Timeout): void {
+    clearTimeout(timer);
+    const forJob = this.waiters.get(jobId);
+    forJob?.delete(waiter);
+    if (forJob?.size === 0) this.waiters.delete(jobId);
+  }
+}

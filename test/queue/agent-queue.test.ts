@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { isWellFormedHistory } from "../../src/index";
+import { promptOf } from "../fixtures/queue/workload";
+import { fleetKit } from "./fleet";
+import { uniqueName } from "./helpers";
+
+const { fleet, historyOf, promptsIn } = fleetKit();
+
+describe("createAgentQueue + createAgentWorker", () => {
+  it("runs a job and completes it with the query's result as JSON", async () => {
+    const { queue } = fleet();
+    const conversationId = uniqueName("conversation");
+    const job = await queue.enqueue({ conversationId, input: promptOf(conversationId, 0) });
+    const result = await queue.waitForResult(job.id, { timeoutMs: 15_000 });
+    expect(result).toMatchObject({
+      type: "result",
+      subtype: "success",
+      result: `done ${conversationId}/0`,
+      num_turns: 2,
+    });
+    const history = await historyOf(conversationId);
+    expect(isWellFormedHistory(history)).toBe(true);
+    expect(promptsIn(history)).toEqual([promptOf(conversationId, 0)]);
+    const info = await queue.getJob(job.id);
+    expect(info).toMatchObject({ state: "completed", conversationId, attemptsMade: 1 });
+    expect(info?.progress?.num_turns).toBe(2);
+    expect(info?.progress?.total_cost_usd).toBeGreaterThan(0);
+  });
+
+  it("runs the jobs of a conversation one at a time, in enqueue order, across workers", async () => {
+    const { queue } = fleet({ workers: 2, modelDelayMs: 20 });
+    const conversations = [uniqueName("a"), uniqueName("b"), uniqueName("c")];
+    const jobs: Array<{ id: string }> = [];
+    for (let n = 0; n < 5; n++)
+      for (const conversationId of conversations)
+        jobs.push(await queue.enqueue({ conversationId, input: promptOf(conversationId, n) }));
+    const results = await Promise.all(jobs.map((job) => queue.waitForResult(job.id, { timeoutMs: 30_000 })));
+    expect(results.every((result) => result.subtype === "success")).toBe(true);
+    for (const conversationId of conversations) {
+      const history = await historyOf(conversationId);
+      expect(isWellFormedHistory(history)).toBe(true);
+      expect(promptsIn(history)).toEqual([0, 1, 2, 3, 4].map((n) => promptOf(conversationId, n)));
+    }
+  });
+});
