@@ -47,6 +47,7 @@ const offlineModel: MockHandler = (body) => {
 
 async function main(): Promise<void> {
   const model = await startMockAnthropicServer({ handler: offlineModel });
+  console.log(`  Offline, against the mock server at ${model.url}, with the queue on ${redisUrl}.`);
   const redis = new Redis(redisUrl); // shared by the history stores of every job
   const connection = { url: redisUrl };
 
