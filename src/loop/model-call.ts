@@ -14,7 +14,8 @@ import type { AssistantModelMessage } from "../messages/types";
 import type { ModelRequest, ModelStreamEvent } from "../model/client";
 import { isPromptTooLongError, toProviderError } from "../model/errors";
 import { retryDelayMs } from "../model/retry";
-import { linkSignals, raceWithSignal } from "../shared/signals";
+import { startDeadline } from "../shared/deadline";
+import { raceWithSignal } from "../shared/signals";
 import { NOOP_SPAN, type SpanHandle } from "../telemetry/telemetry";
 import type { Emit } from "./live-messages";
 import { InterruptReason, type QueryRun } from "./query-run";
@@ -135,7 +136,9 @@ async function attemptOnce<T>(
   // A request deadline needs a signal of its own; without one the query's signal is enough
   // (an AbortController per request is a measurable share of a turn).
   const deadline =
-    settings.timeoutMs === undefined ? undefined : startDeadline(run.modelSignal, settings.timeoutMs);
+    settings.timeoutMs === undefined
+      ? undefined
+      : startDeadline(run.modelSignal, settings.timeoutMs, requestTimedOut);
   const signal = deadline?.signal ?? run.modelSignal;
   let span = NOOP_SPAN;
   const unfinished = new UnfinishedResponse(model);
@@ -198,18 +201,9 @@ function failedAttempt<T>(
   };
 }
 
-/** A request's deadline: a signal that follows the query's and aborts with a TimeoutError. */
-function startDeadline(parent: AbortSignal, timeoutMs: number) {
-  const link = linkSignals(parent);
-  const timer = setTimeout(() => link.abort(new TimeoutError(timeoutMs)), timeoutMs);
-  return {
-    signal: link.signal,
-    timeoutMs,
-    clear(): void {
-      clearTimeout(timer);
-      link.dispose();
-    },
-  };
+/** The abort reason of a request that outlived its deadline. */
+function requestTimedOut(timeoutMs: number): TimeoutError {
+  return new TimeoutError(timeoutMs);
 }
 
 /**
