@@ -48,6 +48,11 @@ export class LiveMessages<M> {
     });
   }
 
+  /** Whether messages wait to be taken. */
+  get waiting(): boolean {
+    return this.queue.length > 0;
+  }
+
   /** The waiting messages, in order; the queue is left empty. */
   take(): M[] {
     const taken = this.queue;

@@ -1,0 +1,102 @@
+/**
+ * The one channel by which a query's messages reach its consumer, besides the steps' own results:
+ * notices (store errors, hook errors, retries, fallbacks, compaction, pricing) and the messages a
+ * step hands over (the assistant message, the tool results). Steps put messages in; the loop takes
+ * them out — live while a model call or compaction runs, and at each hand-over between two steps.
+ * @module
+ */
+import { isPromiseLike } from "../shared/maybe-async";
+import { type Emit, LiveMessages, MESSAGES_WAITING } from "./live-messages";
+
+/** Where the history store leaves the failures it reports (see `HistoryLog`). */
+export interface StoreNotices<M> {
+  hasNotices(): boolean;
+  takeNotices(): M[];
+}
+
+/** The messages of one query on their way to the consumer, in the order they were put in. */
+export class NoticeChannel<M> {
+  private readonly live = new LiveMessages<M>();
+  /** Puts a notice in. Reaches the consumer live during {@link during}, else at the next hand-over. */
+  readonly emit: Emit<M> = this.live.emit;
+
+  constructor(private readonly store: StoreNotices<M>) {}
+
+  /**
+   * Puts in a message that follows everything so far, the store's failures included: the message a
+   * step recorded in history (its write's failure is reported before it).
+   */
+  post(message: M): void {
+    if (this.store.hasNotices()) for (const notice of this.store.takeNotices()) this.emit(notice);
+    this.emit(message);
+  }
+
+  /** Whether anything waits for the consumer. */
+  get waiting(): boolean {
+    return this.live.waiting || this.store.hasNotices();
+  }
+
+  /** Everything that waits, in order, the store's failures last; the channel is left empty. */
+  take(): M[] {
+    const taken = this.live.take();
+    if (this.store.hasNotices()) for (const notice of this.store.takeNotices()) taken.push(notice);
+    return taken;
+  }
+
+  /**
+   * Yields what is put in while `phase` runs, as it comes, then returns what `phase` resolves to
+   * (or throws its rejection, once the messages put in before it were yielded). For `yield*`.
+   */
+  during<R>(phase: Promise<R>): AsyncIterable<M, R> {
+    return this.delivery.start(phase) as unknown as AsyncIterable<M, R>;
+  }
+
+  private readonly delivery = new LiveDelivery(this.live);
+}
+
+/**
+ * The live delivery of one phase as an iterator `yield*` delegates to: one per channel, reused by
+ * every phase, so a model call's delivery allocates no generator. Its `next()` may return a result
+ * rather than a promise of one (`yield*` awaits either).
+ */
+class LiveDelivery<M> {
+  private phase: Promise<unknown> | undefined;
+  private taken: M[] = [];
+  private index = 0;
+
+  constructor(private readonly live: LiveMessages<M>) {}
+
+  start(phase: Promise<unknown>): this {
+    this.phase = phase;
+    this.taken = [];
+    this.index = 0;
+    return this;
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  next(): IteratorResult<M, unknown> | PromiseLike<IteratorResult<M, unknown>> {
+    if (this.index < this.taken.length) return { done: false, value: this.taken[this.index++]! };
+    const settled = this.live.settle(this.phase!);
+    return isPromiseLike(settled) ? settled.then(this.resultOf) : this.resultOf(settled);
+  }
+
+  /** The consumer stopped the query (`return()`): nothing of the phase is waited for. */
+  return(value?: unknown): IteratorResult<M, unknown> {
+    return { done: true, value };
+  }
+
+  /** The consumer threw into the query (`throw()`): the loop receives the error. */
+  throw(error?: unknown): Promise<never> {
+    return Promise.reject(error);
+  }
+
+  private readonly resultOf = (settled: unknown): IteratorResult<M, unknown> => {
+    if (settled !== MESSAGES_WAITING) return { done: true, value: settled };
+    this.taken = this.live.take();
+    this.index = 0;
+    return { done: false, value: this.taken[this.index++]! };
+  };
+}

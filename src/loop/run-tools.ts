@@ -1,0 +1,150 @@
+/**
+ * Steps 4 and 5 of the loop: the calls of one assistant message are answered — refused when the
+ * response was truncated, handled as a structured-output submission, or run as a batch — and their
+ * results enter history as one user message, handed over as a `user` message.
+ * @module
+ */
+import { MissingOutputError } from "../errors";
+import { errorResultsFor } from "../history/dangling";
+import type {
+  AssistantModelMessage,
+  ToolResultBlock,
+  ToolUseBlock,
+  UserModelMessage,
+} from "../messages/types";
+import { isPromiseLike, type PromiseOrValue } from "../shared/maybe-async";
+import { SUBMIT_OUTPUT_TOOL_NAME } from "../tools/submit-output";
+import { type ToolCallOutcome, toolResultText } from "../tools/tool-output";
+import { toolResultCompactor } from "./compact-tool-result";
+import type { Outcome } from "./decide-next";
+import type { Ending } from "./ending";
+import type { LoopContext } from "./loop-context";
+import type { QueryState } from "./query-state";
+import { submitOutput } from "./submit-output";
+import { runToolBatch } from "./tool-batch";
+import type { ToolRuntime } from "./tool-call";
+
+/** The results of one batch, in the model's order, and the ending they cause, if any. */
+export interface ToolResults<T> {
+  blocks: ToolResultBlock[];
+  ending?: Ending<T>;
+}
+
+/** The tool calls of one query's turns; the tool runtime is built on the first batch and reused. */
+export class ToolPhase<T> {
+  private runtime: ToolRuntime | undefined;
+
+  constructor(
+    private readonly loop: LoopContext<T>,
+    private readonly query: QueryState,
+  ) {}
+
+  /**
+   * Answers every call of `response`; tool-call notices (hook errors, summaries) go to the channel.
+   * Await the result: a batch of synchronous tools completes without a promise today, but the
+   * batch may become asynchronous anywhere.
+   */
+  private run(response: AssistantModelMessage, calls: ToolUseBlock[]): PromiseOrValue<ToolResults<T>> {
+    if (response.stop_reason === "max_tokens") return { blocks: calls.map(truncatedCallResult) };
+    const { submitTool } = this.loop.config.modelSettings;
+    if (submitTool && calls.some((call) => call.name === SUBMIT_OUTPUT_TOOL_NAME))
+      return submitOutput(submitTool, calls, this.query.signals.tools);
+    const runtime = (this.runtime ??= this.buildRuntime());
+    const outcomes = runToolBatch(calls, runtime, this.loop.config.limits.toolConcurrency);
+    const withOutputSchema = submitTool !== undefined;
+    if (isPromiseLike(outcomes)) return outcomes.then((settled) => batchResults(settled, withOutputSchema));
+    return batchResults(outcomes, withOutputSchema);
+  }
+
+  /** Steps 4 and 5: runs the calls of `response`, then records their results and hands them over. */
+  answer(response: AssistantModelMessage, calls: ToolUseBlock[]): PromiseOrValue<Outcome<T>> {
+    const results = this.run(response, calls);
+    if (isPromiseLike(results)) return results.then((settled) => this.record(settled));
+    return this.record(results); // synchronous tools: no promise, no tick
+  }
+
+  /** Answers the calls of a response that went over the budget without running them; the query ends. */
+  refuse(calls: ToolUseBlock[], ending: Ending<T>): PromiseOrValue<Outcome<T>> {
+    const refused = errorResultsFor(calls, notRunOverBudget) as UserModelMessage; // a user message
+    return recordResults(this.loop, this.query, refused, ending);
+  }
+
+  private record(results: ToolResults<T>): PromiseOrValue<Outcome<T>> {
+    return recordResults(this.loop, this.query, { role: "user", content: results.blocks }, results.ending);
+  }
+
+  private buildRuntime(): ToolRuntime {
+    const { loop, query } = this;
+    const { permissions } = loop.config;
+    return {
+      tools: loop.conversation.tools.byName, // a live view: tools added later (addTools, MCP refresh) are seen
+      hooks: loop.config.hooks,
+      canUseTool: permissions.canUseTool,
+      permissionMode: permissions.mode,
+      allowedTools: permissions.allowedTools,
+      disallowedTools: permissions.disallowedTools,
+      toolTimeoutMs: loop.config.deadlines.toolTimeoutMs,
+      signal: query.signals.tools,
+      telemetry: loop.conversation.telemetry,
+      parentSpan: query.span,
+      secrets: loop.config.secrets,
+      emit: query.channel.emit,
+      denials: query.denials,
+      compactResult: toolResultCompactor(loop, query),
+    };
+  }
+}
+
+/**
+ * Adds the results of a batch (or of calls answered without running) to history as one user
+ * message, and hands it over after the notices of the batch.
+ */
+function recordResults<T>(
+  loop: LoopContext<T>,
+  query: QueryState,
+  results: UserModelMessage,
+  ending: Ending<T> | undefined,
+): PromiseOrValue<Outcome<T>> {
+  const recorded = { kind: "results" as const, ending };
+  const writing = loop.conversation.history.append(results);
+  if (writing) return writing.then(() => handOver(query, results, recorded));
+  return handOver(query, results, recorded); // no store: no promise, no tick
+}
+
+function handOver<T>(query: QueryState, results: UserModelMessage, recorded: Outcome<T>): Outcome<T> {
+  query.channel.post({ type: "user", message: results });
+  return recorded;
+}
+
+/** The result blocks in the model's order, and the ending an `endTurn` result asks for. */
+function batchResults<T>(outcomes: ToolCallOutcome[], withOutputSchema: boolean): ToolResults<T> {
+  const blocks: ToolResultBlock[] = new Array(outcomes.length);
+  let ender: ToolCallOutcome | undefined;
+  for (let index = 0; index < outcomes.length; index++) {
+    const outcome = outcomes[index]!;
+    blocks[index] = outcome.block;
+    if (outcome.endTurn && !ender) ender = outcome;
+  }
+  if (!ender) return { blocks };
+  const result = toolResultText(ender.originalContent ?? ender.block.content);
+  // With outputSchema only a valid submission is a success: ending the turn otherwise is a missing output.
+  if (withOutputSchema)
+    return { blocks, ending: { subtype: "error_missing_output", error: new MissingOutputError(), result } };
+  return { blocks, ending: { subtype: "success", result } };
+}
+
+function notRunOverBudget(call: ToolUseBlock): string {
+  return `The tool "${call.name}" was not run: the query went over maxBudgetUsd before it ran.`;
+}
+
+/** A response cut at max_tokens: its tool inputs may be incomplete, so none of them runs. */
+function truncatedCallResult(call: ToolUseBlock): ToolResultBlock {
+  return {
+    type: "tool_result",
+    tool_use_id: call.id,
+    is_error: true,
+    content:
+      `The call to "${call.name}" was not run: your response was cut off at the output token limit (max_tokens), ` +
+      "so its input may be incomplete. Reissue the call with a shorter input, or split the work into smaller calls.",
+  };
+}
