@@ -28,8 +28,11 @@ import { ToolPhase } from "./run-tools";
  * cycle completed (false: the consumer left early or it threw).
  */
 export interface CycleLifecycle {
+  /** Before anything: takes the guard if needed, loads the store, connects MCP. */
   prepare(): Promise<void>;
+  /** The result is built: the conversation is free. */
   settle(): void;
+  /** Always, last; `completed` is false when the consumer left early or the loop threw. */
   finish(completed: boolean): Promise<void>;
 }
 

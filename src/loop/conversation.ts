@@ -27,7 +27,9 @@ export interface ConversationSetup {
 export class Conversation {
   /** History and its store. */
   readonly history: HistoryLog;
+  /** The tools offered to the model. */
   readonly tools: ToolRegistry;
+  /** Turns automatic compaction off after repeated failures. */
   readonly compaction = new CompactionBreaker();
   private currentModel: string;
   private reportedInputTokens: number | undefined;
@@ -78,6 +80,7 @@ export class Conversation {
     return this.servers;
   }
 
+  /** The MCP servers connected (or failed to). */
   setMcpStatuses(statuses: McpServerStatus[]): void {
     this.servers = statuses;
   }
@@ -87,6 +90,7 @@ export class Conversation {
     return this.spans;
   }
 
+  /** OpenTelemetry was loaded: spans from now on. */
   useTelemetry(telemetry: Telemetry): void {
     this.spans = telemetry;
   }

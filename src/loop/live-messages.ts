@@ -1,9 +1,10 @@
 /**
  * Live delivery of the messages a phase of the loop emits while the loop awaits it (stream events,
  * retry notices, hook errors): the loop yields them as they arrive, then takes the phase's result.
+ * The query's `NoticeChannel` is built on it.
  * @module
  */
-import { invoke } from "../shared/maybe-async";
+import { invoke, isPromiseLike } from "../shared/maybe-async";
 
 /** Receives messages a phase emits. */
 export type Emit<M> = (message: M) => void;
@@ -89,19 +90,64 @@ export class LiveMessages<M> {
 }
 
 /**
+ * The live delivery of one phase as an iterator `yield*` delegates to: one per channel, reused by
+ * every phase, so a model call's delivery allocates no generator. Its `next()` may return a result
+ * rather than a promise of one (`yield*` awaits either).
+ */
+export class LiveDelivery<M> {
+  private phase: Promise<unknown> | undefined;
+  private taken: M[] = [];
+  private index = 0;
+
+  constructor(private readonly live: LiveMessages<M>) {}
+
+  /** Delivers the messages of `phase` from now on; `yield*` the result. */
+  start<R>(phase: Promise<R>): AsyncIterable<M, R> {
+    this.phase = phase;
+    this.taken = [];
+    this.index = 0;
+    return this as unknown as AsyncIterable<M, R>;
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  /** The next message, or the phase's end. */
+  next(): IteratorResult<M, unknown> | PromiseLike<IteratorResult<M, unknown>> {
+    if (this.index < this.taken.length) return { done: false, value: this.taken[this.index++]! };
+    const settled = this.live.settle(this.phase!);
+    return isPromiseLike(settled) ? settled.then(this.resultOf) : this.resultOf(settled);
+  }
+
+  /** The consumer stopped the query (`return()`): nothing of the phase is waited for. */
+  return(value?: unknown): IteratorResult<M, unknown> {
+    return { done: true, value };
+  }
+
+  /** The consumer threw into the query (`throw()`): the loop receives the error. */
+  throw(error?: unknown): Promise<never> {
+    return Promise.reject(error);
+  }
+
+  private readonly resultOf = (
+    settled: unknown,
+  ): IteratorResult<M, unknown> | PromiseLike<IteratorResult<M, unknown>> => {
+    if (settled !== MESSAGES_WAITING) return { done: true, value: settled };
+    this.taken = this.live.take();
+    this.index = 0;
+    return this.next(); // the first of them
+  };
+}
+
+/**
  * Runs `phase`, yielding every message it emits while it runs, in order, and returns what it
- * resolves to (for phases off the hot path; the model call of each turn does the same inline).
- * If the phase rejects, the messages emitted before the rejection are still yielded first.
+ * resolves to. If the phase rejects, the messages emitted before the rejection are still yielded
+ * first; a synchronous throw of `phase` is a rejection too.
  */
 export async function* drain<M, R>(
   live: LiveMessages<M>,
   phase: (emit: Emit<M>) => Promise<R>,
 ): AsyncGenerator<M, R> {
-  const running = invoke(() => phase(live.emit));
-  let settled = await live.settle(running);
-  while (settled === MESSAGES_WAITING) {
-    for (const message of live.take()) yield message;
-    settled = await live.settle(running);
-  }
-  return settled;
+  return yield* new LiveDelivery(live).start(invoke(() => phase(live.emit)));
 }

@@ -54,23 +54,33 @@ export interface LoopDeadlines {
 
 /** Resolved automatic-compaction settings. */
 export interface CompactionSettings {
+  /** Compact once a response reported more input tokens than this. */
   readonly thresholdTokens: number;
+  /** Messages kept verbatim at the end of history. */
   readonly keepRecentMessages: number;
+  /** The summarising instruction; undefined: the default. */
   readonly prompt: string | undefined;
+  /** Model of the summary call; undefined: the conversation's. */
   readonly model: string | undefined;
+  /** Output budget of the summary call. */
   readonly maxTokens: number;
 }
 
 /** Resolved settings of summarising oversized tool results. */
 export interface ToolResultCompactionSettings {
+  /** Results longer than this many characters are summarised. */
   readonly thresholdChars: number;
+  /** Model of the summary call; undefined: the conversation's. */
   readonly model: string | undefined;
+  /** Output budget of the summary call. */
   readonly maxTokens: number;
 }
 
 /** Automatic compaction of history, and of oversized tool results. Undefined: off. */
 export interface CompactionConfig {
+  /** `autoCompact`: the history's older part summarised when the context grows past a threshold. */
   readonly history: CompactionSettings | undefined;
+  /** `compactToolResults`: results over a length summarised before they enter history. */
   readonly toolResults: ToolResultCompactionSettings | undefined;
 }
 
@@ -91,16 +101,21 @@ export interface LoopClock {
 
 /** Everything the loop reads and never changes. */
 export interface LoopConfig<T> {
+  /** What every main request carries: add a new model setting here (and copy it in `MainRequest`). */
   readonly modelSettings: ModelSettings<T>;
   readonly limits: LoopLimits;
   readonly deadlines: LoopDeadlines;
+  /** Retries of transient provider failures. */
   readonly retry: Readonly<RetryPolicy>;
   /** USD per million tokens, by model. */
   readonly pricing: Readonly<Record<string, ModelPricing>>;
   readonly compaction: CompactionConfig;
+  /** The hooks of every event, validated. */
   readonly hooks: Hooks | undefined;
+  /** How tool calls are allowed. */
   readonly permissions: PermissionSettings;
   /** Strings that must never appear in errors, tool results or spans (the API key). */
   readonly secrets: readonly string[];
+  /** `Date.now`, an abortable sleep and `Math.random`, unless a test injects its own. */
   readonly clock: LoopClock;
 }

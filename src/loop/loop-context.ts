@@ -16,7 +16,10 @@ export interface LoopServices {
 
 /** The loop's inputs for one conversation. */
 export interface LoopContext<T> {
+  /** Settings, read only. */
   readonly config: LoopConfig<T>;
+  /** State that outlives a query. */
   readonly conversation: Conversation;
+  /** What the loop calls. */
   readonly services: LoopServices;
 }

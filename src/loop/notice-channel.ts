@@ -5,8 +5,7 @@
  * them out — live while a model call or compaction runs, and at each hand-over between two steps.
  * @module
  */
-import { isPromiseLike } from "../shared/maybe-async";
-import { type Emit, LiveMessages, MESSAGES_WAITING } from "./live-messages";
+import { type Emit, LiveDelivery, LiveMessages } from "./live-messages";
 
 /** Where the history store leaves the failures it reports (see `HistoryLog`). */
 export interface StoreNotices<M> {
@@ -48,55 +47,8 @@ export class NoticeChannel<M> {
    * (or throws its rejection, once the messages put in before it were yielded). For `yield*`.
    */
   during<R>(phase: Promise<R>): AsyncIterable<M, R> {
-    return this.delivery.start(phase) as unknown as AsyncIterable<M, R>;
+    return this.delivery.start(phase);
   }
 
   private readonly delivery = new LiveDelivery(this.live);
-}
-
-/**
- * The live delivery of one phase as an iterator `yield*` delegates to: one per channel, reused by
- * every phase, so a model call's delivery allocates no generator. Its `next()` may return a result
- * rather than a promise of one (`yield*` awaits either).
- */
-class LiveDelivery<M> {
-  private phase: Promise<unknown> | undefined;
-  private taken: M[] = [];
-  private index = 0;
-
-  constructor(private readonly live: LiveMessages<M>) {}
-
-  start(phase: Promise<unknown>): this {
-    this.phase = phase;
-    this.taken = [];
-    this.index = 0;
-    return this;
-  }
-
-  [Symbol.asyncIterator](): this {
-    return this;
-  }
-
-  next(): IteratorResult<M, unknown> | PromiseLike<IteratorResult<M, unknown>> {
-    if (this.index < this.taken.length) return { done: false, value: this.taken[this.index++]! };
-    const settled = this.live.settle(this.phase!);
-    return isPromiseLike(settled) ? settled.then(this.resultOf) : this.resultOf(settled);
-  }
-
-  /** The consumer stopped the query (`return()`): nothing of the phase is waited for. */
-  return(value?: unknown): IteratorResult<M, unknown> {
-    return { done: true, value };
-  }
-
-  /** The consumer threw into the query (`throw()`): the loop receives the error. */
-  throw(error?: unknown): Promise<never> {
-    return Promise.reject(error);
-  }
-
-  private readonly resultOf = (settled: unknown): IteratorResult<M, unknown> => {
-    if (settled !== MESSAGES_WAITING) return { done: true, value: settled };
-    this.taken = this.live.take();
-    this.index = 0;
-    return { done: false, value: this.taken[this.index++]! };
-  };
 }

@@ -25,15 +25,21 @@ export interface QuerySetup {
 
 /** One running query. */
 export class QueryState {
+  /** When the query was created (for `duration_ms`). */
   readonly startedAt: number;
+  /** Deadline of each model request in this query. */
   readonly requestTimeoutMs: number | undefined;
+  /** Usage and cost of every response of this query. */
   readonly ledger: CostLedger;
+  /** Tool calls refused by a permission rule, a hook or `canUseTool`. */
   readonly denials: PermissionDenial[] = [];
+  /** Its cancellation. */
   readonly signals: QuerySignals;
   /** Notices and handed-over messages on their way to the consumer. */
   readonly channel: NoticeChannel<SDKMessage<unknown>>;
   /** Model requests answered (a request retried after overflow recovery counts once). */
   turns = 0;
+  /** The stop reason of the latest response. */
   stopReason: StopReason | null = null;
   /** Text of the latest assistant response (continuations joined). */
   resultText = "";
