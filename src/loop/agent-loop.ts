@@ -19,7 +19,7 @@ import type { NoticeChannel } from "./notice-channel";
 import { initMessage, resultMessage } from "./query-messages";
 import type { QueryState } from "./query-state";
 import { recordResponse, takeReply } from "./record-response";
-import { ToolPhase } from "./run-tools";
+import { ToolRunner } from "./run-tools";
 
 /**
  * How the agent brackets one cycle: `prepare` before anything (lazy store load, MCP connect),
@@ -58,7 +58,7 @@ export async function* agentLoop<T>(
     // Notices never carry the structured result's type.
     const channel = query.channel as NoticeChannel<SDKMessage<T>>;
     const request = new MainRequest(loop);
-    const tools = new ToolPhase(loop, query);
+    const tools = new ToolRunner(loop, query);
     let pending: PromiseOrValue<Outcome<T>> = STARTED;
     for (;;) {
       // The step's end: awaited only when it did not complete synchronously.

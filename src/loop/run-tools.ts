@@ -31,7 +31,7 @@ export interface ToolResults<T> {
 }
 
 /** The tool calls of one query's turns; the tool runtime is built on the first batch and reused. */
-export class ToolPhase<T> {
+export class ToolRunner<T> {
   private runtime: ToolRuntime | undefined;
 
   constructor(
