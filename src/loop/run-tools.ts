@@ -41,8 +41,7 @@ export class ToolRunner<T> {
 
   /**
    * Answers every call of `response`; tool-call notices (hook errors, summaries) go to the channel.
-   * Await the result: a batch of synchronous tools completes without a promise today, but the
-   * batch may become asynchronous anywhere.
+   * The batch may answer with a promise or, for synchronous tools, a value: both are handled.
    */
   private run(response: AssistantModelMessage, calls: ToolUseBlock[]): PromiseOrValue<ToolResults<T>> {
     if (response.stop_reason === "max_tokens") return { blocks: calls.map(truncatedCallResult) };
