@@ -106,6 +106,8 @@ function shouldAutoCompact<T>(loop: LoopContext<T>): boolean {
 }
 
 function afterAnswer<T>(loop: LoopContext<T>, query: QueryState, response: AssistantModelMessage): Next<T> {
+  // The context the next request starts from — noted once the consumer took the answer's notices.
+  loop.conversation.noteUsage(response.usage);
   // The response says the context window overflowed: it is unusable and never enters history.
   if (isContextWindowExceeded(response)) return recoverOrEnd(loop, query, overflowEnding(loop));
   query.turns += 1;

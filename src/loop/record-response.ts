@@ -15,7 +15,7 @@ import { recordUsage } from "./record-usage";
 
 /**
  * Takes in what a main model call returned: a response's usage is counted (an `unknown_pricing`
- * notice may follow) and measures the context; a request cut off while streaming leaves its text.
+ * notice may follow); a request cut off while streaming leaves its text.
  */
 export function takeReply<T>(loop: LoopContext<T>, query: QueryState, reply: ModelOutcome): Outcome<T> {
   if (reply.kind !== "response") {
@@ -24,9 +24,7 @@ export function takeReply<T>(loop: LoopContext<T>, query: QueryState, reply: Mod
     return { kind: "unanswered", failure: reply };
   }
   const response = withoutBlankText(reply.message);
-  const { conversation } = loop;
-  recordUsage(conversation, query, reply.model, response.usage, query.channel.emit);
-  conversation.noteUsage(response.usage);
+  recordUsage(loop.conversation, query, reply.model, response.usage, query.channel.emit);
   query.stopReason = response.stop_reason ?? null;
   return { kind: "answered", response };
 }
