@@ -1,23 +1,48 @@
 import { defineConfig } from "tsup";
 
-/** One entry per public subpath (see package.json "exports"), plus the CLI. */
-export default defineConfig({
-  entry: {
-    index: "src/index.ts",
-    testing: "src/testing/index.ts",
-    "stores/sqlite": "src/integrations/stores/sqlite.ts",
-    "stores/postgres": "src/integrations/stores/postgres.ts",
-    "stores/redis": "src/integrations/stores/redis.ts",
-    mcp: "src/integrations/mcp/index.ts",
-    tools: "src/workspace-tools/index.ts",
-    cli: "src/cli/main.ts",
+/**
+ * Two builds, run in parallel by tsup:
+ * - the library: one entry per public subpath (see package.json "exports"), ESM and CJS with
+ *   declarations for both;
+ * - the `agent-lattice` command (package.json "bin"): ESM only, no declarations (nothing imports
+ *   it), in dist/cli/ of its own — its optional parts (telemetry, MCP) stay lazily loaded chunks
+ *   there, and each build cleans only its own folder, so the two never delete each other's files.
+ * No source maps: the output is not minified, so stack traces already point at readable code, and
+ * maps would roughly double the package (they embed every source file).
+ */
+const CLI_FOLDER = "cli";
+
+export default defineConfig([
+  {
+    entry: {
+      index: "src/index.ts",
+      testing: "src/testing/index.ts",
+      "stores/sqlite": "src/integrations/stores/sqlite.ts",
+      "stores/postgres": "src/integrations/stores/postgres.ts",
+      "stores/redis": "src/integrations/stores/redis.ts",
+      mcp: "src/integrations/mcp/index.ts",
+      tools: "src/workspace-tools/index.ts",
+    },
+    format: ["esm", "cjs"],
+    dts: true,
+    splitting: true,
+    sourcemap: false,
+    // Everything from an earlier build goes, but the command, which the other build writes.
+    clean: [`!${CLI_FOLDER}/**`],
+    target: "node20",
+    platform: "node",
+    treeshake: true,
   },
-  format: ["esm", "cjs"],
-  dts: true,
-  splitting: true,
-  sourcemap: true,
-  clean: true,
-  target: "node20",
-  platform: "node",
-  treeshake: true,
-});
+  {
+    entry: { main: "src/cli/main.ts" },
+    outDir: `dist/${CLI_FOLDER}`,
+    format: ["esm"],
+    dts: false,
+    splitting: true,
+    sourcemap: false,
+    clean: true,
+    target: "node20",
+    platform: "node",
+    treeshake: true,
+  },
+]);

@@ -13,15 +13,19 @@
  * generated tsconfig, and `tsc --noEmit` checks them all in strict mode. Errors are reported at
  * their line in the Markdown page, and the script exits 1.
  *
- * Usage: `npm run docs:check` (or `node scripts/check-doc-samples.mjs`). The generated files stay in
- * .tmp/doc-samples (git-ignored) for inspection.
+ * It also fails on a model id that @anthropic-ai/sdk deprecates (the SDK prints a deprecation warning
+ * on every request to one) in any code block of those pages or in examples/: see DEPRECATED_MODELS.
+ *
+ * Usage: `npm run docs:check` (or `node scripts/check-doc-samples.mjs [--root <folder>]`; `--root`
+ * checks another tree, for the script's own tests). The generated files stay in .tmp/doc-samples
+ * (git-ignored) for inspection.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const root = rootFolder();
 const outputDirectory = join(root, ".tmp", "doc-samples");
 const typescriptLanguages = new Set(["ts", "typescript"]);
 
@@ -34,10 +38,30 @@ const entryPointSources = {
   "agent-lattice/stores/*": "src/integrations/stores/*.ts",
 };
 
+/**
+ * The models @anthropic-ai/sdk deprecates, with their end-of-life dates: the SDK warns on every
+ * request to one. Its list (`DEPRECATED_MODELS`) is not part of its public API (it lives in
+ * `internal/data/deprecated-models.js`), so it is copied here — from @anthropic-ai/sdk 1.14.0, read
+ * 2026-12-01. Update it when the SDK is upgraded.
+ */
+const DEPRECATED_MODELS = {
+  "claude-mythos-preview": "June 30th, 2026",
+  "claude-opus-4-5": "January 22nd, 2027",
+  "claude-sonnet-4-5": "November 30th, 2026",
+};
+
 main();
 
 function main() {
   const pages = markdownPages();
+  const deprecated = [...pages, ...exampleFiles()].flatMap(deprecatedModelUses);
+  if (deprecated.length > 0) {
+    for (const use of deprecated) console.error(use);
+    console.error(
+      `doc samples: ${deprecated.length} use(s) of a model @anthropic-ai/sdk deprecates (it warns on every request); use a current model such as claude-sonnet-4-6`,
+    );
+    process.exitCode = 1;
+  }
   const samples = pages.flatMap(extractSamples);
   rmSync(outputDirectory, { recursive: true, force: true });
   mkdirSync(outputDirectory, { recursive: true });
@@ -68,6 +92,51 @@ function main() {
   const bySample = new Map(samples.map((sample) => [sample.fileName, sample]));
   console.error(translateDiagnostics(output, bySample));
   process.exitCode = 1;
+}
+
+/** The folder checked: the repository, or the one given with `--root`. */
+function rootFolder() {
+  const index = process.argv.indexOf("--root");
+  if (index !== -1 && process.argv[index + 1]) return resolve(process.argv[index + 1]);
+  return resolve(dirname(fileURLToPath(import.meta.url)), "..");
+}
+
+/** The example programs, checked for deprecated models like the pages' code blocks. */
+function exampleFiles() {
+  const directory = join(root, "examples");
+  if (!existsSync(directory)) return [];
+  return readdirSync(directory)
+    .filter((name) => /\.(?:[cm]?[jt]s)$/.test(name))
+    .sort()
+    .map((name) => ({ path: join(directory, name), text: readFileSync(join(directory, name), "utf8"), code: true }));
+}
+
+/**
+ * `page:line: …` for every deprecated model id in the code of `file`: its fenced code blocks (any
+ * language), or all of it for a program. A dated snapshot of a deprecated model
+ * (`claude-sonnet-4-5-20250929`, `claude-opus-4-5@20251101`) counts too; a longer id does not.
+ */
+function deprecatedModelUses(file) {
+  const uses = [];
+  const lines = file.text.split(/\r?\n/);
+  let fence;
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index];
+    if (!file.code) {
+      const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+      if (marker && (!fence || (marker[0] === fence[0] && marker.length >= fence.length && /^\s*(`{3,}|~{3,})\s*$/.test(line)))) {
+        fence = fence ? undefined : marker;
+        continue;
+      }
+      if (!fence) continue;
+    }
+    for (const [model, endOfLife] of Object.entries(DEPRECATED_MODELS)) {
+      const escaped = model.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      if (new RegExp(`(?<![\\w.-])${escaped}(?![\\w.]|-(?!\\d{8}\\b))`).test(line))
+        uses.push(`${relative(root, file.path)}:${index + 1}: "${model}" is deprecated (end of life ${endOfLife})`);
+    }
+  }
+  return uses;
 }
 
 /** The Markdown files whose samples are checked. */

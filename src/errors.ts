@@ -5,6 +5,7 @@
  */
 
 import { messageOfThrown } from "./shared/describe-thrown";
+import { formatUsdAbove, formatUsdExactly } from "./shared/money";
 
 const BRAND = Symbol.for("agent-lattice.error");
 
@@ -94,7 +95,9 @@ export class BudgetExceededError extends AgentLatticeError {
   readonly maxBudgetUsd: number;
   readonly spentUsd: number;
   constructor(maxBudgetUsd: number, spentUsd: number) {
-    super(`The query cost $${spentUsd.toFixed(6)}, over maxBudgetUsd $${maxBudgetUsd}.`);
+    super(
+      `The query cost ${formatUsdAbove(spentUsd, maxBudgetUsd)}, over maxBudgetUsd ${formatUsdExactly(maxBudgetUsd)}.`,
+    );
     this.maxBudgetUsd = maxBudgetUsd;
     this.spentUsd = spentUsd;
   }

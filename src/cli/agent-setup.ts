@@ -5,8 +5,9 @@
 import { type Agent, createAgent } from "../agent/create-agent";
 import type { AgentOptions } from "../agent/options";
 import { createAnthropicClient } from "../model/anthropic";
+import type { ModelClient } from "../model/client";
 import type { Tool } from "../tools/tool";
-import { createWorkspaceTools } from "../workspace-tools/index";
+import { createWorkspaceTools, isBashSandboxAvailable } from "../workspace-tools/index";
 import { type CliOptions, type ToolGroup, UsageError } from "./args";
 import type { CliIo } from "./io";
 import { type JsonSchemaOutput, loadOutputSchema } from "./output-schema";
@@ -32,10 +33,14 @@ export const TOOLS_OF_GROUP: Readonly<Record<ToolGroup, readonly string[]>> = {
 /** An agent ready for the command, with what the output needs to know about it. */
 export interface CliAgent {
   agent: Agent<unknown>;
+  /** The client the agent talks through (`/compact` sends its summary request with it too). */
+  client: ModelClient;
   /** Set with `--output-schema`: the run must end with a validated JSON payload. */
   outputSchema?: JsonSchemaOutput;
   /** Names of the tools the agent has. */
   toolNames: string[];
+  /** With `--tools bash`: the line saying whether its commands run sandboxed. */
+  bashModeNotice?: string;
 }
 
 /** Extra pieces a caller may supply instead of the defaults (the demo brings its own client and tools). */
@@ -60,29 +65,49 @@ export async function createCliAgent(
     ? await loadOutputSchema(options.outputSchemaPath)
     : undefined;
   const tools = overrides.tools ?? workspaceToolsFor(options.tools, io.cwd);
+  const client =
+    overrides.client ?? createAnthropicClient({ apiKey: options.apiKey, baseURL: options.baseURL });
   const agent = createAgent<unknown>({
     model: options.model,
-    client: overrides.client ?? createAnthropicClient({ apiKey: options.apiKey, baseURL: options.baseURL }),
+    client,
     systemPrompt: options.systemPrompt ?? overrides.systemPrompt ?? defaultSystemPrompt(tools, io.cwd),
     tools,
     maxTurns: options.maxTurns,
     maxBudgetUsd: options.budgetUsd,
+    pricing: options.pricing,
     historyStore: options.sessionPath ? createSessionStore(options.sessionPath) : undefined,
     outputSchema,
     includePartialMessages: !options.json || options.partial,
   });
-  return { agent, outputSchema, toolNames: tools.map((tool) => tool.name) };
+  const toolNames = tools.map((tool) => tool.name);
+  return { agent, client, outputSchema, toolNames, bashModeNotice: bashModeNotice(toolNames) };
 }
 
-/** The workspace tools over `root` for the chosen groups. */
+/**
+ * The workspace tools over `root` for the chosen groups. `bash` runs its commands in the
+ * bubblewrap sandbox wherever `bwrap` works (see {@link bashModeNotice}).
+ */
 export function workspaceToolsFor(groups: readonly ToolGroup[], root: string): Tool[] {
   if (groups.length === 0) return [];
   const wanted = new Set(groups.flatMap((group) => TOOLS_OF_GROUP[group]));
+  const allowBash = groups.includes("bash");
   return createWorkspaceTools({
     root,
     allowWrite: groups.includes("write"),
-    allowBash: groups.includes("bash"),
+    allowBash,
+    bashSandbox: allowBash && isBashSandboxAvailable(),
   }).filter((tool) => wanted.has(tool.name));
+}
+
+/** Which mode `bash` runs in, for a run whose tools include it. */
+function bashModeNotice(toolNames: readonly string[]): string | undefined {
+  if (!toolNames.includes("bash")) return undefined;
+  return isBashSandboxAvailable()
+    ? "bash: sandboxed (bubblewrap) · only this folder is visible and writable, no network"
+    : "bash: NOT sandboxed · commands run with your privileges and can reach any file and the network; " +
+        (process.platform === "linux"
+          ? "install bubblewrap (apt-get install bubblewrap) to confine them"
+          : "the bubblewrap sandbox needs Linux");
 }
 
 function defaultSystemPrompt(tools: readonly Tool[], cwd: string): string | undefined {

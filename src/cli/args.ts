@@ -4,6 +4,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
+import type { ModelPricing } from "../cost/pricing";
 
 /** The model used when neither `--model` nor `ANTHROPIC_MODEL` names one. */
 export const DEFAULT_CLI_MODEL = "claude-sonnet-4-6";
@@ -35,6 +36,12 @@ export interface CliOptions {
   maxTurns?: number;
   /** `--budget`: the agent's `maxBudgetUsd`. */
   budgetUsd?: number;
+  /** `--price`, as given: the `--model`'s price (parsed by `resolveCliPricing`). */
+  price?: string;
+  /** `--pricing`: a JSON file of prices by model id. */
+  pricingPath?: string;
+  /** The prices from `--price` and `--pricing`, once read (`resolveCliPricing`); merged over the built-in table. */
+  pricing?: Record<string, ModelPricing>;
   tools: ToolGroup[];
   sessionPath?: string;
   outputSchemaPath?: string;
@@ -53,7 +60,8 @@ export type CliCommand = { kind: "help" } | { kind: "version" } | { kind: "run";
 export const USAGE = `Usage: agent-lattice [options] [prompt...]
 
 Runs an agent on any Anthropic-compatible Messages API. With a prompt it answers once and exits;
-without one it opens an interactive session (Ctrl-C interrupts a running answer, Ctrl-D exits).
+without one it opens an interactive session (Ctrl-C interrupts a running answer, Ctrl-D exits;
+/help lists its commands: /clear, /compact, /model, /cost, /exit).
 
 Options:
   --model <id>             model id (default: $ANTHROPIC_MODEL or ${DEFAULT_CLI_MODEL})
@@ -61,6 +69,11 @@ Options:
   --system <text>          system prompt
   --max-turns <n>          model requests per query (default: 50)
   --budget <usd>           stop a query once it has cost more than this many US dollars
+                           (the model needs a price: built in, or from --price / --pricing)
+  --price <in>,<out>       the model's price in USD per million tokens: input, output, and
+                           optionally cache read and cache write (--price 0.3,1.2,0.006)
+  --pricing <file>         a JSON file of prices by model id, as AgentOptions.pricing:
+                           { "my-model": { "inputPerMTok": 0.3, "outputPerMTok": 1.2 } }
   --tools <list>           workspace tools over the current folder, comma-separated:
                              read  = read_file, list_files, glob, grep
                              write = write_file, edit_file
@@ -90,7 +103,8 @@ Examples:
   agent-lattice --demo
   agent-lattice --tools read "What does this project do?"
   agent-lattice --session chat.jsonl
-  agent-lattice --json --output-schema todo.schema.json "List the TODOs in src/"`;
+  agent-lattice --json --output-schema todo.schema.json "List the TODOs in src/"
+  agent-lattice --model my-model --price 0.5,2 --budget 0.10 "Hi"`;
 
 const OPTION_SPEC = {
   model: { type: "string" },
@@ -98,6 +112,8 @@ const OPTION_SPEC = {
   system: { type: "string" },
   "max-turns": { type: "string" },
   budget: { type: "string" },
+  price: { type: "string" },
+  pricing: { type: "string" },
   tools: { type: "string" },
   session: { type: "string" },
   "output-schema": { type: "string" },
@@ -126,6 +142,8 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     systemPrompt: values.system,
     maxTurns: positiveIntegerOf("--max-turns", values["max-turns"]),
     budgetUsd: positiveNumberOf("--budget", values.budget),
+    price: nonEmpty("--price", values.price),
+    pricingPath: nonEmpty("--pricing", values.pricing),
     tools: toolGroupsOf(values.tools),
     sessionPath: nonEmpty("--session", values.session),
     outputSchemaPath: nonEmpty("--output-schema", values["output-schema"]),

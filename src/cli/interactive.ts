@@ -1,23 +1,26 @@
 /**
- * `agent-lattice` without a prompt: a readline session, one query per line. On a terminal, Ctrl-C
- * interrupts the running query (a second press aborts it and quits) and, at the idle prompt,
- * Ctrl-C or Ctrl-D ends the session. With piped input every line is a prompt, run in order.
+ * `agent-lattice` without a prompt: a readline session, one query per line, and the session's
+ * commands (`/help`, `/clear`, `/compact`, `/model`, `/cost`, `/exit`: see repl-commands.ts). On a
+ * terminal, Ctrl-C interrupts the running query (a second press aborts it and quits) and, at the
+ * idle prompt, Ctrl-C or Ctrl-D ends the session. With piped input every line is a prompt or a
+ * command, run in order.
  * @module
  */
 import { createInterface } from "node:readline";
 import { EXIT_ABORTED, EXIT_AGENT_ERROR, EXIT_SUCCESS } from "./exit-codes";
-import { type PromptRun, runPrompt } from "./run-prompt";
+import { parseReplLine, type ReplContext, runReplCommand } from "./repl-commands";
+import { runPrompt } from "./run-prompt";
 
 /** The prompt shown at the start of each input line. */
 export const INPUT_PROMPT = "› ";
-/** Lines that end the session, besides Ctrl-D and Ctrl-C. */
-const EXIT_COMMANDS = new Set(["/exit", "/quit"]);
 
 /**
- * Runs the session until the input ends. Exit code: 0; 130 when a second Ctrl-C aborted a query;
- * with piped input, 1 when any prompt ended with an error result.
+ * Runs the session until the input ends or `/exit`. Exit code: 0; 130 when a second Ctrl-C
+ * aborted a query; with piped input, 1 when any prompt ended with an error result or any command
+ * failed (an unknown command, a failed `/compact` …).
  */
-export async function runInteractiveSession(run: PromptRun, banner: string): Promise<number> {
+export async function runInteractiveSession(context: ReplContext, banner: string): Promise<number> {
+  const { run } = context;
   const { io } = run;
   const terminal = io.stdin.isTTY === true && io.stdout.isTTY === true;
   const readline = createInterface({
@@ -43,10 +46,16 @@ export async function runInteractiveSession(run: PromptRun, banner: string): Pro
       if (terminal) readline.prompt();
       const next = await lines.next();
       if (next.done) break;
-      const prompt = next.value.trim();
-      if (prompt === "") continue;
-      if (EXIT_COMMANDS.has(prompt)) break;
-      const code = await runPrompt(prompt, run);
+      const line = parseReplLine(next.value);
+      if (line.kind === "empty") continue;
+      if (line.kind === "command") {
+        const outcome = await runReplCommand(line, context);
+        if (run.control.aborted) return EXIT_ABORTED;
+        if (outcome === "exit") break;
+        if (!terminal && outcome === "failed") exitCode = EXIT_AGENT_ERROR;
+        continue;
+      }
+      const code = await runPrompt(line.text, run);
       if (code === EXIT_ABORTED) return EXIT_ABORTED;
       if (!terminal && code === EXIT_AGENT_ERROR) exitCode = EXIT_AGENT_ERROR;
     }

@@ -43,6 +43,8 @@ export class InterruptControl {
   private markEnded: () => void = () => {};
   private ended: Promise<void> = Promise.resolve();
   private presses = 0;
+  /** For work that is not a query (`/compact`): the first Ctrl-C aborts its signal instead. */
+  private interruptByAbort = false;
   /** A second Ctrl-C aborted a query: the command should quit. */
   aborted = false;
 
@@ -51,8 +53,13 @@ export class InterruptControl {
     this.notify = notify;
   }
 
-  /** A query starts: returns the signal to pass to it. */
-  begin(): AbortSignal {
+  /**
+   * A query starts: returns the signal to pass to it. With `interruptByAbort` (work that is not a
+   * query, which `agent.interrupt()` cannot stop), the first Ctrl-C aborts that signal and the
+   * command goes on; the second still aborts and quits.
+   */
+  begin(interruptByAbort = false): AbortSignal {
+    this.interruptByAbort = interruptByAbort;
     this.controller = new AbortController();
     this.ended = new Promise((resolve) => {
       this.markEnded = resolve;
@@ -87,7 +94,8 @@ export class InterruptControl {
     if (!this.controller) return "idle";
     this.presses += 1;
     if (this.presses === 1) {
-      this.agent.interrupt();
+      if (this.interruptByAbort) this.controller.abort(new Error("interrupted with Ctrl-C"));
+      else this.agent.interrupt();
       this.notify("⏸ interrupting… (Ctrl-C again to abort and quit)");
       return "interrupt";
     }

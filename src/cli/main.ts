@@ -14,9 +14,11 @@ import { runInteractiveSession } from "./interactive";
 import { beforeTerminationExit, InterruptControl } from "./interrupt-control";
 import { type CliIo, processIo } from "./io";
 import { runOnce } from "./one-shot";
+import { resolveCliPricing } from "./pricing-options";
 import { createQueryOutput, type QueryOutput } from "./query-output";
 import { createRedactor, type Redactor } from "./redact";
 import { resumeNotice } from "./session";
+import { SessionTally } from "./session-tally";
 import { exitOnTerminationSignals } from "./termination";
 
 /** Runs the command with `argv` (without `node` and the script) and returns the exit code. */
@@ -31,7 +33,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     const command = parseCommandLine(argv, io.env);
     if (command.kind === "help") return print(io, USAGE);
     if (command.kind === "version") return print(io, packageJson.version);
-    const { options } = command;
+    // Prices are read (and --budget checked against them) before anything runs.
+    const options = { ...command.options, pricing: await resolveCliPricing(command.options) };
     const output = createQueryOutput(
       { json: options.json, structured: options.outputSchemaPath !== undefined },
       io,
@@ -47,6 +50,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
 async function runWithAgent(options: CliOptions, io: CliIo, output: QueryOutput): Promise<number> {
   const setup = await createCliAgent(options, io);
   const { agent } = setup;
+  if (setup.bashModeNotice) output.notice(setup.bashModeNotice);
   // On SIGTERM/SIGHUP the agent is closed before the exit: its store's last writes land.
   const forgetCleanup = beforeTerminationExit(() => agent.close());
   try {
@@ -57,7 +61,13 @@ async function runWithAgent(options: CliOptions, io: CliIo, output: QueryOutput)
     const control = new InterruptControl(agent, (text) => output.notice(text));
     const run = { agent, output, control, io, structured: setup.outputSchema !== undefined };
     if (options.prompt !== undefined) return await runOnce(options.prompt, run);
-    return await runInteractiveSession(run, bannerOf(options, setup));
+    const context = {
+      run: { ...run, tally: new SessionTally() },
+      client: setup.client,
+      pricing: options.pricing,
+      budgetUsd: options.budgetUsd,
+    };
+    return await runInteractiveSession(context, bannerOf(options, setup));
   } finally {
     forgetCleanup();
     await agent.close();
@@ -77,7 +87,7 @@ function baseUrlArgument(argv: readonly string[]): string | undefined {
 
 function bannerOf(options: CliOptions, setup: CliAgent): string {
   const tools = setup.toolNames.length > 0 ? setup.toolNames.join(", ") : "none";
-  return `agent-lattice · ${options.model} · tools: ${tools} · Ctrl-C interrupts · Ctrl-D exits`;
+  return `agent-lattice · ${options.model} · tools: ${tools} · /help for commands · Ctrl-C interrupts · Ctrl-D exits`;
 }
 
 function print(io: CliIo, text: string): number {

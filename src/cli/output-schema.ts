@@ -1,14 +1,18 @@
 /**
  * `--output-schema <file>`: a JSON Schema file turned into the agent's `outputSchema`. The model
- * sees the schema as the `submit_output` tool's input; its payload is checked by the built-in
- * validator ({@link validateAgainstSchema}) before the run can succeed.
+ * sees the schema as the `submit_output` tool's input; its payload is validated by Ajv (draft
+ * 2020-12 unless the file's `$schema` names 2019-09 or draft-07; `$ref`/`$defs` and the formats of
+ * ajv-formats included) before the run can succeed. Ajv is loaded only when the option is used.
  * @module
  */
 import { readFile } from "node:fs/promises";
+import type { AnySchemaObject, ErrorObject } from "ajv";
 import type { OutputSchema } from "../agent/options";
 import type { JsonSchema } from "../model/client";
 import { UsageError } from "./args";
-import { findUnsupportedSchemaParts, type SchemaIssue, validateAgainstSchema } from "./json-schema";
+import { issuesOf, type SchemaIssue } from "./schema-issues";
+
+export type { SchemaIssue };
 
 /** The error a failed validation throws; the loop turns its `issues` into `- path: message` lines. */
 export class OutputValidationError extends Error {
@@ -23,9 +27,20 @@ export class OutputValidationError extends Error {
 /** An output schema that carries its JSON Schema and validates with it. */
 export type JsonSchemaOutput = OutputSchema<unknown> & { jsonSchema: JsonSchema };
 
+/** A compiled validator, as Ajv returns it. */
+type Validate = ((value: unknown) => boolean) & { errors?: ErrorObject[] | null };
+
+/** The `$schema` values understood, and which Ajv class validates each. */
+const DIALECTS: Record<string, "2020" | "2019" | "07"> = {
+  "https://json-schema.org/draft/2020-12/schema": "2020",
+  "https://json-schema.org/draft/2019-09/schema": "2019",
+  "http://json-schema.org/draft-07/schema": "07",
+  "http://json-schema.org/draft-07/schema#": "07",
+};
+
 /**
- * Reads and checks a schema file.
- * @throws {UsageError} when the file cannot be read, is not JSON, or uses what the validator cannot check.
+ * Reads and compiles a schema file.
+ * @throws {UsageError} when the file cannot be read, is not JSON, or is not a schema Ajv can compile.
  */
 export async function loadOutputSchema(file: string): Promise<JsonSchemaOutput> {
   let text: string;
@@ -46,22 +61,47 @@ export async function loadOutputSchema(file: string): Promise<JsonSchemaOutput> 
 }
 
 /**
- * The output schema for a parsed JSON Schema document.
- * @throws {UsageError} when the schema uses keywords the built-in validator does not check.
+ * The output schema for a parsed JSON Schema document. Ajv runs in strict mode: an unknown keyword
+ * (a typo such as `"requried"`), an unknown format or an unresolvable `$ref` is refused rather than
+ * silently not checked.
+ * @throws {UsageError} when the schema is not an object, or Ajv cannot compile it.
  */
-export function outputSchemaFrom(schema: unknown, file = "the schema"): JsonSchemaOutput {
+export async function outputSchemaFrom(schema: unknown, file = "the schema"): Promise<JsonSchemaOutput> {
   if (typeof schema !== "object" || schema === null || Array.isArray(schema))
     throw new UsageError(`--output-schema: ${file} must hold a JSON Schema object`);
-  const problems = findUnsupportedSchemaParts(schema);
-  if (problems.length > 0)
-    throw new UsageError(`--output-schema: ${file} cannot be checked here: ${problems.join("; ")}`);
+  const validate = await compile(schema as AnySchemaObject, file);
   const jsonSchema = schema as JsonSchema;
   return {
     jsonSchema,
     parse(input) {
-      const issues = validateAgainstSchema(jsonSchema, input);
-      if (issues.length > 0) throw new OutputValidationError(issues);
-      return input;
+      if (validate(input)) return input;
+      throw new OutputValidationError(issuesOf(validate.errors ?? []));
     },
   };
+}
+
+async function compile(schema: AnySchemaObject, file: string): Promise<Validate> {
+  const declared = schema.$schema;
+  const dialect = declared === undefined ? "2020" : DIALECTS[String(declared)];
+  if (dialect === undefined) {
+    throw new UsageError(
+      `--output-schema: ${file} declares "$schema": ${JSON.stringify(declared)}; supported are JSON Schema 2020-12 (the default), 2019-09 and draft-07`,
+    );
+  }
+  const [{ default: AjvClass }, { default: addFormats }] = await Promise.all([
+    dialect === "2020"
+      ? import("ajv/dist/2020.js")
+      : dialect === "2019"
+        ? import("ajv/dist/2019.js")
+        : import("ajv"),
+    import("ajv-formats"),
+  ]);
+  // allErrors: the model gets every reason at once; verbose: errors carry the value, for "got …".
+  const ajv = new AjvClass({ allErrors: true, verbose: true, strictTypes: false, logger: false });
+  addFormats(ajv);
+  try {
+    return ajv.compile(schema) as Validate;
+  } catch (error) {
+    throw new UsageError(`--output-schema: ${file} cannot be used: ${(error as Error).message}`);
+  }
 }

@@ -6,6 +6,8 @@
  */
 import type { SDKMessage, SDKResultMessage, SDKSystemMessage } from "../messages/sdk-messages";
 import type { AssistantModelMessage, ToolResultBlock, ToolUseBlock, Usage } from "../messages/types";
+import { formatUsd } from "../shared/money";
+import { howToPrice } from "./pricing-options";
 import type { Redactor } from "./redact";
 import type { Spinner } from "./spinner";
 import { neutraliseControls, type OutputStream, type Style } from "./terminal";
@@ -205,7 +207,8 @@ export function describeSystemMessage(message: SDKSystemMessage): string | undef
     case "tool_result_compaction":
       return `⋯ summarised the ${message.tool_name} result (${message.original_chars} → ${message.compacted_chars} characters)`;
     case "unknown_pricing":
-      return `! ${message.message}`;
+      // The loop's text points to the `pricing` option; on the command line the way is --price.
+      return `! No price is known for model "${message.model}"; its cost is counted as $0. To count it, ${howToPrice(message.model)}.`;
     case "max_tokens_continuation":
       return `⋯ the answer hit the output limit; continuing (${message.continuation})`;
     case "store_error":
@@ -217,13 +220,18 @@ export function describeSystemMessage(message: SDKSystemMessage): string | undef
   }
 }
 
-/** `· 3 turns · 1,204 in / 310 out tokens · $0.0083 · 2.4s` */
+/** `· 3 turns · 1,204 in / 310 out tokens · $0.0083 · 2.4s` (the cost as {@link formatUsd} writes it). */
 export function statisticsOf(result: SDKResultMessage<unknown>): string {
-  const turns = `${result.num_turns} ${result.num_turns === 1 ? "turn" : "turns"}`;
-  return `· ${turns} · ${tokensOf(result.usage)} · $${result.total_cost_usd.toFixed(4)} · ${formatSeconds(result.duration_ms)}`;
+  return `· ${countOf(result.num_turns, "turn")} · ${tokensOf(result.usage)} · ${formatUsd(result.total_cost_usd)} · ${formatSeconds(result.duration_ms)}`;
 }
 
-function tokensOf(usage: Usage): string {
+/** `3 turns`, `1 turn`, `2 queries`. */
+export function countOf(count: number, singular: string, plural = `${singular}s`): string {
+  return `${formatCount(count)} ${count === 1 ? singular : plural}`;
+}
+
+/** `1,204 in (1,000 cached) / 310 out tokens`: every input bucket counted as input. */
+export function tokensOf(usage: Usage): string {
   const input =
     usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
   const cached = usage.cache_read_input_tokens

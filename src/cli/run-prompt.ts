@@ -8,6 +8,7 @@ import { EXIT_ABORTED, EXIT_AGENT_ERROR, EXIT_SUCCESS } from "./exit-codes";
 import type { InterruptControl } from "./interrupt-control";
 import type { CliIo } from "./io";
 import type { QueryOutput } from "./query-output";
+import type { SessionTally } from "./session-tally";
 
 /** What {@link runPrompt} needs besides the prompt. */
 export interface PromptRun {
@@ -17,6 +18,8 @@ export interface PromptRun {
   io: CliIo;
   /** With `--output-schema`: print the validated payload on stdout (unless the output is JSON). */
   structured: boolean;
+  /** In an interactive session: where each result's usage and cost are added up, for `/cost`. */
+  tally?: SessionTally;
 }
 
 /**
@@ -36,6 +39,7 @@ export async function runPrompt(prompt: string, run: PromptRun): Promise<number>
     run.control.end();
     run.output.end();
   }
+  if (result) run.tally?.recordResult(result);
   if (run.control.aborted) return EXIT_ABORTED;
   if (!result || result.is_error) return EXIT_AGENT_ERROR;
   if (run.structured && result.subtype === "success" && !run.output.json)

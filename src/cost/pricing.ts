@@ -53,6 +53,17 @@ const deepseek = (cacheHit: number, cacheMiss: number, output: number): ModelPri
   cacheReadPerMTok: cacheHit,
 });
 
+/**
+ * A Z.ai (Zhipu) GLM price: input, cached input, output. Z.ai bills no cache write (storage is free
+ * for a limited time): a prompt not yet cached is billed as input.
+ */
+const glm = (input: number, cachedInput: number, output: number): ModelPricing => ({
+  inputPerMTok: input,
+  outputPerMTok: output,
+  cacheWritePerMTok: input,
+  cacheReadPerMTok: cachedInput,
+});
+
 /*
  * Sources, checked 2026-11-30:
  * - Anthropic, Claude Platform docs, "Pricing" (Model pricing table; Prompt caching: cache reads at
@@ -63,8 +74,17 @@ const deepseek = (cacheHit: number, cacheMiss: number, output: number): ModelPri
  *   Project Glasswing announcement (Claude Mythos Preview).
  *   The cache-write column is the 5-minute write; 1-hour writes (2× input) are not reported apart
  *   in `usage` and are costed as 5-minute writes.
- * - DeepSeek API docs, "Models & Pricing": peak-hour rates. DeepSeek bills off-peak hours at half
- *   the peak rate; a cost computed here is therefore an upper bound (override with `pricing`).
+ * - DeepSeek API docs, "Models & Pricing" (api-docs.deepseek.com/quick_start/pricing, read again
+ *   2026-12-01, unchanged): peak-hour rates. DeepSeek bills off-peak hours at half the peak rate; a
+ *   cost computed here is therefore an upper bound (override with `pricing`). The legacy ids
+ *   deepseek-chat and deepseek-reasoner are not on that page and are not priced here.
+ * - Z.ai developer docs, "Pricing" (docs.z.ai/guides/overview/pricing, read 2026-12-01): text
+ *   models, USD, keyed by their API ids (lowercase). The free ones (GLM-4.7-Flash, GLM-4.5-Flash)
+ *   are left out: price them at 0 with `pricing` if you use them.
+ * - Not listed: Moonshot (Kimi) and MiniMax. Their official price pages could not be read with
+ *   their numbers on 2026-12-01 (Moonshot's per-model pages came without the price tables,
+ *   MiniMax's page was found only in CNY); give their prices with `pricing` (the CLI: --price or
+ *   --pricing).
  */
 
 /**
@@ -115,6 +135,17 @@ export const DEFAULT_PRICING: Readonly<Record<string, ModelPricing>> = Object.fr
   "deepseek-flash": deepseek(0.006, 0.3, 1.2),
   "deepseek-v4-flash": deepseek(0.006, 0.3, 1.2),
   "deepseek-v4-pro": deepseek(0.044, 1.32, 3.96),
+  // Z.ai (Zhipu) GLM, Anthropic-compatible endpoint (https://api.z.ai/api/anthropic); read 2026-12-01.
+  "glm-5": glm(1, 0.2, 3.2),
+  "glm-5-turbo": glm(1.2, 0.24, 4),
+  "glm-5-code": glm(1.2, 0.3, 5),
+  "glm-4.7": glm(0.6, 0.11, 2.2),
+  "glm-4.7-flashx": glm(0.07, 0.01, 0.4),
+  "glm-4.6": glm(0.6, 0.11, 2.2),
+  "glm-4.5": glm(0.6, 0.11, 2.2),
+  "glm-4.5-x": glm(2.2, 0.45, 8.9),
+  "glm-4.5-air": glm(0.2, 0.03, 1.1),
+  "glm-4.5-airx": glm(1.1, 0.22, 4.5),
 });
 
 /** What may follow a table key in a model id: a dated snapshot (`-20250929`, `@20250929`) or `-latest`. */

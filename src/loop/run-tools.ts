@@ -22,7 +22,7 @@ import type { LoopContext } from "./loop-context";
 import type { QueryState } from "./query-state";
 import { submitOutput } from "./submit-output";
 import { runToolBatch } from "./tool-batch";
-import type { ToolRuntime } from "./tool-call";
+import type { ToolRuntime } from "./tool-runtime";
 
 /** The results of one batch, in the model's order, and the ending they cause, if any. */
 export interface ToolResults<T> {
@@ -41,7 +41,7 @@ export class ToolRunner<T> {
 
   /**
    * Answers every call of `response`; tool-call notices (hook errors, summaries) go to the channel.
-   * The batch may answer with a promise or, for synchronous tools, a value: both are handled.
+   * A value when no tool runs (a truncated response), a promise otherwise.
    */
   private run(response: AssistantModelMessage, calls: ToolUseBlock[]): PromiseOrValue<ToolResults<T>> {
     if (response.stop_reason === "max_tokens") return { blocks: calls.map(truncatedCallResult) };
@@ -49,17 +49,17 @@ export class ToolRunner<T> {
     if (submitTool && calls.some((call) => call.name === SUBMIT_OUTPUT_TOOL_NAME))
       return submitOutput(submitTool, calls, this.query.signals.tools);
     const runtime = (this.runtime ??= this.buildRuntime());
-    const outcomes = runToolBatch(calls, runtime, this.loop.config.limits.toolConcurrency);
     const withOutputSchema = submitTool !== undefined;
-    if (isPromiseLike(outcomes)) return outcomes.then((settled) => batchResults(settled, withOutputSchema));
-    return batchResults(outcomes, withOutputSchema);
+    return runToolBatch(calls, runtime, this.loop.config.limits.toolConcurrency).then((outcomes) =>
+      batchResults(outcomes, withOutputSchema),
+    );
   }
 
   /** Steps 4 and 5: runs the calls of `response`, then records their results and hands them over. */
   answer(response: AssistantModelMessage, calls: ToolUseBlock[]): PromiseOrValue<Outcome<T>> {
     const results = this.run(response, calls);
     if (isPromiseLike(results)) return results.then((settled) => this.record(settled));
-    return this.record(results); // synchronous tools: no promise, no tick
+    return this.record(results); // no tool ran: no promise, no tick
   }
 
   /** Answers the calls of a response that went over the budget without running them; the query ends. */

@@ -5,69 +5,37 @@
  * @module
  */
 import type { ToolUseBlock } from "../messages/types";
-import { isPromiseLike, type PromiseOrValue } from "../shared/maybe-async";
 import { errorOutcome, type ToolCallOutcome } from "../tools/tool-output";
-import { runToolCall, type ToolRuntime } from "./tool-call";
+import { runToolCall } from "./tool-call";
+import type { ToolRuntime } from "./tool-runtime";
 
 /**
- * Runs the calls of one assistant message. While every call completes synchronously the batch
- * does too; from the first call that returns a promise on, the rest runs asynchronously.
+ * Runs the calls of one assistant message, group by group: a call that is not read-only, a lone
+ * read-only call, or a run of consecutive read-only ones. Once the query is aborted, the calls not
+ * yet started are not run (nor shown to hooks): each gets an error result saying so.
  */
-export function runToolBatch(
+export async function runToolBatch(
   calls: readonly ToolUseBlock[],
   runtime: ToolRuntime,
   concurrency: number,
-): PromiseOrValue<ToolCallOutcome[]> {
-  const outcomes: ToolCallOutcome[] = new Array(calls.length);
-  let index = 0;
-  while (index < calls.length) {
-    const next = runGroup(calls, index, runtime, concurrency, outcomes);
-    if (isPromiseLike(next)) return finishBatch(next, calls, runtime, concurrency, outcomes);
-    index = next;
-  }
-  return outcomes;
-}
-
-async function finishBatch(
-  pending: Promise<number>,
-  calls: readonly ToolUseBlock[],
-  runtime: ToolRuntime,
-  concurrency: number,
-  outcomes: ToolCallOutcome[],
 ): Promise<ToolCallOutcome[]> {
-  let index = await pending;
-  while (index < calls.length) index = await runGroup(calls, index, runtime, concurrency, outcomes);
+  const outcomes: ToolCallOutcome[] = new Array(calls.length);
+  let start = 0;
+  while (start < calls.length) {
+    if (runtime.signal.aborted) {
+      for (let index = start; index < calls.length; index++) outcomes[index] = notRun(calls[index]!);
+      break;
+    }
+    const end = readOnlyRunEnd(calls, start, runtime);
+    if (end > start + 1) {
+      await runConcurrently(calls, start, end, runtime, concurrency, outcomes);
+      start = end;
+    } else {
+      outcomes[start] = await runToolCall(calls[start]!, runtime);
+      start += 1;
+    }
+  }
   return outcomes;
-}
-
-/**
- * Runs the group of calls starting at `start` — a call that is not read-only, a lone read-only
- * call, or a run of consecutive read-only ones — and returns where the next group starts.
- */
-function runGroup(
-  calls: readonly ToolUseBlock[],
-  start: number,
-  runtime: ToolRuntime,
-  concurrency: number,
-  outcomes: ToolCallOutcome[],
-): PromiseOrValue<number> {
-  if (runtime.signal.aborted) {
-    for (let index = start; index < calls.length; index++) outcomes[index] = notRun(calls[index]!);
-    return calls.length;
-  }
-  const groupEnd = readOnlyRunEnd(calls, start, runtime);
-  if (groupEnd > start + 1) {
-    return runConcurrently(calls, start, groupEnd, runtime, concurrency, outcomes).then(() => groupEnd);
-  }
-  const outcome = runToolCall(calls[start]!, runtime);
-  if (isPromiseLike(outcome)) {
-    return outcome.then((settled) => {
-      outcomes[start] = settled;
-      return start + 1;
-    });
-  }
-  outcomes[start] = outcome;
-  return start + 1;
 }
 
 /** End (exclusive) of the run of read-only calls starting at `start`; `start` when the call is not read-only. */
@@ -82,6 +50,7 @@ function isReadOnlyCall(call: ToolUseBlock, runtime: ToolRuntime): boolean {
   return tool === undefined || tool.readOnly; // an unknown tool only produces an error result
 }
 
+/** Runs calls `start` to `end` (exclusive) with at most `concurrency` of them in flight. */
 async function runConcurrently(
   calls: readonly ToolUseBlock[],
   start: number,

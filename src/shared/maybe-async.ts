@@ -1,7 +1,8 @@
 /**
- * Helpers for code on the loop's hot path that is asynchronous only sometimes: a synchronous tool,
- * validator or hook-free step returns its value directly, and awaiting it anyway would cost a
- * promise and a microtask per step (the "promise or value" style of graphql-js's executor).
+ * Helpers for values that may or may not be promises. `isPromiseLike` tells whether a callee's
+ * answer (a validator's, a tool's) is still pending — only pending work needs racing with a signal;
+ * `invoke` starts work now and always hands back a promise. `PromiseOrValue` types the steps of the
+ * loop that still return a value directly when they did nothing asynchronous.
  * @module
  */
 

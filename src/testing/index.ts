@@ -20,6 +20,7 @@ export {
   type ScriptedClientOptions,
   type ScriptedResponse,
   type ScriptedStep,
+  type WaitForRequestOptions,
 } from "./scripted-client";
 export {
   type ConformanceAssertion,

@@ -43,6 +43,16 @@ export interface ScriptedClientOptions {
   emitEvents?: boolean;
 }
 
+/** Options of {@link ScriptedClient.waitForRequest}. */
+export interface WaitForRequestOptions {
+  /**
+   * How long to wait before rejecting, in milliseconds: a liveness bound for a test whose agent
+   * never makes the request, not a measure of speed.
+   * @default 5000
+   */
+  timeoutMs?: number;
+}
+
 /** A scripted client with its recorded requests. */
 export interface ScriptedClient extends ModelClient {
   /** Requests received, in order. */
@@ -56,7 +66,33 @@ export interface ScriptedClient extends ModelClient {
    * @throws TypeError when the script is a function (it answers every request: steps would never be used)
    */
   push(...steps: ScriptedStep[]): void;
+  /**
+   * Resolves with request #`n` (1-based) as soon as it reaches `createMessage` — before its step is
+   * answered — or at once when it already has. It lets a test act at a known point of a query (abort,
+   * interrupt, close) instead of after a guessed delay. Pair it with a step that does not answer at
+   * once (`hang: true`, `delayMs`, or a function awaiting a promise the test settles) to act while the
+   * request is still in flight: a plain response may be answered before the awaiting code runs.
+   *
+   * The request is the one `requests` records (a copy of its messages with `record: "snapshot"`).
+   *
+   * @example
+   * const client = createScriptedClient([{ content: [toolUse] }, { content: "", hang: true }]);
+   * const result = agent.prompt("go", { signal: controller.signal });
+   * await client.waitForRequest(2); // the tool has run, the second request is in flight
+   * controller.abort();
+   *
+   * @throws TypeError (as a rejection) when `n` is not a positive integer or `timeoutMs` not a
+   * positive number of milliseconds, or with `record: false` when request #`n` has already arrived
+   * (nothing was kept to hand back)
+   * @throws Error (as a rejection) when request #`n` has not arrived within `timeoutMs`; the message
+   * says how many requests did arrive
+   */
+  waitForRequest(n: number, options?: WaitForRequestOptions): Promise<ModelRequest>;
 }
+
+/** The longest delay a Node timer keeps (2^31 − 1 ms). */
+const MAX_WAIT_MS = 2_147_483_647;
+const DEFAULT_WAIT_MS = 5_000;
 
 /**
  * Creates a scripted client.
@@ -81,12 +117,14 @@ export function createScriptedClient(
   const record = options.record ?? "snapshot";
   const emitEvents = options.emitEvents ?? true;
   const requests: ModelRequest[] = [];
+  const arrivals = createArrivals(requests, record !== false);
   let callCount = 0;
 
   async function createMessage(request: ModelRequest): Promise<AssistantModelMessage> {
     const callIndex = callCount++;
-    if (record === "snapshot") requests.push({ ...request, messages: [...request.messages] });
-    else if (record === "reference") requests.push(request);
+    const received = record === "snapshot" ? { ...request, messages: [...request.messages] } : request;
+    if (record !== false) requests.push(received);
+    arrivals.arrived(callIndex + 1, received);
     const scripted: ScriptedStep | undefined = generator ?? steps.shift();
     if (scripted === undefined) {
       throw new Error(
@@ -126,7 +164,66 @@ export function createScriptedClient(
         );
       steps.push(...more);
     },
+    waitForRequest: (n, waitOptions) => arrivals.waitFor(n, waitOptions?.timeoutMs),
   };
+}
+
+interface Arrivals {
+  arrived(number: number, request: ModelRequest): void;
+  waitFor(number: number, timeoutMs: number | undefined): Promise<ModelRequest>;
+}
+
+/** The waiters of {@link ScriptedClient.waitForRequest}, by request number. */
+function createArrivals(requests: readonly ModelRequest[], recorded: boolean): Arrivals {
+  const waiters = new Map<number, Array<(request: ModelRequest) => void>>();
+  let arrivedSoFar = 0;
+  return {
+    arrived(number, request) {
+      arrivedSoFar = number;
+      const waiting = waiters.get(number);
+      if (waiting === undefined) return;
+      waiters.delete(number);
+      for (const resolve of waiting) resolve(request);
+    },
+    waitFor(number, timeoutMs = DEFAULT_WAIT_MS) {
+      const problem = waitProblem(number, timeoutMs);
+      if (problem !== undefined)
+        return Promise.reject(new TypeError(`createScriptedClient: waitForRequest ${problem}`));
+      if (number <= arrivedSoFar) {
+        if (recorded) return Promise.resolve(requests[number - 1]!);
+        return Promise.reject(
+          new TypeError(
+            `createScriptedClient: request #${number} has already arrived, and record: false kept nothing to hand back; wait before it is made.`,
+          ),
+        );
+      }
+      return new Promise((resolve, reject) => {
+        const waiting = waiters.get(number) ?? [];
+        waiters.set(number, waiting);
+        const timer = setTimeout(() => {
+          waiting.splice(waiting.indexOf(onArrival), 1);
+          if (waiting.length === 0) waiters.delete(number);
+          reject(
+            new Error(
+              `createScriptedClient: request #${number} did not arrive within ${timeoutMs} ms (${arrivedSoFar} request${arrivedSoFar === 1 ? "" : "s"} arrived).`,
+            ),
+          );
+        }, timeoutMs);
+        function onArrival(request: ModelRequest): void {
+          clearTimeout(timer);
+          resolve(request);
+        }
+        waiting.push(onArrival);
+      });
+    },
+  };
+}
+
+function waitProblem(number: number, timeoutMs: number): string | undefined {
+  if (!Number.isInteger(number) || number < 1) return `takes a request number from 1 (got ${String(number)})`;
+  if (typeof timeoutMs !== "number" || !(timeoutMs > 0) || timeoutMs > MAX_WAIT_MS)
+    return `takes a timeoutMs above 0 and up to ${MAX_WAIT_MS} (got ${String(timeoutMs)})`;
+  return undefined;
 }
 
 /**

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { redact } from "../shared/redact";
 import { defineTool } from "../tools/define-tool";
 import type { Tool } from "../tools/tool";
+import { sandboxedCommand } from "./bash-sandbox";
 import { type CommandOutcome, runCommand } from "./run-command";
 import type { Workspace } from "./workspace";
 
@@ -25,14 +26,21 @@ export type BashInput = z.infer<typeof bashInput>;
 
 /** Creates the `bash` tool for a workspace. */
 export function createBashTool(workspace: Workspace): Tool<BashInput> {
-  const { bashTimeoutMs, bashKillGraceMs, bashEnv, bashSecrets, maxOutputChars, realRoot } =
+  const { bashTimeoutMs, bashKillGraceMs, bashEnv, bashSecrets, bashSandbox, maxOutputChars, realRoot } =
     workspace.settings;
+  const launch = bashSandbox
+    ? (command: string) => sandboxedCommand(bashSandbox, realRoot, command, bashEnv)
+    : undefined;
   return defineTool({
     name: "bash",
     description:
       "Run a shell command with `bash -c` in the workspace root; stdin is empty. Prints stdout and stderr interleaved " +
       `(the last ${maxOutputChars} characters when longer) and the exit code; a non-zero exit is an error. ` +
       `Commands are killed after ${bashTimeoutMs} ms, and background processes are stopped when the command ends. ` +
+      (bashSandbox
+        ? "Commands run in a sandbox: only the workspace root is writable and kept, /tmp is empty and private to the command, " +
+          `the system's programs are read-only, other host files are absent${bashSandbox.network ? "" : ", there is no network"}. `
+        : "") +
       "Use the file tools for reading, searching and editing files.",
     inputSchema: bashInput,
     readOnly: false,
@@ -51,8 +59,13 @@ export function createBashTool(workspace: Workspace): Tool<BashInput> {
         killGraceMs: bashKillGraceMs,
         maxOutputChars,
         signal: context.signal,
+        launch,
       });
-      const output = describeOutcome(outcome, timeoutMs);
+      const output = describeOutcome(
+        outcome,
+        timeoutMs,
+        bashSandbox ? `the sandbox program ${bashSandbox.bwrap} (bubblewrap) was not found` : undefined,
+      );
       return bashSecrets.length > 0 ? { ...output, content: redact(output.content, bashSecrets) } : output;
     },
   });
@@ -62,10 +75,12 @@ export function createBashTool(workspace: Workspace): Tool<BashInput> {
 export function describeOutcome(
   outcome: CommandOutcome,
   timeoutMs: number,
+  /** Why the program could not be found, when it is not bash on the PATH. */
+  missingProgram = "bash was not found on the PATH",
 ): { content: string; isError: boolean } {
   if (outcome.ending === "not-started") {
     return {
-      content: `The command could not be started: ${describeStartError(outcome.startError)}.`,
+      content: `The command could not be started: ${describeStartError(outcome.startError, missingProgram)}.`,
       isError: true,
     };
   }
@@ -90,9 +105,8 @@ function describeEnding(outcome: CommandOutcome, timeoutMs: number): string {
   return `[Exit code: ${outcome.exitCode}]`;
 }
 
-function describeStartError(error: Error | undefined): string {
-  if ((error as NodeJS.ErrnoException | undefined)?.code === "ENOENT")
-    return "bash was not found on the PATH";
+function describeStartError(error: Error | undefined, missingProgram: string): string {
+  if ((error as NodeJS.ErrnoException | undefined)?.code === "ENOENT") return missingProgram;
   return error?.message ?? "unknown reason";
 }
 

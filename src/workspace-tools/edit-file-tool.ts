@@ -2,12 +2,14 @@
  * `edit_file`: replaces an exact, unique string in a file (or every occurrence, when asked).
  * @module
  */
-import { readFile, stat, writeFile } from "node:fs/promises";
+import { type FileHandle, stat } from "node:fs/promises";
 import { z } from "zod";
 import { defineTool } from "../tools/define-tool";
-import type { Tool } from "../tools/tool";
+import type { Tool, ToolOutput } from "../tools/tool";
+import { openConfined } from "./confined-open";
 import { notRegularFileMessage, runWorkspaceOperation, toolError } from "./tool-result";
-import type { Workspace } from "./workspace";
+import { writeWholeFile } from "./whole-file";
+import type { Workspace, WorkspacePath } from "./workspace";
 
 const editFileInput = z.object({
   path: z.string().describe("File path, relative to the workspace root."),
@@ -53,41 +55,51 @@ export function createEditFileTool(workspace: Workspace): Tool<EditFileInput> {
         const stats = await stat(file.absolute);
         if (stats.isDirectory()) return toolError(`"${file.display}" is a directory, not a file.`);
         if (!stats.isFile()) return toolError(notRegularFileMessage(file.display, "edit_file edits"));
-        const bytes = await readFile(file.absolute);
-        if (bytes.includes(0))
-          return toolError(`"${file.display}" is a binary file; edit_file edits text files only.`);
-        const content = decodeUtf8(bytes);
-        if (content === undefined) {
-          return toolError(
-            `"${file.display}" is not valid UTF-8 text (another encoding, such as Latin-1?); edit_file edits UTF-8 ` +
-              "files only, since rewriting it would corrupt the characters it did not edit.",
-          );
+        const { handle, stats: opened } = await openConfined(workspace, file, "read-write", input.path);
+        try {
+          if (!opened.isFile()) return toolError(notRegularFileMessage(file.display, "edit_file edits"));
+          return await editOpenFile(file, handle, input);
+        } finally {
+          await handle.close();
         }
-        const positions = findOccurrences(content, input.old_string);
-        if (positions.length === 0)
-          return toolError(notFoundMessage(file.display, content, input.old_string));
-        if (!input.replace_all) {
-          // "aa" in "aaa" occurs once without overlaps, yet could mean either of two places.
-          const overlapping =
-            positions.length === 1 ? findOccurrences(content, input.old_string, true) : positions;
-          if (overlapping.length > 1) {
-            return toolError(
-              `old_string occurs ${overlapping.length} times in "${file.display}" (lines ${describeLines(content, overlapping)})` +
-                `${overlapping === positions ? "" : ", overlapping"}; it must be unique. Include more surrounding text to ` +
-                "single out one occurrence, or set replace_all to true.",
-            );
-          }
-        }
-        await writeFile(
-          file.absolute,
-          replaceAt(content, positions, input.old_string.length, input.new_string),
-          "utf8",
-        );
-        const count = positions.length === 1 ? "1 occurrence" : `${positions.length} occurrences`;
-        const lines = positions.length === 1 ? "line" : "lines";
-        return `Replaced ${count} in "${file.display}" (${lines} ${describeLines(content, positions)}).`;
       }),
   });
+}
+
+/** Reads the open file, replaces the occurrences, and writes the result through the same descriptor. */
+async function editOpenFile(
+  file: WorkspacePath,
+  handle: FileHandle,
+  input: EditFileInput,
+): Promise<ToolOutput> {
+  const bytes = await handle.readFile();
+  if (bytes.includes(0))
+    return toolError(`"${file.display}" is a binary file; edit_file edits text files only.`);
+  const content = decodeUtf8(bytes);
+  if (content === undefined) {
+    return toolError(
+      `"${file.display}" is not valid UTF-8 text (another encoding, such as Latin-1?); edit_file edits UTF-8 ` +
+        "files only, since rewriting it would corrupt the characters it did not edit.",
+    );
+  }
+  const positions = findOccurrences(content, input.old_string);
+  if (positions.length === 0) return toolError(notFoundMessage(file.display, content, input.old_string));
+  if (!input.replace_all) {
+    // "aa" in "aaa" occurs once without overlaps, yet could mean either of two places.
+    const overlapping = positions.length === 1 ? findOccurrences(content, input.old_string, true) : positions;
+    if (overlapping.length > 1) {
+      return toolError(
+        `old_string occurs ${overlapping.length} times in "${file.display}" (lines ${describeLines(content, overlapping)})` +
+          `${overlapping === positions ? "" : ", overlapping"}; it must be unique. Include more surrounding text to ` +
+          "single out one occurrence, or set replace_all to true.",
+      );
+    }
+  }
+  const edited = replaceAt(content, positions, input.old_string.length, input.new_string);
+  await writeWholeFile(handle, Buffer.from(edited, "utf8"));
+  const count = positions.length === 1 ? "1 occurrence" : `${positions.length} occurrences`;
+  const lines = positions.length === 1 ? "line" : "lines";
+  return `Replaced ${count} in "${file.display}" (${lines} ${describeLines(content, positions)}).`;
 }
 
 /** Strict UTF-8: a byte sequence that is not UTF-8 would come back as U+FFFD and be written so. */

@@ -6,6 +6,7 @@ import { stat } from "node:fs/promises";
 import { z } from "zod";
 import { defineTool } from "../tools/define-tool";
 import type { Tool, ToolOutput } from "../tools/tool";
+import { openConfined } from "./confined-open";
 import { compileGlob, type GlobMatcher, GlobSyntaxError } from "./glob-pattern";
 import { GrepWorker } from "./grep-worker";
 import { runWorkspaceOperation, toolError } from "./tool-result";
@@ -75,7 +76,7 @@ export function createGrepTool(workspace: Workspace): Tool<GrepInput> {
         try {
           for await (const file of filesToSearch(workspace, target, input, filter, report, context.signal)) {
             worker ??= new GrepWorker(expression, workspace.settings.maxLineChars);
-            await searchFile(file, worker, tally, context.signal);
+            await searchFile(file, input.path ?? ".", worker, tally, context.signal);
             if (tally.more) break;
           }
         } finally {
@@ -85,18 +86,27 @@ export function createGrepTool(workspace: Workspace): Tool<GrepInput> {
       }),
   });
 
+  /** Searches one file, read by the worker through a descriptor verified inside the root. */
   async function searchFile(
-    file: { absolute: string; display: string },
+    file: WorkspacePath,
+    requestedPath: string,
     worker: GrepWorker,
     tally: SearchTally,
     signal: AbortSignal,
   ): Promise<void> {
-    const { size } = await stat(file.absolute);
-    if (size > maxGrepFileBytes) {
-      tally.largeFiles++;
-      return;
+    const requested = file.display === "." ? requestedPath : file.display;
+    const { handle, stats } = await openConfined(workspace, file, "read", requested);
+    let found: Awaited<ReturnType<GrepWorker["search"]>>;
+    try {
+      if (!stats.isFile()) return;
+      if (stats.size > maxGrepFileBytes) {
+        tally.largeFiles++;
+        return;
+      }
+      found = await worker.search(handle.fd, maxMatches - tally.matches.length, signal);
+    } finally {
+      await handle.close();
     }
-    const found = await worker.search(file.absolute, maxMatches - tally.matches.length, signal);
     if (found.binary) {
       tally.binaryFiles++;
       return;
@@ -148,7 +158,7 @@ async function* filesToSearch(
   filter: GlobMatcher | undefined,
   report: WalkReport,
   signal: AbortSignal,
-): AsyncGenerator<{ absolute: string; display: string }> {
+): AsyncGenerator<WorkspacePath> {
   const stats = await stat(target.absolute);
   if (stats.isFile()) {
     yield target;

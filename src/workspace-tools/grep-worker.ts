@@ -20,9 +20,9 @@ export type FileSearchResult =
   | { binary: true }
   | { binary: false; matches: GrepLine[] /** more than `limit` lines matched */; more: boolean };
 
-/** What the worker is asked, one file at a time. */
+/** What the worker is asked, one file at a time: a descriptor the caller opened (and verified). */
 interface SearchRequest {
-  path: string;
+  fd: number;
   limit: number;
 }
 
@@ -35,10 +35,10 @@ const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
 const { readFileSync } = require("node:fs");
 const expression = new RegExp(workerData.source, workerData.flags);
-parentPort.on("message", ({ path, limit }) => {
+parentPort.on("message", ({ fd, limit }) => {
   let bytes;
   try {
-    bytes = readFileSync(path);
+    bytes = readFileSync(fd);
   } catch (error) {
     parentPort.postMessage({ error: { message: error.message, code: error.code, path: error.path } });
     return;
@@ -95,10 +95,11 @@ export class GrepWorker {
   }
 
   /**
-   * Searches one file; at most `limit` matching lines are returned. Rejects with the signal's
-   * reason when it aborts, and the worker is then terminated (it may be deep in backtracking).
+   * Searches one open file, read from its start through `fd` (the caller keeps it open until this
+   * settles); at most `limit` matching lines are returned. Rejects with the signal's reason when it
+   * aborts, and the worker is then terminated (it may be deep in backtracking).
    */
-  search(path: string, limit: number, signal: AbortSignal): Promise<FileSearchResult> {
+  search(fd: number, limit: number, signal: AbortSignal): Promise<FileSearchResult> {
     signal.throwIfAborted();
     if (this.failure !== undefined) return Promise.reject(this.failure);
     return new Promise<FileSearchResult>((resolve, reject) => {
@@ -118,7 +119,7 @@ export class GrepWorker {
           reject(error);
         },
       };
-      this.worker.postMessage({ path, limit } satisfies SearchRequest);
+      this.worker.postMessage({ fd, limit } satisfies SearchRequest);
     });
   }
 

@@ -1,6 +1,7 @@
 /**
- * `agent-lattice/tools`: the built-in workspace tools — read, list, glob, grep, write, edit and
- * (opt-in) bash — every one confined to a root folder. Any new export here becomes public API.
+ * `agent-lattice/tools`: the built-in workspace tools — read, list, glob, grep, write and edit,
+ * confined to a root folder, and (opt-in) bash, which is not confined unless it runs in the
+ * bubblewrap sandbox (`bashSandbox`). Any new export here becomes public API.
  * @module
  */
 import type { Tool } from "../tools/tool";
@@ -14,6 +15,7 @@ import { createReadFileTool } from "./read-file-tool";
 import { createWorkspace } from "./workspace";
 import { createWriteFileTool } from "./write-file-tool";
 
+export { type BashSandboxOptions, isBashSandboxAvailable } from "./bash-sandbox";
 export type { BashInput } from "./bash-tool";
 export type { EditFileInput } from "./edit-file-tool";
 export type { GlobInput } from "./glob-tool";
@@ -53,16 +55,27 @@ export type WorkspaceToolName = (typeof WORKSPACE_TOOL_NAMES)[number];
 /**
  * The workspace tools for a root folder. Read-only tools (`read_file`, `list_files`, `glob`,
  * `grep`) are flagged so the agent runs them concurrently; `write_file` and `edit_file` come unless
- * `allowWrite` is false; `bash` only with `allowBash`. Every path the model gives is confined to
- * `root` — `..`, absolute paths elsewhere and symbolic links leading out are refused — and every
- * output is capped with an explicit notice. Failures come back as error results the model can act on.
+ * `allowWrite` is false; `bash` only with `allowBash`. Every output is capped with an explicit
+ * notice. Failures come back as error results the model can act on.
  *
- * Throws `InvalidOptionError` when `root` does not exist or an option is out of range.
+ * Every path the model gives to the file tools is confined to `root` — `..`, absolute paths
+ * elsewhere and symbolic links leading out are refused — and every open is verified on its
+ * descriptor (Linux: `/proc/self/fd`), so a folder swapped for a link to outside between the
+ * check and the open is refused too. Hard links are the exception: a hard link inside `root` to a
+ * file outside is that file under an inside name, and cannot be told apart; keep the workspace on
+ * its own file system, or prepare it from a fresh copy, when that matters.
+ *
+ * `bash` is NOT confined: its commands run with the host's privileges, reading and writing
+ * anything the process can and using the network — unless `bashSandbox` runs each one inside a
+ * bubblewrap sandbox that sees only `root` (read-write) and the system's programs (read-only).
+ *
+ * Throws `InvalidOptionError` when `root` does not exist, an option is out of range, or
+ * `bashSandbox` is set where `bwrap` is missing or cannot create a sandbox.
  *
  * @example
  * const agent = createAgent({
  *   model: "claude-sonnet-4-5",
- *   tools: createWorkspaceTools({ root: process.cwd(), allowBash: true }),
+ *   tools: createWorkspaceTools({ root: process.cwd(), allowBash: true, bashSandbox: true }),
  * });
  */
 export function createWorkspaceTools(options: WorkspaceToolsOptions): Tool[] {

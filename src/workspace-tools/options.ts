@@ -7,6 +7,12 @@ import path from "node:path";
 import { InvalidOptionError } from "../errors";
 import { urlSecretsOf } from "../shared/redact";
 import { MAX_TIMER_MS } from "../shared/signals";
+import {
+  type BashSandbox,
+  type BashSandboxOptions,
+  resolveBashSandbox,
+  sandboxEnvironment,
+} from "./bash-sandbox";
 
 /** Characters a tool output may hold before it is cut with a notice. @default 30_000 */
 export const DEFAULT_MAX_OUTPUT_CHARS = 30_000;
@@ -40,8 +46,24 @@ export const DEFAULT_BASH_HIDDEN_ENV: readonly string[] = [
 export interface WorkspaceToolsOptions {
   /** The folder every tool is confined to. It must exist. */
   root: string;
-  /** Include the `bash` tool. Commands run with the host's privileges: opt in knowingly. @default false */
+  /**
+   * Include the `bash` tool. Unless `bashSandbox` is set, commands run with the host's privileges
+   * and are NOT confined to `root`: they can read and write anything the host process can, and use
+   * the network. Opt in knowingly. @default false
+   */
   allowBash?: boolean;
+  /**
+   * Run each `bash` command inside a bubblewrap sandbox (Linux, the `bwrap` command of the
+   * Debian/Ubuntu package `bubblewrap`): `root` is bound read-write at its own path, the system's
+   * programs and libraries (`/usr`, `/bin`, `/lib*`, the few files of `/etc` they need) read-only,
+   * with a fresh `/tmp`, `/dev` and `/proc` of its own PID namespace; nothing else of the host's file
+   * system (no home, no `/etc/shadow`, no host `/proc`), no network unless `network: true`, no
+   * capabilities, and an environment of PATH, HOME=/tmp, locale and terminal variables only (unless
+   * `bashEnv` sets one). `readOnlyPaths` adds host paths bound read-only at the same path.
+   * Throws `InvalidOptionError` at creation when `bwrap` is missing or cannot create a sandbox.
+   * @default false
+   */
+  bashSandbox?: boolean | BashSandboxOptions;
   /** Include `write_file` and `edit_file`. @default true */
   allowWrite?: boolean;
   /** @default {@link DEFAULT_MAX_READ_BYTES} */
@@ -62,7 +84,8 @@ export interface WorkspaceToolsOptions {
   bashKillGraceMs?: number;
   /**
    * The environment `bash` commands run with. @default `process.env` without
-   * {@link DEFAULT_BASH_HIDDEN_ENV}
+   * {@link DEFAULT_BASH_HIDDEN_ENV}; with `bashSandbox`, only PATH, HOME, TMPDIR, SHELL, USER,
+   * LOGNAME and the host's locale and terminal variables
    */
   bashEnv?: Record<string, string | undefined>;
   /** Directory names skipped while walking, unless a call asks for them. @default {@link DEFAULT_IGNORED_DIRECTORIES} */
@@ -86,6 +109,8 @@ export interface WorkspaceSettings {
   bashTimeoutMs: number;
   bashKillGraceMs: number;
   bashEnv: Record<string, string | undefined>;
+  /** The sandbox every `bash` command runs in, when `bashSandbox` is set. */
+  bashSandbox: BashSandbox | undefined;
   /**
    * Values of the hidden variables, redacted from `bash` output: a command can still read them
    * from the process's original environment (`/proc/$PPID/environ`).
@@ -101,6 +126,7 @@ export function resolveWorkspaceSettings(options: WorkspaceToolsOptions): Worksp
   }
   const lexicalRoot = path.resolve(options.root);
   const realRoot = resolveExistingDirectory(lexicalRoot);
+  const bashSandbox = resolveBashSandbox(options.bashSandbox, realRoot);
   return {
     lexicalRoot,
     realRoot,
@@ -118,7 +144,9 @@ export function resolveWorkspaceSettings(options: WorkspaceToolsOptions): Worksp
     ),
     bashTimeoutMs: timerDelay("bashTimeoutMs", options.bashTimeoutMs, DEFAULT_BASH_TIMEOUT_MS),
     bashKillGraceMs: timerDelay("bashKillGraceMs", options.bashKillGraceMs, DEFAULT_BASH_KILL_GRACE_MS),
-    bashEnv: options.bashEnv ?? environmentWithout(DEFAULT_BASH_HIDDEN_ENV),
+    bashEnv:
+      options.bashEnv ?? (bashSandbox ? sandboxEnvironment() : environmentWithout(DEFAULT_BASH_HIDDEN_ENV)),
+    bashSandbox,
     bashSecrets: hiddenSecrets(DEFAULT_BASH_HIDDEN_ENV),
     ignoredDirectories: new Set(options.ignoredDirectories ?? DEFAULT_IGNORED_DIRECTORIES),
   };

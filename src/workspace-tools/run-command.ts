@@ -3,7 +3,8 @@
  * cap — and leaving no process of it behind, however it ends.
  * @module
  */
-import { spawn } from "node:child_process";
+import { type ChildProcessByStdio, spawn } from "node:child_process";
+import type { Readable, Writable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import { processGroupExists, signalProcessGroup, trackProcessGroup } from "../shared/process-group";
 import { TailBuffer } from "./truncation";
@@ -21,6 +22,11 @@ export interface RunCommandOptions {
   /** Characters of combined output kept (the tail). */
   maxOutputChars: number;
   signal: AbortSignal;
+  /**
+   * The program that runs the command line, when it is not `bash -c command` itself (a sandbox
+   * wrapping it): its arguments, and data written to its descriptors 3, 4, … then closed.
+   */
+  launch?: (command: string) => { file: string; args: string[]; inputs: string[] };
 }
 
 /** How a command ended. */
@@ -127,13 +133,27 @@ export function runCommand(command: string, options: RunCommandOptions): Promise
   });
 }
 
-function spawnShell(command: string, options: RunCommandOptions) {
-  return spawn("bash", ["-c", command], {
+function spawnShell(
+  command: string,
+  options: RunCommandOptions,
+): ChildProcessByStdio<null, Readable, Readable> {
+  const { file, args, inputs } = options.launch?.(command) ?? {
+    file: "bash",
+    args: ["-c", command],
+    inputs: [],
+  };
+  const child = spawn(file, args, {
     cwd: options.cwd,
     env: options.env,
     detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ["ignore", "pipe", "pipe", ...inputs.map(() => "pipe" as const)],
   });
+  inputs.forEach((data, index) => {
+    const input = child.stdio[3 + index] as Writable | null;
+    input?.on("error", () => {});
+    input?.end(data);
+  });
+  return child as unknown as ChildProcessByStdio<null, Readable, Readable>;
 }
 
 /**

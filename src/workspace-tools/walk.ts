@@ -1,12 +1,15 @@
 /**
  * Walking a folder of the workspace in sorted order, never leaving the root: symbolic links are
- * reported (and, for files inside the root, followed) but never descended into.
+ * reported (and, for files inside the root, followed) but never descended into, and every folder
+ * is listed through a descriptor verified inside the root, so a folder swapped for a link to
+ * outside while the walk runs is not listed.
  * @module
  */
 import type { Dirent } from "node:fs";
 import { readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
-import { relativeInside, type Workspace } from "./workspace";
+import { listingPath, openConfinedDirectory } from "./confined-open";
+import { relativeInside, type Workspace, WorkspacePathError } from "./workspace";
 
 /** One entry met during a walk. */
 export interface WalkEntry {
@@ -44,14 +47,15 @@ export interface WalkReport {
 
 /**
  * Entries below `options.start` in sorted, depth-first order (a folder's entry comes right before its
- * contents). Unreadable folders are skipped and added to `report`.
+ * contents). Unreadable folders are skipped and added to `report`. Throws
+ * {@link WorkspacePathError} when the start folder itself no longer leads inside the root.
  */
 export async function* walkWorkspace(
   workspace: Workspace,
   options: WalkOptions,
   report: WalkReport = { unreadable: [] },
 ): AsyncGenerator<WalkEntry> {
-  yield* walkDirectory(workspace, options.start, options, report);
+  yield* walkDirectory(workspace, options.start, options, report, true);
 }
 
 async function* walkDirectory(
@@ -59,15 +63,16 @@ async function* walkDirectory(
   directory: string,
   options: WalkOptions,
   report: WalkReport,
+  isStart = false,
 ): AsyncGenerator<WalkEntry> {
   options.signal?.throwIfAborted();
-  const entries = await readSortedDirectory(directory);
-  if (!entries) {
+  const listing = await readSortedDirectory(workspace, directory, isStart);
+  if (!listing) {
     report.unreadable.push(workspace.display(directory));
     return;
   }
-  for (const dirent of entries) {
-    const entry = await describeEntry(workspace, path.join(directory, dirent.name), dirent);
+  for (const dirent of listing.entries) {
+    const entry = await describeEntry(workspace, path.join(listing.physical, dirent.name), dirent);
     const enter =
       entry.kind === "directory" && !entry.link && decideEntering(workspace, entry, dirent.name, options);
     yield entry;
@@ -85,12 +90,30 @@ function decideEntering(workspace: Workspace, entry: WalkEntry, name: string, op
   return options.recursive && (options.shouldEnter?.(entry.display) ?? true);
 }
 
-async function readSortedDirectory(directory: string): Promise<Dirent[] | undefined> {
+/**
+ * The sorted entries of a folder, listed through a verified descriptor, and the folder's physical
+ * path; `undefined` when it cannot be read. A start folder leading outside the root throws.
+ */
+async function readSortedDirectory(
+  workspace: Workspace,
+  directory: string,
+  isStart: boolean,
+): Promise<{ entries: Dirent[]; physical: string } | undefined> {
+  let opened: Awaited<ReturnType<typeof openConfinedDirectory>>;
   try {
-    const entries = await readdir(directory, { withFileTypes: true });
-    return entries.sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
+    opened = await openConfinedDirectory(workspace, directory, workspace.display(directory));
+  } catch (error) {
+    if (isStart && error instanceof WorkspacePathError) throw error;
+    return undefined;
+  }
+  try {
+    const entries = await readdir(listingPath(opened), { withFileTypes: true });
+    entries.sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
+    return { entries, physical: opened.physical };
   } catch {
     return undefined;
+  } finally {
+    await opened.handle.close();
   }
 }
 

@@ -32,7 +32,8 @@ export interface Workspace {
   /**
    * Resolves a path the model wrote (relative to the root, or absolute inside it). Throws
    * {@link WorkspacePathError} for a path outside the root — through `..`, as an absolute path, or
-   * through a symbolic link — and for a symbolic link loop.
+   * through a symbolic link — and for a symbolic link loop. This check is by name: the path may
+   * change before it is opened, so open it through `confined-open`, which verifies the descriptor.
    */
   resolve(requestedPath: string): Promise<WorkspacePath>;
   /** The root-relative form of a physical path inside the root. */

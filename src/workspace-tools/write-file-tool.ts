@@ -2,12 +2,12 @@
  * `write_file`: creates or overwrites a file, creating its parent folders.
  * @module
  */
-import { mkdir, stat, writeFile } from "node:fs/promises";
-import path from "node:path";
 import { z } from "zod";
 import { defineTool } from "../tools/define-tool";
 import type { Tool } from "../tools/tool";
+import { type CreatedEntry, createConfined } from "./confined-open";
 import { notRegularFileMessage, runWorkspaceOperation, toolError } from "./tool-result";
+import { writeWholeFile } from "./whole-file";
 import type { Workspace } from "./workspace";
 
 const writeFileInput = z.object({
@@ -30,24 +30,29 @@ export function createWriteFileTool(workspace: Workspace): Tool<WriteFileInput> 
     execute: (input) =>
       runWorkspaceOperation(workspace, async () => {
         const file = await workspace.resolve(input.path);
-        const previous = await stat(file.absolute).catch(() => undefined);
-        if (previous?.isDirectory())
-          return toolError(`"${file.display}" is a directory; choose a file path.`);
-        // Opening a named pipe would block until a reader comes, beyond the reach of any abort.
-        if (previous && !previous.isFile())
-          return toolError(notRegularFileMessage(file.display, "write_file writes"));
+        let created: CreatedEntry;
         try {
-          await mkdir(path.dirname(file.absolute), { recursive: true });
+          created = await createConfined(workspace, file, input.path);
         } catch (error) {
-          const code = (error as NodeJS.ErrnoException).code;
-          if (code !== "EEXIST" && code !== "ENOTDIR") throw error;
+          if ((error as NodeJS.ErrnoException).code !== "ENOTDIR") throw error;
           return toolError(
             `Cannot write "${file.display}": part of its folder path is a file, not a folder.`,
           );
         }
-        await writeFile(file.absolute, input.content, "utf8");
+        if (created.status === "directory")
+          return toolError(`"${file.display}" is a directory; choose a file path.`);
+        // Opening a named pipe would block until a reader comes, beyond the reach of any abort.
+        if (created.status === "not-regular")
+          return toolError(notRegularFileMessage(file.display, "write_file writes"));
+        const { entry, previousSize } = created;
+        try {
+          await writeWholeFile(entry.handle, Buffer.from(input.content, "utf8"));
+        } finally {
+          await entry.handle.close();
+        }
         const bytes = Buffer.byteLength(input.content);
-        const what = previous ? `replacing its previous ${previous.size} bytes` : "a new file";
+        const what =
+          previousSize === undefined ? "a new file" : `replacing its previous ${previousSize} bytes`;
         return `Wrote ${bytes} bytes to "${file.display}" (${what}).`;
       }),
   });

@@ -153,7 +153,8 @@ describe("the guard is released", () => {
     const controller = new AbortController();
 
     const pending = agent.prompt("one", { signal: controller.signal });
-    setTimeout(() => controller.abort(), 5);
+    await client.waitForRequest(1);
+    controller.abort();
     expect((await pending).subtype).toBe("error_abort");
 
     expect((await agent.prompt("two")).result).toBe("next");
@@ -164,7 +165,8 @@ describe("the guard is released", () => {
     const agent = createAgent({ model: MODEL, client });
 
     const pending = agent.prompt("one");
-    setTimeout(() => agent.interrupt(), 5);
+    await client.waitForRequest(1);
+    agent.interrupt();
     expect((await pending).subtype).toBe("interrupted");
 
     expect((await agent.prompt("two")).result).toBe("next");

@@ -1,11 +1,5 @@
-/**
- * The conversation an Agent holds: `getHistory()` returns a deep copy, assistant messages carry the
- * provider's response metadata, and a store mirrors every message.
- */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
   type Agent,
@@ -18,12 +12,14 @@ import { createScriptedClient, type ScriptedStep } from "../../src/testing/index
 import {
   collect,
   createMemoryStore,
+  deferred,
   expectWellFormed,
   kinds,
   lastResult,
   MODEL,
   toolUse,
 } from "../loop/support";
+import { temporaryFolder } from "../support/temporary-folders";
 
 const noteTool = defineTool({
   name: "note",
@@ -147,14 +143,8 @@ describe("assistant message metadata", () => {
 });
 
 describe("history stores", () => {
-  let directory: string | undefined;
-  afterEach(async () => {
-    if (directory) await rm(directory, { recursive: true, force: true });
-    directory = undefined;
-  });
-
   it("a JSONL store holds what memory holds, and a new Agent over it resumes the conversation", async () => {
-    directory = await mkdtemp(join(tmpdir(), "agent-lattice-history-"));
+    const directory = temporaryFolder("agent-lattice-history-");
     const path = join(directory, "conversation.jsonl");
     const client = createScriptedClient([
       { content: [toolUse("t1", "note", { text: "x" })] },
@@ -181,10 +171,13 @@ describe("history stores", () => {
 });
 
 describe("after every ending, history is well-formed and the store agrees with memory", () => {
+  /** Resolved when the slow tool starts: the moment the abort and interrupt endings cancel it. */
+  let slowStarted = deferred();
   const slowTool = defineTool({
     name: "slow",
     inputSchema: z.object({}),
     execute: async (_input, context) => {
+      slowStarted.resolve();
       await new Promise((resolve) => setTimeout(resolve, 30));
       return context.signal.aborted ? "saw abort" : "slow done";
     },
@@ -236,8 +229,11 @@ describe("after every ending, history is well-formed and the store agrees with m
       steps: [{ content: [toolUse("t1", "slow"), toolUse("t2", "note", { text: "z" })] }],
       drive: async (agent) => {
         const controller = new AbortController();
-        setTimeout(() => controller.abort(), 5);
-        return (await agent.prompt("go", { signal: controller.signal })).subtype;
+        slowStarted = deferred();
+        const pending = agent.prompt("go", { signal: controller.signal });
+        await slowStarted.promise;
+        controller.abort();
+        return (await pending).subtype;
       },
     },
     {
@@ -245,8 +241,10 @@ describe("after every ending, history is well-formed and the store agrees with m
       subtype: "interrupted",
       steps: [{ content: [toolUse("t1", "slow")] }],
       drive: async (agent) => {
+        slowStarted = deferred();
         const pending = agent.prompt("go");
-        setTimeout(() => agent.interrupt(), 5);
+        await slowStarted.promise;
+        agent.interrupt();
         return (await pending).subtype;
       },
     },
@@ -261,14 +259,8 @@ describe("after every ending, history is well-formed and the store agrees with m
     },
   ];
 
-  let directory: string | undefined;
-  afterEach(async () => {
-    if (directory) await rm(directory, { recursive: true, force: true });
-    directory = undefined;
-  });
-
   it.each(endings)("$name", async ({ subtype, steps, options, drive }) => {
-    directory = await mkdtemp(join(tmpdir(), "agent-lattice-endings-"));
+    const directory = temporaryFolder("agent-lattice-endings-");
     const path = join(directory, "conversation.jsonl");
     const client = createScriptedClient(steps);
     const agent = createAgent({

@@ -366,7 +366,8 @@ describe("streamInput()", () => {
     const results: string[] = [];
     for await (const message of agent.streamInput(["x", "y", "z"], { signal: controller.signal })) {
       if (message.type === "result") results.push(message.subtype);
-      if (message.type === "result" && results.length === 1) setTimeout(() => controller.abort(), 5);
+      if (message.type === "result" && results.length === 1)
+        void client.waitForRequest(2).then(() => controller.abort());
     }
 
     expect(results).toEqual(["success", "error_abort"]);

@@ -4,10 +4,8 @@
  * quiet, and the caller's signal carrying no listener of ours once a query is refused or never run.
  */
 import { getEventListeners } from "node:events";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
   createAgent,
@@ -19,11 +17,7 @@ import {
 } from "../../src/index";
 import { createScriptedClient } from "../../src/testing/index";
 import { deferred, expectWellFormed, MODEL, toolResults, toolUse, within } from "../loop/support";
-
-const folders: string[] = [];
-afterAll(async () => {
-  for (const folder of folders) await rm(folder, { recursive: true, force: true });
-});
+import { temporaryFolder } from "../support/temporary-folders";
 
 describe("return() on a running query", () => {
   it("from another task, while a tool runs: the tool's signal aborts and return() settles", async () => {
@@ -60,8 +54,7 @@ describe("return() on a running query", () => {
 
 describe("close()", () => {
   it("during a prompt: the tool batch finishes and its results reach the store before it closes", async () => {
-    const folder = await mkdtemp(join(tmpdir(), "agent-lattice-close-"));
-    folders.push(folder);
+    const folder = temporaryFolder("agent-lattice-close-");
     const path = join(folder, "session.jsonl");
     const started = deferred();
     const gate = deferred();
@@ -167,8 +160,10 @@ describe("close()", () => {
 
   it("ends a stream waiting for its next input", async () => {
     const agent = createAgent({ model: MODEL, client: createScriptedClient([{ content: "a" }]) });
+    const waiting = deferred();
     async function* inputs() {
       yield "x";
+      waiting.resolve();
       await new Promise(() => {}); // the user never types again
     }
     const results: string[] = [];
@@ -176,7 +171,7 @@ describe("close()", () => {
       for await (const message of agent.streamInput(inputs())) {
         if (message.type === "result") {
           results.push(message.subtype);
-          setTimeout(() => void agent.close(), 5);
+          void waiting.promise.then(() => agent.close());
         }
       }
     })();
@@ -191,9 +186,11 @@ describe("streamInput with a quiet input source", () => {
     const agent = createAgent({ model: MODEL, client });
     const controller = new AbortController();
     let inputsClosed = false;
+    const waiting = deferred();
     async function* inputs() {
       try {
         yield "x";
+        waiting.resolve();
         await new Promise(() => {}); // the client went away without saying so
       } finally {
         inputsClosed = true;
@@ -201,7 +198,7 @@ describe("streamInput with a quiet input source", () => {
     }
     const draining = (async () => {
       for await (const message of agent.streamInput(inputs(), { signal: controller.signal })) {
-        if (message.type === "result") setTimeout(() => controller.abort(), 5);
+        if (message.type === "result") void waiting.promise.then(() => controller.abort());
       }
     })();
 
@@ -230,13 +227,20 @@ describe("streamInput with a quiet input source", () => {
 describe("the caller's signal", () => {
   it("keeps no listener of ours after prompt() is refused with ConcurrentQueryError", async () => {
     const shutdown = new AbortController(); // one long-lived server signal
+    const gate = deferred(); // the first prompt runs until the refused ones are done
     const agent = createAgent({
       model: MODEL,
-      client: createScriptedClient([{ content: "a", delayMs: 20 }]),
+      client: createScriptedClient([
+        async () => {
+          await gate.promise;
+          return { content: "a" };
+        },
+      ]),
     });
     const running = agent.prompt("first");
     for (let index = 0; index < 20; index++)
       await agent.prompt("again", { signal: shutdown.signal }).catch(() => {});
+    gate.resolve();
     await running;
     expect(getEventListeners(shutdown.signal, "abort")).toHaveLength(0);
   });

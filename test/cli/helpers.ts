@@ -3,6 +3,7 @@
  * real pseudo-terminal (tmux), and make scratch folders.
  */
 import { execFileSync, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import {
   existsSync,
   mkdirSync,
@@ -17,7 +18,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 
 export const ROOT = path.resolve(__dirname, "../..");
-export const CLI = path.join(ROOT, "dist/cli.js");
+/** The command as the package's "bin" names it (built by the second tsup config into dist/cli/). */
+export const CLI = path.join(ROOT, "dist/cli/main.js");
 /** A dummy key: the tests check it never appears in any output. */
 export const DUMMY_KEY = "sk-ant-test-0123456789abcdef";
 /** How long a spawned run may take before the test gives up on it (a hang, not a speed check). */
@@ -33,9 +35,13 @@ function newestModification(folder: string): number {
   return newest;
 }
 
+/** The command bundles everything it uses from src/, so any change there makes it stale. */
 function isCliFresh(): boolean {
   const built = statSync(CLI, { throwIfNoEntry: false })?.mtimeMs ?? 0;
-  return built >= newestModification(path.join(ROOT, "src/cli"));
+  return (
+    built >=
+    Math.max(newestModification(path.join(ROOT, "src")), statSync(path.join(ROOT, "package.json")).mtimeMs)
+  );
 }
 
 function sleepSync(milliseconds: number): void {
@@ -43,13 +49,16 @@ function sleepSync(milliseconds: number): void {
 }
 
 /**
- * Builds `dist/cli.js` when it is missing or older than `src/cli/**`. Only the CLI entry is built
- * (ESM, no declarations, no clean), so the rest of `dist/` — which other work uses — is untouched.
+ * Builds `dist/cli/main.js` when it is missing or older than `src/**` (or package.json, whose version
+ * it prints). Only the CLI entry is built (ESM, no declarations, no clean), so the rest of `dist/` —
+ * which other work uses — is untouched.
  * A lock folder keeps parallel test files from building at once.
  */
 export function ensureBuiltCli(): void {
   if (isCliFresh()) return;
-  const lock = path.join(tmpdir(), "agent-lattice-cli-build.lock");
+  // One lock per checkout: other worktrees build their own dist/ and must not wait for this one.
+  const checkout = createHash("sha256").update(ROOT).digest("hex").slice(0, 12);
+  const lock = path.join(tmpdir(), `agent-lattice-cli-build-${checkout}.lock`);
   for (;;) {
     try {
       mkdirSync(lock);
@@ -67,7 +76,7 @@ export function ensureBuiltCli(): void {
       [
         "tsup",
         "--no-config",
-        "--entry.cli",
+        "--entry.main",
         "src/cli/main.ts",
         "--format",
         "esm",
@@ -76,7 +85,7 @@ export function ensureBuiltCli(): void {
         "--target",
         "node20",
         "--out-dir",
-        "dist",
+        "dist/cli",
         "--silent",
       ],
       { cwd: ROOT, stdio: "pipe" },
@@ -114,7 +123,7 @@ export interface RunOptions {
   onSpawn?: (child: ReturnType<typeof spawn>) => void;
 }
 
-/** Spawns `node dist/cli.js …args` with pipes (so stdout and stderr are not terminals). */
+/** Spawns `node dist/cli/main.js …args` with pipes (so stdout and stderr are not terminals). */
 export function runCli(args: string[], options: RunOptions = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
@@ -200,7 +209,7 @@ export class TmuxCli {
     this.exitFile = exitFile;
   }
 
-  /** Starts `node dist/cli.js …args` in a detached 120×40 tmux session, with exactly `env`. */
+  /** Starts `node dist/cli/main.js …args` in a detached 120×40 tmux session, with exactly `env`. */
   static start(args: string[], env: Record<string, string>, cwd = ROOT): TmuxCli {
     const exitFile = path.join(mkdtempSync(path.join(tmpdir(), "agent-lattice-tmux-")), "exit-code");
     const session = new TmuxCli(exitFile);

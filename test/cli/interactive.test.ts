@@ -1,7 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type MockAnthropicServer, startMockAnthropicServer } from "../../src/testing/index";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { MockAnthropicServer } from "../../src/testing/index";
+import { mockServerPerTest } from "../support/mock-server";
+import { processesWithArgument, uniqueSleep } from "../support/processes";
 import {
   cleanEnvironment,
   DUMMY_KEY,
@@ -33,17 +35,12 @@ function isAlive(pid: number): boolean {
 }
 
 describe("agent-lattice without a prompt: an interactive session in a real terminal (tmux)", () => {
-  let server: MockAnthropicServer;
   let terminal: TmuxCli | undefined;
   beforeAll(ensureBuiltCli, 300_000);
-  beforeEach(async () => {
-    server = await startMockAnthropicServer();
-    echoModel(server);
-  });
-  afterEach(async () => {
-    terminal?.close();
+  const server = mockServerPerTest(echoModel);
+  afterEach(() => {
+    terminal?.close(); // before the server closes: hooks registered later run first
     terminal = undefined;
-    await server.close();
   });
 
   it("answers a prompt, interrupts a slow answer on Ctrl-C, answers again, and exits 0 on Ctrl-D", async () => {
@@ -77,6 +74,37 @@ describe("agent-lattice without a prompt: an interactive session in a real termi
     expect(terminal.screen()).not.toContain(DUMMY_KEY);
   });
 
+  it("/compact on a terminal: Ctrl-C stops the summary request and the conversation stays as it was", async () => {
+    server.setHandler((body) => {
+      if (JSON.stringify(body.messages).includes("<conversation>"))
+        return { content: "A summary that comes far too late.", delayMs: 60_000 };
+      return { content: `You said: ${lastUserText(body)}` };
+    });
+    terminal = TmuxCli.start(["--base-url", server.url], { ANTHROPIC_API_KEY: DUMMY_KEY });
+    await terminal.waitForScreen(/\/help for commands · Ctrl-C interrupts · Ctrl-D exits\n› $/m);
+    for (const word of ["one", "two", "three", "four"]) {
+      terminal.type(word);
+      terminal.press("Enter");
+      await terminal.waitForScreen(new RegExp(`^You said: ${word}\n✓ done`, "m"));
+    }
+    terminal.type("/compact");
+    terminal.press("Enter");
+    await eventually("the summary request", () => (server.requests.length === 5 ? true : undefined));
+    terminal.press("C-c");
+    await terminal.waitForScreen(/⏸ compaction interrupted: the conversation is unchanged\n› $/m);
+
+    terminal.type("five");
+    terminal.press("Enter");
+    await terminal.waitForScreen(/^You said: five\n✓ done/m);
+    expect(server.requests.at(-1)!.body.messages).toHaveLength(9);
+    terminal.type("/help");
+    terminal.press("Enter");
+    await terminal.waitForScreen(/\/exit, \/quit +end the session/);
+    terminal.press("C-d");
+    expect(await terminal.waitForExit()).toBe(0);
+    expect(server.requests).toHaveLength(6);
+  });
+
   it("colours its status lines on a terminal, and not with NO_COLOR", async () => {
     terminal = TmuxCli.start(["--base-url", server.url, "colours"], { ANTHROPIC_API_KEY: DUMMY_KEY });
     expect(await terminal.waitForExit()).toBe(0);
@@ -104,13 +132,15 @@ describe("agent-lattice without a prompt: an interactive session in a real termi
 
   it("a second Ctrl-C during a running bash call aborts the query, kills the command, and quits with 130", async () => {
     const folder = scratchFolder();
+    // Found by its unique duration: inside the bash sandbox, `$$` and `$!` are not pids of the host.
+    const sleep = uniqueSleep();
     server.setHandler((_body, index) => ({
       content: [
         {
           type: "tool_use",
           id: `b${index}`,
           name: "bash",
-          input: { command: "sleep 120 & echo $! > sleep.pid; echo $$ > bash.pid; wait" },
+          input: { command: `${sleep.command} & echo started > bash.pid; wait` },
         },
       ],
     }));
@@ -123,25 +153,26 @@ describe("agent-lattice without a prompt: an interactive session in a real termi
       await terminal.waitForScreen(/^› $/m);
       terminal.type("run it");
       terminal.press("Enter");
-      const pidOf = (file: string) =>
-        eventually(file, () => {
-          const target = path.join(folder.root, file);
-          const text = existsSync(target) ? readFileSync(target, "utf8").trim() : "";
-          return text === "" ? undefined : Number(text);
-        });
-      const bashPid = await pidOf("bash.pid");
-      const sleepPid = await pidOf("sleep.pid");
+      const target = path.join(folder.root, "bash.pid");
+      await eventually("bash.pid", () =>
+        existsSync(target) && readFileSync(target, "utf8").trim() !== "" ? true : undefined,
+      );
+      // bash and its sleep (and the sandbox around them) all carry the unique duration.
+      const commandPids = await eventually("the sleep to start", () => {
+        const pids = processesWithArgument(sleep.marker);
+        return pids.length >= 2 ? pids : undefined;
+      });
 
       terminal.press("C-c");
       await terminal.waitForScreen(/Ctrl-C again to abort and quit/);
       // An interrupt lets the running tool batch finish: the command is still running.
-      expect(isAlive(sleepPid)).toBe(true);
+      expect(commandPids.every(isAlive)).toBe(true);
 
       terminal.press("C-c");
       expect(await terminal.waitForExit()).toBe(130);
       expect(terminal.screen()).toContain("✗ aborting…");
       await eventually("the bash process group to be gone", () =>
-        !isAlive(bashPid) && !isAlive(sleepPid) ? true : undefined,
+        processesWithArgument(sleep.marker).length === 0 ? true : undefined,
       );
     } finally {
       folder.remove();
@@ -150,13 +181,8 @@ describe("agent-lattice without a prompt: an interactive session in a real termi
 });
 
 describe("agent-lattice without a prompt, input piped", () => {
-  let server: MockAnthropicServer;
   beforeAll(ensureBuiltCli, 300_000);
-  beforeEach(async () => {
-    server = await startMockAnthropicServer();
-    echoModel(server);
-  });
-  afterEach(() => server.close());
+  const server = mockServerPerTest(echoModel);
 
   it("runs each line as a prompt of one conversation, in order, and exits 0", async () => {
     const run = await runCli(["--base-url", server.url], {

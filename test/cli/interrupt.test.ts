@@ -1,19 +1,15 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type MockAnthropicServer, startMockAnthropicServer } from "../../src/testing/index";
-import { isRunning } from "../support/processes";
+import { beforeAll, describe, expect, it } from "vitest";
+import { mockServerPerTest } from "../support/mock-server";
+import { processesWithArgument, uniqueSleep } from "../support/processes";
 import { cleanEnvironment, DUMMY_KEY, ensureBuiltCli, eventually, runCli, scratchFolder } from "./helpers";
 
 const env = () => cleanEnvironment({ ANTHROPIC_API_KEY: DUMMY_KEY });
 
 describe('agent-lattice "prompt": SIGINT (Ctrl-C) during the query', () => {
-  let server: MockAnthropicServer;
   beforeAll(ensureBuiltCli, 300_000);
-  beforeEach(async () => {
-    server = await startMockAnthropicServer();
-  });
-  afterEach(() => server.close());
+  const server = mockServerPerTest();
 
   it("one SIGINT interrupts a slow answer: the query ends interrupted and the command exits 0", async () => {
     server.enqueue({ content: "Too late.", delayMs: 60_000 });
@@ -33,13 +29,18 @@ describe('agent-lattice "prompt": SIGINT (Ctrl-C) during the query', () => {
 
   it("a second SIGINT, while a bash call keeps the query running, aborts it, kills the command, exits 130", async () => {
     const folder = scratchFolder();
+    const sleep = uniqueSleep();
     server.enqueue({
       content: [
-        { type: "tool_use", id: "b1", name: "bash", input: { command: "echo $$ > bash.pid; sleep 120" } },
+        {
+          type: "tool_use",
+          id: "b1",
+          name: "bash",
+          input: { command: `echo started > bash.pid; ${sleep.command}` },
+        },
       ],
     });
     const pidFile = path.join(folder.root, "bash.pid");
-    let bashPid = 0;
     try {
       const run = await runCli(["--base-url", server.url, "--tools", "bash", "Run it"], {
         env: env(),
@@ -50,7 +51,7 @@ describe('agent-lattice "prompt": SIGINT (Ctrl-C) during the query', () => {
             stderr += chunk.toString();
           });
           void (async () => {
-            bashPid = await startedBash(pidFile);
+            await startedBash(pidFile);
             child.kill("SIGINT");
             await eventually("the interrupt notice", () =>
               stderr.includes("Ctrl-C again") ? true : undefined,
@@ -62,27 +63,19 @@ describe('agent-lattice "prompt": SIGINT (Ctrl-C) during the query', () => {
       expect(run.code).toBe(130);
       expect(run.stderr).toContain("✗ aborting…");
       expect(run.stderr).toMatch(/✗ error_abort/);
-      await eventually("bash to be gone", () => {
-        try {
-          process.kill(bashPid, 0);
-          return undefined;
-        } catch {
-          return true;
-        }
-      });
+      await eventually("bash to be gone", () =>
+        processesWithArgument(sleep.marker).length === 0 ? true : undefined,
+      );
     } finally {
+      killAll(sleep.marker);
       folder.remove();
     }
   });
 });
 
 describe('agent-lattice "prompt": SIGTERM and SIGHUP during the query', () => {
-  let server: MockAnthropicServer;
   beforeAll(ensureBuiltCli, 300_000);
-  beforeEach(async () => {
-    server = await startMockAnthropicServer();
-  });
-  afterEach(() => server.close());
+  const server = mockServerPerTest();
 
   for (const [signal, code] of [
     ["SIGTERM", 143],
@@ -90,20 +83,25 @@ describe('agent-lattice "prompt": SIGTERM and SIGHUP during the query', () => {
   ] as const) {
     it(`${signal} aborts the query, kills a running bash command's process group and exits ${code}`, async () => {
       const folder = scratchFolder();
+      const sleep = uniqueSleep();
       server.enqueue({
         content: [
-          { type: "tool_use", id: "b1", name: "bash", input: { command: "echo $$ > bash.pid; sleep 120" } },
+          {
+            type: "tool_use",
+            id: "b1",
+            name: "bash",
+            input: { command: `echo started > bash.pid; ${sleep.command}` },
+          },
         ],
       });
       const pidFile = path.join(folder.root, "bash.pid");
-      let bashPid = 0;
       try {
         const run = await runCli(["--base-url", server.url, "--tools", "bash", "Run it"], {
           env: env(),
           cwd: folder.root,
           onSpawn: (child) => {
             void (async () => {
-              bashPid = await startedBash(pidFile);
+              await startedBash(pidFile);
               child.kill(signal);
             })();
           },
@@ -111,9 +109,13 @@ describe('agent-lattice "prompt": SIGTERM and SIGHUP during the query', () => {
         expect(run.signal).toBeNull();
         expect(run.code).toBe(code);
         expect(run.stderr).toContain(`agent-lattice: stopped by ${signal}\n`);
-        await eventually("bash to be gone", () => (isRunning(bashPid) ? undefined : true), 10_000);
+        await eventually(
+          "bash to be gone",
+          () => (processesWithArgument(sleep.marker).length === 0 ? true : undefined),
+          10_000,
+        );
       } finally {
-        if (bashPid && isRunning(bashPid)) process.kill(bashPid, "SIGKILL");
+        killAll(sleep.marker);
         folder.remove();
       }
     });
@@ -121,23 +123,24 @@ describe('agent-lattice "prompt": SIGTERM and SIGHUP during the query', () => {
 });
 
 describe("agent-lattice --session: SIGTERM during a tool call", () => {
-  let server: MockAnthropicServer;
   beforeAll(ensureBuiltCli, 300_000);
-  beforeEach(async () => {
-    server = await startMockAnthropicServer();
-  });
-  afterEach(() => server.close());
+  const server = mockServerPerTest();
 
   it("saves the aborted turn before exiting: the session file holds the call and its result", async () => {
     const folder = scratchFolder();
+    const sleep = uniqueSleep();
     server.enqueue({
       content: [
-        { type: "tool_use", id: "b1", name: "bash", input: { command: "echo $$ > bash.pid; sleep 120" } },
+        {
+          type: "tool_use",
+          id: "b1",
+          name: "bash",
+          input: { command: `echo started > bash.pid; ${sleep.command}` },
+        },
       ],
     });
     const pidFile = path.join(folder.root, "bash.pid");
     const sessionFile = path.join(folder.root, "session.jsonl");
-    let bashPid = 0;
     try {
       const run = await runCli(
         ["--base-url", server.url, "--tools", "bash", "--session", sessionFile, "Run it"],
@@ -146,7 +149,7 @@ describe("agent-lattice --session: SIGTERM during a tool call", () => {
           cwd: folder.root,
           onSpawn: (child) => {
             void (async () => {
-              bashPid = await startedBash(pidFile);
+              await startedBash(pidFile);
               child.kill("SIGTERM");
             })();
           },
@@ -157,19 +160,15 @@ describe("agent-lattice --session: SIGTERM during a tool call", () => {
       expect(saved).toContain('"tool_use_id":"b1"');
       expect(saved).toContain('"is_error":true');
     } finally {
-      if (bashPid && isRunning(bashPid)) process.kill(bashPid, "SIGKILL");
+      killAll(sleep.marker);
       folder.remove();
     }
   });
 });
 
 describe("agent-lattice --session (interactive): SIGTERM while waiting for the next prompt", () => {
-  let server: MockAnthropicServer;
   beforeAll(ensureBuiltCli, 300_000);
-  beforeEach(async () => {
-    server = await startMockAnthropicServer();
-  });
-  afterEach(() => server.close());
+  const server = mockServerPerTest();
 
   it("closes the agent and exits 143; the finished turn is in the session file", async () => {
     const folder = scratchFolder();
@@ -208,11 +207,23 @@ describe("agent-lattice --session (interactive): SIGTERM while waiting for the n
   });
 });
 
-/** The pid the bash command wrote to `pidFile` (`echo $$ > bash.pid`), once it has started. */
-function startedBash(pidFile: string): Promise<number> {
+/**
+ * Resolves once the bash command has written `pidFile` (`echo started > bash.pid`). Its processes
+ * are found by the unique sleep duration: inside the bash sandbox, `$$` is not a pid of the host.
+ */
+function startedBash(pidFile: string): Promise<true> {
   return eventually("bash to start", () =>
-    existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== ""
-      ? Number(readFileSync(pidFile, "utf8"))
-      : undefined,
+    existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "" ? true : undefined,
   );
+}
+
+/** Kills whatever of a test's command is still running (found by its unique marker). */
+function killAll(marker: string): void {
+  for (const pid of processesWithArgument(marker)) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // gone
+    }
+  }
 }

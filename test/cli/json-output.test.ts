@@ -1,5 +1,5 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type MockAnthropicServer, startMockAnthropicServer } from "../../src/testing/index";
+import { beforeAll, describe, expect, it } from "vitest";
+import { mockServerPerTest } from "../support/mock-server";
 import { cleanEnvironment, DUMMY_KEY, ensureBuiltCli, runCli, scratchFolder } from "./helpers";
 
 const env = () => cleanEnvironment({ ANTHROPIC_API_KEY: DUMMY_KEY });
@@ -11,12 +11,8 @@ function parseLines(stdout: string): Array<Record<string, any>> {
 }
 
 describe("agent-lattice --json (NDJSON of every SDK message)", () => {
-  let server: MockAnthropicServer;
   beforeAll(ensureBuiltCli, 300_000);
-  beforeEach(async () => {
-    server = await startMockAnthropicServer();
-  });
-  afterEach(() => server.close());
+  const server = mockServerPerTest();
 
   it("prints one JSON object per line: init first, assistant and user messages, the result last", async () => {
     const folder = scratchFolder({ "a.txt": "alpha\n" });

@@ -1,19 +1,15 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type MockAnthropicServer, startMockAnthropicServer } from "../../src/testing/index";
+import { beforeAll, describe, expect, it } from "vitest";
+import { mockServerPerTest } from "../support/mock-server";
 import { cleanEnvironment, DUMMY_KEY, ensureBuiltCli, runCli, scratchFolder } from "./helpers";
 
 const withKey = (extra: Record<string, string> = {}) =>
   cleanEnvironment({ ANTHROPIC_API_KEY: DUMMY_KEY, ...extra });
 
 describe('agent-lattice "prompt" (one query against the mock server)', () => {
-  let server: MockAnthropicServer;
   beforeAll(ensureBuiltCli, 300_000);
-  beforeEach(async () => {
-    server = await startMockAnthropicServer();
-  });
-  afterEach(() => server.close());
+  const server = mockServerPerTest();
 
   it("streams the answer to stdout, closes with turns, tokens and cost on stderr, and exits 0", async () => {
     server.enqueue({

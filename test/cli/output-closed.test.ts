@@ -5,29 +5,32 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type MockAnthropicServer, startMockAnthropicServer } from "../../src/testing/index";
-import { isRunning } from "../support/processes";
+import { beforeAll, describe, expect, it } from "vitest";
+import { mockServerPerTest } from "../support/mock-server";
+import { processesWithArgument, uniqueSleep } from "../support/processes";
 import { cleanEnvironment, DUMMY_KEY, ensureBuiltCli, eventually, runCli, scratchFolder } from "./helpers";
 
 const env = () => cleanEnvironment({ ANTHROPIC_API_KEY: DUMMY_KEY });
 
 describe("agent-lattice when its stdout is closed by the reader", () => {
-  let server: MockAnthropicServer;
   beforeAll(ensureBuiltCli, 300_000);
-  beforeEach(async () => {
-    server = await startMockAnthropicServer();
-  });
-  afterEach(() => server.close());
+  const server = mockServerPerTest();
 
   it("--json: exits 141 quietly, aborts the query, stops bash and leaves a well-formed session", async () => {
     const folder = scratchFolder();
     const sessionFile = path.join(folder.root, "session.jsonl");
     const pidFile = path.join(folder.root, "bash.pid");
+    // Found by its unique duration: inside the bash sandbox, `$$` is not a pid of the host.
+    const sleep = uniqueSleep();
     server.enqueue({
       content: [
         { type: "text", text: "Running it." },
-        { type: "tool_use", id: "b1", name: "bash", input: { command: "echo $$ > bash.pid; sleep 120" } },
+        {
+          type: "tool_use",
+          id: "b1",
+          name: "bash",
+          input: { command: `echo started > bash.pid; ${sleep.command}` },
+        },
       ],
     });
     server.setHandler(() => ({ content: "Done." }));
@@ -45,8 +48,11 @@ describe("agent-lattice when its stdout is closed by the reader", () => {
       expect(run.code).toBe(141);
       expect(run.stderr).not.toMatch(/EPIPE|Unhandled|at .*\.js:\d+/);
       if (existsSync(pidFile)) {
-        const bashPid = Number(readFileSync(pidFile, "utf8"));
-        await eventually("bash to be gone", () => (isRunning(bashPid) ? undefined : true), 10_000);
+        await eventually(
+          "bash to be gone",
+          () => (processesWithArgument(sleep.marker).length === 0 ? true : undefined),
+          10_000,
+        );
       }
       // Whatever was saved is well-formed: every line a message, every call answered.
       const lines = existsSync(sessionFile)

@@ -111,15 +111,59 @@ describe("agent-lattice --output-schema <schema.json>", () => {
     expect(run.stderr).toMatch(/✗ error_missing_output/);
   });
 
+  it("validates through $ref/$defs: the model sees the schema as is, and a wrong nested value goes back to it", async () => {
+    const treeSchema = {
+      $defs: {
+        task: {
+          type: "object",
+          required: ["title"],
+          properties: {
+            title: { type: "string" },
+            subtasks: { type: "array", items: { $ref: "#/$defs/task" } },
+          },
+          additionalProperties: false,
+        },
+      },
+      type: "object",
+      required: ["root"],
+      properties: { root: { $ref: "#/$defs/task" } },
+    };
+    const file = path.join(folder.root, "tree.schema.json");
+    writeFileSync(file, JSON.stringify(treeSchema));
+    server.enqueue(
+      submit("s1", { root: { title: "Move", subtasks: [{ title: 7 }] } }),
+      submit("s2", { root: { title: "Move", subtasks: [{ title: "Pack" }] } }),
+    );
+    const run = await runCli(["--base-url", server.url, "--output-schema", file, "Plan the move"], {
+      env: env(),
+    });
+
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ root: { title: "Move", subtasks: [{ title: "Pack" }] } });
+    const offered = server.requests[0]!.body.tools.find(
+      (tool: { name: string }) => tool.name === "submit_output",
+    );
+    expect(offered.input_schema).toEqual(treeSchema);
+    const feedback = server.requests[1]!.body.messages.at(-1).content[0];
+    expect(feedback).toMatchObject({ type: "tool_result", tool_use_id: "s1", is_error: true });
+    expect(feedback.content).toContain("root.subtasks.0.title: expected string, got number");
+  });
+
   it.each([
     ["a missing file", "nope.json", "", /cannot read .*nope\.json \(ENOENT\)/],
     ["a file that is not JSON", "broken.json", "{ type: object", /broken\.json is not valid JSON/],
     ["a schema that is not an object", "list.json", "[1, 2]", /must hold a JSON Schema object/],
     [
-      "a schema with a keyword the validator cannot check",
+      "a schema with a keyword Ajv does not know (a typo)",
+      "typo.json",
+      JSON.stringify({ type: "object", requried: ["a"] }),
+      /typo\.json cannot be used: strict mode: unknown keyword: "requried"/,
+    ],
+    [
+      "a $ref that leads nowhere",
       "ref.json",
       JSON.stringify({ type: "object", properties: { a: { $ref: "#/$defs/a" } } }),
-      /#\/properties\/a\/\$ref: the keyword "\$ref" is not supported/,
+      /ref\.json cannot be used: can't resolve reference #\/\$defs\/a/,
     ],
   ])("refuses %s with exit 2 before calling the model", async (_case, name, content, message) => {
     if (content !== "") writeFileSync(path.join(folder.root, name), content);

@@ -1,18 +1,14 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type MockAnthropicServer, startMockAnthropicServer } from "../../src/testing/index";
+import { beforeAll, describe, expect, it } from "vitest";
+import { mockServerPerTest } from "../support/mock-server";
 import { cleanEnvironment, DUMMY_KEY, ensureBuiltCli, runCli, scratchFolder } from "./helpers";
 
 const env = () => cleanEnvironment({ ANTHROPIC_API_KEY: DUMMY_KEY });
 
 describe("agent-lattice --session <file>", () => {
-  let server: MockAnthropicServer;
   beforeAll(ensureBuiltCli, 300_000);
-  beforeEach(async () => {
-    server = await startMockAnthropicServer();
-  });
-  afterEach(() => server.close());
+  const server = mockServerPerTest();
 
   it("keeps the conversation in a JSONL file, and a second run resumes it", async () => {
     const folder = scratchFolder();

@@ -53,6 +53,8 @@ describe("agent-lattice: usage, help, version and exit code 2", () => {
       "--system",
       "--max-turns",
       "--budget",
+      "--price",
+      "--pricing",
       "--tools",
       "--session",
       "--output-schema",

@@ -5,10 +5,11 @@
  * example (mock server or scripted client: no network), and checks that the price table on the page
  * is the one `DEFAULT_PRICING` holds. `UPDATE_PRICING_DOCS=1` rewrites the table from the code.
  */
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { DEFAULT_PRICING, type ModelPricing } from "../../src/index";
+import { exampleFiles, typescriptBlocks } from "../support/doc-examples";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const PAGE = join(ROOT, "docs/en/resilience-and-cost.md");
@@ -16,21 +17,6 @@ const EXAMPLES = join(ROOT, "test/cost/docs-examples");
 const TABLE_START =
   "<!-- pricing-table:start (generated from DEFAULT_PRICING; see test/cost/docs-examples.test.ts) -->";
 const TABLE_END = "<!-- pricing-table:end -->";
-
-function blocksOf(markdown: string): string[] {
-  return [...markdown.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) =>
-    match[1]!
-      .replaceAll('from "agent-lattice/testing"', 'from "../../../src/testing/index"')
-      .replaceAll('from "agent-lattice"', 'from "../../../src/index"'),
-  );
-}
-
-function exampleFiles(): string[] {
-  return readdirSync(EXAMPLES)
-    .filter((name) => /^example-\d+\.ts$/.test(name))
-    .sort((a, b) => Number(a.match(/\d+/)![0]) - Number(b.match(/\d+/)![0]))
-    .map((name) => join(EXAMPLES, name));
-}
 
 function usd(value: number | undefined): string {
   return value === undefined ? "—" : `$${value}`;
@@ -78,8 +64,8 @@ describe("docs/en/resilience-and-cost.md", () => {
   });
 
   it("has examples that are the compiled example files, block for block", () => {
-    const blocks = blocksOf(readFileSync(PAGE, "utf8"));
-    const files = exampleFiles();
+    const blocks = typescriptBlocks(readFileSync(PAGE, "utf8"));
+    const files = exampleFiles(EXAMPLES);
     expect(blocks.length).toBe(5);
     expect(files.map((file) => readFileSync(file, "utf8"))).toEqual(blocks);
   });
@@ -87,7 +73,7 @@ describe("docs/en/resilience-and-cost.md", () => {
   it("has examples that run to completion and print what the page says", async () => {
     const log = vi.spyOn(console, "log").mockImplementation(() => {});
     try {
-      for (const file of exampleFiles()) await import(file);
+      for (const file of exampleFiles(EXAMPLES)) await import(file);
       const logged = log.mock.calls.map((call) => call.map(String).join(" "));
       expect(logged.slice(0, 4)).toEqual([
         "retry 1/2 of claude-opus-4-8 (status 529)",

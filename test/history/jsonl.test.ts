@@ -1,20 +1,15 @@
 import { spawnSync } from "node:child_process";
-import { appendFile, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
-import { hostname, tmpdir } from "node:os";
+import { appendFile, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { hostname } from "node:os";
 import { basename, join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ConcurrentQueryError, ConversationConflictError } from "../../src/errors";
 import { createJsonlHistoryStore } from "../../src/history/jsonl";
-import type { ModelMessage } from "../../src/messages/types";
 import { runHistoryStoreConformance } from "../../src/testing/store-conformance";
+import { user } from "../support/content";
+import { sharedTemporaryFolder } from "../support/temporary-folders";
 
-let folder: string;
-beforeAll(async () => {
-  folder = await mkdtemp(join(tmpdir(), "jsonl-store-"));
-});
-afterAll(async () => {
-  await rm(folder, { recursive: true, force: true });
-});
+const folder = sharedTemporaryFolder("jsonl-store-");
 
 const pathOf = (conversation: string) => join(folder, "sessions", `${conversation}.jsonl`);
 
@@ -29,8 +24,6 @@ runHistoryStoreConformance(
     cleanup: (conversation) => rm(pathOf(conversation), { force: true }),
   },
 );
-
-const user = (text: string): ModelMessage => ({ role: "user", content: text });
 
 describe("createJsonlHistoryStore", () => {
   it("writes one JSON message per line, appending without rewriting what is there", async () => {

@@ -15,6 +15,7 @@ import {
   type SDKMessage,
 } from "../../src/index";
 import { createScriptedClient } from "../../src/testing/index";
+import { collect } from "../support/query-messages";
 
 type Call =
   | { op: "load" }
@@ -71,12 +72,6 @@ const crashedTranscript: ModelMessage[] = [
 ];
 
 const toolTurn = (id: string) => ({ content: [{ type: "tool_use" as const, id, name: "noop", input: {} }] });
-
-async function collect<T>(messages: AsyncIterable<SDKMessage<T>>): Promise<SDKMessage<T>[]> {
-  const out: SDKMessage<T>[] = [];
-  for await (const message of messages) out.push(message);
-  return out;
-}
 
 describe("HistoryStore lifecycle", () => {
   it("loads lazily, once per Agent, before the first query — and continues from what it held", async () => {

@@ -24,8 +24,9 @@ async function cancelDuringHook(
 ): Promise<{ messages: SDKMessage[]; agent: ReturnType<typeof createAgent> }> {
   const controller = new AbortController();
   let agent!: ReturnType<typeof createAgent>;
+  // Once the hook has returned its promise: the query is then waiting on a hook that never settles.
   const started = () =>
-    setTimeout(() => (how === "abort" ? controller.abort(new Error("user left")) : agent.interrupt()), 10);
+    queueMicrotask(() => (how === "abort" ? controller.abort(new Error("user left")) : agent.interrupt()));
   agent = build(started);
   const messages = await collect(agent.query("go", { signal: controller.signal }));
   return { messages, agent };

@@ -4,34 +4,19 @@
  * project's `tsc --noEmit` compiles every example against `src/index`. This test checks the page and
  * the files agree, and runs each example to completion (they use the scripted client: no network).
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it, vi } from "vitest";
+import { exampleFiles, typescriptBlocks } from "../support/doc-examples";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const PAGE = join(ROOT, "docs/en/hooks-and-permissions.md");
 const EXAMPLES = join(ROOT, "test/hooks/docs-examples");
 
-/** The ```ts blocks of the page, with the package imports rewritten as the example files have them. */
-function blocksOf(markdown: string): string[] {
-  return [...markdown.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) =>
-    match[1]!
-      .replaceAll('from "agent-lattice/testing"', 'from "../../../src/testing/index"')
-      .replaceAll('from "agent-lattice"', 'from "../../../src/index"'),
-  );
-}
-
-function exampleFiles(): string[] {
-  return readdirSync(EXAMPLES)
-    .filter((name) => /^example-\d+\.ts$/.test(name))
-    .sort((a, b) => Number(a.match(/\d+/)![0]) - Number(b.match(/\d+/)![0]))
-    .map((name) => join(EXAMPLES, name));
-}
-
 describe("docs/en/hooks-and-permissions.md examples", () => {
   it("are the compiled example files, block for block", () => {
-    const blocks = blocksOf(readFileSync(PAGE, "utf8"));
-    const files = exampleFiles();
+    const blocks = typescriptBlocks(readFileSync(PAGE, "utf8"));
+    const files = exampleFiles(EXAMPLES);
     expect(blocks.length).toBeGreaterThanOrEqual(5);
     expect(files.map((file) => readFileSync(file, "utf8"))).toEqual(blocks);
   });
@@ -40,7 +25,7 @@ describe("docs/en/hooks-and-permissions.md examples", () => {
     const log = vi.spyOn(console, "log").mockImplementation(() => {});
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     try {
-      for (const file of exampleFiles()) await import(file);
+      for (const file of exampleFiles(EXAMPLES)) await import(file);
       // The hook_error example warns once, about its failing preCompact hook.
       expect(warn.mock.calls).toEqual([
         ["preCompact hook failed:", "preCompact hook #2 failed: metrics endpoint down"],

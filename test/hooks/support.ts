@@ -1,31 +1,14 @@
 /**
  * Helpers of the hook and permission tests: a few real tools that record what they ran with, a
- * trace shared by tools, hooks and `canUseTool`, and short readers of what a query yielded.
+ * trace shared by tools, hooks and `canUseTool`, and short readers of what a query yielded (most
+ * from test/support).
  */
 import { z } from "zod";
-import {
-  defineTool,
-  type ModelMessage,
-  type SDKMessage,
-  type SDKResultMessage,
-  type Tool,
-  type ToolResultBlock,
-  type ToolUseBlock,
-} from "../../src/index";
+import { defineTool, type ModelMessage, type SDKMessage, type Tool } from "../../src/index";
 
-/** Pulls every message a query yields. */
-export async function collect<T>(messages: AsyncIterable<SDKMessage<T>>): Promise<SDKMessage<T>[]> {
-  const collected: SDKMessage<T>[] = [];
-  for await (const message of messages) collected.push(message);
-  return collected;
-}
-
-/** The result message, which must be the last one yielded. */
-export function resultOf<T>(messages: SDKMessage<T>[]): SDKResultMessage<T> {
-  const last = messages[messages.length - 1];
-  if (last?.type !== "result") throw new Error("the query did not end with a result message");
-  return last;
-}
+export { resultFor, textOf, toolResults, toolUse } from "../support/content";
+export { deferred, never } from "../support/promises";
+export { collect, resultOf } from "../support/query-messages";
 
 /** The `hook_error` system messages of a query. */
 export function hookErrors<T>(messages: SDKMessage<T>[]): Array<{ hook: string; error: Error }> {
@@ -35,35 +18,6 @@ export function hookErrors<T>(messages: SDKMessage<T>[]): Array<{ hook: string; 
       errors.push({ hook: message.hook, error: message.error });
   }
   return errors;
-}
-
-/** A tool_use block. */
-export function toolUse(id: string, name: string, input: unknown = {}): ToolUseBlock {
-  return { type: "tool_use", id, name, input };
-}
-
-/** Every tool_result block of a history, in order. */
-export function toolResults(history: readonly ModelMessage[]): ToolResultBlock[] {
-  const results: ToolResultBlock[] = [];
-  for (const message of history) {
-    if (message.role !== "user" || typeof message.content === "string") continue;
-    for (const block of message.content) if (block.type === "tool_result") results.push(block);
-  }
-  return results;
-}
-
-/** The tool_result answering `toolUseId`. */
-export function resultFor(history: readonly ModelMessage[], toolUseId: string): ToolResultBlock {
-  const block = toolResults(history).find((candidate) => candidate.tool_use_id === toolUseId);
-  if (!block) throw new Error(`no tool_result for ${toolUseId}`);
-  return block;
-}
-
-/** Text of a tool result's content. */
-export function textOf(block: ToolResultBlock): string {
-  return typeof block.content === "string"
-    ? block.content
-    : block.content.map((part) => (part.type === "text" ? part.text : "[image]")).join("");
 }
 
 /** Text of a message's content. */
@@ -114,18 +68,4 @@ export function workshopTools(executions: Executions = [], trace: Trace = []) {
   });
   const tools: Tool[] = [readFile, writeFile, runCommand];
   return { tools, executions, trace };
-}
-
-/** A promise with its resolver, for hooks that wait on the test. */
-export function deferred<T = void>() {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((settle) => {
-    resolve = settle;
-  });
-  return { promise, resolve };
-}
-
-/** A promise that never settles: a hook stuck forever. */
-export function never<T = never>(): Promise<T> {
-  return new Promise<T>(() => {});
 }

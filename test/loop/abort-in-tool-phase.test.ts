@@ -7,7 +7,16 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createAgent, defineTool, type SDKMessage, SUBMIT_OUTPUT_TOOL_NAME } from "../../src/index";
 import { createScriptedClient } from "../../src/testing/index";
-import { expectWellFormed, MODEL, resultText, toolResults, toolUse, within } from "./support";
+import {
+  expectWellFormed,
+  MODEL,
+  resultText,
+  settle,
+  toolResults,
+  toolUse,
+  trackTimers,
+  within,
+} from "./support";
 
 describe("an abort during the tool phase", () => {
   it("ends a query whose async input validator never answers", async () => {
@@ -17,7 +26,7 @@ describe("an abort during the tool phase", () => {
       inputSchema: {
         jsonSchema: { type: "object" },
         parse: () => {
-          setTimeout(() => controller.abort(new Error("stop")), 5);
+          queueMicrotask(() => controller.abort(new Error("stop"))); // once the check is under way
           return new Promise<unknown>(() => {}); // a remote lookup that never answers
         },
       },
@@ -43,7 +52,7 @@ describe("an abort during the tool phase", () => {
       name: "slow",
       inputSchema: z.object({}),
       execute: () => {
-        setTimeout(() => controller.abort(new Error("user pressed stop")), 5);
+        queueMicrotask(() => controller.abort(new Error("user pressed stop"))); // once the tool runs
         return new Promise<string>(() => {}); // ignores its signal
       },
     });
@@ -132,21 +141,25 @@ describe("an abort during the tool phase", () => {
         preToolUse: [
           {
             handler: () => {
-              setTimeout(() => controller.abort(new Error("stop")), 1);
+              queueMicrotask(() => controller.abort(new Error("stop"))); // once the hook runs
               return new Promise(() => {}); // waits on a human
             },
           },
         ],
       },
     });
-    const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length;
-    const before = timers();
+    // Only the timers this query starts: a count of the whole process's timers saw other tests' too.
+    const timers = trackTimers();
 
-    const result = await agent.prompt("go", { signal: controller.signal });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    try {
+      const result = await agent.prompt("go", { signal: controller.signal });
+      await settle();
 
-    expect(result.subtype).toBe("error_abort");
-    expect(timers()).toBe(before); // not the 60 s default hook timeout
+      expect(result.subtype).toBe("error_abort");
+      expect(timers.pending()).toEqual([]); // not the 60 s default hook timeout
+    } finally {
+      timers.stop();
+    }
   });
 });
 
@@ -205,7 +218,7 @@ describe("an abort while submit_output is validated", () => {
       outputSchema: {
         jsonSchema: { type: "object", properties: { n: { type: "number" } } },
         parse: () => {
-          setTimeout(() => controller.abort(new Error("stop")), 5);
+          queueMicrotask(() => controller.abort(new Error("stop"))); // once the check is under way
           return new Promise<{ n: number }>(() => {});
         },
       },

@@ -1,12 +1,4 @@
-/**
- * Helpers of the compaction tests: telling summarising requests from main turns, a scripted client
- * that answers each kind from its own script, a tool whose output size the model chooses, and a
- * JSONL store on a temporary file that records its `replace` calls.
- */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach } from "vitest";
 import { z } from "zod";
 import {
   createJsonlHistoryStore,
@@ -25,6 +17,7 @@ import {
   type ScriptedResponse,
   type ScriptedStep,
 } from "../../src/testing/index";
+import { temporaryFolder } from "../support/temporary-folders";
 
 /** Whether `request` carries `prompt`, verbatim, as one of its text blocks. */
 export function carriesPrompt(request: ModelRequest, prompt: string): boolean {
@@ -174,11 +167,6 @@ export function systemMessages<T, S extends string>(
   );
 }
 
-const temporaryFolders: string[] = [];
-afterEach(() => {
-  for (const folder of temporaryFolders.splice(0)) rmSync(folder, { recursive: true, force: true });
-});
-
 /** A JSONL store on a fresh temporary file, wrapped to record every `replace` it receives. */
 export interface RecordingJsonlStore extends HistoryStore {
   readonly path: string;
@@ -189,8 +177,7 @@ export interface RecordingJsonlStore extends HistoryStore {
 
 /** Creates a {@link RecordingJsonlStore}; the folder is removed after the test. */
 export function recordingJsonlStore(): RecordingJsonlStore {
-  const folder = mkdtempSync(join(tmpdir(), "lattice-compaction-"));
-  temporaryFolders.push(folder);
+  const folder = temporaryFolder("lattice-compaction-");
   const path = join(folder, "conversation.jsonl");
   const jsonl = createJsonlHistoryStore({ path, failOnError: true });
   const replaced: ModelMessage[][] = [];

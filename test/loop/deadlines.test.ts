@@ -43,7 +43,7 @@ describe("QueryOptions.signal", () => {
     const controller = new AbortController();
 
     const pending = agent.prompt("Audit this repository.", { signal: controller.signal });
-    await pause(5);
+    await client.waitForRequest(1);
     controller.abort(new Error("user pressed stop"));
     const result = await pending;
 
@@ -155,7 +155,7 @@ describe("QueryOptions.signal", () => {
     const controller = new AbortController();
 
     const pending = agent.prompt("go", { signal: controller.signal });
-    await pause(5);
+    await client.waitForRequest(1);
     controller.abort();
 
     expect((await pending).subtype).toBe("error_abort");

@@ -6,7 +6,7 @@
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
   AbortError,
@@ -18,9 +18,10 @@ import {
   SUBMIT_OUTPUT_TOOL_NAME,
   TimeoutError,
 } from "../../src/index";
-import { type MockAnthropicServer, startMockAnthropicServer } from "../../src/testing/index";
+import { startMockAnthropicServer } from "../../src/testing/index";
 import { buildMessageBody, buildStreamEvents } from "../../src/testing/mock-server-response";
 import { encodeServerSentEvent } from "../../src/testing/sse";
+import { mockServerPerTest } from "../support/mock-server";
 import {
   collect,
   createMemoryStore,
@@ -29,6 +30,7 @@ import {
   MODEL,
   toolResults,
   toolUse,
+  until,
 } from "./support";
 
 const API_KEY = "sk-ant-test-0123456789-secret";
@@ -41,25 +43,11 @@ const weather = defineTool({
   execute: ({ city }) => `Sunny in ${city}, 21°C`,
 });
 
-/** Waits until `condition` holds (polling the event loop), failing after a second. */
-async function until(condition: () => boolean): Promise<void> {
-  for (let waited = 0; !condition(); waited += 2) {
-    if (waited > 1_000) throw new Error("condition not reached");
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-}
-
 describe.each([
   { mode: "streaming", stream: true },
   { mode: "non-streaming", stream: false },
 ])("built-in client over HTTP ($mode)", ({ stream }) => {
-  let server: MockAnthropicServer;
-  beforeEach(async () => {
-    server = await startMockAnthropicServer();
-  });
-  afterEach(async () => {
-    await server.close();
-  });
+  const server = mockServerPerTest();
 
   const client = () => createAnthropicClient({ apiKey: API_KEY, baseURL: server.url, stream });
 
@@ -157,7 +145,11 @@ describe.each([
   });
 
   it("a hung server ends error_timeout in time, and history stays well-formed", async () => {
-    server.enqueue({ fault: "hang" }, { content: "back again" });
+    // Answered by prompt, not by arrival order: a first request the deadline cuts before the server
+    // has read it must not leave the hang to the second one.
+    server.setHandler((body: { messages: unknown[] }) =>
+      JSON.stringify(body.messages.at(-1)).includes("Again?") ? { content: "back again" } : { fault: "hang" },
+    );
     const store = createMemoryStore();
     const agent = createAgent({ model: MODEL, client: client(), requestTimeoutMs: 150, historyStore: store });
 
@@ -170,7 +162,8 @@ describe.each([
     expect(history).toEqual([{ role: "user", content: "Are you there?" }]);
     expect(store.saved).toEqual(history);
 
-    expect((await agent.prompt("Again?")).result).toBe("back again");
+    // A healthy request is not raced against the 150 ms deadline: under load it may take longer.
+    expect((await agent.prompt("Again?", { requestTimeoutMs: 30_000 })).result).toBe("back again");
   });
 
   it("a server that stalls mid-response ends error_timeout too", async () => {

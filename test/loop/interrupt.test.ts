@@ -75,7 +75,8 @@ describe("interrupt() during a model call", () => {
     const agent = createAgent({ model: MODEL, client });
 
     const pending = agent.prompt("go");
-    setTimeout(() => agent.interrupt(), 5);
+    await client.waitForRequest(1);
+    agent.interrupt();
     const result = await pending;
 
     expect(result.subtype).toBe("interrupted");
@@ -96,7 +97,7 @@ describe("interrupt() during a model call", () => {
     for await (const message of agent.query("go")) {
       if (message.type === "user" && !interruptSent) {
         interruptSent = true;
-        setTimeout(() => agent.interrupt(), 5);
+        void client.waitForRequest(2).then(() => agent.interrupt());
       }
       result = message;
     }
@@ -208,7 +209,7 @@ describe("interrupt() during streamInput()", () => {
 
     for await (const message of agent.streamInput(["draft everything", "actually, only 0.16.0"])) {
       if (message.type === "system" && message.subtype === "init" && results.length === 0)
-        setTimeout(() => agent.interrupt(), 5);
+        void client.waitForRequest(1).then(() => agent.interrupt());
       if (message.type === "result") results.push(message.subtype);
     }
 

@@ -3,7 +3,7 @@
  * and not: a 400 "prompt is too long" and a `model_context_window_exceeded` stop each compact and
  * retry the same turn; a second overflow in the same query surfaces the provider's error.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { wrapSummary } from "../../src/compaction/prompt";
 import {
   ContextWindowExceededError,
@@ -12,7 +12,8 @@ import {
   DEFAULT_COMPACTION_PROMPT,
   ProviderError,
 } from "../../src/index";
-import { type MockAnthropicServer, type MockStep, startMockAnthropicServer } from "../../src/testing/index";
+import type { MockStep } from "../../src/testing/index";
+import { mockServerPerTest } from "../support/mock-server";
 import { fetchCall, fetchTool, systemMessages } from "./compaction-support";
 import { collect, expectWellFormed, kinds, lastResult, MODEL } from "./support";
 
@@ -53,13 +54,7 @@ describe.each([
   { mode: "streaming", stream: true },
   { mode: "non-streaming", stream: false },
 ])("overflow recovery over HTTP ($mode)", ({ stream }) => {
-  let server: MockAnthropicServer;
-  beforeEach(async () => {
-    server = await startMockAnthropicServer();
-  });
-  afterEach(async () => {
-    await server.close();
-  });
+  const server = mockServerPerTest();
 
   function agentOverServer() {
     return createAgent({

@@ -4,7 +4,7 @@
  * what that cut-off response had reported (the provider bills it). Through a client that streams
  * through `onEvent`, and through the built-in client against the mock server over HTTP.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
   type AssistantModelMessage,
@@ -14,11 +14,8 @@ import {
   type ModelRequest,
   type SDKMessage,
 } from "../../src/index";
-import {
-  createScriptedClient,
-  type MockAnthropicServer,
-  startMockAnthropicServer,
-} from "../../src/testing/index";
+import { createScriptedClient } from "../../src/testing/index";
+import { mockServerPerTest } from "../support/mock-server";
 import { collect, expectWellFormed, lastResult, MODEL, toolUse } from "./support";
 
 const lookup = defineTool({
@@ -222,13 +219,7 @@ describe("the model a cut-off response is booked under", () => {
 });
 
 describe("built-in client over HTTP (streaming): a response cut off mid-stream", () => {
-  let server: MockAnthropicServer;
-  beforeEach(async () => {
-    server = await startMockAnthropicServer();
-  });
-  afterEach(async () => {
-    await server.close();
-  });
+  const server = mockServerPerTest();
 
   const client = () => createAnthropicClient({ apiKey: "sk-ant-test-partial", baseURL: server.url });
   const answer = {

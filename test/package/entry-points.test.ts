@@ -10,7 +10,12 @@ const optionalPeers = Object.keys(packageJson.peerDependenciesMeta ?? {}).filter
   (name) => packageJson.peerDependenciesMeta[name].optional,
 );
 // @opentelemetry/api is a dependency of @anthropic-ai/sdk itself, so it may load through it.
-const forbiddenFromRoot = optionalPeers.filter((name) => name !== "@opentelemetry/api");
+// Ajv validates the command's --output-schema only: a dependency, but never loaded by the library.
+const cliOnlyDependencies = ["ajv", "ajv-formats"];
+const forbiddenFromRoot = [
+  ...optionalPeers.filter((name) => name !== "@opentelemetry/api"),
+  ...cliOnlyDependencies,
+];
 
 function runNode(args: string[]): string {
   return execFileSync(process.execPath, args, { cwd: root, encoding: "utf8" });
@@ -97,7 +102,11 @@ describe("the built package", () => {
     );
   });
 
-  it("does not load any optional peer dependency from the root entry (CJS)", () => {
+  it("declares the command's own dependencies as dependencies (the command runs where the package is installed)", () => {
+    for (const name of cliOnlyDependencies) expect(packageJson.dependencies[name], name).toBeDefined();
+  });
+
+  it("does not load any optional peer dependency, nor the command's Ajv, from the root entry (CJS)", () => {
     const loaded: string[] = JSON.parse(
       runNode(["-e", "require('agent-lattice'); console.log(JSON.stringify(Object.keys(require.cache)))"]),
     );
@@ -109,7 +118,7 @@ describe("the built package", () => {
     }
   });
 
-  it("does not statically import any optional peer dependency from the root entry (ESM)", () => {
+  it("does not statically import any optional peer dependency, nor Ajv, from the root entry (ESM)", () => {
     const imported = staticImports(join(root, packageJson.exports["."].import.default));
     for (const specifier of imported) {
       for (const peer of forbiddenFromRoot)

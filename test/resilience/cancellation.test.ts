@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { AbortError, TimeoutError } from "../../src/index";
 import type { MockStep } from "../../src/testing/index";
+import { until } from "../support/promises";
 import { runQuery, startHarness, TRANSPORT_MODES } from "./fault-harness";
 
 const ANSWER: MockStep = { content: "fine", usage: { input_tokens: 4, output_tokens: 1 } };
@@ -145,7 +146,3 @@ describe.each(TRANSPORT_MODES)("a hung request (%s)", (mode) => {
     expect((await runQuery(harness.agent, "Again")).result.subtype).toBe("success");
   });
 });
-
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
-}

@@ -1,17 +1,5 @@
-/**
- * Soak test of automatic compaction: one 300-turn task whose every turn reads a 20 KB document,
- * against a scripted model that reports usage the way a real one would (input tokens ≈ request
- * characters / 4, mostly from the cache) and rejects any request over a 200_000-token window.
- *
- * Compaction must run again and again, keep every request inside the window, keep the task text
- * alive through summaries of summaries (the scripted summariser, like a real model following
- * DEFAULT_COMPACTION_PROMPT, quotes the task line it finds in the transcript), keep history
- * well-formed, and leave the JSONL store on disk equal to the in-memory history after each one.
- */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
   createAgent,
@@ -24,6 +12,7 @@ import {
   type SDKResultMessage,
 } from "../../src/index";
 import { createScriptedClient, type ScriptedResponse } from "../../src/testing/index";
+import { sharedTemporaryFolder } from "../support/temporary-folders";
 
 const TASK =
   "TASK-7F3A: migrate every module of the billing service from callbacks to async/await, keeping the public API unchanged.";
@@ -123,8 +112,7 @@ function createSoakModel(log: ModelLog) {
   );
 }
 
-const folder = mkdtempSync(join(tmpdir(), "lattice-soak-"));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
+const folder = sharedTemporaryFolder("lattice-soak-");
 
 async function reload(path: string): Promise<ModelMessage[]> {
   const store = createJsonlHistoryStore({ path, failOnError: true });

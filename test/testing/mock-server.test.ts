@@ -3,6 +3,7 @@ import type { ContentBlock } from "../../src/messages/types";
 import { type MockAnthropicServer, type MockStep, startMockAnthropicServer } from "../../src/testing";
 import { splitEvenly, splitUnevenly } from "../../src/testing/mock-server-response";
 import { encodeServerSentEvent } from "../../src/testing/sse";
+import { until } from "../support/promises";
 
 let server: MockAnthropicServer | undefined;
 
@@ -360,7 +361,7 @@ describe("startMockAnthropicServer — faults", () => {
   it("keeps a hung request open until close, which releases it and resolves", async () => {
     const mock = await start({ fault: "hang" });
     const pending = post(mock.url, REQUEST);
-    while (mock.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await until(() => mock.requests.length > 0);
     const outcome = pending.then(
       () => "answered",
       () => "released",
@@ -378,7 +379,7 @@ describe("startMockAnthropicServer — faults", () => {
       body: JSON.stringify(REQUEST),
       signal: controller.signal,
     });
-    while (mock.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await until(() => mock.requests.length > 0);
     controller.abort();
     await expect(pending).rejects.toThrow();
     mock.enqueue({ content: "next" });

@@ -1,5 +1,6 @@
-import { describe, expect, it } from "vitest";
-import { createAgent } from "../../src/index";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { z } from "zod";
+import { createAgent, defineTool } from "../../src/index";
 import type { ModelRequest } from "../../src/model/client";
 import { createScriptedClient, type ScriptedStep, startMockAnthropicServer } from "../../src/testing";
 
@@ -81,5 +82,137 @@ describe("createScriptedClient — push", () => {
     expect(() => client.push({ content: "never used" })).toThrow(TypeError);
     expect(() => client.push({ content: "never used" })).toThrow(/script is a function/);
     expect(client.remaining).toBe(0);
+  });
+});
+
+describe("createScriptedClient — waitForRequest", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  function numbered(text: string): ModelRequest {
+    return { ...request(), messages: [{ role: "user", content: text }] };
+  }
+
+  it("resolves with request #n once it arrives, while its step is still unanswered", async () => {
+    const client = createScriptedClient([{ content: "first" }, { content: "never", hang: true }]);
+    const second = client.waitForRequest(2);
+    await client.createMessage(numbered("one"));
+    const controller = new AbortController();
+    const hanging = client.createMessage({ ...numbered("two"), signal: controller.signal });
+
+    const arrived = await second;
+
+    expect(arrived.messages).toEqual([{ role: "user", content: "two" }]);
+    expect(arrived).toBe(client.requests[1]);
+    controller.abort(new Error("done"));
+    await expect(hanging).rejects.toThrow("done");
+  });
+
+  it("resolves at once with a request that has already arrived, and every waiter of one number", async () => {
+    const client = createScriptedClient([{ content: "a" }, { content: "b" }]);
+    const early = [client.waitForRequest(1), client.waitForRequest(1), client.waitForRequest(2)];
+    await client.createMessage(numbered("one"));
+    await client.createMessage(numbered("two"));
+
+    const [first, again, second] = await Promise.all(early);
+
+    expect(first).toBe(client.requests[0]);
+    expect(again).toBe(client.requests[0]);
+    expect(second).toBe(client.requests[1]);
+    expect(await client.waitForRequest(1)).toBe(client.requests[0]);
+  });
+
+  it("rejects after timeoutMs, saying how many requests arrived, and forgets the waiter", async () => {
+    vi.useFakeTimers();
+    const client = createScriptedClient([{ content: "a" }, { content: "b" }]);
+    await client.createMessage(numbered("one"));
+    const late = client.waitForRequest(2, { timeoutMs: 1_000 });
+    const outcome = late.then(
+      () => "resolved",
+      (error: unknown) => error,
+    );
+
+    vi.advanceTimersByTime(999);
+    await Promise.resolve();
+    expect(vi.getTimerCount()).toBe(1);
+    vi.advanceTimersByTime(1);
+    const failure = await outcome;
+
+    expect(failure).toBeInstanceOf(Error);
+    expect((failure as Error).message).toBe(
+      "createScriptedClient: request #2 did not arrive within 1000 ms (1 request arrived).",
+    );
+    await client.createMessage(numbered("two")); // a late arrival finds no waiter left
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("defaults to a 5 s bound and clears its timer when the request arrives", async () => {
+    vi.useFakeTimers();
+    const client = createScriptedClient([{ content: "a" }]);
+    const first = client.waitForRequest(1);
+    expect(vi.getTimerCount()).toBe(1);
+    vi.advanceTimersByTime(4_999);
+
+    await client.createMessage(numbered("one"));
+
+    expect(vi.getTimerCount()).toBe(0);
+    expect((await first).messages).toEqual([{ role: "user", content: "one" }]);
+  });
+
+  it.each([
+    [0, undefined, /takes a request number from 1 \(got 0\)/],
+    [1.5, undefined, /takes a request number from 1 \(got 1.5\)/],
+    [Number.NaN, undefined, /got NaN/],
+    [1, 0, /takes a timeoutMs above 0/],
+    [1, Number.POSITIVE_INFINITY, /takes a timeoutMs above 0 and up to 2147483647 \(got Infinity\)/],
+  ])("refuses request number %s with timeoutMs %s as a TypeError", async (n, timeoutMs, message) => {
+    const client = createScriptedClient([]);
+    const failure = await client.waitForRequest(n, { timeoutMs }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(TypeError);
+    expect((failure as Error).message).toMatch(/^createScriptedClient: waitForRequest /);
+    expect((failure as Error).message).toMatch(message);
+  });
+
+  it("with record: false, hands over a request it is waited for, but cannot hand back an earlier one", async () => {
+    const client = createScriptedClient([{ content: "a" }], { record: false });
+    const waiting = client.waitForRequest(1);
+    const sent = numbered("one");
+    await client.createMessage(sent);
+
+    expect(await waiting).toBe(sent);
+    expect(client.requests).toEqual([]);
+    await expect(client.waitForRequest(1)).rejects.toThrow(
+      /request #1 has already arrived, and record: false kept nothing to hand back/,
+    );
+  });
+
+  it("lets a test abort an agent's query while its second request is in flight", async () => {
+    const ran: string[] = [];
+    const note = defineTool({
+      name: "note",
+      inputSchema: z.object({ text: z.string() }),
+      execute: ({ text }) => {
+        ran.push(text);
+        return "noted";
+      },
+    });
+    const client = createScriptedClient([
+      { content: [{ type: "tool_use", id: "n1", name: "note", input: { text: "hello" } }] },
+      { content: "never sent", hang: true },
+    ]);
+    const agent = createAgent({ model: "claude-test-1", client, tools: [note] });
+    const controller = new AbortController();
+
+    const result = agent.prompt("Take a note", { signal: controller.signal });
+    const second = await client.waitForRequest(2);
+    controller.abort(new Error("user left"));
+
+    expect((await result).subtype).toBe("error_abort");
+    expect(ran).toEqual(["hello"]);
+    expect(second.messages.at(-1)).toEqual({
+      role: "user",
+      content: [{ type: "tool_result", tool_use_id: "n1", content: "noted" }],
+    });
   });
 });

@@ -41,55 +41,64 @@ export interface FileWriteLock {
  * @param staleAfterMs age after which a held lock counts as abandoned
  */
 export function createFileWriteLock(lockPath: string, staleAfterMs: number): FileWriteLock {
-  const host = hostname();
+  return new LinkFileWriteLock(lockPath, staleAfterMs);
+}
 
-  let symlinksAllowed = true;
+/** The lock as a symbolic link (or, where those are refused, a hard-linked file) naming its holder. */
+class LinkFileWriteLock implements FileWriteLock {
+  private readonly host = hostname();
+  private symlinksAllowed = true;
+
+  constructor(
+    private readonly lockPath: string,
+    private readonly staleAfterMs: number,
+  ) {}
+
+  async hold<T>(write: () => Promise<T>): Promise<T> {
+    const token = await this.acquire();
+    const acquiredAt = Date.now();
+    try {
+      return await write();
+    } finally {
+      await this.release(token, acquiredAt);
+    }
+  }
 
   /** Creates the lock (or claim) `path` naming this holder; false when it exists already. */
-  async function tryCreate(path: string, token: string): Promise<boolean> {
-    const holder: LockHolder = { pid: process.pid, host, token, acquiredAt: Date.now() };
+  private async tryCreate(path: string, token: string): Promise<boolean> {
+    const holder: LockHolder = { pid: process.pid, host: this.host, token, acquiredAt: Date.now() };
     const content = JSON.stringify(holder);
     try {
-      if (symlinksAllowed) await symlink(content, path);
+      if (this.symlinksAllowed) await symlink(content, path);
       else await createByHardLink(path, content, token);
       return true;
     } catch (error) {
       if (isErrorCode(error, "EEXIST")) return false;
-      if (symlinksAllowed && SYMLINK_REFUSED.some((code) => isErrorCode(error, code))) {
-        symlinksAllowed = false;
-        return tryCreate(path, token);
+      if (this.symlinksAllowed && SYMLINK_REFUSED.some((code) => isErrorCode(error, code))) {
+        this.symlinksAllowed = false;
+        return this.tryCreate(path, token);
       }
       throw error;
     }
   }
 
-  async function createByHardLink(path: string, content: string, token: string): Promise<void> {
-    const aside = siblingPath(path, `.${token}`);
-    await writeFile(aside, content, { flag: "wx", mode: 0o600 });
-    try {
-      await link(aside, path);
-    } finally {
-      await unlink(aside).catch(() => undefined);
-    }
-  }
-
-  function isAbandoned(lock: LockSnapshot): boolean {
+  private isAbandoned(lock: LockSnapshot): boolean {
     const age = Date.now() - (lock.holder?.acquiredAt ?? lock.modifiedAt);
-    if (age > staleAfterMs) return true;
-    return lock.holder !== undefined && lock.holder.host === host && !isProcessAlive(lock.holder.pid);
+    if (age > this.staleAfterMs) return true;
+    return lock.holder !== undefined && lock.holder.host === this.host && !isProcessAlive(lock.holder.pid);
   }
 
   /**
    * Deletes the lock (or claim) at `path` if it is abandoned. Resolves true when `path` is free to
    * take now, false when the caller should wait.
    */
-  async function breakIfAbandoned(path: string): Promise<boolean> {
+  private async breakIfAbandoned(path: string): Promise<boolean> {
     const judged = await readSnapshot(path);
     if (judged === undefined) return true;
-    if (!isAbandoned(judged)) return false;
-    const outcome = await deleteUnderClaim(path, judged);
+    if (!this.isAbandoned(judged)) return false;
+    const outcome = await this.deleteUnderClaim(path, judged);
     // Another waiter is breaking this lock — or died doing so: then its claim is broken first.
-    if (outcome === "claimed") await breakIfAbandoned(claimPathFor(path, judged));
+    if (outcome === "claimed") await this.breakIfAbandoned(claimPathFor(path, judged));
     return outcome === "free";
   }
 
@@ -98,9 +107,9 @@ export function createFileWriteLock(lockPath: string, staleAfterMs: number): Fil
    * "free" when no lock is left, "taken" when another lock is there now, "claimed" when another
    * waiter holds the claim.
    */
-  async function deleteUnderClaim(path: string, seen: LockSnapshot): Promise<"free" | "taken" | "claimed"> {
+  private async deleteUnderClaim(path: string, seen: LockSnapshot): Promise<"free" | "taken" | "claimed"> {
     const claim = claimPathFor(path, seen);
-    if (!(await tryCreate(claim, randomUUID()))) return "claimed";
+    if (!(await this.tryCreate(claim, randomUUID()))) return "claimed";
     try {
       const current = await readSnapshot(path);
       if (current === undefined) return "free";
@@ -114,11 +123,11 @@ export function createFileWriteLock(lockPath: string, staleAfterMs: number): Fil
     }
   }
 
-  async function acquire(): Promise<string> {
+  private async acquire(): Promise<string> {
     const token = randomUUID();
     for (let attempt = 0; ; attempt++) {
-      if (await tryCreate(lockPath, token)) return token;
-      if (await breakIfAbandoned(lockPath)) continue;
+      if (await this.tryCreate(this.lockPath, token)) return token;
+      if (await this.breakIfAbandoned(this.lockPath)) continue;
       await sleep(Math.min(1 + attempt, 25));
     }
   }
@@ -128,26 +137,26 @@ export function createFileWriteLock(lockPath: string, staleAfterMs: number): Fil
    * goes at once; past that, it is removed (under a claim, like a break) only if it still holds our
    * token.
    */
-  async function release(token: string, acquiredAt: number): Promise<void> {
-    if (Date.now() - acquiredAt < staleAfterMs / 2) {
-      await unlink(lockPath).catch(() => undefined);
+  private async release(token: string, acquiredAt: number): Promise<void> {
+    if (Date.now() - acquiredAt < this.staleAfterMs / 2) {
+      await unlink(this.lockPath).catch(() => undefined);
       return;
     }
-    const lock = await readSnapshot(lockPath).catch(() => undefined);
-    if (lock?.holder?.token === token) await deleteUnderClaim(lockPath, lock).catch(() => undefined);
+    const lock = await readSnapshot(this.lockPath).catch(() => undefined);
+    if (lock?.holder?.token === token)
+      await this.deleteUnderClaim(this.lockPath, lock).catch(() => undefined);
   }
+}
 
-  return {
-    async hold<T>(write: () => Promise<T>): Promise<T> {
-      const token = await acquire();
-      const acquiredAt = Date.now();
-      try {
-        return await write();
-      } finally {
-        await release(token, acquiredAt);
-      }
-    },
-  };
+/** Creates `path` holding `content` by writing it aside and hard-linking it into place (atomic too). */
+async function createByHardLink(path: string, content: string, token: string): Promise<void> {
+  const aside = siblingPath(path, `.${token}`);
+  await writeFile(aside, content, { flag: "wx", mode: 0o600 });
+  try {
+    await link(aside, path);
+  } finally {
+    await unlink(aside).catch(() => undefined);
+  }
 }
 
 /** The longest file name (in bytes) most file systems allow. */

@@ -32,6 +32,14 @@ export interface VersionedBackend {
   close(): Promise<void>;
 }
 
+/**
+ * A backend whose store can delete its own conversation: `forgetConversation()` then makes "no
+ * conversation yet" (version 0) the expected state, so the next write starts the conversation anew.
+ */
+export interface DeletableVersionedBackend extends VersionedBackend {
+  forgetConversation(): void;
+}
+
 /** A {@link HistoryStore} whose `close()` is always present. */
 export interface ClosableHistoryStore extends HistoryStore {
   readonly failOnError: boolean;

@@ -37,32 +37,82 @@ interface Session {
 
 /** Creates the session table behind `handleHttp`. */
 export function createHttpSessions(options: HttpSessionsOptions): HttpSessions {
-  const sessions = new Map<string, Session>();
-  let closed = false;
+  return new HttpSessionTable(options);
+}
 
-  async function closeSession(session: Session): Promise<void> {
+/** The sessions by id, each with its transport, server and idle timer. */
+class HttpSessionTable implements HttpSessions {
+  private readonly sessions = new Map<string, Session>();
+  private closed = false;
+
+  constructor(private readonly options: HttpSessionsOptions) {}
+
+  async handle(request: IncomingMessage, response: ServerResponse, parsedBody?: unknown): Promise<void> {
+    if (this.closed) return writeJsonRpcError(response, 503, -32000, "The MCP server is closed.");
+    const sessionId = headerValue(request.headers["mcp-session-id"]);
+    if (sessionId !== undefined) {
+      const session = this.sessions.get(sessionId);
+      if (!session)
+        return writeJsonRpcError(response, 404, -32001, "Session not found: start a new session.");
+      this.trackExchange(session, response);
+      return session.transport.handleRequest(request, response, parsedBody);
+    }
+    if (request.method !== "POST") {
+      return writeJsonRpcError(
+        response,
+        400,
+        -32000,
+        "Missing mcp-session-id header: initialize a session first.",
+      );
+    }
+    const session = await this.openSession();
+    this.trackExchange(session, response);
+    await session.transport.handleRequest(request, response, parsedBody);
+    // Anything but a successful initialize (answered 4xx by the transport) leaves no session behind.
+    if (session.transport.sessionId === undefined || !this.sessions.has(session.transport.sessionId)) {
+      await this.closeSession(session);
+    }
+  }
+
+  size(): number {
+    return this.sessions.size;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(
+      [...this.sessions.values()].map(async (session) => {
+        await session.transport.close().catch(() => {});
+        await this.closeSession(session);
+      }),
+    );
+  }
+
+  private async closeSession(session: Session): Promise<void> {
     if (session.closed) return;
     session.closed = true;
     clearTimeout(session.idleTimer);
-    if (session.transport.sessionId !== undefined) sessions.delete(session.transport.sessionId);
+    if (session.transport.sessionId !== undefined) this.sessions.delete(session.transport.sessionId);
     await session.server.close().catch(() => {});
   }
 
   /** Counts a request or stream as open until its response closes; idling starts when none is left. */
-  function trackExchange(session: Session, response: ServerResponse): void {
+  private trackExchange(session: Session, response: ServerResponse): void {
+    const { idleTimeoutMs } = this.options;
     session.openExchanges++;
     clearTimeout(session.idleTimer);
     response.once("close", () => {
       session.openExchanges--;
-      if (session.openExchanges === 0 && !session.closed && Number.isFinite(options.idleTimeoutMs)) {
-        session.idleTimer = setTimeout(() => void closeSession(session), options.idleTimeoutMs);
+      if (session.openExchanges === 0 && !session.closed && Number.isFinite(idleTimeoutMs)) {
+        session.idleTimer = setTimeout(() => void this.closeSession(session), idleTimeoutMs);
         session.idleTimer.unref();
       }
     });
   }
 
-  async function openSession(): Promise<Session> {
-    const server = options.createServer();
+  /** A new session: its SDK server connected to a fresh transport, filed by id once initialized. */
+  private async openSession(): Promise<Session> {
+    const server = this.options.createServer();
     const session: Session = {
       transport: undefined!,
       server,
@@ -73,53 +123,14 @@ export function createHttpSessions(options: HttpSessionsOptions): HttpSessions {
     session.transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sessionId) => {
-        sessions.set(sessionId, session);
+        this.sessions.set(sessionId, session);
       },
     });
     // Set before connecting: the server chains its own handler after this one. Fires on DELETE too.
-    session.transport.onclose = () => void closeSession(session);
+    session.transport.onclose = () => void this.closeSession(session);
     await server.connect(session.transport);
     return session;
   }
-
-  return {
-    async handle(request, response, parsedBody) {
-      if (closed) return writeJsonRpcError(response, 503, -32000, "The MCP server is closed.");
-      const sessionId = headerValue(request.headers["mcp-session-id"]);
-      if (sessionId !== undefined) {
-        const session = sessions.get(sessionId);
-        if (!session)
-          return writeJsonRpcError(response, 404, -32001, "Session not found: start a new session.");
-        trackExchange(session, response);
-        return session.transport.handleRequest(request, response, parsedBody);
-      }
-      if (request.method !== "POST") {
-        return writeJsonRpcError(
-          response,
-          400,
-          -32000,
-          "Missing mcp-session-id header: initialize a session first.",
-        );
-      }
-      const session = await openSession();
-      trackExchange(session, response);
-      await session.transport.handleRequest(request, response, parsedBody);
-      // Anything but a successful initialize (answered 4xx by the transport) leaves no session behind.
-      if (session.transport.sessionId === undefined || !sessions.has(session.transport.sessionId)) {
-        await closeSession(session);
-      }
-    },
-    size: () => sessions.size,
-    async close() {
-      closed = true;
-      await Promise.all(
-        [...sessions.values()].map(async (session) => {
-          await session.transport.close().catch(() => {});
-          await closeSession(session);
-        }),
-      );
-    },
-  };
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

@@ -8,13 +8,14 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { InvalidOptionError } from "../../errors";
 import type { McpServerStatus } from "../../messages/sdk-messages";
-import type { JsonSchema } from "../../model/client";
-import { textOf } from "../../shared/describe-thrown";
 import { MAX_TIMER_MS } from "../../shared/signals";
-import type { ParseResult, Tool, ToolContext, ToolOutput } from "../../tools/tool";
+import type { Tool, ToolContext, ToolOutput } from "../../tools/tool";
+import { adaptMcpTool } from "./adapt-tool";
+import { settledWithin, startConnectDeadline, untilAborted } from "./bounded-waits";
 import { type ClientTransportHandle, createClientTransport } from "./client-transport";
 import { DEFAULT_MCP_CONNECT_TIMEOUT_MS, DEFAULT_MCP_TOOL_TIMEOUT_MS, type McpServerConfig } from "./config";
 import { toolOutputFromMcpResult } from "./content";
+import { isRequestTimeout, messageOf, toolFailure, withStderr } from "./failure-texts";
 import type { McpClientSdk } from "./load-client-sdk";
 import { secretRedactor } from "./redact-secrets";
 import { exposedToolNames } from "./tool-names";
@@ -142,7 +143,7 @@ export class ServerConnection {
   private async connect(): Promise<void> {
     const client = this.client!;
     const transport = this.handle!.transport;
-    const deadline = startDeadline(this.connectTimeoutMs, this.options.signal);
+    const deadline = startConnectDeadline(this.connectTimeoutMs, this.options.signal);
     try {
       const listed = await untilAborted(deadline.signal, async () => {
         await client.connect(transport, { signal: deadline.signal, timeout: this.connectTimeoutMs });
@@ -223,20 +224,11 @@ export class ServerConnection {
       this.options.segment,
       callable.map((tool) => tool.name),
     );
-    this.adaptedTools = callable.map((tool, index) => this.adaptTool(tool, names[index]!));
+    this.adaptedTools = callable.map((tool, index) =>
+      adaptMcpTool(tool, names[index]!, (...call) => this.callTool(...call)),
+    );
     this.toolsFingerprint = fingerprint;
     return true;
-  }
-
-  private adaptTool(tool: McpTool, exposedName: string): Tool<Record<string, unknown>> {
-    return {
-      name: exposedName,
-      description: tool.description ?? tool.title ?? tool.annotations?.title,
-      inputSchema: schemaForModel(tool.inputSchema),
-      readOnly: tool.annotations?.readOnlyHint === true,
-      parseInput: acceptAnyObject,
-      execute: (input, context) => this.callTool(tool.name, exposedName, input, context),
-    };
   }
 
   /** Runs `tools/call`. Never throws: every failure becomes an error result the model can read. */
@@ -320,58 +312,6 @@ export class ServerConnection {
   }
 }
 
-/** The deadline of connecting: `connectTimeoutMs`, or the caller's signal, whichever comes first. */
-class ConnectTimeoutError extends Error {
-  constructor(timeoutMs: number) {
-    super(
-      `No answer within connectTimeoutMs (${timeoutMs} ms) while starting, initializing and listing tools.`,
-    );
-    this.name = "ConnectTimeoutError";
-  }
-}
-
-function startDeadline(
-  timeoutMs: number,
-  outer: AbortSignal | undefined,
-): { signal: AbortSignal; cancel(): void } {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new ConnectTimeoutError(timeoutMs)), timeoutMs);
-  const onOuterAbort = () => controller.abort(outer?.reason ?? new Error("Connecting was aborted."));
-  if (outer?.aborted) onOuterAbort();
-  else outer?.addEventListener("abort", onOuterAbort, { once: true });
-  return {
-    signal: controller.signal,
-    cancel: () => {
-      clearTimeout(timer);
-      outer?.removeEventListener("abort", onOuterAbort);
-    },
-  };
-}
-
-/** Runs `work`, rejecting with the signal's reason as soon as it aborts, whatever `work` is doing. */
-async function untilAborted<T>(signal: AbortSignal, work: () => Promise<T>): Promise<T> {
-  signal.throwIfAborted();
-  let onAbort!: () => void;
-  const aborted = new Promise<never>((_resolve, reject) => {
-    onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-  try {
-    return await Promise.race([work(), aborted]);
-  } finally {
-    signal.removeEventListener("abort", onAbort);
-  }
-}
-
-async function settledWithin(promise: Promise<unknown>, timeoutMs: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    promise.catch(() => {}),
-    new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs))),
-  ]);
-  clearTimeout(timer);
-}
-
 /** Ends a Streamable HTTP session politely (HTTP DELETE), so the server can free it at once. */
 async function terminateHttpSession(handle: ClientTransportHandle): Promise<void> {
   const transport = handle.transport as { sessionId?: string; terminateSession?: () => Promise<void> };
@@ -395,49 +335,4 @@ function validateTimeouts(config: McpServerConfig): void {
       );
     }
   }
-}
-
-function acceptAnyObject(input: unknown): ParseResult<Record<string, unknown>> {
-  if (typeof input === "object" && input !== null && !Array.isArray(input)) {
-    return { ok: true, value: input as Record<string, unknown> };
-  }
-  return { ok: false, message: "- (root): expected a JSON object of tool arguments" };
-}
-
-/**
- * The server's input schema as the Messages API accepts it: without `$schema`, and without a
- * top-level `anyOf`, `oneOf` or `allOf`, which the API refuses ("input_schema does not support
- * oneOf, allOf, or anyOf at the top level") on every request offering the tool. Input is not
- * validated here anyway: the server checks the constraints they expressed.
- */
-function schemaForModel(schema: McpTool["inputSchema"]): JsonSchema {
-  const { $schema: _schema, anyOf: _anyOf, oneOf: _oneOf, allOf: _allOf, ...rest } = schema as JsonSchema;
-  return rest;
-}
-
-function toolFailure(exposedName: string, reason: string): ToolOutput {
-  return { content: `MCP tool "${exposedName}" failed: ${reason}`, isError: true };
-}
-
-function withStderr(message: string, stderrTail: string | undefined): string {
-  return stderrTail ? `${message} Server stderr: ${stderrTail}` : message;
-}
-
-/** JSON-RPC's "request timed out" code, which the SDK also uses for a cancelled request. */
-const REQUEST_TIMEOUT_CODE = -32001;
-
-/** The SDK's error for a request that got no answer within its `timeout` (only that one carries `data.timeout`). */
-function isRequestTimeout(error: unknown): boolean {
-  const { code, data } = (error ?? {}) as { code?: unknown; data?: { timeout?: unknown } | null };
-  return code === REQUEST_TIMEOUT_CODE && typeof data?.timeout === "number";
-}
-
-/** An error's message; HTTP transport errors also name their status, which their message may omit. */
-function messageOf(error: unknown): string {
-  if (!(error instanceof Error)) return textOf(error);
-  const status = (error as { code?: unknown }).code;
-  const isHttpStatus = typeof status === "number" && status >= 100 && status <= 599;
-  return isHttpStatus && !error.message.includes(String(status))
-    ? `${error.message} (HTTP ${status})`
-    : error.message;
 }

@@ -3,7 +3,10 @@
  * `StdioClientTransport` signals only the process it spawned: a server started through a wrapper
  * script (`sh run-server.sh` that does not `exec`) survived `close()`, which took about 10 s. Here
  * `close()` ends stdin, then sends SIGTERM and SIGKILL to the whole group, and returns once no
- * process of the group is left; the group is also killed if this process exits first.
+ * process of the group is left; the group is also killed if this process exits first. When the
+ * server itself dies first (a crash in the middle of a call), the children it started are left in
+ * its group, reparented to PID 1: the group gets SIGTERM then SIGKILL at once, and the transport
+ * reports itself closed only once none of them is left.
  * @module
  */
 import { type ChildProcess, spawn } from "node:child_process";
@@ -40,6 +43,8 @@ export class ProcessGroupStdioTransport implements Transport {
   private groupId: number | undefined;
   private forgetGroup: () => void = () => {};
   private closing: Promise<void> | undefined;
+  /** Stopping what is left of the group once its leader (the server) has exited. */
+  private reaping: Promise<void> | undefined;
   private readonly readBuffer: InstanceType<McpClientSdk["ReadBuffer"]>;
 
   constructor(
@@ -74,10 +79,15 @@ export class ProcessGroupStdioTransport implements Transport {
         if (child.pid !== undefined) this.forgetGroup = trackProcessGroup(child.pid);
         resolve();
       });
+      child.on("exit", () => {
+        if (this.groupId !== undefined) this.reaping ??= reapGroup(this.groupId);
+      });
       child.on("close", () => {
-        this.forgetGroup();
-        this.stderr.end();
-        this.onclose?.();
+        void (this.reaping ?? Promise.resolve()).then(() => {
+          this.forgetGroup();
+          this.stderr.end();
+          this.onclose?.();
+        });
       });
       child.stdin?.on("error", (error) => this.onerror?.(error));
       child.stdout?.on("error", (error) => this.onerror?.(error));
@@ -118,29 +128,20 @@ export class ProcessGroupStdioTransport implements Transport {
     }
     const groupId = this.groupId;
     if (groupId !== undefined) {
-      if (!(await this.ended(child, groupId, STDIN_CLOSE_GRACE_MS))) {
+      if (!(await exited(child, STDIN_CLOSE_GRACE_MS))) {
         signalProcessGroup(groupId, "SIGTERM");
-        if (!(await this.ended(child, groupId, SIGTERM_GRACE_MS))) signalProcessGroup(groupId, "SIGKILL");
+        if (!(await exited(child, SIGTERM_GRACE_MS))) signalProcessGroup(groupId, "SIGKILL");
+        await exited(child, SIGTERM_GRACE_MS);
       }
-      await this.ended(child, groupId, SIGTERM_GRACE_MS);
+      // The leader is gone: its exit started stopping the rest of its group.
+      if (exitedNow(child)) await (this.reaping ??= reapGroup(groupId));
     }
     this.forgetGroup();
-    if (child.exitCode !== null || child.signalCode !== null) {
+    if (exitedNow(child)) {
       child.stdout?.destroy();
       child.stderr?.destroy();
     }
     this.readBuffer.clear();
-  }
-
-  /** Waits up to `timeoutMs` for the server to exit and its group to be empty; says whether it is. */
-  private async ended(child: ChildProcess, groupId: number, timeoutMs: number): Promise<boolean> {
-    const giveUpAt = Date.now() + timeoutMs;
-    for (;;) {
-      const exited = child.exitCode !== null || child.signalCode !== null;
-      if (exited && !processGroupExists(groupId)) return true;
-      if (Date.now() >= giveUpAt) return false;
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-    }
   }
 
   private receive(chunk: Buffer): void {
@@ -156,5 +157,37 @@ export class ProcessGroupStdioTransport implements Transport {
       if (message === null) return;
       this.onmessage?.(message);
     }
+  }
+}
+
+function exitedNow(child: ChildProcess): boolean {
+  return child.exitCode !== null || child.signalCode !== null;
+}
+
+/** Waits up to `timeoutMs` for the server (the group's leader) to exit; says whether it did. */
+async function exited(child: ChildProcess, timeoutMs: number): Promise<boolean> {
+  return until(() => exitedNow(child), timeoutMs);
+}
+
+/**
+ * Stops what is left of a group whose leader has exited: SIGTERM, then SIGKILL after
+ * {@link SIGTERM_GRACE_MS}; resolves once no process of it runs (or, after another grace period,
+ * when one cannot be stopped). Never rejects.
+ */
+async function reapGroup(groupId: number): Promise<void> {
+  if (!processGroupExists(groupId)) return;
+  signalProcessGroup(groupId, "SIGTERM");
+  if (await until(() => !processGroupExists(groupId), SIGTERM_GRACE_MS)) return;
+  signalProcessGroup(groupId, "SIGKILL");
+  await until(() => !processGroupExists(groupId), SIGTERM_GRACE_MS);
+}
+
+/** Polls `condition` every {@link POLL_MS} for up to `timeoutMs`; says whether it became true. */
+async function until(condition: () => boolean, timeoutMs: number): Promise<boolean> {
+  const giveUpAt = Date.now() + timeoutMs;
+  for (;;) {
+    if (condition()) return true;
+    if (Date.now() >= giveUpAt) return false;
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }

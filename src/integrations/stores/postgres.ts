@@ -16,23 +16,19 @@
  * new rows (O(1) per message). A replace claims the version, deletes and inserts in one transaction.
  * @module
  */
-import pg from "pg";
-import { ConversationConflictError, InvalidOptionError } from "../../errors";
+import type pg from "pg";
+import { InvalidOptionError } from "../../errors";
 import {
   assertConversationId,
   type ConversationHistoryStore,
   type ConversationInfo,
-  describeVersionConflict,
 } from "../../history/store-kit/conversation-history-store";
-import { parseStoredMessage, toJsonArrayText } from "../../history/store-kit/message-codec";
-import {
-  borrowedResource,
-  ownedResource,
-  type SharedResource,
-} from "../../history/store-kit/shared-resource";
-import { createVersionedStoreCore, type VersionedBackend } from "../../history/store-kit/versioned-store";
-import type { ModelMessage } from "../../messages/types";
-import { quoteIdentifier } from "./sql-identifier";
+import type { SharedResource } from "../../history/store-kit/shared-resource";
+import { createVersionedStoreCore } from "../../history/store-kit/versioned-store";
+import { createPostgresBackend, stateOf } from "./postgres-backend";
+import { connectionSecrets, inTransaction, openPool } from "./postgres-connection";
+import { createQueries, type Tables, tablesFor } from "./postgres-queries";
+import { ensureSchema } from "./postgres-schema";
 
 export type {
   ConversationHistoryStore,
@@ -95,103 +91,7 @@ function assertPostgresConversationId(
   }
 }
 
-interface Tables {
-  schema: string | undefined;
-  conversations: string;
-  messages: string;
-}
-
-function tablesFor(schema: string | undefined, prefix: string): Tables {
-  const qualifier = schema === undefined ? "" : `${quoteIdentifier(schema, "schema")}.`;
-  return {
-    schema: schema === undefined ? undefined : quoteIdentifier(schema, "schema"),
-    conversations: qualifier + quoteIdentifier(`${prefix}conversations`, "tablePrefix"),
-    messages: qualifier + quoteIdentifier(`${prefix}messages`, "tablePrefix"),
-  };
-}
-
-function openPool(options: PostgresHistoryStoreOptions): SharedResource<pg.Pool> {
-  if (options.pool && options.connectionString) {
-    throw new InvalidOptionError("Give createPostgresHistoryStore `pool` or `connectionString`, not both.");
-  }
-  if (options.pool) return borrowedResource(options.pool);
-  if (typeof options.connectionString !== "string" || options.connectionString === "") {
-    throw new InvalidOptionError("createPostgresHistoryStore needs `pool` or `connectionString`.");
-  }
-  const pool = new pg.Pool({ connectionString: options.connectionString });
-  // The server may end an idle pooled connection (restart, failover, idle_session_timeout); the pool
-  // then emits 'error', which would crash the process with no listener. The pool has already dropped
-  // that client and the next query connects anew; a query that fails still rejects on its own.
-  pool.on("error", () => undefined);
-  return ownedResource(pool, (owned) => owned.end());
-}
-
-/** Schema creation, once per pool and table set (retried if it failed). */
-const schemaReady = new WeakMap<pg.Pool, Map<string, Promise<void>>>();
-
-function ensureSchema(pool: pg.Pool, tables: Tables): Promise<void> {
-  let byTables = schemaReady.get(pool);
-  if (!byTables) schemaReady.set(pool, (byTables = new Map()));
-  const key = tables.conversations;
-  let ready = byTables.get(key);
-  if (!ready) {
-    ready = inTransaction(pool, (client) => createSchema(client, tables));
-    ready.catch(() => byTables.delete(key));
-    byTables.set(key, ready);
-  }
-  return ready;
-}
-
-async function createSchema(client: pg.PoolClient, tables: Tables): Promise<void> {
-  await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`agent-lattice:${tables.conversations}`]);
-  if (tables.schema) await client.query(`CREATE SCHEMA IF NOT EXISTS ${tables.schema}`);
-  await client.query(`CREATE TABLE IF NOT EXISTS ${tables.conversations} (
-    id text PRIMARY KEY,
-    version bigint NOT NULL,
-    message_count integer NOT NULL,
-    created_at timestamptz NOT NULL DEFAULT now(),
-    updated_at timestamptz NOT NULL DEFAULT now()
-  )`);
-  await client.query(`CREATE TABLE IF NOT EXISTS ${tables.messages} (
-    conversation_id text NOT NULL REFERENCES ${tables.conversations} (id) ON DELETE CASCADE,
-    ordinal integer NOT NULL,
-    message json NOT NULL,
-    PRIMARY KEY (conversation_id, ordinal)
-  )`);
-}
-
-async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  let broken: Error | undefined;
-  // A checked-out client emits 'error' when its connection ends (the server killed the backend):
-  // unheard, that would crash the process. The running query rejects on its own; the client is
-  // released as broken, so the pool discards it.
-  const onError = (error: Error) => {
-    broken ??= error;
-  };
-  client.on("error", onError);
-  try {
-    await client.query("BEGIN");
-    const result = await work(client);
-    await client.query("COMMIT");
-    return result;
-  } catch (error) {
-    await client.query("ROLLBACK").catch((rollbackError: Error) => {
-      broken = rollbackError;
-    });
-    throw error;
-  } finally {
-    client.off("error", onError);
-    client.release(broken);
-  }
-}
-
-/** The version this store expects, and the message count that goes with it. */
-interface ConversationState {
-  version: number;
-  messageCount: number;
-}
-
+/** The public store of one conversation: the versioned core, plus listing, deleting and forking. */
 function createStore(
   resource: SharedResource<pg.Pool>,
   tables: Tables,
@@ -200,70 +100,7 @@ function createStore(
 ): PostgresHistoryStore {
   const pool = resource.value;
   const queries = createQueries(tables);
-  let expected: ConversationState | undefined;
-
-  async function stateOf(queryable: pg.Pool | pg.PoolClient, id: string): Promise<ConversationState> {
-    const { rows } = await queryable.query(queries.selectState, [id]);
-    const row = rows[0];
-    return row
-      ? { version: Number(row.version), messageCount: row.message_count }
-      : { version: 0, messageCount: 0 };
-  }
-
-  /**
-   * The conflict error, naming the version found instead. Inside a transaction, pass its client: the
-   * transaction holds a connection, and on a pool with no other free (`max: 1`) the pool would wait forever.
-   */
-  async function conflict(
-    from: ConversationState,
-    queryable: pg.Pool | pg.PoolClient = pool,
-  ): Promise<ConversationConflictError> {
-    const stored = await stateOf(queryable, conversationId).catch(() => undefined);
-    return new ConversationConflictError(
-      conversationId,
-      stored ? describeVersionConflict(from.version, stored.version) : "its version moved",
-    );
-  }
-
-  const backend: VersionedBackend = {
-    async load(): Promise<ModelMessage[]> {
-      await ensureSchema(pool, tables);
-      const { rows } = await pool.query(queries.load, [conversationId]);
-      const version = rows.length > 0 ? Number(rows[0].version) : 0;
-      const stored = rows.filter((row) => row.message !== null);
-      expected = { version, messageCount: stored.length };
-      return stored.flatMap((row) => parseStoredMessage(row.message) ?? []);
-    },
-    async append(serializedMessages) {
-      await ensureSchema(pool, tables);
-      const from = expected ?? (await stateOf(pool, conversationId));
-      const count = serializedMessages.length;
-      const json = toJsonArrayText(serializedMessages);
-      const result =
-        from.version === 0
-          ? await pool.query(queries.appendToNew, [conversationId, count, json])
-          : await pool.query(queries.appendToExisting, [conversationId, from.version, count, json]);
-      if (result.rowCount !== count) throw await conflict(from);
-      expected = { version: from.version + 1, messageCount: from.messageCount + count };
-    },
-    async replace(serializedMessages) {
-      await ensureSchema(pool, tables);
-      const count = serializedMessages.length;
-      expected = await inTransaction(pool, async (client) => {
-        const from = expected ?? (await stateOf(client, conversationId));
-        const claimed =
-          from.version === 0
-            ? await client.query(queries.createConversation, [conversationId, count])
-            : await client.query(queries.claimForReplace, [conversationId, from.version, count]);
-        if (claimed.rowCount !== 1) throw await conflict(from, client);
-        await client.query(queries.deleteMessages, [conversationId]);
-        await client.query(queries.insertMessages, [conversationId, toJsonArrayText(serializedMessages)]);
-        return { version: from.version + 1, messageCount: count };
-      });
-    },
-    close: () => resource.release(),
-  };
-
+  const backend = createPostgresBackend(resource, tables, queries, conversationId);
   const core = createVersionedStoreCore(backend, { failOnError, secrets: connectionSecrets(pool) });
   return {
     conversationId,
@@ -288,7 +125,7 @@ function createStore(
       return core.exclusive(async () => {
         await ensureSchema(pool, tables);
         const { rowCount } = await pool.query(queries.deleteConversation, [id]);
-        if (id === conversationId) expected = { version: 0, messageCount: 0 };
+        if (id === conversationId) backend.forgetConversation();
         return (rowCount ?? 0) > 0;
       });
     },
@@ -298,7 +135,7 @@ function createStore(
         await ensureSchema(pool, tables);
         await inTransaction(pool, async (client) => {
           await client.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ");
-          if ((await stateOf(client, newConversationId)).version > 0) {
+          if ((await stateOf(client, queries, newConversationId)).version > 0) {
             throw new InvalidOptionError(
               `Cannot fork into conversation "${newConversationId}": it already exists.`,
             );
@@ -310,58 +147,4 @@ function createStore(
       });
     },
   };
-}
-
-/** Every statement the store runs, for one set of tables. */
-function createQueries({ conversations, messages }: Tables) {
-  /** Inserts the elements of the JSON array parameter `$<parameter>` after the row `claim` returned. */
-  const insertElements = (claim: string, parameter: number) =>
-    `INSERT INTO ${messages} (conversation_id, ordinal, message)
-     SELECT ${claim}.id, ${claim}.first_ordinal + element.ordinality - 1, element.value
-     FROM ${claim}, json_array_elements($${parameter}::json) WITH ORDINALITY AS element (value, ordinality)`;
-  return {
-    selectState: `SELECT version, message_count FROM ${conversations} WHERE id = $1`,
-    load: `SELECT c.version, m.message::text AS message
-           FROM ${conversations} c LEFT JOIN ${messages} m ON m.conversation_id = c.id
-           WHERE c.id = $1 ORDER BY m.ordinal`,
-    appendToNew: `WITH created AS (
-        INSERT INTO ${conversations} (id, version, message_count) VALUES ($1, 1, $2)
-        ON CONFLICT (id) DO NOTHING RETURNING id, 0 AS first_ordinal
-      ) ${insertElements("created", 3)}`,
-    appendToExisting: `WITH claimed AS (
-        UPDATE ${conversations} SET version = version + 1, message_count = message_count + $3, updated_at = now()
-        WHERE id = $1 AND version = $2 RETURNING id, message_count - $3 AS first_ordinal
-      ) ${insertElements("claimed", 4)}`,
-    createConversation: `INSERT INTO ${conversations} (id, version, message_count) VALUES ($1, 1, $2) ON CONFLICT (id) DO NOTHING`,
-    claimForReplace: `UPDATE ${conversations} SET version = version + 1, message_count = $3, updated_at = now()
-                      WHERE id = $1 AND version = $2`,
-    deleteMessages: `DELETE FROM ${messages} WHERE conversation_id = $1`,
-    insertMessages: `INSERT INTO ${messages} (conversation_id, ordinal, message)
-                     SELECT $1, element.ordinality - 1, element.value
-                     FROM json_array_elements($2::json) WITH ORDINALITY AS element (value, ordinality)`,
-    deleteConversation: `DELETE FROM ${conversations} WHERE id = $1`,
-    copyConversation: `INSERT INTO ${conversations} (id, version, message_count)
-                       SELECT $1, 1, message_count FROM ${conversations} WHERE id = $2`,
-    copyMessages: `INSERT INTO ${messages} (conversation_id, ordinal, message)
-                   SELECT $1, ordinal, message FROM ${messages} WHERE conversation_id = $2`,
-    listConversations: `SELECT id, message_count, updated_at FROM ${conversations} ORDER BY updated_at DESC, id`,
-  };
-}
-
-/** The pool's credentials (from its connection string or options): kept out of store errors. */
-function connectionSecrets(pool: pg.Pool): string[] {
-  const { password, connectionString } = (pool.options ?? {}) as {
-    password?: unknown;
-    connectionString?: unknown;
-  };
-  const secrets = typeof password === "string" && password !== "" ? [password] : [];
-  if (typeof connectionString === "string") {
-    try {
-      const { password: inUrl } = new URL(connectionString);
-      if (inUrl) secrets.push(inUrl, decodeURIComponent(inUrl));
-    } catch {
-      // not a URL (a key=value string): pg reports it without the password
-    }
-  }
-  return secrets;
 }

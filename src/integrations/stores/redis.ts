@@ -14,23 +14,21 @@
  * part-way leaves the old list whole.
  * @module
  */
-import { createHash } from "node:crypto";
 import { Redis } from "ioredis";
-import { ConversationConflictError, InvalidOptionError } from "../../errors";
+import { InvalidOptionError } from "../../errors";
 import {
   assertConversationId,
   type ConversationHistoryStore,
-  type ConversationInfo,
-  describeVersionConflict,
 } from "../../history/store-kit/conversation-history-store";
-import { parseStoredMessage } from "../../history/store-kit/message-codec";
 import {
   borrowedResource,
   ownedResource,
   type SharedResource,
 } from "../../history/store-kit/shared-resource";
-import { createVersionedStoreCore, type VersionedBackend } from "../../history/store-kit/versioned-store";
-import type { ModelMessage } from "../../messages/types";
+import { createVersionedStoreCore } from "../../history/store-kit/versioned-store";
+import { createRedisBackend } from "./redis-backend";
+import { keysOf, listConversations, loadConversation } from "./redis-conversations";
+import { APPEND_SCRIPT, runScript } from "./redis-scripts";
 
 export type {
   ConversationHistoryStore,
@@ -116,56 +114,7 @@ function openClient(options: RedisHistoryStoreOptions): SharedResource<Redis> {
   });
 }
 
-/** The keys of one conversation. */
-interface ConversationKeys {
-  meta: string;
-  messages: string;
-  replacing: string;
-}
-
-function keysOf(keyPrefix: string, conversationId: string): ConversationKeys {
-  const base = `${keyPrefix}{${conversationId}}`;
-  return { meta: `${base}:meta`, messages: `${base}:messages`, replacing: `${base}:replacing` };
-}
-
-/** Pushes ARGV[first..] onto a list in chunks (Lua's unpack has a stack limit). */
-const PUSH_ARGUMENTS = `
-local function push(key, first)
-  for index = first, #ARGV, 4000 do
-    redis.call('RPUSH', key, unpack(ARGV, index, math.min(index + 3999, #ARGV)))
-  end
-end
-local function touch(meta, messages)
-  local version = tonumber(ARGV[1]) + 1
-  redis.call('HSET', meta, 'version', version, 'updatedAt', ARGV[3])
-  redis.call('HSETNX', meta, 'createdAt', ARGV[3])
-  local ttl = tonumber(ARGV[2])
-  if ttl > 0 then
-    redis.call('EXPIRE', meta, ttl)
-    if redis.call('EXISTS', messages) == 1 then redis.call('EXPIRE', messages, ttl) end
-  end
-  return version
-end
-local stored = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
-if stored ~= tonumber(ARGV[1]) then return {0, stored} end
-`;
-
-/** KEYS: meta, messages. ARGV: expected version, ttl, now, messages… Returns {1, version} or {0, stored version}. */
-const APPEND_SCRIPT = `${PUSH_ARGUMENTS}
-push(KEYS[2], 4)
-return {1, touch(KEYS[1], KEYS[2])}`;
-
-/** KEYS: meta, messages, replacing. ARGV as for append. The old list is swapped out only once the new one is whole. */
-const REPLACE_SCRIPT = `${PUSH_ARGUMENTS}
-redis.call('DEL', KEYS[3])
-if #ARGV >= 4 then
-  push(KEYS[3], 4)
-  redis.call('RENAME', KEYS[3], KEYS[2])
-else
-  redis.call('DEL', KEYS[2])
-end
-return {1, touch(KEYS[1], KEYS[2])}`;
-
+/** The public store of one conversation: the versioned core, plus listing, deleting and forking. */
 function createStore(
   resource: SharedResource<Redis>,
   settings: StoreSettings,
@@ -173,45 +122,7 @@ function createStore(
 ): RedisHistoryStore {
   const client = resource.value;
   const keys = keysOf(settings.keyPrefix, conversationId);
-  let expectedVersion: number | undefined;
-
-  async function readVersion(): Promise<number> {
-    return Number((await client.hget(keys.meta, "version")) ?? 0);
-  }
-
-  async function write(
-    script: string,
-    scriptKeys: string[],
-    serializedMessages: readonly string[],
-  ): Promise<void> {
-    const from = expectedVersion ?? (await readVersion());
-    const argumentsList = [
-      String(from),
-      String(settings.ttlSeconds),
-      new Date().toISOString(),
-      ...serializedMessages,
-    ];
-    const [written, version] = (await runScript(client, script, scriptKeys, argumentsList)) as [
-      number,
-      number,
-    ];
-    if (written !== 1)
-      throw new ConversationConflictError(conversationId, describeVersionConflict(from, version));
-    expectedVersion = version;
-  }
-
-  const backend: VersionedBackend = {
-    async load(): Promise<ModelMessage[]> {
-      const { version, rows } = await loadConversation(client, keys);
-      expectedVersion = version;
-      return rows.flatMap((text) => parseStoredMessage(text) ?? []);
-    },
-    append: (serializedMessages) => write(APPEND_SCRIPT, [keys.meta, keys.messages], serializedMessages),
-    replace: (serializedMessages) =>
-      write(REPLACE_SCRIPT, [keys.meta, keys.messages, keys.replacing], serializedMessages),
-    close: () => resource.release(),
-  };
-
+  const backend = createRedisBackend(resource, keys, conversationId, settings.ttlSeconds);
   const core = createVersionedStoreCore(backend, {
     failOnError: settings.failOnError,
     secrets: connectionSecrets(client),
@@ -229,7 +140,7 @@ function createStore(
       return core.exclusive(async () => {
         const target = keysOf(settings.keyPrefix, id);
         const deleted = await client.del(target.meta, target.messages, target.replacing);
-        if (id === conversationId) expectedVersion = 0;
+        if (id === conversationId) backend.forgetConversation();
         return deleted > 0;
       });
     },
@@ -253,67 +164,6 @@ function createStore(
       });
     },
   };
-}
-
-/** Reads the version and the messages in one transaction, so they belong together. */
-async function loadConversation(
-  client: Redis,
-  keys: ConversationKeys,
-): Promise<{ version: number; rows: string[] }> {
-  const replies = await client.multi().hget(keys.meta, "version").lrange(keys.messages, 0, -1).exec();
-  if (!replies) throw new Error("The Redis transaction reading the conversation was aborted.");
-  const [[versionError, version], [rowsError, rows]] = replies as [
-    [Error | null, string | null],
-    [Error | null, string[]],
-  ];
-  if (versionError ?? rowsError) throw versionError ?? rowsError;
-  return { version: Number(version ?? 0), rows };
-}
-
-async function listConversations(client: Redis, keyPrefix: string): Promise<ConversationInfo[]> {
-  const pattern = `${escapeGlob(keyPrefix)}{*}:meta`;
-  const metaKeys = new Set<string>();
-  let cursor = "0";
-  do {
-    const [next, found] = await client.scan(cursor, "MATCH", pattern, "COUNT", 1000);
-    for (const key of found) metaKeys.add(key);
-    cursor = next;
-  } while (cursor !== "0");
-
-  const ids = [...metaKeys].map((key) => key.slice(keyPrefix.length + 1, -"}:meta".length));
-  const pipeline = client.pipeline();
-  for (const id of ids)
-    pipeline.hget(keysOf(keyPrefix, id).meta, "updatedAt").llen(keysOf(keyPrefix, id).messages);
-  const replies = (await pipeline.exec()) ?? [];
-  const conversations = ids.map((conversationId, index) => ({
-    conversationId,
-    updatedAt: new Date(String(replies[index * 2]?.[1] ?? 0)),
-    messageCount: Number(replies[index * 2 + 1]?.[1] ?? 0),
-  }));
-  return conversations.sort(
-    (a, b) =>
-      b.updatedAt.getTime() - a.updatedAt.getTime() || a.conversationId.localeCompare(b.conversationId),
-  );
-}
-
-function escapeGlob(text: string): string {
-  return text.replace(/[*?[\]\\]/g, (character) => `\\${character}`);
-}
-
-/** Runs a script by its SHA1, loading it first when the server does not have it cached. */
-async function runScript(
-  client: Redis,
-  script: string,
-  keys: string[],
-  argumentsList: string[],
-): Promise<unknown> {
-  const sha = createHash("sha1").update(script).digest("hex");
-  try {
-    return await client.evalsha(sha, keys.length, ...keys, ...argumentsList);
-  } catch (error) {
-    if (!String((error as Error)?.message).startsWith("NOSCRIPT")) throw error;
-    return client.eval(script, keys.length, ...keys, ...argumentsList);
-  }
 }
 
 /** The client's credentials (from its URL or options): kept out of store errors. */

@@ -18,12 +18,11 @@
 import { closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
-import { ConversationConflictError, InvalidOptionError } from "../../errors";
+import { InvalidOptionError } from "../../errors";
 import {
   assertConversationId,
   type ConversationHistoryStore,
   type ConversationInfo,
-  describeVersionConflict,
 } from "../../history/store-kit/conversation-history-store";
 import { parseStoredMessage } from "../../history/store-kit/message-codec";
 import {
@@ -31,9 +30,18 @@ import {
   ownedResource,
   type SharedResource,
 } from "../../history/store-kit/shared-resource";
-import { createVersionedStoreCore, type VersionedBackend } from "../../history/store-kit/versioned-store";
+import {
+  createVersionedStoreCore,
+  type DeletableVersionedBackend,
+} from "../../history/store-kit/versioned-store";
 import type { ModelMessage } from "../../messages/types";
-import { quoteIdentifier } from "./sql-identifier";
+import {
+  type ConversationState,
+  prepareStatements,
+  type Statements,
+  type TableNames,
+  tableNamesFor,
+} from "./sqlite-statements";
 
 export type {
   ConversationHistoryStore,
@@ -82,18 +90,6 @@ export function createSqliteHistoryStore(options: SqliteHistoryStoreOptions): Sq
   return createStore(openDatabase(options), tables, options.conversationId, options.failOnError ?? false);
 }
 
-interface TableNames {
-  messages: string;
-  conversations: string;
-}
-
-function tableNamesFor(tableName: string): TableNames {
-  return {
-    messages: quoteIdentifier(tableName, "tableName"),
-    conversations: quoteIdentifier(`${tableName}_conversations`, "tableName"),
-  };
-}
-
 function openDatabase(options: SqliteHistoryStoreOptions): SharedResource<Database.Database> {
   if (options.database && options.path)
     throw new InvalidOptionError("Give createSqliteHistoryStore `path` or `database`, not both.");
@@ -118,12 +114,7 @@ function createPrivateFile(path: string): void {
   closeSync(openSync(path, "a", 0o600));
 }
 
-/** The version this store expects, and the message count that goes with it. */
-interface ConversationState {
-  version: number;
-  messageCount: number;
-}
-
+/** The public store of one conversation: the versioned core, plus listing, deleting and forking. */
 function createStore(
   resource: SharedResource<Database.Database>,
   tables: TableNames,
@@ -142,7 +133,7 @@ function createStore(
     replace: core.replace,
     close: core.close,
     async listConversations(): Promise<ConversationInfo[]> {
-      return statements.listConversations.all().map((row) => ({
+      return statements.listConversations().map((row) => ({
         conversationId: row.id,
         messageCount: row.message_count,
         updatedAt: new Date(row.updated_at),
@@ -166,6 +157,7 @@ function createStore(
   };
 }
 
+/** The storage of one conversation behind the versioned store core. */
 function createBackend(
   resource: SharedResource<Database.Database>,
   statements: Statements,
@@ -173,7 +165,7 @@ function createBackend(
 ) {
   let expected: ConversationState | undefined;
 
-  const backend: VersionedBackend & { forgetConversation(): void } = {
+  const backend: DeletableVersionedBackend = {
     async load(): Promise<ModelMessage[]> {
       const { state, rows } = statements.load(conversationId);
       expected = state;
@@ -193,114 +185,4 @@ function createBackend(
     },
   };
   return backend;
-}
-
-type Statements = ReturnType<typeof prepareStatements>;
-type ConversationRow = { id: string; version: number; message_count: number; updated_at: string };
-
-/** Creates the tables (when missing) and prepares every statement the store runs. */
-function prepareStatements(database: Database.Database, { messages, conversations }: TableNames) {
-  database.exec(`
-    CREATE TABLE IF NOT EXISTS ${conversations} (
-      id TEXT PRIMARY KEY,
-      version INTEGER NOT NULL,
-      message_count INTEGER NOT NULL,
-      created_at TEXT NOT NULL,
-      updated_at TEXT NOT NULL
-    );
-    CREATE TABLE IF NOT EXISTS ${messages} (
-      conversation_id TEXT NOT NULL,
-      ordinal INTEGER NOT NULL,
-      message TEXT NOT NULL,
-      PRIMARY KEY (conversation_id, ordinal)
-    ) WITHOUT ROWID;`);
-
-  const selectState = database.prepare<[string], ConversationRow>(
-    `SELECT * FROM ${conversations} WHERE id = ?`,
-  );
-  const selectMessages = database
-    .prepare<[string], string>(`SELECT message FROM ${messages} WHERE conversation_id = ? ORDER BY ordinal`)
-    .pluck();
-  const createConversation = database.prepare<[string, number, string, string]>(
-    `INSERT INTO ${conversations} (id, version, message_count, created_at, updated_at) VALUES (?, 1, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
-  );
-  const bumpVersion = database.prepare<[number, string, string, number]>(
-    `UPDATE ${conversations} SET version = version + 1, message_count = ?, updated_at = ? WHERE id = ? AND version = ?`,
-  );
-  const insertMessage = database.prepare<[string, number, string]>(
-    `INSERT INTO ${messages} (conversation_id, ordinal, message) VALUES (?, ?, ?)`,
-  );
-  const deleteMessages = database.prepare<[string]>(`DELETE FROM ${messages} WHERE conversation_id = ?`);
-  const deleteConversationRow = database.prepare<[string]>(`DELETE FROM ${conversations} WHERE id = ?`);
-  const copyConversation = database.prepare<[string, string, string, string]>(
-    `INSERT INTO ${conversations} (id, version, message_count, created_at, updated_at)
-     SELECT ?, 1, message_count, ?, ? FROM ${conversations} WHERE id = ?`,
-  );
-  const copyMessages = database.prepare<[string, string]>(
-    `INSERT INTO ${messages} (conversation_id, ordinal, message) SELECT ?, ordinal, message FROM ${messages} WHERE conversation_id = ?`,
-  );
-  const listConversations = database.prepare<[], ConversationRow>(
-    `SELECT * FROM ${conversations} ORDER BY updated_at DESC, id`,
-  );
-
-  const stateOf = (id: string): ConversationState => {
-    const row = selectState.get(id);
-    return row ? { version: row.version, messageCount: row.message_count } : { version: 0, messageCount: 0 };
-  };
-
-  /** Advances the version from `from`, or throws a conflict (rolling the transaction back). */
-  const claimNextVersion = (id: string, from: ConversationState, messageCount: number): void => {
-    const now = new Date().toISOString();
-    const claimed =
-      from.version === 0
-        ? createConversation.run(id, messageCount, now, now)
-        : bumpVersion.run(messageCount, now, id, from.version);
-    if (claimed.changes === 0) {
-      throw new ConversationConflictError(id, describeVersionConflict(from.version, stateOf(id).version));
-    }
-  };
-
-  const load = database.transaction((id: string) => ({ state: stateOf(id), rows: selectMessages.all(id) }));
-
-  const write = database.transaction(
-    (
-      id: string,
-      expected: ConversationState | undefined,
-      lines: readonly string[],
-      mode: "append" | "replace",
-    ) => {
-      const from = expected ?? stateOf(id);
-      const firstOrdinal = mode === "append" ? from.messageCount : 0;
-      claimNextVersion(id, from, firstOrdinal + lines.length);
-      if (mode === "replace") deleteMessages.run(id);
-      for (const [index, line] of lines.entries()) insertMessage.run(id, firstOrdinal + index, line);
-      return { version: from.version + 1, messageCount: firstOrdinal + lines.length };
-    },
-  );
-
-  const deleteConversation = database.transaction((id: string) => {
-    deleteMessages.run(id);
-    return deleteConversationRow.run(id).changes > 0;
-  });
-
-  const fork = database.transaction((sourceId: string, newId: string) => {
-    if (selectState.get(newId))
-      throw new InvalidOptionError(`Cannot fork into conversation "${newId}": it already exists.`);
-    const now = new Date().toISOString();
-    copyConversation.run(newId, now, now, sourceId);
-    copyMessages.run(newId, sourceId);
-  });
-
-  return {
-    load: (id: string) => load.deferred(id),
-    write: (
-      id: string,
-      expected: ConversationState | undefined,
-      lines: readonly string[],
-      mode: "append" | "replace",
-    ) => write.immediate(id, expected, lines, mode),
-    deleteConversation: (id: string) => deleteConversation.immediate(id),
-    fork: (sourceId: string, newId: string) => fork.immediate(sourceId, newId),
-    listConversations,
-  };
 }

@@ -7,13 +7,14 @@
 
 import { createHash } from "node:crypto";
 import type * as FileSystem from "node:fs/promises";
-import { lstat, mkdtemp, readdir, readlink, rm, symlink } from "node:fs/promises";
-import { hostname, tmpdir } from "node:os";
+import { lstat, readdir, readlink, symlink } from "node:fs/promises";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createFileWriteLock } from "../../../src/history/store-kit/file-write-lock";
 import { ConversationConflictError, createJsonlHistoryStore } from "../../../src/index";
+import { temporaryFolder } from "../../support/temporary-folders";
 
 /** The first read of `lockPath` from now on is held back until `resume()`. */
 const heldRead = vi.hoisted(() => ({
@@ -55,17 +56,6 @@ vi.mock("node:fs/promises", async (importOriginal) => {
   };
 });
 
-const folders: string[] = [];
-afterAll(async () => {
-  for (const folder of folders) await rm(folder, { recursive: true, force: true });
-});
-
-async function temporaryFolder(): Promise<string> {
-  const folder = await mkdtemp(join(tmpdir(), "file-write-lock-"));
-  folders.push(folder);
-  return folder;
-}
-
 /** Leaves at `lockPath` the lock of a process that died (a pid beyond any pid_max) on this host. */
 function plantDeadLock(lockPath: string): Promise<void> {
   const holder = { pid: 999_999_999, host: hostname(), token: "dead", acquiredAt: Date.now() };
@@ -74,7 +64,7 @@ function plantDeadLock(lockPath: string): Promise<void> {
 
 describe("createFileWriteLock", () => {
   it("a waiter that judged a dead lock abandoned does not delete the lock another waiter took since", async () => {
-    const folder = await temporaryFolder();
+    const folder = temporaryFolder("file-write-lock-");
     const lockPath = join(folder, "session.jsonl.lock");
     await plantDeadLock(lockPath);
     heldRead.hold(lockPath);
@@ -93,7 +83,7 @@ describe("createFileWriteLock", () => {
   });
 
   it("breaks the claim of a waiter that died while breaking a dead lock", async () => {
-    const folder = await temporaryFolder();
+    const folder = temporaryFolder("file-write-lock-");
     const lockPath = join(folder, "session.jsonl.lock");
     await plantDeadLock(lockPath);
     const identity = `${(await lstat(lockPath)).ino}:${await readlink(lockPath)}`;
@@ -104,7 +94,7 @@ describe("createFileWriteLock", () => {
   });
 
   it("many waiters breaking a dead lock at once hold it one at a time", async () => {
-    const folder = await temporaryFolder();
+    const folder = temporaryFolder("file-write-lock-");
     let holders = 0;
     let mostAtOnce = 0;
     for (let trial = 0; trial < 20; trial++) {
@@ -128,7 +118,7 @@ describe("createFileWriteLock", () => {
 
 describe("createJsonlHistoryStore with a dead process's lock", () => {
   it("of two writers breaking it, exactly one writes and the other gets ConversationConflictError", async () => {
-    const folder = await temporaryFolder();
+    const folder = temporaryFolder("file-write-lock-");
     const path = join(folder, "session.jsonl");
     const stores = [createJsonlHistoryStore({ path }), createJsonlHistoryStore({ path })];
     for (const store of stores) await store.load();

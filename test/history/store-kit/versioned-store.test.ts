@@ -5,8 +5,7 @@ import {
   type VersionedBackend,
 } from "../../../src/history/store-kit/versioned-store";
 import type { ModelMessage } from "../../../src/messages/types";
-
-const user = (text: string): ModelMessage => ({ role: "user", content: text });
+import { user } from "../../support/content";
 
 /** A backend over an array whose writes can be made to fail. */
 function memoryBackend() {

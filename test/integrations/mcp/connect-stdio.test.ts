@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AbortError } from "../../../src/errors";
 import { connectMcpServers, type McpConnections } from "../../../src/integrations/mcp/connect";
+import { temporaryFolder } from "../../support/temporary-folders";
 import {
   processExists,
   processRunning,
@@ -196,27 +197,23 @@ describe("connectMcpServers failure handling", () => {
   });
 
   it("bounds a server that never answers initialize by connectTimeoutMs, and kills its process", async () => {
-    const directory = mkdtempSync(join(tmpdir(), "mcp-pid-"));
+    const directory = temporaryFolder("mcp-pid-");
     const pidFile = join(directory, "pid");
-    try {
-      const connections = await connectMcpServers({
-        mute: stdioFixture("silent", { connectTimeoutMs: 300, env: { FIXTURE_PID_FILE: pidFile } }),
-      });
-      expect(connections.statuses()).toEqual([
-        {
-          name: "mute",
-          status: "failed",
-          error: "No answer within connectTimeoutMs (300 ms) while starting, initializing and listing tools.",
-        },
-      ]);
-      expect(connections.tools()).toEqual([]);
-      const pid = Number(readFileSync(pidFile, "utf8"));
-      expect(pid).toBeGreaterThan(0);
-      expect(processExists(pid)).toBe(false);
-      await connections.close();
-    } finally {
-      rmSync(directory, { recursive: true, force: true });
-    }
+    const connections = await connectMcpServers({
+      mute: stdioFixture("silent", { connectTimeoutMs: 300, env: { FIXTURE_PID_FILE: pidFile } }),
+    });
+    expect(connections.statuses()).toEqual([
+      {
+        name: "mute",
+        status: "failed",
+        error: "No answer within connectTimeoutMs (300 ms) while starting, initializing and listing tools.",
+      },
+    ]);
+    expect(connections.tools()).toEqual([]);
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    expect(pid).toBeGreaterThan(0);
+    expect(processExists(pid)).toBe(false);
+    await connections.close();
   });
 
   describe("a server started through a wrapper script (sh without exec)", () => {
@@ -229,7 +226,7 @@ describe("connectMcpServers failure handling", () => {
     }
 
     it("close() stops the whole process group, a background helper of the server included", async () => {
-      const directory = mkdtempSync(join(tmpdir(), "mcp-wrapper-"));
+      const directory = temporaryFolder("mcp-wrapper-");
       const helperPidFile = join(directory, "helper.pid");
       const script = wrapperScript(
         directory,
@@ -249,12 +246,11 @@ describe("connectMcpServers failure handling", () => {
         expect(processRunning(helperPid)).toBe(false);
       } finally {
         if (helperPid && processRunning(helperPid)) process.kill(helperPid, "SIGKILL");
-        rmSync(directory, { recursive: true, force: true });
       }
     });
 
     it("a failed connection kills the server that ignores the end of stdin, not only the shell", async () => {
-      const directory = mkdtempSync(join(tmpdir(), "mcp-wrapper-"));
+      const directory = temporaryFolder("mcp-wrapper-");
       const pidFile = join(directory, "server.pid");
       const script = wrapperScript(directory, `"${process.execPath}" "${STDIO_FIXTURE}" silent`);
       let serverPid = 0;
@@ -276,7 +272,6 @@ describe("connectMcpServers failure handling", () => {
         await connections.close();
       } finally {
         if (serverPid && processRunning(serverPid)) process.kill(serverPid, "SIGKILL");
-        rmSync(directory, { recursive: true, force: true });
       }
     });
   });
@@ -393,21 +388,17 @@ describe("connectMcpServers failure handling", () => {
   });
 
   it("rejects with AbortError when aborted while connecting, and kills the process it started", async () => {
-    const directory = mkdtempSync(join(tmpdir(), "mcp-pid-"));
+    const directory = temporaryFolder("mcp-pid-");
     const pidFile = join(directory, "pid");
     const controller = new AbortController();
-    try {
-      const pending = connectMcpServers(
-        { mute: stdioFixture("silent", { env: { FIXTURE_PID_FILE: pidFile } }) },
-        { signal: controller.signal },
-      );
-      await waitForFile(pidFile);
-      controller.abort();
-      await expect(pending).rejects.toBeInstanceOf(AbortError);
-      expect(processExists(Number(readFileSync(pidFile, "utf8")))).toBe(false);
-    } finally {
-      rmSync(directory, { recursive: true, force: true });
-    }
+    const pending = connectMcpServers(
+      { mute: stdioFixture("silent", { env: { FIXTURE_PID_FILE: pidFile } }) },
+      { signal: controller.signal },
+    );
+    await waitForFile(pidFile);
+    controller.abort();
+    await expect(pending).rejects.toBeInstanceOf(AbortError);
+    expect(processExists(Number(readFileSync(pidFile, "utf8")))).toBe(false);
   });
 });
 

@@ -1,13 +1,11 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-// esbuild comes with tsup (our build tool).
-import { build } from "esbuild";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { loadMcpClientSdk } from "../../../src/integrations/mcp/load-client-sdk";
+import { bundleForNode } from "../../support/bundle";
+import { sharedTemporaryFolder } from "../../support/temporary-folders";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
@@ -22,22 +20,12 @@ describe("loadMcpClientSdk", () => {
 
 describe("connectMcpServers where @modelcontextprotocol/sdk is not installed", () => {
   // The connector is bundled into a directory outside the repository, where the SDK cannot resolve.
-  const directory = mkdtempSync(join(tmpdir(), "mcp-no-sdk-"));
+  const directory = sharedTemporaryFolder("mcp-no-sdk-");
   const bundle = join(directory, "connect.mjs");
 
   beforeAll(async () => {
-    await build({
-      entryPoints: [join(ROOT, "src/integrations/mcp/connect.ts")],
-      outfile: bundle,
-      bundle: true,
-      platform: "node",
-      format: "esm",
-      target: "node20",
-      packages: "external",
-      logLevel: "error",
-    });
+    await bundleForNode(join(ROOT, "src/integrations/mcp/connect.ts"), bundle);
   });
-  afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
   it("imports fine, connects nothing without servers, and names the package to install otherwise", async () => {
     const script = `

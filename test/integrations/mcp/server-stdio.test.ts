@@ -1,10 +1,9 @@
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-// esbuild comes with tsup (our build tool); it turns the TypeScript child entry into runnable JS.
-import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectMcpServers, type McpConnections } from "../../../src/integrations/mcp/connect";
+import { bundleForNode } from "../../support/bundle";
 import { processExists, runTool, textOf, toolNamed } from "./helpers";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -17,16 +16,7 @@ describe("createMcpServer over stdio, in a child process spoken to by connectMcp
 
   beforeAll(async () => {
     mkdirSync(outputDirectory, { recursive: true });
-    await build({
-      entryPoints: [join(ROOT, "test/fixtures/mcp/served-tools-stdio.ts")],
-      outfile: entry,
-      bundle: true,
-      platform: "node",
-      format: "esm",
-      target: "node20",
-      packages: "external",
-      logLevel: "error",
-    });
+    await bundleForNode(join(ROOT, "test/fixtures/mcp/served-tools-stdio.ts"), entry);
     connections = await connectMcpServers({
       served: { type: "stdio", command: process.execPath, args: [entry] },
     });

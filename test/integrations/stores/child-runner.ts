@@ -10,7 +10,7 @@ import { mkdir } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
+import { bundleForNode } from "../../support/bundle";
 
 const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 
@@ -19,16 +19,7 @@ export async function bundleChild(entry: string): Promise<string> {
   const outputDirectory = join(repositoryRoot, ".tmp", "store-children");
   await mkdir(outputDirectory, { recursive: true });
   const outfile = join(outputDirectory, `child-${randomUUID()}.mjs`);
-  await build({
-    entryPoints: [join(repositoryRoot, entry)],
-    outfile,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    packages: "external",
-    logLevel: "error",
-  });
+  await bundleForNode(join(repositoryRoot, entry), outfile);
   return outfile;
 }
 

@@ -4,8 +4,8 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConversationConflictError, HistoryStoreError, InvalidOptionError } from "../../../src/errors";
 import { createPostgresHistoryStore } from "../../../src/integrations/stores/postgres";
-import type { ModelMessage } from "../../../src/messages/types";
 import { runHistoryStoreConformance } from "../../../src/testing/store-conformance";
+import { user } from "../../support/content";
 import { startChild } from "./child-runner";
 import { PROCESS_TEST_TIMEOUT_MS, useProcessTestEnvironment } from "./process-test-environment";
 
@@ -38,7 +38,6 @@ runHistoryStoreConformance(
   },
 );
 
-const user = (text: string): ModelMessage => ({ role: "user", content: text });
 const uniqueId = (label: string) => `${label}-${randomBytes(6).toString("hex")}`;
 
 describe("createPostgresHistoryStore", () => {

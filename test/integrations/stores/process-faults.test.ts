@@ -6,12 +6,8 @@ import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createJsonlHistoryStore } from "../../../src/history/jsonl";
-import type { HistoryStore } from "../../../src/history/store";
-import { createPostgresHistoryStore } from "../../../src/integrations/stores/postgres";
-import { createRedisHistoryStore } from "../../../src/integrations/stores/redis";
-import { createSqliteHistoryStore } from "../../../src/integrations/stores/sqlite";
 import type { ModelMessage } from "../../../src/messages/types";
+import { openStore } from "../../fixtures/stores/open-store";
 import type { ChildConfig } from "../../fixtures/stores/store-child";
 import {
   generationMessages,
@@ -23,19 +19,6 @@ import { PROCESS_TEST_TIMEOUT_MS, useProcessTestEnvironment } from "./process-te
 
 const env = useProcessTestEnvironment("faults", "test/fixtures/stores/store-child.ts");
 const { postgresUrl, redisUrl, schema, keyPrefix } = env;
-
-function openStore(location: StoreLocation): HistoryStore & { close(): Promise<void> } {
-  switch (location.kind) {
-    case "jsonl":
-      return createJsonlHistoryStore({ path: location.path });
-    case "sqlite":
-      return createSqliteHistoryStore({ path: location.path, conversationId: location.conversationId });
-    case "postgres":
-      return createPostgresHistoryStore(location);
-    case "redis":
-      return createRedisHistoryStore(location);
-  }
-}
 
 async function loadFrom(location: StoreLocation): Promise<ModelMessage[]> {
   const store = openStore(location);

@@ -3,8 +3,8 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConversationConflictError, HistoryStoreError, InvalidOptionError } from "../../../src/errors";
 import { createRedisHistoryStore } from "../../../src/integrations/stores/redis";
-import type { ModelMessage } from "../../../src/messages/types";
 import { runHistoryStoreConformance } from "../../../src/testing/store-conformance";
+import { user } from "../../support/content";
 
 /** The real server; these tests fail (never skip) when it is not there. */
 const url = process.env.AGENT_LATTICE_TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -31,7 +31,6 @@ runHistoryStoreConformance(
   { describe, it, expect, cleanup: (conversation) => deleteKeys(`${keyPrefix}{${conversation}}*`) },
 );
 
-const user = (text: string): ModelMessage => ({ role: "user", content: text });
 const uniqueId = (label: string) => `${label}-${randomBytes(6).toString("hex")}`;
 
 describe("createRedisHistoryStore", () => {

@@ -1,22 +1,15 @@
-import { mkdtemp, rm, stat } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConversationConflictError, HistoryStoreError, InvalidOptionError } from "../../../src/errors";
 import { createSqliteHistoryStore } from "../../../src/integrations/stores/sqlite";
-import type { ModelMessage } from "../../../src/messages/types";
 import { runHistoryStoreConformance } from "../../../src/testing/store-conformance";
+import { user } from "../../support/content";
+import { sharedTemporaryFolder } from "../../support/temporary-folders";
 
-let folder: string;
-let databasePath: string;
-beforeAll(async () => {
-  folder = await mkdtemp(join(tmpdir(), "sqlite-store-"));
-  databasePath = join(folder, "nested", "history.db");
-});
-afterAll(async () => {
-  await rm(folder, { recursive: true, force: true });
-});
+const folder = sharedTemporaryFolder("sqlite-store-");
+const databasePath = join(folder, "nested", "history.db");
 
 runHistoryStoreConformance(
   "SQLite (each store opens the file)",
@@ -45,8 +38,6 @@ describe("SQLite store sharing one database handle", () => {
     expect(database.open).toBe(true);
   });
 });
-
-const user = (text: string): ModelMessage => ({ role: "user", content: text });
 
 describe("createSqliteHistoryStore", () => {
   it("creates the file with its folders, mode 0600, in WAL mode", async () => {

@@ -1,0 +1,60 @@
+/**
+ * The storage of one Redis conversation behind the versioned store core: load, then append and
+ * replace through the version-checked scripts.
+ * @module
+ */
+import type { Redis } from "ioredis";
+import { ConversationConflictError } from "../../errors";
+import { describeVersionConflict } from "../../history/store-kit/conversation-history-store";
+import { parseStoredMessage } from "../../history/store-kit/message-codec";
+import type { SharedResource } from "../../history/store-kit/shared-resource";
+import type { DeletableVersionedBackend } from "../../history/store-kit/versioned-store";
+import type { ModelMessage } from "../../messages/types";
+import { type ConversationKeys, loadConversation } from "./redis-conversations";
+import { APPEND_SCRIPT, REPLACE_SCRIPT, runScript } from "./redis-scripts";
+
+/** The backend of conversation `conversationId` at `keys`, on the client of `resource` (released by `close()`). */
+export function createRedisBackend(
+  resource: SharedResource<Redis>,
+  keys: ConversationKeys,
+  conversationId: string,
+  ttlSeconds: number,
+): DeletableVersionedBackend {
+  const client = resource.value;
+  let expectedVersion: number | undefined;
+
+  async function readVersion(): Promise<number> {
+    return Number((await client.hget(keys.meta, "version")) ?? 0);
+  }
+
+  async function write(
+    script: string,
+    scriptKeys: string[],
+    serializedMessages: readonly string[],
+  ): Promise<void> {
+    const from = expectedVersion ?? (await readVersion());
+    const argumentsList = [String(from), String(ttlSeconds), new Date().toISOString(), ...serializedMessages];
+    const [written, version] = (await runScript(client, script, scriptKeys, argumentsList)) as [
+      number,
+      number,
+    ];
+    if (written !== 1)
+      throw new ConversationConflictError(conversationId, describeVersionConflict(from, version));
+    expectedVersion = version;
+  }
+
+  return {
+    async load(): Promise<ModelMessage[]> {
+      const { version, rows } = await loadConversation(client, keys);
+      expectedVersion = version;
+      return rows.flatMap((text) => parseStoredMessage(text) ?? []);
+    },
+    append: (serializedMessages) => write(APPEND_SCRIPT, [keys.meta, keys.messages], serializedMessages),
+    replace: (serializedMessages) =>
+      write(REPLACE_SCRIPT, [keys.meta, keys.messages, keys.replacing], serializedMessages),
+    close: () => resource.release(),
+    forgetConversation() {
+      expectedVersion = 0;
+    },
+  };
+}

@@ -1,0 +1,61 @@
+/**
+ * The Lua scripts of the Redis store — its writes, each atomic in Redis and guarded by the version
+ * check — and how they are run (by SHA1, loaded when the server does not have them cached).
+ * @module
+ */
+import { createHash } from "node:crypto";
+import type { Redis } from "ioredis";
+
+/** Pushes ARGV[first..] onto a list in chunks (Lua's unpack has a stack limit). */
+const PUSH_ARGUMENTS = `
+local function push(key, first)
+  for index = first, #ARGV, 4000 do
+    redis.call('RPUSH', key, unpack(ARGV, index, math.min(index + 3999, #ARGV)))
+  end
+end
+local function touch(meta, messages)
+  local version = tonumber(ARGV[1]) + 1
+  redis.call('HSET', meta, 'version', version, 'updatedAt', ARGV[3])
+  redis.call('HSETNX', meta, 'createdAt', ARGV[3])
+  local ttl = tonumber(ARGV[2])
+  if ttl > 0 then
+    redis.call('EXPIRE', meta, ttl)
+    if redis.call('EXISTS', messages) == 1 then redis.call('EXPIRE', messages, ttl) end
+  end
+  return version
+end
+local stored = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
+if stored ~= tonumber(ARGV[1]) then return {0, stored} end
+`;
+
+/** KEYS: meta, messages. ARGV: expected version, ttl, now, messages… Returns {1, version} or {0, stored version}. */
+export const APPEND_SCRIPT = `${PUSH_ARGUMENTS}
+push(KEYS[2], 4)
+return {1, touch(KEYS[1], KEYS[2])}`;
+
+/** KEYS: meta, messages, replacing. ARGV as for append. The old list is swapped out only once the new one is whole. */
+export const REPLACE_SCRIPT = `${PUSH_ARGUMENTS}
+redis.call('DEL', KEYS[3])
+if #ARGV >= 4 then
+  push(KEYS[3], 4)
+  redis.call('RENAME', KEYS[3], KEYS[2])
+else
+  redis.call('DEL', KEYS[2])
+end
+return {1, touch(KEYS[1], KEYS[2])}`;
+
+/** Runs a script by its SHA1, loading it first when the server does not have it cached. */
+export async function runScript(
+  client: Redis,
+  script: string,
+  keys: string[],
+  argumentsList: string[],
+): Promise<unknown> {
+  const sha = createHash("sha1").update(script).digest("hex");
+  try {
+    return await client.evalsha(sha, keys.length, ...keys, ...argumentsList);
+  } catch (error) {
+    if (!String((error as Error)?.message).startsWith("NOSCRIPT")) throw error;
+    return client.eval(script, keys.length, ...keys, ...argumentsList);
+  }
+}

@@ -1,0 +1,183 @@
+/**
+ * The tables of the SQLite store and every statement it runs on them: created when missing,
+ * prepared once per store, and grouped into the transactions the store needs (a write is one
+ * `BEGIN IMMEDIATE` transaction that claims the next version first).
+ * @module
+ */
+import type Database from "better-sqlite3";
+import { ConversationConflictError, InvalidOptionError } from "../../errors";
+import { describeVersionConflict } from "../../history/store-kit/conversation-history-store";
+import { quoteIdentifier } from "./sql-identifier";
+
+/** The quoted names of the two tables. */
+export interface TableNames {
+  messages: string;
+  conversations: string;
+}
+
+/** The message table `tableName` and its `<tableName>_conversations`. */
+export function tableNamesFor(tableName: string): TableNames {
+  return {
+    messages: quoteIdentifier(tableName, "tableName"),
+    conversations: quoteIdentifier(`${tableName}_conversations`, "tableName"),
+  };
+}
+
+/** The version this store expects, and the message count that goes with it. */
+export interface ConversationState {
+  version: number;
+  messageCount: number;
+}
+
+/** What the store runs: each call one transaction (reads deferred, writes `BEGIN IMMEDIATE`). */
+export interface Statements {
+  /** The conversation's state and its stored message lines, read together. */
+  load(id: string): { state: ConversationState; rows: string[] };
+  /**
+   * Appends `lines` after the stored messages, or replaces them with `lines`, once the version is
+   * claimed from `expected` (else the stored one); returns the new state. Throws a
+   * ConversationConflictError, having written nothing, when the version moved.
+   */
+  write(
+    id: string,
+    expected: ConversationState | undefined,
+    lines: readonly string[],
+    mode: "append" | "replace",
+  ): ConversationState;
+  /** Deletes the conversation; whether it existed. */
+  deleteConversation(id: string): boolean;
+  /** Copies conversation `sourceId` to the new `newId`; refuses a `newId` that exists. */
+  fork(sourceId: string, newId: string): void;
+  /** Every conversation, the most recently updated first. */
+  listConversations(): ConversationRow[];
+}
+
+/** A row of the conversations table. */
+export type ConversationRow = { id: string; version: number; message_count: number; updated_at: string };
+
+/** Creates the tables when they are missing. */
+function createTables(database: Database.Database, { messages, conversations }: TableNames): void {
+  database.exec(`
+    CREATE TABLE IF NOT EXISTS ${conversations} (
+      id TEXT PRIMARY KEY,
+      version INTEGER NOT NULL,
+      message_count INTEGER NOT NULL,
+      created_at TEXT NOT NULL,
+      updated_at TEXT NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS ${messages} (
+      conversation_id TEXT NOT NULL,
+      ordinal INTEGER NOT NULL,
+      message TEXT NOT NULL,
+      PRIMARY KEY (conversation_id, ordinal)
+    ) WITHOUT ROWID;`);
+}
+
+/** Every single statement the store runs, prepared. */
+function prepareSingleStatements(database: Database.Database, { messages, conversations }: TableNames) {
+  return {
+    selectState: database.prepare<[string], ConversationRow>(`SELECT * FROM ${conversations} WHERE id = ?`),
+    selectMessages: database
+      .prepare<[string], string>(`SELECT message FROM ${messages} WHERE conversation_id = ? ORDER BY ordinal`)
+      .pluck(),
+    createConversation: database.prepare<[string, number, string, string]>(
+      `INSERT INTO ${conversations} (id, version, message_count, created_at, updated_at) VALUES (?, 1, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+    ),
+    bumpVersion: database.prepare<[number, string, string, number]>(
+      `UPDATE ${conversations} SET version = version + 1, message_count = ?, updated_at = ? WHERE id = ? AND version = ?`,
+    ),
+    insertMessage: database.prepare<[string, number, string]>(
+      `INSERT INTO ${messages} (conversation_id, ordinal, message) VALUES (?, ?, ?)`,
+    ),
+    deleteMessages: database.prepare<[string]>(`DELETE FROM ${messages} WHERE conversation_id = ?`),
+    deleteConversationRow: database.prepare<[string]>(`DELETE FROM ${conversations} WHERE id = ?`),
+    copyConversation: database.prepare<[string, string, string, string]>(
+      `INSERT INTO ${conversations} (id, version, message_count, created_at, updated_at)
+       SELECT ?, 1, message_count, ?, ? FROM ${conversations} WHERE id = ?`,
+    ),
+    copyMessages: database.prepare<[string, string]>(
+      `INSERT INTO ${messages} (conversation_id, ordinal, message) SELECT ?, ordinal, message FROM ${messages} WHERE conversation_id = ?`,
+    ),
+    listConversations: database.prepare<[], ConversationRow>(
+      `SELECT * FROM ${conversations} ORDER BY updated_at DESC, id`,
+    ),
+  };
+}
+
+/** Creates the tables (when missing) and prepares every statement the store runs. */
+export function prepareStatements(database: Database.Database, tables: TableNames): Statements {
+  createTables(database, tables);
+  const {
+    selectState,
+    selectMessages,
+    createConversation,
+    bumpVersion,
+    insertMessage,
+    deleteMessages,
+    deleteConversationRow,
+    copyConversation,
+    copyMessages,
+    listConversations,
+  } = prepareSingleStatements(database, tables);
+
+  const stateOf = (id: string): ConversationState => {
+    const row = selectState.get(id);
+    return row ? { version: row.version, messageCount: row.message_count } : { version: 0, messageCount: 0 };
+  };
+
+  /** Advances the version from `from`, or throws a conflict (rolling the transaction back). */
+  const claimNextVersion = (id: string, from: ConversationState, messageCount: number): void => {
+    const now = new Date().toISOString();
+    const claimed =
+      from.version === 0
+        ? createConversation.run(id, messageCount, now, now)
+        : bumpVersion.run(messageCount, now, id, from.version);
+    if (claimed.changes === 0) {
+      throw new ConversationConflictError(id, describeVersionConflict(from.version, stateOf(id).version));
+    }
+  };
+
+  const load = database.transaction((id: string) => ({ state: stateOf(id), rows: selectMessages.all(id) }));
+
+  const write = database.transaction(
+    (
+      id: string,
+      expected: ConversationState | undefined,
+      lines: readonly string[],
+      mode: "append" | "replace",
+    ) => {
+      const from = expected ?? stateOf(id);
+      const firstOrdinal = mode === "append" ? from.messageCount : 0;
+      claimNextVersion(id, from, firstOrdinal + lines.length);
+      if (mode === "replace") deleteMessages.run(id);
+      for (const [index, line] of lines.entries()) insertMessage.run(id, firstOrdinal + index, line);
+      return { version: from.version + 1, messageCount: firstOrdinal + lines.length };
+    },
+  );
+
+  const deleteConversation = database.transaction((id: string) => {
+    deleteMessages.run(id);
+    return deleteConversationRow.run(id).changes > 0;
+  });
+
+  const fork = database.transaction((sourceId: string, newId: string) => {
+    if (selectState.get(newId))
+      throw new InvalidOptionError(`Cannot fork into conversation "${newId}": it already exists.`);
+    const now = new Date().toISOString();
+    copyConversation.run(newId, now, now, sourceId);
+    copyMessages.run(newId, sourceId);
+  });
+
+  return {
+    load: (id: string) => load.deferred(id),
+    write: (
+      id: string,
+      expected: ConversationState | undefined,
+      lines: readonly string[],
+      mode: "append" | "replace",
+    ) => write.immediate(id, expected, lines, mode),
+    deleteConversation: (id: string) => deleteConversation.immediate(id),
+    fork: (sourceId: string, newId: string) => fork.immediate(sourceId, newId),
+    listConversations: () => listConversations.all(),
+  };
+}

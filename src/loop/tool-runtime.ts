@@ -1,0 +1,52 @@
+/**
+ * What the tool pipeline needs from the agent and the query, built once per query by the tool
+ * phase and shared by every call of every batch.
+ * @module
+ */
+import type { ToolPattern } from "../hooks/permissions";
+import type { CanUseTool, Hooks, PermissionMode } from "../hooks/types";
+import type { PermissionDenial, SDKMessage } from "../messages/sdk-messages";
+import type { ToolResultBlock, ToolUseBlock } from "../messages/types";
+import type { SpanHandle, Telemetry } from "../telemetry/telemetry";
+import type { Tool } from "../tools/tool";
+import type { Emit } from "./live-messages";
+
+/** Everything a tool call needs from the agent and the query. */
+export interface ToolRuntime {
+  tools: ReadonlyMap<string, Tool>;
+  hooks: Hooks | undefined;
+  canUseTool: CanUseTool | undefined;
+  permissionMode: PermissionMode;
+  allowedTools: readonly ToolPattern[] | undefined;
+  disallowedTools: readonly ToolPattern[] | undefined;
+  /** Per-call deadline in ms, when set. */
+  toolTimeoutMs: number | undefined;
+  /** The query's abort signal (not interrupts: an interrupt lets the batch finish). */
+  signal: AbortSignal;
+  emit: Emit<SDKMessage<any>>;
+  denials: PermissionDenial[];
+  telemetry: Telemetry;
+  /** Parent of the `execute_tool` spans (the query span). */
+  parentSpan: SpanHandle;
+  /** The agent's credentials (its API key): kept out of the error text a thrown error or failed hook puts in a result. */
+  secrets: readonly string[];
+  /**
+   * Summarises a huge successful result before it enters history, when configured; its span is a
+   * child of the call's span.
+   */
+  compactResult?: (
+    call: ToolUseBlock,
+    block: ToolResultBlock,
+    parentSpan: SpanHandle,
+  ) => Promise<ToolResultBlock>;
+}
+
+/**
+ * A call the checks have let through so far: the tool, the input it will run with (a private copy
+ * of the model's, or a hook's or `canUseTool`'s replacement) and that input as the validator parsed it.
+ */
+export interface ClearedCall {
+  tool: Tool;
+  input: unknown;
+  value: unknown;
+}

@@ -1,0 +1,66 @@
+import { spawn } from "node:child_process";
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+const ROOT = path.resolve(__dirname, "../..");
+const EXAMPLES = path.join(ROOT, "examples");
+/** tsx from the repository's dev dependencies: the command docs/en/cli.md gives (`npx tsx …`). */
+const TSX = path.join(ROOT, "node_modules/.bin/tsx");
+
+/**
+ * Runs one example as a reader would, offline: no ANTHROPIC_API_KEY, and ANTHROPIC_BASE_URL on a
+ * port nothing listens on, so an example that reached for the network would fail.
+ */
+function runExample(file: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(TSX, [path.join("examples", file)], {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH ?? "/usr/bin:/bin",
+        HOME: process.env.HOME ?? "/tmp",
+        ANTHROPIC_BASE_URL: "http://127.0.0.1:9",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    const deadline = setTimeout(() => child.kill("SIGKILL"), 60_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(deadline);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+const examples = readdirSync(EXAMPLES).filter((name) => /\.(?:ts|mts|js|mjs)$/.test(name));
+
+describe("every example under examples/ runs offline, as the docs say to run it", () => {
+  it("finds the examples", () => {
+    expect(examples).toContain("quickstart.ts");
+  });
+
+  it.each(examples)("%s runs against the mock server and exits 0", async (file) => {
+    const run = await runExample(file);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    // Each example says it runs offline (on the mock server) when there is no key.
+    expect(run.stdout).toMatch(/offline/i);
+  });
+
+  it("quickstart.ts uses both tools and ends with success", async () => {
+    const run = await runExample("quickstart.ts");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("Offline, against the mock server at http://127.0.0.1:");
+    expect(run.stdout).toContain("  → current_time(");
+    expect(run.stdout).toContain("  ← 70.7 °F");
+    expect(run.stdout).toMatch(/^success · 2 turns · \$\d+\.\d{4}$/m);
+  });
+});

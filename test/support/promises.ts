@@ -1,0 +1,63 @@
+/**
+ * Waiting in tests without guessing durations: deferred promises a test settles itself, a signal's
+ * abort, the end of pending callbacks, a condition, and a liveness bound for hang tests.
+ */
+
+/** A promise with its resolve and reject functions exposed. */
+export interface Deferred<T = void> {
+  promise: Promise<T>;
+  resolve(value: T): void;
+  reject(reason: unknown): void;
+}
+
+/** Creates a {@link Deferred}. */
+export function deferred<T = void>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  let reject!: (reason: unknown) => void;
+  const promise = new Promise<T>((settle, fail) => {
+    resolve = settle;
+    reject = fail;
+  });
+  return { promise, resolve, reject };
+}
+
+/** A promise that never settles: a hook, tool or validator stuck forever. */
+export function never<T = never>(): Promise<T> {
+  return new Promise<T>(() => {});
+}
+
+/** Resolves once `signal` aborts. */
+export function aborted(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+}
+
+/** Lets pending promise callbacks and timers of zero delay run. */
+export function settle(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/**
+ * `promise`, or "still pending" when it has not settled within `ms` — a liveness bound for hang
+ * tests, not a speed assertion. The bound's timer is cleared as soon as `promise` settles.
+ */
+export function within<T>(promise: Promise<T>, ms: number): Promise<T | "still pending"> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const bound = new Promise<"still pending">((resolve) => {
+    timer = setTimeout(() => resolve("still pending"), ms);
+  });
+  return Promise.race([promise, bound]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Resolves once `condition()` holds, checking it every few milliseconds — for state another
+ * process or a server updates, which no promise announces. Rejects after `timeoutMs` (a liveness
+ * bound for a condition never reached, not a speed assertion).
+ */
+export async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const giveUpAt = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > giveUpAt) throw new Error(`condition not reached within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
