@@ -64,7 +64,7 @@ export async function* agentLoop<T>(
       // The step's end: awaited only when it did not complete synchronously.
       const outcome: Outcome<T> = isPromiseLike(pending) ? await pending : pending;
       // The hand-over: what the step left for the consumer, notices first.
-      if (channel.waiting) for (const message of channel.take()) yield message;
+      while (channel.waiting) yield channel.next();
       const next: Next<T> = decideNext(loop, query, outcome);
       switch (next.step) {
         case "add_prompt": // 1. add the prompt

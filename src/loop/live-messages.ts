@@ -4,13 +4,24 @@
  * The query's `NoticeChannel` is built on it.
  * @module
  */
-import { invoke, isPromiseLike } from "../shared/maybe-async";
+import { invoke } from "../shared/maybe-async";
 
 /** Receives messages a phase emits. */
 export type Emit<M> = (message: M) => void;
 
 /** What {@link LiveMessages.settle} gives when messages wait to be taken. */
 export const MESSAGES_WAITING: unique symbol = Symbol("messages waiting");
+
+/** A pending wait of the loop. */
+interface Wait {
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+  map(settled: unknown): unknown;
+}
+
+function unchanged<V>(value: V): V {
+  return value;
+}
 
 /** How the watched phase ended, once it has. */
 type Settlement = { ok: true; value: unknown } | { ok: false; error: unknown };
@@ -25,13 +36,14 @@ export class LiveMessages<M> {
   /** The phase being watched, and how it ended (undefined while it runs). */
   private watched: Promise<unknown> | undefined;
   private settlement: Settlement | undefined;
-  /** The loop's pending wait, if it is waiting. */
-  private wait: { resolve(value: unknown): void; reject(error: unknown): void } | undefined;
+  /** The loop's pending wait, if it is waiting: resolved with `map` of what woke it. */
+  private wait: Wait | undefined;
 
   /** Queues a message and wakes the waiting loop. */
   readonly emit: Emit<M> = (message) => {
     this.queue.push(message);
-    this.endWait()?.resolve(MESSAGES_WAITING);
+    const wait = this.endWait();
+    if (wait) wait.resolve(wait.map(MESSAGES_WAITING));
   };
 
   /**
@@ -40,18 +52,38 @@ export class LiveMessages<M> {
    * once the messages emitted before it were taken.
    */
   settle<R>(phase: Promise<R>): R | typeof MESSAGES_WAITING | Promise<R | typeof MESSAGES_WAITING> {
+    return this.waitFor(
+      phase,
+      unchanged as (settled: R | typeof MESSAGES_WAITING) => R | typeof MESSAGES_WAITING,
+    );
+  }
+
+  /**
+   * {@link settle}, with what it would resolve with passed through `map` — called when the wait
+   * ends, before the waiter runs (so `map` may take the message that woke it). One promise per wait.
+   */
+  waitFor<R, V>(phase: Promise<R>, map: (settled: R | typeof MESSAGES_WAITING) => V): V | Promise<V> {
     this.watch(phase);
-    if (this.queue.length > 0) return MESSAGES_WAITING;
+    if (this.queue.length > 0) return map(MESSAGES_WAITING);
     const settlement = this.settlement;
-    if (settlement) return settlement.ok ? (settlement.value as R) : Promise.reject(settlement.error);
-    return new Promise<R | typeof MESSAGES_WAITING>((resolve, reject) => {
-      this.wait = { resolve: resolve as (value: unknown) => void, reject };
+    if (settlement) return settlement.ok ? map(settlement.value as R) : Promise.reject(settlement.error);
+    return new Promise<V>((resolve, reject) => {
+      this.wait = {
+        resolve: resolve as (value: unknown) => void,
+        reject,
+        map: map as (settled: unknown) => unknown,
+      };
     });
   }
 
   /** Whether messages wait to be taken. */
   get waiting(): boolean {
     return this.queue.length > 0;
+  }
+
+  /** The first waiting message, taken off the queue (undefined when none waits). */
+  shift(): M | undefined {
+    return this.queue.shift();
   }
 
   /** The waiting messages, in order; the queue is left empty. */
@@ -78,7 +110,7 @@ export class LiveMessages<M> {
     this.settlement = settlement;
     const wait = this.endWait();
     if (!wait) return;
-    if (settlement.ok) wait.resolve(settlement.value);
+    if (settlement.ok) wait.resolve(wait.map(settlement.value));
     else wait.reject(settlement.error);
   }
 
@@ -96,16 +128,12 @@ export class LiveMessages<M> {
  */
 export class LiveDelivery<M> {
   private phase: Promise<unknown> | undefined;
-  private taken: M[] = [];
-  private index = 0;
 
   constructor(private readonly live: LiveMessages<M>) {}
 
   /** Delivers the messages of `phase` from now on; `yield*` the result. */
   start<R>(phase: Promise<R>): AsyncIterable<M, R> {
     this.phase = phase;
-    this.taken = [];
-    this.index = 0;
     return this as unknown as AsyncIterable<M, R>;
   }
 
@@ -114,10 +142,8 @@ export class LiveDelivery<M> {
   }
 
   /** The next message, or the phase's end. */
-  next(): IteratorResult<M, unknown> | PromiseLike<IteratorResult<M, unknown>> {
-    if (this.index < this.taken.length) return { done: false, value: this.taken[this.index++]! };
-    const settled = this.live.settle(this.phase!);
-    return isPromiseLike(settled) ? settled.then(this.resultOf) : this.resultOf(settled);
+  next(): IteratorResult<M, unknown> | Promise<IteratorResult<M, unknown>> {
+    return this.live.waitFor(this.phase!, this.resultOf);
   }
 
   /** The consumer stopped the query (`return()`): nothing of the phase is waited for. */
@@ -130,14 +156,11 @@ export class LiveDelivery<M> {
     return Promise.reject(error);
   }
 
-  private readonly resultOf = (
-    settled: unknown,
-  ): IteratorResult<M, unknown> | PromiseLike<IteratorResult<M, unknown>> => {
-    if (settled !== MESSAGES_WAITING) return { done: true, value: settled };
-    this.taken = this.live.take();
-    this.index = 0;
-    return this.next(); // the first of them
-  };
+  /** A message waits: it is the next value; else the phase ended with `settled`. */
+  private readonly resultOf = (settled: unknown): IteratorResult<M, unknown> =>
+    settled === MESSAGES_WAITING
+      ? { done: false, value: this.live.shift()! }
+      : { done: true, value: settled };
 }
 
 /**

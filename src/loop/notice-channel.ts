@@ -35,11 +35,13 @@ export class NoticeChannel<M> {
     return this.live.waiting || this.store.hasNotices();
   }
 
-  /** Everything that waits, in order, the store's failures last; the channel is left empty. */
-  take(): M[] {
-    const taken = this.live.take();
-    if (this.store.hasNotices()) for (const notice of this.store.takeNotices()) taken.push(notice);
-    return taken;
+  /**
+   * The next message that waits (call it while {@link waiting}): what was put in, in order, then
+   * the store's failures. Taken one by one, so a hand-over allocates nothing.
+   */
+  next(): M {
+    if (!this.live.waiting) for (const notice of this.store.takeNotices()) this.emit(notice);
+    return this.live.shift()!;
   }
 
   /**

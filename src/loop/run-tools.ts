@@ -12,7 +12,7 @@ import type {
   ToolUseBlock,
   UserModelMessage,
 } from "../messages/types";
-import { isPromiseLike, type PromiseOrValue } from "../shared/maybe-async";
+import type { PromiseOrValue } from "../shared/maybe-async";
 import { SUBMIT_OUTPUT_TOOL_NAME } from "../tools/submit-output";
 import { type ToolCallOutcome, toolResultText } from "../tools/tool-output";
 import { toolResultCompactor } from "./compact-tool-result";
@@ -24,11 +24,11 @@ import { submitOutput } from "./submit-output";
 import { runToolBatch } from "./tool-batch";
 import type { ToolRuntime } from "./tool-runtime";
 
-/** The results of one batch, in the model's order, and the ending they cause, if any. */
-export interface ToolResults<T> {
-  blocks: ToolResultBlock[];
-  ending?: Ending<T>;
-}
+/**
+ * Results recorded, and the query goes on: shared, no allocation per turn. Not frozen: a frozen
+ * object has a shape of its own, and one more shape makes `decideNext`'s read of `kind` megamorphic.
+ */
+const RESULTS_RECORDED: Outcome<never> = { kind: "results", ending: undefined };
 
 /** The tool calls of one query's turns; the tool runtime is built on the first batch and reused. */
 export class ToolRunner<T> {
@@ -40,26 +40,20 @@ export class ToolRunner<T> {
   ) {}
 
   /**
-   * Answers every call of `response`; tool-call notices (hook errors, summaries) go to the channel.
-   * A value when no tool runs (a truncated response), a promise otherwise.
+   * Steps 4 and 5: answers every call of `response` — tool-call notices (hook errors, summaries)
+   * go to the channel — then records the results and hands them over.
    */
-  private run(response: AssistantModelMessage, calls: ToolUseBlock[]): PromiseOrValue<ToolResults<T>> {
-    if (response.stop_reason === "max_tokens") return { blocks: calls.map(truncatedCallResult) };
-    const { submitTool } = this.loop.config.modelSettings;
-    if (submitTool && calls.some((call) => call.name === SUBMIT_OUTPUT_TOOL_NAME))
-      return submitOutput(submitTool, calls, this.query.signals.tools);
-    const runtime = (this.runtime ??= this.buildRuntime());
-    const withOutputSchema = submitTool !== undefined;
-    return runToolBatch(calls, runtime, this.loop.config.limits.toolConcurrency).then((outcomes) =>
-      batchResults(outcomes, withOutputSchema),
-    );
-  }
-
-  /** Steps 4 and 5: runs the calls of `response`, then records their results and hands them over. */
   answer(response: AssistantModelMessage, calls: ToolUseBlock[]): PromiseOrValue<Outcome<T>> {
-    const results = this.run(response, calls);
-    if (isPromiseLike(results)) return results.then((settled) => this.record(settled));
-    return this.record(results); // no tool ran: no promise, no tick
+    // A response cut at max_tokens: no call runs (no promise, no tick).
+    if (response.stop_reason === "max_tokens") return this.record(calls.map(truncatedCallResult));
+    const { submitTool } = this.loop.config.modelSettings;
+    if (submitTool && calls.some((call) => call.name === SUBMIT_OUTPUT_TOOL_NAME)) {
+      const submitting = submitOutput(submitTool, calls, this.query.signals.tools);
+      return submitting.then((results) => this.record(results.blocks, results.ending));
+    }
+    const runtime = (this.runtime ??= this.buildRuntime());
+    const batch = runToolBatch(calls, runtime, this.loop.config.limits.toolConcurrency);
+    return batch.then((outcomes) => this.recordBatch(outcomes, submitTool !== undefined));
   }
 
   /** Answers the calls of a response that went over the budget without running them; the query ends. */
@@ -68,8 +62,20 @@ export class ToolRunner<T> {
     return recordResults(this.loop, this.query, refused, ending);
   }
 
-  private record(results: ToolResults<T>): PromiseOrValue<Outcome<T>> {
-    return recordResults(this.loop, this.query, { role: "user", content: results.blocks }, results.ending);
+  private record(blocks: ToolResultBlock[], ending?: Ending<T>): PromiseOrValue<Outcome<T>> {
+    return recordResults(this.loop, this.query, { role: "user", content: blocks }, ending);
+  }
+
+  /** The result blocks in the model's order, and the ending an `endTurn` result asks for. */
+  private recordBatch(outcomes: ToolCallOutcome[], withOutputSchema: boolean): PromiseOrValue<Outcome<T>> {
+    const blocks: ToolResultBlock[] = new Array(outcomes.length);
+    let ender: ToolCallOutcome | undefined;
+    for (let index = 0; index < outcomes.length; index++) {
+      const outcome = outcomes[index]!;
+      blocks[index] = outcome.block;
+      if (outcome.endTurn && !ender) ender = outcome;
+    }
+    return this.record(blocks, ender && endTurnEnding(ender, withOutputSchema));
   }
 
   private buildRuntime(): ToolRuntime {
@@ -104,7 +110,7 @@ function recordResults<T>(
   results: UserModelMessage,
   ending: Ending<T> | undefined,
 ): PromiseOrValue<Outcome<T>> {
-  const recorded = { kind: "results" as const, ending };
+  const recorded: Outcome<T> = ending ? { kind: "results", ending } : RESULTS_RECORDED;
   const writing = loop.conversation.history.append(results);
   if (writing) return writing.then(() => handOver(query, results, recorded));
   return handOver(query, results, recorded); // no store: no promise, no tick
@@ -115,21 +121,12 @@ function handOver<T>(query: QueryState, results: UserModelMessage, recorded: Out
   return recorded;
 }
 
-/** The result blocks in the model's order, and the ending an `endTurn` result asks for. */
-function batchResults<T>(outcomes: ToolCallOutcome[], withOutputSchema: boolean): ToolResults<T> {
-  const blocks: ToolResultBlock[] = new Array(outcomes.length);
-  let ender: ToolCallOutcome | undefined;
-  for (let index = 0; index < outcomes.length; index++) {
-    const outcome = outcomes[index]!;
-    blocks[index] = outcome.block;
-    if (outcome.endTurn && !ender) ender = outcome;
-  }
-  if (!ender) return { blocks };
+/** The ending a call's `endTurn` result asks for: its text is the query's result. */
+function endTurnEnding<T>(ender: ToolCallOutcome, withOutputSchema: boolean): Ending<T> {
   const result = toolResultText(ender.originalContent ?? ender.block.content);
   // With outputSchema only a valid submission is a success: ending the turn otherwise is a missing output.
-  if (withOutputSchema)
-    return { blocks, ending: { subtype: "error_missing_output", error: new MissingOutputError(), result } };
-  return { blocks, ending: { subtype: "success", result } };
+  if (withOutputSchema) return { subtype: "error_missing_output", error: new MissingOutputError(), result };
+  return { subtype: "success", result };
 }
 
 function notRunOverBudget(call: ToolUseBlock): string {
