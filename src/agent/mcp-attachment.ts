@@ -5,17 +5,18 @@
  * @module
  */
 import type { McpServerConfig } from "../integrations/mcp/config";
+import type { Conversation } from "../loop/conversation";
+import type { McpServerStatus } from "../messages/sdk-messages";
 import type { Tool } from "../tools/tool";
-import type { AgentCore } from "./agent-core";
 
 interface Connections {
   tools(): Tool[];
-  statuses(): import("../messages/sdk-messages").McpServerStatus[];
+  statuses(): McpServerStatus[];
   close(): Promise<void>;
 }
 
 /** Lazily connected MCP servers of one agent. */
-export class McpAttachment<T> {
+export class McpAttachment {
   private connecting: Promise<void> | undefined;
   private connections: Connections | undefined;
   private registered: string[] = [];
@@ -23,7 +24,7 @@ export class McpAttachment<T> {
   private readonly closing = new AbortController();
 
   constructor(
-    private readonly core: AgentCore<T>,
+    private readonly conversation: Conversation,
     private readonly configs: Record<string, McpServerConfig>,
   ) {}
 
@@ -43,28 +44,19 @@ export class McpAttachment<T> {
     } catch (error) {
       // A missing optional dependency, or close() during connect: every server is reported failed.
       const reason = (error as Error).message;
-      this.core.mcpStatuses = Object.keys(this.configs).map((name) => ({
-        name,
-        status: "failed",
-        error: reason,
-      }));
+      this.conversation.setMcpStatuses(
+        Object.keys(this.configs).map((name) => ({ name, status: "failed", error: reason })),
+      );
       return;
     }
     this.syncTools();
   }
 
-  /** Replaces the registered MCP tools with the servers' current lists. */
+  /** Replaces the registered MCP tools with the servers' current lists (an agent tool of the same name wins). */
   private syncTools(): void {
     if (!this.connections) return;
-    for (const name of this.registered) this.core.tools.delete(name);
-    this.registered = [];
-    for (const tool of this.connections.tools()) {
-      if (this.core.tools.has(tool.name)) continue; // an agent tool of the same name wins
-      this.core.tools.set(tool.name, tool);
-      this.registered.push(tool.name);
-    }
-    this.core.mcpStatuses = this.connections.statuses();
-    this.core.toolsChanged();
+    this.registered = this.conversation.tools.replaceFrom(this.registered, this.connections.tools());
+    this.conversation.setMcpStatuses(this.connections.statuses());
   }
 
   async close(): Promise<void> {

@@ -3,6 +3,7 @@
  * @module
  */
 import { HookFailure, InvalidOptionError } from "../errors";
+import { startDeadline } from "../shared/deadline";
 import { MAX_TIMER_MS, raceWithSignal } from "../shared/signals";
 import { canMatchToolName } from "./permissions";
 import { DEFAULT_HOOK_TIMEOUT_MS, type HookMatcher, type Hooks } from "./types";
@@ -110,10 +111,11 @@ export async function runHookChain<I, O>(chain: HookChain<I, O>): Promise<HookFa
     // No hook starts once the query is aborted: the chain fails with the abort reason.
     if (signal?.aborted) return new HookFailure(event, index, hook.matcher, signal.reason);
     let output: O | void;
-    const deadline = startDeadline(hook.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS);
+    // The hook's deadline follows the query's signal: either one ends the wait for the hook.
+    const deadline = startDeadline(signal, hook.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS, hookTimedOut);
     try {
-      const work = Promise.race([Promise.resolve().then(() => hook.handler(makeInput())), deadline.expired]);
-      output = await (signal ? raceWithSignal(work, signal) : work);
+      const work = Promise.resolve().then(() => hook.handler(makeInput()));
+      output = await raceWithSignal(work, deadline.signal);
     } catch (error) {
       return new HookFailure(event, index, hook.matcher, error);
     } finally {
@@ -129,12 +131,7 @@ export async function runHookChain<I, O>(chain: HookChain<I, O>): Promise<HookFa
   return undefined;
 }
 
-/** A hook's deadline: `expired` rejects after `timeoutMs` unless cleared first. */
-function startDeadline(timeoutMs: number): { expired: Promise<never>; clear: () => void } {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
-  });
-  expired.catch(() => {}); // a deadline nobody waits for any more is not an unhandled rejection
-  return { expired, clear: () => clearTimeout(timer) };
+/** Why a hook that outlived its deadline failed. */
+function hookTimedOut(timeoutMs: number): Error {
+  return new Error(`timed out after ${timeoutMs} ms`);
 }

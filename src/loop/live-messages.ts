@@ -1,6 +1,7 @@
 /**
  * Live delivery of the messages a phase of the loop emits while the loop awaits it (stream events,
  * retry notices, hook errors): the loop yields them as they arrive, then takes the phase's result.
+ * The query's `NoticeChannel` is built on it.
  * @module
  */
 import { invoke } from "../shared/maybe-async";
@@ -10,6 +11,17 @@ export type Emit<M> = (message: M) => void;
 
 /** What {@link LiveMessages.settle} gives when messages wait to be taken. */
 export const MESSAGES_WAITING: unique symbol = Symbol("messages waiting");
+
+/** A pending wait of the loop. */
+interface Wait {
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+  map(settled: unknown): unknown;
+}
+
+function unchanged<V>(value: V): V {
+  return value;
+}
 
 /** How the watched phase ended, once it has. */
 type Settlement = { ok: true; value: unknown } | { ok: false; error: unknown };
@@ -24,13 +36,14 @@ export class LiveMessages<M> {
   /** The phase being watched, and how it ended (undefined while it runs). */
   private watched: Promise<unknown> | undefined;
   private settlement: Settlement | undefined;
-  /** The loop's pending wait, if it is waiting. */
-  private wait: { resolve(value: unknown): void; reject(error: unknown): void } | undefined;
+  /** The loop's pending wait, if it is waiting: resolved with `map` of what woke it. */
+  private wait: Wait | undefined;
 
   /** Queues a message and wakes the waiting loop. */
   readonly emit: Emit<M> = (message) => {
     this.queue.push(message);
-    this.endWait()?.resolve(MESSAGES_WAITING);
+    const wait = this.endWait();
+    if (wait) wait.resolve(wait.map(MESSAGES_WAITING));
   };
 
   /**
@@ -39,13 +52,38 @@ export class LiveMessages<M> {
    * once the messages emitted before it were taken.
    */
   settle<R>(phase: Promise<R>): R | typeof MESSAGES_WAITING | Promise<R | typeof MESSAGES_WAITING> {
+    return this.waitFor(
+      phase,
+      unchanged as (settled: R | typeof MESSAGES_WAITING) => R | typeof MESSAGES_WAITING,
+    );
+  }
+
+  /**
+   * {@link settle}, with what it would resolve with passed through `map` — called when the wait
+   * ends, before the waiter runs (so `map` may take the message that woke it). One promise per wait.
+   */
+  waitFor<R, V>(phase: Promise<R>, map: (settled: R | typeof MESSAGES_WAITING) => V): V | Promise<V> {
     this.watch(phase);
-    if (this.queue.length > 0) return MESSAGES_WAITING;
+    if (this.queue.length > 0) return map(MESSAGES_WAITING);
     const settlement = this.settlement;
-    if (settlement) return settlement.ok ? (settlement.value as R) : Promise.reject(settlement.error);
-    return new Promise<R | typeof MESSAGES_WAITING>((resolve, reject) => {
-      this.wait = { resolve: resolve as (value: unknown) => void, reject };
+    if (settlement) return settlement.ok ? map(settlement.value as R) : Promise.reject(settlement.error);
+    return new Promise<V>((resolve, reject) => {
+      this.wait = {
+        resolve: resolve as (value: unknown) => void,
+        reject,
+        map: map as (settled: unknown) => unknown,
+      };
     });
+  }
+
+  /** Whether messages wait to be taken. */
+  get waiting(): boolean {
+    return this.queue.length > 0;
+  }
+
+  /** The first waiting message, taken off the queue (undefined when none waits). */
+  shift(): M | undefined {
+    return this.queue.shift();
   }
 
   /** The waiting messages, in order; the queue is left empty. */
@@ -72,7 +110,7 @@ export class LiveMessages<M> {
     this.settlement = settlement;
     const wait = this.endWait();
     if (!wait) return;
-    if (settlement.ok) wait.resolve(settlement.value);
+    if (settlement.ok) wait.resolve(wait.map(settlement.value));
     else wait.reject(settlement.error);
   }
 
@@ -84,19 +122,55 @@ export class LiveMessages<M> {
 }
 
 /**
+ * The live delivery of one phase as an iterator `yield*` delegates to: one per channel, reused by
+ * every phase, so a model call's delivery allocates no generator. Its `next()` may return a result
+ * rather than a promise of one (`yield*` awaits either).
+ */
+export class LiveDelivery<M> {
+  private phase: Promise<unknown> | undefined;
+
+  constructor(private readonly live: LiveMessages<M>) {}
+
+  /** Delivers the messages of `phase` from now on; `yield*` the result. */
+  start<R>(phase: Promise<R>): AsyncIterable<M, R> {
+    this.phase = phase;
+    return this as unknown as AsyncIterable<M, R>;
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  /** The next message, or the phase's end. */
+  next(): IteratorResult<M, unknown> | Promise<IteratorResult<M, unknown>> {
+    return this.live.waitFor(this.phase!, this.resultOf);
+  }
+
+  /** The consumer stopped the query (`return()`): nothing of the phase is waited for. */
+  return(value?: unknown): IteratorResult<M, unknown> {
+    return { done: true, value };
+  }
+
+  /** The consumer threw into the query (`throw()`): the loop receives the error. */
+  throw(error?: unknown): Promise<never> {
+    return Promise.reject(error);
+  }
+
+  /** A message waits: it is the next value; else the phase ended with `settled`. */
+  private readonly resultOf = (settled: unknown): IteratorResult<M, unknown> =>
+    settled === MESSAGES_WAITING
+      ? { done: false, value: this.live.shift()! }
+      : { done: true, value: settled };
+}
+
+/**
  * Runs `phase`, yielding every message it emits while it runs, in order, and returns what it
- * resolves to (for phases off the hot path; the model call of each turn does the same inline).
- * If the phase rejects, the messages emitted before the rejection are still yielded first.
+ * resolves to. If the phase rejects, the messages emitted before the rejection are still yielded
+ * first; a synchronous throw of `phase` is a rejection too.
  */
 export async function* drain<M, R>(
   live: LiveMessages<M>,
   phase: (emit: Emit<M>) => Promise<R>,
 ): AsyncGenerator<M, R> {
-  const running = invoke(() => phase(live.emit));
-  let settled = await live.settle(running);
-  while (settled === MESSAGES_WAITING) {
-    for (const message of live.take()) yield message;
-    settled = await live.settle(running);
-  }
-  return settled;
+  return yield* new LiveDelivery(live).start(invoke(() => phase(live.emit)));
 }

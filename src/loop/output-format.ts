@@ -5,7 +5,7 @@
 import { StructuredOutputError } from "../errors";
 import type { OutputFormat } from "../model/client";
 import { messageOfThrown } from "../shared/describe-thrown";
-import type { Ending } from "./run-query";
+import type { Ending } from "./ending";
 
 /** Parses and validates the final text; a failure ends the query `error_during_execution`. */
 export function parseOutputFormat<T>(format: OutputFormat, text: string): Ending<T> {

@@ -1,49 +1,35 @@
 /**
  * One logical model request: deadline, racing, retries with backoff, and the fallback model.
- * Emits `stream_event`, `api_retry` and `model_fallback` messages; never throws for provider
- * failures — every way out is a {@link ModelOutcome}.
+ * Emits `stream_event`, `api_retry`, `model_fallback` and `hook_error` messages on the query's
+ * channel; never throws for provider failures — every way out is a {@link ModelOutcome}.
  * @module
  */
-import type { AgentCore, RequestBase } from "../agent/agent-core";
-import { type ProviderError, TimeoutError } from "../errors";
-import { requestOverride } from "../hooks/overrides";
-import { HookFailure, runHookChain } from "../hooks/run-hooks";
-import type { HookMatcher, ModelRequestInput, ModelRequestOutput } from "../hooks/types";
+import { HookFailure, TimeoutError } from "../errors";
 import type { SDKMessage } from "../messages/sdk-messages";
 import type { AssistantModelMessage } from "../messages/types";
 import type { ModelRequest, ModelStreamEvent } from "../model/client";
 import { isPromptTooLongError, toProviderError } from "../model/errors";
 import { retryDelayMs } from "../model/retry";
-import { linkSignals, raceWithSignal } from "../shared/signals";
+import { startDeadline } from "../shared/deadline";
+import { raceWithSignal } from "../shared/signals";
 import { NOOP_SPAN, type SpanHandle } from "../telemetry/telemetry";
 import type { Emit } from "./live-messages";
-import { InterruptReason, type QueryRun } from "./query-run";
+import type { LoopContext } from "./loop-context";
+import { cancelledOutcome, type ModelFailure, type ModelOutcome, unfinishedOf } from "./model-outcome";
+import type { QueryState } from "./query-state";
+import { recordUsage } from "./record-usage";
+import { hasRequestShapers, shapeRequest } from "./shape-request";
 import { UnfinishedResponse } from "./unfinished-response";
-import { recordUsage } from "./usage-step";
 
-/** How a model request ended. */
-export type ModelOutcome =
-  | { kind: "response"; message: AssistantModelMessage; model: string }
-  | ({ kind: "aborted"; reason: unknown } & CutOff)
-  | ({ kind: "interrupted" } & CutOff)
-  | ({ kind: "timeout"; error: TimeoutError } & CutOff)
-  | ({ kind: "failed"; error: ProviderError; promptTooLong: boolean } & CutOff)
-  /** An `onModelRequest` hook threw or timed out: the request was not sent. */
-  | { kind: "hook_failed"; error: HookFailure };
+/** The request fields that do not change between attempts. */
+export type RequestBase = Omit<ModelRequest, "signal" | "timeoutMs" | "model" | "onEvent">;
 
-/** A request that got no response may have streamed part of one before it was cut off. */
-interface CutOff {
-  /** What the last attempt's stream had shown; its usage is already counted in the query's ledger. */
-  unfinished?: UnfinishedResponse;
-}
-
-/** Settings of one logical request. */
+/** Settings of one logical request. Its deadline is the query's (`QueryState.requestTimeoutMs`). */
 export interface ModelCallSettings {
   /** The model to try first. */
   model: string;
   /** Tried when the first model's retries are spent on a transient error. */
   fallbackModel?: string;
-  timeoutMs: number | undefined;
   /** Forward raw stream events as `stream_event` messages. */
   streamEvents: boolean;
   /** Run `onModelRequest` hooks (main turns only, not summaries). */
@@ -52,37 +38,47 @@ export interface ModelCallSettings {
   parentSpan?: SpanHandle;
 }
 
+/** What one attempt works with. */
+interface Attempt {
+  readonly loop: LoopContext<unknown>;
+  readonly query: QueryState;
+  readonly base: RequestBase;
+  readonly settings: ModelCallSettings;
+}
+
 /**
  * Makes one logical request, retrying transient failures and falling back when configured. When
  * it ends without a response, the usage the last attempt's stream had reported is counted (an
  * attempt that is retried is not: only the request that ends the query's call is).
  */
-export async function callModel<T>(
-  core: AgentCore<T>,
-  run: QueryRun,
+export async function callModel(
+  loop: LoopContext<unknown>,
+  query: QueryState,
   base: RequestBase,
   settings: ModelCallSettings,
-  emit: Emit<SDKMessage<T>>,
 ): Promise<ModelOutcome> {
+  const { retry, clock } = loop.config;
+  const emit = query.channel.emit;
   const fallback =
     settings.fallbackModel && settings.fallbackModel !== settings.model ? settings.fallbackModel : undefined;
+  const attempt: Attempt = { loop, query, base, settings };
   let outcome: ModelOutcome | undefined;
   // The first model, then the fallback once the first one's retries are spent on a transient error.
   for (let model: string | undefined = settings.model; model !== undefined; ) {
-    for (let attempt = 0; ; attempt++) {
+    for (let retries = 0; ; retries++) {
       const streamed = settings.streamEvents ? { content: false } : undefined;
-      outcome = await attemptOnce(core, run, base, model, settings, emit, streamed);
+      outcome = await attemptOnce(attempt, model, streamed);
       if (outcome.kind === "response") return outcome;
-      if (outcome.kind !== "failed" || !outcome.error.retryable) return ended(core, run, outcome, emit);
+      if (outcome.kind !== "failed" || !outcome.error.retryable) return ended(attempt, outcome);
       // A stream that already showed content to the consumer is never silently replayed.
-      if (streamed?.content) return ended(core, run, outcome, emit);
-      if (attempt >= core.retry.maxRetries) break;
-      const delay = retryDelayMs(core.retry, attempt + 1, outcome.error.retryAfterMs, core.random);
+      if (streamed?.content) return ended(attempt, outcome);
+      if (retries >= retry.maxRetries) break;
+      const delay = retryDelayMs(retry, retries + 1, outcome.error.retryAfterMs, clock.random);
       emit({
         type: "system",
         subtype: "api_retry",
-        attempt: attempt + 1,
-        max_retries: core.retry.maxRetries,
+        attempt: retries + 1,
+        max_retries: retry.maxRetries,
         delay_ms: delay,
         status: outcome.error.status,
         error_type: outcome.error.errorType,
@@ -90,9 +86,9 @@ export async function callModel<T>(
         model,
       });
       try {
-        await core.sleep(delay, run.modelSignal);
+        await clock.sleep(delay, query.signals.model);
       } catch {
-        return cancelledOutcome(run);
+        return cancelledOutcome(query.signals);
       }
     }
     const next: string | undefined = model === settings.model ? fallback : undefined;
@@ -101,42 +97,39 @@ export async function callModel<T>(
     }
     model = next;
   }
-  return ended(core, run, outcome!, emit);
+  return ended(attempt, outcome!);
 }
 
 /** A call that ends without a response: the usage its last attempt's stream reported is counted. */
-function ended<T>(
-  core: AgentCore<T>,
-  run: QueryRun,
-  outcome: ModelOutcome,
-  emit: Emit<SDKMessage<T>>,
-): ModelOutcome {
+function ended(attempt: Attempt, outcome: ModelOutcome): ModelOutcome {
   const unfinished = unfinishedOf(outcome);
   const usage = unfinished?.usage;
-  if (unfinished && usage) recordUsage(core, run, unfinished.model, usage, emit);
+  if (unfinished && usage)
+    recordUsage(
+      attempt.loop.conversation,
+      attempt.query,
+      unfinished.model,
+      usage,
+      attempt.query.channel.emit,
+    );
   return outcome;
 }
 
-/** What the request that ended a call without a response had streamed, if anything. */
-export function unfinishedOf(outcome: ModelOutcome): UnfinishedResponse | undefined {
-  return outcome.kind === "response" || outcome.kind === "hook_failed" ? undefined : outcome.unfinished;
-}
-
-async function attemptOnce<T>(
-  core: AgentCore<T>,
-  run: QueryRun,
-  base: RequestBase,
+async function attemptOnce(
+  attempt: Attempt,
   model: string,
-  settings: ModelCallSettings,
-  emit: Emit<SDKMessage<T>>,
   streamed: { content: boolean } | undefined,
 ): Promise<ModelOutcome> {
-  if (run.modelSignal.aborted) return cancelledOutcome(run);
+  const { loop, query, base, settings } = attempt;
+  const querySignal = query.signals.model;
+  if (querySignal.aborted) return cancelledOutcome(query.signals);
   // A request deadline needs a signal of its own; without one the query's signal is enough
   // (an AbortController per request is a measurable share of a turn).
+  const timeoutMs = query.requestTimeoutMs;
   const deadline =
-    settings.timeoutMs === undefined ? undefined : startDeadline(run.modelSignal, settings.timeoutMs);
-  const signal = deadline?.signal ?? run.modelSignal;
+    timeoutMs === undefined ? undefined : startDeadline(querySignal, timeoutMs, requestTimedOut);
+  const signal = deadline?.signal ?? querySignal;
+  const emit = query.channel.emit;
   let span = NOOP_SPAN;
   const unfinished = new UnfinishedResponse(model);
   try {
@@ -148,21 +141,23 @@ async function attemptOnce<T>(
           forwardStreamEvent(event, emit, streamed);
         }
       : (event) => unfinished.observe(event);
-    if (settings.applyRequestHooks && hasRequestHooks(core)) {
-      request = await raceWithSignal(applyRequestHooks(core, request), signal);
+    const { onModelRequest } = loop.config.modelSettings;
+    if (settings.applyRequestHooks && hasRequestShapers(onModelRequest, loop.config.hooks)) {
+      request = await raceWithSignal(shapeRequest(request, onModelRequest, loop.config.hooks), signal);
       unfinished.model = request.model; // a hook may have routed the request to another model
     }
-    span = core.telemetry.modelCall(settings.parentSpan ?? run.span, request);
+    span = loop.conversation.telemetry.modelCall(settings.parentSpan ?? query.span, request);
+    const client = loop.services.client;
     // A synchronous throw of the client lands in the catch below, like a rejection.
     const answer = span.activate
-      ? span.activate(() => core.client.createMessage(request))
-      : core.client.createMessage(request);
+      ? span.activate(() => client.createMessage(request))
+      : client.createMessage(request);
     const message = await raceWithSignal(Promise.resolve(answer), signal);
     assertAssistantMessage(message);
     recordResponseOnSpan(span, message);
     return { kind: "response", message, model: message.model ?? model };
   } catch (error) {
-    const outcome = failedAttempt(core, run, error, signal, emit);
+    const outcome = failedAttempt(attempt, error, signal);
     // The span records what the query reports (a ProviderError, redacted), not the raw throw.
     span.fail(signal.aborted ? signal.reason : "error" in outcome ? outcome.error : error);
     if (outcome.kind !== "hook_failed") outcome.unfinished = unfinished;
@@ -174,42 +169,27 @@ async function attemptOnce<T>(
 }
 
 /** The outcome of an attempt that threw: cancelled, timed out, refused by a hook, or failed. */
-function failedAttempt<T>(
-  core: AgentCore<T>,
-  run: QueryRun,
-  error: unknown,
-  signal: AbortSignal,
-  emit: Emit<SDKMessage<T>>,
-): Exclude<ModelOutcome, { kind: "response" }> {
+function failedAttempt(attempt: Attempt, error: unknown, signal: AbortSignal): ModelFailure {
   if (signal.aborted) {
     const reason = signal.reason;
     if (reason instanceof TimeoutError) return { kind: "timeout", error: reason };
-    return cancelledOutcome(run);
+    return cancelledOutcome(attempt.query.signals);
   }
   if (error instanceof TimeoutError) return { kind: "timeout", error }; // the client's own deadline
   if (error instanceof HookFailure) {
-    emit({ type: "system", subtype: "hook_error", hook: "onModelRequest", error });
+    attempt.query.channel.emit({ type: "system", subtype: "hook_error", hook: "onModelRequest", error });
     return { kind: "hook_failed", error };
   }
   return {
     kind: "failed",
-    error: toProviderError(error, { secrets: core.secrets }),
+    error: toProviderError(error, { secrets: [...attempt.loop.config.secrets] }),
     promptTooLong: isPromptTooLongError(error),
   };
 }
 
-/** A request's deadline: a signal that follows the query's and aborts with a TimeoutError. */
-function startDeadline(parent: AbortSignal, timeoutMs: number) {
-  const link = linkSignals(parent);
-  const timer = setTimeout(() => link.abort(new TimeoutError(timeoutMs)), timeoutMs);
-  return {
-    signal: link.signal,
-    timeoutMs,
-    clear(): void {
-      clearTimeout(timer);
-      link.dispose();
-    },
-  };
+/** The abort reason of a request that outlived its deadline. */
+function requestTimedOut(timeoutMs: number): TimeoutError {
+  return new TimeoutError(timeoutMs);
 }
 
 /**
@@ -242,66 +222,13 @@ function recordResponseOnSpan(span: SpanHandle, message: AssistantModelMessage):
   });
 }
 
-function hasRequestHooks<T>(core: AgentCore<T>): boolean {
-  return core.onModelRequest !== undefined || (core.hooks?.onModelRequest?.length ?? 0) > 0;
-}
-
-/** How a cancelled call ends: aborted by the caller's signal (or the consumer), or interrupted. */
-export function cancelledOutcome(run: QueryRun): Extract<ModelOutcome, { kind: "aborted" | "interrupted" }> {
-  if (run.aborted) return { kind: "aborted", reason: run.userSignal.reason };
-  if (run.interrupted || run.modelSignal.reason instanceof InterruptReason) return { kind: "interrupted" };
-  return { kind: "aborted", reason: run.modelSignal.reason };
-}
-
-function forwardStreamEvent<T>(
+function forwardStreamEvent(
   event: ModelStreamEvent,
-  emit: Emit<SDKMessage<T>>,
+  emit: Emit<SDKMessage<unknown>>,
   streamed: { content: boolean },
 ): void {
   if (event.type === "content_block_start" || event.type === "content_block_delta") streamed.content = true;
   emit({ type: "stream_event", event });
-}
-
-/**
- * `onModelRequest` (option, then hooks in order): each may return a replacement for this call only.
- * Each runs under the hook timeout; a throw or timeout is thrown as a {@link HookFailure}.
- */
-async function applyRequestHooks<T>(core: AgentCore<T>, request: ModelRequest): Promise<ModelRequest> {
-  const hooks = core.hooks?.onModelRequest;
-  const option = core.onModelRequest;
-  if (!option && !hooks?.length) return request;
-  // A deep copy, so a hook that edits messages, system or tools in place cannot change history.
-  const { system, messages, tools } = request;
-  let current: ModelRequest = { ...request, ...structuredClone({ system, messages, tools }) };
-  const replace = (output: ModelRequestOutput) => {
-    if (output.request) current = keepControl(requestOverride(output.request), request);
-  };
-  const input = () => ({ request: current });
-  if (option) {
-    const asHook: HookMatcher<ModelRequestInput, ModelRequestOutput> = {
-      handler: async ({ request: shaped }) => ({ request: (await option(shaped)) ?? undefined }),
-    };
-    const failure = await runHookChain({
-      event: "onModelRequest option",
-      hooks: [asHook],
-      input,
-      onOutput: replace,
-    });
-    if (failure) throw failure;
-  }
-  const failure = await runHookChain({ event: "onModelRequest", hooks, input, onOutput: replace });
-  if (failure) throw failure;
-  return current;
-}
-
-/** A replacement request keeps the loop's signal, deadline and event sink. */
-function keepControl(replacement: ModelRequest, original: ModelRequest): ModelRequest {
-  return {
-    ...replacement,
-    signal: original.signal,
-    timeoutMs: original.timeoutMs,
-    onEvent: original.onEvent,
-  };
 }
 
 function assertAssistantMessage(message: unknown): asserts message is AssistantModelMessage {
@@ -311,9 +238,7 @@ function assertAssistantMessage(message: unknown): asserts message is AssistantM
       new Error(
         'The model client returned no assistant message (expected { role: "assistant", content: [...] }).',
       ),
-      {
-        nonRetryable: true,
-      },
+      { nonRetryable: true },
     );
   }
 }

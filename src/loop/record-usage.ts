@@ -1,26 +1,26 @@
 /**
- * Recording one response's usage and cost, and reporting a model without a price once per agent.
+ * Recording one response's usage and cost, and reporting a model without a price once per
+ * conversation.
  * @module
  */
-import type { AgentCore } from "../agent/agent-core";
 import { countedUsage } from "../cost/usage";
 import type { SDKMessage } from "../messages/sdk-messages";
 import type { Usage } from "../messages/types";
+import type { Conversation } from "./conversation";
 import type { Emit } from "./live-messages";
-import type { QueryRun } from "./query-run";
+import type { QueryState } from "./query-state";
 
 /** Adds usage to the query's ledger; returns the usage as counted (see {@link countedUsage}). */
-export function recordUsage<T>(
-  core: AgentCore<T>,
-  run: QueryRun,
+export function recordUsage(
+  conversation: Conversation,
+  query: QueryState,
   model: string,
   usage: Usage | undefined,
-  emit: Emit<SDKMessage<T>>,
+  emit: Emit<SDKMessage<unknown>>,
 ): Usage {
   const counted = countedUsage(usage);
-  const priced = run.ledger.record(model, counted);
-  if (!priced && !core.reportedUnpricedModels.has(model)) {
-    core.reportedUnpricedModels.add(model);
+  const priced = query.ledger.record(model, counted);
+  if (!priced && conversation.reportUnpricedOnce(model)) {
     emit({
       type: "system",
       subtype: "unknown_pricing",

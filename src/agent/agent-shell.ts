@@ -1,0 +1,224 @@
+/**
+ * The stateful shell around the loop: it composes the loop's inputs from the options, holds the
+ * conversation guard, and implements the public methods of an {@link Agent}. The loop's logic is
+ * in `loop/`; nothing here decides a turn.
+ * @module
+ */
+import { InvalidOptionError } from "../errors";
+import { agentLoop } from "../loop/agent-loop";
+import { Conversation } from "../loop/conversation";
+import type { LoopContext } from "../loop/loop-context";
+import { QueryState } from "../loop/query-state";
+import type { PromptInput } from "../messages/prompt-input";
+import type { SDKMessage, SDKResultMessage } from "../messages/sdk-messages";
+import type { ModelMessage } from "../messages/types";
+import { createAnthropicClient } from "../model/anthropic";
+import type { TelemetryOptions } from "../telemetry/telemetry";
+import type { Tool } from "../tools/tool";
+import { type AgentQuery, ConversationGuard } from "./conversation-guard";
+import { cycleLifecycle, type GuardUse } from "./cycle-lifecycle";
+import { McpAttachment } from "./mcp-attachment";
+import type { AgentOptions, QueryOptions } from "./options";
+import { createQueryHandle, type QueryHandle } from "./query-handle";
+import { requestTimeout, resolveLoopConfig } from "./resolve-options";
+import { type StreamControl, streamCycles } from "./stream-input";
+
+/** One Agent's parts and methods. */
+export class AgentShell<T> {
+  readonly loop: LoopContext<T>;
+  readonly guard = new ConversationGuard();
+  private readonly mcp: McpAttachment | undefined;
+  /** Set until OpenTelemetry is loaded (or found missing). */
+  private telemetryOptions: TelemetryOptions | undefined;
+  private closingDone: Promise<void> | undefined;
+
+  constructor(options: AgentOptions<T>) {
+    const client =
+      options.client ?? createAnthropicClient({ apiKey: options.apiKey, baseURL: options.baseURL });
+    const config = resolveLoopConfig(options);
+    const conversation = new Conversation({
+      model: options.model,
+      historyStore: options.historyStore,
+      submitTool: config.modelSettings.submitTool,
+    });
+    for (const tool of options.tools ?? []) conversation.tools.add(tool);
+    this.loop = { config, conversation, services: { client } };
+    this.mcp =
+      options.mcpServers && Object.keys(options.mcpServers).length > 0
+        ? new McpAttachment(conversation, options.mcpServers)
+        : undefined;
+    this.telemetryOptions = options.telemetry
+      ? options.telemetry === true
+        ? {}
+        : options.telemetry
+      : undefined;
+  }
+
+  get conversation(): Conversation {
+    return this.loop.conversation;
+  }
+
+  /** A query for one cycle; validates the per-query options (throws on misuse, at call time). */
+  newQuery(queryOptions: QueryOptions | undefined, requestTimeoutMs?: number): AgentQuery {
+    const { config, conversation } = this.loop;
+    const state = new QueryState({
+      signal: abortSignalOption(queryOptions?.signal),
+      requestTimeoutMs:
+        requestTimeoutMs ??
+        requestTimeout(queryOptions?.requestTimeoutMs) ??
+        config.deadlines.requestTimeoutMs,
+      startedAt: config.clock.now(),
+      pricing: config.pricing,
+      storeNotices: conversation.history,
+    });
+    return { state, inFlight: undefined };
+  }
+
+  /** Runs one prompt cycle of the loop for `query`. */
+  cycle(
+    query: AgentQuery,
+    prompt: PromptInput,
+    use: GuardUse,
+  ): AsyncGenerator<SDKMessage<T>, SDKResultMessage<T>> {
+    return agentLoop(this.loop, query.state, prompt, cycleLifecycle(this, query, use));
+  }
+
+  /** Before a query: the store's load, the MCP connections, OpenTelemetry — each once it succeeds. */
+  async prepare(): Promise<void> {
+    await this.conversation.history.ensureLoaded();
+    await this.mcp?.ensureConnected();
+    if (this.telemetryOptions) await this.loadTelemetry(this.telemetryOptions);
+  }
+
+  /** Loads the OpenTelemetry implementation once; without `@opentelemetry/api` tracing stays off. */
+  private async loadTelemetry(options: TelemetryOptions): Promise<void> {
+    try {
+      const { createOpenTelemetry } = await import("../telemetry/open-telemetry");
+      const { client } = this.loop.services;
+      this.conversation.useTelemetry(createOpenTelemetry(options, client.endpoint, this.loop.config.secrets));
+    } catch {
+      // the optional peer dependency is missing: no-op
+    }
+    this.telemetryOptions = undefined;
+  }
+
+  /** `Agent.prompt`: takes the guard synchronously, before the promise is returned. */
+  prompt(input: PromptInput, queryOptions: QueryOptions | undefined): Promise<SDKResultMessage<T>> {
+    let query: AgentQuery;
+    try {
+      query = this.newQuery(queryOptions);
+      this.guard.take(query);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const result = drainToResult(this.cycle(query, input, { takeOnStart: false, releaseAtEnd: true }));
+    query.inFlight = () => result;
+    return result;
+  }
+
+  /** `Agent.query`: the guard is taken on the first iteration. */
+  query(input: PromptInput, queryOptions: QueryOptions | undefined): QueryHandle<SDKMessage<T>> {
+    const query = this.newQuery(queryOptions);
+    const messages = this.cycle(query, input, { takeOnStart: true, releaseAtEnd: true });
+    const handle = createQueryHandle(messages, () => query.state.signals.cancel());
+    query.inFlight = () => handle.latestStep;
+    return handle;
+  }
+
+  /** `Agent.streamInput`. */
+  streamInput(
+    inputs: AsyncIterable<PromptInput> | Iterable<PromptInput>,
+    queryOptions: QueryOptions | undefined,
+  ): QueryHandle<SDKMessage<T>> {
+    const control: StreamControl = {
+      stopped: new AbortController(),
+      current: undefined,
+      inFlight: () => handle.latestStep,
+    };
+    const handle = createQueryHandle(streamCycles(this, inputs, queryOptions, control), () => {
+      control.stopped.abort();
+      control.current?.state.signals.cancel();
+    });
+    return handle;
+  }
+
+  /** `Agent.interrupt`: reaches the running query (inside a stream, its current cycle). */
+  interrupt(): void {
+    this.guard.running?.state.signals.interrupt();
+  }
+
+  /** `Agent.getHistory`. */
+  async getHistory(): Promise<ModelMessage[]> {
+    await this.conversation.history.ensureLoaded();
+    return structuredClone(this.conversation.history.messages);
+  }
+
+  /** `Agent.replaceHistory`: idle only, and not after `close()`. */
+  async replaceHistory(messages: ModelMessage[]): Promise<void> {
+    this.guard.assertIdle();
+    if (!Array.isArray(messages))
+      throw new InvalidOptionError("replaceHistory() takes an array of messages.");
+    await this.conversation.history.replace(structuredClone(messages));
+    // The usage the last response reported measured the old history; it must not compact the new one.
+    this.conversation.forgetUsage();
+  }
+
+  /** `Agent.addTools`. */
+  addTools(tools: Tool[]): void {
+    for (const tool of tools) this.conversation.tools.add(tool);
+  }
+
+  /** `Agent.setModel`. */
+  setModel(model: string): void {
+    if (typeof model !== "string" || model.length === 0)
+      throw new InvalidOptionError("setModel() takes a non-empty model id.");
+    this.conversation.setModel(model);
+  }
+
+  /** `Agent.close`: closes once; every call returns the same promise. */
+  close(): Promise<void> {
+    this.closingDone ??= this.closeOnce();
+    return this.closingDone;
+  }
+
+  private async closeOnce(): Promise<void> {
+    this.guard.close();
+    // MCP goes at once (a connection still being made is abandoned; a running MCP call ends in
+    // an error result). The store waits for the interrupted query to finish what it is doing —
+    // a tool batch and its writes — but not for a query waiting for its consumer.
+    const closingMcp = this.mcp?.close();
+    const running = this.guard.running;
+    if (running) {
+      running.state.signals.interrupt();
+      await running.inFlight?.()?.catch(() => {});
+    }
+    await Promise.allSettled([closingMcp, this.conversation.history.close()]);
+  }
+}
+
+/** The per-query `signal`, checked: passing the AbortController itself is an easy slip. */
+function abortSignalOption(signal: unknown): AbortSignal | undefined {
+  if (signal === undefined) return undefined;
+  const candidate = signal as Partial<AbortSignal> | null;
+  if (
+    typeof candidate !== "object" ||
+    candidate === null ||
+    typeof candidate.aborted !== "boolean" ||
+    typeof candidate.addEventListener !== "function" ||
+    typeof candidate.removeEventListener !== "function"
+  ) {
+    throw new InvalidOptionError(
+      "`signal` must be an AbortSignal (pass `controller.signal`, not the controller).",
+    );
+  }
+  return signal as AbortSignal;
+}
+
+async function drainToResult<T>(
+  messages: AsyncGenerator<SDKMessage<T>, SDKResultMessage<T>>,
+): Promise<SDKResultMessage<T>> {
+  while (true) {
+    const step = await messages.next();
+    if (step.done) return step.value;
+  }
+}

@@ -1,0 +1,188 @@
+/**
+ * Agent options resolved into the loop's configuration: validated and defaulted here, once, at
+ * creation — a mistake throws {@link InvalidOptionError} from `createAgent`, never mid-query.
+ * @module
+ */
+import { DEFAULT_PRICING } from "../cost/pricing";
+import { InvalidOptionError } from "../errors";
+import { validatePermissionOptions } from "../hooks/permissions";
+import { validateHooks } from "../hooks/run-hooks";
+import type {
+  CompactionSettings,
+  LoopConfig,
+  LoopLimits,
+  ToolResultCompactionSettings,
+} from "../loop/loop-config";
+import type { RetryPolicy } from "../model/retry";
+import { urlSecretsOf } from "../shared/redact";
+import { abortableSleep } from "../shared/signals";
+import { createSubmitOutputTool } from "../tools/submit-output";
+import {
+  nonNegativeInteger,
+  nonNegativeMilliseconds,
+  positiveInteger,
+  positiveMilliseconds,
+  validatedPricing,
+} from "./option-checks";
+import {
+  type AgentOptions,
+  DEFAULT_COMPACTION_THRESHOLD_TOKENS,
+  DEFAULT_KEEP_RECENT_MESSAGES,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_MAX_TOKENS,
+  DEFAULT_MAX_TURNS,
+  DEFAULT_RETRY_INITIAL_DELAY_MS,
+  DEFAULT_RETRY_MAX_DELAY_MS,
+  DEFAULT_TOOL_CONCURRENCY,
+  DEFAULT_TOOL_RESULT_THRESHOLD_CHARS,
+} from "./options";
+
+/** Output budget of a compaction or summary call, unless configured. */
+export const DEFAULT_SUMMARY_MAX_TOKENS = 4096;
+
+/**
+ * Validates `options` and resolves everything the loop reads from them.
+ * @throws InvalidOptionError on the first invalid option
+ */
+export function resolveLoopConfig<T>(options: AgentOptions<T>): LoopConfig<T> {
+  if (typeof options.model !== "string" || options.model.length === 0) {
+    throw new InvalidOptionError('createAgent: `model` is required (e.g. "claude-sonnet-4-6").');
+  }
+  const maxTurns = positiveInteger("maxTurns", options.maxTurns) ?? DEFAULT_MAX_TURNS;
+  const maxTokens = positiveInteger("maxTokens", options.maxTokens) ?? DEFAULT_MAX_TOKENS;
+  const requestTimeoutMs = requestTimeout(options.requestTimeoutMs);
+  const toolTimeoutMs = positiveMilliseconds("toolTimeoutMs", options.toolTimeoutMs);
+  const limits = resolveLimits(options, maxTurns);
+  checkOutputOptions(options);
+  const retry = resolveRetry(options.retry);
+  validateHooks(options.hooks);
+  validatePermissionOptions(options);
+  const submitTool = options.outputSchema ? createSubmitOutputTool(options.outputSchema) : undefined;
+  return {
+    modelSettings: {
+      systemPrompt: options.systemPrompt,
+      maxTokens,
+      outputFormat: options.outputFormat,
+      submitTool,
+      fallbackModel: options.fallbackModel,
+      streamEvents: options.includePartialMessages ?? false,
+      onModelRequest: options.onModelRequest,
+    },
+    limits,
+    deadlines: { requestTimeoutMs, toolTimeoutMs },
+    retry,
+    pricing: options.pricing ? { ...DEFAULT_PRICING, ...validatedPricing(options.pricing) } : DEFAULT_PRICING,
+    compaction: {
+      history: resolveAutoCompact(options.autoCompact),
+      toolResults: resolveToolResultCompaction(options.compactToolResults),
+    },
+    hooks: options.hooks,
+    permissions: {
+      mode: options.permissionMode ?? "default",
+      allowedTools: options.allowedTools,
+      disallowedTools: options.disallowedTools,
+      canUseTool: options.canUseTool,
+    },
+    secrets: agentSecrets(options),
+    clock: {
+      now: options._internal?.now ?? Date.now,
+      sleep: options._internal?.sleep ?? abortableSleep,
+      random: options._internal?.random ?? Math.random,
+    },
+  };
+}
+
+/**
+ * The deadline of each model request: the agent's `requestTimeoutMs`, or a query's override of it
+ * (`QueryOptions.requestTimeoutMs`) — one rule for both.
+ * @throws InvalidOptionError
+ */
+export function requestTimeout(value: number | undefined): number | undefined {
+  return positiveMilliseconds("requestTimeoutMs", value);
+}
+
+function resolveLimits<T>(options: AgentOptions<T>, maxTurns: number): LoopLimits {
+  const toolConcurrency =
+    positiveInteger("toolConcurrency", options.toolConcurrency) ?? DEFAULT_TOOL_CONCURRENCY;
+  const maxTokensContinuations =
+    nonNegativeInteger("maxTokensContinuations", options.maxTokensContinuations) ?? 0;
+  if (options.maxBudgetUsd !== undefined && !(options.maxBudgetUsd >= 0)) {
+    throw new InvalidOptionError("createAgent: `maxBudgetUsd` must be a non-negative number of US dollars.");
+  }
+  return { maxTurns, maxBudgetUsd: options.maxBudgetUsd, maxTokensContinuations, toolConcurrency };
+}
+
+/** `outputSchema` and `outputFormat` exclude each other; a schema must be able to parse. */
+function checkOutputOptions<T>(options: AgentOptions<T>): void {
+  if (options.outputSchema && options.outputFormat) {
+    throw new InvalidOptionError(
+      "createAgent: set either `outputSchema` (submit_output tool) or `outputFormat` (provider-native), not both.",
+    );
+  }
+  if (
+    options.outputSchema &&
+    typeof options.outputSchema.parse !== "function" &&
+    !("~standard" in options.outputSchema)
+  ) {
+    throw new InvalidOptionError(
+      "createAgent: `outputSchema` needs a parse(input) method (a zod schema works directly).",
+    );
+  }
+}
+
+function resolveRetry(retry: AgentOptions["retry"]): RetryPolicy {
+  return {
+    maxRetries: nonNegativeInteger("retry.maxRetries", retry?.maxRetries) ?? DEFAULT_MAX_RETRIES,
+    initialDelayMs:
+      nonNegativeMilliseconds("retry.initialDelayMs", retry?.initialDelayMs) ??
+      DEFAULT_RETRY_INITIAL_DELAY_MS,
+    maxDelayMs: nonNegativeMilliseconds("retry.maxDelayMs", retry?.maxDelayMs) ?? DEFAULT_RETRY_MAX_DELAY_MS,
+  };
+}
+
+function resolveAutoCompact(option: AgentOptions["autoCompact"]): CompactionSettings | undefined {
+  if (!option) return undefined;
+  const settings = option === true ? {} : option;
+  return {
+    thresholdTokens:
+      positiveInteger("autoCompact.thresholdTokens", settings.thresholdTokens) ??
+      DEFAULT_COMPACTION_THRESHOLD_TOKENS,
+    keepRecentMessages:
+      nonNegativeInteger("autoCompact.keepRecentMessages", settings.keepRecentMessages) ??
+      DEFAULT_KEEP_RECENT_MESSAGES,
+    prompt: settings.prompt,
+    model: settings.model,
+    maxTokens: positiveInteger("autoCompact.maxTokens", settings.maxTokens) ?? DEFAULT_SUMMARY_MAX_TOKENS,
+  };
+}
+
+function resolveToolResultCompaction(
+  option: AgentOptions["compactToolResults"],
+): ToolResultCompactionSettings | undefined {
+  if (!option) return undefined;
+  const settings = option === true ? {} : option;
+  return {
+    thresholdChars:
+      positiveInteger("compactToolResults.thresholdChars", settings.thresholdChars) ??
+      DEFAULT_TOOL_RESULT_THRESHOLD_CHARS,
+    model: settings.model,
+    maxTokens:
+      positiveInteger("compactToolResults.maxTokens", settings.maxTokens) ?? DEFAULT_SUMMARY_MAX_TOKENS,
+  };
+}
+
+/**
+ * The credentials the agent keeps out of errors and tool results: its API key (given, or the
+ * environment's), an auth token from the environment, and credentials in its base URL.
+ */
+function agentSecrets(options: AgentOptions<unknown>): string[] {
+  const candidates = [
+    options.apiKey,
+    process.env.ANTHROPIC_API_KEY,
+    process.env.ANTHROPIC_AUTH_TOKEN,
+    ...urlSecretsOf(options.baseURL ?? process.env.ANTHROPIC_BASE_URL),
+  ];
+  return [
+    ...new Set(candidates.filter((value): value is string => typeof value === "string" && value.length >= 8)),
+  ];
+}

@@ -1,0 +1,66 @@
+/**
+ * Step 1 of the loop: the prompt passes the `userPromptSubmit` hooks and enters history.
+ * @module
+ */
+import { PromptBlockedError } from "../errors";
+import { closeDanglingToolUses, unansweredCall } from "../history/dangling";
+import { promptOverride, refusalMessage } from "../hooks/overrides";
+import { runHookChain } from "../hooks/run-hooks";
+import type { UserPromptSubmitOutput } from "../hooks/types";
+import type { PromptInput } from "../messages/prompt-input";
+import { asSentence } from "../shared/sentence";
+import type { Outcome } from "./decide-next";
+import { cancelledEnding } from "./ending";
+import type { LoopContext } from "./loop-context";
+import type { QueryState } from "./query-state";
+
+const PROMPT_ADDED: Outcome<never> = Object.freeze({ kind: "prompt_added" });
+
+/**
+ * Runs `userPromptSubmit` hooks and adds the prompt to history. The query ends instead when a hook
+ * blocks or fails (fail closed: a prompt a policy hook could not check is not sent), or when it was
+ * cancelled during the hooks; then nothing is recorded.
+ */
+export async function addPrompt<T>(
+  loop: LoopContext<T>,
+  query: QueryState,
+  prompt: PromptInput,
+): Promise<Outcome<T>> {
+  // Copies: history must not share objects with the caller, who may reuse or edit its blocks later.
+  let content = typeof prompt === "string" ? prompt : structuredClone(prompt);
+  let blockedMessage: string | undefined;
+  const signal = query.signals.model;
+  const failure = await runHookChain({
+    event: "userPromptSubmit",
+    hooks: loop.config.hooks?.userPromptSubmit,
+    input: () => ({ prompt: content }),
+    onOutput: (output: UserPromptSubmitOutput) => {
+      if (output.updatedPrompt !== undefined) content = structuredClone(promptOverride(output.updatedPrompt));
+      if (output.block) {
+        blockedMessage = refusalMessage(output.message) ?? "A userPromptSubmit hook blocked the prompt.";
+        return true;
+      }
+    },
+    signal,
+  });
+  if (failure && signal.aborted) return { kind: "ended", ending: cancelledEnding(query.signals) };
+  if (failure) {
+    query.channel.emit({ type: "system", subtype: "hook_error", hook: "userPromptSubmit", error: failure });
+    const error = new PromptBlockedError(`${asSentence(failure.message)} The prompt was not sent.`, {
+      cause: failure,
+    });
+    return { kind: "ended", ending: { subtype: "error_during_execution", error } };
+  }
+  if (blockedMessage !== undefined) {
+    const error = new PromptBlockedError(blockedMessage);
+    return { kind: "ended", ending: { subtype: "error_during_execution", error } };
+  }
+  const { history } = loop.conversation;
+  // Calls left without results (a history given to replaceHistory, or written by another program)
+  // are answered first: the request would otherwise be refused.
+  const unanswered = closeDanglingToolUses(history.messages, unansweredCall);
+  if (unanswered) await history.append(unanswered);
+  // The prompt enters history but is not yielded: `user` messages report what the loop fed back.
+  await history.append({ role: "user", content });
+  return PROMPT_ADDED;
+}

@@ -1,0 +1,115 @@
+/**
+ * The agent loop. For each prompt: add it to history, call the model, emit the response, run its
+ * tool calls, add their results, and repeat until the model stops calling tools — then emit the
+ * result. Each step reports an {@link Outcome}; {@link decideNext} alone turns it into the next
+ * step or an ending, and the query's {@link NoticeChannel} alone carries messages to the consumer.
+ * @module
+ */
+import { assertPrompt, type PromptInput } from "../messages/prompt-input";
+import type { SDKMessage, SDKResultMessage } from "../messages/sdk-messages";
+import { isPromiseLike, type PromiseOrValue } from "../shared/maybe-async";
+import { addPrompt } from "./add-prompt";
+import { callModel } from "./call-model";
+import { type CompactionOutcome, compactHistory } from "./compact-history";
+import { decideNext, type Next, type Outcome, STARTED } from "./decide-next";
+import { finishOrContinue } from "./finish-or-continue";
+import type { LoopContext } from "./loop-context";
+import { MainRequest } from "./main-request";
+import type { NoticeChannel } from "./notice-channel";
+import { initMessage, resultMessage } from "./query-messages";
+import type { QueryState } from "./query-state";
+import { recordResponse, takeReply } from "./record-response";
+import { ToolRunner } from "./run-tools";
+
+/**
+ * How the agent brackets one cycle: `prepare` before anything (lazy store load, MCP connect),
+ * `settle` once the result is built — everything is recorded, so the conversation is free for the
+ * next query even before the consumer has taken the result — and `finish` always, told whether the
+ * cycle completed (false: the consumer left early or it threw).
+ */
+export interface CycleLifecycle {
+  /** Before anything: takes the guard if needed, loads the store, connects MCP. */
+  prepare(): Promise<void>;
+  /** The result is built: the conversation is free. */
+  settle(): void;
+  /** Always, last; `completed` is false when the consumer left early or the loop threw. */
+  finish(completed: boolean): Promise<void>;
+}
+
+/**
+ * Runs one prompt cycle and yields its messages, the result last. The turns run in this one
+ * generator, so each message a turn yields costs a single hop to the consumer. Every message but
+ * `init` and the result comes from the query's channel: live while the model call or a compaction
+ * runs, and at the hand-over before each decision — so a step never starts before the consumer has
+ * taken what the step before it handed over.
+ */
+export async function* agentLoop<T>(
+  loop: LoopContext<T>,
+  query: QueryState,
+  prompt: PromptInput,
+  lifecycle: CycleLifecycle,
+): AsyncGenerator<SDKMessage<T>, SDKResultMessage<T>> {
+  let completed = false;
+  try {
+    assertPrompt(prompt); // a caller's mistake: thrown before the guard, the store or history is touched
+    await lifecycle.prepare();
+    query.span = loop.conversation.telemetry.query(loop.conversation.model);
+    yield initMessage(loop); // always the first message; the store's failures of the load follow it
+    // Notices never carry the structured result's type.
+    const channel = query.channel as NoticeChannel<SDKMessage<T>>;
+    const request = new MainRequest(loop);
+    const tools = new ToolRunner(loop, query);
+    let pending: PromiseOrValue<Outcome<T>> = STARTED;
+    for (;;) {
+      // The step's end: awaited only when it did not complete synchronously.
+      const outcome: Outcome<T> = isPromiseLike(pending) ? await pending : pending;
+      // The hand-over: what the step left for the consumer, notices first.
+      while (channel.waiting) yield channel.next();
+      const next: Next<T> = decideNext(loop, query, outcome);
+      switch (next.step) {
+        case "add_prompt": // 1. add the prompt
+          pending = addPrompt(loop, query, prompt);
+          break;
+        case "call_model": {
+          // 2. call the model, yielding its stream events and retry notices as they come
+          const calling = callModel(loop, query, request.fields(), request.settings());
+          pending = takeReply(loop, query, yield* channel.during(calling));
+          break;
+        }
+        case "record_response": // 3. emit the response
+          pending = recordResponse(loop, query, next.response);
+          break;
+        case "run_tools": // 4. run the tool calls, 5. add their results
+          pending = tools.answer(next.response, next.calls);
+          break;
+        case "finish": // 6. repeat — unless the model is done
+          pending = finishOrContinue(loop, query, next.response);
+          break;
+        case "compact": {
+          const compaction: CompactionOutcome = yield* channel.during(
+            compactHistory(loop, query, next.trigger),
+          );
+          pending = { kind: "compaction", after: next, result: compaction };
+          break;
+        }
+        case "refuse_tools": // the response went over the budget: its calls are answered, not run
+          pending = tools.refuse(next.calls, next.ending);
+          break;
+        case "end": {
+          // 7. emit the result
+          const result = resultMessage(loop, query, next.ending);
+          completed = true;
+          lifecycle.settle();
+          yield result;
+          return result;
+        }
+      }
+    }
+  } catch (error) {
+    query.span.fail(error);
+    throw error;
+  } finally {
+    query.span.end();
+    await lifecycle.finish(completed);
+  }
+}

@@ -1,0 +1,191 @@
+/**
+ * The one place that turns what a step of the loop produced (an {@link Outcome}) into the next
+ * step or an ending: the limits checked before each request, automatic compaction, overflow
+ * recovery, the turn count, the budget, and whether the tool calls run.
+ * @module
+ */
+import { isContextWindowExceeded } from "../compaction/overflow";
+import { ContextWindowExceededError } from "../errors";
+import type { AssistantModelMessage, ToolUseBlock } from "../messages/types";
+import type { CompactionOutcome } from "./compact-history";
+import { abortEnding, budgetEnding, type Ending, endingForFailure, maxTurnsEnding } from "./ending";
+import type { LoopContext } from "./loop-context";
+import type { ModelFailure } from "./model-outcome";
+import type { QueryState } from "./query-state";
+
+/** What a step of the loop produced. */
+export type Outcome<T> =
+  /** The query began; nothing is recorded yet. */
+  | { kind: "started" }
+  | { kind: "prompt_added" }
+  /** The model answered; the usage is counted, the response not recorded yet. */
+  | { kind: "answered"; response: AssistantModelMessage }
+  | { kind: "unanswered"; failure: ModelFailure }
+  /** The response is in history (when it had content) and handed over; these are its calls. */
+  | { kind: "recorded"; response: AssistantModelMessage; calls: ToolUseBlock[] }
+  /** Tool results are in history and handed over; the batch may end the query. */
+  | { kind: "results"; ending: Ending<T> | undefined }
+  /** The query goes on after a response without calls (a continuation, a stop hook's message). */
+  | { kind: "continued" }
+  | { kind: "compaction"; after: CompactStep<T>; result: CompactionOutcome }
+  | { kind: "ended"; ending: Ending<T> };
+
+/** A compaction to run: automatic, or recovering from an overflow (`unrecovered` ends the query if it fails). */
+export type CompactStep<T> =
+  | { step: "compact"; trigger: "auto" }
+  | { step: "compact"; trigger: "overflow"; unrecovered: Ending<T> };
+
+/** The next step of the loop, or its end. */
+export type Next<T> =
+  | { step: "add_prompt" }
+  | { step: "call_model" }
+  | { step: "record_response"; response: AssistantModelMessage }
+  | { step: "run_tools"; response: AssistantModelMessage; calls: ToolUseBlock[] }
+  /** Answers the calls of a response that went over the budget, unrun, then ends. */
+  | { step: "refuse_tools"; calls: ToolUseBlock[]; ending: Ending<T> }
+  /** The model stopped calling tools: end, unless something asks for one more request. */
+  | { step: "finish"; response: AssistantModelMessage }
+  | CompactStep<T>
+  | { step: "end"; ending: Ending<T> };
+
+/** The first outcome of every query. */
+export const STARTED: Outcome<never> = Object.freeze({ kind: "started" });
+const ADD_PROMPT: Next<never> = Object.freeze({ step: "add_prompt" });
+const CALL_MODEL: Next<never> = Object.freeze({ step: "call_model" });
+const AUTO_COMPACT: Next<never> = Object.freeze({ step: "compact", trigger: "auto" });
+
+/** Decides what follows `outcome`. Counts a turn once its request is answered for good. */
+export function decideNext<T>(loop: LoopContext<T>, query: QueryState, outcome: Outcome<T>): Next<T> {
+  switch (outcome.kind) {
+    case "started":
+      // Cancelled before the query starts: it ends at once, leaving history untouched.
+      if (query.signals.aborted) return end(abortEnding(query.signals));
+      if (query.signals.interrupted) return end({ subtype: "interrupted" });
+      return ADD_PROMPT;
+    case "prompt_added":
+    case "continued":
+      return nextRequest(loop, query);
+    case "answered":
+      return afterAnswer(loop, query, outcome.response);
+    case "unanswered":
+      return afterFailure(loop, query, outcome.failure);
+    case "recorded":
+      return afterRecord(loop, query, outcome.response, outcome.calls);
+    case "results":
+      return outcome.ending ? end(outcome.ending) : nextRequest(loop, query);
+    case "compaction":
+      return afterCompaction(loop, query, outcome.after, outcome.result);
+    case "ended":
+      return end(outcome.ending);
+  }
+}
+
+/** Before each request: the query's cancellation and limits, then whether compaction is due. */
+function nextRequest<T>(loop: LoopContext<T>, query: QueryState): Next<T> {
+  const { signals } = query;
+  if (signals.aborted) return end(abortEnding(signals));
+  if (signals.interrupted) return end({ subtype: "interrupted" });
+  // A summary or compaction response may have crossed the budget: no further request is made.
+  if (overBudget(loop, query)) return overBudgetEnd(loop, query);
+  const { maxTurns } = loop.config.limits;
+  if (query.turns >= maxTurns) return end(maxTurnsEnding(maxTurns));
+  return shouldAutoCompact(loop) ? AUTO_COMPACT : CALL_MODEL;
+}
+
+/** A context that crossed the threshold is compacted before the request (unless the breaker is off). */
+function shouldAutoCompact<T>(loop: LoopContext<T>): boolean {
+  const settings = loop.config.compaction.history;
+  const { conversation } = loop;
+  const tokens = conversation.lastInputTokens;
+  return (
+    settings !== undefined &&
+    !conversation.compaction.disabled &&
+    tokens !== undefined &&
+    tokens > settings.thresholdTokens
+  );
+}
+
+function afterAnswer<T>(loop: LoopContext<T>, query: QueryState, response: AssistantModelMessage): Next<T> {
+  // The context the next request starts from — noted once the consumer took the answer's notices.
+  loop.conversation.noteUsage(response.usage);
+  // The response says the context window overflowed: it is unusable and never enters history.
+  if (isContextWindowExceeded(response)) return recoverOrEnd(loop, query, overflowEnding(loop));
+  query.turns += 1;
+  return { step: "record_response", response };
+}
+
+function afterFailure<T>(loop: LoopContext<T>, query: QueryState, failure: ModelFailure): Next<T> {
+  if (failure.kind === "failed" && failure.promptTooLong)
+    return recoverOrEnd(loop, query, endingForFailure(failure));
+  query.turns += 1;
+  return end(endingForFailure(failure));
+}
+
+/**
+ * Overflow recovery: compacts once per query, then the same turn is retried (and counted once).
+ * `unrecovered` ends the query when recovery cannot run or does not compact.
+ */
+function recoverOrEnd<T>(loop: LoopContext<T>, query: QueryState, unrecovered: Ending<T>): Next<T> {
+  if (!loop.config.compaction.history || query.overflowRecoveryUsed) {
+    query.turns += 1;
+    return end(unrecovered);
+  }
+  // The overflowing response itself may have spent the budget: no summarising request after it.
+  if (overBudget(loop, query)) {
+    query.turns += 1;
+    return overBudgetEnd(loop, query);
+  }
+  query.overflowRecoveryUsed = true;
+  return { step: "compact", trigger: "overflow", unrecovered };
+}
+
+function afterCompaction<T>(
+  loop: LoopContext<T>,
+  query: QueryState,
+  after: CompactStep<T>,
+  result: CompactionOutcome,
+): Next<T> {
+  if (after.trigger === "auto") {
+    if (result.kind === "cancelled") return end(endingForFailure(result.outcome));
+    // One attempt per turn: compacted, skipped or failed, the trigger re-arms with the next usage.
+    loop.conversation.forgetUsage();
+    return nextRequest(loop, query);
+  }
+  if (result.kind === "compacted") return nextRequest(loop, query); // the same turn is retried
+  query.turns += 1;
+  return end(result.kind === "cancelled" ? endingForFailure(result.outcome) : after.unrecovered);
+}
+
+function afterRecord<T>(
+  loop: LoopContext<T>,
+  query: QueryState,
+  response: AssistantModelMessage,
+  calls: ToolUseBlock[],
+): Next<T> {
+  if (overBudget(loop, query)) {
+    const ending = budgetEnding<T>(loop.config.limits.maxBudgetUsd!, query.ledger.totalCostUsd);
+    return calls.length > 0 ? { step: "refuse_tools", calls, ending } : end(ending);
+  }
+  return calls.length === 0 ? { step: "finish", response } : { step: "run_tools", response, calls };
+}
+
+/** The ending of an overflow that recovery did not fix. */
+function overflowEnding<T>(loop: LoopContext<T>): Ending<T> {
+  const advice = loop.config.compaction.history
+    ? "Compaction could not recover it (recovery runs once per query, and needs something left to summarise); start a new conversation or lower autoCompact.thresholdTokens."
+    : undefined;
+  return { subtype: "error_during_execution", error: new ContextWindowExceededError(advice) };
+}
+
+function overBudget<T>(loop: LoopContext<T>, query: QueryState): boolean {
+  const { maxBudgetUsd } = loop.config.limits;
+  return maxBudgetUsd !== undefined && query.ledger.isOverBudget(maxBudgetUsd);
+}
+
+function overBudgetEnd<T>(loop: LoopContext<T>, query: QueryState): Next<T> {
+  return end(budgetEnding(loop.config.limits.maxBudgetUsd!, query.ledger.totalCostUsd));
+}
+
+function end<T>(ending: Ending<T>): Next<T> {
+  return { step: "end", ending };
+}

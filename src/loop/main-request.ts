@@ -1,0 +1,50 @@
+/**
+ * The main request of a query's turns: its fields and settings, built on the first turn and
+ * refreshed on each one rather than rebuilt (a model call copies them into the request it sends,
+ * so refreshing them later changes nothing already sent).
+ * @module
+ */
+import type { ModelCallSettings, RequestBase } from "./call-model";
+import type { LoopContext } from "./loop-context";
+
+/** The main request's parts, reused by every turn of one query. */
+export class MainRequest {
+  private base: RequestBase | undefined;
+  private callSettings: ModelCallSettings | undefined;
+
+  constructor(private readonly loop: LoopContext<unknown>) {}
+
+  /** The request fields of this turn: the history and tool set as they are now. */
+  fields(): RequestBase {
+    const { conversation } = this.loop;
+    if (!this.base) {
+      const { modelSettings } = this.loop.config;
+      this.base = {
+        system: modelSettings.systemPrompt,
+        messages: conversation.history.messages,
+        tools: conversation.tools.definitions(),
+        maxTokens: modelSettings.maxTokens,
+        outputFormat: modelSettings.outputFormat,
+      };
+    }
+    this.base.messages = conversation.history.messages; // replaced by compaction and replaceHistory
+    this.base.tools = conversation.tools.definitions(); // cached until the tool set changes
+    return this.base;
+  }
+
+  /** The call settings of this turn: the model as `setModel()` left it. */
+  settings(): ModelCallSettings {
+    const model = this.loop.conversation.model;
+    if (!this.callSettings) {
+      const { modelSettings } = this.loop.config;
+      this.callSettings = {
+        model,
+        fallbackModel: modelSettings.fallbackModel,
+        streamEvents: modelSettings.streamEvents,
+        applyRequestHooks: true,
+      };
+    }
+    this.callSettings.model = model;
+    return this.callSettings;
+  }
+}

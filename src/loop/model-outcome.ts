@@ -1,0 +1,43 @@
+/**
+ * How one logical model request ends: a response, or one of the ways to get none. Model calls
+ * never throw for provider failures; every way out is a {@link ModelOutcome}.
+ * @module
+ */
+import type { HookFailure, ProviderError, TimeoutError } from "../errors";
+import type { AssistantModelMessage } from "../messages/types";
+import { InterruptReason, type QuerySignals } from "./query-signals";
+import type { UnfinishedResponse } from "./unfinished-response";
+
+/** How a model request ended. */
+export type ModelOutcome =
+  | { kind: "response"; message: AssistantModelMessage; model: string }
+  | ({ kind: "aborted"; reason: unknown } & CutOff)
+  | ({ kind: "interrupted" } & CutOff)
+  | ({ kind: "timeout"; error: TimeoutError } & CutOff)
+  | ({ kind: "failed"; error: ProviderError; promptTooLong: boolean } & CutOff)
+  /** An `onModelRequest` hook threw or timed out: the request was not sent. */
+  | { kind: "hook_failed"; error: HookFailure };
+
+/** A model request that got no response. */
+export type ModelFailure = Exclude<ModelOutcome, { kind: "response" }>;
+
+/** A model request (or other work) ended by the query's cancellation. */
+export type Cancelled = Extract<ModelOutcome, { kind: "aborted" | "interrupted" }>;
+
+/** A request that got no response may have streamed part of one before it was cut off. */
+interface CutOff {
+  /** What the last attempt's stream had shown; its usage is already counted in the query's ledger. */
+  unfinished?: UnfinishedResponse;
+}
+
+/** What the request that ended a call without a response had streamed, if anything. */
+export function unfinishedOf(outcome: ModelOutcome): UnfinishedResponse | undefined {
+  return outcome.kind === "response" || outcome.kind === "hook_failed" ? undefined : outcome.unfinished;
+}
+
+/** How cancelled work ends: aborted by the caller's signal (or the consumer), or interrupted. */
+export function cancelledOutcome(signals: QuerySignals): Cancelled {
+  if (signals.aborted) return { kind: "aborted", reason: signals.user.reason };
+  if (signals.interrupted || signals.model.reason instanceof InterruptReason) return { kind: "interrupted" };
+  return { kind: "aborted", reason: signals.model.reason };
+}

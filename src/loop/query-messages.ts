@@ -1,0 +1,57 @@
+/**
+ * The first and the last message of every query: `init`, and the result.
+ * @module
+ */
+import type { SDKMessage, SDKResultMessage } from "../messages/sdk-messages";
+import type { Ending } from "./ending";
+import type { LoopContext } from "./loop-context";
+import type { QueryState } from "./query-state";
+
+/** `init`: the model and the tools of this query, and the MCP servers' statuses when there are any. */
+export function initMessage<T>(loop: LoopContext<T>): SDKMessage<T> {
+  const { conversation } = loop;
+  const init: SDKMessage<T> = {
+    type: "system",
+    subtype: "init",
+    model: conversation.model,
+    tools: conversation.tools.names(),
+  };
+  if (conversation.mcpStatuses) init.mcp_servers = conversation.mcpStatuses;
+  return init;
+}
+
+/** The result message of a query that ends with `ending`; recorded on the query's span too. */
+export function resultMessage<T>(
+  loop: LoopContext<T>,
+  query: QueryState,
+  ending: Ending<T>,
+): SDKResultMessage<T> {
+  const result: SDKResultMessage<T> = {
+    type: "result",
+    subtype: ending.subtype,
+    is_error: ending.subtype !== "success" && ending.subtype !== "interrupted",
+    result: ending.result ?? (ending.subtype === "success" ? query.resultText : query.partialText),
+    usage: { ...query.ledger.usage },
+    stop_reason: query.stopReason,
+    num_turns: query.turns,
+    total_cost_usd: query.ledger.totalCostUsd,
+    model_usage: query.ledger.byModel,
+    duration_ms: loop.config.clock.now() - query.startedAt,
+    permission_denials: query.denials,
+  };
+  if (ending.structured) result.structuredResult = ending.structured.value;
+  if (ending.error) result.error = ending.error;
+  recordResultOnSpan(query, result);
+  return result;
+}
+
+function recordResultOnSpan<T>(query: QueryState, result: SDKResultMessage<T>): void {
+  query.span.set({
+    "agent_lattice.result.subtype": result.subtype,
+    "agent_lattice.num_turns": result.num_turns,
+    "agent_lattice.cost_usd": result.total_cost_usd,
+    "gen_ai.usage.input_tokens": result.usage.input_tokens,
+    "gen_ai.usage.output_tokens": result.usage.output_tokens,
+  });
+  if (result.is_error) query.span.fail(result.error ?? new Error(result.subtype));
+}

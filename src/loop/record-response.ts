@@ -1,0 +1,69 @@
+/**
+ * Steps 2 and 3 of the loop, after the model call: what an answer (or its absence) changes — the
+ * usage and cost, the context size, the result text — and the response entering history, handed
+ * over as an `assistant` message.
+ * @module
+ */
+import { isBlankText } from "../messages/blank-text";
+import type { AssistantModelMessage, ToolUseBlock } from "../messages/types";
+import type { PromiseOrValue } from "../shared/maybe-async";
+import type { Outcome } from "./decide-next";
+import type { LoopContext } from "./loop-context";
+import { type ModelOutcome, unfinishedOf } from "./model-outcome";
+import type { QueryState } from "./query-state";
+import { recordUsage } from "./record-usage";
+
+/**
+ * Takes in what a main model call returned: a response's usage is counted (an `unknown_pricing`
+ * notice may follow); a request cut off while streaming leaves its text.
+ */
+export function takeReply<T>(loop: LoopContext<T>, query: QueryState, reply: ModelOutcome): Outcome<T> {
+  if (reply.kind !== "response") {
+    const text = unfinishedOf(reply)?.text;
+    if (text) query.takeUnfinishedText(text);
+    return { kind: "unanswered", failure: reply };
+  }
+  const response = withoutBlankText(reply.message);
+  recordUsage(loop.conversation, query, reply.model, response.usage, query.channel.emit);
+  query.stopReason = response.stop_reason ?? null;
+  return { kind: "answered", response };
+}
+
+/**
+ * Records the response in history and hands it over. The API refuses an empty message anywhere
+ * but last (blank text was dropped): recorded once, it would fail every later request of the
+ * conversation, so an empty response is neither recorded nor handed over.
+ */
+export function recordResponse<T>(
+  loop: LoopContext<T>,
+  query: QueryState,
+  response: AssistantModelMessage,
+): PromiseOrValue<Outcome<T>> {
+  query.takeText(response);
+  const recorded = { kind: "recorded" as const, response, calls: toolUsesOf(response) };
+  if (response.content.length === 0) return recorded;
+  const writing = loop.conversation.history.append(response);
+  if (writing) return writing.then(() => handOver(query, recorded));
+  return handOver(query, recorded); // no store: no promise, no tick
+}
+
+/** Hands the recorded response over, after the failures its write reported. */
+function handOver<T>(query: QueryState, recorded: Outcome<T> & { kind: "recorded" }): Outcome<T> {
+  query.channel.post({ type: "assistant", message: recorded.response });
+  return recorded;
+}
+
+/**
+ * The response as history may hold it: without blank text blocks (empty or whitespace only), which
+ * the provider refuses when they are sent back. The client's message is not changed.
+ */
+function withoutBlankText(message: AssistantModelMessage): AssistantModelMessage {
+  if (!message.content.some(isBlankText)) return message;
+  return { ...message, content: message.content.filter((block) => !isBlankText(block)) };
+}
+
+function toolUsesOf(message: AssistantModelMessage): ToolUseBlock[] {
+  const calls: ToolUseBlock[] = [];
+  for (const block of message.content) if (block.type === "tool_use") calls.push(block);
+  return calls;
+}

@@ -1,0 +1,146 @@
+/**
+ * Steps 4 and 5 of the loop: the calls of one assistant message are answered — refused when the
+ * response was truncated, handled as a structured-output submission, or run as a batch — and their
+ * results enter history as one user message, handed over as a `user` message.
+ * @module
+ */
+import { MissingOutputError } from "../errors";
+import { errorResultsFor } from "../history/dangling";
+import type {
+  AssistantModelMessage,
+  ToolResultBlock,
+  ToolUseBlock,
+  UserModelMessage,
+} from "../messages/types";
+import type { PromiseOrValue } from "../shared/maybe-async";
+import { SUBMIT_OUTPUT_TOOL_NAME } from "../tools/submit-output";
+import { type ToolCallOutcome, toolResultText } from "../tools/tool-output";
+import { toolResultCompactor } from "./compact-tool-result";
+import type { Outcome } from "./decide-next";
+import type { Ending } from "./ending";
+import type { LoopContext } from "./loop-context";
+import type { QueryState } from "./query-state";
+import { submitOutput } from "./submit-output";
+import { runToolBatch } from "./tool-batch";
+import type { ToolRuntime } from "./tool-runtime";
+
+/**
+ * Results recorded, and the query goes on: shared, no allocation per turn. Not frozen: a frozen
+ * object has a shape of its own, and one more shape makes `decideNext`'s read of `kind` megamorphic.
+ */
+const RESULTS_RECORDED: Outcome<never> = { kind: "results", ending: undefined };
+
+/** The tool calls of one query's turns; the tool runtime is built on the first batch and reused. */
+export class ToolRunner<T> {
+  private runtime: ToolRuntime | undefined;
+
+  constructor(
+    private readonly loop: LoopContext<T>,
+    private readonly query: QueryState,
+  ) {}
+
+  /**
+   * Steps 4 and 5: answers every call of `response` — tool-call notices (hook errors, summaries)
+   * go to the channel — then records the results and hands them over.
+   */
+  answer(response: AssistantModelMessage, calls: ToolUseBlock[]): PromiseOrValue<Outcome<T>> {
+    // A response cut at max_tokens: no call runs (no promise, no tick).
+    if (response.stop_reason === "max_tokens") return this.record(calls.map(truncatedCallResult));
+    const { submitTool } = this.loop.config.modelSettings;
+    if (submitTool && calls.some((call) => call.name === SUBMIT_OUTPUT_TOOL_NAME)) {
+      const submitting = submitOutput(submitTool, calls, this.query.signals.tools);
+      return submitting.then((results) => this.record(results.blocks, results.ending));
+    }
+    const runtime = (this.runtime ??= this.buildRuntime());
+    const batch = runToolBatch(calls, runtime, this.loop.config.limits.toolConcurrency);
+    return batch.then((outcomes) => this.recordBatch(outcomes, submitTool !== undefined));
+  }
+
+  /** Answers the calls of a response that went over the budget without running them; the query ends. */
+  refuse(calls: ToolUseBlock[], ending: Ending<T>): PromiseOrValue<Outcome<T>> {
+    const refused = errorResultsFor(calls, notRunOverBudget) as UserModelMessage; // a user message
+    return recordResults(this.loop, this.query, refused, ending);
+  }
+
+  private record(blocks: ToolResultBlock[], ending?: Ending<T>): PromiseOrValue<Outcome<T>> {
+    return recordResults(this.loop, this.query, { role: "user", content: blocks }, ending);
+  }
+
+  /** The result blocks in the model's order, and the ending an `endTurn` result asks for. */
+  private recordBatch(outcomes: ToolCallOutcome[], withOutputSchema: boolean): PromiseOrValue<Outcome<T>> {
+    const blocks: ToolResultBlock[] = new Array(outcomes.length);
+    let ender: ToolCallOutcome | undefined;
+    for (let index = 0; index < outcomes.length; index++) {
+      const outcome = outcomes[index]!;
+      blocks[index] = outcome.block;
+      if (outcome.endTurn && !ender) ender = outcome;
+    }
+    return this.record(blocks, ender && endTurnEnding(ender, withOutputSchema));
+  }
+
+  private buildRuntime(): ToolRuntime {
+    const { loop, query } = this;
+    const { permissions } = loop.config;
+    return {
+      tools: loop.conversation.tools.byName, // a live view: tools added later (addTools, MCP refresh) are seen
+      hooks: loop.config.hooks,
+      canUseTool: permissions.canUseTool,
+      permissionMode: permissions.mode,
+      allowedTools: permissions.allowedTools,
+      disallowedTools: permissions.disallowedTools,
+      toolTimeoutMs: loop.config.deadlines.toolTimeoutMs,
+      signal: query.signals.tools,
+      telemetry: loop.conversation.telemetry,
+      parentSpan: query.span,
+      secrets: loop.config.secrets,
+      emit: query.channel.emit,
+      denials: query.denials,
+      compactResult: toolResultCompactor(loop, query),
+    };
+  }
+}
+
+/**
+ * Adds the results of a batch (or of calls answered without running) to history as one user
+ * message, and hands it over after the notices of the batch.
+ */
+function recordResults<T>(
+  loop: LoopContext<T>,
+  query: QueryState,
+  results: UserModelMessage,
+  ending: Ending<T> | undefined,
+): PromiseOrValue<Outcome<T>> {
+  const recorded: Outcome<T> = ending ? { kind: "results", ending } : RESULTS_RECORDED;
+  const writing = loop.conversation.history.append(results);
+  if (writing) return writing.then(() => handOver(query, results, recorded));
+  return handOver(query, results, recorded); // no store: no promise, no tick
+}
+
+function handOver<T>(query: QueryState, results: UserModelMessage, recorded: Outcome<T>): Outcome<T> {
+  query.channel.post({ type: "user", message: results });
+  return recorded;
+}
+
+/** The ending a call's `endTurn` result asks for: its text is the query's result. */
+function endTurnEnding<T>(ender: ToolCallOutcome, withOutputSchema: boolean): Ending<T> {
+  const result = toolResultText(ender.originalContent ?? ender.block.content);
+  // With outputSchema only a valid submission is a success: ending the turn otherwise is a missing output.
+  if (withOutputSchema) return { subtype: "error_missing_output", error: new MissingOutputError(), result };
+  return { subtype: "success", result };
+}
+
+function notRunOverBudget(call: ToolUseBlock): string {
+  return `The tool "${call.name}" was not run: the query went over maxBudgetUsd before it ran.`;
+}
+
+/** A response cut at max_tokens: its tool inputs may be incomplete, so none of them runs. */
+function truncatedCallResult(call: ToolUseBlock): ToolResultBlock {
+  return {
+    type: "tool_result",
+    tool_use_id: call.id,
+    is_error: true,
+    content:
+      `The call to "${call.name}" was not run: your response was cut off at the output token limit (max_tokens), ` +
+      "so its input may be incomplete. Reissue the call with a shorter input, or split the work into smaller calls.",
+  };
+}
