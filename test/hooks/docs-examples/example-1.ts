@@ -17,7 +17,7 @@ const client = createScriptedClient([
 ]);
 
 const agent = createAgent({
-  model: "claude-sonnet-4-5",
+  model: "claude-sonnet-4-6",
   client,
   tools: [bash],
   hooks: {

@@ -7,7 +7,7 @@ const client = createScriptedClient([
 ]);
 
 const agent = createAgent({
-  model: "claude-sonnet-4-5",
+  model: "claude-sonnet-4-6",
   client,
   maxTurns: 5, // bounds stop-hook continuations too
   hooks: {

@@ -8,7 +8,7 @@ const client = createScriptedClient([
 ]);
 
 const agent = createAgent({
-  model: "claude-sonnet-4-5",
+  model: "claude-sonnet-4-6",
   client,
   systemPrompt: "You are a release assistant.",
   autoCompact: { thresholdTokens: 100_000, keepRecentMessages: 1 },

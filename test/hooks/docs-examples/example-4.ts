@@ -44,7 +44,7 @@ const client = createScriptedClient([
 ]);
 
 const agent = createAgent({
-  model: "claude-sonnet-4-5",
+  model: "claude-sonnet-4-6",
   client,
   tools: [readFile, writeFile, deploy],
   permissionMode: "default",
@@ -62,7 +62,7 @@ for (const denial of result.permission_denials) {
 
 // The same agent in plan mode would only read:
 const planner = createAgent({
-  model: "claude-sonnet-4-5",
+  model: "claude-sonnet-4-6",
   client: createScriptedClient([
     { content: [{ type: "tool_use", id: "w3", name: "write_file", input: { path: "src/b.ts", text: "" } }] },
     { content: "I would create src/b.ts." },

@@ -4,7 +4,7 @@ import { createScriptedClient } from "../../../src/testing/index";
 
 const client = createScriptedClient([{ content: "ok" }]);
 const agent = createAgent({
-  model: "claude-sonnet-4-5",
+  model: "claude-sonnet-4-6",
   client,
   hooks: {
     onModelRequest: [
@@ -29,6 +29,6 @@ assert.deepEqual(await agent.getHistory(), [
     content: [{ type: "text", text: "ok" }],
     stop_reason: "end_turn",
     providerResponseId: "msg_scripted_1",
-    model: "claude-sonnet-4-5",
+    model: "claude-sonnet-4-6",
   },
 ]); // … and history never saw it
