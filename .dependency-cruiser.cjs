@@ -4,7 +4,7 @@
  *
  * Layers, inner to outer — a folder imports only from its own layer's listed folders and below:
  *   shared, errors.ts → messages → model, cost, compaction, history → tools, telemetry → hooks
- *   → loop → agent, workspace-tools, integrations, testing → cli, index.ts → queue (on the root entry)
+ *   → loop → agent, workspace-tools, integrations, testing → subagents → cli, index.ts → queue (on the root entry)
  */
 const inner = (...folders) => `^src/(${folders.join("|")})/`;
 const ERRORS = "^src/errors\\.ts$";
@@ -77,6 +77,12 @@ module.exports = {
       "shared",
       "integrations/mcp",
     ]),
+    onlyInward(
+      "subagents-build-on-the-agent",
+      "subagents",
+      ["agent", "messages", "model", "history", "tools", "shared"],
+      "A subagent creates a child Agent: it sits outside agent/, and nothing inward imports it.",
+    ),
     {
       name: "queue-builds-on-the-public-api",
       severity: "error",

@@ -66,7 +66,14 @@ export { type AnthropicClientOptions, createAnthropicClient } from "./model/anth
 export type * from "./model/client";
 export type { ModelEndpoint } from "./model/endpoint";
 export { isPromptTooLongError } from "./model/errors";
+export { defineSubagent } from "./subagents/define-subagent";
+export {
+  MAX_SUBAGENT_DEPTH,
+  type SubagentCall,
+  type SubagentDefinition,
+} from "./subagents/subagent-definition";
 export type { TelemetryOptions } from "./telemetry/telemetry";
+export type { AgentToolContext } from "./tools/agent-context";
 export { defineTool, type ToolDefinition } from "./tools/define-tool";
 export type {
   InferSchema,

@@ -7,6 +7,7 @@
 import type { SDKMessage, SDKResultMessage, SDKSystemMessage } from "../messages/sdk-messages";
 import type { AssistantModelMessage, ToolResultBlock, ToolUseBlock, Usage } from "../messages/types";
 import { formatUsd } from "../shared/money";
+import { ChildLines } from "./child-lines";
 import { howToPrice } from "./pricing-options";
 import type { Redactor } from "./redact";
 import type { Spinner } from "./spinner";
@@ -40,8 +41,12 @@ export class TerminalRenderer {
   /** Answer text held back: it may be the beginning of a secret that the next piece completes. */
   private heldAnswer = "";
 
+  /** A subagent's messages, indented under the call that started it. */
+  private readonly children: ChildLines;
+
   constructor(options: TerminalRendererOptions) {
     this.options = options;
+    this.children = new ChildLines(options.style);
   }
 
   /** Call when a query starts: shows the spinner until the first text arrives. */
@@ -52,6 +57,10 @@ export class TerminalRenderer {
 
   /** Renders one message a query yielded. */
   handle(message: SDKMessage): void {
+    if (message.parent_tool_use_id !== undefined) {
+      for (const line of this.children.linesOf(message, message.parent_tool_use_id)) this.notice(line);
+      return;
+    }
     switch (message.type) {
       case "stream_event":
         this.handleStreamEvent(message.event);
@@ -115,6 +124,7 @@ export class TerminalRenderer {
     this.flushAnswer();
     const calls = message.content.filter((block): block is ToolUseBlock => block.type === "tool_use");
     for (const call of calls) this.calls.set(call.id, call);
+    this.children.noteCalls(calls);
     if (calls.length > 0) {
       this.closeAnswerLine();
       const names = [...new Set(calls.map((call) => call.name))].join(", ");

@@ -73,6 +73,22 @@ export class CostLedger {
   }
 
   /**
+   * Adds the usage and cost another query spent (a subagent's child), model by model, as that
+   * query's ledger priced them.
+   */
+  add(modelUsage: Readonly<Record<string, ModelUsage>>): void {
+    for (const [model, spent] of Object.entries(modelUsage)) {
+      const counted = countedUsage(spent);
+      addUsage(this.usage, counted);
+      const entry = (this.byModel[model] ??= { ...emptyUsage(), cost_usd: 0 });
+      addUsage(entry, counted);
+      const cost = Number.isFinite(spent.cost_usd) && spent.cost_usd > 0 ? spent.cost_usd : 0;
+      entry.cost_usd += cost;
+      this.totalCostUsd += cost;
+    }
+  }
+
+  /**
    * Records one response's usage under `model`, as {@link countedUsage} counts it; returns false
    * when the model has no known price.
    */

@@ -79,9 +79,12 @@ export async function* agentLoop<T>(
         case "record_response": // 3. emit the response
           pending = recordResponse(loop, query, next.response);
           break;
-        case "run_tools": // 4. run the tool calls, 5. add their results
-          pending = tools.answer(next.response, next.calls);
+        case "run_tools": {
+          // 4. run the tool calls, 5. add their results — a subagent's messages are yielded as they come
+          const answering = tools.answer(next.response, next.calls);
+          pending = isPromiseLike(answering) ? yield* channel.during(answering) : answering;
           break;
+        }
         case "finish": // 6. repeat — unless the model is done
           pending = finishOrContinue(loop, query, next.response);
           break;

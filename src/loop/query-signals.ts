@@ -49,6 +49,11 @@ export class QuerySignals {
     return this.interruptRequested;
   }
 
+  /** Aborted by `interrupt()` only (a subagent's child is interrupted with its parent). */
+  get interruption(): AbortSignal {
+    return this.interruptController.signal;
+  }
+
   /** Cancels model requests, retry waits and hooks: aborted by the caller, an interrupt, or the consumer. */
   get model(): AbortSignal {
     this.modelLink ??= linkSignals(

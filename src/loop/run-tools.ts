@@ -15,6 +15,7 @@ import type {
 import type { PromiseOrValue } from "../shared/maybe-async";
 import { SUBMIT_OUTPUT_TOOL_NAME } from "../tools/submit-output";
 import { type ToolCallOutcome, toolResultText } from "../tools/tool-output";
+import { agentToolContext } from "./agent-tool-context";
 import { toolResultCompactor } from "./compact-tool-result";
 import type { Outcome } from "./decide-next";
 import type { Ending } from "./ending";
@@ -96,6 +97,7 @@ export class ToolRunner<T> {
       emit: query.channel.emit,
       denials: query.denials,
       compactResult: toolResultCompactor(loop, query),
+      agent: agentToolContext(loop, query),
     };
   }
 }

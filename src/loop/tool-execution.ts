@@ -36,7 +36,7 @@ export async function executeTool(
       : startDeadline(runtime.signal, runtime.toolTimeoutMs, toolTimeoutReason);
   const signal = deadline?.signal ?? runtime.signal;
   try {
-    const context: ToolContext = { signal, toolUseId: call.id, toolName: call.name };
+    const context: ToolContext = { signal, toolUseId: call.id, toolName: call.name, agent: runtime.agent };
     const { tool, value } = cleared;
     // With tracing on, the tool runs inside its execute_tool span (its own spans nest under it).
     const output = span.activate

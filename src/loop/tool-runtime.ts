@@ -8,6 +8,7 @@ import type { CanUseTool, Hooks, PermissionMode } from "../hooks/types";
 import type { PermissionDenial, SDKMessage } from "../messages/sdk-messages";
 import type { ToolResultBlock, ToolUseBlock } from "../messages/types";
 import type { SpanHandle, Telemetry } from "../telemetry/telemetry";
+import type { AgentToolContext } from "../tools/agent-context";
 import type { Tool } from "../tools/tool";
 import type { Emit } from "./live-messages";
 
@@ -30,6 +31,8 @@ export interface ToolRuntime {
   parentSpan: SpanHandle;
   /** The agent's credentials (its API key): kept out of the error text a thrown error or failed hook puts in a result. */
   secrets: readonly string[];
+  /** What a subagent tool needs of the query (`ToolContext.agent`); shared by every call. */
+  agent?: AgentToolContext;
   /**
    * Summarises a huge successful result before it enters history, when configured; its span is a
    * child of the call's span.

@@ -108,10 +108,15 @@ export type SDKSystemMessage =
   | { type: "system"; subtype: "store_error"; operation: "load" | "append" | "replace"; error: Error }
   | { type: "system"; subtype: "hook_error"; hook: string; error: Error };
 
-/** Everything a query yields. */
-export type SDKMessage<T = unknown> =
+/**
+ * Everything a query yields. A message a subagent's child agent yielded carries
+ * `parent_tool_use_id`: the id of the parent's tool call that started the child (see
+ * `defineSubagent`); the query's own messages never have it.
+ */
+export type SDKMessage<T = unknown> = (
   | SDKSystemMessage
   | { type: "assistant"; message: AssistantModelMessage }
   | { type: "user"; message: UserModelMessage }
   | { type: "stream_event"; event: ModelStreamEvent }
-  | SDKResultMessage<T>;
+  | SDKResultMessage<T>
+) & { parent_tool_use_id?: string };

@@ -5,6 +5,7 @@
 
 import type { ImageBlock, TextBlock } from "../messages/types";
 import type { JsonSchema } from "../model/client";
+import type { AgentToolContext } from "./agent-context";
 
 /**
  * What a tool returns: plain text, or content with flags. `isError` marks the result as an error
@@ -22,6 +23,11 @@ export interface ToolContext {
   toolUseId: string;
   /** The tool's name as the model called it. */
   toolName: string;
+  /**
+   * The running query, for a tool that runs an agent of its own (`defineSubagent`). Set by the
+   * agent loop; absent when the tool runs outside an agent's query.
+   */
+  agent?: AgentToolContext;
 }
 
 /** The result of validating a tool input. */

@@ -63,4 +63,15 @@ describe("every example under examples/ runs offline, as the docs say to run it"
     expect(run.stdout).toContain("  ← 70.7 °F");
     expect(run.stdout).toMatch(/^success · 2 turns · \$\d+\.\d{4}$/m);
   });
+
+  it("parallel-research.ts runs three researcher subagents, their lines indented under their calls", async () => {
+    const run = await runExample("parallel-research.ts");
+    expect(run.code).toBe(0);
+    for (const id of [1, 2, 3]) {
+      expect(run.stdout).toMatch(new RegExp(`^    \\[toolu_research_${id}\\] On .+: the short answer`, "m"));
+      expect(run.stdout).toMatch(new RegExp(`^    \\[toolu_research_${id}\\] success · 1 turns`, "m"));
+    }
+    expect(run.stdout).toContain("Summary of 3 findings:");
+    expect(run.stdout).toMatch(/^success · 2 turns · \$\d+\.\d{4}$/m);
+  });
 });

@@ -1,0 +1,64 @@
+/**
+ * `defineSubagent`: a tool whose every call runs a fresh child agent, inside the parent query's
+ * limits — its signal, interrupt, deadline and budget — with the child's messages and cost handed
+ * to the parent.
+ * @module
+ */
+import { z } from "zod";
+import { defineTool } from "../tools/define-tool";
+import type { SchemaLike } from "../tools/schema";
+import type { Tool, ToolContext, ToolOutput } from "../tools/tool";
+import { runChild } from "./run-child";
+import { MAX_SUBAGENT_DEPTH, type SubagentDefinition } from "./subagent-definition";
+
+const DEFAULT_INPUT = z.object({ prompt: z.string().describe("The task for the subagent, in full.") });
+
+/**
+ * Defines a subagent: a {@link Tool} whose every call runs a fresh child agent (`createAgent`) with
+ * its own system prompt, tools, model and history. The child's final text — or its structured
+ * result as JSON — is the tool result; a child that ends in an error subtype gives an error result
+ * saying how it ended, with its partial text. Its messages reach the parent's consumer with
+ * `parent_tool_use_id` set, its cost counts in the parent's result and budget, and the parent's
+ * signal, `interrupt()` and `toolTimeoutMs` stop it. Subagents nest to {@link MAX_SUBAGENT_DEPTH}.
+ *
+ * @throws InvalidToolError when the name or input schema is invalid (as `defineTool`).
+ * @example
+ * const researcher = defineSubagent({
+ *   name: "researcher",
+ *   description: "Answers one question about the codebase, with file references.",
+ *   tools: [readFile, grep],
+ *   readOnly: true,
+ * });
+ * const agent = createAgent({ model: "claude-sonnet-4-6", tools: [researcher] });
+ */
+export function defineSubagent(definition: SubagentDefinition): Tool {
+  return defineTool({
+    name: definition.name,
+    description: definition.description,
+    inputSchema: (definition.inputSchema ?? DEFAULT_INPUT) as SchemaLike<unknown>,
+    readOnly: definition.readOnly ?? false,
+    execute: (input: unknown, context: ToolContext): Promise<ToolOutput> => {
+      const depth = (context.agent?.depth ?? 0) + 1;
+      if (depth > MAX_SUBAGENT_DEPTH) return Promise.resolve(tooDeep(definition.name));
+      return runChild(definition, renderInput(input), context, depth);
+    },
+  });
+}
+
+/** The child's first prompt: the bare text of a `{ prompt }` input, else the input as JSON. */
+export function renderInput(input: unknown): string {
+  if (typeof input === "string") return input;
+  if (input && typeof input === "object") {
+    const keys = Object.keys(input);
+    const prompt = (input as { prompt?: unknown }).prompt;
+    if (keys.length === 1 && typeof prompt === "string") return prompt;
+  }
+  return JSON.stringify(input, null, 2);
+}
+
+function tooDeep(name: string): ToolOutput {
+  return {
+    content: `The subagent "${name}" was not run: subagents nest at most ${MAX_SUBAGENT_DEPTH} deep, and this call would be deeper. Do the task here instead.`,
+    isError: true,
+  };
+}

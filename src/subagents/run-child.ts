@@ -1,0 +1,113 @@
+/**
+ * One call of a subagent: a fresh child agent runs the rendered input under the parent query's
+ * signal, interrupt and remaining budget; its messages go to the parent's consumer tagged with the
+ * call's id, its cost to the parent's ledger, and its ending becomes the tool result.
+ * @module
+ */
+import { type Agent, createAgent } from "../agent/create-agent";
+import type { SDKMessage, SDKResultMessage } from "../messages/sdk-messages";
+import { redact } from "../shared/redact";
+import type { AgentToolContext } from "../tools/agent-context";
+import type { Tool, ToolContext, ToolOutput } from "../tools/tool";
+import type { SubagentDefinition } from "./subagent-definition";
+
+const DEFAULT_MAX_TURNS = 50;
+
+/** Runs one child conversation for the call `context` answers, at `depth`; resolves with the tool result. */
+export async function runChild(
+  definition: SubagentDefinition,
+  prompt: string,
+  context: ToolContext,
+  depth: number,
+): Promise<ToolOutput> {
+  const host = context.agent;
+  const model = definition.model ?? host?.model;
+  if (!model) return failure(definition, "it has no model: give it one (it runs outside an agent's query)");
+  if (host?.remainingBudgetUsd() === 0)
+    return failure(definition, "it was not run: the query's maxBudgetUsd is already spent");
+  const child = createChild(definition, model, host, context.toolUseId, depth);
+  const stopOnInterrupt = () => child.interrupt();
+  host?.interruption.addEventListener("abort", stopOnInterrupt, { once: true });
+  let result: SDKResultMessage<unknown> | undefined;
+  try {
+    for await (const message of child.query(prompt, { signal: context.signal })) {
+      // An interrupt that came before the child's query took its guard is passed on now.
+      if (message.type === "system" && message.subtype === "init" && host?.interruption.aborted)
+        child.interrupt();
+      if (message.type === "result" && message.parent_tool_use_id === undefined) result = message;
+      if (host) forward(host, message, context.toolUseId);
+    }
+  } finally {
+    host?.interruption.removeEventListener("abort", stopOnInterrupt);
+    if (result) host?.addUsage(result.model_usage);
+    await child.close();
+  }
+  if (!result) return failure(definition, "it ended without a result");
+  return toolOutputOf(definition, result);
+}
+
+function createChild(
+  definition: SubagentDefinition,
+  model: string,
+  host: AgentToolContext | undefined,
+  toolUseId: string,
+  depth: number,
+): Agent<unknown> {
+  const { name, description, readOnly, inputSchema, historyStore, tools, ...options } = definition;
+  const remaining = host?.remainingBudgetUsd();
+  const ownBudget = definition.maxBudgetUsd;
+  return createAgent<unknown>({
+    ...options,
+    model,
+    client: definition.client ?? host?.client,
+    tools: (tools ?? []).map((tool) => atDepth(tool, depth)),
+    maxTurns: definition.maxTurns ?? DEFAULT_MAX_TURNS,
+    includePartialMessages: host?.includePartialMessages ?? false,
+    historyStore: historyStore?.({ toolUseId }),
+    maxBudgetUsd:
+      remaining === undefined
+        ? ownBudget
+        : ownBudget === undefined
+          ? remaining
+          : Math.min(ownBudget, remaining),
+  });
+}
+
+/** The child's tool, seeing the child's depth in its context (a nested subagent counts from it). */
+function atDepth(tool: Tool, depth: number): Tool {
+  return Object.create(tool, {
+    execute: {
+      value: (input: unknown, context: ToolContext) =>
+        tool.execute(
+          input,
+          context.agent
+            ? { ...context, agent: Object.create(context.agent, { depth: { value: depth } }) }
+            : context,
+        ),
+    },
+  }) as Tool;
+}
+
+/** Hands a child's message to the parent's consumer, tagged with the call's id (a grandchild's keeps its own). */
+function forward(host: AgentToolContext, message: SDKMessage<unknown>, toolUseId: string): void {
+  if (message.parent_tool_use_id !== undefined) host.emit(message);
+  else host.emit({ ...message, parent_tool_use_id: toolUseId });
+}
+
+/** The tool result of the child's ending: its text (or structured result), an error saying how it ended. */
+function toolOutputOf(definition: SubagentDefinition, result: SDKResultMessage<unknown>): ToolOutput {
+  if (result.subtype === "success") {
+    if (definition.outputSchema) return JSON.stringify(result.structuredResult ?? null);
+    return result.result;
+  }
+  if (result.subtype === "interrupted")
+    return result.result || `The subagent "${definition.name}" was interrupted before it wrote any text.`;
+  const why = result.error?.message ? ` (${result.error.message})` : "";
+  const partial = result.result ? ` Its partial text:\n${result.result}` : " It wrote no text.";
+  return failure(definition, `it ended with ${result.subtype}${why}.${partial}`);
+}
+
+function failure(definition: SubagentDefinition, why: string): ToolOutput {
+  const secrets = definition.apiKey ? [definition.apiKey] : [];
+  return { content: redact(`The subagent "${definition.name}" failed: ${why}`, secrets), isError: true };
+}

@@ -1,0 +1,35 @@
+/**
+ * What a tool that runs an agent of its own (a subagent) needs from the running query, besides
+ * the plain {@link ToolContext}: the query's model and client, its message stream, its interrupt,
+ * its budget, its cost ledger and how deep in a chain of subagents it runs.
+ * @module
+ */
+import type { ModelUsage, SDKMessage } from "../messages/sdk-messages";
+import type { ModelClient } from "../model/client";
+
+/**
+ * `ToolContext.agent`: built once per query by the loop and shared by every call of it, so a
+ * plain tool pays nothing for it. Absent when a tool runs outside an agent's query (served over
+ * MCP, called directly).
+ */
+export interface AgentToolContext {
+  /** The query's current model (what `setModel` last chose). */
+  readonly model: string;
+  /** The model client the query's requests go to. */
+  readonly client: ModelClient;
+  /** Whether the query's consumer asked for `stream_event` messages (`includePartialMessages`). */
+  readonly includePartialMessages: boolean;
+  /** How many subagents up the chain the running query is: 0 for a top-level agent's query. */
+  readonly depth: number;
+  /** Aborted when the query is interrupted (`interrupt()`); the tool's own signal is not. */
+  readonly interruption: AbortSignal;
+  /**
+   * Hands a message to the query's consumer, live, while the tool still runs. A subagent tags
+   * each message of its child with `parent_tool_use_id` first.
+   */
+  emit(message: SDKMessage<unknown>): void;
+  /** What is left of the query's `maxBudgetUsd` (never below 0); undefined without a budget. */
+  remainingBudgetUsd(): number | undefined;
+  /** Adds usage and cost spent on the query's behalf (a child's `model_usage`) to its ledger. */
+  addUsage(modelUsage: Readonly<Record<string, ModelUsage>>): void;
+}
