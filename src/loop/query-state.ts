@@ -6,7 +6,7 @@
 import type { ModelPricing } from "../cost/pricing";
 import { CostLedger } from "../cost/usage";
 import type { PermissionDenial, SDKMessage } from "../messages/sdk-messages";
-import type { AssistantModelMessage, StopReason } from "../messages/types";
+import type { StopReason } from "../messages/types";
 import { NOOP_SPAN, type SpanHandle } from "../telemetry/telemetry";
 import { NoticeChannel, type StoreNotices } from "./notice-channel";
 import { QuerySignals } from "./query-signals";
@@ -66,10 +66,15 @@ export class QueryState {
     this.channel = new NoticeChannel(setup.storeNotices);
   }
 
-  /** The text of `message` becomes the result text (joined to the previous one after a continuation). */
-  takeText(message: AssistantModelMessage): void {
-    let text = "";
-    for (const block of message.content) if (block.type === "text") text += block.text;
+  /**
+   * The text the model wrote in its latest answer, whitespace-only blocks included (history drops
+   * them, the result text keeps them: "JST. Opened in", paragraph breaks).
+   */
+  answeredText = "";
+
+  /** The answer's text becomes the result text (joined to the previous one after a continuation). */
+  takeText(): void {
+    const text = this.answeredText;
     this.resultText = this.joinNextText ? this.resultText + text : text;
     this.joinNextText = false;
     if (this.resultText !== "") this.partialText = this.resultText;
