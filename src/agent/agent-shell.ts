@@ -40,6 +40,7 @@ export class AgentShell<T> {
       model: options.model,
       historyStore: options.historyStore,
       submitTool: config.modelSettings.submitTool,
+      secrets: config.secrets,
     });
     for (const tool of options.tools ?? []) conversation.tools.add(tool);
     this.loop = { config, conversation, services: { client } };
@@ -70,6 +71,7 @@ export class AgentShell<T> {
       startedAt: config.clock.now(),
       pricing: config.pricing,
       storeNotices: conversation.history,
+      secrets: config.secrets,
     });
     return { state, inFlight: undefined };
   }

@@ -21,6 +21,8 @@ export interface QuerySetup {
   pricing: Readonly<Record<string, ModelPricing>>;
   /** Where the history store reports its failures. */
   storeNotices: StoreNotices<SDKMessage<unknown>>;
+  /** What every message the query yields is cleaned of (see `NoticeChannel`). */
+  secrets?: readonly string[];
 }
 
 /** One running query. */
@@ -63,7 +65,7 @@ export class QueryState {
     this.requestTimeoutMs = setup.requestTimeoutMs;
     this.ledger = new CostLedger(setup.pricing);
     this.signals = new QuerySignals(setup.signal);
-    this.channel = new NoticeChannel(setup.storeNotices);
+    this.channel = new NoticeChannel(setup.storeNotices, setup.secrets);
   }
 
   /**
