@@ -4,6 +4,7 @@
  * in `loop/`; nothing here decides a turn.
  * @module
  */
+
 import { InvalidOptionError } from "../errors";
 import { agentLoop } from "../loop/agent-loop";
 import { Conversation } from "../loop/conversation";
@@ -13,6 +14,7 @@ import type { PromptInput } from "../messages/prompt-input";
 import type { SDKMessage, SDKResultMessage } from "../messages/sdk-messages";
 import type { ModelMessage } from "../messages/types";
 import { createAnthropicClient } from "../model/anthropic";
+import { jsonProblem } from "../shared/json-problem";
 import type { TelemetryOptions } from "../telemetry/telemetry";
 import type { Tool } from "../tools/tool";
 import { type AgentQuery, ConversationGuard } from "./conversation-guard";
@@ -40,6 +42,7 @@ export class AgentShell<T> {
       model: options.model,
       historyStore: options.historyStore,
       submitTool: config.modelSettings.submitTool,
+      secrets: config.secrets,
     });
     for (const tool of options.tools ?? []) conversation.tools.add(tool);
     this.loop = { config, conversation, services: { client } };
@@ -70,6 +73,7 @@ export class AgentShell<T> {
       startedAt: config.clock.now(),
       pricing: config.pricing,
       storeNotices: conversation.history,
+      secrets: config.secrets,
     });
     return { state, inFlight: undefined };
   }
@@ -158,6 +162,9 @@ export class AgentShell<T> {
     this.guard.assertIdle();
     if (!Array.isArray(messages))
       throw new InvalidOptionError("replaceHistory() takes an array of messages.");
+    const problem = jsonProblem(messages);
+    if (problem !== undefined)
+      throw new InvalidOptionError(`replaceHistory(): the messages cannot be written as JSON (${problem}).`);
     await this.conversation.history.replace(structuredClone(messages));
     // The usage the last response reported measured the old history; it must not compact the new one.
     this.conversation.forgetUsage();

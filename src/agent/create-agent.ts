@@ -3,11 +3,13 @@
  * only one query runs on it at a time.
  * @module
  */
+
 import type { PromptInput } from "../messages/prompt-input";
 import type { SDKMessage, SDKResultMessage } from "../messages/sdk-messages";
 import type { ModelMessage } from "../messages/types";
 import type { Tool } from "../tools/tool";
 import { AgentShell } from "./agent-shell";
+import { checkOptionShapes } from "./option-shapes";
 import type { AgentOptions, QueryOptions } from "./options";
 
 /** One conversation with a model. Create one Agent per concurrent conversation. */
@@ -45,6 +47,7 @@ export interface Agent<T = unknown> {
  * const result = await agent.prompt("Summarise README.md");
  */
 export function createAgent<T = unknown>(options: AgentOptions<T>): Agent<T> {
+  checkOptionShapes(options);
   const shell = new AgentShell(options);
   // Plain functions, not methods: `const { prompt } = agent` works.
   return {

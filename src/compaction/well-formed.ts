@@ -20,9 +20,12 @@ import type { ContentBlock, ModelMessage } from "../messages/types";
  * the API joins them into one turn.
  */
 export function findHistoryProblem(messages: readonly ModelMessage[]): string | undefined {
+  if (!Array.isArray(messages)) return "the history is not an array";
   const toolUseIdsSeen = new Set<string>();
   let awaitedIds: ReadonlySet<string> = new Set();
   for (const [index, message] of messages.entries()) {
+    const shapeProblem = findShapeProblem(message as unknown, index);
+    if (shapeProblem !== undefined) return shapeProblem;
     if (index === 0 && message.role !== "user") return "the history does not start with a user message";
     const problem =
       message.role === "assistant"
@@ -37,6 +40,18 @@ export function findHistoryProblem(messages: readonly ModelMessage[]): string | 
 /** Whether `messages` satisfies every rule of {@link findHistoryProblem}. */
 export function isWellFormedHistory(messages: readonly ModelMessage[]): boolean {
   return findHistoryProblem(messages) === undefined;
+}
+
+/** A message that is not an object with a known role and content of the right kind (any value may come in). */
+function findShapeProblem(message: unknown, index: number): string | undefined {
+  if (typeof message !== "object" || message === null) return `message ${index} is not an object`;
+  const { role, content } = message as { role?: unknown; content?: unknown };
+  if (role !== "user" && role !== "assistant") return `message ${index} has no role user or assistant`;
+  if (typeof content === "string" && role === "user") return undefined;
+  if (!Array.isArray(content)) return `message ${index} has content that is not an array of blocks`;
+  const bad = content.findIndex((block: unknown) => typeof block !== "object" || block === null);
+  if (bad >= 0) return `message ${index} has a block ${bad} that is not an object`;
+  return undefined;
 }
 
 function findAssistantProblem(

@@ -24,6 +24,7 @@
  * @module
  */
 import { ConcurrentQueryError, HistoryStoreError } from "../errors";
+import { redactMessage } from "../messages/redact-message";
 import type { SDKMessage } from "../messages/sdk-messages";
 import type { ModelMessage } from "../messages/types";
 import { raceWithSignal } from "../shared/signals";
@@ -53,7 +54,19 @@ export class HistoryLog {
   /** Counts changes of the in-memory history, so a catch-up knows whether it wrote the latest. */
   private version = 0;
 
-  constructor(private readonly store: HistoryStore | undefined) {}
+  /**
+   * `secrets` are replaced by `[redacted]` in everything history records — appended, replaced or
+   * loaded: what is stored and sent to the model never holds them (see `redactMessage`).
+   */
+  constructor(
+    private readonly store: HistoryStore | undefined,
+    private readonly secrets: readonly string[] = [],
+  ) {}
+
+  /** The redaction boundary of history: every message it takes in passes here. */
+  private clean(messages: ModelMessage[]): ModelMessage[] {
+    return redactMessage(messages, this.secrets);
+  }
 
   /**
    * Binds the running query's signal (or `undefined` when it ends): store calls still running when it
@@ -91,7 +104,7 @@ export class HistoryLog {
     }
     // A load abandoned by a cancelled query may end after `replace()` set the history: it is stale.
     if (this.loaded) return;
-    const { messages, repaired } = repairHistoryTail(stored);
+    const { messages, repaired } = repairHistoryTail(this.clean(stored));
     // Messages held back while the store could not be read come after the stored ones.
     const meanwhile = this.messages;
     this.messages = meanwhile.length > 0 ? [...messages, ...meanwhile] : messages;
@@ -105,7 +118,8 @@ export class HistoryLog {
   }
 
   /** Adds a message to history and appends it to the store. */
-  append(message: ModelMessage): Promise<void> | undefined {
+  append(raw: ModelMessage): Promise<void> | undefined {
+    const message = redactMessage(raw, this.secrets);
     this.messages.push(message);
     this.version++;
     // Without a store there is nothing to wait for: no promise, no tick on the hot path.
@@ -133,7 +147,8 @@ export class HistoryLog {
    * Replaces the whole history (compaction, `replaceHistory`) and the store's copy. The store is
    * written first: when its failure is thrown (`failOnError`), memory keeps the history it holds.
    */
-  async replace(messages: ModelMessage[]): Promise<void> {
+  async replace(raw: ModelMessage[]): Promise<void> {
+    const messages = this.clean(raw);
     const written = await this.writeReplace(messages);
     this.messages = messages;
     this.version++;
@@ -147,9 +162,9 @@ export class HistoryLog {
    * like appended ones — nothing is written over the conversation the agent never saw, and the next
    * successful load puts them after it.
    */
-  async rewrite(messages: ModelMessage[]): Promise<void> {
-    if (this.loaded) return this.replace(messages);
-    this.messages = messages;
+  async rewrite(raw: ModelMessage[]): Promise<void> {
+    if (this.loaded) return this.replace(raw);
+    this.messages = this.clean(raw);
     this.version++;
   }
 

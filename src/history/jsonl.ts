@@ -21,11 +21,13 @@
  * Files are created with mode 0600 (transcripts hold user data); parent folders are created.
  * @module
  */
+
 import type { FileHandle } from "node:fs/promises";
 import { mkdir, open } from "node:fs/promises";
 import { dirname } from "node:path";
 import { ConversationConflictError } from "../errors";
 import type { ModelMessage } from "../messages/types";
+import { assertKnownOptions } from "../shared/known-options";
 import {
   describeDifference,
   type FileVersion,
@@ -71,6 +73,12 @@ export interface JsonlHistoryStore extends HistoryStore {
 }
 
 /**
+ * Every option name of `createJsonlHistoryStore` — the one list to extend when an option is added; any other
+ * name is refused, naming the closest of these.
+ */
+export const JSONL_STORE_OPTION_NAMES: readonly string[] = ["path", "failOnError", "fsync", "staleLockMs"];
+
+/**
  * Creates a history store that keeps one conversation in a JSON Lines file.
  *
  * @example
@@ -80,6 +88,7 @@ export interface JsonlHistoryStore extends HistoryStore {
  * });
  */
 export function createJsonlHistoryStore(options: JsonlHistoryStoreOptions): JsonlHistoryStore {
+  assertKnownOptions("createJsonlHistoryStore", options, JSONL_STORE_OPTION_NAMES);
   if (typeof options?.path !== "string" || options.path === "") {
     throw new TypeError("createJsonlHistoryStore needs a non-empty `path`.");
   }

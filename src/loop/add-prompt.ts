@@ -3,7 +3,6 @@
  * @module
  */
 import { PromptBlockedError } from "../errors";
-import { closeDanglingToolUses, unansweredCall } from "../history/dangling";
 import { promptOverride, refusalMessage } from "../hooks/overrides";
 import { runHookChain } from "../hooks/run-hooks";
 import type { UserPromptSubmitOutput } from "../hooks/types";
@@ -12,6 +11,7 @@ import { asSentence } from "../shared/sentence";
 import type { Outcome } from "./decide-next";
 import { cancelledEnding } from "./ending";
 import type { LoopContext } from "./loop-context";
+import { promptMessages } from "./prompt-message";
 import type { QueryState } from "./query-state";
 
 const PROMPT_ADDED: Outcome<never> = Object.freeze({ kind: "prompt_added" });
@@ -57,10 +57,9 @@ export async function addPrompt<T>(
   }
   const { history } = loop.conversation;
   // Calls left without results (a history given to replaceHistory, or written by another program)
-  // are answered first: the request would otherwise be refused.
-  const unanswered = closeDanglingToolUses(history.messages, unansweredCall);
-  if (unanswered) await history.append(unanswered);
+  // are answered first: the request would otherwise be refused. A prompt's tool_result blocks may
+  // answer them, never anything else (thrown before history is touched).
   // The prompt enters history but is not yielded: `user` messages report what the loop fed back.
-  await history.append({ role: "user", content });
+  for (const message of promptMessages(history.messages, content)) await history.append(message);
   return PROMPT_ADDED;
 }

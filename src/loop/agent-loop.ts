@@ -54,7 +54,7 @@ export async function* agentLoop<T>(
     assertPrompt(prompt); // a caller's mistake: thrown before the guard, the store or history is touched
     await lifecycle.prepare();
     query.span = loop.conversation.telemetry.query(loop.conversation.model);
-    yield initMessage(loop); // always the first message; the store's failures of the load follow it
+    yield query.channel.clean(initMessage(loop)); // always the first message; the store's failures of the load follow it
     // Notices never carry the structured result's type.
     const channel = query.channel as NoticeChannel<SDKMessage<T>>;
     const request = new MainRequest(loop);
@@ -100,7 +100,7 @@ export async function* agentLoop<T>(
           break;
         case "end": {
           // 7. emit the result
-          const result = resultMessage(loop, query, next.ending);
+          const result = query.channel.clean(resultMessage(loop, query, next.ending));
           completed = true;
           lifecycle.settle();
           yield result;

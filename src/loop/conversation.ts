@@ -21,6 +21,8 @@ export interface ConversationSetup {
   historyStore: HistoryStore | undefined;
   /** The reserved `submit_output` tool, when the agent has an `outputSchema`. */
   submitTool: SubmitOutputTool<unknown> | undefined;
+  /** Replaced by `[redacted]` in everything history records. */
+  secrets?: readonly string[];
 }
 
 /** One conversation's state. One query at a time changes it (the agent's guard sees to that). */
@@ -39,7 +41,7 @@ export class Conversation {
 
   constructor(setup: ConversationSetup) {
     this.currentModel = setup.model;
-    this.history = new HistoryLog(setup.historyStore);
+    this.history = new HistoryLog(setup.historyStore, setup.secrets);
     this.tools = new ToolRegistry(setup.submitTool);
   }
 

@@ -3,8 +3,13 @@
  * notices (store errors, hook errors, retries, fallbacks, compaction, pricing) and the messages a
  * step hands over (the assistant message, the tool results). Steps put messages in; the loop takes
  * them out — live while a model call or compaction runs, and at each hand-over between two steps.
+ *
+ * It is the redaction boundary of what a query yields: every message it delivers — and the `init`
+ * and result messages, through {@link NoticeChannel.clean} — has the agent's secrets replaced by
+ * `[redacted]`, whatever produced it (a hook, a permission callback, a tool, a store, a provider).
  * @module
  */
+import { redactMessage } from "../messages/redact-message";
 import { type Emit, LiveDelivery, LiveMessages } from "./live-messages";
 
 /** Where the history store leaves the failures it reports (see `HistoryLog`). */
@@ -16,10 +21,24 @@ export interface StoreNotices<M> {
 /** The messages of one query on their way to the consumer, in the order they were put in. */
 export class NoticeChannel<M> {
   private readonly live = new LiveMessages<M>();
-  /** Puts a notice in. Reaches the consumer live during {@link during}, else at the next hand-over. */
-  readonly emit: Emit<M> = this.live.emit;
+  /**
+   * Puts a notice in (redacted). Reaches the consumer live during {@link during}, else at the next
+   * hand-over.
+   */
+  readonly emit: Emit<M>;
 
-  constructor(private readonly store: StoreNotices<M>) {}
+  constructor(
+    private readonly store: StoreNotices<M>,
+    private readonly secrets: readonly string[] = [],
+  ) {
+    const deliver = this.live.emit;
+    this.emit = (message) => deliver(redactMessage(message, secrets));
+  }
+
+  /** `message` as the consumer may see it: without the agent's secrets. */
+  clean<X>(message: X): X {
+    return redactMessage(message, this.secrets);
+  }
 
   /**
    * Puts in a message that follows everything so far, the store's failures included: the message a

@@ -6,7 +6,7 @@
 import type { ModelPricing } from "../cost/pricing";
 import { CostLedger } from "../cost/usage";
 import type { PermissionDenial, SDKMessage } from "../messages/sdk-messages";
-import type { AssistantModelMessage, StopReason } from "../messages/types";
+import type { StopReason } from "../messages/types";
 import { NOOP_SPAN, type SpanHandle } from "../telemetry/telemetry";
 import { NoticeChannel, type StoreNotices } from "./notice-channel";
 import { QuerySignals } from "./query-signals";
@@ -21,6 +21,8 @@ export interface QuerySetup {
   pricing: Readonly<Record<string, ModelPricing>>;
   /** Where the history store reports its failures. */
   storeNotices: StoreNotices<SDKMessage<unknown>>;
+  /** What every message the query yields is cleaned of (see `NoticeChannel`). */
+  secrets?: readonly string[];
 }
 
 /** One running query. */
@@ -63,13 +65,18 @@ export class QueryState {
     this.requestTimeoutMs = setup.requestTimeoutMs;
     this.ledger = new CostLedger(setup.pricing);
     this.signals = new QuerySignals(setup.signal);
-    this.channel = new NoticeChannel(setup.storeNotices);
+    this.channel = new NoticeChannel(setup.storeNotices, setup.secrets);
   }
 
-  /** The text of `message` becomes the result text (joined to the previous one after a continuation). */
-  takeText(message: AssistantModelMessage): void {
-    let text = "";
-    for (const block of message.content) if (block.type === "text") text += block.text;
+  /**
+   * The text the model wrote in its latest answer, whitespace-only blocks included (history drops
+   * them, the result text keeps them: "JST. Opened in", paragraph breaks).
+   */
+  answeredText = "";
+
+  /** The answer's text becomes the result text (joined to the previous one after a continuation). */
+  takeText(): void {
+    const text = this.answeredText;
     this.resultText = this.joinNextText ? this.resultText + text : text;
     this.joinNextText = false;
     if (this.resultText !== "") this.partialText = this.resultText;

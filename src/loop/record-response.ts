@@ -23,6 +23,7 @@ export function takeReply<T>(loop: LoopContext<T>, query: QueryState, reply: Mod
     if (text) query.takeUnfinishedText(text);
     return { kind: "unanswered", failure: reply };
   }
+  query.answeredText = textOf(reply.message);
   const response = withoutBlankText(reply.message);
   recordUsage(loop.conversation, query, reply.model, response.usage, query.channel.emit);
   query.stopReason = response.stop_reason ?? null;
@@ -32,16 +33,21 @@ export function takeReply<T>(loop: LoopContext<T>, query: QueryState, reply: Mod
 /**
  * Records the response in history and hands it over. The API refuses an empty message anywhere
  * but last (blank text was dropped): recorded once, it would fail every later request of the
- * conversation, so an empty response is neither recorded nor handed over.
+ * conversation, so an empty response is not recorded — and not handed over either, but for a
+ * refusal (`stop_reason: "refusal"`), which is yielded so its id and model are not lost.
  */
 export function recordResponse<T>(
   loop: LoopContext<T>,
   query: QueryState,
   response: AssistantModelMessage,
 ): PromiseOrValue<Outcome<T>> {
-  query.takeText(response);
+  query.takeText();
   const recorded = { kind: "recorded" as const, response, calls: toolUsesOf(response) };
-  if (response.content.length === 0) return recorded;
+  if (response.content.length === 0) {
+    // A refusal without content is still handed over (its providerResponseId and model), not recorded.
+    if (response.stop_reason === "refusal") return handOver(query, recorded);
+    return recorded;
+  }
   const writing = loop.conversation.history.append(response);
   if (writing) return writing.then(() => handOver(query, recorded));
   return handOver(query, recorded); // no store: no promise, no tick
@@ -60,6 +66,13 @@ function handOver<T>(query: QueryState, recorded: Outcome<T> & { kind: "recorded
 function withoutBlankText(message: AssistantModelMessage): AssistantModelMessage {
   if (!message.content.some(isBlankText)) return message;
   return { ...message, content: message.content.filter((block) => !isBlankText(block)) };
+}
+
+/** The text blocks of `message` joined, whitespace-only ones included. */
+function textOf(message: AssistantModelMessage): string {
+  let text = "";
+  for (const block of message.content) if (block.type === "text") text += block.text;
+  return text;
 }
 
 function toolUsesOf(message: AssistantModelMessage): ToolUseBlock[] {

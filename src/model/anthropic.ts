@@ -4,8 +4,10 @@
  * server) through `baseURL`.
  * @module
  */
+
 import Anthropic, { type ClientOptions } from "@anthropic-ai/sdk";
 import { InvalidOptionError } from "../errors";
+import { assertKnownOptions } from "../shared/known-options";
 import { urlSecretsOf } from "../shared/redact";
 import { MAX_TIMER_MS } from "../shared/signals";
 import { credentialSecrets } from "./anthropic-credentials";
@@ -34,6 +36,19 @@ export interface AnthropicClientOptions {
 }
 
 /**
+ * Every option name of `createAnthropicClient` — the one list to extend when an option is added; any other
+ * name is refused, naming the closest of these.
+ */
+export const ANTHROPIC_CLIENT_OPTION_NAMES: readonly string[] = [
+  "apiKey",
+  "baseURL",
+  "stream",
+  "defaultHeaders",
+  "fetch",
+  "anthropic",
+];
+
+/**
  * Creates the built-in Anthropic client.
  *
  * The SDK's own retries are off: the agent loop owns retries. Each request forwards its `signal`
@@ -50,6 +65,7 @@ export interface AnthropicClientOptions {
  * const client = createAnthropicClient({ apiKey: process.env.DEEPSEEK_API_KEY, baseURL: "https://api.deepseek.com/anthropic" });
  */
 export function createAnthropicClient(options: AnthropicClientOptions = {}): ModelClient {
+  assertKnownOptions("createAnthropicClient", options, ANTHROPIC_CLIENT_OPTION_NAMES);
   const apiKey = options.apiKey ?? nonEmpty(process.env.ANTHROPIC_API_KEY);
   const baseURL = options.baseURL ?? nonEmpty(process.env.ANTHROPIC_BASE_URL);
   if (!apiKey && !baseURL) {

@@ -7,6 +7,7 @@ import { context, type Span, SpanKind, SpanStatusCode, type Tracer, trace } from
 import type { ModelRequest } from "../model/client";
 import type { ModelEndpoint } from "../model/endpoint";
 import { redact } from "../shared/redact";
+import { redactValue } from "../shared/redact-value";
 import type { SpanAttributeValue, SpanHandle, Telemetry, TelemetryOptions } from "./telemetry";
 
 const TRACER_NAME = "agent-lattice";
@@ -28,8 +29,9 @@ class OtelSpan implements SpanHandle {
     private readonly secrets: readonly string[],
   ) {}
   set(attributes: Record<string, SpanAttributeValue | undefined>): void {
+    // The span's redaction boundary: no attribute it records holds a secret (traces leave the process).
     for (const [key, value] of Object.entries(attributes))
-      if (value !== undefined) this.span.setAttribute(key, value);
+      if (value !== undefined) this.span.setAttribute(key, redactValue(value, this.secrets));
   }
   fail(error: unknown): void {
     const failure = withoutSecrets(error instanceof Error ? error : new Error(String(error)), this.secrets);

@@ -5,6 +5,7 @@
 import { isBlankText } from "../messages/blank-text";
 import type { ImageBlock, TextBlock, ToolResultBlock, ToolUseBlock } from "../messages/types";
 import { describeThrown } from "../shared/describe-thrown";
+import { jsonProblem } from "../shared/json-problem";
 import type { ToolOutput } from "./tool";
 
 /** A tool result block plus the tool's request to end the turn. */
@@ -50,6 +51,9 @@ function readOutput(call: Pick<ToolUseBlock, "id" | "name">, output: ToolOutput)
   const endTurn = output.endTurn === true;
   let content = usableContent(output.content);
   if (content === undefined) return { ...malformedContent(toolUseId, output.content), endTurn };
+  // Extra fields JSON cannot state (a BigInt, a cycle) would fail every later write and request.
+  const problem = typeof content === "string" ? undefined : jsonProblem(content);
+  if (problem !== undefined) return { ...unstorableContent(toolUseId, problem), endTurn };
   if (output.isError && isEmptyContent(content))
     content = `The tool "${call.name}" reported an error without a message.`;
   const block: ToolResultBlock = { type: "tool_result", tool_use_id: toolUseId, content };
@@ -67,6 +71,14 @@ function malformedContent(toolUseId: string, content: unknown): ToolCallOutcome 
   return errorOutcome(
     toolUseId,
     `The tool returned content that is neither a string nor an array of text and image blocks (it was ${found}), so its result was not recorded.`,
+  );
+}
+
+/** The error result of content blocks JSON cannot write: named, so the tool's author can fix it. */
+function unstorableContent(toolUseId: string, problem: string): ToolCallOutcome {
+  return errorOutcome(
+    toolUseId,
+    `The tool returned content blocks that cannot be written as JSON (${problem}), so its result was not recorded.`,
   );
 }
 

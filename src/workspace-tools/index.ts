@@ -4,6 +4,7 @@
  * bubblewrap sandbox (`bashSandbox`). Any new export here becomes public API.
  * @module
  */
+import { assertKnownOptions } from "../shared/known-options";
 import type { Tool } from "../tools/tool";
 import { createBashTool } from "./bash-tool";
 import { createEditFileTool } from "./edit-file-tool";
@@ -53,6 +54,27 @@ export const WORKSPACE_TOOL_NAMES = [
 export type WorkspaceToolName = (typeof WORKSPACE_TOOL_NAMES)[number];
 
 /**
+ * Every option name of `createWorkspaceTools` — the one list to extend when an option is added; any other
+ * name is refused, naming the closest of these.
+ */
+export const WORKSPACE_TOOLS_OPTION_NAMES: readonly string[] = [
+  "root",
+  "allowBash",
+  "bashSandbox",
+  "allowWrite",
+  "maxReadBytes",
+  "maxOutputChars",
+  "maxLineChars",
+  "maxEntries",
+  "maxMatches",
+  "maxGrepFileBytes",
+  "bashTimeoutMs",
+  "bashKillGraceMs",
+  "bashEnv",
+  "ignoredDirectories",
+];
+
+/**
  * The workspace tools for a root folder. Read-only tools (`read_file`, `list_files`, `glob`,
  * `grep`) are flagged so the agent runs them concurrently; `write_file` and `edit_file` come unless
  * `allowWrite` is false; `bash` only with `allowBash`. Every output is capped with an explicit
@@ -79,6 +101,7 @@ export type WorkspaceToolName = (typeof WORKSPACE_TOOL_NAMES)[number];
  * });
  */
 export function createWorkspaceTools(options: WorkspaceToolsOptions): Tool[] {
+  assertKnownOptions("createWorkspaceTools", options, WORKSPACE_TOOLS_OPTION_NAMES);
   const workspace = createWorkspace(resolveWorkspaceSettings(options));
   const tools: Tool[] = [
     createReadFileTool(workspace),

@@ -109,3 +109,37 @@ describe("findHistoryProblem", () => {
 function isAnswer(message: ModelMessage): boolean {
   return Array.isArray(message.content) && message.content.some((block) => block.type === "tool_result");
 }
+
+describe("isWellFormedHistory on values that are not messages (issue 17)", () => {
+  it.each([
+    ["[null]", [null]],
+    ["[undefined]", [undefined]],
+    ["[42]", [42]],
+    ["a message without role", [{ content: "hi" }]],
+    ["a message with content null", [{ role: "user", content: null }]],
+    ["a null block", [{ role: "user", content: [null] }]],
+    [
+      "an assistant with string content",
+      [
+        { role: "user", content: "hi" },
+        { role: "assistant", content: "hi" },
+      ],
+    ],
+  ])("returns false, never throws: %s", (_name, history) => {
+    expect(isWellFormedHistory(history as never)).toBe(false);
+    expect(findHistoryProblem(history as never)).toEqual(expect.any(String));
+  });
+
+  it("returns false for any array of arbitrary values that are not messages (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.constant(null), fc.integer(), fc.string(), fc.constant(undefined)), {
+          minLength: 1,
+        }),
+        (values) => {
+          expect(isWellFormedHistory(values as never)).toBe(false);
+        },
+      ),
+    );
+  });
+});

@@ -16,6 +16,7 @@
  * new rows (O(1) per message). A replace claims the version, deletes and inserts in one transaction.
  * @module
  */
+
 import type pg from "pg";
 import { InvalidOptionError } from "../../errors";
 import {
@@ -25,6 +26,7 @@ import {
 } from "../../history/store-kit/conversation-history-store";
 import type { SharedResource } from "../../history/store-kit/shared-resource";
 import { createVersionedStoreCore } from "../../history/store-kit/versioned-store";
+import { assertKnownOptions } from "../../shared/known-options";
 import { createPostgresBackend, stateOf } from "./postgres-backend";
 import { connectionSecrets, inTransaction, openPool } from "./postgres-connection";
 import { createQueries, type Tables, tablesFor } from "./postgres-queries";
@@ -66,6 +68,19 @@ export interface PostgresHistoryStore extends ConversationHistoryStore {
 }
 
 /**
+ * Every option name of `createPostgresHistoryStore` — the one list to extend when an option is added; any other
+ * name is refused, naming the closest of these.
+ */
+export const POSTGRES_STORE_OPTION_NAMES: readonly string[] = [
+  "pool",
+  "connectionString",
+  "conversationId",
+  "failOnError",
+  "schema",
+  "tablePrefix",
+];
+
+/**
  * Creates a history store for one conversation of a PostgreSQL database.
  *
  * @example
@@ -73,6 +88,7 @@ export interface PostgresHistoryStore extends ConversationHistoryStore {
  * const historyStore = createPostgresHistoryStore({ pool, conversationId: `user-${userId}` });
  */
 export function createPostgresHistoryStore(options: PostgresHistoryStoreOptions): PostgresHistoryStore {
+  assertKnownOptions("createPostgresHistoryStore", options, POSTGRES_STORE_OPTION_NAMES);
   assertPostgresConversationId(options?.conversationId, "createPostgresHistoryStore");
   const tables = tablesFor(options.schema, options.tablePrefix ?? DEFAULT_POSTGRES_TABLE_PREFIX);
   return createStore(openPool(options), tables, options.conversationId, options.failOnError ?? false);

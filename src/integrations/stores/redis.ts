@@ -14,6 +14,7 @@
  * part-way leaves the old list whole.
  * @module
  */
+
 import { Redis } from "ioredis";
 import { InvalidOptionError } from "../../errors";
 import {
@@ -26,6 +27,7 @@ import {
   type SharedResource,
 } from "../../history/store-kit/shared-resource";
 import { createVersionedStoreCore } from "../../history/store-kit/versioned-store";
+import { assertKnownOptions } from "../../shared/known-options";
 import { createRedisBackend } from "./redis-backend";
 import { keysOf, listConversations, loadConversation } from "./redis-conversations";
 import { APPEND_SCRIPT, runScript } from "./redis-scripts";
@@ -67,6 +69,19 @@ export interface RedisHistoryStore extends ConversationHistoryStore {
 }
 
 /**
+ * Every option name of `createRedisHistoryStore` — the one list to extend when an option is added; any other
+ * name is refused, naming the closest of these.
+ */
+export const REDIS_STORE_OPTION_NAMES: readonly string[] = [
+  "client",
+  "url",
+  "conversationId",
+  "ttlSeconds",
+  "keyPrefix",
+  "failOnError",
+];
+
+/**
  * Creates a history store for one conversation kept in Redis.
  *
  * @example
@@ -74,6 +89,7 @@ export interface RedisHistoryStore extends ConversationHistoryStore {
  * const historyStore = createRedisHistoryStore({ url: "redis://127.0.0.1:6379", conversationId: "user-42", ttlSeconds: 86_400 });
  */
 export function createRedisHistoryStore(options: RedisHistoryStoreOptions): RedisHistoryStore {
+  assertKnownOptions("createRedisHistoryStore", options, REDIS_STORE_OPTION_NAMES);
   assertConversationId(options?.conversationId, "createRedisHistoryStore");
   const ttlSeconds = options.ttlSeconds ?? 0;
   if (!Number.isInteger(ttlSeconds) || ttlSeconds < 0) {

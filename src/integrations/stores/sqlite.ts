@@ -15,6 +15,7 @@
  * or the new one, never a mix.
  * @module
  */
+
 import { closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
@@ -35,6 +36,7 @@ import {
   type DeletableVersionedBackend,
 } from "../../history/store-kit/versioned-store";
 import type { ModelMessage } from "../../messages/types";
+import { assertKnownOptions } from "../../shared/known-options";
 import {
   type ConversationState,
   prepareStatements,
@@ -78,6 +80,19 @@ export interface SqliteHistoryStore extends ConversationHistoryStore {
 }
 
 /**
+ * Every option name of `createSqliteHistoryStore` — the one list to extend when an option is added; any other
+ * name is refused, naming the closest of these.
+ */
+export const SQLITE_STORE_OPTION_NAMES: readonly string[] = [
+  "path",
+  "database",
+  "conversationId",
+  "failOnError",
+  "tableName",
+  "busyTimeoutMs",
+];
+
+/**
  * Creates a history store for one conversation of a SQLite database.
  *
  * @example
@@ -85,6 +100,7 @@ export interface SqliteHistoryStore extends ConversationHistoryStore {
  * const historyStore = createSqliteHistoryStore({ path: "data/agents.db", conversationId: "user-42" });
  */
 export function createSqliteHistoryStore(options: SqliteHistoryStoreOptions): SqliteHistoryStore {
+  assertKnownOptions("createSqliteHistoryStore", options, SQLITE_STORE_OPTION_NAMES);
   assertConversationId(options?.conversationId, "createSqliteHistoryStore");
   const tables = tableNamesFor(options.tableName ?? DEFAULT_SQLITE_TABLE_NAME);
   return createStore(openDatabase(options), tables, options.conversationId, options.failOnError ?? false);

@@ -1,0 +1,25 @@
+/**
+ * The redaction boundary: every message that leaves the agent — yielded to the consumer, recorded
+ * in history (hence stored and sent to the model), shown by the CLI — passes {@link redactMessage}
+ * with the agent's secrets. Whatever produced it (a hook's error, a permission callback, a tool's
+ * output, a store, a provider), no configured secret and no credential-shaped string survives it.
+ *
+ * Left as they are, because changing them would break them: thinking and redacted thinking blocks
+ * (their signature covers the text) and base64 payloads (images, documents).
+ * @module
+ */
+import { type KeepAsIs, redactValue } from "../shared/redact-value";
+
+/** Signed thinking and base64 payloads are never rewritten. */
+const keepAsIs: KeepAsIs = (value) => {
+  const type = (value as { type?: unknown }).type;
+  return type === "thinking" || type === "redacted_thinking" || type === "base64";
+};
+
+/**
+ * `message` (a model message, an SDK message, any value) with every secret replaced by
+ * `[redacted]` — the same object when it holds none.
+ */
+export function redactMessage<M>(message: M, secrets: readonly string[]): M {
+  return redactValue(message, secrets, keepAsIs);
+}

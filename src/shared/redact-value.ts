@@ -1,0 +1,108 @@
+/**
+ * Redaction of whole values — messages, errors, their causes — copy on write: a value that holds
+ * no secret is returned as it is (same object), one that does comes back as a copy with every
+ * secret replaced by {@link REDACTED}. Errors keep their class (prototype), name and own fields.
+ * @module
+ */
+import { REDACTED, redact } from "./redact";
+
+/** Says which objects are left exactly as they are (signed thinking, base64 payloads). */
+export type KeepAsIs = (value: object) => boolean;
+
+const NEVER_KEEP: KeepAsIs = () => false;
+
+/** Deepest nesting looked into; deeper values are kept only when they hold no string at all. */
+const MAX_DEPTH = 24;
+
+/**
+ * `value` with every secret (and credential-shaped string, see {@link redact}) replaced; the same
+ * value when there is none. Cycles are followed once. Map, Set and class instances other than
+ * errors and plain objects / arrays are kept unless they hold a secret, then replaced by the marker.
+ */
+export function redactValue<V>(value: V, secrets: readonly string[], keep: KeepAsIs = NEVER_KEEP): V {
+  const copies = new Map<object, unknown>();
+  const visit = (current: unknown, depth: number): unknown => {
+    if (typeof current === "string") return redact(current, secrets);
+    if (typeof current !== "object" || current === null) return current;
+    if (copies.has(current)) return copies.get(current);
+    if (depth > MAX_DEPTH || keep(current)) return current;
+    if (current instanceof Error) return redactErrorWith(current, copies, (child) => visit(child, depth + 1));
+    if (Array.isArray(current)) return redactArray(current, copies, (child) => visit(child, depth + 1));
+    if (isPlainObject(current)) return redactObject(current, copies, (child) => visit(child, depth + 1));
+    return current; // a Map, a Date, a class instance: not ours to rebuild
+  };
+  return visit(value, 0) as V;
+}
+
+/** `error`, or a copy of the same class whose message, stack, cause and fields hold no secret. */
+export function redactError<E extends Error>(error: E, secrets: readonly string[]): E {
+  return redactValue(error, secrets);
+}
+
+function redactArray(array: unknown[], copies: Map<object, unknown>, visit: (child: unknown) => unknown) {
+  copies.set(array, array);
+  let copy: unknown[] | undefined;
+  for (let index = 0; index < array.length; index++) {
+    const item = array[index];
+    const clean = visit(item);
+    if (clean !== item) {
+      copy ??= array.slice();
+      copy[index] = clean;
+    }
+  }
+  if (copy) copies.set(array, copy);
+  return copy ?? array;
+}
+
+function redactObject(object: object, copies: Map<object, unknown>, visit: (child: unknown) => unknown) {
+  copies.set(object, object);
+  let copy: Record<string, unknown> | undefined;
+  for (const [key, item] of Object.entries(object)) {
+    const clean = visit(item);
+    if (clean !== item) {
+      copy ??= { ...object };
+      copy[key] = clean;
+    }
+  }
+  if (copy) copies.set(object, copy);
+  return copy ?? object;
+}
+
+/** Own fields of an error, enumerable or not (message, stack, cause…): a copy only when one changes. */
+function redactErrorWith(error: Error, copies: Map<object, unknown>, visit: (child: unknown) => unknown) {
+  copies.set(error, error);
+  const descriptors = Object.getOwnPropertyDescriptors(error);
+  let changed = false;
+  for (const descriptor of Object.values(descriptors)) {
+    if ("value" in descriptor) {
+      const clean = visit(descriptor.value);
+      if (clean !== descriptor.value) {
+        descriptor.value = clean;
+        changed = true;
+      }
+    } else if (descriptor.get) {
+      // A getter could compute anything: it is replaced by the marker when it shows a secret.
+      let shown: unknown;
+      try {
+        shown = descriptor.get.call(error);
+      } catch {
+        shown = undefined;
+      }
+      if (visit(shown) !== shown) {
+        Object.assign(descriptor, { get: undefined, set: undefined, value: REDACTED, writable: true });
+        delete descriptor.get;
+        delete descriptor.set;
+        changed = true;
+      }
+    }
+  }
+  if (!changed) return error;
+  const copy = Object.create(Object.getPrototypeOf(error), descriptors) as Error;
+  copies.set(error, copy);
+  return copy;
+}
+
+function isPlainObject(value: object): boolean {
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
