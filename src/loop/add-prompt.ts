@@ -13,6 +13,7 @@ import type { Outcome } from "./decide-next";
 import { cancelledEnding } from "./ending";
 import type { LoopContext } from "./loop-context";
 import type { QueryState } from "./query-state";
+import { denyPendingCalls } from "./resume-approvals";
 
 const PROMPT_ADDED: Outcome<never> = Object.freeze({ kind: "prompt_added" });
 
@@ -56,6 +57,8 @@ export async function addPrompt<T>(
     return { kind: "ended", ending: { subtype: "error_during_execution", error } };
   }
   const { history } = loop.conversation;
+  // Calls waiting for approval are answered as denied: the user sent a new message instead.
+  await denyPendingCalls(history);
   // Calls left without results (a history given to replaceHistory, or written by another program)
   // are answered first: the request would otherwise be refused.
   const unanswered = closeDanglingToolUses(history.messages, unansweredCall);

@@ -6,6 +6,7 @@
  */
 import { MissingOutputError } from "../errors";
 import { errorResultsFor } from "../history/dangling";
+import type { ApprovalDecision, PendingApproval } from "../messages/approvals";
 import type {
   AssistantModelMessage,
   ToolResultBlock,
@@ -15,11 +16,13 @@ import type {
 import { isPromiseLike, type PromiseOrValue } from "../shared/maybe-async";
 import { SUBMIT_OUTPUT_TOOL_NAME } from "../tools/submit-output";
 import { type ToolCallOutcome, toolResultText } from "../tools/tool-output";
+import { batchMayAsk, runGatedBatch } from "./approval-gate";
 import { toolResultCompactor } from "./compact-tool-result";
 import type { Outcome } from "./decide-next";
 import type { Ending } from "./ending";
 import type { LoopContext } from "./loop-context";
 import type { QueryState } from "./query-state";
+import { recordPause } from "./record-pause";
 import { submitOutput } from "./submit-output";
 import { runToolBatch } from "./tool-batch";
 import type { ToolRuntime } from "./tool-runtime";
@@ -28,6 +31,8 @@ import type { ToolRuntime } from "./tool-runtime";
 export interface ToolResults<T> {
   blocks: ToolResultBlock[];
   ending?: Ending<T>;
+  /** The batch paused: nothing ran, these calls wait for a decision. */
+  paused?: PendingApproval[];
 }
 
 /** The tool calls of one query's turns; the tool runtime is built on the first batch and reused. */
@@ -43,21 +48,42 @@ export class ToolRunner<T> {
    * Answers every call of `response`; tool-call notices (hook errors, summaries) go to the channel.
    * A value when no tool runs (a truncated response), a promise otherwise.
    */
-  private run(response: AssistantModelMessage, calls: ToolUseBlock[]): PromiseOrValue<ToolResults<T>> {
+  private run(
+    response: AssistantModelMessage,
+    calls: ToolUseBlock[],
+    decisions: ReadonlyMap<string, ApprovalDecision> | undefined,
+  ): PromiseOrValue<ToolResults<T>> {
     if (response.stop_reason === "max_tokens") return { blocks: calls.map(truncatedCallResult) };
     const { submitTool } = this.loop.config.modelSettings;
     if (submitTool && calls.some((call) => call.name === SUBMIT_OUTPUT_TOOL_NAME))
       return submitOutput(submitTool, calls, this.query.signals.tools);
     const runtime = (this.runtime ??= this.buildRuntime());
     const withOutputSchema = submitTool !== undefined;
+    const { toolConcurrency } = this.loop.config.limits;
+    if (decisions || batchMayAsk(calls, runtime)) {
+      const gated = decisions ? { ...runtime, decisions } : runtime;
+      return runGatedBatch(calls, gated, toolConcurrency).then((batch) =>
+        "paused" in batch
+          ? { blocks: [], paused: batch.paused }
+          : batchResults(batch.outcomes, withOutputSchema),
+      );
+    }
     return runToolBatch(calls, runtime, this.loop.config.limits.toolConcurrency).then((outcomes) =>
       batchResults(outcomes, withOutputSchema),
     );
   }
 
-  /** Steps 4 and 5: runs the calls of `response`, then records their results and hands them over. */
-  answer(response: AssistantModelMessage, calls: ToolUseBlock[]): PromiseOrValue<Outcome<T>> {
-    const results = this.run(response, calls);
+  /**
+   * Steps 4 and 5: runs the calls of `response`, then records their results and hands them over —
+   * or, when a call needs approval, records the pause and ends the query `requires_approval`.
+   * `decisions` are those of a resumed batch.
+   */
+  answer(
+    response: AssistantModelMessage,
+    calls: ToolUseBlock[],
+    decisions?: ReadonlyMap<string, ApprovalDecision>,
+  ): PromiseOrValue<Outcome<T>> {
+    const results = this.run(response, calls, decisions);
     if (isPromiseLike(results)) return results.then((settled) => this.record(settled));
     return this.record(results); // no tool ran: no promise, no tick
   }
@@ -69,6 +95,7 @@ export class ToolRunner<T> {
   }
 
   private record(results: ToolResults<T>): PromiseOrValue<Outcome<T>> {
+    if (results.paused) return recordPause(this.loop, this.query, results.paused);
     return recordResults(this.loop, this.query, { role: "user", content: results.blocks }, results.ending);
   }
 
