@@ -60,6 +60,12 @@ export type {
   McpSseServerConfig,
   McpStdioServerConfig,
 } from "./integrations/mcp/config";
+export type {
+  ApprovalDecision,
+  ApprovalDecisions,
+  ApprovalInput,
+  PendingApproval,
+} from "./messages/approvals";
 export type * from "./messages/sdk-messages";
 export type * from "./messages/types";
 export { type AnthropicClientOptions, createAnthropicClient } from "./model/anthropic";
@@ -82,4 +88,4 @@ export type {
   StandardSchemaWithJsonSchema,
 } from "./tools/schema";
 export { SUBMIT_OUTPUT_EXCLUSIVE_BATCH, SUBMIT_OUTPUT_TOOL_NAME } from "./tools/submit-output";
-export type { ParseResult, Tool, ToolContext, ToolOutput } from "./tools/tool";
+export type { NeedsApproval, ParseResult, Tool, ToolContext, ToolOutput } from "./tools/tool";

@@ -10,6 +10,7 @@ import { agentLoop } from "../loop/agent-loop";
 import { Conversation } from "../loop/conversation";
 import type { LoopContext } from "../loop/loop-context";
 import { QueryState } from "../loop/query-state";
+import { type ApprovalInput, type PendingApproval, pendingPause } from "../messages/approvals";
 import type { PromptInput } from "../messages/prompt-input";
 import type { SDKMessage, SDKResultMessage } from "../messages/sdk-messages";
 import type { ModelMessage } from "../messages/types";
@@ -24,6 +25,9 @@ import type { AgentOptions, QueryOptions } from "./options";
 import { createQueryHandle, type QueryHandle } from "./query-handle";
 import { requestTimeout, resolveLoopConfig } from "./resolve-options";
 import { type StreamControl, streamCycles } from "./stream-input";
+
+/** What a cycle takes: a prompt, or the decisions that resume a pause. */
+type AgentInput = PromptInput | ApprovalInput;
 
 /** One Agent's parts and methods. */
 export class AgentShell<T> {
@@ -81,7 +85,7 @@ export class AgentShell<T> {
   /** Runs one prompt cycle of the loop for `query`. */
   cycle(
     query: AgentQuery,
-    prompt: PromptInput,
+    prompt: AgentInput,
     use: GuardUse,
   ): AsyncGenerator<SDKMessage<T>, SDKResultMessage<T>> {
     return agentLoop(this.loop, query.state, prompt, cycleLifecycle(this, query, use));
@@ -107,7 +111,7 @@ export class AgentShell<T> {
   }
 
   /** `Agent.prompt`: takes the guard synchronously, before the promise is returned. */
-  prompt(input: PromptInput, queryOptions: QueryOptions | undefined): Promise<SDKResultMessage<T>> {
+  prompt(input: AgentInput, queryOptions: QueryOptions | undefined): Promise<SDKResultMessage<T>> {
     let query: AgentQuery;
     try {
       query = this.newQuery(queryOptions);
@@ -121,7 +125,7 @@ export class AgentShell<T> {
   }
 
   /** `Agent.query`: the guard is taken on the first iteration. */
-  query(input: PromptInput, queryOptions: QueryOptions | undefined): QueryHandle<SDKMessage<T>> {
+  query(input: AgentInput, queryOptions: QueryOptions | undefined): QueryHandle<SDKMessage<T>> {
     const query = this.newQuery(queryOptions);
     const messages = this.cycle(query, input, { takeOnStart: true, releaseAtEnd: true });
     const handle = createQueryHandle(messages, () => query.state.signals.cancel());
@@ -131,7 +135,7 @@ export class AgentShell<T> {
 
   /** `Agent.streamInput`. */
   streamInput(
-    inputs: AsyncIterable<PromptInput> | Iterable<PromptInput>,
+    inputs: AsyncIterable<AgentInput> | Iterable<AgentInput>,
     queryOptions: QueryOptions | undefined,
   ): QueryHandle<SDKMessage<T>> {
     const control: StreamControl = {
@@ -155,6 +159,13 @@ export class AgentShell<T> {
   async getHistory(): Promise<ModelMessage[]> {
     await this.conversation.history.ensureLoaded();
     return structuredClone(this.conversation.history.messages);
+  }
+
+  /** `Agent.getPendingApprovals`: the pause at the end of the loaded history. */
+  async getPendingApprovals(): Promise<PendingApproval[]> {
+    await this.conversation.history.ensureLoaded();
+    const pause = pendingPause(this.conversation.history.messages);
+    return pause ? structuredClone(pause.marker.pending_approvals) : [];
   }
 
   /** `Agent.replaceHistory`: idle only, and not after `close()`. */

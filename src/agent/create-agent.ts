@@ -3,7 +3,7 @@
  * only one query runs on it at a time.
  * @module
  */
-
+import type { ApprovalInput, PendingApproval } from "../messages/approvals";
 import type { PromptInput } from "../messages/prompt-input";
 import type { SDKMessage, SDKResultMessage } from "../messages/sdk-messages";
 import type { ModelMessage } from "../messages/types";
@@ -14,15 +14,26 @@ import type { AgentOptions, QueryOptions } from "./options";
 
 /** One conversation with a model. Create one Agent per concurrent conversation. */
 export interface Agent<T = unknown> {
-  /** Runs one prompt cycle and resolves with its result. Takes the conversation guard synchronously. */
-  prompt(input: PromptInput, options?: QueryOptions): Promise<SDKResultMessage<T>>;
-  /** Runs one prompt cycle, yielding its messages as you pull them; the result comes last. */
-  query(input: PromptInput, options?: QueryOptions): AsyncGenerator<SDKMessage<T>, void>;
-  /** Runs one full prompt cycle per input, in order, under one guard. */
+  /**
+   * Runs one prompt cycle and resolves with its result. Takes the conversation guard synchronously.
+   * `{ approvals }` instead of a prompt resumes a query that ended `requires_approval` (in this
+   * process or another one over the same store); it throws `InvalidOptionError` when nothing is
+   * pending, a decision names a call that is not pending or a pending call has none (nothing is
+   * changed), and `ConversationConflictError` when another Agent resolved the pause first.
+   */
+  prompt(input: PromptInput | ApprovalInput, options?: QueryOptions): Promise<SDKResultMessage<T>>;
+  /** Runs one prompt cycle (or a resume), yielding its messages as you pull them; the result comes last. */
+  query(input: PromptInput | ApprovalInput, options?: QueryOptions): AsyncGenerator<SDKMessage<T>, void>;
+  /** Runs one full prompt cycle per input (a prompt or `{ approvals }`), in order, under one guard. */
   streamInput(
-    inputs: AsyncIterable<PromptInput> | Iterable<PromptInput>,
+    inputs: AsyncIterable<PromptInput | ApprovalInput> | Iterable<PromptInput | ApprovalInput>,
     options?: QueryOptions,
   ): AsyncGenerator<SDKMessage<T>, void>;
+  /**
+   * The calls waiting for a decision (the pause at the end of the history, loading the store first
+   * when needed); empty when nothing is pending. A copy.
+   */
+  getPendingApprovals(): Promise<PendingApproval[]>;
   /** Ends the running query with `interrupted`; a running tool batch finishes first. No-op when idle. */
   interrupt(): void;
   /** A deep copy of the history (loading the store first when needed). */
@@ -56,6 +67,7 @@ export function createAgent<T = unknown>(options: AgentOptions<T>): Agent<T> {
     streamInput: (inputs, queryOptions) => shell.streamInput(inputs, queryOptions),
     interrupt: () => shell.interrupt(),
     getHistory: () => shell.getHistory(),
+    getPendingApprovals: () => shell.getPendingApprovals(),
     replaceHistory: (messages) => shell.replaceHistory(messages),
     addTools: (...tools) => shell.addTools(tools),
     setModel: (model) => shell.setModel(model),

@@ -4,7 +4,12 @@
  * @module
  */
 import { InvalidOptionError } from "../errors";
+import type { ApprovalInput } from "../messages/approvals";
 import type { PromptInput } from "../messages/prompt-input";
+
+/** One input of a stream: a prompt, or the decisions that resume a pause. */
+type AgentInput = PromptInput | ApprovalInput;
+
 import type { SDKMessage, SDKResultMessage } from "../messages/sdk-messages";
 import { type LinkedController, linkSignals, raceWithSignal } from "../shared/signals";
 import type { AgentQuery, ConversationGuard } from "./conversation-guard";
@@ -19,7 +24,7 @@ export interface StreamHost<T> {
   /** Runs one prompt cycle of the loop. */
   cycle(
     query: AgentQuery,
-    prompt: PromptInput,
+    prompt: AgentInput,
     use: GuardUse,
   ): AsyncGenerator<SDKMessage<T>, SDKResultMessage<T>>;
 }
@@ -36,7 +41,7 @@ export interface StreamControl {
 /** The cycles of one `streamInput` call. */
 export async function* streamCycles<T>(
   host: StreamHost<T>,
-  inputs: AsyncIterable<PromptInput> | Iterable<PromptInput>,
+  inputs: AsyncIterable<AgentInput> | Iterable<AgentInput>,
   queryOptions: QueryOptions | undefined,
   control: StreamControl,
 ): AsyncGenerator<SDKMessage<T>, void> {
@@ -46,7 +51,7 @@ export async function* streamCycles<T>(
   guard.take(stream);
   stream.inFlight = control.inFlight;
   let stop: LinkedController | undefined;
-  let pending: AsyncIterator<PromptInput> | undefined;
+  let pending: AsyncIterator<AgentInput> | undefined;
   let exhausted = false;
   try {
     stop = linkSignals(queryOptions?.signal, guard.closing.signal, control.stopped.signal);

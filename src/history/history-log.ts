@@ -157,6 +157,28 @@ export class HistoryLog {
   }
 
   /**
+   * Replaces the whole history only once the store has taken it: any failure — a conflict with
+   * another writer included — is thrown, and memory keeps what it held. Resolving a pause for
+   * approval claims it this way, so two processes resolving it cannot both run its calls.
+   * @throws ConversationConflictError, HistoryStoreError
+   */
+  async replaceOrThrow(messages: ModelMessage[]): Promise<void> {
+    if (this.store) {
+      while (this.background) await this.background;
+      try {
+        await this.store.replace(messages);
+      } catch (error) {
+        if (error instanceof ConcurrentQueryError || error instanceof HistoryStoreError) throw error;
+        throw new HistoryStoreError("replace", error);
+      }
+    }
+    this.messages = messages;
+    this.version++;
+    this.loaded = true;
+    this.unsaved = false;
+  }
+
+  /**
    * Rewrites the history the agent holds (compaction). Unlike {@link replace} it does not stand for
    * the stored conversation: while that could not be loaded, the rewritten messages are held back
    * like appended ones — nothing is written over the conversation the agent never saw, and the next

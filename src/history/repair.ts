@@ -4,6 +4,7 @@
  * every dangling call with an error result so the conversation can continue.
  * @module
  */
+import { isApprovalMarker, pendingPause } from "../messages/approvals";
 import type {
   AssistantModelMessage,
   ContentBlock,
@@ -31,6 +32,9 @@ export interface HistoryTailRepair {
 
 /**
  * Repairs the end of a stored transcript after a crash:
+ * - a history ending in a pause for approval (the calls, then their approval marker) is left as
+ *   it is: those calls wait for a decision, they did not crash; a marker whose calls are not the
+ *   ones before it is dropped;
  * - trailing assistant messages with no content are dropped;
  * - each `tool_use` of the last assistant message that has no `tool_result` gets an `is_error`
  *   result saying it was never recorded ({@link UNRECORDED_TOOL_RESULT_TEXT}). The results go into
@@ -46,7 +50,11 @@ export interface HistoryTailRepair {
  * if (repaired > 0) await store.replace(messages);
  */
 export function repairHistoryTail(messages: readonly ModelMessage[]): HistoryTailRepair {
-  const kept = dropTrailingEmptyAssistantMessages(messages);
+  // A pause for approval is not a crash: its calls stay pending, without results.
+  if (pendingPause(messages)) return { messages: messages.slice(), repaired: 0 };
+  // A marker that no longer matches the calls before it is dropped; those calls are repaired.
+  const unmarked = isApprovalMarker(messages[messages.length - 1]) ? messages.slice(0, -1) : messages;
+  const kept = dropTrailingEmptyAssistantMessages(unmarked);
   let repaired = messages.length - kept.length;
   const callIndex = findLastAssistantIndex(kept);
   if (callIndex === -1) return { messages: kept, repaired };

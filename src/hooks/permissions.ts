@@ -6,7 +6,12 @@ import { InvalidOptionError } from "../errors";
 import type { PermissionDenial } from "../messages/sdk-messages";
 import type { PermissionMode } from "./types";
 
-const PERMISSION_MODES: readonly PermissionMode[] = ["default", "plan", "bypassPermissions"];
+const PERMISSION_MODES: readonly PermissionMode[] = [
+  "default",
+  "plan",
+  "bypassPermissions",
+  "askBeforeWrites",
+];
 
 /**
  * Checks the permission options once, at creation: a misspelt mode must not silently fall back to
@@ -85,7 +90,9 @@ function wildcardToRegExp(pattern: string): RegExp {
 export type StaticPermission =
   | { kind: "deny"; source: PermissionDenial["source"]; message: string }
   | { kind: "allow" }
-  | { kind: "ask" };
+  | { kind: "ask" }
+  /** `askBeforeWrites`: a person must approve the call. */
+  | { kind: "approval" };
 
 /**
  * Lists, then mode. Deny wins: `disallowedTools` refuses; `plan` mode refuses tools that are not
@@ -122,8 +129,9 @@ export function staticPermission(
   ) {
     return ALLOW;
   }
-  return ASK;
+  return rules.permissionMode === "askBeforeWrites" ? APPROVAL : ASK;
 }
 
 const ALLOW: StaticPermission = Object.freeze({ kind: "allow" });
 const ASK: StaticPermission = Object.freeze({ kind: "ask" });
+const APPROVAL: StaticPermission = Object.freeze({ kind: "approval" });

@@ -93,7 +93,9 @@ export interface Hooks {
 /** Decision of {@link CanUseTool}. */
 export type PermissionResult =
   | { behavior: "allow"; updatedInput?: unknown }
-  | { behavior: "deny"; message: string };
+  | { behavior: "deny"; message: string }
+  /** A person must decide: the batch pauses, the query ends `requires_approval` with `message` shown. */
+  | { behavior: "ask"; message?: string };
 
 /** Asked before a tool runs (in `default` mode, for tools that are not read-only). */
 export type CanUseTool = (
@@ -105,9 +107,12 @@ export type CanUseTool = (
 /**
  * - `default`: read-only tools run; others ask `canUseTool` when one is set.
  * - `plan`: only read-only tools run; others are denied with an explanation.
- * - `bypassPermissions`: every tool runs without asking (lists still apply).
+ * - `bypassPermissions`: every tool runs without asking (lists still apply; a tool's own
+ *   `needsApproval` still asks).
+ * - `askBeforeWrites`: read-only tools and `allowedTools` run; every other call waits for a
+ *   person's approval (the query ends `requires_approval`); `canUseTool` is not asked about them.
  */
-export type PermissionMode = "default" | "plan" | "bypassPermissions";
+export type PermissionMode = "default" | "plan" | "bypassPermissions" | "askBeforeWrites";
 
 /** How long one hook may run before it counts as failed. */
 export const DEFAULT_HOOK_TIMEOUT_MS = 60_000;

@@ -13,6 +13,7 @@ import { cancelledEnding } from "./ending";
 import type { LoopContext } from "./loop-context";
 import { promptMessages } from "./prompt-message";
 import type { QueryState } from "./query-state";
+import { denyPendingCalls } from "./resume-approvals";
 
 const PROMPT_ADDED: Outcome<never> = Object.freeze({ kind: "prompt_added" });
 
@@ -56,6 +57,8 @@ export async function addPrompt<T>(
     return { kind: "ended", ending: { subtype: "error_during_execution", error } };
   }
   const { history } = loop.conversation;
+  // Calls waiting for approval are answered as denied: the user sent a new message instead.
+  await denyPendingCalls(history);
   // Calls left without results (a history given to replaceHistory, or written by another program)
   // are answered first: the request would otherwise be refused. A prompt's tool_result blocks may
   // answer them, never anything else (thrown before history is touched).

@@ -5,6 +5,7 @@
  * step or an ending, and the query's {@link NoticeChannel} alone carries messages to the consumer.
  * @module
  */
+import { type ApprovalInput, isApprovalInput } from "../messages/approvals";
 import { assertPrompt, type PromptInput } from "../messages/prompt-input";
 import type { SDKMessage, SDKResultMessage } from "../messages/sdk-messages";
 import { isPromiseLike, type PromiseOrValue } from "../shared/maybe-async";
@@ -19,6 +20,7 @@ import type { NoticeChannel } from "./notice-channel";
 import { initMessage, resultMessage } from "./query-messages";
 import type { QueryState } from "./query-state";
 import { recordResponse, takeReply } from "./record-response";
+import { resumeApprovals } from "./resume-approvals";
 import { ToolRunner } from "./run-tools";
 
 /**
@@ -46,12 +48,12 @@ export interface CycleLifecycle {
 export async function* agentLoop<T>(
   loop: LoopContext<T>,
   query: QueryState,
-  prompt: PromptInput,
+  prompt: PromptInput | ApprovalInput,
   lifecycle: CycleLifecycle,
 ): AsyncGenerator<SDKMessage<T>, SDKResultMessage<T>> {
   let completed = false;
   try {
-    assertPrompt(prompt); // a caller's mistake: thrown before the guard, the store or history is touched
+    if (!isApprovalInput(prompt)) assertPrompt(prompt); // a caller's mistake: thrown before the guard, the store or history is touched
     await lifecycle.prepare();
     query.span = loop.conversation.telemetry.query(loop.conversation.model);
     yield query.channel.clean(initMessage(loop)); // always the first message; the store's failures of the load follow it
@@ -67,8 +69,10 @@ export async function* agentLoop<T>(
       while (channel.waiting) yield channel.next();
       const next: Next<T> = decideNext(loop, query, outcome);
       switch (next.step) {
-        case "add_prompt": // 1. add the prompt
-          pending = addPrompt(loop, query, prompt);
+        case "add_prompt": // 1. add the prompt — or resume a pause with its decisions
+          pending = isApprovalInput(prompt)
+            ? resumeApprovals(loop, query, tools, prompt.approvals)
+            : addPrompt(loop, query, prompt);
           break;
         case "call_model": {
           // 2. call the model, yielding its stream events and retry notices as they come

@@ -3,6 +3,7 @@
  * @module
  */
 import { AbortError, BudgetExceededError, MaxTurnsError } from "../errors";
+import type { PendingApproval } from "../messages/approvals";
 import type { ResultSubtype } from "../messages/sdk-messages";
 import { cancelledOutcome, type ModelFailure } from "./model-outcome";
 import type { QuerySignals } from "./query-signals";
@@ -14,6 +15,8 @@ export interface Ending<T> {
   structured?: { value: T };
   /** Overrides the result text (an `endTurn` tool's content, a submission). */
   result?: string;
+  /** `requires_approval`: the calls waiting for a decision. */
+  pendingApprovals?: PendingApproval[];
 }
 
 /** The ending of a model request (or a compaction) that got no response. */

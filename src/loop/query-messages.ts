@@ -7,6 +7,9 @@ import type { Ending } from "./ending";
 import type { LoopContext } from "./loop-context";
 import type { QueryState } from "./query-state";
 
+/** The endings that are not errors: a success, an interrupt, a pause for approval. */
+const NOT_ERRORS: ReadonlySet<string> = new Set(["success", "interrupted", "requires_approval"]);
+
 /** `init`: the model and the tools of this query, and the MCP servers' statuses when there are any. */
 export function initMessage<T>(loop: LoopContext<T>): SDKMessage<T> {
   const { conversation } = loop;
@@ -29,7 +32,7 @@ export function resultMessage<T>(
   const result: SDKResultMessage<T> = {
     type: "result",
     subtype: ending.subtype,
-    is_error: ending.subtype !== "success" && ending.subtype !== "interrupted",
+    is_error: !NOT_ERRORS.has(ending.subtype),
     result: ending.result ?? (ending.subtype === "success" ? query.resultText : query.partialText),
     usage: { ...query.ledger.usage },
     stop_reason: query.stopReason,
@@ -41,6 +44,7 @@ export function resultMessage<T>(
   };
   if (ending.structured) result.structuredResult = ending.structured.value;
   if (ending.error) result.error = ending.error;
+  if (ending.pendingApprovals) result.pending_approvals = ending.pendingApprovals;
   recordResultOnSpan(query, result);
   return result;
 }
@@ -52,6 +56,7 @@ function recordResultOnSpan<T>(query: QueryState, result: SDKResultMessage<T>): 
     "agent_lattice.cost_usd": result.total_cost_usd,
     "gen_ai.usage.input_tokens": result.usage.input_tokens,
     "gen_ai.usage.output_tokens": result.usage.output_tokens,
+    "agent_lattice.approvals.pending": result.pending_approvals?.length,
   });
   if (result.is_error) query.span.fail(result.error ?? new Error(result.subtype));
 }

@@ -6,21 +6,24 @@
  */
 import { MissingOutputError } from "../errors";
 import { errorResultsFor } from "../history/dangling";
+import type { ApprovalDecision, PendingApproval } from "../messages/approvals";
 import type {
   AssistantModelMessage,
   ToolResultBlock,
   ToolUseBlock,
   UserModelMessage,
 } from "../messages/types";
-import type { PromiseOrValue } from "../shared/maybe-async";
+import { isPromiseLike, type PromiseOrValue } from "../shared/maybe-async";
 import { SUBMIT_OUTPUT_TOOL_NAME } from "../tools/submit-output";
 import { type ToolCallOutcome, toolResultText } from "../tools/tool-output";
 import { agentToolContext } from "./agent-tool-context";
+import { batchMayAsk, runGatedBatch } from "./approval-gate";
 import { toolResultCompactor } from "./compact-tool-result";
 import type { Outcome } from "./decide-next";
 import type { Ending } from "./ending";
 import type { LoopContext } from "./loop-context";
 import type { QueryState } from "./query-state";
+import { recordPause } from "./record-pause";
 import { submitOutput } from "./submit-output";
 import { runToolBatch } from "./tool-batch";
 import type { ToolRuntime } from "./tool-runtime";
@@ -30,6 +33,14 @@ import type { ToolRuntime } from "./tool-runtime";
  * object has a shape of its own, and one more shape makes `decideNext`'s read of `kind` megamorphic.
  */
 const RESULTS_RECORDED: Outcome<never> = { kind: "results", ending: undefined };
+
+/** The results of one batch, in the model's order, and the ending they cause, if any. */
+export interface ToolResults<T> {
+  blocks: ToolResultBlock[];
+  ending?: Ending<T>;
+  /** The batch paused: nothing ran, these calls wait for a decision. */
+  paused?: PendingApproval[];
+}
 
 /** The tool calls of one query's turns; the tool runtime is built on the first batch and reused. */
 export class ToolRunner<T> {
@@ -44,17 +55,44 @@ export class ToolRunner<T> {
    * Steps 4 and 5: answers every call of `response` — tool-call notices (hook errors, summaries)
    * go to the channel — then records the results and hands them over.
    */
-  answer(response: AssistantModelMessage, calls: ToolUseBlock[]): PromiseOrValue<Outcome<T>> {
-    // A response cut at max_tokens: no call runs (no promise, no tick).
-    if (response.stop_reason === "max_tokens") return this.record(calls.map(truncatedCallResult));
+  private run(
+    response: AssistantModelMessage,
+    calls: ToolUseBlock[],
+    decisions: ReadonlyMap<string, ApprovalDecision> | undefined,
+  ): PromiseOrValue<ToolResults<T>> {
+    if (response.stop_reason === "max_tokens") return { blocks: calls.map(truncatedCallResult) };
     const { submitTool } = this.loop.config.modelSettings;
-    if (submitTool && calls.some((call) => call.name === SUBMIT_OUTPUT_TOOL_NAME)) {
-      const submitting = submitOutput(submitTool, calls, this.query.signals.tools);
-      return submitting.then((results) => this.record(results.blocks, results.ending));
-    }
+    if (submitTool && calls.some((call) => call.name === SUBMIT_OUTPUT_TOOL_NAME))
+      return submitOutput(submitTool, calls, this.query.signals.tools);
     const runtime = (this.runtime ??= this.buildRuntime());
-    const batch = runToolBatch(calls, runtime, this.loop.config.limits.toolConcurrency);
-    return batch.then((outcomes) => this.recordBatch(outcomes, submitTool !== undefined));
+    const withOutputSchema = submitTool !== undefined;
+    const { toolConcurrency } = this.loop.config.limits;
+    if (decisions || batchMayAsk(calls, runtime)) {
+      const gated = decisions ? { ...runtime, decisions } : runtime;
+      return runGatedBatch(calls, gated, toolConcurrency).then((batch) =>
+        "paused" in batch
+          ? { blocks: [], paused: batch.paused }
+          : batchResults(batch.outcomes, withOutputSchema),
+      );
+    }
+    return runToolBatch(calls, runtime, this.loop.config.limits.toolConcurrency).then((outcomes) =>
+      batchResults(outcomes, withOutputSchema),
+    );
+  }
+
+  /**
+   * Steps 4 and 5: runs the calls of `response`, then records their results and hands them over —
+   * or, when a call needs approval, records the pause and ends the query `requires_approval`.
+   * `decisions` are those of a resumed batch.
+   */
+  answer(
+    response: AssistantModelMessage,
+    calls: ToolUseBlock[],
+    decisions?: ReadonlyMap<string, ApprovalDecision>,
+  ): PromiseOrValue<Outcome<T>> {
+    const results = this.run(response, calls, decisions);
+    if (isPromiseLike(results)) return results.then((settled) => this.record(settled));
+    return this.record(results); // no tool ran: no promise, no tick
   }
 
   /** Answers the calls of a response that went over the budget without running them; the query ends. */
@@ -63,20 +101,9 @@ export class ToolRunner<T> {
     return recordResults(this.loop, this.query, refused, ending);
   }
 
-  private record(blocks: ToolResultBlock[], ending?: Ending<T>): PromiseOrValue<Outcome<T>> {
-    return recordResults(this.loop, this.query, { role: "user", content: blocks }, ending);
-  }
-
-  /** The result blocks in the model's order, and the ending an `endTurn` result asks for. */
-  private recordBatch(outcomes: ToolCallOutcome[], withOutputSchema: boolean): PromiseOrValue<Outcome<T>> {
-    const blocks: ToolResultBlock[] = new Array(outcomes.length);
-    let ender: ToolCallOutcome | undefined;
-    for (let index = 0; index < outcomes.length; index++) {
-      const outcome = outcomes[index]!;
-      blocks[index] = outcome.block;
-      if (outcome.endTurn && !ender) ender = outcome;
-    }
-    return this.record(blocks, ender && endTurnEnding(ender, withOutputSchema));
+  private record(results: ToolResults<T>): PromiseOrValue<Outcome<T>> {
+    if (results.paused) return recordPause(this.loop, this.query, results.paused);
+    return recordResults(this.loop, this.query, { role: "user", content: results.blocks }, results.ending);
   }
 
   private buildRuntime(): ToolRuntime {
@@ -121,6 +148,18 @@ function recordResults<T>(
 function handOver<T>(query: QueryState, results: UserModelMessage, recorded: Outcome<T>): Outcome<T> {
   query.channel.post({ type: "user", message: results });
   return recorded;
+}
+
+/** The result blocks in the model's order, and the ending an `endTurn` result asks for. */
+function batchResults<T>(outcomes: ToolCallOutcome[], withOutputSchema: boolean): ToolResults<T> {
+  const blocks: ToolResultBlock[] = new Array(outcomes.length);
+  let ender: ToolCallOutcome | undefined;
+  for (let index = 0; index < outcomes.length; index++) {
+    const outcome = outcomes[index]!;
+    blocks[index] = outcome.block;
+    if (outcome.endTurn && !ender) ender = outcome;
+  }
+  return ender ? { blocks, ending: endTurnEnding(ender, withOutputSchema) } : { blocks };
 }
 
 /** The ending a call's `endTurn` result asks for: its text is the query's result. */

@@ -9,6 +9,9 @@ import { errorOutcome, type ToolCallOutcome } from "../tools/tool-output";
 import { runToolCall } from "./tool-call";
 import type { ToolRuntime } from "./tool-runtime";
 
+/** Runs one call of a batch (the whole pipeline, or the rest of it for a call already cleared). */
+export type RunOne = (call: ToolUseBlock, runtime: ToolRuntime) => Promise<ToolCallOutcome>;
+
 /**
  * Runs the calls of one assistant message, group by group: a call that is not read-only, a lone
  * read-only call, or a run of consecutive read-only ones. Once the query is aborted, the calls not
@@ -18,6 +21,7 @@ export async function runToolBatch(
   calls: readonly ToolUseBlock[],
   runtime: ToolRuntime,
   concurrency: number,
+  runOne: RunOne = runToolCall,
 ): Promise<ToolCallOutcome[]> {
   const outcomes: ToolCallOutcome[] = new Array(calls.length);
   let start = 0;
@@ -28,10 +32,10 @@ export async function runToolBatch(
     }
     const end = readOnlyRunEnd(calls, start, runtime);
     if (end > start + 1) {
-      await runConcurrently(calls, start, end, runtime, concurrency, outcomes);
+      await runConcurrently(calls, { start, end }, runtime, concurrency, outcomes, runOne);
       start = end;
     } else {
-      outcomes[start] = await runToolCall(calls[start]!, runtime);
+      outcomes[start] = await runOne(calls[start]!, runtime);
       start += 1;
     }
   }
@@ -53,11 +57,11 @@ function isReadOnlyCall(call: ToolUseBlock, runtime: ToolRuntime): boolean {
 /** Runs calls `start` to `end` (exclusive) with at most `concurrency` of them in flight. */
 async function runConcurrently(
   calls: readonly ToolUseBlock[],
-  start: number,
-  end: number,
+  { start, end }: { start: number; end: number },
   runtime: ToolRuntime,
   concurrency: number,
   outcomes: ToolCallOutcome[],
+  runOne: RunOne,
 ): Promise<void> {
   let next = start;
   const worker = async () => {
@@ -66,7 +70,7 @@ async function runConcurrently(
       // After an abort, calls not yet started are not run (nor shown to hooks).
       outcomes[position] = runtime.signal.aborted
         ? notRun(calls[position]!)
-        : await runToolCall(calls[position]!, runtime);
+        : await runOne(calls[position]!, runtime);
     }
   };
   const workers = Math.max(1, Math.min(concurrency, end - start));

@@ -1,23 +1,37 @@
 /**
  * One tool call, end to end, in the documented order: unknown-tool and input checks → allow/deny
- * lists → permission mode → `preToolUse` hooks → `canUseTool` → execute → `postToolUse` hooks →
- * optional summary of a huge result. Each step lives in a file of its own (`tool-permission`,
- * `tool-hooks`, `tool-execution`); this file only puts them in order. Every failure becomes an
- * error tool_result: a step refusing the call returns its error outcome, and later steps do not run.
+ * lists → permission mode → `preToolUse` hooks → approval (a decision given at resume,
+ * `needsApproval`, `askBeforeWrites`) → `canUseTool` → execute → `postToolUse` hooks → optional
+ * summary of a huge result. Each step lives in a file of its own (`tool-permission`,
+ * `tool-approval`, `tool-hooks`, `tool-execution`); this file only puts them in order. Every
+ * failure becomes an error tool_result: a step refusing the call returns its error outcome, and
+ * later steps do not run.
+ *
+ * The steps before execution ({@link clearToolCall}) and the rest ({@link completeToolCall}) are
+ * apart so a batch that may pause for approval clears every call before any of them runs.
  * @module
  */
 import type { ToolUseBlock } from "../messages/types";
 import type { SpanHandle } from "../telemetry/telemetry";
-import { type ToolCallOutcome, toolResultText } from "../tools/tool-output";
+import { errorOutcome, type ToolCallOutcome, toolResultText } from "../tools/tool-output";
+import { checkApproval } from "./tool-approval";
 import { compactToolResult, executeTool } from "./tool-execution";
 import { runPostToolUseHooks, runPreToolUseHooks } from "./tool-hooks";
 import { privateCopy, validateToolInput } from "./tool-input";
-import { askCanUseTool, checkPermissionRules } from "./tool-permission";
+import { checkPermissionRules } from "./tool-permission";
 import { unknownToolOutcome } from "./tool-refusals";
-import type { ToolRuntime } from "./tool-runtime";
+import type { ApprovalRequest, ClearedCall, ToolRuntime } from "./tool-runtime";
 
 // The tool phase builds the runtime and imports its type from here, where it always lived.
 export type { ToolRuntime } from "./tool-runtime";
+
+/** A call after the checks that come before execution, with its open `execute_tool` span. */
+export interface Clearance {
+  call: ToolUseBlock;
+  span: SpanHandle;
+  /** Cleared to run, refused (its error outcome), or waiting for a person's decision. */
+  result: ClearedCall | ToolCallOutcome | ApprovalRequest;
+}
 
 /**
  * Runs one call through the whole permission and hook pipeline, inside its `execute_tool` span
@@ -26,31 +40,48 @@ export type { ToolRuntime } from "./tool-runtime";
  * failure of the call itself is its error result.
  */
 export async function runToolCall(call: ToolUseBlock, runtime: ToolRuntime): Promise<ToolCallOutcome> {
+  return completeToolCall(await clearToolCall(call, runtime), runtime);
+}
+
+/** The checks before execution: input, lists, mode, `preToolUse` hooks, approval, `canUseTool`. */
+export async function clearToolCall(call: ToolUseBlock, runtime: ToolRuntime): Promise<Clearance> {
   const span = runtime.telemetry.toolCall(runtime.parentSpan, call.name, call.id);
+  const tool = runtime.tools.get(call.name);
+  if (!tool) return { call, span, result: unknownToolOutcome(call, runtime.tools) };
+  let cleared = await validateToolInput(call, tool, privateCopy(call.input), runtime.signal);
+  if ("block" in cleared) return { call, span, result: cleared };
+  const rule = checkPermissionRules(call, tool, runtime);
+  if (typeof rule !== "string") return { call, span, result: rule };
+  if (runtime.hooks?.preToolUse?.length) {
+    cleared = await runPreToolUseHooks(call, cleared, runtime);
+    if ("block" in cleared) return { call, span, result: cleared };
+  }
+  return { call, span, result: await checkApproval(call, cleared, rule, runtime) };
+}
+
+/**
+ * Executes a cleared call, runs its `postToolUse` hooks and summary, and ends its span; a refused
+ * call only ends its span. A call still waiting for approval here (a batch that could not pause)
+ * is refused.
+ */
+export async function completeToolCall(clearance: Clearance, runtime: ToolRuntime): Promise<ToolCallOutcome> {
+  const { call, span, result } = clearance;
+  if ("block" in result) return endSpan(span, result);
+  if ("ask" in result) return endSpan(span, errorOutcome(call.id, notPausable(call)));
   try {
-    const tool = runtime.tools.get(call.name);
-    if (!tool) return endSpan(span, unknownToolOutcome(call, runtime.tools));
-    let cleared = await validateToolInput(call, tool, privateCopy(call.input), runtime.signal);
-    if ("block" in cleared) return endSpan(span, cleared);
-    const rule = checkPermissionRules(call, tool, runtime);
-    if (typeof rule !== "string") return endSpan(span, rule);
-    if (runtime.hooks?.preToolUse?.length) {
-      cleared = await runPreToolUseHooks(call, cleared, runtime);
-      if ("block" in cleared) return endSpan(span, cleared);
-    }
-    if (rule === "ask") {
-      cleared = await askCanUseTool(call, cleared, runtime);
-      if ("block" in cleared) return endSpan(span, cleared);
-    }
-    let outcome = await executeTool(call, cleared, runtime, span);
+    let outcome = await executeTool(call, result, runtime, span);
     if (runtime.hooks?.postToolUse?.length)
-      outcome = await runPostToolUseHooks(call, cleared.input, outcome, runtime);
+      outcome = await runPostToolUseHooks(call, result.input, outcome, runtime);
     if (runtime.compactResult) outcome = await compactToolResult(call, outcome, runtime, span);
     return endSpan(span, outcome);
   } catch (error) {
     span.end(); // only the result summary throws, before the span was ended
     throw error;
   }
+}
+
+function notPausable(call: ToolUseBlock): string {
+  return `The call to "${call.name}" needs a person's approval, which could not be asked for here. The call was not run.`;
 }
 
 /** Ends the call's span, failed when the outcome is an error result. */

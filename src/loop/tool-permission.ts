@@ -14,21 +14,22 @@ import type { Tool } from "../tools/tool";
 import { errorOutcome, type ToolCallOutcome } from "../tools/tool-output";
 import { validateToolInput } from "./tool-input";
 import { abortedOutcome, denyCall } from "./tool-refusals";
-import type { ClearedCall, ToolRuntime } from "./tool-runtime";
+import type { ApprovalRequest, ClearedCall, ToolRuntime } from "./tool-runtime";
 
 /**
  * The allow/deny lists, then the permission mode, for a call whose input passed its validator.
  * Returns the error result of a refusal (recorded as a permission denial with the model's input),
- * `"ask"` when `canUseTool` must decide (the rules leave the call undecided and it is set), or
- * `"allow"`.
+ * `"ask"` when `canUseTool` must decide (the rules leave the call undecided and it is set),
+ * `"approval"` when a person must (`askBeforeWrites`), or `"allow"`.
  */
 export function checkPermissionRules(
   call: ToolUseBlock,
   tool: Tool,
   runtime: ToolRuntime,
-): ToolCallOutcome | "allow" | "ask" {
+): ToolCallOutcome | "allow" | "ask" | "approval" {
   const rule = staticPermission(call.name, tool.readOnly, runtime);
   if (rule.kind === "deny") return denyCall(call, call.input, rule.source, rule.message, runtime);
+  if (rule.kind === "approval") return "approval";
   return rule.kind === "ask" && runtime.canUseTool !== undefined ? "ask" : "allow";
 }
 
@@ -42,7 +43,7 @@ export async function askCanUseTool(
   call: ToolUseBlock,
   cleared: ClearedCall,
   runtime: ToolRuntime,
-): Promise<ClearedCall | ToolCallOutcome> {
+): Promise<ClearedCall | ToolCallOutcome | ApprovalRequest> {
   // Nobody is asked about a call that can no longer run.
   if (runtime.signal.aborted) return abortedOutcome(call);
   const canUseTool = runtime.canUseTool!;
@@ -65,9 +66,13 @@ export async function askCanUseTool(
   if (!decision) {
     return errorOutcome(
       call.id,
-      `The permission check (canUseTool) for "${call.name}" returned neither { behavior: "allow" } nor { behavior: "deny" }. The call was not run.`,
+      `The permission check (canUseTool) for "${call.name}" returned none of { behavior: "allow" }, { behavior: "deny" } and { behavior: "ask" }. The call was not run.`,
     );
   }
+  if (decision.behavior === "ask")
+    return typeof decision.message === "string" && decision.message.trim() !== ""
+      ? { ask: true, input, message: decision.message }
+      : { ask: true, input };
   if (decision.behavior === "deny") {
     const message = refusalMessage(decision.message) ?? `canUseTool refused "${call.name}".`;
     return denyCall(call, input, "canUseTool", message, runtime);
@@ -80,5 +85,7 @@ export async function askCanUseTool(
 function asPermissionResult(answer: unknown): PermissionResult | undefined {
   if (typeof answer !== "object" || answer === null) return undefined;
   const { behavior } = answer as { behavior?: unknown };
-  return behavior === "allow" || behavior === "deny" ? (answer as PermissionResult) : undefined;
+  return behavior === "allow" || behavior === "deny" || behavior === "ask"
+    ? (answer as PermissionResult)
+    : undefined;
 }

@@ -5,6 +5,7 @@
  */
 import type { ToolPattern } from "../hooks/permissions";
 import type { CanUseTool, Hooks, PermissionMode } from "../hooks/types";
+import type { ApprovalDecision } from "../messages/approvals";
 import type { PermissionDenial, SDKMessage } from "../messages/sdk-messages";
 import type { ToolResultBlock, ToolUseBlock } from "../messages/types";
 import type { SpanHandle, Telemetry } from "../telemetry/telemetry";
@@ -20,6 +21,11 @@ export interface ToolRuntime {
   permissionMode: PermissionMode;
   allowedTools: readonly ToolPattern[] | undefined;
   disallowedTools: readonly ToolPattern[] | undefined;
+  /**
+   * The decisions of a resumed batch, by tool_use_id; absent otherwise. With it, a call with a
+   * decision is settled by it, and no call can ask for approval.
+   */
+  decisions?: ReadonlyMap<string, ApprovalDecision>;
   /** Per-call deadline in ms, when set. */
   toolTimeoutMs: number | undefined;
   /** The query's abort signal (not interrupts: an interrupt lets the batch finish). */
@@ -52,4 +58,11 @@ export interface ClearedCall {
   tool: Tool;
   input: unknown;
   value: unknown;
+}
+
+/** A call that waits for a person's decision, with the input it would run with. */
+export interface ApprovalRequest {
+  ask: true;
+  input: unknown;
+  message?: string;
 }

@@ -2,6 +2,7 @@
  * What a query yields: one discriminated union, with the result message always last.
  * @module
  */
+import type { PendingApproval } from "./approvals";
 import type { ModelStreamEvent } from "./stream-event";
 import type { AssistantModelMessage, StopReason, Usage, UserModelMessage } from "./types";
 
@@ -14,7 +15,9 @@ export type ResultSubtype =
   | "interrupted"
   | "error_missing_output"
   | "error_max_budget_usd"
-  | "error_during_execution";
+  | "error_during_execution"
+  /** The query paused: the calls in `pending_approvals` wait for a person's decision (not an error). */
+  | "requires_approval";
 
 /** Usage and cost of one model, as listed on a result. */
 export type ModelUsage = Usage & { cost_usd: number };
@@ -25,7 +28,7 @@ export interface PermissionDenial {
   tool_use_id: string;
   tool_input: unknown;
   /** Which rule refused it. */
-  source: "disallowedTools" | "permissionMode" | "hook" | "canUseTool";
+  source: "disallowedTools" | "permissionMode" | "hook" | "canUseTool" | "approval";
   message: string;
 }
 
@@ -53,6 +56,8 @@ export interface SDKResultMessage<T = unknown> {
   duration_ms: number;
   /** Tool calls refused by permissions or hooks during this query. */
   permission_denials: PermissionDenial[];
+  /** With `requires_approval`: every call waiting for a decision, in the model's order. */
+  pending_approvals?: PendingApproval[];
 }
 
 /** Status of one MCP server, as reported on `init`. */

@@ -5,6 +5,7 @@
  * @module
  */
 import type { HistoryStoreConformanceOptions, HistoryStoreFactory } from "./store-conformance-api";
+import { registerApprovalTests } from "./store-conformance-approval-tests";
 import { registerConcurrencyTests } from "./store-conformance-concurrency-tests";
 import { registerHistoryTests } from "./store-conformance-history-tests";
 import { createTestRunner } from "./store-conformance-runner";
@@ -39,6 +40,7 @@ export function runHistoryStoreConformance(
   describe(`${name}: history store conformance`, () => {
     registerHistoryTests(test, expect);
     registerStrainTests(test, expect, options.tearTail);
+    registerApprovalTests(test, expect, options.concurrency ?? true);
     if (options.concurrency ?? true) registerConcurrencyTests(test, expect);
   });
 }

@@ -5,7 +5,7 @@
 import { InvalidOptionError } from "../errors";
 import type { JsonSchema } from "../model/client";
 import { type InferSchema, jsonSchemaOf, type SchemaLike, validatorOf } from "./schema";
-import type { Tool, ToolContext, ToolOutput } from "./tool";
+import type { NeedsApproval, Tool, ToolContext, ToolOutput } from "./tool";
 
 /** What {@link defineTool} takes. */
 export interface ToolDefinition<S extends SchemaLike<any>> {
@@ -18,6 +18,12 @@ export interface ToolDefinition<S extends SchemaLike<any>> {
   jsonSchema?: JsonSchema;
   /** May run concurrently with other read-only calls. @default false */
   readOnly?: boolean;
+  /**
+   * A call waits for a person's decision before it runs (`true`, or per call from its validated
+   * input): the query ends `requires_approval` and resumes with `prompt({ approvals })`.
+   * @default false
+   */
+  needsApproval?: NeedsApproval<InferSchema<S>>;
   execute(input: InferSchema<S>, context: ToolContext): ToolOutput | Promise<ToolOutput>;
 }
 
@@ -56,6 +62,13 @@ export function defineTool<S extends SchemaLike<any>>(definition: ToolDefinition
       `Tool "${definition.name}": its input schema ${shapeProblem}, which the Messages API refuses on every request offering the tool. Wrap the input in an object, e.g. z.object({ value: … }).`,
     );
   }
+  const { needsApproval } = definition;
+  if (
+    needsApproval !== undefined &&
+    typeof needsApproval !== "boolean" &&
+    typeof needsApproval !== "function"
+  )
+    throw new InvalidOptionError(`Tool "${definition.name}": needsApproval must be a boolean or a function.`);
   const parseInput = validatorOf<InferSchema<S>>(definition.inputSchema as SchemaLike<InferSchema<S>>);
   return {
     name: definition.name,
@@ -64,6 +77,7 @@ export function defineTool<S extends SchemaLike<any>>(definition: ToolDefinition
     readOnly: definition.readOnly ?? false,
     parseInput,
     execute: definition.execute,
+    ...(needsApproval ? { needsApproval } : {}),
   };
 }
 

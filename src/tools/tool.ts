@@ -30,6 +30,11 @@ export interface ToolContext {
   agent?: AgentToolContext;
 }
 
+/** A tool's approval requirement: always, or decided per call from its validated input. */
+export type NeedsApproval<Input = any> =
+  | boolean
+  | ((input: Input, context: ToolContext) => boolean | Promise<boolean>);
+
 /** The result of validating a tool input. */
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; message: string };
 
@@ -41,6 +46,12 @@ export interface Tool<Input = any> {
   readonly inputSchema: JsonSchema;
   /** Read-only tools may run concurrently with other read-only calls. */
   readonly readOnly: boolean;
+  /**
+   * Whether a call must wait for a person's decision before it runs: `true`, or a function of the
+   * validated input. A batch with such a call pauses: the query ends `requires_approval`.
+   * @default false
+   */
+  readonly needsApproval?: NeedsApproval<any>; // any: a Tool<Input> stays assignable to Tool<any>
   /** Validates raw model input. Never throws: failures are returned for the model to read. */
   parseInput(input: unknown): ParseResult<Input> | Promise<ParseResult<Input>>;
   /** Runs the tool. A throw becomes an error tool_result. */

@@ -1,0 +1,116 @@
+/**
+ * Approvals that survive restarts: the calls a paused query waits on, the decisions that resume
+ * it, and the marker message that keeps the pause in stored history.
+ *
+ * The pause is stored as two messages any history store can hold: the assistant message whose
+ * `tool_use` blocks have no results yet, followed by an {@link ApprovalMarker} — a user message
+ * carrying `pending_approvals`. The loop never sends a marker to the model: resuming (or a new
+ * prompt) takes it out of history before the next request.
+ * @module
+ */
+import { InvalidOptionError } from "../errors";
+import type { ModelMessage, ToolUseBlock, UserModelMessage } from "./types";
+
+/** A tool call waiting for a person's decision. */
+export interface PendingApproval {
+  tool_use_id: string;
+  /** The tool's name as the model called it. */
+  name: string;
+  /** The input the call would run with (after `preToolUse` hooks). */
+  input: unknown;
+  /** Why it asks, when `canUseTool` answered `{ behavior: "ask", message }`. */
+  message?: string;
+}
+
+/** A decision about one pending call. */
+export type ApprovalDecision =
+  | { approved: true; updatedInput?: unknown }
+  | { approved: false; message?: string };
+
+/** Decisions by `tool_use_id`: one for every pending call, none for anything else. */
+export type ApprovalDecisions = Record<string, ApprovalDecision>;
+
+/** What `prompt()`, `query()` and `streamInput()` take to resume a paused query. */
+export interface ApprovalInput {
+  approvals: ApprovalDecisions;
+}
+
+/** The stored marker of a pause: a user message the loop never sends to the model. */
+export type ApprovalMarker = UserModelMessage & { pending_approvals: PendingApproval[] };
+
+/** Whether `message` is the marker of a pause. */
+export function isApprovalMarker(message: ModelMessage | undefined): message is ApprovalMarker {
+  return (
+    message !== undefined &&
+    message.role === "user" &&
+    Array.isArray((message as Partial<ApprovalMarker>).pending_approvals)
+  );
+}
+
+/** The marker recording that `pending` wait for a decision. */
+export function approvalMarker(pending: PendingApproval[]): ApprovalMarker {
+  const noun = pending.length === 1 ? "tool call" : "tool calls";
+  return {
+    role: "user",
+    content: [{ type: "text", text: `[waiting for a person to approve ${pending.length} ${noun}]` }],
+    pending_approvals: pending,
+  };
+}
+
+/**
+ * The pause at the end of `history`: the marker and the assistant message before it, or
+ * `undefined` when the history does not end with a pause whose calls are all in that message.
+ */
+export function pendingPause(
+  history: readonly ModelMessage[],
+): { marker: ApprovalMarker; calls: ToolUseBlock[]; index: number } | undefined {
+  const index = history.length - 1;
+  const marker = history[index];
+  const assistant = history[index - 1];
+  if (!isApprovalMarker(marker) || assistant?.role !== "assistant") return undefined;
+  const calls = assistant.content.filter((block): block is ToolUseBlock => block.type === "tool_use");
+  const ids = new Set(calls.map((call) => call.id));
+  if (marker.pending_approvals.length === 0) return undefined;
+  if (!marker.pending_approvals.every((pending) => ids.has(pending.tool_use_id))) return undefined;
+  return { marker, calls, index };
+}
+
+/** Whether `input` is a resume (`{ approvals }`) rather than a prompt. */
+export function isApprovalInput(input: unknown): input is ApprovalInput {
+  return typeof input === "object" && input !== null && !Array.isArray(input) && "approvals" in input;
+}
+
+/**
+ * Checks decisions against the pending calls: an object of well-formed decisions, one for every
+ * pending call and none for anything else.
+ * @throws InvalidOptionError
+ */
+export function assertDecisions(decisions: unknown, pending: readonly PendingApproval[] | undefined): void {
+  if (typeof decisions !== "object" || decisions === null || Array.isArray(decisions))
+    throw new InvalidOptionError("approvals must be an object of decisions by tool_use_id.");
+  if (!pending || pending.length === 0)
+    throw new InvalidOptionError("approvals were given, but no tool call is waiting for approval.");
+  const ids = new Set(pending.map((call) => call.tool_use_id));
+  for (const [id, decision] of Object.entries(decisions)) {
+    if (!ids.has(id))
+      throw new InvalidOptionError(
+        `approvals has a decision for ${JSON.stringify(id)}, which is not pending.`,
+      );
+    if (!isDecision(decision))
+      throw new InvalidOptionError(
+        `The decision for ${JSON.stringify(id)} must be { approved: true, updatedInput? } or { approved: false, message? }.`,
+      );
+  }
+  const missing = pending.filter((call) => !Object.hasOwn(decisions, call.tool_use_id));
+  if (missing.length > 0)
+    throw new InvalidOptionError(
+      `approvals has no decision for ${missing.map((call) => JSON.stringify(call.tool_use_id)).join(", ")}: every pending call needs one.`,
+    );
+}
+
+function isDecision(value: unknown): value is ApprovalDecision {
+  if (typeof value !== "object" || value === null) return false;
+  const { approved, message } = value as { approved?: unknown; message?: unknown };
+  if (approved === true) return true;
+  return approved === false && (message === undefined || typeof message === "string");
+}

@@ -1,0 +1,116 @@
+/**
+ * Approvals across processes, for every durable store: a query pauses for approval in one process,
+ * which is then killed (SIGKILL); a second process over the same store sees the pending call and
+ * approves it, and the call runs there, once. Two processes resolving the same pause at once: one
+ * wins, the other gets a ConversationConflictError saying so, and the call runs once.
+ */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { ModelMessage } from "../../../src/messages/types";
+import type { StoreLocation } from "../../fixtures/stores/store-workload";
+import { startChild } from "./child-runner";
+import { PROCESS_TEST_TIMEOUT_MS, useProcessTestEnvironment } from "./process-test-environment";
+
+const env = useProcessTestEnvironment("approvals", "test/fixtures/stores/approval-child.ts");
+
+const locations: Record<string, (conversation: string) => StoreLocation> = {
+  jsonl: (conversation) => ({ kind: "jsonl", path: join(env.folder, `${conversation}.jsonl`) }),
+  sqlite: (conversation) => ({
+    kind: "sqlite",
+    path: join(env.folder, "agents.db"),
+    conversationId: conversation,
+  }),
+  postgres: (conversation) => ({
+    kind: "postgres",
+    connectionString: env.postgresUrl,
+    schema: env.schema,
+    conversationId: conversation,
+  }),
+  redis: (conversation) => ({
+    kind: "redis",
+    url: env.redisUrl,
+    keyPrefix: env.keyPrefix,
+    conversationId: conversation,
+  }),
+};
+
+interface ResumeReport {
+  pending: unknown[];
+  subtype?: string;
+  errorName?: string;
+  error?: string;
+  history: ModelMessage[];
+}
+
+const PENDING = [{ tool_use_id: "toolu_deploy", name: "deploy", input: { target: "production" } }];
+
+/** Pauses in a child that is then killed with SIGKILL. */
+async function pauseAndKill(location: StoreLocation, runsFile: string): Promise<void> {
+  const child = startChild(env.childScript, { location, phase: "pause", runsFile });
+  const line = await child.waitForLine((text) => text.startsWith("{"));
+  expect(JSON.parse(line)).toEqual({ subtype: "requires_approval", pending: PENDING });
+  const { signal } = await child.exited;
+  expect(signal, child.stderr()).toBe("SIGKILL");
+}
+
+async function runs(runsFile: string): Promise<string[]> {
+  const text = await readFile(runsFile, "utf8").catch(() => "");
+  return text.split("\n").filter((line) => line !== "");
+}
+
+describe.each(Object.keys(locations))("approvals over a %s store, across processes", (kind) => {
+  it(
+    "a pause survives kill -9 and another process resumes it; the call runs once, there",
+    async () => {
+      const location = locations[kind]!("paused");
+      const runsFile = join(env.folder, `${kind}-runs.txt`);
+      await pauseAndKill(location, runsFile);
+      expect(await runs(runsFile)).toEqual([]);
+      const child = startChild(env.childScript, { location, phase: "resume", runsFile });
+      const report = JSON.parse(await child.waitForLine((text) => text.startsWith("{"))) as ResumeReport;
+      expect((await child.exited).code, child.stderr()).toBe(0);
+      expect(report.pending).toEqual(PENDING);
+      expect(report.subtype).toBe("success");
+      expect(await runs(runsFile)).toEqual([`${child.process.pid} production`]);
+      expect(report.history.map((message) => message.role)).toEqual([
+        "user",
+        "assistant",
+        "user",
+        "assistant",
+      ]);
+      expect(report.history.some((message) => "pending_approvals" in message)).toBe(false);
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    "two processes resolving the same pause: one wins, the other gets a conflict error, the call runs once",
+    async () => {
+      const location = locations[kind]!("raced");
+      const runsFile = join(env.folder, `${kind}-race-runs.txt`);
+      await pauseAndKill(location, runsFile);
+      const resolvers = [0, 1].map(() =>
+        startChild(env.childScript, { location, phase: "resume", runsFile, waitForGo: true }),
+      );
+      // Both have loaded the pause before either resolves it.
+      await Promise.all(resolvers.map((child) => child.waitForLine((text) => text === "ready")));
+      for (const child of resolvers) child.process.stdin.end("go\n");
+      const reports = await Promise.all(
+        resolvers.map(async (child) => {
+          const report = JSON.parse(await child.waitForLine((text) => text.startsWith("{"))) as ResumeReport;
+          expect((await child.exited).code, child.stderr()).toBe(0);
+          return report;
+        }),
+      );
+      const winners = reports.filter((report) => report.subtype === "success");
+      const losers = reports.filter((report) => report.errorName !== undefined);
+      expect(winners).toHaveLength(1);
+      expect(losers).toHaveLength(1);
+      expect(losers[0]!.errorName).toBe("ConversationConflictError");
+      expect(losers[0]!.error).toContain("resolved by another Agent first");
+      expect(await runs(runsFile)).toHaveLength(1);
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
+});
