@@ -81,7 +81,7 @@ async function grep(workspace: Workspace, input: GrepInput, signal: AbortSignal)
   try {
     for await (const file of filesToSearch(workspace, target, input, filter, report, signal)) {
       worker ??= new GrepWorker(expression, workspace.settings.maxLineChars);
-      await searchFile(workspace, file, input.path ?? ".", worker, tally, signal);
+      await searchFile(workspace, file, input.path ?? ".", worker, tally, report, signal);
       if (tally.more) break;
     }
   } finally {
@@ -90,18 +90,31 @@ async function grep(workspace: Workspace, input: GrepInput, signal: AbortSignal)
   return renderSearch(workspace, input, target, tally, report);
 }
 
-/** Searches one file, read by the worker through a descriptor verified inside the root. */
+/**
+ * Searches one file, read by the worker through a descriptor verified inside the root. A file that
+ * cannot be opened safely (gone, unreadable, or swapped for a link out of the root since the walk
+ * listed it) is reported as unreadable; the search goes on with the others.
+ */
 async function searchFile(
   workspace: Workspace,
   file: WorkspacePath,
   requestedPath: string,
   worker: GrepWorker,
   tally: SearchTally,
+  report: WalkReport,
   signal: AbortSignal,
 ): Promise<void> {
   const { maxMatches, maxGrepFileBytes, maxLineChars } = workspace.settings;
   const requested = file.display === "." ? requestedPath : file.display;
-  const { handle, stats } = await openConfined(workspace, file, "read", requested);
+  let opened: Awaited<ReturnType<typeof openConfined>>;
+  try {
+    opened = await openConfined(workspace, file, "read", requested);
+  } catch {
+    if (signal.aborted) throw signal.reason;
+    report.unreadable.push(file.display);
+    return;
+  }
+  const { handle, stats } = opened;
   let found: Awaited<ReturnType<GrepWorker["search"]>>;
   try {
     if (!stats.isFile()) return;
