@@ -18,8 +18,10 @@ export type ScriptedStep =
 /** A scripted response. Missing fields get sensible defaults. */
 export interface ScriptedResponse {
   content: ContentBlock[] | string;
-  /** @default "tool_use" when the content has tool calls, else "end_turn" */
+  /** @default "stop_sequence" with a `stop_sequence`, else "tool_use" when the content has tool calls, else "end_turn" */
   stop_reason?: StopReason | null;
+  /** The stop sequence that ended the response, recorded on the message as `stop_sequence`. */
+  stop_sequence?: string | null;
   /** Reported usage; omitted when not given (the loop then counts zeros). */
   usage?: Usage;
   model?: string;
@@ -175,13 +177,17 @@ function toAssistantMessage(
       ? [{ type: "text", text: step.content }]
       : step.content.map((block) => ({ ...block }));
   const hasToolUse = content.some((block) => block.type === "tool_use");
+  const stopSequence =
+    typeof step.stop_sequence === "string" && step.stop_sequence ? step.stop_sequence : undefined;
+  const defaultStop = stopSequence !== undefined ? "stop_sequence" : hasToolUse ? "tool_use" : "end_turn";
   const message: AssistantModelMessage = {
     role: "assistant",
     content,
-    stop_reason: step.stop_reason === undefined ? (hasToolUse ? "tool_use" : "end_turn") : step.stop_reason,
+    stop_reason: step.stop_reason === undefined ? defaultStop : step.stop_reason,
     providerResponseId: step.id ?? `msg_scripted_${callIndex + 1}`,
     model: step.model ?? requestedModel,
   };
+  if (stopSequence !== undefined) message.stop_sequence = stopSequence;
   if (step.usage) message.usage = { ...step.usage };
   return message;
 }
@@ -220,7 +226,7 @@ function emitStreamEvents(message: AssistantModelMessage, onEvent: (event: Model
   });
   onEvent({
     type: "message_delta",
-    delta: { stop_reason: message.stop_reason ?? null },
+    delta: { stop_reason: message.stop_reason ?? null, stop_sequence: message.stop_sequence ?? null },
     usage: message.usage ?? {},
   });
   onEvent({ type: "message_stop" });
