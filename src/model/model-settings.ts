@@ -138,8 +138,18 @@ export function validateModelSettings(
 /** What is wrong with one of the values on its own, or `undefined`. */
 function valueProblem(settings: ModelSettingsInput, context: ModelSettingsContext): string | undefined {
   return (
-    numberProblem("temperature", settings.temperature, (value) => value >= 0 && value <= 1, "from 0 to 1") ??
-    numberProblem("topP", settings.topP, (value) => value > 0 && value <= 1, "above 0 and at most 1") ??
+    numberProblem(
+      "temperature",
+      settings.temperature,
+      (value) => value >= 0 && value <= 1,
+      "a number from 0 to 1",
+    ) ??
+    numberProblem(
+      "topP",
+      settings.topP,
+      (value) => value > 0 && value <= 1,
+      "a number above 0 and at most 1",
+    ) ??
     numberProblem(
       "topK",
       settings.topK,
@@ -215,7 +225,7 @@ function numberProblem(
 ): string | undefined {
   if (value === undefined) return undefined;
   if (typeof value === "number" && Number.isFinite(value) && accepts(value)) return undefined;
-  return `\`${option}\` must be a number ${expected} (got ${describe(value)}).`;
+  return `\`${option}\` must be ${expected} (got ${describe(value)}).`;
 }
 
 function typeProblem(option: string, value: unknown, type: "boolean" | "string"): string | undefined {
