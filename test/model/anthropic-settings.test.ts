@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { AssistantModelMessage, ContentBlock, ModelMessage } from "../../src/messages/types";
 import { createAnthropicClient } from "../../src/model/anthropic";
 import { toAnthropicRequestBody } from "../../src/model/anthropic-request";
+import { StreamedMessageAssembler } from "../../src/model/anthropic-stream";
 import type { ModelRequest } from "../../src/model/client";
 import { type MockAnthropicServer, type MockStep, startMockAnthropicServer } from "../../src/testing";
 
@@ -301,5 +302,34 @@ describe.each([
       cache_creation_input_tokens: 700,
       cache_creation: { ephemeral_5m_input_tokens: 200, ephemeral_1h_input_tokens: 500 },
     });
+  });
+});
+
+describe("StreamedMessageAssembler — stop_sequence and the cache split", () => {
+  const start = (usage: Record<string, unknown>) =>
+    ({ type: "message_start", message: { id: "msg_1", model: "m", usage } }) as never;
+  const delta = (stopSequence: string | null, usage: Record<string, unknown>) =>
+    ({
+      type: "message_delta",
+      delta: { stop_reason: "stop_sequence", stop_sequence: stopSequence },
+      usage,
+    }) as never;
+  const split = { ephemeral_5m_input_tokens: 10, ephemeral_1h_input_tokens: 30 };
+
+  it("keeps the split when a later report repeats the total, drops it when the total changes", () => {
+    const same = new StreamedMessageAssembler();
+    same.apply(start({ input_tokens: 5, cache_creation_input_tokens: 40, cache_creation: split }));
+    same.apply(delta("END", { output_tokens: 7, cache_creation_input_tokens: 40 }));
+    expect(same.toMessage()).toMatchObject({
+      stop_reason: "stop_sequence",
+      stop_sequence: "END",
+      usage: { input_tokens: 5, output_tokens: 7, cache_creation_input_tokens: 40, cache_creation: split },
+    });
+    const changed = new StreamedMessageAssembler();
+    changed.apply(start({ input_tokens: 5, cache_creation_input_tokens: 40, cache_creation: split }));
+    changed.apply(delta(null, { output_tokens: 7, cache_creation_input_tokens: 64 }));
+    const message = changed.toMessage();
+    expect(message.usage).toEqual({ input_tokens: 5, output_tokens: 7, cache_creation_input_tokens: 64 });
+    expect(message).not.toHaveProperty("stop_sequence");
   });
 });
