@@ -192,7 +192,10 @@ function toAssistantMessage(
   return message;
 }
 
-/** Emits the events a streaming client would for this message (one delta per block). */
+/**
+ * Emits the events a streaming client would for this message: one delta per text or tool block, a
+ * `thinking_delta` then a `signature_delta` per thinking block, other blocks whole in their start.
+ */
 function emitStreamEvents(message: AssistantModelMessage, onEvent: (event: ModelStreamEvent) => void): void {
   onEvent({
     type: "message_start",
@@ -218,6 +221,22 @@ function emitStreamEvents(message: AssistantModelMessage, onEvent: (event: Model
         type: "content_block_delta",
         index,
         delta: { type: "input_json_delta", partial_json: JSON.stringify(block.input) },
+      });
+    } else if (block.type === "thinking") {
+      onEvent({
+        type: "content_block_start",
+        index,
+        content_block: { type: "thinking", thinking: "", signature: "" },
+      });
+      onEvent({
+        type: "content_block_delta",
+        index,
+        delta: { type: "thinking_delta", thinking: block.thinking },
+      });
+      onEvent({
+        type: "content_block_delta",
+        index,
+        delta: { type: "signature_delta", signature: block.signature },
       });
     } else {
       onEvent({ type: "content_block_start", index, content_block: block });
