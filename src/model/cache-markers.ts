@@ -168,10 +168,17 @@ function findCallerMarkers(body: CacheableBody, positions: Position[]): CallerMa
   return markers;
 }
 
+/** A block's own marker, or one inside a tool result's content (the API counts those too). */
 function markerOf(block: unknown): { ttl?: unknown } | undefined {
   if (!isRecord(block)) return undefined;
   const marker = block.cache_control;
-  return isRecord(marker) ? marker : undefined;
+  if (isRecord(marker)) return marker;
+  if (block.type !== "tool_result" || !Array.isArray(block.content)) return undefined;
+  for (const part of block.content) {
+    const nested = isRecord(part) ? part.cache_control : undefined;
+    if (isRecord(nested)) return nested;
+  }
+  return undefined;
 }
 
 /** The block at a slot (a string system prompt or message content is read as its text). */

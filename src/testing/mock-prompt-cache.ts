@@ -206,7 +206,7 @@ function prefixBlocks(body: any): PrefixBlock[] {
       .update(`${hash}\u0000${salt}${path.split(".")[0]}\u0000${canonical}`)
       .digest("base64");
     const record = (typeof block === "object" && block !== null ? block : {}) as Record<string, unknown>;
-    const marker = record.cache_control;
+    const marker = record.cache_control ?? nestedMarker(record);
     blocks.push({
       path,
       type: record.type,
@@ -277,6 +277,13 @@ function markerProblem(block: PrefixBlock): string | undefined {
   }
   if (!block.markable) return `${block.path}.text: cache_control cannot be set for empty text blocks`;
   return undefined;
+}
+
+/** A marker inside a tool result's content: it caches the prefix through that tool result. */
+function nestedMarker(block: Record<string, unknown>): unknown {
+  if (block.type !== "tool_result" || !Array.isArray(block.content)) return undefined;
+  return block.content.find((part) => typeof part === "object" && part !== null && "cache_control" in part)
+    ?.cache_control;
 }
 
 function isMarkable(block: Record<string, unknown>): boolean {

@@ -214,3 +214,32 @@ describe("placeCacheMarkers", () => {
     });
   });
 });
+
+describe("placeCacheMarkers — markers inside tool results", () => {
+  it("counts a caller's marker inside a tool result's content, and leaves that block alone", () => {
+    const system = [
+      { type: "text", text: "a", cache_control: EPHEMERAL },
+      { type: "text", text: "b", cache_control: EPHEMERAL },
+    ];
+    const history = [
+      { role: "user", content: "Q" },
+      { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "read", input: {} }] },
+      {
+        role: "user",
+        content: [
+          {
+            type: "tool_result",
+            tool_use_id: "t1",
+            content: [{ type: "text", text: "big", cache_control: EPHEMERAL }],
+          },
+        ],
+      },
+    ];
+    const marked = placeCacheMarkers({ tools: tools(), system, messages: history }, { ttl: "5m" });
+    // Three of theirs, the newest block among them (its marker sits inside the tool result, within
+    // the lookback of the previous tail: no bridge); one left for us: the tools.
+    expect(Object.keys(markers(marked))).toEqual(["tools.1", "system.0", "system.1"]);
+    expect(marked.messages[2]).toBe(history[2]);
+    expect(marked.messages[0]).toBe(history[0]);
+  });
+});

@@ -205,6 +205,19 @@ describe("mock prompt cache — accounting", () => {
     ).toMatchObject({ cache_read_input_tokens: tokens(tools[0]!, system[0]!) });
   });
 
+  it("treats a marker inside a tool result's content as a marker on that tool result", async () => {
+    await start();
+    const result = { content: [text("file contents", MARK)], tool_use_id: "t1", type: "tool_result" };
+    const messages = [
+      { role: "user", content: "Q" },
+      { role: "assistant", content: [{ id: "t1", input: {}, name: "read", type: "tool_use" }] },
+      { role: "user", content: [result] },
+    ];
+    const usage = await usageOf(body([text(SYSTEM)], messages));
+    expect(usage).toMatchObject({ input_tokens: 0, cache_read_input_tokens: 0 });
+    expect(usage.cache_creation_input_tokens).toBeGreaterThan(1300);
+  });
+
   it("supports automatic caching: a top-level cache_control marks the last cacheable block", async () => {
     await start();
     const request = body([text(SYSTEM)], [{ role: "user", content: [text("Q"), text("")] }], {
