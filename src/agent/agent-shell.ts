@@ -21,6 +21,7 @@ import type { Tool } from "../tools/tool";
 import { type AgentQuery, ConversationGuard } from "./conversation-guard";
 import { cycleLifecycle, type GuardUse } from "./cycle-lifecycle";
 import { McpAttachment } from "./mcp-attachment";
+import { checkToolChoice, resolveQuerySettings } from "./model-settings-options";
 import type { AgentOptions, QueryOptions } from "./options";
 import { createQueryHandle, type QueryHandle } from "./query-handle";
 import { requestTimeout, resolveLoopConfig } from "./resolve-options";
@@ -68,8 +69,16 @@ export class AgentShell<T> {
   /** A query for one cycle; validates the per-query options (throws on misuse, at call time). */
   newQuery(queryOptions: QueryOptions | undefined, requestTimeoutMs?: number): AgentQuery {
     const { config, conversation } = this.loop;
+    const { settings, maxTokens } = resolveQuerySettings(
+      config.modelSettings.request,
+      config.modelSettings.maxTokens,
+      queryOptions,
+      this.toolCheck(),
+    );
     const state = new QueryState({
       signal: abortSignalOption(queryOptions?.signal),
+      settings,
+      maxTokens,
       requestTimeoutMs:
         requestTimeoutMs ??
         requestTimeout(queryOptions?.requestTimeoutMs) ??
@@ -181,9 +190,23 @@ export class AgentShell<T> {
     this.conversation.forgetUsage();
   }
 
-  /** `Agent.addTools`. */
+  /** `Agent.addTools`: the agent's `toolChoice` is checked against the new tool set. */
   addTools(tools: Tool[]): void {
     for (const tool of tools) this.conversation.tools.add(tool);
+    const { request, maxTokens } = this.loop.config.modelSettings;
+    checkToolChoice(request, { maxTokens, ...this.toolCheck() });
+  }
+
+  /** What a tool choice is checked against: the tools now (unknown while MCP servers may add some). */
+  private toolCheck(): { toolNames: string[] | undefined; outputTool: string | undefined } {
+    const { submitTool } = this.loop.config.modelSettings;
+    const outputTool = submitTool?.definition.name;
+    if (this.mcp) return { toolNames: undefined, outputTool };
+    const toolNames = this.conversation.tools.names();
+    return {
+      toolNames: outputTool ? toolNames.filter((name) => name !== outputTool) : toolNames,
+      outputTool,
+    };
   }
 
   /** `Agent.setModel`. */

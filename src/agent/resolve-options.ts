@@ -17,6 +17,7 @@ import type { RetryPolicy } from "../model/retry";
 import { urlSecretsOf } from "../shared/redact";
 import { abortableSleep } from "../shared/signals";
 import { createSubmitOutputTool } from "../tools/submit-output";
+import { resolveAgentSettings } from "./model-settings-options";
 import {
   nonNegativeInteger,
   nonNegativeMilliseconds,
@@ -58,8 +59,14 @@ export function resolveLoopConfig<T>(options: AgentOptions<T>): LoopConfig<T> {
   validateHooks(options.hooks);
   validatePermissionOptions(options);
   const submitTool = options.outputSchema ? createSubmitOutputTool(options.outputSchema) : undefined;
+  const request = resolveAgentSettings(options, {
+    maxTokens,
+    toolNames: knownToolNames(options),
+    outputTool: submitTool?.definition.name,
+  });
   return {
     modelSettings: {
+      request,
       systemPrompt: options.systemPrompt,
       maxTokens,
       outputFormat: options.outputFormat,
@@ -90,6 +97,17 @@ export function resolveLoopConfig<T>(options: AgentOptions<T>): LoopConfig<T> {
       random: options._internal?.random ?? Math.random,
     },
   };
+}
+
+/**
+ * The names of the agent's tools, as far as they are known at creation: not with MCP servers, whose
+ * tools are listed only once they are connected.
+ */
+export function knownToolNames<T>(options: AgentOptions<T>): string[] | undefined {
+  if (options.mcpServers && Object.keys(options.mcpServers).length > 0) return undefined;
+  const names: string[] = [];
+  for (const tool of options.tools ?? []) if (typeof tool?.name === "string") names.push(tool.name);
+  return names;
 }
 
 /**

@@ -59,7 +59,7 @@ export async function* agentLoop<T>(
     yield query.channel.clean(initMessage(loop)); // always the first message; the store's failures of the load follow it
     // Notices never carry the structured result's type.
     const channel = query.channel as NoticeChannel<SDKMessage<T>>;
-    const request = new MainRequest(loop);
+    const request = new MainRequest(loop, query);
     const tools = new ToolRunner(loop, query);
     let pending: PromiseOrValue<Outcome<T>> = STARTED;
     for (;;) {

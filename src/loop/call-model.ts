@@ -4,6 +4,7 @@
  * channel; never throws for provider failures — every way out is a {@link ModelOutcome}.
  * @module
  */
+import { totalInputTokens } from "../cost/usage";
 import { HookFailure, TimeoutError } from "../errors";
 import type { SDKMessage } from "../messages/sdk-messages";
 import type { AssistantModelMessage } from "../messages/types";
@@ -201,11 +202,40 @@ function requestFor(base: RequestBase, model: string, signal: AbortSignal): Mode
   if (base.system !== undefined) request.system = base.system;
   if (base.tools !== undefined) request.tools = base.tools;
   if (base.outputFormat !== undefined) request.outputFormat = base.outputFormat;
+  if (base.temperature !== undefined) request.temperature = base.temperature;
+  if (base.topP !== undefined) request.topP = base.topP;
+  if (base.topK !== undefined) request.topK = base.topK;
+  if (base.stopSequences !== undefined) request.stopSequences = base.stopSequences;
+  if (base.toolChoice !== undefined) request.toolChoice = base.toolChoice;
+  if (base.parallelToolCalls !== undefined) request.parallelToolCalls = base.parallelToolCalls;
+  if (base.thinking !== undefined) request.thinking = base.thinking;
+  if (base.effort !== undefined) request.effort = base.effort;
+  if (base.metadata !== undefined) request.metadata = base.metadata;
+  if (base.serviceTier !== undefined) request.serviceTier = base.serviceTier;
+  if (base.extraBody !== undefined) request.extraBody = base.extraBody;
+  if (base.promptCaching !== undefined) request.promptCaching = base.promptCaching;
   return request;
 }
 
 /** Compiles only while `requestFor` copies every field of the request base: add new ones there. */
-type CopiedByRequestFor = "system" | "messages" | "tools" | "maxTokens" | "outputFormat";
+type CopiedByRequestFor =
+  | "system"
+  | "messages"
+  | "tools"
+  | "maxTokens"
+  | "outputFormat"
+  | "temperature"
+  | "topP"
+  | "topK"
+  | "stopSequences"
+  | "toolChoice"
+  | "parallelToolCalls"
+  | "thinking"
+  | "effort"
+  | "metadata"
+  | "serviceTier"
+  | "extraBody"
+  | "promptCaching";
 type _RequestForCopiesEveryField = AssertNever<Exclude<keyof RequestBase, CopiedByRequestFor>>;
 type AssertNever<T extends never> = T;
 
@@ -215,7 +245,7 @@ function recordResponseOnSpan(span: SpanHandle, message: AssistantModelMessage):
     "gen_ai.response.model": message.model,
     "gen_ai.response.id": message.providerResponseId,
     "gen_ai.response.finish_reasons": message.stop_reason ? [message.stop_reason] : undefined,
-    "gen_ai.usage.input_tokens": message.usage?.input_tokens,
+    "gen_ai.usage.input_tokens": message.usage ? totalInputTokens(message.usage) : undefined,
     "gen_ai.usage.output_tokens": message.usage?.output_tokens,
     "gen_ai.usage.cache_creation.input_tokens": message.usage?.cache_creation_input_tokens,
     "gen_ai.usage.cache_read.input_tokens": message.usage?.cache_read_input_tokens,

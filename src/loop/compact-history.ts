@@ -20,6 +20,7 @@ import type { LoopContext } from "./loop-context";
 import { type Cancelled, cancelledOutcome } from "./model-outcome";
 import type { QueryState } from "./query-state";
 import { recordUsage } from "./record-usage";
+import { summaryRequestSettings } from "./request-settings";
 
 export { COMPACTION_FAILURE_LIMIT } from "./compaction-breaker";
 
@@ -111,6 +112,7 @@ async function summariseAndRebuild(
         customInstructions,
       ),
       maxTokens: settings.maxTokens,
+      ...summaryRequestSettings(query.settings, settings.maxTokens),
     },
     {
       model: settings.model ?? conversation.model,

@@ -19,6 +19,7 @@ import type { ToolResultCompactionSettings } from "./loop-config";
 import type { LoopContext } from "./loop-context";
 import type { QueryState } from "./query-state";
 import { recordUsage } from "./record-usage";
+import { summaryRequestSettings } from "./request-settings";
 
 /** Summarises a result over the threshold; returns the block history gets. */
 export type ToolResultCompactor = (
@@ -77,6 +78,7 @@ async function summariseToolResult(summarised: Summarised): Promise<ToolResultBl
         DEFAULT_TOOL_RESULT_SUMMARY_PROMPT,
       ),
       maxTokens: settings.maxTokens,
+      ...summaryRequestSettings(query.settings, settings.maxTokens),
     },
     {
       model: settings.model ?? loop.conversation.model,

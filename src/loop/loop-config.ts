@@ -8,6 +8,7 @@ import type { ModelPricing } from "../cost/pricing";
 import type { ToolPattern } from "../hooks/permissions";
 import type { CanUseTool, Hooks, PermissionMode } from "../hooks/types";
 import type { ModelRequest, OutputFormat } from "../model/client";
+import type { PromptCachingConfig, ModelSettings as ProviderSettings } from "../model/model-settings";
 import type { RetryPolicy } from "../model/retry";
 import type { SubmitOutputTool } from "../tools/submit-output";
 
@@ -16,8 +17,22 @@ export type ModelRequestShaper = (
   request: ModelRequest,
 ) => ModelRequest | void | Promise<ModelRequest | void>;
 
+/**
+ * The model settings a request carries, resolved: the sampling, tool-choice, thinking, effort,
+ * metadata, tier and extra-body fields as set (absent: the provider's default), and prompt caching
+ * as `{ ttl }` when on (absent when off).
+ */
+export interface RequestSettings extends ProviderSettings {
+  promptCaching?: PromptCachingConfig;
+}
+
 /** What every main request carries, besides the model and the messages. */
 export interface ModelSettings<T> {
+  /**
+   * The agent's model settings: what each main request carries unless a query overrides them
+   * (a query's own resolved settings are on its `QueryState`).
+   */
+  readonly request: Readonly<RequestSettings>;
   readonly systemPrompt: string | undefined;
   /** Output budget of each main response. */
   readonly maxTokens: number;

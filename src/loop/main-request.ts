@@ -6,26 +6,33 @@
  */
 import type { ModelCallSettings, RequestBase } from "./call-model";
 import type { LoopContext } from "./loop-context";
+import type { QueryState } from "./query-state";
+import { withRequestSettings } from "./request-settings";
 
 /** The main request's parts, reused by every turn of one query. */
 export class MainRequest {
   private base: RequestBase | undefined;
   private callSettings: ModelCallSettings | undefined;
 
-  constructor(private readonly loop: LoopContext<unknown>) {}
+  constructor(
+    private readonly loop: LoopContext<unknown>,
+    private readonly query: QueryState,
+  ) {}
 
   /** The request fields of this turn: the history and tool set as they are now. */
   fields(): RequestBase {
     const { conversation } = this.loop;
     if (!this.base) {
       const { modelSettings } = this.loop.config;
-      this.base = {
+      const base: RequestBase = {
         system: modelSettings.systemPrompt,
         messages: conversation.history.messages,
         tools: conversation.tools.definitions(),
-        maxTokens: modelSettings.maxTokens,
+        maxTokens: this.query.maxTokens,
         outputFormat: modelSettings.outputFormat,
       };
+      // The query's settings (the agent's, with its overrides), resolved once per query.
+      this.base = withRequestSettings(base, this.query.settings);
     }
     this.base.messages = conversation.history.messages; // replaced by compaction and replaceHistory
     this.base.tools = conversation.tools.definitions(); // cached until the tool set changes

@@ -2,6 +2,7 @@
  * The first and the last message of every query: `init`, and the result.
  * @module
  */
+import { totalInputTokens } from "../cost/usage";
 import type { SDKMessage, SDKResultMessage } from "../messages/sdk-messages";
 import type { Ending } from "./ending";
 import type { LoopContext } from "./loop-context";
@@ -42,6 +43,7 @@ export function resultMessage<T>(
     duration_ms: loop.config.clock.now() - query.startedAt,
     permission_denials: query.denials,
   };
+  if (query.stopSequence !== undefined) result.stop_sequence = query.stopSequence;
   if (ending.structured) result.structuredResult = ending.structured.value;
   if (ending.error) result.error = ending.error;
   if (ending.pendingApprovals) result.pending_approvals = ending.pendingApprovals;
@@ -54,9 +56,12 @@ function recordResultOnSpan<T>(query: QueryState, result: SDKResultMessage<T>): 
     "agent_lattice.result.subtype": result.subtype,
     "agent_lattice.num_turns": result.num_turns,
     "agent_lattice.cost_usd": result.total_cost_usd,
-    "gen_ai.usage.input_tokens": result.usage.input_tokens,
+    // The GenAI conventions count cache reads and writes in the input tokens (Anthropic reports them apart).
+    "gen_ai.usage.input_tokens": totalInputTokens(result.usage),
     "gen_ai.usage.output_tokens": result.usage.output_tokens,
     "agent_lattice.approvals.pending": result.pending_approvals?.length,
+    "gen_ai.usage.cache_creation.input_tokens": result.usage.cache_creation_input_tokens,
+    "gen_ai.usage.cache_read.input_tokens": result.usage.cache_read_input_tokens,
   });
   if (result.is_error) query.span.fail(result.error ?? new Error(result.subtype));
 }

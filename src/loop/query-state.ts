@@ -8,6 +8,7 @@ import { CostLedger } from "../cost/usage";
 import type { PermissionDenial, SDKMessage } from "../messages/sdk-messages";
 import type { StopReason } from "../messages/types";
 import { NOOP_SPAN, type SpanHandle } from "../telemetry/telemetry";
+import type { RequestSettings } from "./loop-config";
 import { NoticeChannel, type StoreNotices } from "./notice-channel";
 import { QuerySignals } from "./query-signals";
 
@@ -18,6 +19,10 @@ export interface QuerySetup {
   /** Deadline of each model request in this query (the per-query override or the agent default). */
   requestTimeoutMs: number | undefined;
   startedAt: number;
+  /** The model settings of this query's main requests: the agent's, with the query's overrides. */
+  settings: Readonly<RequestSettings>;
+  /** The output budget of this query's main responses (the query's `maxTokens` or the agent's). */
+  maxTokens: number;
   pricing: Readonly<Record<string, ModelPricing>>;
   /** Where the history store reports its failures. */
   storeNotices: StoreNotices<SDKMessage<unknown>>;
@@ -31,6 +36,10 @@ export class QueryState {
   readonly startedAt: number;
   /** Deadline of each model request in this query. */
   readonly requestTimeoutMs: number | undefined;
+  /** The model settings of this query's main requests: the agent's, with the query's overrides. */
+  readonly settings: Readonly<RequestSettings>;
+  /** The output budget of this query's main responses. */
+  readonly maxTokens: number;
   /** Usage and cost of every response of this query. */
   readonly ledger: CostLedger;
   /** Tool calls refused by a permission rule, a hook or `canUseTool`. */
@@ -43,6 +52,8 @@ export class QueryState {
   turns = 0;
   /** The stop reason of the latest response. */
   stopReason: StopReason | null = null;
+  /** Which stop sequence ended the latest response, when it reported one. */
+  stopSequence: string | null | undefined = undefined;
   /** Text of the latest assistant response (continuations joined). */
   resultText = "";
   /**
@@ -63,6 +74,8 @@ export class QueryState {
   constructor(setup: QuerySetup) {
     this.startedAt = setup.startedAt;
     this.requestTimeoutMs = setup.requestTimeoutMs;
+    this.settings = setup.settings;
+    this.maxTokens = setup.maxTokens;
     this.ledger = new CostLedger(setup.pricing);
     this.signals = new QuerySignals(setup.signal);
     this.channel = new NoticeChannel(setup.storeNotices, setup.secrets);

@@ -27,6 +27,7 @@ export function takeReply<T>(loop: LoopContext<T>, query: QueryState, reply: Mod
   const response = withoutBlankText(reply.message);
   recordUsage(loop.conversation, query, reply.model, response.usage, query.channel.emit);
   query.stopReason = response.stop_reason ?? null;
+  query.stopSequence = response.stop_sequence;
   return { kind: "answered", response };
 }
 
