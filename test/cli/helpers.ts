@@ -280,3 +280,25 @@ export class TmuxCli {
     rmSync(path.dirname(this.exitFile), { recursive: true, force: true });
   }
 }
+
+/**
+ * A request body as the model reads it, without the prompt-cache markers the built-in client adds
+ * (caching is on by default): `cache_control` fields dropped, and a lone text block — which is how
+ * a marked string prompt or system prompt travels — read back as its text.
+ */
+export function withoutCacheMarkers<T>(value: T): T {
+  return unmark(value) as T;
+}
+
+function unmark(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    const only = value[0] as { type?: unknown; text?: unknown; cache_control?: unknown } | undefined;
+    const markedText = value.length === 1 && only?.type === "text" && only.cache_control !== undefined;
+    if (markedText && Object.keys(only).length === 3) return only.text;
+    return value.map(unmark);
+  }
+  if (typeof value !== "object" || value === null) return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value)) if (key !== "cache_control") copy[key] = unmark(field);
+  return copy;
+}

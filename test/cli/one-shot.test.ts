@@ -2,7 +2,14 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { mockServerPerTest } from "../support/mock-server";
-import { cleanEnvironment, DUMMY_KEY, ensureBuiltCli, runCli, scratchFolder } from "./helpers";
+import {
+  cleanEnvironment,
+  DUMMY_KEY,
+  ensureBuiltCli,
+  runCli,
+  scratchFolder,
+  withoutCacheMarkers,
+} from "./helpers";
 
 const withKey = (extra: Record<string, string> = {}) =>
   cleanEnvironment({ ANTHROPIC_API_KEY: DUMMY_KEY, ...extra });
@@ -25,7 +32,7 @@ describe('agent-lattice "prompt" (one query against the mock server)', () => {
     const request = server.requests[0]!;
     expect(request.body.model).toBe("claude-sonnet-4-6");
     expect(request.body.stream).toBe(true);
-    expect(request.body.messages).toEqual([{ role: "user", content: "Say hello" }]);
+    expect(withoutCacheMarkers(request.body.messages)).toEqual([{ role: "user", content: "Say hello" }]);
     expect(request.body.tools ?? []).toEqual([]);
     // The key travels in a header (the SDK picks x-api-key or a bearer token) and nowhere else.
     expect(Object.values(request.headers).join(" ")).toContain(DUMMY_KEY);
@@ -66,7 +73,7 @@ describe('agent-lattice "prompt" (one query against the mock server)', () => {
       "deepseek-chat",
     ]);
     expect(server.requests[0]!.body.system).toBeUndefined();
-    expect(server.requests[1]!.body.system).toBe("Be brief.");
+    expect(withoutCacheMarkers(server.requests[1]!.body.system)).toBe("Be brief.");
     // deepseek-chat is not in the built-in price table: the user is told, not misled.
     expect(fromFlag.stderr).toMatch(/deepseek-chat/);
   });
@@ -107,7 +114,7 @@ describe('agent-lattice "prompt" (one query against the mock server)', () => {
       expect(run.stderr).toMatch(/✓ done · 2 turns/);
       const offered = (server.requests[0]!.body.tools as Array<{ name: string }>).map((tool) => tool.name);
       expect(offered.sort()).toEqual(["glob", "grep", "list_files", "read_file"]);
-      expect(server.requests[0]!.body.system).toContain(folder.root);
+      expect(withoutCacheMarkers(server.requests[0]!.body.system)).toContain(folder.root);
       const fed = server.requests[1]!.body.messages.at(-1).content;
       expect(fed[0]).toMatchObject({ type: "tool_result", tool_use_id: "t1" });
       expect(fed[0].content).toContain("first line");

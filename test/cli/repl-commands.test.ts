@@ -4,7 +4,15 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { parseReplLine } from "../../src/cli/repl-commands";
 import { DEFAULT_COMPACTION_PROMPT } from "../../src/compaction/prompt";
 import { type MockAnthropicServer, startMockAnthropicServer } from "../../src/testing/index";
-import { cleanEnvironment, DUMMY_KEY, ensureBuiltCli, lastUserText, runCli, scratchFolder } from "./helpers";
+import {
+  cleanEnvironment,
+  DUMMY_KEY,
+  ensureBuiltCli,
+  lastUserText,
+  runCli,
+  scratchFolder,
+  withoutCacheMarkers,
+} from "./helpers";
 
 const withKey = () => cleanEnvironment({ ANTHROPIC_API_KEY: DUMMY_KEY });
 
@@ -91,7 +99,9 @@ describe("interactive session commands (input piped)", () => {
     ]);
     // /clear started a new conversation: the third request carries the third prompt alone.
     expect(server.requests[1]!.body.messages).toHaveLength(3);
-    expect(server.requests[2]!.body.messages).toEqual([{ role: "user", content: "third" }]);
+    expect(withoutCacheMarkers(server.requests[2]!.body.messages)).toEqual([
+      { role: "user", content: "third" },
+    ]);
     const saved = readFileSync(session, "utf8");
     expect(saved).toContain("third");
     expect(saved).not.toContain("first");

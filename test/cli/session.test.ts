@@ -2,7 +2,14 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { mockServerPerTest } from "../support/mock-server";
-import { cleanEnvironment, DUMMY_KEY, ensureBuiltCli, runCli, scratchFolder } from "./helpers";
+import {
+  cleanEnvironment,
+  DUMMY_KEY,
+  ensureBuiltCli,
+  runCli,
+  scratchFolder,
+  withoutCacheMarkers,
+} from "./helpers";
 
 const env = () => cleanEnvironment({ ANTHROPIC_API_KEY: DUMMY_KEY });
 
@@ -32,7 +39,7 @@ describe("agent-lattice --session <file>", () => {
       expect(second.code).toBe(0);
       expect(second.stdout).toBe("Your name is Ada.\n");
       expect(second.stderr).toContain(`↺ resuming ${session} (2 messages)`);
-      expect(server.requests[1]!.body.messages).toEqual([
+      expect(withoutCacheMarkers(server.requests[1]!.body.messages)).toEqual([
         { role: "user", content: "My name is Ada." },
         { role: "assistant", content: [{ type: "text", text: "Nice to meet you, Ada." }] },
         { role: "user", content: "What is my name?" },
