@@ -10,7 +10,13 @@ import { type ToolPattern, validatePermissionOptions } from "../hooks/permission
 import { validateHooks } from "../hooks/run-hooks";
 import type { CanUseTool, Hooks, PermissionMode } from "../hooks/types";
 import type { McpServerStatus } from "../messages/sdk-messages";
-import type { ModelClient, ModelRequest, ModelToolDefinition, OutputFormat } from "../model/client";
+import type {
+  ModelClient,
+  ModelRequest,
+  ModelSettingsField,
+  ModelToolDefinition,
+  OutputFormat,
+} from "../model/client";
 import type { RetryPolicy } from "../model/retry";
 import { urlSecretsOf } from "../shared/redact";
 import { abortableSleep, MAX_TIMER_MS } from "../shared/signals";
@@ -343,5 +349,8 @@ function withinTimerRange(name: string, value: number | undefined): number | und
   return value;
 }
 
-/** The request fields that do not change between attempts. */
-export type RequestBase = Omit<ModelRequest, "signal" | "timeoutMs" | "model" | "onEvent">;
+/** The request fields that do not change between attempts (the model settings: not resolved yet). */
+export type RequestBase = Omit<
+  ModelRequest,
+  "signal" | "timeoutMs" | "model" | "onEvent" | ModelSettingsField
+>;

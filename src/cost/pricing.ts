@@ -14,17 +14,22 @@ export type LongPromptPricing = {
   inputPerMTok: number;
   outputPerMTok: number;
   cacheWritePerMTok?: number;
+  cacheWrite1hPerMTok?: number;
   cacheReadPerMTok?: number;
 };
 
 /**
- * USD per million tokens. A missing cache price follows Anthropic's standard multipliers:
- * cache write = input × 1.25 (the 5-minute write), cache read = input × 0.1.
+ * USD per million tokens. A missing cache price follows Anthropic's standard multipliers
+ * (Claude docs, "Prompt caching" pricing): a five-minute cache write = input × 1.25, a one-hour
+ * cache write = input × 2, a cache read = input × 0.1.
  */
 export type ModelPricing = {
   inputPerMTok: number;
   outputPerMTok: number;
+  /** The five-minute cache write (and any write whose TTL is not reported). */
   cacheWritePerMTok?: number;
+  /** The one-hour cache write, billed for the `usage.cache_creation.ephemeral_1h_input_tokens` part. */
+  cacheWrite1hPerMTok?: number;
   cacheReadPerMTok?: number;
   /** A second price band for long prompts (Claude Haiku 5.5 bills prompts over 100K tokens higher). */
   longPrompt?: LongPromptPricing;
@@ -32,6 +37,7 @@ export type ModelPricing = {
 
 /** Anthropic's standard prompt-caching multipliers, applied to the base input price. */
 const CACHE_WRITE_MULTIPLIER = 1.25;
+const CACHE_WRITE_1H_MULTIPLIER = 2;
 const CACHE_READ_MULTIPLIER = 0.1;
 
 /** A Claude price: input, output, the 5-minute cache write, and the cache read, as published. */
@@ -61,8 +67,8 @@ const deepseek = (cacheHit: number, cacheMiss: number, output: number): ModelPri
  *   "Claude Fable 5", "What's new in Claude Fable 5.2" — Mythos models share their Fable sibling's
  *   price), the Claude Sonnet 5 launch post (introductory price made permanent), and the
  *   Project Glasswing announcement (Claude Mythos Preview).
- *   The cache-write column is the 5-minute write; 1-hour writes (2× input) are not reported apart
- *   in `usage` and are costed as 5-minute writes.
+ *   The cache-write column is the 5-minute write; 1-hour writes, reported apart in
+ *   `usage.cache_creation`, cost 2× input unless an entry gives `cacheWrite1hPerMTok`.
  * - DeepSeek API docs, "Models & Pricing": peak-hour rates. DeepSeek bills off-peak hours at half
  *   the peak rate; a cost computed here is therefore an upper bound (override with `pricing`).
  */
@@ -137,15 +143,23 @@ export function findPricing(
   return best === undefined ? undefined : table[best];
 }
 
-/** Cost in USD of one response's usage at the given prices (the long-prompt band when it applies). */
+/**
+ * Cost in USD of one response's usage at the given prices (the long-prompt band when it applies).
+ * Cache writes are priced by TTL when `usage.cache_creation` splits them: its one-hour part at the
+ * one-hour rate, the rest of `cache_creation_input_tokens` at the five-minute rate.
+ */
 export function costOf(usage: Usage, pricing: ModelPricing): number {
   const rates = ratesFor(usage, pricing);
   const cacheWrite = rates.cacheWritePerMTok ?? rates.inputPerMTok * CACHE_WRITE_MULTIPLIER;
+  const cacheWrite1h = rates.cacheWrite1hPerMTok ?? rates.inputPerMTok * CACHE_WRITE_1H_MULTIPLIER;
   const cacheRead = rates.cacheReadPerMTok ?? rates.inputPerMTok * CACHE_READ_MULTIPLIER;
+  const writes = usage.cache_creation_input_tokens ?? 0;
+  const writes1h = Math.min(writes, usage.cache_creation?.ephemeral_1h_input_tokens ?? 0);
   return (
     ((usage.input_tokens ?? 0) * rates.inputPerMTok +
       (usage.output_tokens ?? 0) * rates.outputPerMTok +
-      (usage.cache_creation_input_tokens ?? 0) * cacheWrite +
+      (writes - writes1h) * cacheWrite +
+      writes1h * cacheWrite1h +
       (usage.cache_read_input_tokens ?? 0) * cacheRead) /
     1_000_000
   );

@@ -21,7 +21,9 @@ function tokenCount(value: unknown): number {
  * `usage` as it is counted: a bucket that is not a token count — missing, `null`, `NaN`, negative,
  * a string (a custom client's or a faulty gateway's report) — is 0, so it can neither poison the
  * sums nor hide spending from the budget. The cache buckets are kept only when reported; no usage
- * at all counts as zeros.
+ * at all counts as zeros. The split of cache writes by TTL (`cache_creation`) is kept when
+ * reported, its one-hour part never above `cache_creation_input_tokens` (a total reported without
+ * it is the split's sum).
  */
 export function countedUsage(usage: Usage | undefined): Usage {
   const counted: Usage = {
@@ -32,17 +34,36 @@ export function countedUsage(usage: Usage | undefined): Usage {
     counted.cache_creation_input_tokens = tokenCount(usage.cache_creation_input_tokens);
   if (usage?.cache_read_input_tokens !== undefined)
     counted.cache_read_input_tokens = tokenCount(usage.cache_read_input_tokens);
+  const split = usage?.cache_creation;
+  if (typeof split === "object" && split !== null) {
+    const fiveMinutes = tokenCount(split.ephemeral_5m_input_tokens);
+    const oneHour = tokenCount(split.ephemeral_1h_input_tokens);
+    counted.cache_creation_input_tokens ??= fiveMinutes + oneHour;
+    const total = counted.cache_creation_input_tokens;
+    const hour = Math.min(oneHour, total);
+    counted.cache_creation = { ephemeral_5m_input_tokens: total - hour, ephemeral_1h_input_tokens: hour };
+  }
   return counted;
 }
 
-/** Adds `delta` into `total` in place (missing counts are zero). */
+/**
+ * Adds `delta` into `total` in place (missing counts are zero). The TTL split is summed once any
+ * delta reports one; writes reported without a split count as five-minute writes in it.
+ */
 export function addUsage(total: Usage, delta: Usage | undefined): void {
   if (!delta) return;
+  const writesBefore = total.cache_creation_input_tokens ?? 0;
   total.input_tokens += delta.input_tokens ?? 0;
   total.output_tokens += delta.output_tokens ?? 0;
-  total.cache_creation_input_tokens =
-    (total.cache_creation_input_tokens ?? 0) + (delta.cache_creation_input_tokens ?? 0);
+  total.cache_creation_input_tokens = writesBefore + (delta.cache_creation_input_tokens ?? 0);
   total.cache_read_input_tokens = (total.cache_read_input_tokens ?? 0) + (delta.cache_read_input_tokens ?? 0);
+  if (!total.cache_creation && !delta.cache_creation) return;
+  const hourBefore = total.cache_creation?.ephemeral_1h_input_tokens ?? 0;
+  const hour = hourBefore + (delta.cache_creation?.ephemeral_1h_input_tokens ?? 0);
+  total.cache_creation = {
+    ephemeral_5m_input_tokens: Math.max(0, total.cache_creation_input_tokens - hour),
+    ephemeral_1h_input_tokens: hour,
+  };
 }
 
 /** Every input token the request carried: fresh input plus both cache buckets (invalid counts as 0). */

@@ -45,6 +45,8 @@ export interface SDKResultMessage<T = unknown> {
   usage: Usage;
   /** From the last response. */
   stop_reason: StopReason | null;
+  /** Which stop sequence ended the last response, when one did. */
+  stop_sequence?: string | null;
   /** Model requests made by this query (compaction and summaries not counted). */
   num_turns: number;
   total_cost_usd: number;

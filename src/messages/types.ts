@@ -39,12 +39,28 @@ export type ContentBlock =
   | ThinkingBlock
   | RedactedThinkingBlock;
 
-/** Token counts reported by the provider for one response (or summed over several). */
+/**
+ * Token counts reported by the provider for one response (or summed over several). The prompt is
+ * `input_tokens` (after the last cache marker) + `cache_creation_input_tokens` (written to the
+ * cache) + `cache_read_input_tokens` (read from it).
+ */
 export type Usage = {
   input_tokens: number;
   output_tokens: number;
+  /** Tokens written to the prompt cache, both TTLs together. */
   cache_creation_input_tokens?: number;
   cache_read_input_tokens?: number;
+  /**
+   * The cache writes split by TTL, when the provider reports it (Anthropic does); the two add up
+   * to `cache_creation_input_tokens`. One-hour writes cost more than five-minute ones.
+   */
+  cache_creation?: CacheCreationUsage;
+};
+
+/** Cache writes by TTL, as the Messages API reports them in `usage.cache_creation`. */
+export type CacheCreationUsage = {
+  ephemeral_5m_input_tokens: number;
+  ephemeral_1h_input_tokens: number;
 };
 
 /** Why the model stopped. Providers may add values, so any string is accepted. */
@@ -71,6 +87,8 @@ export type AssistantModelMessage = {
   providerResponseId?: string;
   /** The model that actually served the response; absent when not reported. */
   model?: string;
+  /** Which of the request's stop sequences ended the response; absent when none did. */
+  stop_sequence?: string | null;
 };
 
 /** One message of the conversation history. */

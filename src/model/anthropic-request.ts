@@ -5,16 +5,36 @@
  */
 import type { MessageCreateParamsBase } from "@anthropic-ai/sdk/resources/messages/messages";
 import type { ModelMessage } from "../messages/types";
+import { placeCacheMarkers } from "./cache-markers";
 import type { ModelRequest } from "./client";
-
-/** The Messages API body, without `stream` (the caller sets it). */
-export type AnthropicRequestBody = Omit<MessageCreateParamsBase, "stream">;
+import { RESERVED_BODY_FIELDS, type ThinkingConfig, type ToolChoice } from "./model-settings";
 
 /**
- * Maps a request to the wire body: `maxTokens` → `max_tokens`, `outputFormat` →
- * `output_config.format` (without our `parse`), `system` and `tools` when present. Assistant
- * messages lose the metadata the SDK keeps beside them (`providerResponseId`, `model`, `usage`,
- * `stop_reason`); content blocks are passed by reference, not copied.
+ * The Messages API body, without `stream` (the caller sets it). The sampling fields are declared
+ * here: the SDK's types no longer list them, though the API (and every compatible endpoint) still
+ * reads them, and the SDK sends the body as given.
+ */
+export type AnthropicRequestBody = Omit<MessageCreateParamsBase, "stream"> & {
+  temperature?: number;
+  top_p?: number;
+  top_k?: number;
+};
+
+type WireToolChoice = NonNullable<AnthropicRequestBody["tool_choice"]>;
+type WireThinking = NonNullable<AnthropicRequestBody["thinking"]>;
+
+/**
+ * Maps a request to the wire body: `maxTokens` → `max_tokens`, `system` and `tools` when present,
+ * the model settings under their API names (`temperature`, `topP` → `top_p`, `topK` → `top_k`,
+ * `stopSequences` → `stop_sequences`, `toolChoice` / `parallelToolCalls` → `tool_choice` with
+ * `disable_parallel_tool_use`, `thinking` → `thinking` with `budget_tokens`, `effort` and
+ * `outputFormat` → `output_config.effort` / `.format` (without our `parse`), `metadata.userId` →
+ * `metadata.user_id`, `serviceTier` → `service_tier`), then `extraBody` (never over `model`,
+ * `messages`, `max_tokens`, `tools`, `stream` or `system`), then, with `promptCaching`, the cache
+ * markers ({@link placeCacheMarkers}). Assistant messages lose the metadata the SDK keeps beside
+ * them (`providerResponseId`, `model`, `usage`, `stop_reason`, `stop_sequence`); content blocks are
+ * passed by reference — thinking blocks and signatures byte for byte — and only blocks that get a
+ * cache marker are copied.
  */
 export function toAnthropicRequestBody(request: ModelRequest): AnthropicRequestBody {
   const body: AnthropicRequestBody = {
@@ -24,10 +44,59 @@ export function toAnthropicRequestBody(request: ModelRequest): AnthropicRequestB
   };
   if (request.system !== undefined && request.system.length > 0) body.system = request.system;
   if (request.tools && request.tools.length > 0) body.tools = request.tools as AnthropicRequestBody["tools"];
-  if (request.outputFormat) {
-    body.output_config = { format: { type: "json_schema", schema: request.outputFormat.schema } };
+  addSamplingSettings(body, request);
+  const toolChoice = wireToolChoice(request.toolChoice, request.parallelToolCalls);
+  // The API refuses a tool_choice without tools (a compaction request has none).
+  if (toolChoice && body.tools) body.tool_choice = toolChoice;
+  if (request.thinking) body.thinking = wireThinking(request.thinking);
+  const outputConfig: NonNullable<AnthropicRequestBody["output_config"]> = {};
+  if (request.outputFormat)
+    outputConfig.format = { type: "json_schema", schema: request.outputFormat.schema };
+  if (request.effort) outputConfig.effort = request.effort;
+  if (outputConfig.format || outputConfig.effort) body.output_config = outputConfig;
+  if (request.metadata?.userId !== undefined) body.metadata = { user_id: request.metadata.userId };
+  if (request.serviceTier) body.service_tier = request.serviceTier;
+  mergeExtraBody(body, request.extraBody);
+  return request.promptCaching ? placeCacheMarkers(body, request.promptCaching) : body;
+}
+
+function addSamplingSettings(body: AnthropicRequestBody, request: ModelRequest): void {
+  if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (request.topP !== undefined) body.top_p = request.topP;
+  if (request.topK !== undefined) body.top_k = request.topK;
+  if (request.stopSequences && request.stopSequences.length > 0)
+    body.stop_sequences = [...request.stopSequences];
+}
+
+/**
+ * `tool_choice` on the wire. `parallelToolCalls: false` adds `disable_parallel_tool_use: true` to
+ * `auto`, `any` and a named tool (with no `toolChoice`, to `auto`); `none` has no such field.
+ */
+export function wireToolChoice(
+  choice: ToolChoice | undefined,
+  parallelToolCalls: boolean | undefined,
+): WireToolChoice | undefined {
+  const serial = parallelToolCalls === false ? { disable_parallel_tool_use: true } : {};
+  if (choice === undefined) return parallelToolCalls === false ? { type: "auto", ...serial } : undefined;
+  if (choice === "none") return { type: "none" };
+  if (choice === "auto" || choice === "any") return { type: choice, ...serial };
+  return { type: "tool", name: choice.name, ...serial };
+}
+
+/** `thinking` on the wire: `budgetTokens` → `budget_tokens`. */
+export function wireThinking(thinking: ThinkingConfig): WireThinking {
+  if (thinking.type === "enabled") return { type: "enabled", budget_tokens: thinking.budgetTokens };
+  return { type: thinking.type };
+}
+
+/** Writes `extraBody`'s fields over the body, except the fields the SDK owns. */
+function mergeExtraBody(body: AnthropicRequestBody, extraBody: Record<string, unknown> | undefined): void {
+  if (!extraBody) return;
+  const target = body as unknown as Record<string, unknown>;
+  for (const [key, value] of Object.entries(extraBody)) {
+    if (RESERVED_BODY_FIELDS.includes(key) || key === "__proto__" || value === undefined) continue;
+    target[key] = value;
   }
-  return body;
 }
 
 /** A history message as the API accepts it: `role` and `content`, nothing else. */

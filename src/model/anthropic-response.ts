@@ -12,6 +12,7 @@ export interface AnthropicResponseBody {
   model?: unknown;
   content?: unknown;
   stop_reason?: unknown;
+  stop_sequence?: unknown;
   usage?: unknown;
 }
 
@@ -25,11 +26,18 @@ export function toAssistantMessage(response: AnthropicResponseBody): AssistantMo
     content,
     stop_reason: typeof response.stop_reason === "string" ? response.stop_reason : null,
   };
+  const stopSequence = readStopSequence(response.stop_sequence);
+  if (stopSequence !== undefined) message.stop_sequence = stopSequence;
   const usage = readUsage(response.usage);
   if (usage) message.usage = toUsage(usage);
   if (typeof response.id === "string" && response.id) message.providerResponseId = response.id;
   if (typeof response.model === "string" && response.model) message.model = response.model;
   return message;
+}
+
+/** The stop sequence a response reports as matched: a non-empty string, else `undefined` (none matched). */
+export function readStopSequence(value: unknown): string | undefined {
+  return typeof value === "string" && value.length > 0 ? value : undefined;
 }
 
 /**

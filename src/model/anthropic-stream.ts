@@ -6,7 +6,7 @@
 import { ProviderError } from "../errors";
 import { type PartialUsage, readUsage, toUsage } from "../messages/reported-usage";
 import type { AssistantModelMessage, ContentBlock, StopReason } from "../messages/types";
-import { toContentBlock } from "./anthropic-response";
+import { readStopSequence, toContentBlock } from "./anthropic-response";
 import type { ModelStreamEvent } from "./client";
 
 /**
@@ -29,12 +29,15 @@ interface BlockInProgress {
  * the input of any block that receives `input_json_delta` pieces (`tool_use`, `server_tool_use`,
  * `mcp_tool_use` …; a `tool_use` without any is `{}`), thinking and its signature,
  * redacted thinking as started, usage merged from `message_start` and `message_delta` (the later
- * report of a bucket wins), `stop_reason`, the response id and the serving model.
+ * report of a bucket wins), `stop_reason` and `stop_sequence`, the response id and the serving model.
+ * Blocks keep the order of their indexes; a thinking block's signature is the concatenation of its
+ * `signature_delta`s, byte for byte.
  */
 export class StreamedMessageAssembler {
   private readonly blocks: Array<BlockInProgress | undefined> = [];
   private usage: PartialUsage | undefined;
   private stopReason: StopReason | null = null;
+  private stopSequence: string | undefined;
   private responseId: string | undefined;
   private servingModel: string | undefined;
   private stopped = false;
@@ -95,6 +98,7 @@ export class StreamedMessageAssembler {
       content: entries.map((entry) => entry.block),
       stop_reason: this.stopReason,
     };
+    if (this.stopSequence !== undefined) message.stop_sequence = this.stopSequence;
     if (this.usage) message.usage = toUsage(this.usage);
     if (this.responseId) message.providerResponseId = this.responseId;
     if (this.servingModel) message.model = this.servingModel;
@@ -160,15 +164,30 @@ export class StreamedMessageAssembler {
 
   private applyMessageDelta(delta: unknown, usage: unknown): void {
     if (typeof delta === "object" && delta !== null) {
-      const stopReason = (delta as Record<string, unknown>).stop_reason;
+      const { stop_reason: stopReason, stop_sequence: stopSequence } = delta as Record<string, unknown>;
       if (typeof stopReason === "string" && stopReason) this.stopReason = stopReason;
+      const matched = readStopSequence(stopSequence);
+      if (matched !== undefined) this.stopSequence = matched;
     }
     this.mergeUsage(usage);
   }
 
   private mergeUsage(raw: unknown): void {
     const reported = readUsage(raw);
-    if (reported) this.usage = { ...this.usage, ...reported };
+    if (!reported) return;
+    const merged: PartialUsage = { ...this.usage, ...reported };
+    // A later total of cache writes without its split makes the earlier split stale.
+    const split = merged.cache_creation;
+    if (
+      split &&
+      !reported.cache_creation &&
+      reported.cache_creation_input_tokens !== undefined &&
+      reported.cache_creation_input_tokens !==
+        split.ephemeral_5m_input_tokens + split.ephemeral_1h_input_tokens
+    ) {
+      delete merged.cache_creation;
+    }
+    this.usage = merged;
   }
 
   private blockAt(index: unknown): BlockInProgress | undefined {

@@ -6,8 +6,33 @@
 import type { ModelStreamEvent } from "../messages/stream-event";
 import type { AssistantModelMessage, ModelMessage, TextBlock } from "../messages/types";
 import type { ModelEndpoint } from "./endpoint";
+import type {
+  CacheTtl,
+  Effort,
+  ModelSettings,
+  PromptCachingConfig,
+  PromptCachingOption,
+  RequestMetadata,
+  ServiceTier,
+  ThinkingConfig,
+  ToolChoice,
+} from "./model-settings";
 
-export type { ModelStreamEvent };
+export type {
+  CacheTtl,
+  Effort,
+  ModelSettings,
+  ModelStreamEvent,
+  PromptCachingConfig,
+  PromptCachingOption,
+  RequestMetadata,
+  ServiceTier,
+  ThinkingConfig,
+  ToolChoice,
+};
+
+/** The names of the model settings a {@link ModelRequest} carries (`promptCaching` included). */
+export type ModelSettingsField = keyof ModelSettings | "promptCaching";
 
 /** A JSON Schema object, as sent to the model for tool inputs and output formats. */
 export type JsonSchema = { [key: string]: unknown };
@@ -26,8 +51,14 @@ export type OutputFormat = {
   parse?: (input: unknown) => unknown;
 };
 
-/** One request to the model. */
-export interface ModelRequest {
+/**
+ * One request to the model. The model settings (`temperature` … `extraBody`) are the resolved values
+ * for this request — the agent's, with a query's overrides — and absent when not set, so the
+ * provider's defaults apply; a custom client or `onModelRequest` may read and change them. The
+ * built-in client maps each to its Messages API field (`topP` → `top_p`, `toolChoice` →
+ * `tool_choice` …) and places the cache markers when `promptCaching` is present.
+ */
+export interface ModelRequest extends ModelSettings {
   model: string;
   system?: string | TextBlock[];
   messages: ModelMessage[];
@@ -41,6 +72,11 @@ export interface ModelRequest {
   timeoutMs?: number;
   /** Raw stream events, for partial messages. Streaming clients call it as events arrive. */
   onEvent?: (event: ModelStreamEvent) => void;
+  /**
+   * Prompt caching, when on: the client marks what this request shares with the next as cacheable
+   * (`cache_control` with this TTL). Absent: no marker at all.
+   */
+  promptCaching?: PromptCachingConfig;
 }
 
 /**

@@ -5,6 +5,12 @@
  */
 
 export {
+  defaultMinCacheableTokens,
+  MockPromptCache,
+  type MockPromptCacheOptions,
+  type PromptCacheOutcome,
+} from "./mock-prompt-cache";
+export {
   type MockAnthropicServer,
   type MockAnthropicServerOptions,
   type MockFault,

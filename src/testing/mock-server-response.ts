@@ -14,7 +14,7 @@ export interface MockMessageBody {
   model: string;
   content: ContentBlock[];
   stop_reason: StopReason | null;
-  stop_sequence: null;
+  stop_sequence: string | null;
   usage: Usage;
 }
 
@@ -22,40 +22,72 @@ export interface MockMessageBody {
 export interface MessageBodyParts {
   content: ContentBlock[] | string;
   stopReason: StopReason | null | undefined;
+  /** The stop sequence that ended the response (`stop_reason` then defaults to `stop_sequence`). */
+  stopSequence?: string | null;
   usage: Usage | undefined;
   id: string;
   model: string;
   /** Size of the request body in characters, for the default input token count. */
   requestChars: number;
+  /** The input buckets to report when `usage` is not given (instead of the `requestChars` estimate). */
+  inputUsage?: Omit<Usage, "output_tokens">;
 }
 
 /**
- * Builds the response body. Defaults: `stop_reason` is `tool_use` when the content has a tool call,
- * else `end_turn`; usage estimates four characters per token (request for input, content for output).
+ * Builds the response body. Defaults: `stop_reason` is `stop_sequence` when a stop sequence is
+ * given, else `tool_use` when the content has a tool call, else `end_turn`; usage is `inputUsage`
+ * (or four characters of the request per token) with four characters of content per output token.
  */
 export function buildMessageBody(parts: MessageBodyParts): MockMessageBody {
   const content: ContentBlock[] =
     typeof parts.content === "string" ? [{ type: "text", text: parts.content }] : parts.content;
   const hasToolUse = content.some((block) => block.type === "tool_use");
+  const stopSequence = parts.stopSequence ?? null;
+  const defaultStop = stopSequence !== null ? "stop_sequence" : hasToolUse ? "tool_use" : "end_turn";
   return {
     id: parts.id,
     type: "message",
     role: "assistant",
     model: parts.model,
     content,
-    stop_reason: parts.stopReason === undefined ? (hasToolUse ? "tool_use" : "end_turn") : parts.stopReason,
-    stop_sequence: null,
+    stop_reason: parts.stopReason === undefined ? defaultStop : parts.stopReason,
+    stop_sequence: stopSequence,
     usage: parts.usage ?? {
-      input_tokens: Math.max(1, Math.ceil(parts.requestChars / 4)),
+      ...(parts.inputUsage ?? { input_tokens: Math.max(1, Math.ceil(parts.requestChars / 4)) }),
       output_tokens: Math.max(1, Math.ceil(JSON.stringify(content).length / 4)),
     },
   };
 }
 
 /**
+ * The content as the API would cut it at the first of `stopSequences` found in its text: the text
+ * before the sequence, and no block after it. `undefined` when no sequence occurs.
+ */
+export function cutAtStopSequence(
+  content: ContentBlock[],
+  stopSequences: readonly string[],
+): { content: ContentBlock[]; stopSequence: string } | undefined {
+  for (const [index, block] of content.entries()) {
+    if (block.type !== "text") continue;
+    let first: { at: number; sequence: string } | undefined;
+    for (const sequence of stopSequences) {
+      const at = sequence ? block.text.indexOf(sequence) : -1;
+      if (at >= 0 && (first === undefined || at < first.at)) first = { at, sequence };
+    }
+    if (!first) continue;
+    const text = block.text.slice(0, first.at);
+    const kept = content.slice(0, index);
+    return { content: text ? [...kept, { ...block, text }] : kept, stopSequence: first.sequence };
+  }
+  return undefined;
+}
+
+/**
  * The events that stream `message`, in the API's order: `message_start` (usage with the input and
  * cache buckets, `output_tokens: 1`), `ping`, per block `content_block_start` / deltas /
- * `content_block_stop`, `message_delta` (stop reason, output tokens), `message_stop`. Text and
+ * `content_block_stop`, `message_delta` (stop reason and stop sequence, output tokens), `message_stop`.
+ * A thinking block streams as `thinking_delta`s then one `signature_delta`; a redacted one arrives
+ * whole in its `content_block_start`. Text and
  * thinking arrive in several deltas; the input JSON of a tool call (`tool_use`, and a server or MCP
  * tool call: `server_tool_use`, `mcp_tool_use`) is cut at uneven character boundaries after a first
  * empty piece, as the API does.
@@ -67,9 +99,18 @@ export function buildStreamEvents(message: MockMessageBody): ServerSentEvent[] {
     startUsage.cache_creation_input_tokens = usage.cache_creation_input_tokens;
   if (usage.cache_read_input_tokens !== undefined)
     startUsage.cache_read_input_tokens = usage.cache_read_input_tokens;
+  const startUsageWithSplit = usage.cache_creation
+    ? { ...startUsage, cache_creation: { ...usage.cache_creation } }
+    : startUsage;
   const events: ServerSentEvent[] = [
     frame("message_start", {
-      message: { ...message, content: [], stop_reason: null, stop_sequence: null, usage: startUsage },
+      message: {
+        ...message,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: startUsageWithSplit,
+      },
     }),
     frame("ping", {}),
   ];
@@ -80,7 +121,7 @@ export function buildStreamEvents(message: MockMessageBody): ServerSentEvent[] {
   });
   events.push(
     frame("message_delta", {
-      delta: { stop_reason: message.stop_reason, stop_sequence: null },
+      delta: { stop_reason: message.stop_reason, stop_sequence: message.stop_sequence },
       usage: { output_tokens: usage.output_tokens },
     }),
     frame("message_stop", {}),

@@ -6,66 +6,28 @@
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { apiErrorBody, errorTypeForStatus, statusForErrorType } from "./mock-server-errors";
+import type { Usage } from "../messages/types";
+import { estimatePromptTokens, MockPromptCache, type MockPromptCacheOptions } from "./mock-prompt-cache";
+import { apiErrorBody } from "./mock-server-errors";
 import {
   type Exchange,
-  jsonHeaders,
   pause,
   sendJson,
-  sendText,
   startEventStream,
   startExchange,
-  waitForAbort,
-  write,
   writeEvents,
 } from "./mock-server-exchange";
-import { buildMessageBody, buildStreamEvents, type MockMessageBody } from "./mock-server-response";
-import { responseProblem, type ScriptedResponse } from "./scripted-client";
-import { encodeServerSentEvent } from "./sse";
+import { injectFault } from "./mock-server-faults";
+import {
+  buildMessageBody,
+  buildStreamEvents,
+  cutAtStopSequence,
+  type MockMessageBody,
+} from "./mock-server-response";
+import { type MockHandler, type MockResponse, type MockStep, stepProblem } from "./mock-server-steps";
+import { ThinkingLedger } from "./mock-thinking-check";
 
-/** A scripted response: the fields of {@link ScriptedResponse} that make sense on the wire, plus pacing. */
-export type MockResponse = Pick<
-  ScriptedResponse,
-  "content" | "stop_reason" | "usage" | "model" | "id" | "delayMs"
-> & {
-  /** Streaming only: wait this long between two events. */
-  eventDelayMs?: number;
-  /** Extra response headers. */
-  headers?: Record<string, string>;
-};
-
-/**
- * A fault to inject instead of a response. `afterEvents` counts every SSE frame written, `ping`
- * included (`message_start` is the first, `ping` the second, then the blocks' frames). The events
- * come from `response` (default: a short text answer).
- */
-export type MockFault =
-  /** An HTTP error. `body` defaults to the API's error JSON for the status; a string is sent as plain text. 429 sends `retry-after: 1` unless `headers` give a `retry-after` of their own (any capitalisation). */
-  | { fault: "status"; status: number; body?: unknown; headers?: Record<string, string> }
-  /** Never answer (or, streaming with `afterEvents`, stop after that many events). The socket is released on close. */
-  | { fault: "hang"; afterEvents?: number; response?: MockResponse }
-  /**
-   * Destroy the connection: streaming, after `afterEvents` events (default 0, right after the
-   * headers); JSON, half way through the body. `beforeResponse: true` destroys it before any byte.
-   */
-  | { fault: "drop"; afterEvents?: number; beforeResponse?: boolean; response?: MockResponse }
-  /**
-   * Streaming: an `event: error` frame after `afterEvents` events (default 0), then the end of the
-   * stream. JSON: the same error as an HTTP error (`overloaded_error` → 529 …).
-   */
-  | {
-      fault: "sse_error";
-      errorType?: string;
-      message?: string;
-      afterEvents?: number;
-      response?: MockResponse;
-    };
-
-/** One step of the script: a response or a fault. */
-export type MockStep = MockResponse | MockFault;
-
-/** Computes the step for a request nobody scripted. `index` counts requests from 0. */
-export type MockHandler = (body: any, index: number) => MockStep | Promise<MockStep>;
+export type { MockFault, MockHandler, MockResponse, MockStep } from "./mock-server-steps";
 
 /** A request the server received, as it arrived. */
 export interface MockRecordedRequest {
@@ -83,6 +45,19 @@ export interface MockAnthropicServerOptions {
   responses?: MockStep[];
   /** Answers requests once the scripted steps are used up. */
   handler?: MockHandler;
+  /**
+   * Simulate the API's prompt cache (see {@link MockPromptCache}): requests with `cache_control`
+   * markers report `cache_creation_input_tokens` / `cache_read_input_tokens` as the API would.
+   * `false` ignores markers. An object sets the clock, the minimum cacheable length or the lookback.
+   * @default true
+   */
+  promptCache?: boolean | MockPromptCacheOptions;
+  /**
+   * Like the API, refuse (400 `invalid_request_error`) a request with thinking on whose last
+   * tool-calling assistant turn does not carry, byte for byte and in place, the thinking blocks
+   * this server sent with it. @default true
+   */
+  checkThinking?: boolean;
 }
 
 /** A running mock server. */
@@ -97,16 +72,23 @@ export interface MockAnthropicServer {
   setHandler(handler: MockHandler | undefined): void;
   /** Scripted steps not yet used. */
   readonly pending: number;
+  /** The simulated prompt cache (`undefined` with `promptCache: false`). */
+  readonly promptCache: MockPromptCache | undefined;
   /** Ends every open connection (hung ones too) and stops listening. */
   close(): Promise<void>;
 }
 
-/** The answer used for the events a fault streams before striking, when it has no `response`. */
-const DEFAULT_FAULT_RESPONSE: MockResponse = { content: "A partial answer that never finishes." };
-
 /**
  * Starts the server on 127.0.0.1, on a free port. A request with nothing scripted and no handler
  * gets a 500 saying "mock server: no scripted response left for request #N", so tests fail loudly.
+ *
+ * Like the API, the server also: estimates `usage` when a step gives none (input: four characters
+ * per token of the canonical JSON of tools, system and messages, with the prompt cache's reads
+ * and writes when the request has cache markers; output: four characters per token of the
+ * content); cuts a scripted text at the first of the request's `stop_sequences` it contains
+ * (`stop_reason: "stop_sequence"`, `stop_sequence` set) unless the step gives its own stop; and
+ * refuses malformed cache markers and, with thinking on, altered thinking blocks (see the options).
+ * A refused request uses no scripted step.
  *
  * @example
  * const server = await startMockAnthropicServer({ responses: [{ content: "Hello!" }, { fault: "status", status: 529 }] });
@@ -121,10 +103,19 @@ export async function startMockAnthropicServer(
   let handler = options.handler;
   const requests: MockRecordedRequest[] = [];
   const lifetime = new AbortController();
+  const state: ServerState = {
+    requests,
+    takeStep: () => nextStep(queue, handler),
+    cache:
+      options.promptCache === false
+        ? undefined
+        : new MockPromptCache(options.promptCache === true ? {} : options.promptCache),
+    thinking: options.checkThinking === false ? undefined : new ThinkingLedger(),
+  };
 
   const server = createServer((request, response) => {
     const exchange = startExchange(request, response, lifetime.signal);
-    handleRequest(exchange, requests, () => nextStep(queue, handler)).catch((error: unknown) => {
+    handleRequest(exchange, state).catch((error: unknown) => {
       if (!response.headersSent && !response.destroyed) {
         sendJson(
           exchange,
@@ -151,6 +142,7 @@ export async function startMockAnthropicServer(
     get pending() {
       return queue.length;
     },
+    promptCache: state.cache,
     close: () => {
       closing ??= new Promise<void>((resolve) => {
         lifetime.abort();
@@ -171,21 +163,25 @@ function nextStep(
   return handler;
 }
 
-async function handleRequest(
-  exchange: Exchange,
-  requests: MockRecordedRequest[],
-  takeStep: () => ReturnType<typeof nextStep>,
-): Promise<void> {
+/** What every exchange of one server shares. */
+interface ServerState {
+  requests: MockRecordedRequest[];
+  takeStep: () => ReturnType<typeof nextStep>;
+  cache: MockPromptCache | undefined;
+  thinking: ThinkingLedger | undefined;
+}
+
+async function handleRequest(exchange: Exchange, state: ServerState): Promise<void> {
   const { request } = exchange;
   const text = await readBody(request);
   const body = parseJson(text) as any;
-  requests.push({
+  state.requests.push({
     method: request.method ?? "",
     path: request.url ?? "",
     headers: { ...request.headers },
     body: body ?? text,
   });
-  exchange.number = requests.length;
+  exchange.number = state.requests.length;
   exchange.requestId = `req_mock_${exchange.number}`;
 
   const pathname = new URL(request.url ?? "/", "http://localhost").pathname;
@@ -203,7 +199,12 @@ async function handleRequest(
       apiErrorBody("invalid_request_error", "mock server: the request body is not a JSON object"),
     );
   }
-  const answer = takeStep();
+  const cached = state.cache?.prepare(body, apiKeyOf(request.headers));
+  const refusal = (cached && "error" in cached ? cached.error : undefined) ?? state.thinking?.check(body);
+  if (refusal !== undefined) {
+    return sendJson(exchange, 400, apiErrorBody("invalid_request_error", refusal, exchange.requestId));
+  }
+  const answer = state.takeStep();
   if (!answer) {
     return sendJson(
       exchange,
@@ -221,103 +222,59 @@ async function handleRequest(
     );
   }
   const stream = body.stream === true;
-  if ("fault" in step) return injectFault(exchange, step, body, text.length, stream);
+  const estimate = () => ({ input_tokens: Math.max(1, estimatePromptTokens(body)) });
+  if ("fault" in step) {
+    return injectFault(exchange, step, stream, (response) =>
+      toMessageBody(response, body, exchange.number, estimate()),
+    );
+  }
   await pause(step.delayMs, exchange.signal);
-  const message = toMessageBody(step, body, text.length, exchange.number);
+  const inputUsage = cached && "commit" in cached ? cached.commit() : estimate();
+  const message = toMessageBody(step, body, exchange.number, inputUsage);
+  state.thinking?.record(message.content);
   if (!stream) return sendJson(exchange, 200, message, step.headers);
   startEventStream(exchange, step.headers);
   await writeEvents(exchange, buildStreamEvents(message), step.eventDelayMs);
   exchange.response.end();
 }
 
-async function injectFault(
-  exchange: Exchange,
-  fault: MockFault,
+/**
+ * The message for a step: its content cut at the request's first stop sequence when the step
+ * gives no stop of its own, its usage or the estimate.
+ */
+function toMessageBody(
+  step: MockResponse,
   body: any,
-  requestChars: number,
-  stream: boolean,
-): Promise<void> {
-  const { response, request } = exchange;
-  const answer = "response" in fault && fault.response ? fault.response : DEFAULT_FAULT_RESPONSE;
-  const message = toMessageBody(answer, body, requestChars, exchange.number);
-  switch (fault.fault) {
-    case "status": {
-      const headers = { ...(fault.status === 429 ? defaultRetryAfter(fault.headers) : {}), ...fault.headers };
-      if (typeof fault.body === "string") return sendText(exchange, fault.status, fault.body, headers);
-      const errorBody =
-        fault.body ?? apiErrorBody(errorTypeForStatus(fault.status), undefined, exchange.requestId);
-      return sendJson(exchange, fault.status, errorBody, headers);
-    }
-    case "hang":
-      if (stream && fault.afterEvents !== undefined) {
-        startEventStream(exchange, answer.headers);
-        await writeEvents(
-          exchange,
-          buildStreamEvents(message).slice(0, fault.afterEvents),
-          answer.eventDelayMs,
-        );
-      }
-      return waitForAbort(exchange.signal);
-    case "drop":
-      if (fault.beforeResponse) return void request.socket.destroy();
-      if (stream) {
-        startEventStream(exchange, answer.headers);
-        await writeEvents(
-          exchange,
-          buildStreamEvents(message).slice(0, fault.afterEvents ?? 0),
-          answer.eventDelayMs,
-        );
-      } else {
-        const text = JSON.stringify(message);
-        response.writeHead(200, jsonHeaders(exchange, Buffer.byteLength(text)));
-        await write(response, text.slice(0, Math.floor(text.length / 2)));
-      }
-      await new Promise((resolve) => setImmediate(resolve));
-      return void request.socket.destroy();
-    case "sse_error": {
-      const errorType = fault.errorType ?? "overloaded_error";
-      const errorBody = apiErrorBody(errorType, fault.message, exchange.requestId);
-      if (!stream) return sendJson(exchange, statusForErrorType(errorType), errorBody);
-      startEventStream(exchange, answer.headers);
-      await writeEvents(
-        exchange,
-        buildStreamEvents(message).slice(0, fault.afterEvents ?? 0),
-        answer.eventDelayMs,
-      );
-      await write(response, encodeServerSentEvent({ event: "error", data: errorBody }));
-      return void response.end();
-    }
-  }
-}
-
-const FAULTS: ReadonlySet<string> = new Set<MockFault["fault"]>(["status", "hang", "drop", "sse_error"]);
-
-/** What makes `step` unusable — a response without content, an unknown fault — or `undefined`. */
-function stepProblem(step: unknown): string | undefined {
-  if (typeof step === "object" && step !== null && "fault" in step) {
-    const { fault } = step as { fault: unknown };
-    return typeof fault === "string" && FAULTS.has(fault)
-      ? undefined
-      : `has an unknown fault ${JSON.stringify(fault)} (one of ${[...FAULTS].map((name) => `"${name}"`).join(", ")})`;
-  }
-  return responseProblem(step, "is");
-}
-
-/** A 429's `retry-after: 1`, unless the step gives a `retry-after` of its own (in any capitalisation). */
-function defaultRetryAfter(headers: Record<string, string> | undefined): Record<string, string> {
-  const given = Object.keys(headers ?? {}).some((name) => name.toLowerCase() === "retry-after");
-  return given ? {} : { "retry-after": "1" };
-}
-
-function toMessageBody(step: MockResponse, body: any, requestChars: number, number: number): MockMessageBody {
+  number: number,
+  inputUsage: Omit<Usage, "output_tokens">,
+): MockMessageBody {
+  const scripted =
+    typeof step.content === "string" ? [{ type: "text" as const, text: step.content }] : step.content;
+  const ownStop = step.stop_reason !== undefined || step.stop_sequence !== undefined;
+  const stopSequences = Array.isArray(body.stop_sequences) ? body.stop_sequences.filter(isString) : [];
+  const cut = ownStop || stopSequences.length === 0 ? undefined : cutAtStopSequence(scripted, stopSequences);
   return buildMessageBody({
-    content: step.content,
+    content: cut?.content ?? scripted,
     stopReason: step.stop_reason,
+    stopSequence: cut?.stopSequence ?? step.stop_sequence,
     usage: step.usage,
     id: step.id ?? `msg_mock_${number}`,
     model: step.model ?? (typeof body.model === "string" ? body.model : "mock-model"),
-    requestChars,
+    requestChars: 0,
+    inputUsage,
   });
+}
+
+/** The API key a request carries (`x-api-key`, else a bearer token); "" when keyless. */
+function apiKeyOf(headers: IncomingHttpHeaders): string {
+  const key = headers["x-api-key"];
+  if (typeof key === "string" && key) return key;
+  const authorization = headers.authorization;
+  return typeof authorization === "string" ? authorization.replace(/^Bearer\s+/i, "") : "";
+}
+
+function isString(value: unknown): value is string {
+  return typeof value === "string";
 }
 
 function readBody(request: IncomingMessage): Promise<string> {

@@ -18,8 +18,10 @@ export type ScriptedStep =
 /** A scripted response. Missing fields get sensible defaults. */
 export interface ScriptedResponse {
   content: ContentBlock[] | string;
-  /** @default "tool_use" when the content has tool calls, else "end_turn" */
+  /** @default "stop_sequence" with a `stop_sequence`, else "tool_use" when the content has tool calls, else "end_turn" */
   stop_reason?: StopReason | null;
+  /** The stop sequence that ended the response, recorded on the message as `stop_sequence`. */
+  stop_sequence?: string | null;
   /** Reported usage; omitted when not given (the loop then counts zeros). */
   usage?: Usage;
   model?: string;
@@ -272,18 +274,25 @@ function toAssistantMessage(
       ? [{ type: "text", text: step.content }]
       : step.content.map((block) => ({ ...block }));
   const hasToolUse = content.some((block) => block.type === "tool_use");
+  const stopSequence =
+    typeof step.stop_sequence === "string" && step.stop_sequence ? step.stop_sequence : undefined;
+  const defaultStop = stopSequence !== undefined ? "stop_sequence" : hasToolUse ? "tool_use" : "end_turn";
   const message: AssistantModelMessage = {
     role: "assistant",
     content,
-    stop_reason: step.stop_reason === undefined ? (hasToolUse ? "tool_use" : "end_turn") : step.stop_reason,
+    stop_reason: step.stop_reason === undefined ? defaultStop : step.stop_reason,
     providerResponseId: step.id ?? `msg_scripted_${callIndex + 1}`,
     model: step.model ?? requestedModel,
   };
+  if (stopSequence !== undefined) message.stop_sequence = stopSequence;
   if (step.usage) message.usage = { ...step.usage };
   return message;
 }
 
-/** Emits the events a streaming client would for this message (one delta per block). */
+/**
+ * Emits the events a streaming client would for this message: one delta per text or tool block, a
+ * `thinking_delta` then a `signature_delta` per thinking block, other blocks whole in their start.
+ */
 function emitStreamEvents(message: AssistantModelMessage, onEvent: (event: ModelStreamEvent) => void): void {
   onEvent({
     type: "message_start",
@@ -310,6 +319,22 @@ function emitStreamEvents(message: AssistantModelMessage, onEvent: (event: Model
         index,
         delta: { type: "input_json_delta", partial_json: JSON.stringify(block.input) },
       });
+    } else if (block.type === "thinking") {
+      onEvent({
+        type: "content_block_start",
+        index,
+        content_block: { type: "thinking", thinking: "", signature: "" },
+      });
+      onEvent({
+        type: "content_block_delta",
+        index,
+        delta: { type: "thinking_delta", thinking: block.thinking },
+      });
+      onEvent({
+        type: "content_block_delta",
+        index,
+        delta: { type: "signature_delta", signature: block.signature },
+      });
     } else {
       onEvent({ type: "content_block_start", index, content_block: block });
     }
@@ -317,7 +342,7 @@ function emitStreamEvents(message: AssistantModelMessage, onEvent: (event: Model
   });
   onEvent({
     type: "message_delta",
-    delta: { stop_reason: message.stop_reason ?? null },
+    delta: { stop_reason: message.stop_reason ?? null, stop_sequence: message.stop_sequence ?? null },
     usage: message.usage ?? {},
   });
   onEvent({ type: "message_stop" });

@@ -40,7 +40,7 @@ export function priceOf(
 }
 
 /** Usage with every bucket filled, summed from parts. */
-export function sumUsage(...parts: Usage[]): Required<Usage> {
+export function sumUsage(...parts: Usage[]): Required<Omit<Usage, "cache_creation">> {
   const total = {
     input_tokens: 0,
     output_tokens: 0,

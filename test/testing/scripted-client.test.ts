@@ -213,6 +213,39 @@ describe("createScriptedClient — waitForRequest", () => {
     expect(second.messages.at(-1)).toEqual({
       role: "user",
       content: [{ type: "tool_result", tool_use_id: "n1", content: "noted" }],
+
+describe("createScriptedClient — thinking and stop sequences", () => {
+  it("streams thinking as the API does, keeps it byte for byte, and records a stop sequence", async () => {
+    const thinking = {
+      type: "thinking" as const,
+      thinking: "Weigh both options — ✓.",
+      signature: "sig-Eq8B",
+    };
+    const client = createScriptedClient([
+      { content: [thinking, { type: "text", text: "Option A." }], stop_sequence: "</answer>" },
+    ]);
+    const events: unknown[] = [];
+    const message = await client.createMessage({ ...request(), onEvent: (event) => events.push(event) });
+    expect(message.content[0]).toEqual(thinking);
+    expect(message).toMatchObject({ stop_reason: "stop_sequence", stop_sequence: "</answer>" });
+    expect(events.slice(1, 5)).toEqual([
+      {
+        type: "content_block_start",
+        index: 0,
+        content_block: { type: "thinking", thinking: "", signature: "" },
+      },
+      {
+        type: "content_block_delta",
+        index: 0,
+        delta: { type: "thinking_delta", thinking: thinking.thinking },
+      },
+      { type: "content_block_delta", index: 0, delta: { type: "signature_delta", signature: "sig-Eq8B" } },
+      { type: "content_block_stop", index: 0 },
+    ]);
+    expect(events).toContainEqual({
+      type: "message_delta",
+      delta: { stop_reason: "stop_sequence", stop_sequence: "</answer>" },
+      usage: {},
     });
   });
 });
