@@ -213,6 +213,9 @@ describe("createScriptedClient — waitForRequest", () => {
     expect(second.messages.at(-1)).toEqual({
       role: "user",
       content: [{ type: "tool_result", tool_use_id: "n1", content: "noted" }],
+    });
+  });
+});
 
 describe("createScriptedClient — thinking and stop sequences", () => {
   it("streams thinking as the API does, keeps it byte for byte, and records a stop sequence", async () => {
