@@ -61,6 +61,8 @@ export type {
   McpStdioServerConfig,
 } from "./integrations/mcp/config";
 export type * from "./messages/sdk-messages";
+export type * from "./messages/stream-event";
+export { textDeltas } from "./messages/text-deltas";
 export type * from "./messages/types";
 export { type AnthropicClientOptions, createAnthropicClient } from "./model/anthropic";
 export type * from "./model/client";
