@@ -59,7 +59,7 @@ const MESSAGES: ReadonlyArray<{ pattern: RegExp; cause: string; transient: boole
   { pattern: /^bad port$/i, cause: "invalid port (fetch refuses to connect to it)", transient: false },
   {
     pattern: /URL that includes credentials/i,
-    cause: "the URL includes credentials (user:password@), which fetch refuses to send",
+    cause: "the URL includes credentials, which fetch refuses to send (pass them in a header instead)",
     transient: false,
   },
   { pattern: /^invalid url/i, cause: "malformed URL", transient: false },
