@@ -43,7 +43,7 @@ export interface FailureContext {
  * endpoint, `host:port`, and its cause).
  *
  * `run` is called synchronously, before this function first awaits: an SDK client's span starts
- * while the agent's `chat` span is the one being parented to (see `telemetry/model-span.ts`).
+ * while the agent's `chat` span is the one being parented to (see `sdk-span-parenting.ts`).
  */
 export async function withFailureMapping(
   request: ModelRequest,

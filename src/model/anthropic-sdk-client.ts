@@ -8,12 +8,12 @@
 import type { AssistantModelMessage } from "../messages/types";
 import { urlSecretsOf } from "../shared/redact";
 import { MAX_TIMER_MS } from "../shared/signals";
-import { sdkSpanParenting } from "../telemetry/model-span";
 import { messageFromJsonBody } from "./anthropic-json-response";
 import type { AnthropicRequestBody } from "./anthropic-request";
 import type { RequestScope } from "./anthropic-request-failure";
 import { StreamedResponse } from "./anthropic-streamed-response";
 import type { ModelRequest, ModelStreamEvent } from "./client";
+import { sdkSpanParenting } from "./sdk-span-parenting";
 
 /**
  * What the built-in client needs of an Anthropic SDK client: `messages.create(body, options)` as

@@ -6,8 +6,8 @@
 import { context, type Span, SpanKind, SpanStatusCode, type Tracer, trace } from "@opentelemetry/api";
 import type { ModelRequest } from "../model/client";
 import type { ModelEndpoint } from "../model/endpoint";
+import { registerSdkSpanParenting, runInModelSpan } from "../model/sdk-span-parenting";
 import { redact } from "../shared/redact";
-import { registerSdkSpanParenting, runInModelSpan } from "./model-span";
 import { ParentingTracerProvider } from "./parenting-tracer";
 import type { SpanAttributeValue, SpanHandle, Telemetry, TelemetryOptions } from "./telemetry";
 
@@ -47,7 +47,7 @@ class OtelSpan implements SpanHandle {
   }
 }
 
-/** A `chat` span: while it is active, an SDK client's spans are parented to it (see `model-span.ts`). */
+/** A `chat` span: while it is active, an SDK client's spans are parented to it (see `model/sdk-span-parenting.ts`). */
 class ModelCallSpan extends OtelSpan {
   override activate<T>(work: () => T): T {
     return runInModelSpan(this.span, () => super.activate(work));

@@ -1,6 +1,6 @@
 /**
  * A tracer provider that starts every span as a child of the agent's model span current at its
- * start (see `model-span.ts`), for the Anthropic SDK client a caller injects: its
+ * start (see `model/sdk-span-parenting.ts`), for the Anthropic SDK client a caller injects: its
  * `anthropic.messages.create` span then sits under `chat <model>`, with or without an
  * OpenTelemetry context manager. Loaded with the rest of the OpenTelemetry implementation only.
  * @module
@@ -15,7 +15,7 @@ import {
   type TracerProvider,
   trace,
 } from "@opentelemetry/api";
-import { modelSpanNow } from "./model-span";
+import { modelSpanNow } from "../model/sdk-span-parenting";
 
 /** The context a span starts in: `given` (or the active one), with the current model span as parent. */
 function parentContext(given: Context | undefined): Context | undefined {
