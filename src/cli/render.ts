@@ -220,7 +220,9 @@ export function describeSystemMessage(message: SDKSystemMessage): string | undef
 /** `· 3 turns · 1,204 in / 310 out tokens · $0.0083 · 2.4s`; `· no response · …` when no turn was answered. */
 export function statisticsOf(result: SDKResultMessage<unknown>): string {
   const turns =
-    result.num_turns === 0 ? "no response" : `${result.num_turns} ${result.num_turns === 1 ? "turn" : "turns"}`;
+    result.num_turns === 0
+      ? "no response"
+      : `${result.num_turns} ${result.num_turns === 1 ? "turn" : "turns"}`;
   return `· ${turns} · ${tokensOf(result.usage)} · $${result.total_cost_usd.toFixed(4)} · ${formatSeconds(result.duration_ms)}`;
 }
 
