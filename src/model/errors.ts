@@ -119,6 +119,21 @@ export function toProviderError(error: unknown, options: ToProviderErrorOptions 
 }
 
 /**
+ * Whether a request failed before any response arrived: the connection could not be opened, was
+ * refused or dropped before the response headers, or timed out waiting for them. Such a request got
+ * no answer — no status, no request id, no content — which a query's count of answered turns and
+ * the command line's summary ("no response") can tell from a provider that answered with an error.
+ * A failure whose cause was dropped (it held a secret, e.g. a URL with credentials) counts as one
+ * when it carries nothing of a response either.
+ */
+export function isNoResponseFailure(error: unknown): boolean {
+  if (!(error instanceof ProviderError)) return false;
+  if (error.status !== undefined || error.requestId !== undefined || error.partial) return false;
+  if (error.errorType !== undefined) return false;
+  return error.cause === undefined || readNetworkFailure(error.cause) !== undefined;
+}
+
+/**
  * Whether `error` is a cancellation rather than a failure: a DOMException or Node `AbortError`,
  * the SDK's `APIUserAbortError`, or our own `AbortError`.
  */

@@ -8,7 +8,7 @@ import { ProviderError } from "../../src/errors";
 import { createAgent } from "../../src/index";
 import { createAnthropicClient } from "../../src/model/anthropic";
 import type { ModelRequest } from "../../src/model/client";
-import { toProviderError } from "../../src/model/errors";
+import { isNoResponseFailure, toProviderError } from "../../src/model/errors";
 import { closedPort } from "./closed-port";
 
 const SECRET = "lattice-conn-secret-5Tq8Wz";
@@ -168,3 +168,18 @@ function failingTls(): Error {
     }),
   });
 }
+
+describe("isNoResponseFailure", () => {
+  it("is true for a connection that never produced a response, false once the provider answered", async () => {
+    const port = await closedPort();
+    const refused = await failureOf(`http://127.0.0.1:${port}`);
+    expect(isNoResponseFailure(refused)).toBe(true);
+    const answered = toProviderError({
+      status: 529,
+      error: { type: "error", error: { type: "overloaded_error", message: "Overloaded" } },
+    });
+    expect(isNoResponseFailure(answered)).toBe(false);
+    expect(isNoResponseFailure(toProviderError({ type: "overloaded_error", message: "busy" }))).toBe(false);
+    expect(isNoResponseFailure(new Error("not a provider error"))).toBe(false);
+  });
+});
