@@ -27,14 +27,22 @@ const researcher = defineSubagent({
 
 const QUESTIONS = ["the history of TypeScript", "how ES modules load", "what a Messages API stream carries"];
 
+/** Text of a system prompt or message content: a string, or text blocks (as prompt caching sends them). */
+const textOf = (content: unknown): string =>
+  typeof content === "string"
+    ? content
+    : Array.isArray(content)
+      ? content.map((block: { text?: string }) => block.text ?? "").join("")
+      : "";
+
 /** The offline stand-in for the model: by system prompt, the lead or a researcher. */
 const offlineModel: MockHandler = (body) => {
-  const first = body.messages[0]?.content;
+  const first = textOf(body.messages[0]?.content);
   const last = body.messages.at(-1);
   const results: Array<{ content: unknown }> = Array.isArray(last?.content)
     ? last.content.filter((block: { type: string }) => block.type === "tool_result")
     : [];
-  if (body.system === RESEARCHER_PROMPT)
+  if (textOf(body.system) === RESEARCHER_PROMPT)
     return { content: `On ${String(first)}: the short answer, with sources.` };
   if (results.length === 0) {
     return {
@@ -50,7 +58,7 @@ const offlineModel: MockHandler = (body) => {
     };
   }
   return {
-    content: `Summary of ${results.length} findings:\n${results.map((r) => `- ${String(r.content)}`).join("\n")}`,
+    content: `Summary of ${results.length} findings:\n${results.map((r) => `- ${textOf(r.content)}`).join("\n")}`,
   };
 };
 

@@ -90,8 +90,9 @@ describe("the published tarball", () => {
     expect(paths.filter((path) => !/^(dist|docs\/(en|zh))\//.test(path)).sort()).toEqual(
       ["CHANGELOG.md", "README.md", "package.json"].sort(),
     );
-    // 920 KB packed (3.6 MB unpacked) with source maps and the CJS command; well under half now.
-    expect(packed.size).toBeLessThan(600_000);
+    // 920 KB packed (3.6 MB unpacked) with source maps and the CJS command; 626 KB with this round's
+    // queue, subagents, approvals and model settings, still without maps or the CJS command.
+    expect(packed.size).toBeLessThan(700_000);
   });
 
   it("the command is ESM, starts with a shebang and loads no optional peer at start", () => {
