@@ -86,7 +86,8 @@ export async function* agentLoop<T>(
         case "run_tools": {
           // 4. run the tool calls, 5. add their results — a subagent's messages are yielded as they come
           const answering = tools.answer(next.response, next.calls);
-          pending = isPromiseLike(answering) ? yield* channel.during(answering) : answering;
+          const live = isPromiseLike(answering) && tools.emitsLive(next.calls);
+          pending = live ? yield* channel.during(answering as Promise<Outcome<T>>) : answering;
           break;
         }
         case "finish": // 6. repeat — unless the model is done

@@ -14,6 +14,7 @@ import type {
   UserModelMessage,
 } from "../messages/types";
 import { isPromiseLike, type PromiseOrValue } from "../shared/maybe-async";
+import { emitsLiveMessages } from "../tools/agent-context";
 import { SUBMIT_OUTPUT_TOOL_NAME } from "../tools/submit-output";
 import { type ToolCallOutcome, toolResultText } from "../tools/tool-output";
 import { agentToolContext } from "./agent-tool-context";
@@ -104,6 +105,13 @@ export class ToolRunner<T> {
   private record(results: ToolResults<T>): PromiseOrValue<Outcome<T>> {
     if (results.paused) return recordPause(this.loop, this.query, results.paused);
     return recordResults(this.loop, this.query, { role: "user", content: results.blocks }, results.ending);
+  }
+
+  /** Whether a call of the batch emits messages while it runs (a subagent): then they go live. */
+  emitsLive(calls: readonly ToolUseBlock[]): boolean {
+    const tools = this.loop.conversation.tools.byName;
+    for (const call of calls) if (emitsLiveMessages(tools.get(call.name))) return true;
+    return false;
   }
 
   private buildRuntime(): ToolRuntime {

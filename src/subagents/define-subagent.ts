@@ -5,6 +5,7 @@
  * @module
  */
 import { z } from "zod";
+import { EMITS_LIVE_MESSAGES } from "../tools/agent-context";
 import { defineTool } from "../tools/define-tool";
 import type { SchemaLike } from "../tools/schema";
 import type { Tool, ToolContext, ToolOutput } from "../tools/tool";
@@ -32,7 +33,7 @@ const DEFAULT_INPUT = z.object({ prompt: z.string().describe("The task for the s
  * const agent = createAgent({ model: "claude-sonnet-4-6", tools: [researcher] });
  */
 export function defineSubagent(definition: SubagentDefinition): Tool {
-  return defineTool({
+  const tool = defineTool({
     name: definition.name,
     description: definition.description,
     inputSchema: (definition.inputSchema ?? DEFAULT_INPUT) as SchemaLike<unknown>,
@@ -43,6 +44,8 @@ export function defineSubagent(definition: SubagentDefinition): Tool {
       return runChild(definition, renderInput(input), context, depth);
     },
   });
+  // A child's messages reach the parent's consumer while the child runs.
+  return Object.assign(tool, { [EMITS_LIVE_MESSAGES]: true });
 }
 
 /** The child's first prompt: the bare text of a `{ prompt }` input, else the input as JSON. */

@@ -8,6 +8,19 @@ import type { ModelUsage, SDKMessage } from "../messages/sdk-messages";
 import type { ModelClient } from "../model/client";
 
 /**
+ * Marks a tool whose calls emit messages while they run (a subagent): the loop delivers the
+ * messages of a batch holding such a call live, as they come. Other batches hand their notices
+ * (hook errors, summaries) over once their results are in history, so a consumer that stops on
+ * one loses no result.
+ */
+export const EMITS_LIVE_MESSAGES: unique symbol = Symbol.for("agent-lattice.emitsLiveMessages");
+
+/** Whether `tool` was marked with {@link EMITS_LIVE_MESSAGES}. */
+export function emitsLiveMessages(tool: object | undefined): boolean {
+  return (tool as { [EMITS_LIVE_MESSAGES]?: boolean } | undefined)?.[EMITS_LIVE_MESSAGES] === true;
+}
+
+/**
  * `ToolContext.agent`: built once per query by the loop and shared by every call of it, so a
  * plain tool pays nothing for it. Absent when a tool runs outside an agent's query (served over
  * MCP, called directly).

@@ -18,6 +18,14 @@ import { mockServerPerTest } from "../support/mock-server";
 import { temporaryFolder } from "../support/temporary-folders";
 import { childOf, own } from "./support";
 
+/** A system prompt or message content as text: prompt caching sends strings as marked text blocks. */
+const systemText = (value: unknown): string =>
+  typeof value === "string"
+    ? value
+    : Array.isArray(value)
+      ? value.map((block: { text?: string }) => block.text ?? "").join("")
+      : String(value);
+
 const CHILD = "You research one thing.";
 
 /** Tool results of the last message of a request body, as text. */
@@ -48,10 +56,10 @@ describe("subagents over HTTP", () => {
     const barrier = deferred();
     let arrived = 0;
     server.setHandler(async (body) => {
-      if (body.system === CHILD) {
+      if (systemText(body.system) === CHILD) {
         if (++arrived === 3) barrier.resolve();
         await barrier.promise;
-        return { content: `answer to ${String(body.messages[0].content)}` };
+        return { content: `answer to ${systemText(body.messages[0].content)}` };
       }
       const results = resultsOf(body);
       if (results.length > 0) return { content: results.join(" | ") };
