@@ -70,6 +70,25 @@ const glm = (input: number, cachedInput: number, output: number): ModelPricing =
   cacheReadPerMTok: cachedInput,
 });
 
+/**
+ * A Moonshot (Kimi) price: cache hit, cache miss, output. Caching is automatic and no cache write
+ * is billed: a prompt not yet cached is billed as a cache miss, which is the input price.
+ */
+const kimi = (cacheHit: number, cacheMiss: number, output: number): ModelPricing => ({
+  inputPerMTok: cacheMiss,
+  outputPerMTok: output,
+  cacheWritePerMTok: cacheMiss,
+  cacheReadPerMTok: cacheHit,
+});
+
+/** A MiniMax price: input, output, cache write and cache read, as published. */
+const minimax = (input: number, output: number, cacheWrite: number, cacheRead: number): ModelPricing => ({
+  inputPerMTok: input,
+  outputPerMTok: output,
+  cacheWritePerMTok: cacheWrite,
+  cacheReadPerMTok: cacheRead,
+});
+
 /*
  * Sources, checked 2026-11-30:
  * - Anthropic, Claude Platform docs, "Pricing" (Model pricing table; Prompt caching: cache reads at
@@ -87,10 +106,17 @@ const glm = (input: number, cachedInput: number, output: number): ModelPricing =
  * - Z.ai developer docs, "Pricing" (docs.z.ai/guides/overview/pricing, read 2026-12-01): text
  *   models, USD, keyed by their API ids (lowercase). The free ones (GLM-4.7-Flash, GLM-4.5-Flash)
  *   are left out: price them at 0 with `pricing` if you use them.
- * - Not listed: Moonshot (Kimi) and MiniMax. Their official price pages could not be read with
- *   their numbers on 2026-12-01 (Moonshot's per-model pages came without the price tables,
- *   MiniMax's page was found only in CNY); give their prices with `pricing` (the CLI: --price or
- *   --pricing).
+ * - Moonshot (Kimi), read 2026-12-01: the pricing page of the Kimi platform
+ *   (platform.moonshot.ai/docs/pricing/chat, USD, as archived 2026-03-26) gives kimi-k2.5; the
+ *   per-model page for kimi-k2.6 came without its table, so its USD price is the one the CNY list
+ *   price (¥1.10 cache hit, ¥6.50 miss, ¥27 output) converts to and hosted copies of the model
+ *   list ($0.16, $0.95, $4.00). Moonshot caches automatically and bills no cache write. The kimi-k2
+ *   preview ids were retired in 2026 and are not listed.
+ * - MiniMax, read 2026-12-01: "Pay as you go" (platform.minimaxi.com/docs/guides/pricing-paygo,
+ *   CNY) and its international twin (platform.minimax.io, USD — exactly the CNY price ÷ 7). Cache
+ *   writes are billed at their own price. The ids keep MiniMax's casing (`MiniMax-M2.7`).
+ * Other Kimi and MiniMax models (kimi-k3, MiniMax-M3): give their prices with `pricing` (the CLI:
+ *   --price or --pricing).
  */
 
 /**
@@ -152,6 +178,14 @@ export const DEFAULT_PRICING: Readonly<Record<string, ModelPricing>> = Object.fr
   "glm-4.5-x": glm(2.2, 0.45, 8.9),
   "glm-4.5-air": glm(0.2, 0.03, 1.1),
   "glm-4.5-airx": glm(1.1, 0.22, 4.5),
+  // Moonshot (Kimi), Anthropic-compatible endpoint (https://api.moonshot.ai/anthropic).
+  "kimi-k2.6": kimi(0.16, 0.95, 4),
+  "kimi-k2.5": kimi(0.1, 0.6, 3),
+  // MiniMax, Anthropic-compatible endpoint (https://api.minimax.io/anthropic).
+  "MiniMax-M2.7": minimax(0.3, 1.2, 0.375, 0.06),
+  "MiniMax-M2.7-highspeed": minimax(0.6, 2.4, 0.375, 0.06),
+  "MiniMax-M2.5": minimax(0.3, 1.2, 0.375, 0.03),
+  "MiniMax-M2.5-highspeed": minimax(0.6, 2.4, 0.375, 0.03),
 });
 
 /** What may follow a table key in a model id: a dated snapshot (`-20250929`, `@20250929`) or `-latest`. */

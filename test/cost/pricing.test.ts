@@ -139,6 +139,30 @@ describe("costOf", () => {
     expect(cost).toBeCloseTo(0.3 + 1.2 + 0.3 + 0.006, 12);
   });
 
+  it("Kimi bills a cache write as a cache miss; MiniMax bills cache writes and reads at their own prices", () => {
+    const tokens = {
+      input_tokens: MILLION,
+      output_tokens: MILLION,
+      cache_creation_input_tokens: MILLION,
+      cache_read_input_tokens: MILLION,
+    };
+    expect(costOf(tokens, findPricing("kimi-k2.6", DEFAULT_PRICING)!)).toBeCloseTo(
+      0.95 + 4 + 0.95 + 0.16,
+      12,
+    );
+    expect(costOf(tokens, findPricing("kimi-k2.5", DEFAULT_PRICING)!)).toBeCloseTo(0.6 + 3 + 0.6 + 0.1, 12);
+    expect(costOf(tokens, findPricing("MiniMax-M2.7", DEFAULT_PRICING)!)).toBeCloseTo(
+      0.3 + 1.2 + 0.375 + 0.06,
+      12,
+    );
+    expect(costOf(tokens, findPricing("MiniMax-M2.5-highspeed", DEFAULT_PRICING)!)).toBeCloseTo(
+      0.6 + 2.4 + 0.375 + 0.03,
+      12,
+    );
+    expect(findPricing("kimi-k3", DEFAULT_PRICING)).toBeUndefined();
+    expect(findPricing("MiniMax-M2.7-turbo", DEFAULT_PRICING)).toBeUndefined();
+  });
+
   it("treats missing counts as zero", () => {
     const sonnet = DEFAULT_PRICING["claude-sonnet-4-6"]!;
     expect(costOf({} as never, sonnet)).toBe(0);
@@ -150,13 +174,18 @@ describe("DEFAULT_PRICING", () => {
     expect(Object.isFrozen(DEFAULT_PRICING)).toBe(true);
   });
 
-  it("holds finite, positive prices, with cache reads cheaper than input and writes dearer", () => {
+  it("holds finite, positive prices, with cache reads cheaper than input and than cache writes", () => {
     for (const [model, price] of Object.entries(DEFAULT_PRICING)) {
       for (const band of [price, ...(price.longPrompt ? [price.longPrompt] : [])]) {
         expect(band.inputPerMTok, model).toBeGreaterThan(0);
         expect(band.outputPerMTok, model).toBeGreaterThan(band.inputPerMTok);
         expect(band.cacheReadPerMTok!, model).toBeLessThan(band.inputPerMTok);
-        expect(band.cacheWritePerMTok!, model).toBeGreaterThanOrEqual(band.inputPerMTok);
+        // Cache writes cost at least the input price everywhere but MiniMax's highspeed models,
+        // which bill them at the standard models' write price, below their own input price.
+        expect(band.cacheWritePerMTok!, model).toBeGreaterThan(band.cacheReadPerMTok!);
+        if (!model.endsWith("-highspeed")) {
+          expect(band.cacheWritePerMTok!, model).toBeGreaterThanOrEqual(band.inputPerMTok);
+        }
         const rates = [band.inputPerMTok, band.outputPerMTok, band.cacheWritePerMTok, band.cacheReadPerMTok];
         for (const rate of rates) expect(Number.isFinite(rate), model).toBe(true);
       }
