@@ -67,6 +67,8 @@ export type {
   PendingApproval,
 } from "./messages/approvals";
 export type * from "./messages/sdk-messages";
+export type * from "./messages/stream-event";
+export { textDeltas } from "./messages/text-deltas";
 export type * from "./messages/types";
 export { type AnthropicClientOptions, createAnthropicClient } from "./model/anthropic";
 export type * from "./model/client";

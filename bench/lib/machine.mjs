@@ -62,7 +62,7 @@ export function describeMachine() {
     gitCommit: commandOutput("git", ["rev-parse", "--short", "HEAD"]),
     packages: {
       "agent-lattice": root.version,
-      "@anthropic-ai/sdk (agent-lattice's)": installedVersion("@anthropic-ai/sdk", fromRoot),
+      "@anthropic-ai/sdk (root dev dependency; the built-in client does not use it)": installedVersion("@anthropic-ai/sdk", fromRoot),
       "@anthropic-ai/sdk (raw loops)": installedVersion("@anthropic-ai/sdk", fromBench),
       ai: installedVersion("ai", fromBench),
       "@ai-sdk/anthropic": installedVersion("@ai-sdk/anthropic", fromBench),

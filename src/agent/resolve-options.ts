@@ -13,6 +13,7 @@ import type {
   LoopLimits,
   ToolResultCompactionSettings,
 } from "../loop/loop-config";
+import { readEnv } from "../model/env";
 import type { RetryPolicy } from "../model/retry";
 import { urlSecretsOf } from "../shared/redact";
 import { abortableSleep } from "../shared/signals";
@@ -196,9 +197,9 @@ function resolveToolResultCompaction(
 function agentSecrets(options: AgentOptions<unknown>): string[] {
   const candidates = [
     options.apiKey,
-    process.env.ANTHROPIC_API_KEY,
-    process.env.ANTHROPIC_AUTH_TOKEN,
-    ...urlSecretsOf(options.baseURL ?? process.env.ANTHROPIC_BASE_URL),
+    readEnv("ANTHROPIC_API_KEY"),
+    readEnv("ANTHROPIC_AUTH_TOKEN"),
+    ...urlSecretsOf(options.baseURL ?? readEnv("ANTHROPIC_BASE_URL")),
   ];
   return [
     ...new Set(candidates.filter((value): value is string => typeof value === "string" && value.length >= 8)),

@@ -6,20 +6,17 @@
  */
 import packageJson from "../../package.json";
 import { urlSecretsOf } from "../shared/redact";
-import { type CliAgent, createCliAgent, MissingApiKeyError } from "./agent-setup";
+import type { CliAgent } from "./agent-setup";
 import { type CliOptions, parseCommandLine, USAGE, UsageError } from "./args";
-import { runDemo } from "./demo";
 import { EXIT_AGENT_ERROR, EXIT_SUCCESS, EXIT_USAGE_ERROR } from "./exit-codes";
-import { runInteractiveSession } from "./interactive";
 import { beforeTerminationExit, InterruptControl } from "./interrupt-control";
 import { type CliIo, processIo } from "./io";
-import { runOnce } from "./one-shot";
-import { resolveCliPricing } from "./pricing-options";
-import { createQueryOutput, type QueryOutput } from "./query-output";
+import type { QueryOutput } from "./query-output";
 import { createRedactor, type Redactor } from "./redact";
-import { resumeNotice } from "./session";
-import { SessionTally } from "./session-tally";
 import { exitOnTerminationSignals } from "./termination";
+
+// `--version` and `--help` load nothing but the above: the agent, its tools and the terminal
+// output are imported when a command runs (start-up time of the command line, bench/startup.mjs).
 
 /** Runs the command with `argv` (without `node` and the script) and returns the exit code. */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
@@ -34,13 +31,15 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     if (command.kind === "help") return print(io, USAGE);
     if (command.kind === "version") return print(io, packageJson.version);
     // Prices are read (and --budget checked against them) before anything runs.
+    const { resolveCliPricing } = await import("./pricing-options");
     const options = { ...command.options, pricing: await resolveCliPricing(command.options) };
+    const { createQueryOutput } = await import("./query-output");
     const output = createQueryOutput(
       { json: options.json, structured: options.outputSchemaPath !== undefined },
       io,
       redact,
     );
-    if (options.demo) return await runDemo(options, io, output);
+    if (options.demo) return await (await import("./demo")).runDemo(options, io, output);
     return await runWithAgent(options, io, output);
   } catch (error) {
     return reportFailure(error, io, redact);
@@ -48,6 +47,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
 }
 
 async function runWithAgent(options: CliOptions, io: CliIo, output: QueryOutput): Promise<number> {
+  const { createCliAgent } = await import("./agent-setup");
   const setup = await createCliAgent(options, io);
   const { agent } = setup;
   if (setup.bashModeNotice) output.notice(setup.bashModeNotice);
@@ -55,12 +55,17 @@ async function runWithAgent(options: CliOptions, io: CliIo, output: QueryOutput)
   const forgetCleanup = beforeTerminationExit(() => agent.close());
   try {
     if (options.sessionPath) {
+      const { resumeNotice } = await import("./session");
       const notice = resumeNotice(options.sessionPath, (await agent.getHistory()).length);
       if (notice) output.notice(notice);
     }
     const control = new InterruptControl(agent, (text) => output.notice(text));
     const run = { agent, output, control, io, structured: setup.outputSchema !== undefined };
-    if (options.prompt !== undefined) return await runOnce(options.prompt, run);
+    if (options.prompt !== undefined) return await (await import("./one-shot")).runOnce(options.prompt, run);
+    const [{ runInteractiveSession }, { SessionTally }] = await Promise.all([
+      import("./interactive"),
+      import("./session-tally"),
+    ]);
     const context = {
       run: { ...run, tally: new SessionTally() },
       client: setup.client,
@@ -96,7 +101,8 @@ function print(io: CliIo, text: string): number {
 }
 
 function reportFailure(error: unknown, io: CliIo, redact: Redactor): number {
-  if (error instanceof MissingApiKeyError) {
+  // By name: the class lives in ./agent-setup, which `--help` and `--version` do not load.
+  if (error instanceof UsageError && error.name === "MissingApiKeyError") {
     io.stderr.write(`agent-lattice: ${error.message}\n`);
     return EXIT_USAGE_ERROR;
   }

@@ -230,9 +230,13 @@ export function describeSystemMessage(message: SDKSystemMessage): string | undef
   }
 }
 
-/** `· 3 turns · 1,204 in / 310 out tokens · $0.0083 · 2.4s` (the cost as {@link formatUsd} writes it). */
+/**
+ * `· 3 turns · 1,204 in / 310 out tokens · $0.0083 · 2.4s` (the cost as {@link formatUsd} writes it);
+ * `· no response · …` when no turn was answered.
+ */
 export function statisticsOf(result: SDKResultMessage<unknown>): string {
-  return `· ${countOf(result.num_turns, "turn")} · ${tokensOf(result.usage)} · ${formatUsd(result.total_cost_usd)} · ${formatSeconds(result.duration_ms)}`;
+  const turns = result.num_turns === 0 ? "no response" : countOf(result.num_turns, "turn");
+  return `· ${turns} · ${tokensOf(result.usage)} · ${formatUsd(result.total_cost_usd)} · ${formatSeconds(result.duration_ms)}`;
 }
 
 /** `3 turns`, `1 turn`, `2 queries`. */

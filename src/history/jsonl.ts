@@ -21,25 +21,9 @@
  * Files are created with mode 0600 (transcripts hold user data); parent folders are created.
  * @module
  */
-
-import type { FileHandle } from "node:fs/promises";
-import { mkdir, open } from "node:fs/promises";
-import { dirname } from "node:path";
-import { ConversationConflictError } from "../errors";
 import type { ModelMessage } from "../messages/types";
 import { assertKnownOptions } from "../shared/known-options";
-import {
-  describeDifference,
-  type FileVersion,
-  parseLines,
-  readFileVersion,
-  readWholeFile,
-  statVersion,
-  writeAll,
-  writeFileAtomically,
-} from "./jsonl-file";
 import type { HistoryStore } from "./store";
-import { createFileWriteLock, type FileWriteLock, siblingPath } from "./store-kit/file-write-lock";
 import { createVersionedStoreCore, type VersionedBackend } from "./store-kit/versioned-store";
 
 /** How long a write lock may be held before another writer treats it as abandoned. */
@@ -92,7 +76,7 @@ export function createJsonlHistoryStore(options: JsonlHistoryStoreOptions): Json
   if (typeof options?.path !== "string" || options.path === "") {
     throw new TypeError("createJsonlHistoryStore needs a non-empty `path`.");
   }
-  const core = createVersionedStoreCore(new JsonlBackend(options), options);
+  const core = createVersionedStoreCore(new LazyJsonlBackend(options), options);
   return {
     path: options.path,
     failOnError: core.failOnError,
@@ -103,114 +87,37 @@ export function createJsonlHistoryStore(options: JsonlHistoryStoreOptions): Json
   };
 }
 
-/** The storage of the transcript behind the versioned store core: the file's version is the store's. */
-class JsonlBackend implements VersionedBackend {
-  private readonly path: string;
-  private readonly lock: FileWriteLock;
-  private directoryReady = false;
-  private expected: FileVersion | undefined;
-  private appendHandle: { handle: FileHandle; inode: number } | undefined;
-  private partialWriteLeft = false;
+/**
+ * The file backend, loaded on the first operation: the root entry imports no Node built-in
+ * (`fs`, `path`, `crypto` …) until a JSONL store is actually used, so it bundles for worker and
+ * edge runtimes.
+ */
+class LazyJsonlBackend implements VersionedBackend {
+  private backend: Promise<VersionedBackend> | undefined;
 
-  constructor(private readonly options: JsonlHistoryStoreOptions) {
-    this.path = options.path;
-    this.lock = createFileWriteLock(
-      siblingPath(this.path, ".lock"),
-      options.staleLockMs ?? DEFAULT_JSONL_STALE_LOCK_MS,
+  constructor(private readonly options: JsonlHistoryStoreOptions) {}
+
+  private loaded(): Promise<VersionedBackend> {
+    const { path, fsync, staleLockMs = DEFAULT_JSONL_STALE_LOCK_MS } = this.options;
+    this.backend ??= import("./jsonl-backend").then(
+      ({ JsonlBackend }) => new JsonlBackend({ path, fsync, staleLockMs }),
     );
+    return this.backend;
   }
 
   async load(): Promise<ModelMessage[]> {
-    const { version, content } = await readWholeFile(this.path);
-    this.expected = version;
-    this.partialWriteLeft = false;
-    return parseLines(content);
+    return (await this.loaded()).load();
   }
 
   async append(serializedMessages: readonly string[]): Promise<void> {
-    await this.ensureDirectory();
-    await this.lock.hold(async () => {
-      const version = await this.checkVersion();
-      const handle = await this.handleFor(version);
-      const startsOnNewLine = !version.exists || version.endsWithNewline;
-      const data = Buffer.from(`${startsOnNewLine ? "" : "\n"}${serializedMessages.join("\n")}\n`, "utf8");
-      const sizeBefore = version.exists ? version.size : 0;
-      try {
-        await writeAll(handle, data);
-        if (this.options.fsync) await handle.sync();
-      } catch (error) {
-        await this.undoPartialWrite(handle, sizeBefore);
-        throw error;
-      }
-      this.expected = {
-        exists: true,
-        inode: this.appendHandle!.inode,
-        size: sizeBefore + data.length,
-        endsWithNewline: true,
-      };
-    });
+    return (await this.loaded()).append(serializedMessages);
   }
 
   async replace(serializedMessages: readonly string[]): Promise<void> {
-    await this.ensureDirectory();
-    await this.lock.hold(async () => {
-      if (!this.partialWriteLeft) await this.checkVersion();
-      const content = serializedMessages.map((line) => `${line}\n`).join("");
-      await writeFileAtomically(this.path, content);
-      await this.closeAppendHandle();
-      this.expected = await statVersion(this.path);
-      this.partialWriteLeft = false;
-    });
+    return (await this.loaded()).replace(serializedMessages);
   }
 
-  close(): Promise<void> {
-    return this.closeAppendHandle();
-  }
-
-  private async ensureDirectory(): Promise<void> {
-    if (this.directoryReady) return;
-    await mkdir(dirname(this.path), { recursive: true });
-    this.directoryReady = true;
-  }
-
-  /** Checks the file is still the one this store saw; returns the version to write against. */
-  private async checkVersion(): Promise<FileVersion> {
-    if (this.partialWriteLeft) {
-      throw new Error(
-        `A failed append left a partial line in ${this.path} that could not be undone; load() or replace() first.`,
-      );
-    }
-    if (this.expected === undefined) return (this.expected = await readFileVersion(this.path));
-    const current = await statVersion(this.path);
-    const difference = describeDifference(this.expected, current);
-    if (difference) throw new ConversationConflictError(this.path, difference);
-    return this.expected;
-  }
-
-  /** The append handle of the file `version` names, opened anew when the file is another one now. */
-  private async handleFor(version: FileVersion): Promise<FileHandle> {
-    const current = this.appendHandle;
-    if (current && version.exists && current.inode === version.inode) return current.handle;
-    await this.closeAppendHandle();
-    const handle = await open(this.path, "a", 0o600);
-    this.appendHandle = { handle, inode: (await handle.stat()).ino };
-    return handle;
-  }
-
-  private async closeAppendHandle(): Promise<void> {
-    const current = this.appendHandle;
-    this.appendHandle = undefined;
-    await current?.handle.close();
-  }
-
-  private async undoPartialWrite(handle: FileHandle, size: number): Promise<void> {
-    try {
-      await handle.truncate(size);
-    } catch {
-      // The file now ends in bytes of ours that may hold whole lines: retrying would duplicate them.
-      // Appends stay refused until load() or replace(); a replace adopts the file as it is.
-      this.partialWriteLeft = true;
-      this.expected = undefined;
-    }
+  async close(): Promise<void> {
+    if (this.backend) await (await this.backend).close();
   }
 }

@@ -7,6 +7,7 @@
 import { isContextWindowExceeded } from "../compaction/overflow";
 import { ContextWindowExceededError } from "../errors";
 import type { AssistantModelMessage, ToolUseBlock } from "../messages/types";
+import { isNoResponseFailure } from "../model/errors";
 import type { CompactionOutcome } from "./compact-history";
 import { abortEnding, budgetEnding, type Ending, endingForFailure, maxTurnsEnding } from "./ending";
 import type { LoopContext } from "./loop-context";
@@ -117,8 +118,15 @@ function afterAnswer<T>(loop: LoopContext<T>, query: QueryState, response: Assis
 function afterFailure<T>(loop: LoopContext<T>, query: QueryState, failure: ModelFailure): Next<T> {
   if (failure.kind === "failed" && failure.promptTooLong)
     return recoverOrEnd(loop, query, endingForFailure(failure));
-  query.turns += 1;
+  // A request that got no response at all (the connection never opened, or dropped before the
+  // response headers) is no answered turn: the query reports 0 turns for it, not 1.
+  if (!gotNoResponse(failure)) query.turns += 1;
   return end(endingForFailure(failure));
+}
+
+/** Whether the failed request got nothing of a response: no status, no streamed part. */
+function gotNoResponse(failure: ModelFailure): boolean {
+  return failure.kind === "failed" && failure.unfinished === undefined && isNoResponseFailure(failure.error);
 }
 
 /**

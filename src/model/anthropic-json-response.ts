@@ -4,26 +4,21 @@
  * message at all — each failure a {@link ProviderError} that names what came instead.
  * @module
  */
-import type Anthropic from "@anthropic-ai/sdk";
 import { ProviderError } from "../errors";
 import type { AssistantModelMessage } from "../messages/types";
 import { redact } from "../shared/redact";
-import type { AnthropicRequestBody } from "./anthropic-request";
-import type { RequestProgress, SdkRequestOptions } from "./anthropic-request-failure";
 import { type AnthropicResponseBody, toAssistantMessage } from "./anthropic-response";
 import { toProviderError } from "./errors";
 
-/** Sends the request with `stream: false` and reads its JSON body as the message. */
-export async function createJsonMessage(
-  sdk: Anthropic,
-  body: AnthropicRequestBody,
-  requestOptions: SdkRequestOptions,
-  progress: RequestProgress,
+/**
+ * Reads a JSON response as the message; the request id is known before the body is read, so a
+ * body cut mid-way still fails with the id of the request it belonged to.
+ */
+export async function readJsonMessage(
+  response: Response,
+  progress: { requestId?: string },
   secrets: readonly string[],
 ): Promise<AssistantModelMessage> {
-  // The raw response, so the request id is known before the body is read: a body cut mid-way
-  // still fails with the id of the request it belonged to.
-  const response = await sdk.messages.create({ ...body, stream: false }, requestOptions).asResponse();
   const requestId = response.headers.get("request-id") ?? undefined;
   progress.requestId = requestId;
   return messageFromJsonBody(await readJsonBody(response, requestId, secrets), requestId, secrets);

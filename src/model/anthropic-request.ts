@@ -3,25 +3,50 @@
  * `POST /v1/messages`, holding API fields only.
  * @module
  */
-import type { MessageCreateParamsBase } from "@anthropic-ai/sdk/resources/messages/messages";
-import type { ModelMessage } from "../messages/types";
+import type { ModelMessage, TextBlock } from "../messages/types";
 import { placeCacheMarkers } from "./cache-markers";
-import type { ModelRequest } from "./client";
-import { RESERVED_BODY_FIELDS, type ThinkingConfig, type ToolChoice } from "./model-settings";
+import type { JsonSchema, ModelRequest, ModelToolDefinition } from "./client";
+import {
+  type Effort,
+  RESERVED_BODY_FIELDS,
+  type ServiceTier,
+  type ThinkingConfig,
+  type ToolChoice,
+} from "./model-settings";
+
+/** `tool_choice` as the Messages API reads it. */
+export type WireToolChoice =
+  | { type: "auto" | "any"; disable_parallel_tool_use?: boolean }
+  | { type: "tool"; name: string; disable_parallel_tool_use?: boolean }
+  | { type: "none" };
+
+/** `thinking` as the Messages API reads it. */
+export type WireThinking =
+  | { type: "enabled"; budget_tokens: number }
+  | { type: "adaptive" }
+  | { type: "disabled" };
 
 /**
- * The Messages API body, without `stream` (the caller sets it). The sampling fields are declared
- * here: the SDK's types no longer list them, though the API (and every compatible endpoint) still
- * reads them, and the SDK sends the body as given.
+ * The Messages API body, without `stream` (the caller sets it): declared here, so the package
+ * depends on no SDK's types. Fields of `extraBody` are written over it as given.
  */
-export type AnthropicRequestBody = Omit<MessageCreateParamsBase, "stream"> & {
+export type AnthropicRequestBody = {
+  model: string;
+  max_tokens: number;
+  messages: Array<{ role: ModelMessage["role"]; content: ModelMessage["content"] }>;
+  system?: string | TextBlock[];
+  tools?: ModelToolDefinition[];
+  tool_choice?: WireToolChoice;
+  thinking?: WireThinking;
+  output_config?: { format?: { type: "json_schema"; schema: JsonSchema }; effort?: Effort };
+  metadata?: { user_id?: string };
+  service_tier?: ServiceTier;
   temperature?: number;
   top_p?: number;
   top_k?: number;
+  stop_sequences?: string[];
+  cache_control?: unknown;
 };
-
-type WireToolChoice = NonNullable<AnthropicRequestBody["tool_choice"]>;
-type WireThinking = NonNullable<AnthropicRequestBody["thinking"]>;
 
 /**
  * Maps a request to the wire body: `maxTokens` → `max_tokens`, `system` and `tools` when present,
@@ -40,10 +65,10 @@ export function toAnthropicRequestBody(request: ModelRequest): AnthropicRequestB
   const body: AnthropicRequestBody = {
     model: request.model,
     max_tokens: request.maxTokens,
-    messages: request.messages.map(toWireMessage) as AnthropicRequestBody["messages"],
+    messages: request.messages.map(toWireMessage),
   };
   if (request.system !== undefined && request.system.length > 0) body.system = request.system;
-  if (request.tools && request.tools.length > 0) body.tools = request.tools as AnthropicRequestBody["tools"];
+  if (request.tools && request.tools.length > 0) body.tools = request.tools;
   addSamplingSettings(body, request);
   const toolChoice = wireToolChoice(request.toolChoice, request.parallelToolCalls);
   // The API refuses a tool_choice without tools (a compaction request has none).

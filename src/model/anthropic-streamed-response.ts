@@ -4,9 +4,7 @@
  * need (a JSON answer instead, a mislabelled or foreign body, a body left open after `message_stop`).
  * @module
  */
-import type Anthropic from "@anthropic-ai/sdk";
-import { Stream } from "@anthropic-ai/sdk/core/streaming";
-import { ProviderError } from "../errors";
+import type { ModelStreamEvent } from "../messages/stream-event";
 import type { AssistantModelMessage } from "../messages/types";
 import {
   isJsonResponse,
@@ -15,77 +13,159 @@ import {
   readJsonBody,
   snippet,
 } from "./anthropic-json-response";
-import type { AnthropicRequestBody } from "./anthropic-request";
-import type { RequestProgress, SdkRequestOptions } from "./anthropic-request-failure";
+import type { RequestScope } from "./anthropic-request-failure";
 import { StreamedMessageAssembler } from "./anthropic-stream";
-import type { ModelRequest, ModelStreamEvent } from "./client";
+import type { ModelRequest } from "./client";
 import { toProviderError } from "./errors";
+import { streamEndedEarlyError } from "./network-failure";
+import { type ServerSentEvent, SseDecoder } from "./sse-decoder";
 
 /**
- * Streams the response, handing every raw event to `onEvent` as it arrives and assembling the
- * message. An `error` event, or a stream that ends before the message does, is a ProviderError.
+ * Follows the events of one streamed response, whichever transport delivers them: hands each to
+ * `onEvent`, stops at a cancellation, fails at an `error` event, assembles the message.
  */
-export async function createStreamedMessage(
-  sdk: Anthropic,
-  body: AnthropicRequestBody,
-  requestOptions: SdkRequestOptions,
+export class StreamedResponse {
+  private readonly assembler = new StreamedMessageAssembler();
+
+  constructor(
+    private readonly request: ModelRequest,
+    private readonly scope: RequestScope,
+  ) {}
+
+  /** Takes one event; `true` when reading should stop (the message is complete, or cancelled). */
+  accept(event: ModelStreamEvent): boolean {
+    this.request.onEvent?.(event);
+    if (this.scope.signal.aborted) return true;
+    if (event.type === "error") {
+      throw toProviderError(
+        { ...event, requestID: this.scope.progress.requestId },
+        { partial: this.assembler.hasContent, label: "Anthropic API stream" },
+      );
+    }
+    this.assembler.apply(event);
+    this.scope.progress.hasContent = this.assembler.hasContent;
+    return event.type === "message_stop";
+  }
+
+  /**
+   * The assembled message, once reading has stopped. Cancelled: the signal's reason; a stream that
+   * ended before the message did: a retryable failure.
+   */
+  finish(): AssistantModelMessage {
+    this.scope.signal.throwIfAborted();
+    if (!this.assembler.isComplete) throw streamEndedEarlyError();
+    return this.assembler.toMessage();
+  }
+}
+
+/**
+ * Reads a streamed HTTP response: every raw event to `onEvent` as it arrives, the message
+ * assembled. An endpoint that answers with one JSON body is read as that message (or that error);
+ * a body not labelled as an event stream is still read as one (some endpoints mislabel theirs),
+ * keeping its start in case it turns out to be something else entirely (an HTML page).
+ */
+export async function readStreamedMessage(
+  response: Response,
   request: ModelRequest,
-  progress: RequestProgress,
+  scope: RequestScope,
   secrets: readonly string[],
 ): Promise<AssistantModelMessage> {
-  const response = await sdk.messages.create({ ...body, stream: true }, requestOptions).asResponse();
   const requestId = response.headers.get("request-id") ?? undefined;
-  progress.requestId = requestId;
-  // An endpoint that cannot stream may answer with one JSON body anyway (a message, or an error).
+  scope.progress.requestId = requestId;
   if (isJsonResponse(response)) {
     return messageFromJsonBody(await readJsonBody(response, requestId, secrets), requestId, secrets);
   }
-  // A body not labelled as an event stream is still read as one (some endpoints mislabel theirs),
-  // keeping its start in case it turns out to be something else entirely (an HTML page).
-  const networkBody = abandonableBody(response);
-  const tap = isEventStream(response) ? undefined : keepBodyStart(networkBody.response);
-  const assembler = new StreamedMessageAssembler();
-  const events = Stream.rawEvents(tap?.response ?? networkBody.response)[Symbol.asyncIterator]();
+  const labelled = isEventStream(response);
+  const streamed = new StreamedResponse(request, scope);
+  const body = new BodyReader(response.body, !labelled);
   let frames = 0;
   try {
-    for (let next = await events.next(); !next.done; next = await events.next()) {
-      frames++;
-      const event = parseEventData(next.value.data, secrets);
-      if (!event) continue;
-      request.onEvent?.(event);
-      if (requestOptions.signal.aborted) break;
-      if (event.type === "error") {
-        throw toProviderError(
-          { ...event, requestID: requestId },
-          { partial: assembler.hasContent, label: "Anthropic API stream" },
-        );
-      }
-      assembler.apply(event);
-      progress.hasContent = assembler.hasContent;
-      if (event.type === "message_stop") {
+    reading: while (!body.done) {
+      for (const frame of await body.nextEvents()) {
+        frames++;
+        const event = parseEventData(frame.data, secrets);
+        if (!event || !streamed.accept(event)) continue;
         // The message is whole: a body left open after it (a proxy's doing) must not hold it.
-        if (!(await bodyEndsSoon(events))) networkBody.abandon();
-        break;
+        if (event.type === "message_stop") await body.endsSoon();
+        break reading;
       }
     }
   } finally {
-    await events.return?.(undefined).catch(() => undefined);
+    body.release();
   }
-  requestOptions.signal.throwIfAborted();
-  if (tap && frames === 0) {
-    throw notAMessageError("neither an event stream nor JSON", response, tap.start(), requestId, secrets);
+  scope.signal.throwIfAborted();
+  if (!labelled && frames === 0) {
+    throw notAMessageError("neither an event stream nor JSON", response, body.start, requestId, secrets);
   }
-  if (!assembler.isComplete) {
-    throw new ProviderError(
-      `Anthropic API stream connection error: the stream ended before the message was complete${requestId ? ` (request-id ${requestId})` : ""}`,
-      { requestId, retryable: true, partial: assembler.hasContent },
-    );
+  return streamed.finish();
+}
+
+/**
+ * How long the body may stay open after `message_stop` before it is cancelled. The message is whole
+ * by then, so a body a proxy leaves open must not hold the answer; but the end of the body usually
+ * follows in the next packet, and reading it keeps the connection reusable (cancelling a body
+ * mid-way closes its connection: a new TCP and TLS handshake for the next turn).
+ */
+const BODY_END_GRACE_MS = 250;
+
+/** The events of a response body, chunk by chunk; cancels what is left unread on `release()`. */
+class BodyReader {
+  done: boolean;
+  /** The first few hundred characters, when asked to keep them. */
+  start = "";
+  private readonly reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  private readonly text = new TextDecoder();
+  private readonly events = new SseDecoder();
+
+  constructor(
+    body: ReadableStream<Uint8Array> | null,
+    private readonly keepStart: boolean,
+  ) {
+    this.reader = body?.getReader();
+    this.done = this.reader === undefined;
   }
-  return assembler.toMessage();
+
+  /** The events the next chunk completes (those the end of the body completes, at the end). */
+  async nextEvents(): Promise<ServerSentEvent[]> {
+    const chunk = await this.reader!.read();
+    if (chunk.done) {
+      this.done = true;
+      const rest = this.events.push(this.text.decode());
+      return rest.concat(this.events.end());
+    }
+    const text = this.text.decode(chunk.value, { stream: true });
+    if (this.keepStart && this.start.length < 400) this.start += text;
+    return this.events.push(text);
+  }
+
+  /**
+   * Waits up to {@link BODY_END_GRACE_MS} for the body to end, ignoring what it sends meanwhile;
+   * when it does not, `release()` cancels it (a read may be left pending: the cancel ends it).
+   */
+  async endsSoon(): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const grace = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, BODY_END_GRACE_MS);
+    });
+    const drained = (async () => {
+      for (let chunk = await this.reader!.read(); !chunk.done; chunk = await this.reader!.read()) {}
+      this.done = true;
+    })().catch(() => undefined);
+    try {
+      await Promise.race([drained, grace]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Cancels the body when it was not read to its end (this releases the connection). */
+  release(): void {
+    if (!this.done) this.reader?.cancel().catch(() => undefined);
+  }
 }
 
 /** One server-sent event's JSON payload; `undefined` for keep-alive noise (`[DONE]`, empty data). */
-function parseEventData(data: string, secrets: readonly string[]): ModelStreamEvent | undefined {
+export function parseEventData(data: string, secrets: readonly string[]): ModelStreamEvent | undefined {
   if (!data || data === "[DONE]") return undefined;
   let parsed: unknown;
   try {
@@ -108,74 +188,4 @@ function parseEventData(data: string, secrets: readonly string[]): ModelStreamEv
 
 function isEventStream(response: Response): boolean {
   return /^text\/event-stream\b/i.test(response.headers.get("content-type") ?? "");
-}
-
-/** The response with its body passed through a tap that keeps the first few hundred characters. */
-function keepBodyStart(response: Response): { response: Response; start(): string } {
-  const decoder = new TextDecoder();
-  let start = "";
-  const tapped = response.body?.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        if (start.length < 400) start += decoder.decode(chunk, { stream: true });
-        controller.enqueue(chunk);
-      },
-    }),
-  );
-  const copy = new Response(tapped ?? null, { status: response.status, headers: response.headers });
-  return { response: copy, start: () => start };
-}
-
-/**
- * How long the body may stay open after `message_stop` before it is cancelled. The message is whole
- * by then, so a body a proxy leaves open must not hold the answer; but the end of the body usually
- * follows in the next packet, and reading it keeps the connection reusable (cancelling a body
- * mid-way closes its connection: a new TCP and TLS handshake for the next turn).
- */
-const BODY_END_GRACE_MS = 250;
-
-/**
- * Whether the event stream ends within {@link BODY_END_GRACE_MS}; what it sends meanwhile is
- * ignored. When it does not, a read is left pending: {@link abandonableBody}'s `abandon` ends it.
- */
-async function bodyEndsSoon(events: AsyncIterator<unknown>): Promise<boolean> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const grace = new Promise<false>((resolve) => {
-    timer = setTimeout(resolve, BODY_END_GRACE_MS, false);
-  });
-  const drained = (async () => {
-    for (let next = await events.next(); !next.done; next = await events.next()) {}
-    return true;
-  })().catch(() => true);
-  try {
-    return await Promise.race([drained, grace]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/**
- * The response with a body that can be abandoned while a read of it is pending: `abandon()`
- * cancels the network body (releasing the connection) and ends the copy's pending read as the end
- * of the stream. The SDK's reader holds the lock on the body it reads, so this is the one handle
- * left for it.
- */
-function abandonableBody(response: Response): { response: Response; abandon(): void } {
-  const source = response.body;
-  if (!source) return { response, abandon: () => undefined };
-  const reader = source.getReader();
-  const copy = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const chunk = await reader.read();
-      if (chunk.done) controller.close();
-      else controller.enqueue(chunk.value);
-    },
-    cancel: (reason) => reader.cancel(reason),
-  });
-  return {
-    response: new Response(copy, { status: response.status, headers: response.headers }),
-    abandon: () => {
-      reader.cancel().catch(() => undefined);
-    },
-  };
 }

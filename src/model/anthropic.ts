@@ -1,38 +1,66 @@
 /**
- * `createAnthropicClient`: the built-in {@link ModelClient}, over `@anthropic-ai/sdk`, for the
- * Anthropic API and any Anthropic-compatible endpoint (DeepSeek, Moonshot, Zhipu, MiniMax, a local
- * server) through `baseURL`.
+ * `createAnthropicClient`: the built-in {@link ModelClient}, for the Anthropic API and any
+ * Anthropic-compatible endpoint (DeepSeek, Moonshot, Zhipu, MiniMax, a local server) through
+ * `baseURL` — over `fetch`, needing no SDK — or over an Anthropic SDK client of the caller's
+ * (`Anthropic`, `AnthropicVertex`, `AnthropicBedrock`) through `anthropic`.
  * @module
  */
-
-import Anthropic, { type ClientOptions } from "@anthropic-ai/sdk";
 import { InvalidOptionError } from "../errors";
 import { assertKnownOptions } from "../shared/known-options";
 import { urlSecretsOf } from "../shared/redact";
-import { MAX_TIMER_MS } from "../shared/signals";
 import { credentialSecrets } from "./anthropic-credentials";
-import { createJsonMessage } from "./anthropic-json-response";
+import {
+  type FetchLike,
+  type HttpTransport,
+  messagesUrlOf,
+  postMessages,
+  requestHeadersOf,
+} from "./anthropic-http";
+import { readJsonMessage } from "./anthropic-json-response";
 import { toAnthropicRequestBody } from "./anthropic-request";
-import { withFailureMapping } from "./anthropic-request-failure";
-import { createStreamedMessage } from "./anthropic-streamed-response";
+import { type FailureContext, withFailureMapping } from "./anthropic-request-failure";
+import {
+  type AnthropicSdkClient,
+  createSdkMessage,
+  isAnthropicSdkClient,
+  sdkClientSecrets,
+} from "./anthropic-sdk-client";
+import { readStreamedMessage } from "./anthropic-streamed-response";
 import type { ModelClient } from "./client";
-import { endpointOf } from "./endpoint";
+import { ANTHROPIC_API_URL, endpointOf } from "./endpoint";
+import { readEnv } from "./env";
+
+export type { FetchLike } from "./anthropic-http";
+export type { AnthropicSdkClient } from "./anthropic-sdk-client";
 
 /** Options of {@link createAnthropicClient}. */
 export interface AnthropicClientOptions {
-  /** API key. @default process.env.ANTHROPIC_API_KEY */
+  /** API key, sent as `x-api-key` and as a bearer token. @default process.env.ANTHROPIC_API_KEY */
   apiKey?: string;
+  /**
+   * A bearer token (`Authorization: Bearer …` only), for endpoints that take one instead of a key;
+   * used when there is no API key. @default process.env.ANTHROPIC_AUTH_TOKEN
+   */
+  authToken?: string;
   /** Base URL of an Anthropic-compatible endpoint. @default process.env.ANTHROPIC_BASE_URL, else the Anthropic API */
   baseURL?: string;
   /** Stream responses (server-sent events; `onEvent` sees every raw event). `false` asks for plain JSON. @default true */
   stream?: boolean;
   /**
-   * Headers sent with every request. A `null` value removes a header the SDK would send. The values of
+   * Headers sent with every request. A `null` value removes a header the client would send. The values of
    * `x-api-key` and `Authorization` (and its bearer token) are kept out of errors like the API key.
    */
   defaultHeaders?: Record<string, string | null | undefined>;
-  /** A `fetch` implementation, passed through to the SDK (proxies, instrumentation, tests). */
-  fetch?: ClientOptions["fetch"];
+  /** A `fetch` implementation (proxies, instrumentation, tests). @default globalThis.fetch */
+  fetch?: FetchLike;
+  /**
+   * An Anthropic SDK client to send every request with — `new Anthropic(…)`, `new AnthropicVertex(…)`,
+   * `new AnthropicBedrock(…)` (any 1.x version), or anything with a compatible `messages.create` —
+   * with its own auth, base URL, fetch, headers and middleware. Its retries are off for these
+   * requests (`maxRetries: 0`): the agent loop retries. Not combinable with `apiKey`, `authToken`,
+   * `baseURL`, `defaultHeaders` or `fetch`, which belong to the client you pass.
+   */
+  anthropic?: AnthropicSdkClient;
 }
 
 /**
@@ -41,6 +69,7 @@ export interface AnthropicClientOptions {
  */
 export const ANTHROPIC_CLIENT_OPTION_NAMES: readonly string[] = [
   "apiKey",
+  "authToken",
   "baseURL",
   "stream",
   "defaultHeaders",
@@ -51,24 +80,32 @@ export const ANTHROPIC_CLIENT_OPTION_NAMES: readonly string[] = [
 /**
  * Creates the built-in Anthropic client.
  *
- * The SDK's own retries are off: the agent loop owns retries. Each request forwards its `signal`
- * and `timeoutMs`; `timeoutMs` bounds the whole response, streamed body included, and ends in a
- * {@link TimeoutError}; without it the SDK's default applies (10 minutes until the response headers
- * arrive; an expiry is a retryable ProviderError), but never its refusal of a non-streaming request
- * with a large `max_tokens`. A cancellation is rethrown as the signal's reason; every other failure
- * becomes a {@link ProviderError} that never contains the API key, nor a credential given through
- * `defaultHeaders` (`x-api-key`, `Authorization`).
+ * By default it speaks the Messages API itself, over `fetch` (`POST {baseURL}/v1/messages`): no SDK
+ * is loaded. With `anthropic`, it sends through that SDK client instead. Either way: retries belong
+ * to the agent loop (none here); each request forwards its `signal`, and `timeoutMs` bounds the
+ * whole response, streamed body included, ending in a {@link TimeoutError}; without it the response
+ * headers must arrive within 10 minutes (an expiry is a retryable ProviderError), and a
+ * non-streaming request may ask for any `max_tokens`. A cancellation is rethrown as the signal's
+ * reason; every other failure becomes a {@link ProviderError} that never contains the API key,
+ * nor a credential given through `defaultHeaders` (`x-api-key`, `Authorization`) or the base URL,
+ * and that names the endpoint (`host:port`) and the cause when the network failed.
  *
- * @throws {InvalidOptionError} when there is no API key and no `baseURL` to a keyless endpoint, or
- * when `baseURL` (or `ANTHROPIC_BASE_URL`) is not a valid URL.
+ * @throws {InvalidOptionError} when there is no API key, no auth token and no `baseURL` to a keyless
+ * endpoint; when `baseURL` (or `ANTHROPIC_BASE_URL`) is not a valid URL; when `anthropic` is not
+ * an SDK client or comes with options of its own.
  * @example
  * const client = createAnthropicClient({ apiKey: process.env.DEEPSEEK_API_KEY, baseURL: "https://api.deepseek.com/anthropic" });
+ * @example
+ * import AnthropicVertex from "@anthropic-ai/vertex-sdk";
+ * const vertex = createAnthropicClient({ anthropic: new AnthropicVertex({ region: "us-east5", projectId: "my-project" }) });
  */
 export function createAnthropicClient(options: AnthropicClientOptions = {}): ModelClient {
   assertKnownOptions("createAnthropicClient", options, ANTHROPIC_CLIENT_OPTION_NAMES);
-  const apiKey = options.apiKey ?? nonEmpty(process.env.ANTHROPIC_API_KEY);
-  const baseURL = options.baseURL ?? nonEmpty(process.env.ANTHROPIC_BASE_URL);
-  if (!apiKey && !baseURL) {
+  if (options.anthropic !== undefined) return createSdkBackedClient(options.anthropic, options);
+  const apiKey = options.apiKey ?? readEnv("ANTHROPIC_API_KEY");
+  const authToken = apiKey ? undefined : (options.authToken ?? readEnv("ANTHROPIC_AUTH_TOKEN"));
+  const baseURL = options.baseURL ?? readEnv("ANTHROPIC_BASE_URL");
+  if (!apiKey && !authToken && !baseURL) {
     throw new InvalidOptionError(
       "No Anthropic API key: pass `apiKey` to createAnthropicClient/createAgent or set ANTHROPIC_API_KEY (or point `baseURL` at a keyless endpoint).",
     );
@@ -79,45 +116,59 @@ export function createAnthropicClient(options: AnthropicClientOptions = {}): Mod
       'The base URL (`baseURL` or ANTHROPIC_BASE_URL) is not a valid URL: give the endpoint as an absolute URL, e.g. "https://api.deepseek.com/anthropic".',
     );
   }
-  const sdk = new Anthropic({
-    apiKey: apiKey ?? null,
-    baseURL,
-    maxRetries: 0,
-    // The SDK sends the key as a bearer token; compatible endpoints that only read `x-api-key`
-    // get it there too. Without a key (a local endpoint), no credentials are sent at all.
-    defaultHeaders: apiKey
-      ? { "x-api-key": apiKey, ...options.defaultHeaders }
-      : { Authorization: null, ...options.defaultHeaders },
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-  });
+  const transport: HttpTransport = {
+    url: messagesUrlOf(baseURL ?? ANTHROPIC_API_URL),
+    headers: requestHeadersOf({ apiKey, authToken }, options.defaultHeaders),
+    fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+  };
+  const endpoint = endpointOf(baseURL);
   // A key in the base URL (`https://user:key@proxy/`, `?key=…`) is as secret as `apiKey`.
-  const secrets = [...credentialSecrets(apiKey, options.defaultHeaders), ...urlSecretsOf(baseURL)];
+  const secrets = [
+    ...credentialSecrets(apiKey ?? authToken, options.defaultHeaders),
+    ...urlSecretsOf(baseURL),
+  ];
+  const failures: FailureContext = { secrets, endpoint };
   const stream = options.stream ?? true;
 
   return {
-    endpoint: endpointOf(baseURL),
+    endpoint,
     createMessage(request) {
-      return withFailureMapping(request, secrets, (signal, progress) => {
-        const body = toAnthropicRequestBody(request);
-        const requestOptions = { signal, maxRetries: 0, timeout: sdkTimeoutMs(sdk, request.timeoutMs) };
+      return withFailureMapping(request, failures, async (scope) => {
+        const body = JSON.stringify({ ...toAnthropicRequestBody(request), stream });
+        const response = await postMessages(transport, body, scope);
         return stream
-          ? createStreamedMessage(sdk, body, requestOptions, request, progress, secrets)
-          : createJsonMessage(sdk, body, requestOptions, progress, secrets);
+          ? readStreamedMessage(response, request, scope, secrets)
+          : readJsonMessage(response, scope.progress, secrets);
       });
     },
   };
 }
 
-/**
- * The `timeout` handed to the SDK: the request's deadline, else the SDK's own default (10 minutes,
- * until the response headers arrive): with no deadline of the agent's, the provider client's default
- * applies. Always explicit: without it the SDK refuses every non-streaming request whose
- * `max_tokens` it guesses could take longer than 10 minutes ("Streaming is required…").
- */
-function sdkTimeoutMs(sdk: Anthropic, timeoutMs: number | undefined): number {
-  return timeoutMs ? Math.min(timeoutMs, MAX_TIMER_MS) : sdk.timeout;
-}
-
-function nonEmpty(value: string | undefined): string | undefined {
-  return value ? value : undefined;
+/** The built-in client over the caller's SDK client. */
+function createSdkBackedClient(sdk: AnthropicSdkClient, options: AnthropicClientOptions): ModelClient {
+  if (!isAnthropicSdkClient(sdk)) {
+    throw new InvalidOptionError(
+      "`anthropic` must be an Anthropic SDK client (new Anthropic(…), new AnthropicVertex(…), new AnthropicBedrock(…)): an object with `messages.create`.",
+    );
+  }
+  const own = (["apiKey", "authToken", "baseURL", "defaultHeaders", "fetch"] as const).filter(
+    (name) => options[name] !== undefined,
+  );
+  if (own.length > 0) {
+    throw new InvalidOptionError(
+      `\`anthropic\` cannot be combined with ${own.map((name) => `\`${name}\``).join(", ")}: give them to the SDK client you pass.`,
+    );
+  }
+  const endpoint = endpointOf(typeof sdk.baseURL === "string" ? sdk.baseURL : undefined);
+  const secrets = sdkClientSecrets(sdk);
+  const failures: FailureContext = { secrets, endpoint };
+  const stream = options.stream ?? true;
+  return {
+    endpoint,
+    createMessage(request) {
+      return withFailureMapping(request, failures, (scope) =>
+        createSdkMessage(sdk, toAnthropicRequestBody(request), stream, request, scope, secrets),
+      );
+    },
+  };
 }

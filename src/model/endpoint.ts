@@ -29,6 +29,23 @@ const PROVIDERS_BY_HOST: ReadonlyMap<string, string> = new Map([
   ["api.minimaxi.com", "minimax"],
 ]);
 
+/** Hosts of the cloud platforms that serve Claude, by OpenTelemetry's provider name. */
+const PLATFORMS_BY_HOST: ReadonlyArray<{ pattern: RegExp; providerName: string }> = [
+  {
+    pattern: /(^|\.)aiplatform(\.[a-z]+)?\.rep\.googleapis\.com$|(^|-)aiplatform\.googleapis\.com$/i,
+    providerName: "gcp.vertex_ai",
+  },
+  { pattern: /^bedrock-runtime(-fips)?\.[a-z0-9-]+\.amazonaws\.com(\.cn)?$/i, providerName: "aws.bedrock" },
+];
+
+/**
+ * How errors name the service at `endpoint`: "Anthropic API" for the Anthropic API itself, else
+ * "Model provider" (a compatible endpoint, a proxy, a cloud platform, a local server).
+ */
+export function serviceLabelOf(endpoint: ModelEndpoint): string {
+  return endpoint.address?.toLowerCase() === "api.anthropic.com" ? "Anthropic API" : "Model provider";
+}
+
 /**
  * Describes the endpoint at `baseURL`. A host not in the table (a proxy, a local server) is named
  * `"anthropic"`, the API it speaks; its address and port still tell which server it is.
@@ -38,9 +55,13 @@ export function endpointOf(baseURL: string = ANTHROPIC_API_URL): ModelEndpoint {
   try {
     url = new URL(baseURL);
   } catch {
-    return { providerName: "anthropic" }; // the SDK reports the malformed URL on the first request
+    return { providerName: "anthropic" }; // the first request reports the malformed URL
   }
   const address = url.hostname;
   const port = url.port ? Number(url.port) : url.protocol === "http:" ? 80 : 443;
-  return { providerName: PROVIDERS_BY_HOST.get(address.toLowerCase()) ?? "anthropic", address, port };
+  const providerName =
+    PROVIDERS_BY_HOST.get(address.toLowerCase()) ??
+    PLATFORMS_BY_HOST.find((platform) => platform.pattern.test(address))?.providerName ??
+    "anthropic";
+  return { providerName, address, port };
 }

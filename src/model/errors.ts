@@ -5,11 +5,10 @@
  * context-window overflow, lives in `prompt-too-long.ts` and is exported from here too.
  * @module
  */
-import { AnthropicError } from "@anthropic-ai/sdk";
 import { ProviderError, TimeoutError } from "../errors";
 import { containsSecret, redact } from "../shared/redact";
+import { type NetworkFailure, readNetworkFailure } from "./network-failure";
 import {
-  causeChain,
   isRecord,
   readBodyCodes,
   readDetail,
@@ -33,6 +32,13 @@ export interface ToProviderErrorOptions {
   label?: string;
   /** The request id when the error itself does not carry one (e.g. a stream cut after its headers). */
   requestId?: string;
+  /**
+   * The endpoint the request went to, as `host:port` (no credentials), for a network failure's
+   * message: `"<endpointLabel> at <endpoint>: connection refused (ECONNREFUSED)"`.
+   */
+  endpoint?: string;
+  /** How a network failure's message names the service at `endpoint`. @default "Model provider" */
+  endpointLabel?: string;
 }
 
 /** HTTP statuses that mean "try again later". */
@@ -41,37 +47,8 @@ const TRANSIENT_STATUSES = new Set([408, 409, 429, 529]);
 /** Provider error types that mean "try again later". */
 const TRANSIENT_ERROR_TYPES = new Set(["overloaded_error", "rate_limit_error", "api_error", "timeout_error"]);
 
-/** Socket-level failure codes worth a retry. `ENOTFOUND` is absent on purpose: a wrong host is a configuration error. */
-const TRANSIENT_NETWORK_CODES = new Set([
-  "ECONNRESET",
-  "ECONNREFUSED",
-  "ECONNABORTED",
-  "EPIPE",
-  "ETIMEDOUT",
-  "EAI_AGAIN",
-  "ENETDOWN",
-  "ENETUNREACH",
-  "EHOSTUNREACH",
-  "UND_ERR_SOCKET",
-  "UND_ERR_CLOSED",
-  "UND_ERR_CONNECT_TIMEOUT",
-  "UND_ERR_HEADERS_TIMEOUT",
-  "UND_ERR_BODY_TIMEOUT",
-]);
-
-/** Network failure codes that are configuration mistakes, never retried. */
-const PERMANENT_NETWORK_CODES = new Set([
-  "ENOTFOUND",
-  "ERR_INVALID_URL",
-  "ERR_TLS_CERT_ALTNAME_INVALID",
-  "CERT_HAS_EXPIRED",
-]);
-
-/** Messages of fetch implementations for a connection that failed or was cut. */
-const NETWORK_FAILURE_MESSAGE = /^(fetch failed|terminated|socket hang up|other side closed|network error)/i;
-
-/** SDK classes (by name, so that any copy of the SDK is recognised) that mean the connection failed. */
-const SDK_CONNECTION_ERROR_NAMES = new Set(["APIConnectionError", "APIConnectionTimeoutError"]);
+/** Names of the Anthropic SDKs' error classes (any copy of any version): their errors are API-shaped. */
+const SDK_ERROR_NAMES = new Set(["AnthropicError", "APIError"]);
 
 /**
  * Turns anything a model client threw into a {@link ProviderError}.
@@ -79,9 +56,13 @@ const SDK_CONNECTION_ERROR_NAMES = new Set(["APIConnectionError", "APIConnection
  * Transient (`retryable: true`), unless the error states its own boolean `retryable` (or
  * `nonRetryable: true`): a numeric `status` of 408, 409, 429, any 5xx (529 included); an
  * error type (`type`, `error.type` or `error.error.type`) of `overloaded_error`, `rate_limit_error`,
- * `api_error` or `timeout_error`; a network failure (connection reset or refused, socket closed,
- * DNS retry, the SDK's `APIConnectionError`). Everything else, and our own timeouts and aborts, is
- * not. The `retry-after-ms` / `retry-after` hint and the request id are kept.
+ * `api_error` or `timeout_error`; a network failure a retry can help with (connection reset or
+ * refused, socket closed, a temporary DNS failure, the SDK's `APIConnectionError`). A network
+ * failure a retry cannot help with is not: an unknown host (DNS "not found"), a port `fetch`
+ * refuses, a malformed URL, a TLS certificate problem. Everything else, and our own timeouts and
+ * aborts, is not either. The `retry-after-ms` / `retry-after` hint and the request id are kept.
+ * With `options.endpoint`, a network failure's message names the endpoint and the cause
+ * (`"Model provider at 127.0.0.1:8080: connection refused (ECONNREFUSED)"`).
  *
  * The message never contains a secret: every string in `options.secrets` and anything shaped like an
  * Anthropic key is replaced, and the original error is kept as `cause` only when it holds none.
@@ -100,24 +81,32 @@ export function toProviderError(error: unknown, options: ToProviderErrorOptions 
   const errorType = readErrorType(error);
   const headers = readHeaders(error);
   const requestId = readRequestId(error, headers) ?? options.requestId;
-  const network = networkFailureKind(error);
+  const network = isOwnCancellation(error) ? undefined : readNetworkFailure(error);
   const retryable =
     explicitRetryable(error) ??
     (!isOwnCancellation(error) &&
       (isTransientStatus(status) ||
         (errorType !== undefined && TRANSIENT_ERROR_TYPES.has(errorType)) ||
-        network === "transient"));
+        network?.transient === true));
   const label = options.label ?? (isApiShaped(error) ? "Anthropic API" : "Model provider");
-  const message = describeFailure({
-    label,
-    status,
-    errorType,
-    requestId,
-    network: network !== undefined,
-    // Redacted before an HTML page is cut to its start, so that no secret is cut in two.
-    detail: redact(readDetail(error), secrets),
-    codes: readBodyCodes(error).filter((code) => code !== errorType),
-  });
+  const message =
+    network && options.endpoint && status === undefined
+      ? describeNetworkFailure(
+          network,
+          options.endpointLabel ?? "Model provider",
+          options.endpoint,
+          requestId,
+        )
+      : describeFailure({
+          label,
+          status,
+          errorType,
+          requestId,
+          network: network !== undefined,
+          // Redacted before an HTML page is cut to its start, so that no secret is cut in two.
+          detail: redact(readDetail(error), secrets),
+          codes: readBodyCodes(error).filter((code) => code !== errorType),
+        });
   return new ProviderError(redact(message, secrets), {
     status,
     errorType: redactField(errorType, secrets),
@@ -127,6 +116,21 @@ export function toProviderError(error: unknown, options: ToProviderErrorOptions 
     partial: options.partial ?? false,
     cause: containsSecret(error, secrets) ? undefined : error,
   });
+}
+
+/**
+ * Whether a request failed before any response arrived: the connection could not be opened, was
+ * refused or dropped before the response headers, or timed out waiting for them. Such a request got
+ * no answer — no status, no request id, no content — which a query's count of answered turns and
+ * the command line's summary ("no response") can tell from a provider that answered with an error.
+ * A failure whose cause was dropped (it held a secret, e.g. a URL with credentials) counts as one
+ * when it carries nothing of a response either.
+ */
+export function isNoResponseFailure(error: unknown): boolean {
+  if (!(error instanceof ProviderError)) return false;
+  if (error.status !== undefined || error.requestId !== undefined || error.partial) return false;
+  if (error.errorType !== undefined) return false;
+  return error.cause === undefined || readNetworkFailure(error.cause) !== undefined;
 }
 
 /**
@@ -155,30 +159,36 @@ function isOwnCancellation(error: unknown): boolean {
   return error instanceof TimeoutError || isAbortError(error);
 }
 
-/**
- * A failure to reach the provider or to keep the connection, looked for along the `cause` chain:
- * `"transient"` (worth a retry), `"permanent"` (a configuration mistake such as an unknown host),
- * or `undefined` when it is no network failure.
- */
-function networkFailureKind(error: unknown): "transient" | "permanent" | undefined {
-  if (isOwnCancellation(error)) return undefined;
-  let kind: "transient" | undefined;
-  for (const link of causeChain(error)) {
-    const { code, name, message } = link as { code?: unknown; name?: unknown; message?: unknown };
-    if (typeof code === "string" && PERMANENT_NETWORK_CODES.has(code)) return "permanent";
-    if (typeof code === "string" && TRANSIENT_NETWORK_CODES.has(code)) kind = "transient";
-    if (typeof name === "string" && SDK_CONNECTION_ERROR_NAMES.has(name)) kind = "transient";
-    if (typeof message === "string" && NETWORK_FAILURE_MESSAGE.test(message)) kind = "transient";
-  }
-  return kind;
-}
-
 /** An SDK error, or an object carrying the Messages API error body. */
 function isApiShaped(error: unknown): boolean {
   if (typeof error !== "object" || error === null) return false;
-  if (error instanceof AnthropicError || "requestID" in error) return true;
+  if ("requestID" in error || isSdkError(error)) return true;
   const body = (error as { error?: unknown }).error;
   return isRecord(body) && (body.type === "error" || isRecord(body.error));
+}
+
+/** An instance of an Anthropic SDK error class, recognised by the names along its prototype chain. */
+function isSdkError(error: object): boolean {
+  for (
+    let proto = Object.getPrototypeOf(error);
+    proto && proto !== Error.prototype;
+    proto = Object.getPrototypeOf(proto)
+  ) {
+    const name = (proto as { constructor?: { name?: unknown } }).constructor?.name;
+    if (typeof name === "string" && SDK_ERROR_NAMES.has(name)) return true;
+  }
+  return false;
+}
+
+/** `"Model provider at 127.0.0.1:8080: connection refused (ECONNREFUSED)"`. */
+function describeNetworkFailure(
+  failure: NetworkFailure,
+  label: string,
+  endpoint: string,
+  requestId: string | undefined,
+): string {
+  const code = failure.code ? ` (${failure.code})` : "";
+  return `${label} at ${endpoint}: ${failure.cause}${code}${requestId ? ` (request-id ${requestId})` : ""}`;
 }
 
 function describeFailure(parts: {

@@ -6,8 +6,10 @@
 import { context, type Span, SpanKind, SpanStatusCode, type Tracer, trace } from "@opentelemetry/api";
 import type { ModelRequest } from "../model/client";
 import type { ModelEndpoint } from "../model/endpoint";
+import { registerSdkSpanParenting, runInModelSpan } from "../model/sdk-span-parenting";
 import { redact } from "../shared/redact";
 import { redactValue } from "../shared/redact-value";
+import { ParentingTracerProvider } from "./parenting-tracer";
 import type { SpanAttributeValue, SpanHandle, Telemetry, TelemetryOptions } from "./telemetry";
 
 const TRACER_NAME = "agent-lattice";
@@ -47,6 +49,13 @@ class OtelSpan implements SpanHandle {
   }
 }
 
+/** A `chat` span: while it is active, an SDK client's spans are parented to it (see `model/sdk-span-parenting.ts`). */
+class ModelCallSpan extends OtelSpan {
+  override activate<T>(work: () => T): T {
+    return runInModelSpan(this.span, () => super.activate(work));
+  }
+}
+
 /**
  * Builds telemetry on a tracer (the global one by default). `endpoint` is the model client's, for
  * the provider and server attributes of model spans; `secrets` are kept out of recorded errors.
@@ -57,16 +66,18 @@ export function createOpenTelemetry(
   secrets: readonly string[] = [],
 ): Telemetry {
   const tracer = (options.tracer as Tracer | undefined) ?? trace.getTracer(TRACER_NAME);
+  registerSdkSpanParenting({ tracerProvider: (base) => new ParentingTracerProvider(base) });
   const server = serverAttributes(options, endpoint);
   const child = (
     parent: SpanHandle,
     name: string,
     kind: SpanKind,
     attributes: Record<string, SpanAttributeValue>,
+    Handle: typeof OtelSpan = OtelSpan,
   ) => {
     const parentContext =
       parent instanceof OtelSpan ? trace.setSpan(context.active(), parent.span) : context.active();
-    return new OtelSpan(tracer.startSpan(name, { kind, attributes }, parentContext), secrets);
+    return new Handle(tracer.startSpan(name, { kind, attributes }, parentContext), secrets);
   };
   return {
     query(model) {
@@ -79,12 +90,13 @@ export function createOpenTelemetry(
       return new OtelSpan(tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes }), secrets);
     },
     modelCall(parent, request: ModelRequest) {
-      return child(parent, `chat ${request.model}`, SpanKind.CLIENT, {
+      const attributes = {
         "gen_ai.operation.name": "chat",
         ...server,
         "gen_ai.request.model": request.model,
         "gen_ai.request.max_tokens": request.maxTokens,
-      });
+      };
+      return child(parent, `chat ${request.model}`, SpanKind.CLIENT, attributes, ModelCallSpan);
     },
     toolCall(parent, toolName, toolUseId) {
       return child(parent, `execute_tool ${toolName}`, SpanKind.INTERNAL, {

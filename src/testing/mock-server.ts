@@ -1,7 +1,8 @@
 /**
  * `startMockAnthropicServer`: a real HTTP server on the loopback interface that speaks
  * `POST /v1/messages` like the Messages API (JSON, or server-sent events when the body asks for
- * `stream: true`), replays scripted responses, injects faults, and records every request.
+ * `stream: true`) — and Google Vertex AI's URL shape for Claude (`…/models/{model}:streamRawPredict`
+ * and `:rawPredict`) — replays scripted responses, injects faults, and records every request.
  * @module
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server } from "node:http";
@@ -26,6 +27,7 @@ import {
 } from "./mock-server-response";
 import { type MockHandler, type MockResponse, type MockStep, stepProblem } from "./mock-server-steps";
 import { ThinkingLedger } from "./mock-thinking-check";
+import { messagesBodyOfVertex, vertexRouteOf } from "./mock-vertex-route";
 
 export type { MockFault, MockHandler, MockResponse, MockStep } from "./mock-server-steps";
 
@@ -174,7 +176,7 @@ interface ServerState {
 async function handleRequest(exchange: Exchange, state: ServerState): Promise<void> {
   const { request } = exchange;
   const text = await readBody(request);
-  const body = parseJson(text) as any;
+  let body = parseJson(text) as any;
   state.requests.push({
     method: request.method ?? "",
     path: request.url ?? "",
@@ -185,7 +187,8 @@ async function handleRequest(exchange: Exchange, state: ServerState): Promise<vo
   exchange.requestId = `req_mock_${exchange.number}`;
 
   const pathname = new URL(request.url ?? "/", "http://localhost").pathname;
-  if (request.method !== "POST" || pathname !== "/v1/messages") {
+  const vertex = vertexRouteOf(pathname);
+  if (request.method !== "POST" || (pathname !== "/v1/messages" && !vertex)) {
     return sendJson(
       exchange,
       404,
@@ -198,6 +201,17 @@ async function handleRequest(exchange: Exchange, state: ServerState): Promise<vo
       400,
       apiErrorBody("invalid_request_error", "mock server: the request body is not a JSON object"),
     );
+  }
+  if (vertex) {
+    const adapted = messagesBodyOfVertex(vertex, body);
+    if ("refusal" in adapted) {
+      return sendJson(
+        exchange,
+        400,
+        apiErrorBody("invalid_request_error", adapted.refusal, exchange.requestId),
+      );
+    }
+    body = adapted.body;
   }
   const cached = state.cache?.prepare(body, apiKeyOf(request.headers));
   const refusal = (cached && "error" in cached ? cached.error : undefined) ?? state.thinking?.check(body);

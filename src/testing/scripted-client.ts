@@ -3,6 +3,8 @@
  * every request. It fails loudly on a call the script did not expect.
  * @module
  */
+
+import type { StreamContentBlock } from "../messages/stream-event";
 import type { AssistantModelMessage, ContentBlock, StopReason, Usage } from "../messages/types";
 import type { ModelClient, ModelRequest, ModelStreamEvent } from "../model/client";
 
@@ -336,7 +338,8 @@ function emitStreamEvents(message: AssistantModelMessage, onEvent: (event: Model
         delta: { type: "signature_delta", signature: block.signature },
       });
     } else {
-      onEvent({ type: "content_block_start", index, content_block: block });
+      // Any other block arrives whole in its start, as the API sends server-tool results.
+      onEvent({ type: "content_block_start", index, content_block: block as StreamContentBlock });
     }
     onEvent({ type: "content_block_stop", index });
   });

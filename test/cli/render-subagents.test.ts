@@ -36,7 +36,7 @@ describe("TerminalRenderer with subagents", () => {
     const { renderer, answer, status } = setup();
     renderer.handle({ type: "assistant", message: assistant([call("t1", "researcher", { prompt: "q" })]) });
     const tagged = (message: SDKMessage, id: string): SDKMessage => ({ ...message, parent_tool_use_id: id });
-    renderer.handle(tagged({ type: "stream_event", event: { type: "message_start" } }, "t1"));
+    renderer.handle(tagged({ type: "stream_event", event: { type: "message_start", message: {} } }, "t1"));
     renderer.handle(
       tagged(
         {

@@ -54,7 +54,7 @@ describe("TerminalRenderer", () => {
   it("writes streamed text as it arrives and does not repeat it when the whole message comes", () => {
     const { renderer, answer, spinnerLog } = setup();
     renderer.begin();
-    renderer.handle({ type: "stream_event", event: { type: "message_start" } });
+    renderer.handle({ type: "stream_event", event: { type: "message_start", message: {} } });
     renderer.handle(delta("Hel"));
     expect(answer.text).toBe("Hel");
     renderer.handle(delta("lo."));
@@ -70,7 +70,7 @@ describe("TerminalRenderer", () => {
   it("redacts the key even when it arrives split across text deltas, holding back only a possible beginning", () => {
     const { renderer, answer } = setup();
     renderer.begin();
-    renderer.handle({ type: "stream_event", event: { type: "message_start" } });
+    renderer.handle({ type: "stream_event", event: { type: "message_start", message: {} } });
     renderer.handle(delta("The key is sk-sec"));
     expect(answer.text).toBe("The key is ");
     renderer.handle(delta("ret-val"));

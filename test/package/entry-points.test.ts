@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
+import { isBuiltin } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
@@ -9,13 +10,10 @@ const packageJson = JSON.parse(readFileSync(join(root, "package.json"), "utf8"))
 const optionalPeers = Object.keys(packageJson.peerDependenciesMeta ?? {}).filter(
   (name) => packageJson.peerDependenciesMeta[name].optional,
 );
-// @opentelemetry/api is a dependency of @anthropic-ai/sdk itself, so it may load through it.
+// The SDK is one of them: the built-in client speaks the Messages API over fetch.
 // Ajv validates the command's --output-schema only: a dependency, but never loaded by the library.
 const cliOnlyDependencies = ["ajv", "ajv-formats"];
-const forbiddenFromRoot = [
-  ...optionalPeers.filter((name) => name !== "@opentelemetry/api"),
-  ...cliOnlyDependencies,
-];
+const forbiddenFromRoot = [...optionalPeers, ...cliOnlyDependencies];
 
 function runNode(args: string[]): string {
   return execFileSync(process.execPath, args, { cwd: root, encoding: "utf8" });
@@ -126,7 +124,14 @@ describe("the built package", () => {
       for (const peer of forbiddenFromRoot)
         expect(specifier === peer || specifier.startsWith(`${peer}/`), specifier).toBe(false);
     }
-    expect([...imported]).toContain("@anthropic-ai/sdk");
+    expect(forbiddenFromRoot).toContain("@anthropic-ai/sdk");
+  });
+
+  it("imports no Node built-in from the root entry at import (ESM): fs, crypto … load with the feature using them", () => {
+    const builtins = [...staticImports(join(root, packageJson.exports["."].import.default))].filter(
+      (specifier) => isBuiltin(specifier),
+    );
+    expect(builtins).toEqual([]);
   });
 
   it("shares one error class across ESM and CJS copies (instanceof works across builds)", () => {
