@@ -126,7 +126,7 @@ function afterFailure<T>(loop: LoopContext<T>, query: QueryState, failure: Model
 
 /** Whether the failed request got nothing of a response: no status, no streamed part. */
 function gotNoResponse(failure: ModelFailure): boolean {
-  return failure.kind === "failed" && failure.unfinished === undefined && isNoResponseFailure(failure.error);
+  return failure.kind === "failed" && !failure.unfinished?.received && isNoResponseFailure(failure.error);
 }
 
 /**

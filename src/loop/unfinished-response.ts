@@ -15,6 +15,8 @@ import type { Usage } from "../messages/types";
 export class UnfinishedResponse {
   /** The text of `text_delta`s received so far. */
   text = "";
+  /** Whether any event of the stream arrived (the provider answered, even if only in part). */
+  received = false;
   private reported: PartialUsage | undefined;
 
   constructor(
@@ -29,6 +31,7 @@ export class UnfinishedResponse {
 
   /** Takes one raw event into account. */
   observe(event: ModelStreamEvent): void {
+    this.received = true;
     switch (event.type) {
       case "content_block_delta": {
         const delta = event.delta as { type?: unknown; text?: unknown } | undefined;
