@@ -8,6 +8,7 @@ import { type PartialUsage, readUsage, toUsage } from "../messages/reported-usag
 import type { AssistantModelMessage, ContentBlock, StopReason } from "../messages/types";
 import { readStopSequence, toContentBlock } from "./anthropic-response";
 import type { ModelStreamEvent } from "./client";
+import { StreamProtocol } from "./stream-protocol";
 
 /**
  * Stop reasons of a response cut off mid-output: a tool input it was streaming may be incomplete
@@ -31,7 +32,8 @@ interface BlockInProgress {
  * redacted thinking as started, usage merged from `message_start` and `message_delta` (the later
  * report of a bucket wins), `stop_reason` and `stop_sequence`, the response id and the serving model.
  * Blocks keep the order of their indexes; a thinking block's signature is the concatenation of its
- * `signature_delta`s, byte for byte.
+ * `signature_delta`s, byte for byte. A stream out of the protocol's order (see {@link StreamProtocol})
+ * fails as malformed.
  */
 export class StreamedMessageAssembler {
   private readonly blocks: Array<BlockInProgress | undefined> = [];
@@ -41,6 +43,7 @@ export class StreamedMessageAssembler {
   private responseId: string | undefined;
   private servingModel: string | undefined;
   private stopped = false;
+  private readonly protocol = new StreamProtocol();
 
   /** Whether any content block has started: a failure from now on loses visible output. */
   get hasContent(): boolean {
@@ -52,8 +55,12 @@ export class StreamedMessageAssembler {
     return this.stopped || this.stopReason !== null;
   }
 
-  /** Applies one raw event. Unknown events and deltas are ignored. */
+  /**
+   * Applies one raw event. Unknown events and deltas are ignored.
+   * @throws {ProviderError} (`malformed_stream`, retryable) for an event out of the protocol's order.
+   */
   apply(event: ModelStreamEvent): void {
+    this.protocol.check(event, this.hasContent);
     switch (event.type) {
       case "message_start":
         this.startMessage(event.message);

@@ -81,6 +81,16 @@ export async function injectFault(
       await write(response, encodeServerSentEvent({ event: "error", data: errorBody }));
       return void response.end();
     }
+    case "raw_events": {
+      if (!stream) {
+        const problem = "mock server: raw_events answers streaming requests only";
+        return sendJson(exchange, 500, apiErrorBody("api_error", problem, exchange.requestId));
+      }
+      startEventStream(exchange);
+      const frames = fault.events.map((event) => ({ event: String(event.type), data: event }));
+      await writeEvents(exchange, frames, fault.eventDelayMs);
+      return void response.end();
+    }
   }
 }
 

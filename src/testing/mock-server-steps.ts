@@ -40,7 +40,13 @@ export type MockFault =
       message?: string;
       afterEvents?: number;
       response?: MockResponse;
-    };
+    }
+  /**
+   * Streaming: exactly these events, in order, then the end of the stream — for protocol violations
+   * no real response produces (a delta for a block never started, a second `message_start` …).
+   * Each is sent as `event: <its type>` with the object as its data. JSON requests get a 500.
+   */
+  | { fault: "raw_events"; events: Array<{ type: string; [key: string]: unknown }>; eventDelayMs?: number };
 
 /** One step of the script: a response or a fault. */
 export type MockStep = MockResponse | MockFault;
@@ -48,7 +54,13 @@ export type MockStep = MockResponse | MockFault;
 /** Computes the step for a request nobody scripted. `index` counts requests from 0. */
 export type MockHandler = (body: any, index: number) => MockStep | Promise<MockStep>;
 
-const FAULTS: ReadonlySet<string> = new Set<MockFault["fault"]>(["status", "hang", "drop", "sse_error"]);
+const FAULTS: ReadonlySet<string> = new Set<MockFault["fault"]>([
+  "status",
+  "hang",
+  "drop",
+  "sse_error",
+  "raw_events",
+]);
 
 /** What makes `step` unusable — a response without content, an unknown fault — or `undefined`. */
 export function stepProblem(step: unknown): string | undefined {

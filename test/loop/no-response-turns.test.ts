@@ -4,8 +4,8 @@
  * provider that answered, even with an error status or a cut-off stream, counts as a turn.
  */
 import { describe, expect, it } from "vitest";
-import { createAgent, createAnthropicClient, type MockStep } from "../../src/index";
-import { startMockAnthropicServer } from "../../src/testing/index";
+import { createAgent, createAnthropicClient } from "../../src/index";
+import { type MockStep, startMockAnthropicServer } from "../../src/testing/index";
 import { closedPort } from "../model/closed-port";
 
 const API_KEY = "sk-ant-test-turns-0123456789";
