@@ -2,7 +2,7 @@
 //   1. `import("agent-lattice")` + `createAgent(...)` against `import("@anthropic-ai/sdk")` (and the
 //      `ai` package's import, when bench/node_modules has it) — timed inside a fresh process, from
 //      before the import to after `createAgent`, and as the whole process's wall time;
-//   2. `node dist/cli.js --version` and `--help` against `node -e 0` — whole process wall time.
+//   2. `node dist/cli/main.js --version` and `--help` against `node -e 0` — whole process wall time.
 // Every contender runs in a fresh child process; rounds are interleaved (A B A B …) so a change of
 // load hits all alike; figures are medians over the rounds.
 //
@@ -32,7 +32,7 @@ function resolvable(name) {
 }
 
 const latticeEntry = pathToFileURL(join(distFolder, "index.js")).href;
-const cli = join(distFolder, "cli.js");
+const cli = join(distFolder, "cli", "main.js");
 
 /** A child that imports `what` and reports the milliseconds the import (and `then`) took. */
 function importScript(specifier, then = "") {
