@@ -4,15 +4,33 @@
  * to the parent.
  * @module
  */
-import { z } from "zod";
 import { EMITS_LIVE_MESSAGES } from "../tools/agent-context";
 import { defineTool } from "../tools/define-tool";
-import type { SchemaLike } from "../tools/schema";
+import type { ParseWithJsonSchema, SchemaLike } from "../tools/schema";
 import type { Tool, ToolContext, ToolOutput } from "../tools/tool";
 import { runChild } from "./run-child";
 import { MAX_SUBAGENT_DEPTH, type SubagentDefinition } from "./subagent-definition";
 
-const DEFAULT_INPUT = z.object({ prompt: z.string().describe("The task for the subagent, in full.") });
+/**
+ * `{ prompt: string }`, the input of a subagent without an `inputSchema` of its own. Written out
+ * rather than with zod: the root entry exports `defineSubagent`, and importing it must not load a
+ * schema library (start-up time, bench/startup.mjs).
+ */
+const DEFAULT_INPUT: ParseWithJsonSchema<{ prompt: string }> = {
+  jsonSchema: {
+    type: "object",
+    properties: { prompt: { type: "string", description: "The task for the subagent, in full." } },
+    required: ["prompt"],
+    additionalProperties: false,
+  },
+  parse(input: unknown): { prompt: string } {
+    const prompt = (input as { prompt?: unknown } | null | undefined)?.prompt;
+    if (typeof input !== "object" || input === null || typeof prompt !== "string") {
+      throw new TypeError("The input needs `prompt`: a string, the task for the subagent in full.");
+    }
+    return { prompt };
+  },
+};
 
 /**
  * Defines a subagent: a {@link Tool} whose every call runs a fresh child agent (`createAgent`) with
