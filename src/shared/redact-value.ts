@@ -27,38 +27,56 @@ export function redactValue<V>(value: V, secrets: readonly string[], keep: KeepA
   return redactCopying(value, secrets, keep);
 }
 
-/** Objects and strings the allocation-free scan looks at before it leaves the value to the copying walk. */
+/** Objects the scan looks into before it leaves the value to the copying walk. */
 const SCAN_BUDGET = 20_000;
 
 /** What {@link scan} returns when the copying walk must run. */
 const MUST_COPY = -1;
 
 /**
- * Looks at what {@link redactCopying} would look at, without allocating: returns {@link MUST_COPY}
- * when a string may hold a secret (see {@link mayHoldSecret}), an error is met (its own fields are
- * read as descriptors, by the copying walk) or `budget` runs out (a huge value, or shared objects
- * reached along many paths: the copying walk visits each once); else what is left of `budget`.
+ * Looks at what {@link redactCopying} would look at, allocating nothing: returns {@link MUST_COPY}
+ * when a string may hold a secret (see {@link mayHoldSecret}), an error is met (the copying walk
+ * reads its own fields as descriptors) or `budget` runs out (a huge value, or shared objects reached
+ * along many paths: the copying walk visits each once); else what is left of `budget`.
  */
-function scan(current: unknown, secrets: readonly string[], keep: KeepAsIs, depth: number, budget: number): number {
-  if (--budget < 0) return MUST_COPY;
+function scan(
+  current: unknown,
+  secrets: readonly string[],
+  keep: KeepAsIs,
+  depth: number,
+  budget: number,
+): number {
   if (typeof current === "string") return mayHoldSecret(current, secrets) ? MUST_COPY : budget;
   if (typeof current !== "object" || current === null) return budget;
+  return scanObject(current, secrets, keep, depth, budget);
+}
+
+/**
+ * {@link scan} of an object: the items of an array, the enumerable fields of a plain object (those
+ * it inherits too, if anyone added some to `Object.prototype`: looking at more is safe).
+ */
+function scanObject(
+  current: object,
+  secrets: readonly string[],
+  keep: KeepAsIs,
+  depth: number,
+  budget: number,
+): number {
+  if (--budget < 0) return MUST_COPY;
   if (depth > MAX_DEPTH || keep(current)) return budget;
-  if (current instanceof Error) return MUST_COPY;
   if (Array.isArray(current)) {
     for (let index = 0; index < current.length && budget >= 0; index++) {
       budget = scan(current[index], secrets, keep, depth + 1, budget);
     }
-    return budget;
-  }
-  if (!isPlainObject(current)) return budget; // not rebuilt by the copying walk either
-  for (const key in current) {
-    if (budget < 0) break;
-    if (Object.hasOwn(current, key)) {
+  } else if (isPlainObject(current)) {
+    for (const key in current) {
+      if (budget < 0) break;
       budget = scan((current as Record<string, unknown>)[key], secrets, keep, depth + 1, budget);
     }
+  } else if (current instanceof Error) {
+    return MUST_COPY;
   }
-  return budget;
+  return budget; // anything else (a Map, a Date, a class instance) is not rebuilt by the copying walk either
 }
 
 /** The walk that copies: along the path to each changed string only, each object visited once. */

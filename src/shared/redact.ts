@@ -13,6 +13,9 @@ const CREDENTIAL_PATTERNS = [/sk-ant-[A-Za-z0-9_-]+/g, /(Bearer\s+)[A-Za-z0-9._~
 /** The word every Bearer credential starts with (no `g` flag: `test` keeps no state). */
 const BEARER = /bearer/i;
 
+/** Either word a credential pattern needs, in any case (one search instead of two; no `g` flag). */
+const CREDENTIAL_WORDS = /sk-ant-|bearer/i;
+
 /** The shortest text a credential pattern matches: `sk-ant-` and one more character. */
 const SHORTEST_CREDENTIAL = 8;
 
@@ -27,7 +30,7 @@ export function mayHoldSecret(text: string, secrets: readonly string[]): boolean
     const secret = secrets[index]!;
     if (secret.length >= 4 && text.includes(secret)) return true;
   }
-  return text.length >= SHORTEST_CREDENTIAL && (text.includes("sk-ant-") || BEARER.test(text));
+  return text.length >= SHORTEST_CREDENTIAL && CREDENTIAL_WORDS.test(text);
 }
 
 /** Replaces every secret and credential-shaped string in `text`. */
