@@ -57,7 +57,7 @@ async function run(store: HistoryStore) {
     inputSchema: z.object({ mode: z.string() }).passthrough(),
     execute: ({ mode }) => {
       if (mode === "throw") throw new Error(`login refused for ${KEY}`);
-      return [{ type: "text" as const, text: `config: {"nested": {"token": "${KEY}"}}` }];
+      return { content: [{ type: "text" as const, text: `config: {"nested": {"token": "${KEY}"}}` }] };
     },
   });
   const deepInput = { mode: "ok", a: { b: [{ c: { d: `the key is ${KEY}` } }] } };
