@@ -24,7 +24,7 @@
  * @module
  */
 import { ConcurrentQueryError, HistoryStoreError } from "../errors";
-import { redactMessage } from "../messages/redact-message";
+import { type Redacted, redactMessage } from "../messages/redact-message";
 import type { SDKMessage } from "../messages/sdk-messages";
 import type { ModelMessage } from "../messages/types";
 import { raceWithSignal } from "../shared/signals";
@@ -119,11 +119,24 @@ export class HistoryLog {
 
   /** Adds a message to history and appends it to the store. */
   append(raw: ModelMessage): Promise<void> | undefined {
-    const message = redactMessage(raw, this.secrets);
-    this.messages.push(message);
+    return this.save(this.record(raw));
+  }
+
+  /**
+   * Adds a message to history — redacted — and returns the entry as history holds it, which a step
+   * hands over to the consumer as it is (it is not walked for secrets again). {@link save} it next.
+   */
+  record<M extends ModelMessage>(raw: M): Redacted<M> {
+    const entry = redactMessage(raw, this.secrets);
+    this.messages.push(entry);
     this.version++;
+    return entry;
+  }
+
+  /** Appends to the store the entry {@link record} just added (see {@link append}). */
+  save(entry: ModelMessage): Promise<void> | undefined {
     // Without a store there is nothing to wait for: no promise, no tick on the hot path.
-    return this.store ? this.appendToStore(this.store, message) : undefined;
+    return this.store ? this.appendToStore(this.store, entry) : undefined;
   }
 
   private async appendToStore(store: HistoryStore, message: ModelMessage): Promise<void> {

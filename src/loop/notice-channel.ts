@@ -7,9 +7,12 @@
  * It is the redaction boundary of what a query yields: every message it delivers — and the `init`
  * and result messages, through {@link NoticeChannel.clean} — has the agent's secrets replaced by
  * `[redacted]`, whatever produced it (a hook, a permission callback, a tool, a store, a provider).
+ * A history entry handed over ({@link NoticeChannel.handOver}) passed history's redaction already:
+ * it is delivered as history holds it, not walked a second time.
  * @module
  */
-import { redactMessage } from "../messages/redact-message";
+import { type Redacted, redactMessage } from "../messages/redact-message";
+import type { AssistantModelMessage, UserModelMessage } from "../messages/types";
 import { type Emit, LiveDelivery, LiveMessages } from "./live-messages";
 
 /** Where the history store leaves the failures it reports (see `HistoryLog`). */
@@ -17,6 +20,11 @@ export interface StoreNotices<M> {
   hasNotices(): boolean;
   takeNotices(): M[];
 }
+
+/** A history entry as its SDK message: made of nothing but the entry (redacted) and its kind. */
+export type RecordedHandOver =
+  | { type: "assistant"; message: Redacted<AssistantModelMessage> }
+  | { type: "user"; message: Redacted<UserModelMessage> };
 
 /** The messages of one query on their way to the consumer, in the order they were put in. */
 export class NoticeChannel<M> {
@@ -47,6 +55,16 @@ export class NoticeChannel<M> {
   post(message: M): void {
     if (this.store.hasNotices()) for (const notice of this.store.takeNotices()) this.emit(notice);
     this.emit(message);
+  }
+
+  /**
+   * {@link post} for the message a step recorded in history, wrapped as its `assistant` or `user`
+   * message: the entry is redacted already (history's boundary), so the consumer gets the very
+   * object history holds and the message is walked once, not twice.
+   */
+  handOver(message: RecordedHandOver): void {
+    if (this.store.hasNotices()) for (const notice of this.store.takeNotices()) this.emit(notice);
+    this.live.emit(message as M);
   }
 
   /** Whether anything waits for the consumer. */

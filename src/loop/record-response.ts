@@ -5,6 +5,7 @@
  * @module
  */
 import { isBlankText } from "../messages/blank-text";
+import type { Redacted } from "../messages/redact-message";
 import type { AssistantModelMessage, ToolUseBlock } from "../messages/types";
 import type { PromiseOrValue } from "../shared/maybe-async";
 import type { Outcome } from "./decide-next";
@@ -46,17 +47,24 @@ export function recordResponse<T>(
   const recorded = { kind: "recorded" as const, response, calls: toolUsesOf(response) };
   if (response.content.length === 0) {
     // A refusal without content is still handed over (its providerResponseId and model), not recorded.
-    if (response.stop_reason === "refusal") return handOver(query, recorded);
+    // Not in history, so not redacted yet: `post` walks it.
+    if (response.stop_reason === "refusal") query.channel.post({ type: "assistant", message: response });
     return recorded;
   }
-  const writing = loop.conversation.history.append(response);
-  if (writing) return writing.then(() => handOver(query, recorded));
-  return handOver(query, recorded); // no store: no promise, no tick
+  const history = loop.conversation.history;
+  const entry = history.record(response);
+  const writing = history.save(entry);
+  if (writing) return writing.then(() => handOver(query, entry, recorded));
+  return handOver(query, entry, recorded); // no store: no promise, no tick
 }
 
-/** Hands the recorded response over, after the failures its write reported. */
-function handOver<T>(query: QueryState, recorded: Outcome<T> & { kind: "recorded" }): Outcome<T> {
-  query.channel.post({ type: "assistant", message: recorded.response });
+/** Hands the response over as history holds it (redacted), after the failures its write reported. */
+function handOver<T>(
+  query: QueryState,
+  entry: Redacted<AssistantModelMessage>,
+  recorded: Outcome<T> & { kind: "recorded" },
+): Outcome<T> {
+  query.channel.handOver({ type: "assistant", message: entry });
   return recorded;
 }
 

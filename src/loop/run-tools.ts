@@ -7,6 +7,7 @@
 import { MissingOutputError } from "../errors";
 import { errorResultsFor } from "../history/dangling";
 import type { ApprovalDecision, PendingApproval } from "../messages/approvals";
+import type { Redacted } from "../messages/redact-message";
 import type {
   AssistantModelMessage,
   ToolResultBlock,
@@ -148,13 +149,16 @@ function recordResults<T>(
   ending: Ending<T> | undefined,
 ): PromiseOrValue<Outcome<T>> {
   const recorded: Outcome<T> = ending ? { kind: "results", ending } : RESULTS_RECORDED;
-  const writing = loop.conversation.history.append(results);
-  if (writing) return writing.then(() => handOver(query, results, recorded));
-  return handOver(query, results, recorded); // no store: no promise, no tick
+  const history = loop.conversation.history;
+  const entry = history.record(results);
+  const writing = history.save(entry);
+  if (writing) return writing.then(() => handOver(query, entry, recorded));
+  return handOver(query, entry, recorded); // no store: no promise, no tick
 }
 
-function handOver<T>(query: QueryState, results: UserModelMessage, recorded: Outcome<T>): Outcome<T> {
-  query.channel.post({ type: "user", message: results });
+/** Hands the results over as history holds them (redacted), after the failures their write reported. */
+function handOver<T>(query: QueryState, entry: Redacted<UserModelMessage>, recorded: Outcome<T>): Outcome<T> {
+  query.channel.handOver({ type: "user", message: entry });
   return recorded;
 }
 

@@ -16,10 +16,19 @@ const keepAsIs: KeepAsIs = (value) => {
   return type === "thinking" || type === "redacted_thinking" || type === "base64";
 };
 
+/** Brands what {@link redactMessage} returned (a type only: nothing is added to the value). */
+declare const REDACTED_BRAND: unique symbol;
+
+/**
+ * A value that passed {@link redactMessage}: it holds no secret, so it can be delivered again
+ * without another walk (a history entry handed over to the consumer, say).
+ */
+export type Redacted<M> = M & { readonly [REDACTED_BRAND]: true };
+
 /**
  * `message` (a model message, an SDK message, any value) with every secret replaced by
  * `[redacted]` — the same object when it holds none.
  */
-export function redactMessage<M>(message: M, secrets: readonly string[]): M {
-  return redactValue(message, secrets, keepAsIs);
+export function redactMessage<M>(message: M, secrets: readonly string[]): Redacted<M> {
+  return redactValue(message, secrets, keepAsIs) as Redacted<M>;
 }

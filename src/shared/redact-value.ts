@@ -4,7 +4,7 @@
  * secret replaced by {@link REDACTED}. Errors keep their class (prototype), name and own fields.
  * @module
  */
-import { REDACTED, redact } from "./redact";
+import { mayHoldSecret, REDACTED, redact } from "./redact";
 
 /** Says which objects are left exactly as they are (signed thinking, base64 payloads). */
 export type KeepAsIs = (value: object) => boolean;
@@ -18,8 +18,69 @@ const MAX_DEPTH = 24;
  * `value` with every secret (and credential-shaped string, see {@link redact}) replaced; the same
  * value when there is none. Cycles are followed once. Map, Set and class instances other than
  * errors and plain objects / arrays are kept unless they hold a secret, then replaced by the marker.
+ *
+ * Every message a query yields or records passes here, and almost none holds a secret: a first walk
+ * ({@link scan}) that allocates nothing decides whether the copying walk is needed at all.
  */
 export function redactValue<V>(value: V, secrets: readonly string[], keep: KeepAsIs = NEVER_KEEP): V {
+  if (scan(value, secrets, keep, 0, SCAN_BUDGET) !== MUST_COPY) return value;
+  return redactCopying(value, secrets, keep);
+}
+
+/** Objects the scan looks into before it leaves the value to the copying walk. */
+const SCAN_BUDGET = 20_000;
+
+/** What {@link scan} returns when the copying walk must run. */
+const MUST_COPY = -1;
+
+/**
+ * Looks at what {@link redactCopying} would look at, allocating nothing: returns {@link MUST_COPY}
+ * when a string may hold a secret (see {@link mayHoldSecret}), an error is met (the copying walk
+ * reads its own fields as descriptors) or `budget` runs out (a huge value, or shared objects reached
+ * along many paths: the copying walk visits each once); else what is left of `budget`.
+ */
+function scan(
+  current: unknown,
+  secrets: readonly string[],
+  keep: KeepAsIs,
+  depth: number,
+  budget: number,
+): number {
+  if (typeof current === "string") return mayHoldSecret(current, secrets) ? MUST_COPY : budget;
+  if (typeof current !== "object" || current === null) return budget;
+  return scanObject(current, secrets, keep, depth, budget);
+}
+
+/**
+ * {@link scan} of an object: the items of an array, the enumerable fields of a plain object (those
+ * it inherits too, if anyone added some to `Object.prototype`: looking at more is safe).
+ */
+function scanObject(
+  current: object,
+  secrets: readonly string[],
+  keep: KeepAsIs,
+  depth: number,
+  budget: number,
+): number {
+  if (--budget < 0) return MUST_COPY;
+  if (depth > MAX_DEPTH || keep(current)) return budget;
+  if (Array.isArray(current)) {
+    for (let index = 0; index < current.length && budget >= 0; index++) {
+      budget = scan(current[index], secrets, keep, depth + 1, budget);
+    }
+  } else if (isPlainObject(current)) {
+    for (const key in current) {
+      if (budget < 0) break;
+      budget = scan((current as Record<string, unknown>)[key], secrets, keep, depth + 1, budget);
+    }
+  } else if (current instanceof Error) {
+    return MUST_COPY;
+  }
+  return budget; // anything else (a Map, a Date, a class instance) is not rebuilt by the copying walk either
+}
+
+/** The walk that copies: along the path to each changed string only, each object visited once. */
+function redactCopying<V>(value: V, secrets: readonly string[], keep: KeepAsIs): V {
   const copies = new Map<object, unknown>();
   const visit = (current: unknown, depth: number): unknown => {
     if (typeof current === "string") return redact(current, secrets);

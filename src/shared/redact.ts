@@ -13,6 +13,26 @@ const CREDENTIAL_PATTERNS = [/sk-ant-[A-Za-z0-9_-]+/g, /(Bearer\s+)[A-Za-z0-9._~
 /** The word every Bearer credential starts with (no `g` flag: `test` keeps no state). */
 const BEARER = /bearer/i;
 
+/** Either word a credential pattern needs, in any case (one search instead of two; no `g` flag). */
+const CREDENTIAL_WORDS = /sk-ant-|bearer/i;
+
+/** The shortest text a credential pattern matches: `sk-ant-` and one more character. */
+const SHORTEST_CREDENTIAL = 8;
+
+/**
+ * Whether `text` may hold a secret or a credential-shaped string: one of `secrets` (4 characters or
+ * more) or a word every credential pattern needs (`sk-ant-`, `bearer`). Never `false` when
+ * {@link redact} would change `text`; allocates nothing.
+ */
+export function mayHoldSecret(text: string, secrets: readonly string[]): boolean {
+  if (text.length < SHORTEST_CREDENTIAL && secrets.length === 0) return false;
+  for (let index = 0; index < secrets.length; index++) {
+    const secret = secrets[index]!;
+    if (secret.length >= 4 && text.includes(secret)) return true;
+  }
+  return text.length >= SHORTEST_CREDENTIAL && CREDENTIAL_WORDS.test(text);
+}
+
 /** Replaces every secret and credential-shaped string in `text`. */
 export function redact(text: string, secrets: readonly string[]): string {
   let clean = text;

@@ -1,0 +1,131 @@
+/**
+ * `redactValue` / `redactMessage`: the value itself comes back when nothing in it needs changing
+ * (the allocation-free scan), and a secret anywhere it looks — deep in a tool input, a tool result,
+ * an error's message or cause, past the scan's budget or in a cycle — is still replaced.
+ */
+import { describe, expect, it } from "vitest";
+import { redactMessage } from "../../src/messages/redact-message";
+import { mayHoldSecret, REDACTED, redact } from "../../src/shared/redact";
+import { redactValue } from "../../src/shared/redact-value";
+
+const KEY = "tenant-7f3a9c-credential-5b21d8e4f0";
+const SECRETS = [KEY];
+
+function nested(depth: number, leaf: unknown): unknown {
+  let value: unknown = leaf;
+  for (let level = 0; level < depth; level++) value = level % 2 === 0 ? { inner: value } : [value];
+  return value;
+}
+
+describe("redactValue, nothing to replace", () => {
+  it("returns the input itself, every nested object untouched", () => {
+    const message = {
+      type: "assistant",
+      message: {
+        role: "assistant",
+        content: [
+          { type: "tool_use", id: "toolu_01", name: "echo", input: { n: 1, deep: nested(10, "plain text") } },
+        ],
+        usage: { input_tokens: 1, output_tokens: 1 },
+      },
+    };
+    const snapshot = structuredClone(message);
+    expect(redactMessage(message, SECRETS)).toBe(message);
+    expect(redactValue(message, [])).toBe(message);
+    expect(message).toEqual(snapshot);
+  });
+
+  it("returns an error without a secret as it is", () => {
+    const error = new Error("the tool failed", { cause: new Error("plain cause") });
+    expect(redactValue(error, SECRETS)).toBe(error);
+  });
+
+  it("keeps a value too large for the scan's budget as it is when the copying walk finds nothing", () => {
+    const shared = { text: "plain" };
+    const wide = Array.from({ length: 30_000 }, () => shared);
+    expect(redactValue(wide, SECRETS)).toBe(wide);
+  });
+});
+
+describe("redactValue, a secret somewhere", () => {
+  it("replaces it deep in a tool_use input, copying only the path to it", () => {
+    const untouched = { type: "text", text: "hello" };
+    const message = {
+      role: "assistant",
+      content: [untouched, { type: "tool_use", id: "t1", name: "probe", input: nested(20, `key=${KEY}`) }],
+    };
+    const clean = redactMessage(message, SECRETS);
+    expect(clean).not.toBe(message);
+    expect(JSON.stringify(clean)).not.toContain(KEY);
+    expect(JSON.stringify(clean)).toContain(`key=${REDACTED}`);
+    expect(clean.content[0]).toBe(untouched);
+    expect(JSON.stringify(message)).toContain(KEY); // the input is never changed
+  });
+
+  it("replaces it in a tool_result's content blocks and a credential-shaped string anywhere", () => {
+    const results = {
+      role: "user",
+      content: [
+        {
+          type: "tool_result",
+          tool_use_id: "t1",
+          content: [
+            { type: "text", text: `out: ${KEY}` },
+            { type: "text", text: "Authorization: Bearer abcdefgh12345678" },
+          ],
+        },
+      ],
+    };
+    const text = JSON.stringify(redactMessage(results, SECRETS));
+    expect(text).not.toContain(KEY);
+    expect(text).not.toContain("abcdefgh12345678");
+    expect(redactValue({ a: [{ b: "sk-ant-api03-XYZ" }] }, [])).toEqual({ a: [{ b: REDACTED }] });
+  });
+
+  it("replaces it in an error's message, stack and cause, keeping the class", () => {
+    class ToolFailure extends Error {}
+    const error = new ToolFailure(`refused ${KEY}`, { cause: new Error(`cause ${KEY}`) });
+    const clean = redactValue({ nested: { error } }, SECRETS).nested.error;
+    expect(clean).toBeInstanceOf(ToolFailure);
+    expect(clean.message).toBe(`refused ${REDACTED}`);
+    expect(clean.stack).not.toContain(KEY);
+    expect((clean.cause as Error).message).toBe(`cause ${REDACTED}`);
+  });
+
+  it("replaces it past the scan's budget and in a cycle", () => {
+    const wide: unknown[] = Array.from({ length: 30_000 }, () => ({ text: "plain" }));
+    wide.push({ text: KEY });
+    expect(JSON.stringify(redactValue(wide, SECRETS))).not.toContain(KEY);
+    const cyclic: Record<string, unknown> = { text: KEY };
+    cyclic.self = cyclic;
+    const clean = redactValue(cyclic, SECRETS);
+    expect(clean.text).toBe(REDACTED);
+  });
+
+  it("leaves signed thinking as it is (its signature covers the text)", () => {
+    const thinking = { type: "thinking", thinking: `saw ${KEY}`, signature: "sig" };
+    const message = { role: "assistant", content: [thinking] };
+    expect(redactMessage(message, SECRETS)).toBe(message);
+  });
+});
+
+describe("mayHoldSecret", () => {
+  it("is true whenever redact would change the text", () => {
+    const texts = [
+      KEY,
+      `a ${KEY} b`,
+      "sk-ant-x",
+      "SK-ANT-abc",
+      "Bearer abcdefgh",
+      "bearer\tabcdefgh123",
+      "plain",
+      "",
+      "short",
+    ];
+    for (const text of texts) {
+      if (redact(text, SECRETS) !== text) expect(mayHoldSecret(text, SECRETS)).toBe(true);
+    }
+    expect(mayHoldSecret("a plain sentence", SECRETS)).toBe(false);
+    expect(mayHoldSecret("echo", [])).toBe(false);
+  });
+});
