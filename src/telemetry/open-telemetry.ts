@@ -50,11 +50,14 @@ class OtelSpan implements SpanHandle {
 /**
  * Builds telemetry on a tracer (the global one by default). `endpoint` is the model client's, for
  * the provider and server attributes of model spans; `secrets` are kept out of recorded errors.
+ * With `parentSpan` (a subagent's child: the parent's `execute_tool` span) every query span is its
+ * child; without it, a child of the active context.
  */
 export function createOpenTelemetry(
   options: TelemetryOptions = {},
   endpoint?: ModelEndpoint,
   secrets: readonly string[] = [],
+  parentSpan?: SpanHandle,
 ): Telemetry {
   const tracer = (options.tracer as Tracer | undefined) ?? trace.getTracer(TRACER_NAME);
   const server = serverAttributes(options, endpoint);
@@ -69,6 +72,7 @@ export function createOpenTelemetry(
     return new OtelSpan(tracer.startSpan(name, { kind, attributes }, parentContext), secrets);
   };
   return {
+    settings: options,
     query(model) {
       const attributes: Record<string, SpanAttributeValue> = {
         "gen_ai.operation.name": "invoke_agent",
@@ -76,7 +80,12 @@ export function createOpenTelemetry(
       };
       if (options.agentName) attributes["gen_ai.agent.name"] = options.agentName;
       const name = options.agentName ? `invoke_agent ${options.agentName}` : "invoke_agent";
-      return new OtelSpan(tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes }), secrets);
+      const parentContext =
+        parentSpan instanceof OtelSpan ? trace.setSpan(context.active(), parentSpan.span) : undefined;
+      return new OtelSpan(
+        tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes }, parentContext),
+        secrets,
+      );
     },
     modelCall(parent, request: ModelRequest) {
       return child(parent, `chat ${request.model}`, SpanKind.CLIENT, {
