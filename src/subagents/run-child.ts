@@ -68,7 +68,12 @@ function createChild(
     _internal: host
       ? {
           ...definition._internal,
-          parent: { budget: host.budget, tracing: host.tracing, agentName: name, ownClient: !!definition.client },
+          parent: {
+            budget: host.budget,
+            tracing: host.tracing,
+            agentName: name,
+            ownClient: !!definition.client,
+          },
         }
       : definition._internal,
   });
