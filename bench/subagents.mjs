@@ -13,8 +13,9 @@
 //     waited for a core) — and the median and spread of the per-round overhead.
 //   node bench/subagents.mjs --instructions [warm-up calls] [measured calls]
 //     Machine instructions per call of each variant, counted by Valgrind's callgrind with
-//     instrumentation on only for the measured calls (as bench/instructions.mjs): stable to about 1%
-//     where time moves by ±30% on a loaded machine. Needs `valgrind`; takes about a minute.
+//     instrumentation on only for the measured calls (as bench/instructions.mjs). Defaults 2000 and
+//     1000: with 300 warm-up calls the JIT has not settled and the counts move by 30%. Stable to
+//     about 1% where time moves by ±30% on a loaded machine. Needs `valgrind`; takes about 3 minutes.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -171,5 +172,5 @@ async function runChild(name, warmUp, measured, folder) {
 
 const [mode, ...rest] = process.argv.slice(2);
 if (mode === "--child") await runChild(...rest);
-else if (mode === "--instructions") await countInstructions(Number(rest[0] ?? 300), Number(rest[1] ?? 300));
+else if (mode === "--instructions") await countInstructions(Number(rest[0] ?? 2000), Number(rest[1] ?? 1000));
 else await timeBoth(Number(mode ?? 3000), Number(rest[0] ?? 9));
