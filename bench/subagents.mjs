@@ -1,17 +1,30 @@
-// The overhead a subagent call adds over running the same child agent directly, in µs per call,
-// with scripted clients (no network). Both variants run a parent query of two turns whose first
-// turn calls one tool:
+// The overhead a subagent call adds over running the same child agent directly, per call, with
+// scripted clients (no network). Both variants run a parent query of two turns whose first turn
+// calls one tool:
 //   direct    — a plain tool (defineTool) that creates the child agent and awaits child.prompt()
 //   subagent  — defineSubagent with the same child settings (messages forwarded to the parent's
-//               consumer, tagged; cost added to the parent's ledger; interrupt and budget wired)
+//               consumer, tagged; cost shared live with the parent's ledger; interrupt and budget wired)
 // The difference of the two is what defineSubagent and the live delivery of the tool phase cost.
+//
 //   npm run build && node bench/subagents.mjs [calls per round] [rounds]
+//     Time: a warm-up round of each variant, then `rounds` rounds alternating the two variants (the
+//     order flipped each round), each timing `calls` parent queries. Reports the median µs per call
+//     of each variant — wall and CPU time (process.cpuUsage: what the process ran, not the time it
+//     waited for a core) — and the median and spread of the per-round overhead.
+//   node bench/subagents.mjs --instructions [warm-up calls] [measured calls]
+//     Machine instructions per call of each variant, counted by Valgrind's callgrind with
+//     instrumentation on only for the measured calls (as bench/instructions.mjs). Defaults 2000 and
+//     1000: with 300 warm-up calls the JIT has not settled and the counts move by 30%. Stable to
+//     about 1% where time moves by ±30% on a loaded machine. Needs `valgrind`; takes about 3 minutes.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { z } from "zod";
 import { createAgent, defineSubagent, defineTool } from "../dist/index.js";
 import { createScriptedClient } from "../dist/testing.js";
-import { z } from "zod";
 
-const CALLS = Number(process.argv[2] ?? 2000);
-const ROUNDS = Number(process.argv[3] ?? 7);
 const MODEL = "claude-sonnet-4-6";
 const CHILD_SYSTEM = "You are the child.";
 
@@ -30,43 +43,134 @@ const client = createScriptedClient(
   { record: false, emitEvents: false },
 );
 
-const direct = defineTool({
-  name: "child",
-  description: "Runs the child agent directly.",
-  inputSchema: z.object({ prompt: z.string() }),
-  execute: async ({ prompt }) => {
-    const child = createAgent({ model: MODEL, client, systemPrompt: CHILD_SYSTEM, maxTurns: 50 });
-    const result = await child.prompt(prompt);
-    await child.close();
-    return result.result;
-  },
-});
-const subagent = defineSubagent({ name: "child", description: "Runs the child agent.", systemPrompt: CHILD_SYSTEM });
+const VARIANTS = {
+  direct: defineTool({
+    name: "child",
+    description: "Runs the child agent directly.",
+    inputSchema: z.object({ prompt: z.string() }),
+    execute: async ({ prompt }) => {
+      const child = createAgent({ model: MODEL, client, systemPrompt: CHILD_SYSTEM, maxTurns: 50 });
+      const result = await child.prompt(prompt);
+      await child.close();
+      return result.result;
+    },
+  }),
+  subagent: defineSubagent({ name: "child", description: "Runs the child agent.", systemPrompt: CHILD_SYSTEM }),
+};
 
-/** µs per parent query (one tool call each), consuming every message as a caller would. */
-async function measure(tool) {
+/** Runs `calls` parent queries with `tool` (one call each), consuming every message as a caller would. */
+async function run(tool, calls) {
   const agent = createAgent({ model: MODEL, client, tools: [tool] });
-  const start = process.hrtime.bigint();
-  for (let index = 0; index < CALLS; index++) {
-    for await (const message of agent.query("go")) if (message.type === "result" && message.is_error) throw new Error(message.subtype);
+  for (let index = 0; index < calls; index++) {
+    for await (const message of agent.query("go"))
+      if (message.type === "result" && message.is_error) throw new Error(message.subtype);
     await agent.replaceHistory([]);
   }
-  const elapsed = Number(process.hrtime.bigint() - start) / 1000;
   await agent.close();
-  return elapsed / CALLS;
 }
 
-await measure(direct); // warm-up
-await measure(subagent);
-const samples = { direct: [], subagent: [] };
-for (let round = 0; round < ROUNDS; round++) {
-  samples.direct.push(await measure(direct));
-  samples.subagent.push(await measure(subagent));
+/** Wall and CPU µs per call of `calls` parent queries with `tool`. */
+async function timed(tool, calls) {
+  const cpu = process.cpuUsage();
+  const start = process.hrtime.bigint();
+  await run(tool, calls);
+  const wall = Number(process.hrtime.bigint() - start) / 1000 / calls;
+  const used = process.cpuUsage(cpu);
+  return { wall, cpu: (used.user + used.system) / calls };
 }
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const d = median(samples.direct);
-const s = median(samples.subagent);
-console.log(`calls per round ${CALLS}, rounds ${ROUNDS} (medians, wall µs per parent query with one call)`);
-console.log(`direct child agent in a plain tool: ${d.toFixed(1)} µs`);
-console.log(`defineSubagent:                     ${s.toFixed(1)} µs`);
-console.log(`overhead per subagent call:         ${(s - d).toFixed(1)} µs (${((s / d - 1) * 100).toFixed(0)} %)`);
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+async function timeBoth(calls, rounds) {
+  await timed(VARIANTS.direct, calls); // warm-up: JIT, inline caches, the lazy imports
+  await timed(VARIANTS.subagent, calls);
+  const rows = [];
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 ? ["subagent", "direct"] : ["direct", "subagent"];
+    const row = {};
+    for (const name of order) row[name] = await timed(VARIANTS[name], calls);
+    rows.push(row);
+  }
+  console.log(`${calls} calls per round, ${rounds} rounds (µs per parent query with one call; medians)`);
+  for (const clock of ["wall", "cpu"]) {
+    const d = median(rows.map((row) => row.direct[clock]));
+    const s = median(rows.map((row) => row.subagent[clock]));
+    const overheads = rows.map((row) => row.subagent[clock] - row.direct[clock]);
+    const spread = `${Math.min(...overheads).toFixed(1)}…${Math.max(...overheads).toFixed(1)}`;
+    console.log(
+      `${clock.padEnd(4)}  direct ${d.toFixed(1)}  subagent ${s.toFixed(1)}  overhead ${median(overheads).toFixed(1)} µs (rounds ${spread})`,
+    );
+  }
+}
+
+async function countInstructions(warmUp, measured) {
+  if (spawnSync("valgrind", ["--version"]).status !== 0) {
+    console.error("valgrind is not installed: --instructions counts instructions with callgrind.");
+    process.exit(2);
+  }
+  const counts = {};
+  for (const name of Object.keys(VARIANTS)) counts[name] = (await instructionsOf(name, warmUp, measured)) / measured;
+  console.log(`instructions per parent query with one call (${measured} measured after ${warmUp} warm-up calls)`);
+  console.log(`direct ${Math.round(counts.direct).toLocaleString("en")}  subagent ${Math.round(counts.subagent).toLocaleString("en")}`);
+  const overhead = counts.subagent - counts.direct;
+  console.log(`overhead ${Math.round(overhead).toLocaleString("en")} instructions per call (${((counts.subagent / counts.direct - 1) * 100).toFixed(1)} %)`);
+}
+
+/** Instructions the child process ran for `measured` calls of `name`, after its warm-up. */
+async function instructionsOf(name, warmUp, measured) {
+  const folder = mkdtempSync(join(tmpdir(), "agent-lattice-subagents-"));
+  try {
+    const child = spawn(
+      "valgrind",
+      [
+        "--tool=callgrind",
+        "--instr-atstart=no",
+        `--callgrind-out-file=${join(folder, "callgrind.out")}`,
+        process.execPath,
+        "--single-threaded",
+        fileURLToPath(import.meta.url),
+        "--child",
+        name,
+        String(warmUp),
+        String(measured),
+        folder,
+      ],
+      { stdio: ["ignore", "inherit", "pipe"] },
+    );
+    let log = "";
+    child.stderr.on("data", (chunk) => {
+      log += chunk;
+    });
+    const exited = new Promise((resolve) => child.on("exit", resolve));
+    while (!existsSync(join(folder, "warm")) && child.exitCode === null)
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    spawnSync("callgrind_control", ["-i", "on", String(child.pid)], { stdio: "ignore" });
+    writeFileSync(join(folder, "go"), "");
+    const code = await exited;
+    const collected = /Collected : ([\d,]+)/.exec(log);
+    if (code !== 0 || !collected) {
+      console.error(log);
+      process.exit(1);
+    }
+    return Number(collected[1].replaceAll(",", ""));
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+/** Under callgrind: warm up, signal it, wait for instrumentation, run the measured calls. */
+async function runChild(name, warmUp, measured, folder) {
+  await run(VARIANTS[name], Number(warmUp));
+  writeFileSync(join(folder, "warm"), "");
+  while (!existsSync(join(folder, "go"))) await new Promise((resolve) => setTimeout(resolve, 50));
+  await run(VARIANTS[name], Number(measured));
+}
+
+const [mode, ...rest] = process.argv.slice(2);
+if (mode === "--child") await runChild(...rest);
+else if (mode === "--instructions") await countInstructions(Number(rest[0] ?? 2000), Number(rest[1] ?? 1000));
+else await timeBoth(Number(mode ?? 3000), Number(rest[0] ?? 9));

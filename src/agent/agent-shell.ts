@@ -5,6 +5,7 @@
  * @module
  */
 
+import type { SpendSink } from "../cost/usage";
 import { InvalidOptionError } from "../errors";
 import { agentLoop } from "../loop/agent-loop";
 import { Conversation } from "../loop/conversation";
@@ -16,13 +17,14 @@ import type { SDKMessage, SDKResultMessage } from "../messages/sdk-messages";
 import type { ModelMessage } from "../messages/types";
 import { createAnthropicClient } from "../model/anthropic";
 import { jsonProblem } from "../shared/json-problem";
-import type { TelemetryOptions } from "../telemetry/telemetry";
+import type { InheritedTracing, SpanHandle, TelemetryOptions } from "../telemetry/telemetry";
+import type { SharedBudget } from "../tools/agent-context";
 import type { Tool } from "../tools/tool";
 import { type AgentQuery, ConversationGuard } from "./conversation-guard";
 import { cycleLifecycle, type GuardUse } from "./cycle-lifecycle";
 import { McpAttachment } from "./mcp-attachment";
 import { checkToolChoice, resolveQuerySettings } from "./model-settings-options";
-import type { AgentOptions, QueryOptions } from "./options";
+import type { AgentOptions, ParentQuery, QueryOptions } from "./options";
 import { createQueryHandle, type QueryHandle } from "./query-handle";
 import { requestTimeout, resolveLoopConfig } from "./resolve-options";
 import { type StreamControl, streamCycles } from "./stream-input";
@@ -37,6 +39,8 @@ export class AgentShell<T> {
   private readonly mcp: McpAttachment | undefined;
   /** Set until OpenTelemetry is loaded (or found missing). */
   private telemetryOptions: TelemetryOptions | undefined;
+  /** A subagent's child: the parent's `execute_tool` span its query spans nest under. */
+  private readonly parentSpan: SpanHandle | undefined;
   private closingDone: Promise<void> | undefined;
 
   constructor(options: AgentOptions<T>) {
@@ -55,11 +59,17 @@ export class AgentShell<T> {
       options.mcpServers && Object.keys(options.mcpServers).length > 0
         ? new McpAttachment(conversation, options.mcpServers)
         : undefined;
-    this.telemetryOptions = options.telemetry
-      ? options.telemetry === true
-        ? {}
+    const parent = options._internal?.parent;
+    const inherited = parent?.tracing as InheritedTracing | undefined;
+    this.parentSpan = inherited?.span;
+    this.telemetryOptions =
+      options.telemetry === undefined && inherited
+        ? inheritedTelemetry(inherited.settings, parent!)
         : options.telemetry
-      : undefined;
+          ? options.telemetry === true
+            ? {}
+            : options.telemetry
+          : undefined;
   }
 
   get conversation(): Conversation {
@@ -87,6 +97,7 @@ export class AgentShell<T> {
       pricing: config.pricing,
       storeNotices: conversation.history,
       secrets: config.secrets,
+      spendUpstream: spendUpstream(config.limits.sharedBudget),
     });
     return { state, inFlight: undefined };
   }
@@ -112,7 +123,8 @@ export class AgentShell<T> {
     try {
       const { createOpenTelemetry } = await import("../telemetry/open-telemetry");
       const { client } = this.loop.services;
-      this.conversation.useTelemetry(createOpenTelemetry(options, client.endpoint, this.loop.config.secrets));
+      const { secrets } = this.loop.config;
+      this.conversation.useTelemetry(createOpenTelemetry(options, client.endpoint, secrets, this.parentSpan));
     } catch {
       // the optional peer dependency is missing: no-op
     }
@@ -235,6 +247,21 @@ export class AgentShell<T> {
     }
     await Promise.allSettled([closingMcp, this.conversation.history.close()]);
   }
+}
+
+/**
+ * The tracing settings of a child agent without `telemetry` of its own: the parent's tracer and
+ * provider name (not with a client of its own), under the subagent's name.
+ */
+function inheritedTelemetry(settings: TelemetryOptions, parent: ParentQuery): TelemetryOptions {
+  const inherited: TelemetryOptions = { ...settings, agentName: parent.agentName };
+  if (parent.ownClient) delete inherited.providerName;
+  return inherited;
+}
+
+/** Where a child's ledger passes on its spending: the parent's shared budget. */
+function spendUpstream(budget: SharedBudget | undefined): SpendSink | undefined {
+  return budget && ((modelUsage) => budget.spend(modelUsage));
 }
 
 /** The per-query `signal`, checked: passing the AbortController itself is an easy slip. */

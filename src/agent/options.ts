@@ -20,6 +20,7 @@ import type {
   ToolChoice,
 } from "../model/client";
 import type { TelemetryOptions } from "../telemetry/telemetry";
+import type { SharedBudget } from "../tools/agent-context";
 import type { OutputSchema } from "../tools/output-schema";
 import type { Tool } from "../tools/tool";
 
@@ -176,11 +177,29 @@ export interface AgentOptions<T = unknown> {
   _internal?: InternalOptions;
 }
 
-/** Test seams. */
+/** Test seams, and what a subagent's child agent takes from the query that started it. */
 export interface InternalOptions {
   now?: () => number;
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   random?: () => number;
+  /** Set by `defineSubagent` on each child agent. */
+  parent?: ParentQuery;
+}
+
+/** What a subagent's child agent takes from the query that started it. */
+export interface ParentQuery {
+  /** The parent query's budget, shared live with its other children (`AgentToolContext.budget`). */
+  budget?: SharedBudget;
+  /**
+   * The tracing the child's spans nest in (`AgentToolContext.tracing`): without `telemetry` of its
+   * own the child records with the parent's tracer and settings; either way its `invoke_agent`
+   * span is a child of the call's `execute_tool` span.
+   */
+  tracing?: unknown;
+  /** `gen_ai.agent.name` of the child's spans when it inherits the parent's tracing. */
+  agentName?: string;
+  /** The child talks to a client of its own: the parent's `providerName` is not inherited. */
+  ownClient?: boolean;
 }
 
 /** Per-query options. */

@@ -128,7 +128,13 @@ function resolveLimits<T>(options: AgentOptions<T>, maxTurns: number): LoopLimit
   if (options.maxBudgetUsd !== undefined && !(options.maxBudgetUsd >= 0)) {
     throw new InvalidOptionError("createAgent: `maxBudgetUsd` must be a non-negative number of US dollars.");
   }
-  return { maxTurns, maxBudgetUsd: options.maxBudgetUsd, maxTokensContinuations, toolConcurrency };
+  return {
+    maxTurns,
+    maxBudgetUsd: options.maxBudgetUsd,
+    sharedBudget: options._internal?.parent?.budget,
+    maxTokensContinuations,
+    toolConcurrency,
+  };
 }
 
 /** `outputSchema` and `outputFormat` exclude each other; a schema must be able to parse. */

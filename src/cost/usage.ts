@@ -75,9 +75,13 @@ export function totalInputTokens(usage: Usage): number {
   );
 }
 
+/** Where a ledger passes on what it records, as it records it (a subagent's child: the parent's ledger). */
+export type SpendSink = (modelUsage: Readonly<Record<string, ModelUsage>>) => void;
+
 /**
  * Accumulates usage and cost per model over one query. Models without a price cost 0 and are
- * returned by {@link CostLedger.record} as unpriced so the caller can report them once.
+ * returned by {@link CostLedger.record} as unpriced so the caller can report them once. With an
+ * `upstream` sink, every usage recorded or added is passed on to it too, as it comes.
  */
 export class CostLedger {
   readonly usage: Usage = emptyUsage();
@@ -86,7 +90,10 @@ export class CostLedger {
   /** Price lookups by model id (a query uses one or two models; matching scans the table). */
   private readonly prices = new Map<string, ModelPricing | undefined>();
 
-  constructor(private readonly pricing: Readonly<Record<string, ModelPricing>>) {}
+  constructor(
+    private readonly pricing: Readonly<Record<string, ModelPricing>>,
+    private readonly upstream?: SpendSink,
+  ) {}
 
   /** Whether the query's cost so far is over `budgetUsd` (see {@link isOverBudget}: equal is not over). */
   isOverBudget(budgetUsd: number): boolean {
@@ -107,6 +114,7 @@ export class CostLedger {
       entry.cost_usd += cost;
       this.totalCostUsd += cost;
     }
+    this.upstream?.(modelUsage);
   }
 
   /**
@@ -123,10 +131,10 @@ export class CostLedger {
       price = findPricing(model, this.pricing);
       this.prices.set(model, price);
     }
-    if (!price) return false;
-    const cost = costOf(counted, price);
+    const cost = price ? costOf(counted, price) : 0;
     entry.cost_usd += cost;
     this.totalCostUsd += cost;
-    return true;
+    this.upstream?.({ [model]: { ...counted, cost_usd: cost } });
+    return price !== undefined;
   }
 }

@@ -5,6 +5,7 @@
  */
 import type { AgentToolContext } from "../tools/agent-context";
 import type { LoopContext } from "./loop-context";
+import { sharedBudgetOf } from "./query-budget";
 import type { QueryState } from "./query-state";
 
 /**
@@ -14,7 +15,7 @@ import type { QueryState } from "./query-state";
  */
 export function agentToolContext<T>(loop: LoopContext<T>, query: QueryState): AgentToolContext {
   const { conversation, config, services } = loop;
-  const { maxBudgetUsd } = config.limits;
+  const budget = sharedBudgetOf(loop, query);
   return {
     get model() {
       return conversation.model;
@@ -24,8 +25,8 @@ export function agentToolContext<T>(loop: LoopContext<T>, query: QueryState): Ag
     depth: 0,
     interruption: query.signals.interruption,
     emit: query.channel.emit,
-    remainingBudgetUsd: () =>
-      maxBudgetUsd === undefined ? undefined : Math.max(0, maxBudgetUsd - query.ledger.totalCostUsd),
-    addUsage: (modelUsage) => query.ledger.add(modelUsage),
+    remainingBudgetUsd: budget.remainingUsd,
+    addUsage: budget.spend,
+    budget,
   };
 }

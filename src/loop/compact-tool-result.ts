@@ -17,6 +17,7 @@ import type { SpanHandle } from "../telemetry/telemetry";
 import { callModel } from "./call-model";
 import type { ToolResultCompactionSettings } from "./loop-config";
 import type { LoopContext } from "./loop-context";
+import { budgetCrossing } from "./query-budget";
 import type { QueryState } from "./query-state";
 import { recordUsage } from "./record-usage";
 import { summaryRequestSettings } from "./request-settings";
@@ -35,13 +36,12 @@ export function toolResultCompactor(
 ): ToolResultCompactor | undefined {
   const settings = loop.config.compaction.toolResults;
   if (!settings) return undefined;
-  const { maxBudgetUsd } = loop.config.limits;
   return async (call, block, parentSpan) => {
     const originalChars = toolResultChars(block.content);
     if (originalChars <= settings.thresholdChars) return block;
     // No request once the budget is spent (an earlier summary may have spent it): the original is
     // kept, and the query ends over budget after this batch.
-    if (maxBudgetUsd !== undefined && query.ledger.isOverBudget(maxBudgetUsd)) return block;
+    if (budgetCrossing(loop, query)) return block;
     const span = loop.conversation.telemetry.compaction(parentSpan, "tool_result");
     try {
       const summarised = { loop, query, settings, call, block, originalChars, span };

@@ -12,6 +12,7 @@ import type { CompactionOutcome } from "./compact-history";
 import { abortEnding, budgetEnding, type Ending, endingForFailure, maxTurnsEnding } from "./ending";
 import type { LoopContext } from "./loop-context";
 import type { ModelFailure } from "./model-outcome";
+import { budgetCrossing } from "./query-budget";
 import type { QueryState } from "./query-state";
 
 /** What a step of the loop produced. */
@@ -86,8 +87,10 @@ function nextRequest<T>(loop: LoopContext<T>, query: QueryState): Next<T> {
   const { signals } = query;
   if (signals.aborted) return end(abortEnding(signals));
   if (signals.interrupted) return end({ subtype: "interrupted" });
-  // A summary or compaction response may have crossed the budget: no further request is made.
-  if (overBudget(loop, query)) return overBudgetEnd(loop, query);
+  // A summary or compaction response may have crossed the budget — or, for a subagent's child,
+  // another child sharing the parent's: no further request is made.
+  const over = overBudget(loop, query);
+  if (over) return over;
   const { maxTurns } = loop.config.limits;
   if (query.turns >= maxTurns) return end(maxTurnsEnding(maxTurns));
   return shouldAutoCompact(loop) ? AUTO_COMPACT : CALL_MODEL;
@@ -139,9 +142,10 @@ function recoverOrEnd<T>(loop: LoopContext<T>, query: QueryState, unrecovered: E
     return end(unrecovered);
   }
   // The overflowing response itself may have spent the budget: no summarising request after it.
-  if (overBudget(loop, query)) {
+  const over = overBudget(loop, query);
+  if (over) {
     query.turns += 1;
-    return overBudgetEnd(loop, query);
+    return over;
   }
   query.overflowRecoveryUsed = true;
   return { step: "compact", trigger: "overflow", unrecovered };
@@ -170,8 +174,9 @@ function afterRecord<T>(
   response: AssistantModelMessage,
   calls: ToolUseBlock[],
 ): Next<T> {
-  if (overBudget(loop, query)) {
-    const ending = budgetEnding<T>(loop.config.limits.maxBudgetUsd!, query.ledger.totalCostUsd);
+  const crossed = budgetCrossing(loop, query);
+  if (crossed) {
+    const ending = budgetEnding<T>(crossed.maxBudgetUsd, crossed.spentUsd);
     return calls.length > 0 ? { step: "refuse_tools", calls, ending } : end(ending);
   }
   return calls.length === 0 ? { step: "finish", response } : { step: "run_tools", response, calls };
@@ -185,13 +190,10 @@ function overflowEnding<T>(loop: LoopContext<T>): Ending<T> {
   return { subtype: "error_during_execution", error: new ContextWindowExceededError(advice) };
 }
 
-function overBudget<T>(loop: LoopContext<T>, query: QueryState): boolean {
-  const { maxBudgetUsd } = loop.config.limits;
-  return maxBudgetUsd !== undefined && query.ledger.isOverBudget(maxBudgetUsd);
-}
-
-function overBudgetEnd<T>(loop: LoopContext<T>, query: QueryState): Next<T> {
-  return end(budgetEnding(loop.config.limits.maxBudgetUsd!, query.ledger.totalCostUsd));
+/** The ending of a query over its budget (its own, or a parent's it shares as a subagent's child), if it is. */
+function overBudget<T>(loop: LoopContext<T>, query: QueryState): Next<T> | undefined {
+  const crossed = budgetCrossing(loop, query);
+  return crossed ? end(budgetEnding(crossed.maxBudgetUsd, crossed.spentUsd)) : undefined;
 }
 
 function end<T>(ending: Ending<T>): Next<T> {

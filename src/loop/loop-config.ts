@@ -10,6 +10,7 @@ import type { CanUseTool, Hooks, PermissionMode } from "../hooks/types";
 import type { ModelRequest, OutputFormat } from "../model/client";
 import type { PromptCachingConfig, ModelSettings as ProviderSettings } from "../model/model-settings";
 import type { RetryPolicy } from "../model/retry";
+import type { SharedBudget } from "../tools/agent-context";
 import type { SubmitOutputTool } from "../tools/submit-output";
 
 /** Shapes one outgoing main request without touching history (`AgentOptions.onModelRequest`). */
@@ -53,6 +54,12 @@ export interface LoopLimits {
   readonly maxTurns: number;
   /** Over this cost (USD) a query ends `error_max_budget_usd`. */
   readonly maxBudgetUsd: number | undefined;
+  /**
+   * The budget of the query that started this agent (a subagent's child), shared live with the
+   * other children it runs: each response's cost is added to it as it comes, and a query ends
+   * `error_max_budget_usd` once it is crossed, as over its own `maxBudgetUsd`.
+   */
+  readonly sharedBudget: SharedBudget | undefined;
   /** Text-only responses cut at max_tokens that are continued. */
   readonly maxTokensContinuations: number;
   /** Read-only tool calls run at once. */

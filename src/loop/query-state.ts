@@ -4,7 +4,7 @@
  * @module
  */
 import type { ModelPricing } from "../cost/pricing";
-import { CostLedger } from "../cost/usage";
+import { CostLedger, type SpendSink } from "../cost/usage";
 import type { PermissionDenial, SDKMessage } from "../messages/sdk-messages";
 import type { StopReason } from "../messages/types";
 import { NOOP_SPAN, type SpanHandle } from "../telemetry/telemetry";
@@ -24,6 +24,8 @@ export interface QuerySetup {
   /** The output budget of this query's main responses (the query's `maxTokens` or the agent's). */
   maxTokens: number;
   pricing: Readonly<Record<string, ModelPricing>>;
+  /** Where the ledger passes on what it records, as it comes (a subagent's child: the parent's budget). */
+  spendUpstream?: SpendSink;
   /** Where the history store reports its failures. */
   storeNotices: StoreNotices<SDKMessage<unknown>>;
   /** What every message the query yields is cleaned of (see `NoticeChannel`). */
@@ -76,7 +78,7 @@ export class QueryState {
     this.requestTimeoutMs = setup.requestTimeoutMs;
     this.settings = setup.settings;
     this.maxTokens = setup.maxTokens;
-    this.ledger = new CostLedger(setup.pricing);
+    this.ledger = new CostLedger(setup.pricing, setup.spendUpstream);
     this.signals = new QuerySignals(setup.signal);
     this.channel = new NoticeChannel(setup.storeNotices, setup.secrets);
   }

@@ -11,8 +11,9 @@ import { describeThrown, nameOfThrown } from "../shared/describe-thrown";
 import { isPromiseLike } from "../shared/maybe-async";
 import { redact } from "../shared/redact";
 import { raceWithSignal } from "../shared/signals";
-import type { SpanHandle } from "../telemetry/telemetry";
-import type { ToolContext, ToolOutput } from "../tools/tool";
+import type { InheritedTracing, SpanHandle } from "../telemetry/telemetry";
+import { type AgentToolContext, emitsLiveMessages } from "../tools/agent-context";
+import type { Tool, ToolContext, ToolOutput } from "../tools/tool";
 import { errorOutcome, outcomeFromOutput, type ToolCallOutcome } from "../tools/tool-output";
 import { abortedOutcome } from "./tool-refusals";
 import type { ClearedCall, ToolRuntime } from "./tool-runtime";
@@ -36,8 +37,9 @@ export async function executeTool(
       : startDeadline(runtime.signal, runtime.toolTimeoutMs, toolTimeoutReason);
   const signal = deadline?.signal ?? runtime.signal;
   try {
-    const context: ToolContext = { signal, toolUseId: call.id, toolName: call.name, agent: runtime.agent };
     const { tool, value } = cleared;
+    const agent = runtime.agent && nestedTracing(runtime, tool, span);
+    const context: ToolContext = { signal, toolUseId: call.id, toolName: call.name, agent };
     // With tracing on, the tool runs inside its execute_tool span (its own spans nest under it).
     const output = span.activate
       ? span.activate(() => tool.execute(value, context))
@@ -52,6 +54,18 @@ export async function executeTool(
   } finally {
     deadline?.clear();
   }
+}
+
+/**
+ * The query's side of the call for `tool`: for a tool that runs an agent (a subagent), with
+ * tracing on, a view of it carrying the tracing the child nests in (`AgentToolContext.tracing`).
+ */
+function nestedTracing(runtime: ToolRuntime, tool: Tool, span: SpanHandle): AgentToolContext {
+  const agent = runtime.agent!;
+  const settings = runtime.telemetry.settings;
+  if (!settings || !emitsLiveMessages(tool)) return agent;
+  const tracing: InheritedTracing = { settings, span };
+  return Object.create(agent, { tracing: { value: tracing } }) as AgentToolContext;
 }
 
 /** The reason a tool's signal aborts with when its deadline passes. */

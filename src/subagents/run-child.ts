@@ -1,7 +1,8 @@
 /**
  * One call of a subagent: a fresh child agent runs the rendered input under the parent query's
- * signal, interrupt and remaining budget; its messages go to the parent's consumer tagged with the
- * call's id, its cost to the parent's ledger, and its ending becomes the tool result.
+ * signal, interrupt and budget (shared live with the parent's other children); its messages go to
+ * the parent's consumer tagged with the call's id, its cost to the parent's ledger as it comes, its
+ * spans under the call's span, and its ending becomes the tool result.
  * @module
  */
 import { type Agent, createAgent } from "../agent/create-agent";
@@ -38,8 +39,8 @@ export async function runChild(
       if (host) forward(host, message, context.toolUseId);
     }
   } finally {
+    // The child's cost is already in the parent's ledger: its ledger passed each response on live.
     host?.interruption.removeEventListener("abort", stopOnInterrupt);
-    if (result) host?.addUsage(result.model_usage);
     await child.close();
   }
   if (!result) return failure(definition, "it ended without a result");
@@ -54,8 +55,6 @@ function createChild(
   depth: number,
 ): Agent<unknown> {
   const { name, description, readOnly, inputSchema, historyStore, tools, ...options } = definition;
-  const remaining = host?.remainingBudgetUsd();
-  const ownBudget = definition.maxBudgetUsd;
   return createAgent<unknown>({
     ...options,
     model,
@@ -64,12 +63,19 @@ function createChild(
     maxTurns: definition.maxTurns ?? DEFAULT_MAX_TURNS,
     includePartialMessages: host?.includePartialMessages ?? false,
     historyStore: historyStore?.({ toolUseId }),
-    maxBudgetUsd:
-      remaining === undefined
-        ? ownBudget
-        : ownBudget === undefined
-          ? remaining
-          : Math.min(ownBudget, remaining),
+    // The parent's budget is shared live (each child response's cost goes to the parent's ledger
+    // as it comes, and the child stops once it is crossed); its own `maxBudgetUsd` bounds it too.
+    _internal: host
+      ? {
+          ...definition._internal,
+          parent: {
+            budget: host.budget,
+            tracing: host.tracing,
+            agentName: name,
+            ownClient: !!definition.client,
+          },
+        }
+      : definition._internal,
   });
 }
 

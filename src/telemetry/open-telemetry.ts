@@ -59,11 +59,14 @@ class ModelCallSpan extends OtelSpan {
 /**
  * Builds telemetry on a tracer (the global one by default). `endpoint` is the model client's, for
  * the provider and server attributes of model spans; `secrets` are kept out of recorded errors.
+ * With `parentSpan` (a subagent's child: the parent's `execute_tool` span) every query span is its
+ * child; without it, a child of the active context.
  */
 export function createOpenTelemetry(
   options: TelemetryOptions = {},
   endpoint?: ModelEndpoint,
   secrets: readonly string[] = [],
+  parentSpan?: SpanHandle,
 ): Telemetry {
   const tracer = (options.tracer as Tracer | undefined) ?? trace.getTracer(TRACER_NAME);
   registerSdkSpanParenting({ tracerProvider: (base) => new ParentingTracerProvider(base) });
@@ -80,6 +83,7 @@ export function createOpenTelemetry(
     return new Handle(tracer.startSpan(name, { kind, attributes }, parentContext), secrets);
   };
   return {
+    settings: options,
     query(model) {
       const attributes: Record<string, SpanAttributeValue> = {
         "gen_ai.operation.name": "invoke_agent",
@@ -87,7 +91,12 @@ export function createOpenTelemetry(
       };
       if (options.agentName) attributes["gen_ai.agent.name"] = options.agentName;
       const name = options.agentName ? `invoke_agent ${options.agentName}` : "invoke_agent";
-      return new OtelSpan(tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes }), secrets);
+      const parentContext =
+        parentSpan instanceof OtelSpan ? trace.setSpan(context.active(), parentSpan.span) : undefined;
+      return new OtelSpan(
+        tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes }, parentContext),
+        secrets,
+      );
     },
     modelCall(parent, request: ModelRequest) {
       const attributes = {

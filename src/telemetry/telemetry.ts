@@ -33,6 +33,17 @@ export interface Telemetry {
   toolCall(parent: SpanHandle, toolName: string, toolUseId: string): SpanHandle;
   /** `compaction`: one per compaction attempt (its model call is a child). */
   compaction(parent: SpanHandle, trigger: "auto" | "overflow" | "tool_result"): SpanHandle;
+  /** The settings it records with; absent when tracing is off (a subagent's child inherits them). */
+  readonly settings?: TelemetryOptions;
+}
+
+/**
+ * The tracing a subagent's child agent nests in: the parent query's settings, and the
+ * `execute_tool` span of the call that starts the child (the parent of the child's `invoke_agent`).
+ */
+export interface InheritedTracing {
+  readonly settings: TelemetryOptions;
+  readonly span: SpanHandle;
 }
 
 /** The span of a disabled telemetry. */

@@ -41,8 +41,42 @@ export interface AgentToolContext {
    * each message of its child with `parent_tool_use_id` first.
    */
   emit(message: SDKMessage<unknown>): void;
-  /** What is left of the query's `maxBudgetUsd` (never below 0); undefined without a budget. */
+  /**
+   * What is left of the query's `maxBudgetUsd` — and of every budget up the chain of subagents
+   * that started it — never below 0; undefined without any budget.
+   */
   remainingBudgetUsd(): number | undefined;
   /** Adds usage and cost spent on the query's behalf (a child's `model_usage`) to its ledger. */
   addUsage(modelUsage: Readonly<Record<string, ModelUsage>>): void;
+  /**
+   * The query's budget, as a child agent shares it live: the child adds each response's cost as
+   * it comes and stops once {@link SharedBudget.exceeded} says a budget up the chain is crossed.
+   */
+  readonly budget: SharedBudget;
+  /**
+   * The tracing a child agent nests in — the query's tracing settings and the `execute_tool` span
+   * of this call — set only on the context of a call of a tool marked {@link EMITS_LIVE_MESSAGES},
+   * with tracing on. Opaque here: the agent that the child runs on reads it.
+   */
+  readonly tracing?: unknown;
+}
+
+/** A budget crossed: the `maxBudgetUsd` and what was spent against it. */
+export interface BudgetCrossing {
+  readonly maxBudgetUsd: number;
+  readonly spentUsd: number;
+}
+
+/**
+ * A query's budget as the child agents it starts share it (`AgentToolContext.budget`). Several
+ * children running at once spend it together: each adds its cost as its responses come, so each
+ * sees what the others spent.
+ */
+export interface SharedBudget {
+  /** Adds cost spent on the query's behalf (one child response's usage, priced), to its ledger. */
+  spend(modelUsage: Readonly<Record<string, ModelUsage>>): void;
+  /** The budget crossed — the query's own, or one up the chain — or undefined when none is. */
+  exceeded(): BudgetCrossing | undefined;
+  /** What is left of the tightest budget up the chain (never below 0); undefined without any. */
+  remainingUsd(): number | undefined;
 }
