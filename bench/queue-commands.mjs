@@ -78,9 +78,11 @@ async function main() {
   const history = new Redis(server.url);
   await history.client("SETNAME", "history-store");
   const seen = [];
+  let monitorFeed;
   await new Promise((resolve) => {
     void monitor.monitor((error, feed) => {
       if (error) throw error;
+      monitorFeed = feed;
       feed.on("monitor", (time, args, source) => {
         if (source === "lua") return;
         seen.push({ at: Number(time) * 1000, addr: source, command: String(args[0]).toUpperCase(), args: args.slice(1) });
@@ -89,8 +91,11 @@ async function main() {
     });
   });
   const name = "commands";
+  // Named connections (BullMQ and the queue's lane duplicate them, keeping the name).
+  const workerConnection = new Redis(server.url, { connectionName: "worker", maxRetriesPerRequest: null });
+  const producerConnection = new Redis(server.url, { connectionName: "producer", maxRetriesPerRequest: null });
   const worker = createAgentWorker({
-    connection: { url: server.url },
+    connection: workerConnection,
     name,
     concurrency: 1,
     createAgent: ({ conversationId }) =>
@@ -101,7 +106,7 @@ async function main() {
         historyStore: createRedisHistoryStore({ client: history, conversationId, ttlSeconds: 3_600 }),
       }),
   });
-  const queue = createAgentQueue({ connection: { url: server.url }, name });
+  const queue = createAgentQueue({ connection: producerConnection, name });
   await worker.bullmq.waitUntilReady();
   try {
     for (let index = -3; index < jobs; index++) {
@@ -125,7 +130,7 @@ async function main() {
     await worker.close();
     await queue.close();
     await model.close();
-    for (const client of [monitor, marker, history]) client.disconnect();
+    for (const client of [monitorFeed, monitor, marker, history, workerConnection, producerConnection]) client?.disconnect();
     await server.stop();
   }
 }
@@ -145,7 +150,15 @@ function report(seen, names, jobs) {
     if (entry.command === "ECHO" || entry.command === "MONITOR" || !current) continue;
     current.trips.push(entry);
   }
-  const label = (addr) => roleOf(names.get(addr) ?? addr);
+  // A connection is the lane's when it touches the queue's own keys, BullMQ's otherwise.
+  const lanes = new Set(seen.filter((entry) => entry.args.some((arg) => String(arg).startsWith("agent-lattice:queue:"))).map((entry) => entry.addr));
+  const label = (addr) => {
+    const clientName = names.get(addr) ?? addr;
+    if (clientName === "worker" || clientName === "producer") return `${clientName} ${lanes.has(addr) ? "lane" : "BullMQ"}`;
+    if (clientName.endsWith(":qe")) return "producer QueueEvents";
+    if (clientName.startsWith("bull:")) return "worker BullMQ (blocking)";
+    return clientName;
+  };
   const totals = new Map();
   for (const job of perJob) {
     const inMulti = new Set();
@@ -175,11 +188,6 @@ function report(seen, names, jobs) {
       console.log(`  ${(trip.at - job.start).toFixed(2).padStart(8)}  ${label(trip.addr).padEnd(28)} ${what.slice(0, 110)}`);
     }
   }
-}
-
-/** A readable name for a connection: BullMQ names its own (`bull:<base64 of the queue name>`…). */
-function roleOf(clientName) {
-  return clientName;
 }
 
 await main();
