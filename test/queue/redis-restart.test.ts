@@ -5,7 +5,9 @@
  * mid-run, left down for longer than the lease, and started again on the same port. What a user can
  * rely on: the workers reconnect by themselves, every job completes exactly once with its answer,
  * histories are well-formed and in enqueue order, no lease is left behind, a prompt enqueued during
- * the outage is kept, and the errors reported meanwhile never carry the server's password.
+ * the outage is kept, and the errors reported meanwhile never carry the server's password. And an
+ * enqueue while Redis stays down rejects with ioredis' MaxRetriesPerRequestError; repeated with the
+ * same jobId once Redis is back, it adds the job once.
  */
 import { QueueEvents } from "bullmq";
 import { Redis } from "ioredis";
@@ -180,4 +182,28 @@ describe("a fleet when Redis is killed mid-run and restarted (append-only file)"
       await inspector.quit();
     }
   }, 240_000);
+
+  it("rejects an enqueue while Redis stays down with ioredis' error, password-free; the same jobId is then added once", async () => {
+    const name = uniqueName("down");
+    // Fail fast: one reconnection attempt per call instead of ioredis' 20.
+    const connection = { url: redisServer.url, maxRetriesPerRequest: 1 };
+    const queue = createAgentQueue({ connection, name, onError: () => {} });
+    const conversationId = uniqueName("down");
+    try {
+      await redisServer.kill("SIGKILL");
+      const failure = await queue
+        .enqueue({ conversationId, input: promptOf(conversationId, 0), jobId: "down-1" })
+        .catch((error: unknown) => error as Error);
+      expect(failure).toMatchObject({ name: "MaxRetriesPerRequestError" });
+      expect((failure as Error).message).toMatch(/max retries per request limit/);
+      expect(`${(failure as Error).message} ${(failure as Error).stack}`).not.toContain(PASSWORD);
+      await redisServer.restart();
+      await queue.enqueue({ conversationId, input: promptOf(conversationId, 0), jobId: "down-1" });
+      await queue.enqueue({ conversationId, input: promptOf(conversationId, 0), jobId: "down-1" });
+      expect(await queue.bullmq.getJobCounts("waiting", "delayed")).toEqual({ waiting: 1, delayed: 0 });
+    } finally {
+      if (!redisServer.running) await redisServer.restart();
+      await queue.close();
+    }
+  }, 60_000);
 });
