@@ -206,4 +206,24 @@ describe("a fleet when Redis is killed mid-run and restarted (append-only file)"
       await queue.close();
     }
   }, 60_000);
+
+  it("loses the queue without an append-only file — why the docs recommend one", async () => {
+    const volatile = await startPrivateRedis({ appendOnly: false });
+    const queue = createAgentQueue({
+      connection: { url: volatile.url },
+      name: uniqueName("volatile"),
+      onError: () => {},
+    });
+    try {
+      const conversationId = uniqueName("volatile");
+      const job = await queue.enqueue({ conversationId, input: promptOf(conversationId, 0) });
+      expect((await queue.getJob(job.id))?.state).toBe("waiting");
+      await volatile.restart();
+      expect(await queue.getJob(job.id)).toBeUndefined();
+      await expect(queue.waitForResult(job.id, { timeoutMs: 5_000 })).rejects.toThrow(/No job/);
+    } finally {
+      await queue.close();
+      await volatile.stop();
+    }
+  }, 60_000);
 });
