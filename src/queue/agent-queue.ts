@@ -126,6 +126,7 @@ export function createAgentQueue(options: AgentQueueOptions): AgentQueue {
         jobId,
         ...(runnable ? {} : { delay: base.parkedRecheckMs }),
       });
+      waiter.added(jobId);
       if (!runnable && (await lane.runnable(data.conversationId, jobId))) await job.promote().catch(() => {});
       return { id: jobId, conversationId: data.conversationId };
     },

@@ -110,13 +110,17 @@ export class ConversationLane {
     return (await this.run("MARK_STARTED", lease, job, fence, length)) === 1;
   }
 
-  /** Appends a message to the job's stream; false (nothing written) when the lease is lost. */
+  /**
+   * Appends a message to the job's stream; false (nothing written) when the lease is lost. With
+   * `startedAt`, also records the history length the job's first run started from (see markStarted).
+   */
   async publish(
     conversationId: string,
     jobId: string,
     fence: string,
     message: unknown,
     progressed: boolean,
+    startedAt?: number,
   ): Promise<boolean> {
     const { lease, job, messages } = this.keysOf(conversationId, jobId);
     const { maxMessagesPerJob, jobTtlSeconds } = this.options;
@@ -132,6 +136,7 @@ export class ConversationLane {
       flag,
       maxMessagesPerJob,
       jobTtlSeconds,
+      startedAt === undefined ? "" : startedAt,
     );
     return answer === 1;
   }

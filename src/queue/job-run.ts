@@ -40,6 +40,8 @@ type StreamedMessage = SDKMessage<unknown> | JobRequeuedMessage | JobResumedMess
 export class JobRun implements InterruptibleRun {
   private agent: Agent<any> | undefined;
   private interruptRequested = false;
+  /** A first run's history length at its start, recorded with its first message. */
+  private startMark: number | undefined;
   private readonly abort = new AbortController();
   private readonly lease: LeaseKeeper;
   private readonly conversationId: string;
@@ -94,7 +96,25 @@ export class JobRun implements InterruptibleRun {
     const tally = new ProgressTally(this.runtime.pricing);
     let result: SDKResultMessage<unknown> | undefined;
     const prompt = plan.mode === "continue" ? this.runtime.continuationPrompt : input;
+    let mark = this.startMark;
     for await (const message of agent.query(prompt, { ...options, signal: this.abort.signal })) {
+      if (mark !== undefined) {
+        // A first run's first message (`init`, always yielded before the prompt is recorded) carries
+        // the start mark, and the query waits for it: the mark must be durable before the prompt is
+        // recorded, or a crash right after would send the prompt twice.
+        const held = await this.runtime.lane.publish(
+          this.conversationId,
+          this.jobId,
+          this.fence,
+          message,
+          false,
+          mark,
+        );
+        mark = undefined;
+        if (held) continue;
+        this.lease.markLost();
+        break;
+      }
       if (this.interruptRequested) agent.interrupt();
       // The result is the last message; it is recorded with the job's result, not streamed here.
       if (message.type === "result") {
@@ -115,21 +135,14 @@ export class JobRun implements InterruptibleRun {
   }
 
   /**
-   * Loads the history (the agent repairs a crashed tail as it loads), marks where the job's first
-   * run started, and rewinds a prompt recorded without a response. `undefined`: the lease was lost.
+   * Loads the history (the agent repairs a crashed tail as it loads), notes where the job's first
+   * run starts (recorded with its first message), and rewinds a prompt recorded without a
+   * response. `undefined`: the lease was lost.
    */
   private async prepare(agent: Agent<any>): Promise<ResumePlan | undefined> {
     const history = await agent.getHistory();
     const { startedAt, progressed } = this.claim;
-    if (startedAt === undefined) {
-      const marked = await this.runtime.lane.markStarted(
-        this.conversationId,
-        this.jobId,
-        this.fence,
-        history.length,
-      );
-      if (!marked) return undefined;
-    }
+    if (startedAt === undefined) this.startMark = history.length;
     const plan = planResume(history, startedAt, progressed, this.job.data.input);
     if (plan.mode === "rewind") await agent.replaceHistory(history.slice(0, plan.keep));
     return this.lease.isLost ? undefined : plan;

@@ -83,14 +83,17 @@ return 1`,
 };
 
 /**
- * Appends one message to a job's stream; `progressed` "1" marks that a response was recorded.
- * KEYS: lease, job, messages. ARGV: fence, entry, progressed, maxLength, ttlSeconds.
+ * Appends one message to a job's stream; `progressed` "1" marks that a response was recorded, and
+ * `started` (unless "") records, as MARK_STARTED does, the history length the job's first run
+ * started from — so the first message of a first run carries the mark in the same round trip.
+ * KEYS: lease, job, messages. ARGV: fence, entry, progressed, maxLength, ttlSeconds, started.
  * Returns 1, or 0 when the lease is lost (nothing is written).
  */
 export const PUBLISH: LaneScript = {
   numberOfKeys: 3,
   lua: `
 if not (${holds(1, 1)}) then return 0 end
+if ARGV[6] ~= "" then redis.call("HSETNX", KEYS[2], "started", ARGV[6]) end
 redis.call("XADD", KEYS[3], "MAXLEN", "~", ARGV[4], "*", "m", ARGV[2])
 redis.call("EXPIRE", KEYS[3], ARGV[5])
 if ARGV[3] == "1" then redis.call("HSET", KEYS[2], "progressed", "1") end

@@ -2,7 +2,10 @@
  * Waiting for job results: one BullMQ `QueueEvents` connection per producer, opened on first use,
  * whose `completed` and `failed` events settle every waiter of their job. A waiter is registered
  * before the job's current state is read, and the events are read from the moment the connection
- * was opened (by the server's clock), so a job that ends in between is not missed.
+ * was opened (by the server's clock), so a job that ends in between is not missed. A job this
+ * producer added after the connection was ready cannot end unseen: its state is not read again —
+ * an outcome that arrives before anyone waits is kept (for the last {@link FRESH_JOBS_KEPT} such
+ * jobs; an older one is read from Redis as usual).
  * @module
  */
 import { type ConnectionOptions, type Queue, QueueEvents } from "bullmq";
@@ -10,6 +13,11 @@ import type { ConversationLane } from "./conversation-lane";
 import { JobFailedError, JobNotFoundError, JobWaitTimeoutError } from "./errors";
 import type { AgentJobResult } from "./job-types";
 import type { ResolvedBaseOptions } from "./options";
+
+/** How many jobs added after the events connection was ready are remembered, outcome included. */
+export const FRESH_JOBS_KEPT = 1_000;
+
+type Outcome = AgentJobResult | Error;
 
 interface Waiter {
   resolve(result: AgentJobResult): void;
@@ -19,7 +27,10 @@ interface Waiter {
 /** The waiters of one producer. */
 export class ResultWaiter {
   private events: Promise<QueueEvents> | undefined;
+  private ready = false;
   private readonly waiters = new Map<string, Set<Waiter>>();
+  /** Jobs added since the connection was ready, with their outcome once it arrived unwaited. */
+  private readonly fresh = new Map<string, Outcome | undefined>();
 
   constructor(
     private readonly options: ResolvedBaseOptions,
@@ -45,6 +56,14 @@ export class ResultWaiter {
       const forJob = this.waiters.get(jobId) ?? new Set<Waiter>();
       forJob.add(waiter);
       this.waiters.set(jobId, forJob);
+      // A job added after the connection was ready: its outcome is one of its events.
+      if (this.fresh.has(jobId)) {
+        const early = this.fresh.get(jobId);
+        this.fresh.delete(jobId);
+        if (early instanceof Error) waiter.reject(early);
+        else if (early !== undefined) waiter.resolve(early);
+        return;
+      }
       // Listening first, then reading the state: a job ending in between is seen either way.
       this.open()
         .then(() => this.currentOutcome(jobId))
@@ -57,6 +76,13 @@ export class ResultWaiter {
           (error: unknown) => waiter.reject(error instanceof Error ? error : new Error(String(error))),
         );
     });
+  }
+
+  /** Notes a job this producer has just added (see the module comment). */
+  added(jobId: string): void {
+    if (!this.ready) return;
+    this.fresh.set(jobId, undefined);
+    if (this.fresh.size > FRESH_JOBS_KEPT) this.fresh.delete(this.fresh.keys().next().value!);
   }
 
   /** Rejects every waiter and closes the events connection. */
@@ -80,12 +106,13 @@ export class ResultWaiter {
       });
       events.on("error", this.onError);
       events.on("completed", ({ jobId, returnvalue }) =>
-        this.settle(jobId, (waiter) => waiter.resolve(returnvalue as unknown as AgentJobResult)),
+        this.settle(jobId, returnvalue as unknown as AgentJobResult),
       );
       events.on("failed", ({ jobId, failedReason }) =>
-        this.settle(jobId, (waiter) => waiter.reject(new JobFailedError(jobId, failedReason))),
+        this.settle(jobId, new JobFailedError(jobId, failedReason)),
       );
       await events.waitUntilReady();
+      this.ready = true;
       return events;
     })();
     return this.events;
@@ -101,8 +128,16 @@ export class ResultWaiter {
     return new JobFailedError(jobId, job?.failedReason ?? "unknown reason");
   }
 
-  private settle(jobId: string, action: (waiter: Waiter) => void): void {
-    for (const waiter of [...(this.waiters.get(jobId) ?? [])]) action(waiter);
+  private settle(jobId: string, outcome: Outcome): void {
+    const waiters = this.waiters.get(jobId);
+    if (waiters === undefined) {
+      if (this.fresh.has(jobId)) this.fresh.set(jobId, outcome);
+      return;
+    }
+    for (const waiter of [...waiters]) {
+      if (outcome instanceof Error) waiter.reject(outcome);
+      else waiter.resolve(outcome);
+    }
   }
 
   private forget(jobId: string, waiter: Waiter, timer: NodeJS.Timeout): void {

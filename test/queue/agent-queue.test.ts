@@ -42,4 +42,36 @@ describe("createAgentQueue + createAgentWorker", () => {
       expect(promptsIn(history)).toEqual([0, 1, 2, 3, 4].map((n) => promptOf(conversationId, n)));
     }
   });
+
+  it("resolves waitForResult for jobs that ended before anyone waited, once the producer listens", async () => {
+    const { queue } = fleet({ workers: 1 });
+    const first = uniqueName("first");
+    // The first wait opens the producer's events connection; jobs enqueued after it are "fresh".
+    const opening = await queue.enqueue({ conversationId: first, input: promptOf(first, 0) });
+    await queue.waitForResult(opening.id, { timeoutMs: 15_000 });
+    const later = uniqueName("later");
+    const done = await queue.enqueue({ conversationId: later, input: promptOf(later, 0) });
+    const failing = await queue.enqueue({
+      conversationId: later,
+      input: promptOf(later, 1),
+      options: { requestTimeoutMs: -5 },
+    });
+    // Both end before anyone waits for them: their outcome came as events nobody was waiting for.
+    for (let tries = 0; tries < 200; tries++) {
+      const states = await Promise.all(
+        [done.id, failing.id].map(async (id) => (await queue.getJob(id))?.state),
+      );
+      if (states[0] === "completed" && states[1] === "failed") break;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    await expect(queue.waitForResult(done.id, { timeoutMs: 5_000 })).resolves.toMatchObject({
+      subtype: "success",
+      result: `done ${later}/0`,
+    });
+    await expect(queue.waitForResult(failing.id, { timeoutMs: 5_000 })).rejects.toThrow(/requestTimeoutMs/);
+    // A second wait for the same job reads it from Redis again.
+    await expect(queue.waitForResult(done.id, { timeoutMs: 5_000 })).resolves.toMatchObject({
+      subtype: "success",
+    });
+  });
 });

@@ -68,6 +68,24 @@ describe("ConversationLane", () => {
     expect(await lane.finish(conversation, "k1", "k1:new", entry)).toBe("");
   });
 
+  it("records a first run's start mark with its first message, once, and only under the lease", async () => {
+    const conversation = uniqueName("c");
+    await lane.append(conversation, "m1");
+    await lane.claim(conversation, "m1", "m1:old", 100);
+    // A refused write (another fence) records no mark.
+    expect(await lane.publish(conversation, "m1", "m1:other", { type: "system" }, false, 7)).toBe(false);
+    expect(await redis.hget(lane.keys.job("m1"), "started")).toBeNull();
+    expect(await lane.publish(conversation, "m1", "m1:old", { type: "system" }, false, 3)).toBe(true);
+    expect(await lane.publish(conversation, "m1", "m1:old", { type: "assistant" }, true, 8)).toBe(true); // kept
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(await lane.claim(conversation, "m1", "m1:new", 5_000)).toEqual({
+      kind: "claimed",
+      run: 2,
+      startedAt: 3,
+      progressed: true,
+    });
+  });
+
   it("drops a dead head with the lease it held, and encodes ids into keys", async () => {
     const conversation = "a:lease";
     await lane.append(conversation, "d1");

@@ -3,7 +3,7 @@
  * worker-child.ts) whose agent talks HTTP to a mock Messages API server in this process, with a
  * Redis history store. Ordering under contention, SIGKILL mid-query (repeated), SIGTERM drain.
  *
- * Not tested: restarting Redis mid-run — the server on this machine is shared with other test runs.
+ * Redis restarted mid-run: redis-restart.test.ts (a private server; the shared one is never restarted).
  */
 import { QueueEvents } from "bullmq";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -12,7 +12,7 @@ import { promptOf } from "../fixtures/queue/workload";
 import { fleetKit } from "./fleet";
 import { uniqueName } from "./helpers";
 
-const { fleet, historyOf, historyStore, promptsIn, redis } = fleetKit();
+const { fleet, historyOf, historyStore, promptsIn, redis, workloadAgent } = fleetKit();
 
 /** Fast retries for the tests: the backoff is BullMQ's, with a short fixed delay. */
 const quickRetries = { defaultJobOptions: { attempts: 4, backoff: { type: "fixed", delay: 50 } } };
@@ -164,6 +164,34 @@ describe("how a job ends", () => {
     expect(notices).toEqual([
       { type: "system", subtype: "job_resumed", run: 2, mode: expect.stringMatching(/^(rewind|fresh)$/) },
     ]);
+  });
+
+  it("records nothing when the lease is lost before a first run's first message: the job resumes fresh", async () => {
+    let name = "";
+    const conversationId = uniqueName("early-loss");
+    const leaseKey = () => `agent-lattice:queue:{bull:${name}}:lease:${encodeURIComponent(conversationId)}`;
+    const built = fleet({
+      createAgent: async ({ run }) => {
+        // After the claim, before the start mark: another holder takes the lease for 400 ms.
+        if (run === 1) await redis.set(leaseKey(), "intruder:fence", "PX", 400);
+        return workloadAgent(conversationId);
+      },
+    });
+    name = built.name;
+    const prompt = promptOf(conversationId, 0);
+    const job = await built.queue.enqueue({ conversationId, input: prompt });
+    const result = await built.queue.waitForResult(job.id, { timeoutMs: 20_000 });
+    expect(result).toMatchObject({ subtype: "success", result: `done ${conversationId}/0` });
+    // The first run's init (which carries the mark) was refused: no mark, no prompt, no stream entry.
+    const history = await historyOf(conversationId);
+    expect(isWellFormedHistory(history)).toBe(true);
+    expect(promptsIn(history)).toEqual([prompt]);
+    const messages = [];
+    for await (const message of built.queue.messages(job.id)) messages.push(message);
+    expect(messages.filter((message) => message.type === "system").map((message) => message.subtype)).toEqual(
+      ["job_resumed", "init"],
+    );
+    expect(messages[0]).toMatchObject({ subtype: "job_resumed", run: 2, mode: "fresh" });
   });
 
   it("records progress after each response: turns, usage and an estimated cost", async () => {
