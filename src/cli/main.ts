@@ -7,6 +7,7 @@
 import packageJson from "../../package.json";
 import { urlSecretsOf } from "../shared/redact";
 import { type CliAgent, createCliAgent, MissingApiKeyError } from "./agent-setup";
+import { resumeOnce } from "./approval-run";
 import { type CliOptions, parseCommandLine, USAGE, UsageError } from "./args";
 import { runDemo } from "./demo";
 import { EXIT_AGENT_ERROR, EXIT_SUCCESS, EXIT_USAGE_ERROR } from "./exit-codes";
@@ -59,7 +60,15 @@ async function runWithAgent(options: CliOptions, io: CliIo, output: QueryOutput)
       if (notice) output.notice(notice);
     }
     const control = new InterruptControl(agent, (text) => output.notice(text));
-    const run = { agent, output, control, io, structured: setup.outputSchema !== undefined };
+    const run = {
+      agent,
+      output,
+      control,
+      io,
+      structured: setup.outputSchema !== undefined,
+      ...sessionOf(options),
+    };
+    if (options.decisions) return await resumeOnce(options.decisions, run);
     if (options.prompt !== undefined) return await runOnce(options.prompt, run);
     const context = {
       run: { ...run, tally: new SessionTally() },
@@ -72,6 +81,10 @@ async function runWithAgent(options: CliOptions, io: CliIo, output: QueryOutput)
     forgetCleanup();
     await agent.close();
   }
+}
+
+function sessionOf(options: CliOptions): { sessionPath?: string } {
+  return options.sessionPath === undefined ? {} : { sessionPath: options.sessionPath };
 }
 
 /** The value given to `--base-url`, read before parsing so that even a refused one is redacted. */

@@ -102,7 +102,7 @@ function toolOutputOf(definition: SubagentDefinition, result: SDKResultMessage<u
     return result.result;
   }
   if (result.subtype === "requires_approval") {
-    const pending = result.pending_approvals;
+    const pending = result.pending_approvals ?? [];
     const calls = pending.map((call) => `"${call.name}" (${call.tool_use_id})`).join(", ");
     const one = pending.length === 1;
     return failure(
