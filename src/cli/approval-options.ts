@@ -37,9 +37,10 @@ export function approvalOptionsOf(
     deny?: string[];
   },
   fail: UsageFailure,
-): { askBeforeWrites: boolean; decisions?: CliDecisions } {
-  const askBeforeWrites = values["ask-before-writes"] ?? false;
-  if (values.approve === undefined && values.deny === undefined) return { askBeforeWrites };
+): { askBeforeWrites?: true; decisions?: CliDecisions } {
+  // Absent unless given, so that the options of a run without approvals are as before.
+  const ask: { askBeforeWrites?: true } = values["ask-before-writes"] ? { askBeforeWrites: true } : {};
+  if (values.approve === undefined && values.deny === undefined) return ask;
   const approve = (values.approve ?? []).map((id) => idOf("--approve", id, fail));
   const deny = (values.deny ?? []).map((value) => {
     const split = value.indexOf("=");
@@ -49,7 +50,7 @@ export function approvalOptionsOf(
   });
   const twice = approve.find((id) => deny.some((denied) => denied.id === id));
   if (twice !== undefined) throw fail(`"${twice}" is both approved and denied`);
-  return { askBeforeWrites, decisions: { approve, deny } };
+  return { ...ask, decisions: { approve, deny } };
 }
 
 /** Decisions resume a session: they need `--session`, and no prompt (the run is the resume). */
