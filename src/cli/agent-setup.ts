@@ -73,6 +73,7 @@ export async function createCliAgent(
     systemPrompt: options.systemPrompt ?? overrides.systemPrompt ?? defaultSystemPrompt(tools, io.cwd),
     tools,
     maxTurns: options.maxTurns,
+    ...(options.askBeforeWrites ? { permissionMode: "askBeforeWrites" as const } : {}),
     maxBudgetUsd: options.budgetUsd,
     pricing: options.pricing,
     historyStore: options.sessionPath ? createSessionStore(options.sessionPath) : undefined,

@@ -5,6 +5,13 @@
  */
 import { parseArgs } from "node:util";
 import type { ModelPricing } from "../cost/pricing";
+import {
+  APPROVAL_OPTION_SPEC,
+  APPROVAL_USAGE,
+  approvalOptionsOf,
+  type CliDecisions,
+  checkApprovalCombinations,
+} from "./approval-options";
 
 /** The model used when neither `--model` nor `ANTHROPIC_MODEL` names one. */
 export const DEFAULT_CLI_MODEL = "claude-sonnet-4-6";
@@ -51,6 +58,10 @@ export interface CliOptions {
   demo: boolean;
   /** With `demo`: never use the real API, even with a key. */
   offline: boolean;
+  /** `--ask-before-writes`: the agent's `permissionMode: "askBeforeWrites"` (see approval-options.ts). */
+  askBeforeWrites?: boolean;
+  /** `--approve` / `--deny`: decisions that resume the `--session`'s paused query. */
+  decisions?: CliDecisions;
 }
 
 /** The parsed command: show help, show the version, or run. */
@@ -81,6 +92,7 @@ Options:
   --session <file>         keep the conversation in a JSONL file; run again to resume it
   --output-schema <file>   a JSON Schema file: the answer must be a JSON value matching it,
                            printed on stdout once validated
+${APPROVAL_USAGE}
   --json                   print every SDK message as one JSON line (NDJSON), for scripts
   --partial                with --json, also print stream_event messages (text deltas)
   --demo                   run the demo task on a temporary folder with the workspace tools:
@@ -97,6 +109,7 @@ Environment:
   NO_COLOR                 no colours and no spinner (also when output is not a terminal)
 
 Exit codes: 0 success or interrupted, 1 the agent ended with an error, 2 usage error,
+3 the query is waiting for approval (not interactive: resume with --session and --approve/--deny),
 130 a second Ctrl-C aborted a running query.
 
 Examples:
@@ -121,6 +134,7 @@ const OPTION_SPEC = {
   partial: { type: "boolean" },
   demo: { type: "boolean" },
   offline: { type: "boolean" },
+  ...APPROVAL_OPTION_SPEC,
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
 } as const;
@@ -151,6 +165,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     partial: values.partial ?? false,
     demo: values.demo ?? false,
     offline: values.offline ?? false,
+    ...approvalOptionsOf(values, usageError),
   };
   checkCombinations(options, values);
   return { kind: "run", options };
@@ -170,6 +185,7 @@ function parseStrictly(argv: readonly string[]) {
 function checkCombinations(options: CliOptions, values: { "base-url"?: string }): void {
   if (options.partial && !options.json) throw new UsageError("--partial only makes sense with --json");
   if (options.offline && !options.demo) throw new UsageError("--offline goes with --demo");
+  checkApprovalCombinations(options, usageError);
   if (!options.demo) return;
   if (options.prompt !== undefined)
     throw new UsageError("--demo takes no prompt: its scripted model performs one fixed task");
@@ -177,6 +193,10 @@ function checkCombinations(options: CliOptions, values: { "base-url"?: string })
   if (values["base-url"] !== undefined)
     throw new UsageError("--demo runs against its own local mock server; drop --base-url");
   if (options.outputSchemaPath !== undefined) throw new UsageError("--demo does not support --output-schema");
+}
+
+function usageError(message: string): UsageError {
+  return new UsageError(message);
 }
 
 function nonEmpty(name: string, value: string | undefined): string | undefined {

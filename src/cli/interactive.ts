@@ -7,7 +7,8 @@
  * @module
  */
 import { createInterface } from "node:readline";
-import { EXIT_ABORTED, EXIT_AGENT_ERROR, EXIT_SUCCESS } from "./exit-codes";
+import { type Ask, askAndResume } from "./approval-run";
+import { EXIT_ABORTED, EXIT_AGENT_ERROR, EXIT_APPROVAL_REQUIRED, EXIT_SUCCESS } from "./exit-codes";
 import { parseReplLine, type ReplContext, runReplCommand } from "./repl-commands";
 import { runPrompt } from "./run-prompt";
 
@@ -55,9 +56,18 @@ export async function runInteractiveSession(context: ReplContext, banner: string
         if (!terminal && outcome === "failed") exitCode = EXIT_AGENT_ERROR;
         continue;
       }
-      const code = await runPrompt(line.text, run);
+      const ask: Ask = async (question) => {
+        if (terminal) readline.setPrompt(question);
+        else io.stderr.write(question);
+        if (terminal) readline.prompt();
+        const answer = await lines.next();
+        readline.setPrompt(INPUT_PROMPT);
+        return answer.done ? undefined : answer.value;
+      };
+      const code = await askAndResume(await runPrompt(line.text, run), run, ask);
       if (code === EXIT_ABORTED) return EXIT_ABORTED;
       if (!terminal && code === EXIT_AGENT_ERROR) exitCode = EXIT_AGENT_ERROR;
+      if (!terminal && code === EXIT_APPROVAL_REQUIRED && exitCode === EXIT_SUCCESS) exitCode = code; // input ended unanswered
     }
     if (terminal) io.stdout.write("\n");
     return exitCode;

@@ -60,7 +60,15 @@ async function runWithAgent(options: CliOptions, io: CliIo, output: QueryOutput)
       if (notice) output.notice(notice);
     }
     const control = new InterruptControl(agent, (text) => output.notice(text));
-    const run = { agent, output, control, io, structured: setup.outputSchema !== undefined };
+    const run = {
+      agent,
+      output,
+      control,
+      io,
+      structured: setup.outputSchema !== undefined,
+      ...sessionOf(options),
+    };
+    if (options.decisions) return await (await import("./approval-run")).resumeOnce(options.decisions, run);
     if (options.prompt !== undefined) return await (await import("./one-shot")).runOnce(options.prompt, run);
     const [{ runInteractiveSession }, { SessionTally }] = await Promise.all([
       import("./interactive"),
@@ -77,6 +85,10 @@ async function runWithAgent(options: CliOptions, io: CliIo, output: QueryOutput)
     forgetCleanup();
     await agent.close();
   }
+}
+
+function sessionOf(options: CliOptions): { sessionPath?: string } {
+  return options.sessionPath === undefined ? {} : { sessionPath: options.sessionPath };
 }
 
 /** The value given to `--base-url`, read before parsing so that even a refused one is redacted. */

@@ -3,7 +3,8 @@
  * aborts it and quits.
  * @module
  */
-import { EXIT_ABORTED } from "./exit-codes";
+import { reportPending } from "./approval-run";
+import { EXIT_ABORTED, EXIT_APPROVAL_REQUIRED } from "./exit-codes";
 import { type PromptRun, runPrompt } from "./run-prompt";
 
 /** Runs one prompt with SIGINT wired to the interrupt control; returns the exit code. */
@@ -14,7 +15,9 @@ export async function runOnce(prompt: string, run: PromptRun): Promise<number> {
   };
   process.on("SIGINT", onSigint);
   try {
-    return await runPrompt(prompt, run);
+    const code = await runPrompt(prompt, run);
+    if (code === EXIT_APPROVAL_REQUIRED) await reportPending(run);
+    return code;
   } finally {
     process.off("SIGINT", onSigint);
   }

@@ -159,6 +159,8 @@ export class TerminalRenderer {
     const stats = style.dim(statisticsOf(result));
     if (result.subtype === "success") this.notice(`${style.green("✓ done")} ${stats}`);
     else if (result.subtype === "interrupted") this.notice(`${style.yellow("⏸ interrupted")} ${stats}`);
+    else if (result.subtype === "requires_approval")
+      this.notice(`${style.yellow("⏸ waiting for approval")} ${stats}`);
     else {
       const why = result.error?.message ? `: ${neutraliseControls(result.error.message)}` : "";
       this.notice(`${style.red(`✗ ${result.subtype}${why}`)} ${stats}`);

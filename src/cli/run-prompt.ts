@@ -3,8 +3,9 @@
  * @module
  */
 import type { Agent } from "../agent/create-agent";
+import type { ApprovalInput } from "../messages/approvals";
 import type { SDKResultMessage } from "../messages/sdk-messages";
-import { EXIT_ABORTED, EXIT_AGENT_ERROR, EXIT_SUCCESS } from "./exit-codes";
+import { EXIT_ABORTED, EXIT_AGENT_ERROR, EXIT_APPROVAL_REQUIRED, EXIT_SUCCESS } from "./exit-codes";
 import type { InterruptControl } from "./interrupt-control";
 import type { CliIo } from "./io";
 import type { QueryOutput } from "./query-output";
@@ -20,13 +21,16 @@ export interface PromptRun {
   structured: boolean;
   /** In an interactive session: where each result's usage and cost are added up, for `/cost`. */
   tally?: SessionTally;
+  /** `--session`: where a paused query can be resumed from (for the hint after a pause). */
+  sessionPath?: string;
 }
 
 /**
- * Runs `prompt` and returns the exit code: 0 for success and interrupted, 1 for an error result,
- * 130 when a second Ctrl-C aborted it.
+ * Runs `prompt` (or resumes a pause with `{ approvals }`) and returns the exit code: 0 for success
+ * and interrupted, 1 for an error result, 3 when it waits for approval, 130 when a second Ctrl-C
+ * aborted it.
  */
-export async function runPrompt(prompt: string, run: PromptRun): Promise<number> {
+export async function runPrompt(prompt: string | ApprovalInput, run: PromptRun): Promise<number> {
   const signal = run.control.begin();
   run.output.begin();
   let result: SDKResultMessage<unknown> | undefined;
@@ -42,6 +46,7 @@ export async function runPrompt(prompt: string, run: PromptRun): Promise<number>
   if (result) run.tally?.recordResult(result);
   if (run.control.aborted) return EXIT_ABORTED;
   if (!result || result.is_error) return EXIT_AGENT_ERROR;
+  if (result.subtype === "requires_approval") return EXIT_APPROVAL_REQUIRED;
   if (run.structured && result.subtype === "success" && !run.output.json)
     run.io.stdout.write(`${run.output.redact(JSON.stringify(result.structuredResult, null, 2))}\n`);
   return EXIT_SUCCESS;

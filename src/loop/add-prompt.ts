@@ -58,7 +58,7 @@ export async function addPrompt<T>(
   }
   const { history } = loop.conversation;
   // Calls waiting for approval are answered as denied: the user sent a new message instead.
-  await denyPendingCalls(history);
+  await denyPendingCalls(history, query.span);
   // Calls left without results (a history given to replaceHistory, or written by another program)
   // are answered first: the request would otherwise be refused. A prompt's tool_result blocks may
   // answer them, never anything else (thrown before history is touched).

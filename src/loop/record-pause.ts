@@ -16,9 +16,12 @@ export async function recordPause<T>(
   pending: PendingApproval[],
 ): Promise<Outcome<T>> {
   await loop.conversation.history.append(approvalMarker(pending));
-  query.span.set({
-    "agent_lattice.approvals.paused": true,
-    "agent_lattice.approvals.pending_ids": pending.map((call) => call.tool_use_id),
+  const ids = pending.map((call) => call.tool_use_id);
+  query.span.set({ "agent_lattice.approvals.paused": true, "agent_lattice.approvals.pending_ids": ids });
+  query.span.event("agent_lattice.approvals.paused", {
+    "agent_lattice.approvals.pending": pending.length,
+    "agent_lattice.approvals.pending_ids": ids,
+    "agent_lattice.approvals.tool_names": pending.map((call) => call.name),
   });
   return { kind: "ended", ending: { subtype: "requires_approval", pendingApprovals: pending } };
 }

@@ -12,6 +12,7 @@ import { errorResultsFor } from "../history/dangling";
 import type { HistoryLog } from "../history/history-log";
 import { type ApprovalDecision, assertDecisions, pendingPause } from "../messages/approvals";
 import type { AssistantModelMessage, ModelMessage, ToolUseBlock } from "../messages/types";
+import type { SpanHandle } from "../telemetry/telemetry";
 import type { Outcome } from "./decide-next";
 import type { LoopContext } from "./loop-context";
 import type { QueryState } from "./query-state";
@@ -40,11 +41,18 @@ export async function resumeApprovals<T>(
   const response = history.messages[index - 1] as AssistantModelMessage;
   await claim(history, history.messages.slice(0, index));
   const byId = new Map(Object.entries(decisions as Record<string, ApprovalDecision>));
-  const approved = [...byId.values()].filter((decision) => decision.approved).length;
+  const approvedIds = [...byId].filter(([, decision]) => decision.approved).map(([id]) => id);
+  const approved = approvedIds.length;
   query.span.set({
     "agent_lattice.approvals.resumed": true,
     "agent_lattice.approvals.approved": approved,
     "agent_lattice.approvals.denied": byId.size - approved,
+  });
+  query.span.event("agent_lattice.approvals.resumed", {
+    "agent_lattice.approvals.approved": approved,
+    "agent_lattice.approvals.denied": byId.size - approved,
+    "agent_lattice.approvals.approved_ids": approvedIds,
+    "agent_lattice.approvals.denied_ids": [...byId.keys()].filter((id) => !approvedIds.includes(id)),
   });
   return tools.answer(response, calls, byId);
 }
@@ -53,11 +61,15 @@ export async function resumeApprovals<T>(
  * A new prompt while calls wait for approval: the pause is claimed and every call of its batch is
  * answered as denied, so the prompt follows a well-formed history. Nothing when nothing is pending.
  */
-export async function denyPendingCalls(history: HistoryLog): Promise<void> {
+export async function denyPendingCalls(history: HistoryLog, span: SpanHandle): Promise<void> {
   const pause = pendingPause(history.messages);
   if (!pause) return;
   const denied = errorResultsFor(pause.calls, supersededCall);
   await claim(history, [...history.messages.slice(0, pause.index), denied]);
+  span.event("agent_lattice.approvals.superseded", {
+    "agent_lattice.approvals.denied": pause.marker.pending_approvals.length,
+    "agent_lattice.approvals.denied_ids": pause.marker.pending_approvals.map((call) => call.tool_use_id),
+  });
 }
 
 /** Writes `messages` over the stored pause; a conflict says who won. */

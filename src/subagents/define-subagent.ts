@@ -56,6 +56,7 @@ export function defineSubagent(definition: SubagentDefinition): Tool {
     description: definition.description,
     inputSchema: (definition.inputSchema ?? DEFAULT_INPUT) as SchemaLike<unknown>,
     readOnly: definition.readOnly ?? false,
+    ...(definition.needsApproval !== undefined ? { needsApproval: definition.needsApproval } : {}),
     execute: (input: unknown, context: ToolContext): Promise<ToolOutput> => {
       const depth = (context.agent?.depth ?? 0) + 1;
       if (depth > MAX_SUBAGENT_DEPTH) return Promise.resolve(tooDeep(definition.name));

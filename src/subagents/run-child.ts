@@ -54,7 +54,8 @@ function createChild(
   toolUseId: string,
   depth: number,
 ): Agent<unknown> {
-  const { name, description, readOnly, inputSchema, historyStore, tools, ...options } = definition;
+  const { name, description, readOnly, needsApproval, inputSchema, historyStore, tools, ...options } =
+    definition;
   return createAgent<unknown>({
     ...options,
     model,
@@ -105,6 +106,15 @@ function toolOutputOf(definition: SubagentDefinition, result: SDKResultMessage<u
   if (result.subtype === "success") {
     if (definition.outputSchema) return JSON.stringify(result.structuredResult ?? null);
     return result.result;
+  }
+  if (result.subtype === "requires_approval") {
+    const pending = result.pending_approvals ?? [];
+    const calls = pending.map((call) => `"${call.name}" (${call.tool_use_id})`).join(", ");
+    const one = pending.length === 1;
+    return failure(
+      definition,
+      `its ${one ? "call" : "calls"} to ${calls} ${one ? "needs" : "need"} a person's approval, which a subagent cannot wait for; ${one ? "it" : "they"} did not run.`,
+    );
   }
   if (result.subtype === "interrupted")
     return result.result || `The subagent "${definition.name}" was interrupted before it wrote any text.`;

@@ -7,7 +7,7 @@ import type { HistoryStore } from "../history/store";
 import type { ModelClient } from "../model/client";
 import type { OutputSchema } from "../tools/output-schema";
 import type { SchemaLike } from "../tools/schema";
-import type { Tool } from "../tools/tool";
+import type { NeedsApproval, Tool } from "../tools/tool";
 
 /** How deep subagents may nest: a top-level agent's subagent is at depth 1. Deeper calls get an error result. */
 export const MAX_SUBAGENT_DEPTH = 3;
@@ -44,6 +44,14 @@ export interface SubagentDefinition extends ChildAgentOptions {
   maxTurns?: number;
   /** May run concurrently with the parent's other read-only calls. @default false */
   readOnly?: boolean;
+  /**
+   * The call waits for a person's decision before the child starts, as a tool's `needsApproval`:
+   * the parent query pauses `requires_approval` with this call pending (its input is what the
+   * child would be asked), and resuming it runs the child. The way to approve a subagent's work: a
+   * child cannot pause itself — a child's call that asks ends the child, and this call's result is
+   * an error naming the calls it waited on. @default false
+   */
+  needsApproval?: NeedsApproval<unknown>;
   /**
    * The input the parent's model passes (zod, Standard Schema with JSON Schema, or `{ parse,
    * jsonSchema }`); rendered as JSON into the child's first prompt, or as the bare text when it is

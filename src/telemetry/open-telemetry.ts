@@ -35,6 +35,12 @@ class OtelSpan implements SpanHandle {
     for (const [key, value] of Object.entries(attributes))
       if (value !== undefined) this.span.setAttribute(key, redactValue(value, this.secrets));
   }
+  event(name: string, attributes: Record<string, SpanAttributeValue | undefined> = {}): void {
+    const recorded: Record<string, SpanAttributeValue> = {};
+    for (const [key, value] of Object.entries(attributes))
+      if (value !== undefined) recorded[key] = redactValue(value, this.secrets);
+    this.span.addEvent(name, recorded);
+  }
   fail(error: unknown): void {
     const failure = withoutSecrets(error instanceof Error ? error : new Error(String(error)), this.secrets);
     this.span.recordException(failure);

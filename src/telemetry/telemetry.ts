@@ -14,6 +14,8 @@ export interface SpanHandle {
   set(attributes: Record<string, SpanAttributeValue | undefined>): void;
   /** Marks the span failed, recording the error. */
   fail(error: unknown): void;
+  /** Records a named event at this moment (a pause, a resume), with its attributes. */
+  event(name: string, attributes?: Record<string, SpanAttributeValue | undefined>): void;
   end(): void;
   /**
    * Runs `work` with this span as the active context, so spans started inside it (HTTP
@@ -47,7 +49,7 @@ export interface InheritedTracing {
 }
 
 /** The span of a disabled telemetry. */
-export const NOOP_SPAN: SpanHandle = Object.freeze({ set() {}, fail() {}, end() {} });
+export const NOOP_SPAN: SpanHandle = Object.freeze({ set() {}, fail() {}, event() {}, end() {} });
 
 /** Telemetry that records nothing. */
 export const NOOP_TELEMETRY: Telemetry = Object.freeze({

@@ -74,4 +74,16 @@ describe("every example under examples/ runs offline, as the docs say to run it"
     expect(run.stdout).toContain("Summary of 3 findings:");
     expect(run.stdout).toMatch(/^success · 2 turns · \$\d+\.\d{4}$/m);
   });
+
+  it("approval-server.ts pauses on one request and resumes on the next, each with a fresh Agent over the JSONL file", async () => {
+    const run = await runExample("approval-server.ts");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("POST /conversations/release-42 → 202 waiting");
+    expect(run.stdout).toContain('  waiting: deploy({"target":"production"}) [toolu_deploy_1]');
+    expect(run.stdout).toContain("POST /conversations/release-42/approvals → 200 success");
+    expect(run.stdout).toContain("  Done. Release 4.2.0 is live on production.");
+    expect(run.stdout).toContain(
+      "POST /conversations/release-42/approvals again → 400 approvals were given, but no tool call is waiting for approval.",
+    );
+  });
 });

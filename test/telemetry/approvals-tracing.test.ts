@@ -10,6 +10,10 @@ import { createAgent, defineTool } from "../../src/index";
 import { createScriptedClient } from "../../src/testing/index";
 import { toolUse } from "../loop/support";
 
+/** An OpenTelemetry `[seconds, nanoseconds]` time as one number of nanoseconds. */
+const nanoseconds = ([seconds, nanos]: [number, number]): bigint =>
+  BigInt(seconds) * 1_000_000_000n + BigInt(nanos);
+
 let exporter: InMemorySpanExporter;
 let provider: BasicTracerProvider;
 
@@ -58,4 +62,79 @@ it("the invoke_agent span of the pause and of the resume say so", async () => {
     true,
     undefined,
   ]);
+});
+
+it("the pause and the resume are events on the invoke_agent span, with their attributes", async () => {
+  const deploy = defineTool({
+    name: "deploy",
+    inputSchema: z.object({}),
+    needsApproval: true,
+    execute: () => "deployed",
+  });
+  const client = createScriptedClient([
+    { content: [toolUse("d1", "deploy"), toolUse("d2", "deploy")] },
+    { content: "one deployed" },
+  ]);
+  const agent = createAgent({
+    model: "claude-sonnet-4-6",
+    client,
+    tools: [deploy],
+    telemetry: { tracer: provider.getTracer("test") },
+  });
+  await agent.prompt("deploy twice");
+  await agent.prompt({ approvals: { d1: { approved: true }, d2: { approved: false, message: "no" } } });
+  const [pause, resume] = exporter.getFinishedSpans().filter((span) => span.name.startsWith("invoke_agent"));
+  expect(pause!.events.map((event) => event.name)).toEqual(["agent_lattice.approvals.paused"]);
+  expect(pause!.events[0]!.attributes).toEqual({
+    "agent_lattice.approvals.pending": 2,
+    "agent_lattice.approvals.pending_ids": ["d1", "d2"],
+    "agent_lattice.approvals.tool_names": ["deploy", "deploy"],
+  });
+  expect(resume!.events.map((event) => event.name)).toEqual(["agent_lattice.approvals.resumed"]);
+  expect(resume!.events[0]!.attributes).toEqual({
+    "agent_lattice.approvals.approved": 1,
+    "agent_lattice.approvals.denied": 1,
+    "agent_lattice.approvals.approved_ids": ["d1"],
+    "agent_lattice.approvals.denied_ids": ["d2"],
+  });
+  // The resume event comes before the tool spans of the resumed batch start.
+  const toolStart = exporter
+    .getFinishedSpans()
+    .filter((span) => span.name === "execute_tool deploy")
+    .map((span) => nanoseconds(span.startTime))
+    .at(-1)!;
+  expect(nanoseconds(resume!.events[0]!.time)).toBeLessThanOrEqual(toolStart);
+});
+
+it("a plain prompt over a pause records a superseded event; a query that does not pause records none", async () => {
+  const deploy = defineTool({
+    name: "deploy",
+    inputSchema: z.object({}),
+    needsApproval: true,
+    execute: () => "deployed",
+  });
+  const client = createScriptedClient([
+    { content: [toolUse("d1", "deploy")] },
+    { content: "fine, not deploying" },
+    { content: "hello" },
+  ]);
+  const agent = createAgent({
+    model: "claude-sonnet-4-6",
+    client,
+    tools: [deploy],
+    telemetry: { tracer: provider.getTracer("test") },
+  });
+  await agent.prompt("deploy");
+  await agent.prompt("never mind");
+  await agent.prompt("hi");
+  const spans = exporter.getFinishedSpans().filter((span) => span.name.startsWith("invoke_agent"));
+  expect(spans.map((span) => span.events.map((event) => event.name))).toEqual([
+    ["agent_lattice.approvals.paused"],
+    ["agent_lattice.approvals.superseded"],
+    [],
+  ]);
+  expect(spans[1]!.events[0]!.attributes).toEqual({
+    "agent_lattice.approvals.denied": 1,
+    "agent_lattice.approvals.denied_ids": ["d1"],
+  });
 });
