@@ -36,7 +36,11 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     // Prices are read (and --budget checked against them) before anything runs.
     const options = { ...command.options, pricing: await resolveCliPricing(command.options) };
     const output = createQueryOutput(
-      { json: options.json, structured: options.outputSchemaPath !== undefined },
+      {
+        json: options.json,
+        structured: options.outputSchemaPath !== undefined,
+        thinking: options.thinkingDisplay,
+      },
       io,
       redact,
     );
@@ -66,6 +70,7 @@ async function runWithAgent(options: CliOptions, io: CliIo, output: QueryOutput)
       client: setup.client,
       pricing: options.pricing,
       budgetUsd: options.budgetUsd,
+      summarySettings: setup.summarySettings,
     };
     return await runInteractiveSession(context, bannerOf(options, setup));
   } finally {
