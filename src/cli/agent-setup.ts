@@ -4,11 +4,13 @@
  */
 import { type Agent, createAgent } from "../agent/create-agent";
 import type { AgentOptions } from "../agent/options";
+import type { RequestSettings } from "../loop/loop-config";
 import { createAnthropicClient } from "../model/anthropic";
 import type { ModelClient } from "../model/client";
 import type { Tool } from "../tools/tool";
 import { createWorkspaceTools, isBashSandboxAvailable } from "../workspace-tools/index";
 import { type CliOptions, type ToolGroup, UsageError } from "./args";
+import { COMPACT_MAX_TOKENS, compactionRequestSettings } from "./compact-command";
 import type { CliIo } from "./io";
 import { type JsonSchemaOutput, loadOutputSchema } from "./output-schema";
 import { createSessionStore } from "./session";
@@ -41,6 +43,8 @@ export interface CliAgent {
   toolNames: string[];
   /** With `--tools bash`: the line saying whether its commands run sandboxed. */
   bashModeNotice?: string;
+  /** The model settings `/compact`'s summary request carries, as automatic compaction's would. */
+  summarySettings: RequestSettings;
 }
 
 /** Extra pieces a caller may supply instead of the defaults (the demo brings its own client and tools). */
@@ -68,6 +72,7 @@ export async function createCliAgent(
   const client =
     overrides.client ?? createAnthropicClient({ apiKey: options.apiKey, baseURL: options.baseURL });
   const agent = createAgent<unknown>({
+    ...options.modelSettings,
     model: options.model,
     client,
     systemPrompt: options.systemPrompt ?? overrides.systemPrompt ?? defaultSystemPrompt(tools, io.cwd),
@@ -81,7 +86,14 @@ export async function createCliAgent(
     includePartialMessages: !options.json || options.partial,
   });
   const toolNames = tools.map((tool) => tool.name);
-  return { agent, client, outputSchema, toolNames, bashModeNotice: bashModeNotice(toolNames) };
+  return {
+    agent,
+    client,
+    outputSchema,
+    toolNames,
+    bashModeNotice: bashModeNotice(toolNames),
+    summarySettings: compactionRequestSettings(options.modelSettings, COMPACT_MAX_TOKENS),
+  };
 }
 
 /**

@@ -12,6 +12,10 @@ import {
   type CliDecisions,
   checkApprovalCombinations,
 } from "./approval-options";
+import { type CliModelSettings, MODEL_FLAG_SPEC, MODEL_FLAG_USAGE, modelSettingsOf } from "./model-flags";
+import { UsageError } from "./usage-error";
+
+export { UsageError } from "./usage-error";
 
 /** The model used when neither `--model` nor `ANTHROPIC_MODEL` names one. */
 export const DEFAULT_CLI_MODEL = "claude-sonnet-4-6";
@@ -21,14 +25,6 @@ export const TOOL_GROUPS = ["read", "write", "bash"] as const;
 
 /** One group of workspace tools: `read` (read_file, list_files, glob, grep), `write` (write_file, edit_file), `bash`. */
 export type ToolGroup = (typeof TOOL_GROUPS)[number];
-
-/** A mistake on the command line. The message is shown as is, followed by a pointer to `--help`. */
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "UsageError";
-  }
-}
 
 /** What one run of the command should do. */
 export interface CliOptions {
@@ -62,6 +58,10 @@ export interface CliOptions {
   askBeforeWrites?: boolean;
   /** `--approve` / `--deny`: decisions that resume the `--session`'s paused query. */
   decisions?: CliDecisions;
+  /** `--temperature`, `--thinking`, `--effort`, `--max-tokens`, `--no-cache`: the agent's model settings. */
+  modelSettings: CliModelSettings;
+  /** False with `--no-thinking-display`: thinking is not shown (it is shown dimmed on a terminal). */
+  thinkingDisplay: boolean;
 }
 
 /** The parsed command: show help, show the version, or run. */
@@ -85,6 +85,7 @@ Options:
                            optionally cache read and cache write (--price 0.3,1.2,0.006)
   --pricing <file>         a JSON file of prices by model id, as AgentOptions.pricing:
                            { "my-model": { "inputPerMTok": 0.3, "outputPerMTok": 1.2 } }
+${MODEL_FLAG_USAGE}
   --tools <list>           workspace tools over the current folder, comma-separated:
                              read  = read_file, list_files, glob, grep
                              write = write_file, edit_file
@@ -117,7 +118,8 @@ Examples:
   agent-lattice --tools read "What does this project do?"
   agent-lattice --session chat.jsonl
   agent-lattice --json --output-schema todo.schema.json "List the TODOs in src/"
-  agent-lattice --model my-model --price 0.5,2 --budget 0.10 "Hi"`;
+  agent-lattice --model my-model --price 0.5,2 --budget 0.10 "Hi"
+  agent-lattice --thinking 4096 --effort high "Why does this test fail?"`;
 
 const OPTION_SPEC = {
   model: { type: "string" },
@@ -137,6 +139,7 @@ const OPTION_SPEC = {
   ...APPROVAL_OPTION_SPEC,
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
+  ...MODEL_FLAG_SPEC,
 } as const;
 
 /**
@@ -166,6 +169,8 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     demo: values.demo ?? false,
     offline: values.offline ?? false,
     ...approvalOptionsOf(values, usageError),
+    modelSettings: modelSettingsOf(values),
+    thinkingDisplay: !values["no-thinking-display"],
   };
   checkCombinations(options, values);
   return { kind: "run", options };

@@ -10,6 +10,9 @@
  * the summary followed by the {@link COMPACT_KEEP_RECENT_MESSAGES} most recent messages
  * (`replaceHistory`). Unlike automatic compaction it makes one attempt (no retries) and runs no
  * `preCompact` hooks (the command has none). History changes only once a summary came back.
+ * The summary request carries the model settings automatic compaction's would: the agent's
+ * sampling, effort and prompt caching, thinking when it fits the summary's budget, never a tool
+ * choice or stop sequences ({@link compactionRequestSettings}).
  * @module
  */
 import type { Agent } from "../agent/create-agent";
@@ -20,8 +23,12 @@ import { DEFAULT_COMPACTION_PROMPT } from "../compaction/prompt";
 import { buildCompactionRequestMessages, rebuildHistory, summaryText } from "../compaction/transcript";
 import { DEFAULT_PRICING, type ModelPricing } from "../cost/pricing";
 import { CostLedger } from "../cost/usage";
+import type { RequestSettings } from "../loop/loop-config";
+import { summaryRequestSettings } from "../loop/request-settings";
 import type { AssistantModelMessage, Usage } from "../messages/types";
 import type { ModelClient } from "../model/client";
+import { resolvePromptCaching } from "../model/model-settings";
+import type { CliModelSettings } from "./model-flags";
 
 /** Messages kept verbatim after the summary: as many as automatic compaction keeps by default. */
 export const COMPACT_KEEP_RECENT_MESSAGES = DEFAULT_KEEP_RECENT_MESSAGES;
@@ -52,6 +59,21 @@ export interface CompactOptions {
   instructions?: string;
   /** The prices from the command line, merged over the built-in table, for the request's cost. */
   pricing?: Record<string, ModelPricing>;
+  /** The model settings of the summary request ({@link compactionRequestSettings}). */
+  settings?: RequestSettings;
+}
+
+/**
+ * The settings a summary request of `maxTokens` carries for the command line's model settings, as
+ * the agent resolves them for automatic compaction: prompt caching on unless `--no-cache`, then
+ * the subset summary requests keep (`summaryRequestSettings`).
+ */
+export function compactionRequestSettings(settings: CliModelSettings, maxTokens: number): RequestSettings {
+  const { promptCaching, maxTokens: _mainMaxTokens, ...rest } = settings;
+  const resolved: RequestSettings = { ...rest };
+  const caching = resolvePromptCaching(promptCaching);
+  if (caching) resolved.promptCaching = caching;
+  return summaryRequestSettings(resolved, maxTokens);
 }
 
 /** Summarises all but the recent messages of `agent`'s conversation and rebuilds its history. */
@@ -67,6 +89,7 @@ export async function compactConversation(
   let response: AssistantModelMessage;
   try {
     response = await client.createMessage({
+      ...options.settings,
       model,
       messages: buildCompactionRequestMessages(
         history.slice(0, cut),

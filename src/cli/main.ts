@@ -35,7 +35,11 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     const options = { ...command.options, pricing: await resolveCliPricing(command.options) };
     const { createQueryOutput } = await import("./query-output");
     const output = createQueryOutput(
-      { json: options.json, structured: options.outputSchemaPath !== undefined },
+      {
+        json: options.json,
+        structured: options.outputSchemaPath !== undefined,
+        thinking: options.thinkingDisplay,
+      },
       io,
       redact,
     );
@@ -79,6 +83,7 @@ async function runWithAgent(options: CliOptions, io: CliIo, output: QueryOutput)
       client: setup.client,
       pricing: options.pricing,
       budgetUsd: options.budgetUsd,
+      summarySettings: setup.summarySettings,
     };
     return await runInteractiveSession(context, bannerOf(options, setup));
   } finally {

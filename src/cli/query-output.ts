@@ -31,6 +31,8 @@ export interface QueryOutputOptions {
   json: boolean;
   /** stdout is reserved for the validated JSON payload, so the answer text goes to stderr. */
   structured: boolean;
+  /** Show streamed thinking (dimmed, and only when the answer goes to a terminal with colour). @default true */
+  thinking?: boolean;
 }
 
 /** The output for this run. Colour and spinner only on a terminal without `NO_COLOR`. */
@@ -47,12 +49,14 @@ export function createQueryOutput(options: QueryOutputOptions, io: CliIo, redact
     };
   }
   const fancy = isInteractiveTerminal(io.stderr, io.env);
+  const answer = options.structured ? io.stderr : io.stdout;
   const renderer = new TerminalRenderer({
-    answer: options.structured ? io.stderr : io.stdout,
+    answer,
     status: io.stderr,
     style: createStyle(fancy),
     spinner: fancy ? createTerminalSpinner(io.stderr) : SILENT_SPINNER,
     redact,
+    thinking: options.thinking !== false && isInteractiveTerminal(answer, io.env),
   });
   return {
     json: false,

@@ -12,6 +12,7 @@ import { howToPrice } from "./pricing-options";
 import type { Redactor } from "./redact";
 import type { Spinner } from "./spinner";
 import { neutraliseControls, type OutputStream, type Style } from "./terminal";
+import { ThinkingDisplay } from "./thinking-display";
 import { describeToolCall } from "./tool-summary";
 
 /** Where and how a {@link TerminalRenderer} writes. */
@@ -24,6 +25,8 @@ export interface TerminalRendererOptions {
   style: Style;
   spinner: Spinner;
   redact: Redactor;
+  /** Show streamed thinking, dimmed, on the answer stream (a terminal, not `--no-thinking-display`). @default false */
+  thinking?: boolean;
 }
 
 /** The spinner's label while a request is out. */
@@ -43,10 +46,13 @@ export class TerminalRenderer {
 
   /** A subagent's messages, indented under the call that started it. */
   private readonly children: ChildLines;
+  /** Streamed thinking, when shown. */
+  private readonly thinking: ThinkingDisplay | undefined;
 
   constructor(options: TerminalRendererOptions) {
     this.options = options;
     this.children = new ChildLines(options.style);
+    if (options.thinking) this.thinking = new ThinkingDisplay(options.answer, options.style, options.redact);
   }
 
   /** Call when a query starts: shows the spinner until the first text arrives. */
@@ -107,12 +113,23 @@ export class TerminalRenderer {
       return;
     }
     if (event.type === "content_block_delta") {
-      const delta = event.delta as { type?: string; text?: string } | undefined;
+      const delta = event.delta as { type?: string; text?: string; thinking?: string } | undefined;
       if (delta?.type === "text_delta" && typeof delta.text === "string" && delta.text !== "") {
         this.writeAnswer(delta.text);
         this.streamedText = true;
+      } else if (delta?.type === "thinking_delta" && typeof delta.thinking === "string") {
+        this.showThinking(delta.thinking);
       }
+      return;
     }
+    if (event.type === "content_block_stop") this.thinking?.close();
+  }
+
+  private showThinking(text: string): void {
+    if (!this.thinking || text === "") return;
+    this.options.spinner.stop();
+    if (!this.thinking.showing) this.closeAnswerLine();
+    this.thinking.write(text);
   }
 
   private handleAssistant(message: AssistantModelMessage): void {
@@ -173,6 +190,7 @@ export class TerminalRenderer {
    */
   private writeAnswer(text: string): void {
     this.options.spinner.stop();
+    this.thinking?.close();
     const pending = this.heldAnswer + text;
     const cut = this.options.redact.unsafeTailStart(pending);
     this.heldAnswer = pending.slice(cut);
@@ -194,6 +212,7 @@ export class TerminalRenderer {
   }
 
   private closeAnswerLine(): void {
+    this.thinking?.close();
     this.flushAnswer();
     if (!this.answerLineOpen) return;
     this.options.answer.write("\n");

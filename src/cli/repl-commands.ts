@@ -6,6 +6,7 @@
  * @module
  */
 import type { ModelPricing } from "../cost/pricing";
+import type { RequestSettings } from "../loop/loop-config";
 import type { ModelClient } from "../model/client";
 import { formatUsd } from "../shared/money";
 import { compactConversation } from "./compact-command";
@@ -31,6 +32,8 @@ export interface ReplContext {
   pricing?: Record<string, ModelPricing>;
   /** `--budget`: every model switched to must have a price. */
   budgetUsd?: number;
+  /** The model settings of `/compact`'s summary request (as automatic compaction's). */
+  summarySettings?: RequestSettings;
 }
 
 /** `/help`: the commands and what they do. */
@@ -128,6 +131,7 @@ async function compactCommand(instructions: string, context: ReplContext): Promi
       signal,
       instructions: instructions === "" ? undefined : instructions,
       pricing: context.pricing,
+      settings: context.summarySettings,
     });
   } catch (error) {
     outcome = { kind: "failed", error: error as Error };

@@ -34,6 +34,8 @@ describe("parseCommandLine", () => {
       partial: false,
       demo: false,
       offline: false,
+      modelSettings: {},
+      thinkingDisplay: true,
     });
   });
 
@@ -76,6 +78,8 @@ describe("parseCommandLine", () => {
       partial: true,
       demo: false,
       offline: false,
+      modelSettings: {},
+      thinkingDisplay: true,
     });
   });
 
