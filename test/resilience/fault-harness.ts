@@ -3,7 +3,7 @@
  * over real HTTP (streaming or JSON), with an injected sleep that records every retry wait and
  * returns at once, and helpers that run a query and check what every query must end with.
  */
-import { createServer } from "node:net";
+import { connect } from "node:net";
 import { afterEach, expect } from "vitest";
 import {
   type Agent,
@@ -165,14 +165,28 @@ export async function runQuery(
   };
 }
 
-/** A base URL on the loopback interface where nothing listens (connections are refused). */
+/**
+ * A base URL on the loopback interface where nothing listens (connections are refused). The port
+ * is a privileged one (not on fetch's bad-port list) seen refusing a connection: an ephemeral port freed by a probe could be
+ * taken by another test's server while the retries run (seen: a "refused" port answering 500).
+ */
 export async function closedPortUrl(): Promise<string> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const address = probe.address();
-  const port = typeof address === "object" && address ? address.port : 0;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
+  // From 700: fetch refuses the "bad ports" of the Fetch standard (1, 7, 9, … 601, 636) outright.
+  for (let port = 700; port < 989; port++) {
+    if (await refusesConnections(port)) return `http://127.0.0.1:${port}`;
+  }
+  throw new Error("no privileged loopback port refuses connections");
+}
+
+function refusesConnections(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: "127.0.0.1", port });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once("error", (error: NodeJS.ErrnoException) => resolve(error.code === "ECONNREFUSED"));
+  });
 }
 
 /** The exponential full-jitter wait for retry `attempt` (1-based) at random value `r`. */
