@@ -5,11 +5,8 @@
 // The child runs its warm-up conversations with instrumentation off, then the parent switches it on
 // (`callgrind_control -i on`) for the measured conversations only, so start-up and JIT warm-up are
 // not counted. Needs `valgrind` on the PATH; takes 15–30 s.
-import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { countInstructions, hasValgrind, warmedUp } from "./lib/callgrind.mjs";
 import { IN_PROCESS_CONTENDERS } from "./scenarios/in-process-contenders.mjs";
 
 const TOOL_TURNS = 1000;
@@ -18,52 +15,18 @@ if (process.argv[2] === "--child") await runChild(...process.argv.slice(3));
 else await runParent(process.argv[2] ?? "lattice", Number(process.argv[3] ?? 30), Number(process.argv[4] ?? 20));
 
 async function runParent(contender, warmUp, measured) {
-  if (spawnSync("valgrind", ["--version"]).status !== 0) {
+  if (!hasValgrind()) {
     console.error("valgrind is not installed: this benchmark counts instructions with callgrind.");
     process.exit(2);
   }
-  const folder = mkdtempSync(join(tmpdir(), "agent-lattice-instructions-"));
-  try {
-    const child = spawn(
-      "valgrind",
-      [
-        "--tool=callgrind",
-        "--instr-atstart=no",
-        `--callgrind-out-file=${join(folder, "callgrind.out")}`,
-        process.execPath,
-        "--single-threaded",
-        fileURLToPath(import.meta.url),
-        "--child",
-        contender,
-        String(warmUp),
-        String(measured),
-        folder,
-      ],
-      { stdio: ["ignore", "inherit", "pipe"] },
-    );
-    let log = "";
-    child.stderr.on("data", (chunk) => {
-      log += chunk;
-    });
-    const exited = new Promise((resolve) => child.on("exit", resolve));
-    while (!existsSync(join(folder, "warm"))) {
-      if (child.exitCode !== null) break;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    spawnSync("callgrind_control", ["-i", "on", String(child.pid)], { stdio: "ignore" });
-    writeFileSync(join(folder, "go"), "");
-    const code = await exited;
-    const collected = /Collected : ([\d,]+)/.exec(log);
-    if (code !== 0 || !collected) {
-      console.error(log);
-      process.exit(1);
-    }
-    const instructions = Number(collected[1].replaceAll(",", ""));
-    const perTurn = Math.round(instructions / (measured * TOOL_TURNS));
-    console.log(`${contender}: ${perTurn.toLocaleString("en")} instructions per turn (${measured} conversations of ${TOOL_TURNS} tool turns after ${warmUp} warm-up conversations)`);
-  } finally {
-    rmSync(folder, { recursive: true, force: true });
-  }
+  const instructions = await countInstructions(fileURLToPath(import.meta.url), [
+    "--child",
+    contender,
+    String(warmUp),
+    String(measured),
+  ]);
+  const perTurn = Math.round(instructions / (measured * TOOL_TURNS));
+  console.log(`${contender}: ${perTurn.toLocaleString("en")} instructions per turn (${measured} conversations of ${TOOL_TURNS} tool turns after ${warmUp} warm-up conversations)`);
 }
 
 async function runChild(contender, warmUp, measured, folder) {
@@ -71,7 +34,6 @@ async function runChild(contender, warmUp, measured, folder) {
   if (!entry) throw new Error(`unknown contender "${contender}" (lattice, lattice-zod or floor)`);
   const conversation = () => entry.run({ toolTurns: TOOL_TURNS, resultBytes: 0, stamp: () => {} });
   for (let index = 0; index < Number(warmUp); index++) await conversation();
-  writeFileSync(join(folder, "warm"), "");
-  while (!existsSync(join(folder, "go"))) await new Promise((resolve) => setTimeout(resolve, 50));
+  await warmedUp(folder);
   for (let index = 0; index < Number(measured); index++) await conversation();
 }

@@ -16,14 +16,11 @@
 //     instrumentation on only for the measured calls (as bench/instructions.mjs). Defaults 2000 and
 //     1000: with 300 warm-up calls the JIT has not settled and the counts move by 30%. Stable to
 //     about 1% where time moves by ±30% on a loaded machine. Needs `valgrind`; takes about 3 minutes.
-import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { createAgent, defineSubagent, defineTool } from "../dist/index.js";
 import { createScriptedClient } from "../dist/testing.js";
+import { countInstructions, hasValgrind, warmedUp } from "./lib/callgrind.mjs";
 
 const MODEL = "claude-sonnet-4-6";
 const CHILD_SYSTEM = "You are the child.";
@@ -107,8 +104,8 @@ async function timeBoth(calls, rounds) {
   }
 }
 
-async function countInstructions(warmUp, measured) {
-  if (spawnSync("valgrind", ["--version"]).status !== 0) {
+async function countSubagentInstructions(warmUp, measured) {
+  if (!hasValgrind()) {
     console.error("valgrind is not installed: --instructions counts instructions with callgrind.");
     process.exit(2);
   }
@@ -121,56 +118,18 @@ async function countInstructions(warmUp, measured) {
 }
 
 /** Instructions the child process ran for `measured` calls of `name`, after its warm-up. */
-async function instructionsOf(name, warmUp, measured) {
-  const folder = mkdtempSync(join(tmpdir(), "agent-lattice-subagents-"));
-  try {
-    const child = spawn(
-      "valgrind",
-      [
-        "--tool=callgrind",
-        "--instr-atstart=no",
-        `--callgrind-out-file=${join(folder, "callgrind.out")}`,
-        process.execPath,
-        "--single-threaded",
-        fileURLToPath(import.meta.url),
-        "--child",
-        name,
-        String(warmUp),
-        String(measured),
-        folder,
-      ],
-      { stdio: ["ignore", "inherit", "pipe"] },
-    );
-    let log = "";
-    child.stderr.on("data", (chunk) => {
-      log += chunk;
-    });
-    const exited = new Promise((resolve) => child.on("exit", resolve));
-    while (!existsSync(join(folder, "warm")) && child.exitCode === null)
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    spawnSync("callgrind_control", ["-i", "on", String(child.pid)], { stdio: "ignore" });
-    writeFileSync(join(folder, "go"), "");
-    const code = await exited;
-    const collected = /Collected : ([\d,]+)/.exec(log);
-    if (code !== 0 || !collected) {
-      console.error(log);
-      process.exit(1);
-    }
-    return Number(collected[1].replaceAll(",", ""));
-  } finally {
-    rmSync(folder, { recursive: true, force: true });
-  }
+function instructionsOf(name, warmUp, measured) {
+  return countInstructions(fileURLToPath(import.meta.url), ["--child", name, String(warmUp), String(measured)]);
 }
 
 /** Under callgrind: warm up, signal it, wait for instrumentation, run the measured calls. */
 async function runChild(name, warmUp, measured, folder) {
   await run(VARIANTS[name], Number(warmUp));
-  writeFileSync(join(folder, "warm"), "");
-  while (!existsSync(join(folder, "go"))) await new Promise((resolve) => setTimeout(resolve, 50));
+  await warmedUp(folder);
   await run(VARIANTS[name], Number(measured));
 }
 
 const [mode, ...rest] = process.argv.slice(2);
 if (mode === "--child") await runChild(...rest);
-else if (mode === "--instructions") await countInstructions(Number(rest[0] ?? 2000), Number(rest[1] ?? 1000));
+else if (mode === "--instructions") await countSubagentInstructions(Number(rest[0] ?? 2000), Number(rest[1] ?? 1000));
 else await timeBoth(Number(mode ?? 3000), Number(rest[0] ?? 9));
