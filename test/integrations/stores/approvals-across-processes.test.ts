@@ -2,7 +2,8 @@
  * Approvals across processes, for every durable store: a query pauses for approval in one process,
  * which is then killed (SIGKILL); a second process over the same store sees the pending call and
  * approves it, and the call runs there, once. Two processes resolving the same pause at once: one
- * wins, the other gets a ConversationConflictError saying so, and the call runs once.
+ * wins, the other gets a ConversationConflictError saying so, and the call runs once. The same
+ * with a subagent that needs approval: the child starts in the resuming process, never before.
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -45,11 +46,14 @@ interface ResumeReport {
 
 const PENDING = [{ tool_use_id: "toolu_deploy", name: "deploy", input: { target: "production" } }];
 
+const PENDING_SUBAGENT = [{ tool_use_id: "toolu_release", name: "releaser", input: { prompt: "Ship it." } }];
+
 /** Pauses in a child that is then killed with SIGKILL. */
-async function pauseAndKill(location: StoreLocation, runsFile: string): Promise<void> {
-  const child = startChild(env.childScript, { location, phase: "pause", runsFile });
+async function pauseAndKill(location: StoreLocation, runsFile: string, subagent = false): Promise<void> {
+  const child = startChild(env.childScript, { location, phase: "pause", runsFile, subagent });
   const line = await child.waitForLine((text) => text.startsWith("{"));
-  expect(JSON.parse(line)).toEqual({ subtype: "requires_approval", pending: PENDING });
+  const pending = subagent ? PENDING_SUBAGENT : PENDING;
+  expect(JSON.parse(line)).toEqual({ subtype: "requires_approval", pending });
   const { signal } = await child.exited;
   expect(signal, child.stderr()).toBe("SIGKILL");
 }
@@ -110,6 +114,33 @@ describe.each(Object.keys(locations))("approvals over a %s store, across process
       expect(losers[0]!.errorName).toBe("ConversationConflictError");
       expect(losers[0]!.error).toContain("resolved by another Agent first");
       expect(await runs(runsFile)).toHaveLength(1);
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
+});
+
+describe.each(Object.keys(locations))("a subagent's approval over a %s store, across processes", (kind) => {
+  it(
+    "the parent pauses before the child starts, is killed, and another process runs the child once, then the parent",
+    async () => {
+      const location = locations[kind]!("subagent-paused");
+      const runsFile = join(env.folder, `${kind}-subagent-runs.txt`);
+      await pauseAndKill(location, runsFile, true);
+      expect(await runs(runsFile)).toEqual([]); // the child never started in the paused process
+      const child = startChild(env.childScript, { location, phase: "resume", runsFile, subagent: true });
+      const report = JSON.parse(await child.waitForLine((text) => text.startsWith("{"))) as ResumeReport;
+      expect((await child.exited).code, child.stderr()).toBe(0);
+      expect(report.pending).toEqual(PENDING_SUBAGENT);
+      expect(report.subtype).toBe("success");
+      expect(await runs(runsFile)).toEqual([`${child.process.pid} production`]);
+      // The parent's history: the child's result is the subagent call's result; no marker is left.
+      const results = report.history.flatMap((message) =>
+        Array.isArray(message.content) ? message.content.filter((block) => block.type === "tool_result") : [],
+      );
+      expect(results).toEqual([
+        { type: "tool_result", tool_use_id: "toolu_release", content: "Child: deployed." },
+      ]);
+      expect(report.history.some((message) => "pending_approvals" in message)).toBe(false);
     },
     PROCESS_TEST_TIMEOUT_MS,
   );
