@@ -49,6 +49,44 @@ describe("the CLI's model-setting flags on the wire (the body the mock server re
     expect(markers(server.requests[0]!.body)).toBeGreaterThan(0);
   });
 
+  it("/compact's summary request carries the flags automatic compaction keeps: sampling, effort, caching, a thinking budget only when it fits", async () => {
+    server.setHandler((body) => {
+      const text = JSON.stringify(body.messages);
+      return { content: text.includes("<conversation>") ? "SUMMARY." : "noted" };
+    });
+    const input = ["one", "two", "three", "four", "/compact", ""].join("\n");
+    const flags = ["--temperature", "0.2", "--effort", "low"];
+    const run = await runCli(["--base-url", server.url, ...flags], { env: withKey(), input });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain("⋯ compacted");
+    const summary = server.requests.find((request) =>
+      JSON.stringify(request.body).includes("<conversation>"),
+    );
+    expect(summary).toBeDefined();
+    expect(summary!.body.temperature).toBe(0.2);
+    expect(summary!.body.output_config).toEqual({ effort: "low" });
+    expect(summary!.body.max_tokens).toBe(4096);
+    expect(markers(summary!.body)).toBeGreaterThan(0);
+
+    // A budget below the summary's max_tokens is kept; a budget that does not fit is dropped.
+    for (const [budget, kept] of [
+      ["2048", true],
+      ["8000", false],
+    ] as const) {
+      server.requests.length = 0;
+      const thinking = await runCli(
+        ["--base-url", server.url, "--thinking", budget, "--max-tokens", "16000", "--no-cache"],
+        { env: withKey(), input },
+      );
+      expect(thinking.code, thinking.stderr).toBe(0);
+      const body = server.requests.find((request) =>
+        JSON.stringify(request.body).includes("<conversation>"),
+      )!.body;
+      expect(body.thinking).toEqual(kept ? { type: "enabled", budget_tokens: Number(budget) } : undefined);
+      expect(markers(body)).toBe(0);
+    }
+  });
+
   it("a bad value exits 2 with a message naming the flag, before any request", async () => {
     const run = await runCli(["--base-url", server.url, "--thinking", "2048", "--temperature", "0.5", "Hi"], {
       env: withKey(),
