@@ -5,7 +5,7 @@
  */
 
 import { messageOfThrown } from "./shared/describe-thrown";
-import { formatUsdAbove, formatUsdExactly } from "./shared/money";
+import { formatUsd, formatUsdAbove, formatUsdExactly } from "./shared/money";
 
 const BRAND = Symbol.for("agent-lattice.error");
 
@@ -90,16 +90,28 @@ export class MissingOutputError extends AgentLatticeError {
   }
 }
 
-/** The query crossed `maxBudgetUsd`. */
+/**
+ * The query crossed `maxBudgetUsd` — its own, or (`scope: "parent"`) the budget of a query up the
+ * chain that a subagent's child shares: then `maxBudgetUsd` and `spentUsd` are that query's, and
+ * `ownSpentUsd` is what this query spent of it.
+ */
 export class BudgetExceededError extends AgentLatticeError {
   readonly maxBudgetUsd: number;
   readonly spentUsd: number;
-  constructor(maxBudgetUsd: number, spentUsd: number) {
+  /** Whose budget was crossed: this query's own, or a parent query's it shares as a subagent's child. */
+  readonly scope: "own" | "parent";
+  /** What this query spent (equal to `spentUsd` when the budget is its own). */
+  readonly ownSpentUsd: number;
+  constructor(maxBudgetUsd: number, spentUsd: number, parent?: { ownSpentUsd: number }) {
     super(
-      `The query cost ${formatUsdAbove(spentUsd, maxBudgetUsd)}, over maxBudgetUsd ${formatUsdExactly(maxBudgetUsd)}.`,
+      parent
+        ? `The parent query's budget ran out: it cost ${formatUsdAbove(spentUsd, maxBudgetUsd)}, over its maxBudgetUsd ${formatUsdExactly(maxBudgetUsd)}; this subagent spent ${formatUsd(parent.ownSpentUsd)} of it.`
+        : `The query cost ${formatUsdAbove(spentUsd, maxBudgetUsd)}, over maxBudgetUsd ${formatUsdExactly(maxBudgetUsd)}.`,
     );
     this.maxBudgetUsd = maxBudgetUsd;
     this.spentUsd = spentUsd;
+    this.scope = parent ? "parent" : "own";
+    this.ownSpentUsd = parent ? parent.ownSpentUsd : spentUsd;
   }
 }
 

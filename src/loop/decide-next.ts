@@ -176,7 +176,7 @@ function afterRecord<T>(
 ): Next<T> {
   const crossed = budgetCrossing(loop, query);
   if (crossed) {
-    const ending = budgetEnding<T>(crossed.maxBudgetUsd, crossed.spentUsd);
+    const ending = budgetEnding<T>(crossed, query.ledger.totalCostUsd);
     return calls.length > 0 ? { step: "refuse_tools", calls, ending } : end(ending);
   }
   return calls.length === 0 ? { step: "finish", response } : { step: "run_tools", response, calls };
@@ -193,7 +193,7 @@ function overflowEnding<T>(loop: LoopContext<T>): Ending<T> {
 /** The ending of a query over its budget (its own, or a parent's it shares as a subagent's child), if it is. */
 function overBudget<T>(loop: LoopContext<T>, query: QueryState): Next<T> | undefined {
   const crossed = budgetCrossing(loop, query);
-  return crossed ? end(budgetEnding(crossed.maxBudgetUsd, crossed.spentUsd)) : undefined;
+  return crossed ? end(budgetEnding(crossed, query.ledger.totalCostUsd)) : undefined;
 }
 
 function end<T>(ending: Ending<T>): Next<T> {

@@ -5,6 +5,7 @@
 import { AbortError, BudgetExceededError, MaxTurnsError } from "../errors";
 import type { PendingApproval } from "../messages/approvals";
 import type { ResultSubtype } from "../messages/sdk-messages";
+import type { BudgetCrossing } from "../tools/agent-context";
 import { cancelledOutcome, type ModelFailure } from "./model-outcome";
 import type { QuerySignals } from "./query-signals";
 
@@ -44,9 +45,11 @@ export function abortEnding<T>(signals: QuerySignals): Ending<T> {
   return { subtype: "error_abort", error: new AbortError(signals.user.reason) };
 }
 
-/** `maxBudgetUsd` was crossed. */
-export function budgetEnding<T>(maxBudgetUsd: number, spentUsd: number): Ending<T> {
-  return { subtype: "error_max_budget_usd", error: new BudgetExceededError(maxBudgetUsd, spentUsd) };
+/** `maxBudgetUsd` was crossed: the query's own (it spent `spentUsd`), or one up the chain (it spent `ownSpentUsd` of it). */
+export function budgetEnding<T>(crossed: BudgetCrossing, ownSpentUsd: number): Ending<T> {
+  const { maxBudgetUsd, spentUsd } = crossed;
+  const parent = crossed.inherited ? { ownSpentUsd } : undefined;
+  return { subtype: "error_max_budget_usd", error: new BudgetExceededError(maxBudgetUsd, spentUsd, parent) };
 }
 
 /** `maxTurns` requests were answered. */

@@ -12,7 +12,8 @@ export function budgetCrossing<T>(loop: LoopContext<T>, query: QueryState): Budg
   const { maxBudgetUsd, sharedBudget } = loop.config.limits;
   if (maxBudgetUsd !== undefined && query.ledger.isOverBudget(maxBudgetUsd))
     return { maxBudgetUsd, spentUsd: query.ledger.totalCostUsd };
-  return sharedBudget?.exceeded();
+  const above = sharedBudget?.exceeded();
+  return above && { maxBudgetUsd: above.maxBudgetUsd, spentUsd: above.spentUsd, inherited: true };
 }
 
 /**

@@ -65,6 +65,8 @@ export interface AgentToolContext {
 export interface BudgetCrossing {
   readonly maxBudgetUsd: number;
   readonly spentUsd: number;
+  /** Set when the budget is a query's up the chain (a subagent's child sharing its parent's). */
+  readonly inherited?: true;
 }
 
 /**

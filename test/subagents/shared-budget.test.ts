@@ -163,6 +163,22 @@ describe("the parent's budget shared by concurrent children", () => {
     expect(result.subtype).toBe("error_max_budget_usd");
     expect(result.total_cost_usd).toBeCloseTo(2 * RESPONSE_USD, 10);
     expect(client.requests.filter((request) => request.system === "Lead")).toHaveLength(1);
+    // Each says whose budget it was: the children the top query's (and what they spent of it), the top its own.
+    const errorOf = (message: (typeof messages)[number] | undefined) =>
+      message?.type === "result" ? message.error : undefined;
+    expect(errorOf(grandchild)).toMatchObject({
+      scope: "parent",
+      maxBudgetUsd: 0.05,
+      ownSpentUsd: 2 * RESPONSE_USD,
+    });
+    expect(errorOf(grandchild)?.message).toBe(
+      "The parent query's budget ran out: it cost $0.0600, over its maxBudgetUsd $0.05; this subagent spent $0.0600 of it.",
+    );
+    expect(errorOf(child)?.message).toMatch(
+      /^The parent query's budget ran out: .* over its maxBudgetUsd \$0\.05;/,
+    );
+    expect(result.error?.message).toBe("The query cost $0.0600, over maxBudgetUsd $0.05.");
+    expect(result.error).toMatchObject({ scope: "own", ownSpentUsd: 2 * RESPONSE_USD });
   });
 });
 
