@@ -13,6 +13,7 @@
  */
 import type { ToolUseBlock } from "../messages/types";
 import type { SpanHandle } from "../telemetry/telemetry";
+import { type ChildResume, resumesChild } from "../tools/child-suspension";
 import { errorOutcome, type ToolCallOutcome, toolResultText } from "../tools/tool-output";
 import { checkApproval } from "./tool-approval";
 import { compactToolResult, executeTool } from "./tool-execution";
@@ -68,16 +69,55 @@ export async function completeToolCall(clearance: Clearance, runtime: ToolRuntim
   const { call, span, result } = clearance;
   if ("block" in result) return endSpan(span, result);
   if ("ask" in result) return endSpan(span, errorOutcome(call.id, notPausable(call)));
+  return executeCleared(call, result, runtime, span);
+}
+
+/**
+ * Goes on with a subagent call that was suspended inside its child when its batch paused: the
+ * checks before execution ran then (they do not run again); the tool — a subagent again in this
+ * process — resumes its child with `resume`, and the `postToolUse` hooks run once it finishes.
+ */
+export async function resumeToolCall(
+  call: ToolUseBlock,
+  resume: ChildResume,
+  runtime: ToolRuntime,
+): Promise<ToolCallOutcome> {
+  const span = runtime.telemetry.toolCall(runtime.parentSpan, call.name, call.id);
+  const tool = runtime.tools.get(call.name);
+  if (!resumesChild(tool)) return endSpan(span, errorOutcome(call.id, notResumable(call)));
+  const cleared = await validateToolInput(call, tool!, privateCopy(call.input), runtime.signal);
+  if ("block" in cleared) return endSpan(span, cleared);
+  return executeCleared(call, cleared, runtime, span, resume);
+}
+
+/** Executes a cleared call, then its `postToolUse` hooks and summary — not for a suspended call. */
+async function executeCleared(
+  call: ToolUseBlock,
+  cleared: ClearedCall,
+  runtime: ToolRuntime,
+  span: SpanHandle,
+  resume?: ChildResume,
+): Promise<ToolCallOutcome> {
   try {
-    let outcome = await executeTool(call, result, runtime, span);
+    let outcome = await executeTool(call, cleared, runtime, span, resume);
+    if (outcome.suspension) {
+      // No result yet: the hooks and the summary run when the call finishes, after the resume.
+      span.set({ "agent_lattice.tool.awaiting_approval": true });
+      span.end();
+      return outcome;
+    }
     if (runtime.hooks?.postToolUse?.length)
-      outcome = await runPostToolUseHooks(call, result.input, outcome, runtime);
+      outcome = await runPostToolUseHooks(call, cleared.input, outcome, runtime);
     if (runtime.compactResult) outcome = await compactToolResult(call, outcome, runtime, span);
     return endSpan(span, outcome);
   } catch (error) {
     span.end(); // only the result summary throws, before the span was ended
     throw error;
   }
+}
+
+function notResumable(call: ToolUseBlock): string {
+  return `The call to "${call.name}" waited for approval inside its subagent, but "${call.name}" is not a subagent of this agent any more, so it could not be resumed. It did not finish.`;
 }
 
 function notPausable(call: ToolUseBlock): string {
