@@ -15,7 +15,14 @@ import {
   type ModelMessage,
   type SDKMessage,
 } from "../../src/index";
-import { collect, expectWellFormed, lastResult, MODEL, toolResults } from "../loop/support";
+import {
+  collect,
+  createMemoryStore,
+  expectWellFormed,
+  lastResult,
+  MODEL,
+  toolResults,
+} from "../loop/support";
 import { mockServerPerTest } from "../support/mock-server";
 import {
   call,
@@ -389,5 +396,65 @@ describe("a pause inside a subagent", () => {
     expect(stored).toContain("the key is [redacted]");
     expect(stored).not.toContain(secret);
     await agent.close();
+  });
+
+  it("streamInput() resumes a pause inside a subagent too", async () => {
+    const runs: string[] = [];
+    server.setHandler(
+      routeBySystem({ "": parentCallsOnce("releaser"), [SYSTEM.releaser]: releaserDeploys() }),
+    );
+    const agent = createAgent({
+      model: MODEL,
+      client: httpClient(server.url),
+      tools: [releaser(deployTool(runs))],
+    });
+    await agent.prompt("Release");
+    const messages = await collect(agent.streamInput([{ approvals: { c1: { approved: true } } }]));
+    expect(lastResult(own(messages)).result).toBe("Parent saw: Child: deployed to production");
+    expect(runs).toEqual(["production"]);
+    await agent.close();
+  });
+
+  it("resumed by an Agent whose tool of that name is no subagent: the call gets an error result, nothing runs", async () => {
+    const runs: string[] = [];
+    const store = createMemoryStore();
+    server.setHandler(
+      routeBySystem({ "": parentCallsOnce("releaser"), [SYSTEM.releaser]: releaserDeploys() }),
+    );
+    const first = createAgent({
+      model: MODEL,
+      client: httpClient(server.url),
+      tools: [releaser(deployTool(runs))],
+      historyStore: store,
+    });
+    await first.prompt("Release");
+    await first.close();
+    const impostor = defineTool({
+      name: "releaser",
+      inputSchema: { parse: (input: unknown) => input, jsonSchema: { type: "object" } },
+      execute: () => {
+        runs.push("impostor");
+        return "ran";
+      },
+    });
+    const second = createAgent({
+      model: MODEL,
+      client: httpClient(server.url),
+      tools: [impostor],
+      historyStore: store,
+    });
+    const result = await second.prompt({ approvals: { c1: { approved: true } } });
+    expect(result.subtype).toBe("success");
+    expect(runs).toEqual([]);
+    const history = await second.getHistory();
+    expectWellFormed(history);
+    expect(toolResults(history)).toEqual([
+      expect.objectContaining({
+        tool_use_id: "p1",
+        is_error: true,
+        content: expect.stringContaining("could not be resumed"),
+      }),
+    ]);
+    await second.close();
   });
 });
