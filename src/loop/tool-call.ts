@@ -63,13 +63,27 @@ export async function clearToolCall(call: ToolUseBlock, runtime: ToolRuntime): P
 /**
  * Executes a cleared call, runs its `postToolUse` hooks and summary, and ends its span; a refused
  * call only ends its span. A call still waiting for approval here (a batch that could not pause)
- * is refused.
+ * is refused. `resume` goes on with a call suspended in its child ({@link resumeToolCall}).
  */
-export async function completeToolCall(clearance: Clearance, runtime: ToolRuntime): Promise<ToolCallOutcome> {
+export async function completeToolCall(
+  clearance: Clearance,
+  runtime: ToolRuntime,
+  resume?: ChildResume,
+): Promise<ToolCallOutcome> {
   const { call, span, result } = clearance;
   if ("block" in result) return endSpan(span, result);
   if ("ask" in result) return endSpan(span, errorOutcome(call.id, notPausable(call)));
-  return executeCleared(call, result, runtime, span);
+  try {
+    let outcome = await executeTool(call, result, runtime, span, resume);
+    if (outcome.suspension) return suspendedSpan(span, outcome);
+    if (runtime.hooks?.postToolUse?.length)
+      outcome = await runPostToolUseHooks(call, result.input, outcome, runtime);
+    if (runtime.compactResult) outcome = await compactToolResult(call, outcome, runtime, span);
+    return endSpan(span, outcome);
+  } catch (error) {
+    span.end(); // only the result summary throws, before the span was ended
+    throw error;
+  }
 }
 
 /**
@@ -85,35 +99,15 @@ export async function resumeToolCall(
   const span = runtime.telemetry.toolCall(runtime.parentSpan, call.name, call.id);
   const tool = runtime.tools.get(call.name);
   if (!resumesChild(tool)) return endSpan(span, errorOutcome(call.id, notResumable(call)));
-  const cleared = await validateToolInput(call, tool!, privateCopy(call.input), runtime.signal);
-  if ("block" in cleared) return endSpan(span, cleared);
-  return executeCleared(call, cleared, runtime, span, resume);
+  const result = await validateToolInput(call, tool!, privateCopy(call.input), runtime.signal);
+  return completeToolCall({ call, span, result }, runtime, resume);
 }
 
-/** Executes a cleared call, then its `postToolUse` hooks and summary — not for a suspended call. */
-async function executeCleared(
-  call: ToolUseBlock,
-  cleared: ClearedCall,
-  runtime: ToolRuntime,
-  span: SpanHandle,
-  resume?: ChildResume,
-): Promise<ToolCallOutcome> {
-  try {
-    let outcome = await executeTool(call, cleared, runtime, span, resume);
-    if (outcome.suspension) {
-      // No result yet: the hooks and the summary run when the call finishes, after the resume.
-      span.set({ "agent_lattice.tool.awaiting_approval": true });
-      span.end();
-      return outcome;
-    }
-    if (runtime.hooks?.postToolUse?.length)
-      outcome = await runPostToolUseHooks(call, cleared.input, outcome, runtime);
-    if (runtime.compactResult) outcome = await compactToolResult(call, outcome, runtime, span);
-    return endSpan(span, outcome);
-  } catch (error) {
-    span.end(); // only the result summary throws, before the span was ended
-    throw error;
-  }
+/** A call suspended in its child has no result yet: its hooks and summary run when it finishes. */
+function suspendedSpan(span: SpanHandle, outcome: ToolCallOutcome): ToolCallOutcome {
+  span.set({ "agent_lattice.tool.awaiting_approval": true });
+  span.end();
+  return outcome;
 }
 
 function notResumable(call: ToolUseBlock): string {

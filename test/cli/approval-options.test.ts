@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { decisionsFor, describePending } from "../../src/cli/approval-run";
 import { parseCommandLine, UsageError } from "../../src/cli/args";
+import { createRedactor } from "../../src/cli/redact";
 
 const parse = (...argv: string[]) => {
   const command = parseCommandLine(argv, {});
@@ -72,7 +73,7 @@ describe("describePending", () => {
   it("names the subagent a call waits inside", () => {
     const own = { tool_use_id: "t1", name: "deploy", input: { target: "prod" } };
     const inChild = { ...own, tool_use_id: "c1", parent_tool_use_id: "p1", agent: "releaser" };
-    const same = (text: string) => text;
+    const same = createRedactor([]);
     expect(describePending(own, same)).toBe(`deploy {"target":"prod"} [t1]`);
     expect(describePending(inChild, same)).toBe(`deploy {"target":"prod"} [c1] (in subagent "releaser")`);
   });
