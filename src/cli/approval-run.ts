@@ -18,10 +18,14 @@ export const DENIED_BY_USER = "The user denied this call.";
 /** Asks the person one question; `undefined` when the input has ended. */
 export type Ask = (question: string) => Promise<string | undefined>;
 
-/** One pending call as the person reads it: `deploy {"target":"production"} [toolu_…]`. */
+/**
+ * One pending call as the person reads it: `deploy {"target":"production"} [toolu_…]`, with
+ * `(in subagent "releaser")` for a subagent's own call.
+ */
 export function describePending(call: PendingApproval, redact: Redactor): string {
   const why = call.message ? ` — ${call.message}` : "";
-  return redact(`${call.name} ${JSON.stringify(call.input) ?? ""} [${call.tool_use_id}]${why}`);
+  const inside = call.agent ? ` (in subagent ${JSON.stringify(call.agent)})` : "";
+  return redact(`${call.name} ${JSON.stringify(call.input) ?? ""} [${call.tool_use_id}]${inside}${why}`);
 }
 
 /** After a run that paused (not interactive): the calls waiting and how to resume them. */

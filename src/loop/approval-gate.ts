@@ -5,13 +5,17 @@
  * (input, lists, mode, `preToolUse` hooks, approval, `canUseTool`), before any of them runs. When
  * one asks, none runs: the batch pauses with the list of calls waiting. Otherwise the cleared
  * calls run as any batch does (read-only ones concurrently, results in the model's order).
+ *
+ * A batch resumed after a pause inside a subagent keeps the results of the calls that finished
+ * before it (they are not cleared or run again) and resumes its suspended subagent calls (their
+ * checks ran before they started); its other calls are cleared and run as above.
  * @module
  */
 import type { PendingApproval } from "../messages/approvals";
 import type { ToolUseBlock } from "../messages/types";
 import { errorOutcome, type ToolCallOutcome } from "../tools/tool-output";
 import { runToolBatch } from "./tool-batch";
-import { type Clearance, clearToolCall, completeToolCall } from "./tool-call";
+import { type Clearance, clearToolCall, completeToolCall, resumeToolCall } from "./tool-call";
 import type { ToolRuntime } from "./tool-runtime";
 
 /** What a gated batch came to: its outcomes, or a pause. */
@@ -32,6 +36,7 @@ export async function runGatedBatch(
   const clearances = new Map<string, Clearance>();
   for (const call of calls) {
     if (runtime.signal.aborted) break; // the calls left are answered as not run by the batch
+    if (carriedOver(call, runtime)) continue;
     clearances.set(call.id, await clearToolCall(call, runtime));
   }
   const paused: PendingApproval[] = [];
@@ -51,6 +56,8 @@ export async function runGatedBatch(
   const finished = new Set<string>();
   const runOne = (call: ToolUseBlock, shared: ToolRuntime): Promise<ToolCallOutcome> => {
     finished.add(call.id);
+    const carried = shared.resumed && carriedOutcome(call, shared);
+    if (carried) return carried;
     const clearance = clearances.get(call.id);
     if (!clearance) return Promise.resolve(errorOutcome(call.id, notRun(call)));
     return completeToolCall(clearance, shared);
@@ -61,6 +68,20 @@ export async function runGatedBatch(
     // Calls the batch did not reach (an abort) still close their spans.
     for (const [id, { span }] of clearances) if (!finished.has(id)) span.end();
   }
+}
+
+/** Whether a resumed batch carries `call` over from the pause (finished, or suspended in its child). */
+function carriedOver(call: ToolUseBlock, runtime: ToolRuntime): boolean {
+  const resumed = runtime.resumed;
+  return resumed !== undefined && (resumed.settled.has(call.id) || resumed.suspended.has(call.id));
+}
+
+/** The stored result of a finished call, or the resumed run of a suspended one; else undefined. */
+function carriedOutcome(call: ToolUseBlock, runtime: ToolRuntime): Promise<ToolCallOutcome> | undefined {
+  const settled = runtime.resumed!.settled.get(call.id);
+  if (settled) return Promise.resolve({ block: settled, endTurn: false });
+  const resume = runtime.resumed!.suspended.get(call.id);
+  return resume ? resumeToolCall(call, resume, runtime) : undefined;
 }
 
 function notRun(call: ToolUseBlock): string {

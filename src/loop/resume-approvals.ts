@@ -5,18 +5,31 @@
  * (with `updatedInput`, validated again), denied calls get an error result carrying the message,
  * the batch's other calls run — its results enter history in the model's order, and the loop goes
  * on. A new prompt sent instead answers the pending calls as denied ({@link denyPendingCalls}).
+ *
+ * A pause inside a subagent resumes the same way: the calls that finished before it keep their
+ * stored results, each suspended subagent call resumes its child with the decisions for the
+ * child's calls (the child may finish, or pause again — and the parent with it), and the calls
+ * that had not started run.
  * @module
  */
 import { ConversationConflictError } from "../errors";
 import { errorResultsFor } from "../history/dangling";
 import type { HistoryLog } from "../history/history-log";
-import { type ApprovalDecision, assertDecisions, pendingPause } from "../messages/approvals";
-import type { AssistantModelMessage, ModelMessage, ToolUseBlock } from "../messages/types";
+import {
+  type ApprovalDecision,
+  type ApprovalDecisions,
+  type ApprovalMarker,
+  assertDecisions,
+  pendingPause,
+} from "../messages/approvals";
+import type { AssistantModelMessage, ModelMessage, ToolResultBlock, ToolUseBlock } from "../messages/types";
 import type { SpanHandle } from "../telemetry/telemetry";
+import type { ChildResume } from "../tools/child-suspension";
 import type { Outcome } from "./decide-next";
 import type { LoopContext } from "./loop-context";
 import type { QueryState } from "./query-state";
 import type { ToolRunner } from "./run-tools";
+import type { ResumedBatch } from "./tool-runtime";
 
 /** The text answering a pending call when a new prompt was sent instead of decisions. */
 export function supersededCall(call: ToolUseBlock): string {
@@ -39,6 +52,7 @@ export async function resumeApprovals<T>(
   assertDecisions(decisions, pause?.marker.pending_approvals);
   const { calls, index } = pause!;
   const response = history.messages[index - 1] as AssistantModelMessage;
+  const { marker } = pause!;
   await claim(history, history.messages.slice(0, index));
   const byId = new Map(Object.entries(decisions as Record<string, ApprovalDecision>));
   const approvedIds = [...byId].filter(([, decision]) => decision.approved).map(([id]) => id);
@@ -54,7 +68,32 @@ export async function resumeApprovals<T>(
     "agent_lattice.approvals.approved_ids": approvedIds,
     "agent_lattice.approvals.denied_ids": [...byId.keys()].filter((id) => !approvedIds.includes(id)),
   });
-  return tools.answer(response, calls, byId);
+  const resumed = resumedBatch(marker, byId);
+  if (!resumed) return tools.answer(response, calls, byId);
+  // The decisions for the children's calls go to the children; the batch's own calls get theirs.
+  const own = new Map([...byId].filter(([id]) => !marker.pending_approvals.some(isChildCall(id))));
+  return tools.answer(response, calls, own, resumed);
+}
+
+/** What a pause inside a subagent carries over to its resumed batch; undefined for a plain pause. */
+function resumedBatch(
+  marker: ApprovalMarker,
+  decisions: ReadonlyMap<string, ApprovalDecision>,
+): ResumedBatch | undefined {
+  if (!marker.suspended_calls && !marker.settled_results) return undefined;
+  const settled = new Map<string, ToolResultBlock>();
+  for (const result of marker.settled_results ?? []) settled.set(result.tool_use_id, result);
+  const suspended = new Map<string, ChildResume>();
+  for (const call of marker.suspended_calls ?? []) {
+    const approvals: ApprovalDecisions = {};
+    for (const id of call.pending_ids) approvals[id] = decisions.get(id)!;
+    suspended.set(call.tool_use_id, call.history ? { approvals, history: call.history } : { approvals });
+  }
+  return { settled, suspended };
+}
+
+function isChildCall(id: string): (pending: ApprovalMarker["pending_approvals"][number]) => boolean {
+  return (pending) => pending.tool_use_id === id && pending.parent_tool_use_id !== undefined;
 }
 
 /**
@@ -64,12 +103,35 @@ export async function resumeApprovals<T>(
 export async function denyPendingCalls(history: HistoryLog, span: SpanHandle): Promise<void> {
   const pause = pendingPause(history.messages);
   if (!pause) return;
-  const denied = errorResultsFor(pause.calls, supersededCall);
+  const denied = supersededResults(pause.calls, pause.marker);
   await claim(history, [...history.messages.slice(0, pause.index), denied]);
   span.event("agent_lattice.approvals.superseded", {
     "agent_lattice.approvals.denied": pause.marker.pending_approvals.length,
     "agent_lattice.approvals.denied_ids": pause.marker.pending_approvals.map((call) => call.tool_use_id),
   });
+}
+
+/**
+ * The results answering a pause superseded by a new prompt: a call that finished before a pause
+ * inside a subagent keeps its result; a suspended subagent call and every other call are denied.
+ */
+function supersededResults(calls: readonly ToolUseBlock[], marker: ApprovalMarker): ModelMessage {
+  const denied = errorResultsFor(calls, (call) =>
+    marker.suspended_calls?.some((suspended) => suspended.tool_use_id === call.id)
+      ? supersededSubagentCall(call)
+      : supersededCall(call),
+  );
+  if (!marker.settled_results) return denied;
+  const settled = new Map(marker.settled_results.map((result) => [result.tool_use_id, result]));
+  const content = (denied.content as ToolResultBlock[]).map(
+    (block) => settled.get(block.tool_use_id) ?? block,
+  );
+  return { role: "user", content };
+}
+
+/** The text answering a suspended subagent call when a new prompt was sent instead of decisions. */
+function supersededSubagentCall(call: ToolUseBlock): string {
+  return `The subagent "${call.name}" did not finish: it waited for a person's approval of its own calls, and the user sent a new message instead.`;
 }
 
 /** Writes `messages` over the stored pause; a conflict says who won. */

@@ -6,7 +6,7 @@
  */
 import { MissingOutputError } from "../errors";
 import { errorResultsFor } from "../history/dangling";
-import type { ApprovalDecision, PendingApproval } from "../messages/approvals";
+import type { ApprovalDecision } from "../messages/approvals";
 import type { Redacted } from "../messages/redact-message";
 import type {
   AssistantModelMessage,
@@ -25,10 +25,10 @@ import type { Outcome } from "./decide-next";
 import type { Ending } from "./ending";
 import type { LoopContext } from "./loop-context";
 import type { QueryState } from "./query-state";
-import { recordPause } from "./record-pause";
+import { type BatchPause, childPause, recordPause } from "./record-pause";
 import { submitOutput } from "./submit-output";
 import { runToolBatch } from "./tool-batch";
-import type { ToolRuntime } from "./tool-runtime";
+import type { ResumedBatch, ToolRuntime } from "./tool-runtime";
 
 /**
  * Results recorded, and the query goes on: shared, no allocation per turn. Not frozen: a frozen
@@ -40,8 +40,8 @@ const RESULTS_RECORDED: Outcome<never> = { kind: "results", ending: undefined };
 export interface ToolResults<T> {
   blocks: ToolResultBlock[];
   ending?: Ending<T>;
-  /** The batch paused: nothing ran, these calls wait for a decision. */
-  paused?: PendingApproval[];
+  /** The batch paused: nothing ran (or a subagent call was suspended in its child), these calls wait. */
+  paused?: BatchPause;
 }
 
 /** The tool calls of one query's turns; the tool runtime is built on the first batch and reused. */
@@ -61,6 +61,7 @@ export class ToolRunner<T> {
     response: AssistantModelMessage,
     calls: ToolUseBlock[],
     decisions: ReadonlyMap<string, ApprovalDecision> | undefined,
+    resumed: ResumedBatch | undefined,
   ): PromiseOrValue<ToolResults<T>> {
     if (response.stop_reason === "max_tokens") return { blocks: calls.map(truncatedCallResult) };
     const { submitTool } = this.loop.config.modelSettings;
@@ -70,29 +71,31 @@ export class ToolRunner<T> {
     const withOutputSchema = submitTool !== undefined;
     const { toolConcurrency } = this.loop.config.limits;
     if (decisions || batchMayAsk(calls, runtime)) {
-      const gated = decisions ? { ...runtime, decisions } : runtime;
+      const gated = decisions ? { ...runtime, decisions, resumed } : runtime;
       return runGatedBatch(calls, gated, toolConcurrency).then((batch) =>
         "paused" in batch
-          ? { blocks: [], paused: batch.paused }
-          : batchResults(batch.outcomes, withOutputSchema),
+          ? { blocks: [], paused: { pending: batch.paused } }
+          : batchResults(calls, batch.outcomes, withOutputSchema),
       );
     }
     return runToolBatch(calls, runtime, this.loop.config.limits.toolConcurrency).then((outcomes) =>
-      batchResults(outcomes, withOutputSchema),
+      batchResults(calls, outcomes, withOutputSchema),
     );
   }
 
   /**
    * Steps 4 and 5: runs the calls of `response`, then records their results and hands them over —
    * or, when a call needs approval, records the pause and ends the query `requires_approval`.
-   * `decisions` are those of a resumed batch.
+   * `decisions` are those of a resumed batch (and `resumed` what it carries over from a pause
+   * inside a subagent).
    */
   answer(
     response: AssistantModelMessage,
     calls: ToolUseBlock[],
     decisions?: ReadonlyMap<string, ApprovalDecision>,
+    resumed?: ResumedBatch,
   ): PromiseOrValue<Outcome<T>> {
-    const results = this.run(response, calls, decisions);
+    const results = this.run(response, calls, decisions, resumed);
     if (isPromiseLike(results)) return results.then((settled) => this.record(settled));
     return this.record(results); // no tool ran: no promise, no tick
   }
@@ -162,15 +165,25 @@ function handOver<T>(query: QueryState, entry: Redacted<UserModelMessage>, recor
   return recorded;
 }
 
-/** The result blocks in the model's order, and the ending an `endTurn` result asks for. */
-function batchResults<T>(outcomes: ToolCallOutcome[], withOutputSchema: boolean): ToolResults<T> {
+/**
+ * The result blocks in the model's order, and the ending an `endTurn` result asks for — or the
+ * pause, when a subagent call was suspended inside its child.
+ */
+function batchResults<T>(
+  calls: readonly ToolUseBlock[],
+  outcomes: ToolCallOutcome[],
+  withOutputSchema: boolean,
+): ToolResults<T> {
   const blocks: ToolResultBlock[] = new Array(outcomes.length);
   let ender: ToolCallOutcome | undefined;
+  let suspended = false;
   for (let index = 0; index < outcomes.length; index++) {
     const outcome = outcomes[index]!;
     blocks[index] = outcome.block;
     if (outcome.endTurn && !ender) ender = outcome;
+    if (outcome.suspension) suspended = true;
   }
+  if (suspended) return { blocks: [], paused: childPause(calls, outcomes) };
   return ender ? { blocks, ending: endTurnEnding(ender, withOutputSchema) } : { blocks };
 }
 

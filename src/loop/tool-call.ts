@@ -13,6 +13,7 @@
  */
 import type { ToolUseBlock } from "../messages/types";
 import type { SpanHandle } from "../telemetry/telemetry";
+import { type ChildResume, resumesChild } from "../tools/child-suspension";
 import { errorOutcome, type ToolCallOutcome, toolResultText } from "../tools/tool-output";
 import { checkApproval } from "./tool-approval";
 import { compactToolResult, executeTool } from "./tool-execution";
@@ -62,14 +63,19 @@ export async function clearToolCall(call: ToolUseBlock, runtime: ToolRuntime): P
 /**
  * Executes a cleared call, runs its `postToolUse` hooks and summary, and ends its span; a refused
  * call only ends its span. A call still waiting for approval here (a batch that could not pause)
- * is refused.
+ * is refused. `resume` goes on with a call suspended in its child ({@link resumeToolCall}).
  */
-export async function completeToolCall(clearance: Clearance, runtime: ToolRuntime): Promise<ToolCallOutcome> {
+export async function completeToolCall(
+  clearance: Clearance,
+  runtime: ToolRuntime,
+  resume?: ChildResume,
+): Promise<ToolCallOutcome> {
   const { call, span, result } = clearance;
   if ("block" in result) return endSpan(span, result);
   if ("ask" in result) return endSpan(span, errorOutcome(call.id, notPausable(call)));
   try {
-    let outcome = await executeTool(call, result, runtime, span);
+    let outcome = await executeTool(call, result, runtime, span, resume);
+    if (outcome.suspension) return suspendedSpan(span, outcome);
     if (runtime.hooks?.postToolUse?.length)
       outcome = await runPostToolUseHooks(call, result.input, outcome, runtime);
     if (runtime.compactResult) outcome = await compactToolResult(call, outcome, runtime, span);
@@ -78,6 +84,34 @@ export async function completeToolCall(clearance: Clearance, runtime: ToolRuntim
     span.end(); // only the result summary throws, before the span was ended
     throw error;
   }
+}
+
+/**
+ * Goes on with a subagent call that was suspended inside its child when its batch paused: the
+ * checks before execution ran then (they do not run again); the tool — a subagent again in this
+ * process — resumes its child with `resume`, and the `postToolUse` hooks run once it finishes.
+ */
+export async function resumeToolCall(
+  call: ToolUseBlock,
+  resume: ChildResume,
+  runtime: ToolRuntime,
+): Promise<ToolCallOutcome> {
+  const span = runtime.telemetry.toolCall(runtime.parentSpan, call.name, call.id);
+  const tool = runtime.tools.get(call.name);
+  if (!resumesChild(tool)) return endSpan(span, errorOutcome(call.id, notResumable(call)));
+  const result = await validateToolInput(call, tool!, privateCopy(call.input), runtime.signal);
+  return completeToolCall({ call, span, result }, runtime, resume);
+}
+
+/** A call suspended in its child has no result yet: its hooks and summary run when it finishes. */
+function suspendedSpan(span: SpanHandle, outcome: ToolCallOutcome): ToolCallOutcome {
+  span.set({ "agent_lattice.tool.awaiting_approval": true });
+  span.end();
+  return outcome;
+}
+
+function notResumable(call: ToolUseBlock): string {
+  return `The call to "${call.name}" waited for approval inside its subagent, but "${call.name}" is not a subagent of this agent any more, so it could not be resumed. It did not finish.`;
 }
 
 function notPausable(call: ToolUseBlock): string {

@@ -13,6 +13,7 @@ import { redact } from "../shared/redact";
 import { raceWithSignal } from "../shared/signals";
 import type { InheritedTracing, SpanHandle } from "../telemetry/telemetry";
 import { type AgentToolContext, emitsLiveMessages } from "../tools/agent-context";
+import { type ChildResume, suspensionOf, withChildResume } from "../tools/child-suspension";
 import type { Tool, ToolContext, ToolOutput } from "../tools/tool";
 import { errorOutcome, outcomeFromOutput, type ToolCallOutcome } from "../tools/tool-output";
 import { abortedOutcome } from "./tool-refusals";
@@ -21,13 +22,15 @@ import type { ClearedCall, ToolRuntime } from "./tool-runtime";
 /**
  * Executes the tool with the cleared input. Its context signal aborts when the query's does or
  * the per-call deadline (`toolTimeoutMs`) passes; a tool that ignores it is abandoned at that
- * moment all the same. Never throws: a failure becomes an error result.
+ * moment all the same. Never throws: a failure becomes an error result. `resume` goes on with a
+ * subagent call suspended inside its child; a subagent whose child pauses gives a suspension.
  */
 export async function executeTool(
   call: ToolUseBlock,
   cleared: ClearedCall,
   runtime: ToolRuntime,
   span: SpanHandle,
+  resume?: ChildResume,
 ): Promise<ToolCallOutcome> {
   if (runtime.signal.aborted) return abortedOutcome(call);
   // Only a per-call deadline needs a signal of its own (an AbortController per call is costly).
@@ -39,7 +42,8 @@ export async function executeTool(
   try {
     const { tool, value } = cleared;
     const agent = runtime.agent && nestedTracing(runtime, tool, span);
-    const context: ToolContext = { signal, toolUseId: call.id, toolName: call.name, agent };
+    const plain: ToolContext = { signal, toolUseId: call.id, toolName: call.name, agent };
+    const context = resume ? withChildResume(plain, resume) : plain;
     // With tracing on, the tool runs inside its execute_tool span (its own spans nest under it).
     const output = span.activate
       ? span.activate(() => tool.execute(value, context))
@@ -48,6 +52,8 @@ export async function executeTool(
     const settled: ToolOutput = isPromiseLike(output)
       ? await raceWithSignal(Promise.resolve(output), signal)
       : output;
+    const suspension = suspensionOf(settled);
+    if (suspension) return { ...outcomeFromOutput(call, settled), suspension };
     return outcomeFromOutput(call, settled);
   } catch (error) {
     return failedExecution(call, error, deadline, runtime);

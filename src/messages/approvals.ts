@@ -9,7 +9,7 @@
  * @module
  */
 import { InvalidOptionError } from "../errors";
-import type { ModelMessage, ToolUseBlock, UserModelMessage } from "./types";
+import type { ModelMessage, ToolResultBlock, ToolUseBlock, UserModelMessage } from "./types";
 
 /** A tool call waiting for a person's decision. */
 export interface PendingApproval {
@@ -20,6 +20,33 @@ export interface PendingApproval {
   input: unknown;
   /** Why it asks, when `canUseTool` answered `{ behavior: "ask", message }`. */
   message?: string;
+  /**
+   * The subagent call this call waits inside, when a subagent's own call asks: the id of the
+   * innermost subagent `tool_use` (for a grandchild's call, the child's call that started it).
+   * Absent for a call of the query's own batch.
+   */
+  parent_tool_use_id?: string;
+  /** The name of the subagent whose call this is; set with `parent_tool_use_id`. */
+  agent?: string;
+}
+
+/**
+ * A subagent call of a paused batch that is waiting inside its child: the child paused on calls
+ * of its own (or of its own subagents), listed in the parent's `pending_approvals`.
+ */
+export interface SuspendedSubagentCall {
+  /** The parent's `tool_use` that runs the subagent. */
+  tool_use_id: string;
+  /** The subagent's name. */
+  agent: string;
+  /** The `tool_use_id`s of `pending_approvals` this call waits on (its child's and deeper). */
+  pending_ids: string[];
+  /**
+   * The child's conversation up to its pause, when the child has no `historyStore` of its own (it
+   * lived in memory): resuming seeds the recreated child with it. A child with a store keeps its
+   * pause there.
+   */
+  history?: ModelMessage[];
 }
 
 /** A decision about one pending call. */
@@ -35,8 +62,22 @@ export interface ApprovalInput {
   approvals: ApprovalDecisions;
 }
 
-/** The stored marker of a pause: a user message the loop never sends to the model. */
-export type ApprovalMarker = UserModelMessage & { pending_approvals: PendingApproval[] };
+/**
+ * The stored marker of a pause: a user message the loop never sends to the model. A pause inside
+ * a subagent also holds the results of the batch's calls that finished before it
+ * (`settled_results`) and the subagent calls waiting inside their children (`suspended_calls`).
+ */
+export type ApprovalMarker = UserModelMessage & {
+  pending_approvals: PendingApproval[];
+  settled_results?: ToolResultBlock[];
+  suspended_calls?: SuspendedSubagentCall[];
+};
+
+/** What a pause inside a subagent adds to its marker. */
+export interface ChildPauseState {
+  settled?: ToolResultBlock[];
+  suspended?: SuspendedSubagentCall[];
+}
 
 /** Whether `message` is the marker of a pause. */
 export function isApprovalMarker(message: ModelMessage | undefined): message is ApprovalMarker {
@@ -47,19 +88,24 @@ export function isApprovalMarker(message: ModelMessage | undefined): message is 
   );
 }
 
-/** The marker recording that `pending` wait for a decision. */
-export function approvalMarker(pending: PendingApproval[]): ApprovalMarker {
+/** The marker recording that `pending` wait for a decision (inside subagents too, with `child`). */
+export function approvalMarker(pending: PendingApproval[], child: ChildPauseState = {}): ApprovalMarker {
   const noun = pending.length === 1 ? "tool call" : "tool calls";
-  return {
+  const marker: ApprovalMarker = {
     role: "user",
     content: [{ type: "text", text: `[waiting for a person to approve ${pending.length} ${noun}]` }],
     pending_approvals: pending,
   };
+  if (child.settled?.length) marker.settled_results = child.settled;
+  if (child.suspended?.length) marker.suspended_calls = child.suspended;
+  return marker;
 }
 
 /**
  * The pause at the end of `history`: the marker and the assistant message before it, or
- * `undefined` when the history does not end with a pause whose calls are all in that message.
+ * `undefined` when the history does not end with a pause that fits that message: every pending
+ * call is a call of it, or is waited on by one of its subagent calls (`suspended_calls`), and every
+ * settled result answers one of its calls.
  */
 export function pendingPause(
   history: readonly ModelMessage[],
@@ -71,8 +117,20 @@ export function pendingPause(
   const calls = assistant.content.filter((block): block is ToolUseBlock => block.type === "tool_use");
   const ids = new Set(calls.map((call) => call.id));
   if (marker.pending_approvals.length === 0) return undefined;
-  if (!marker.pending_approvals.every((pending) => ids.has(pending.tool_use_id))) return undefined;
-  return { marker, calls, index };
+  return fitsCalls(marker, ids) ? { marker, calls, index } : undefined;
+}
+
+/** Whether the marker's pending calls, settled results and suspended calls belong to `ids`' batch. */
+function fitsCalls(marker: ApprovalMarker, ids: ReadonlySet<string>): boolean {
+  const inChildren = new Set<string>();
+  for (const suspended of marker.suspended_calls ?? []) {
+    if (!ids.has(suspended.tool_use_id) || !Array.isArray(suspended.pending_ids)) return false;
+    for (const id of suspended.pending_ids) inChildren.add(id);
+  }
+  for (const result of marker.settled_results ?? []) if (!ids.has(result.tool_use_id)) return false;
+  return marker.pending_approvals.every(
+    (pending) => ids.has(pending.tool_use_id) || inChildren.has(pending.tool_use_id),
+  );
 }
 
 /** Whether `input` is a resume (`{ approvals }`) rather than a prompt. */

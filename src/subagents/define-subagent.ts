@@ -5,6 +5,7 @@
  * @module
  */
 import { EMITS_LIVE_MESSAGES } from "../tools/agent-context";
+import { RESUMES_CHILD } from "../tools/child-suspension";
 import { defineTool } from "../tools/define-tool";
 import type { ParseWithJsonSchema, SchemaLike } from "../tools/schema";
 import type { Tool, ToolContext, ToolOutput } from "../tools/tool";
@@ -63,8 +64,9 @@ export function defineSubagent(definition: SubagentDefinition): Tool {
       return runChild(definition, renderInput(input), context, depth);
     },
   });
-  // A child's messages reach the parent's consumer while the child runs.
-  return Object.assign(tool, { [EMITS_LIVE_MESSAGES]: true });
+  // A child's messages reach the parent's consumer while the child runs; a call suspended in its
+  // child (a pause for approval there) is resumed by a call of this tool.
+  return Object.assign(tool, { [EMITS_LIVE_MESSAGES]: true, [RESUMES_CHILD]: true });
 }
 
 /** The child's first prompt: the bare text of a `{ prompt }` input, else the input as JSON. */

@@ -3,12 +3,19 @@
  * signal, interrupt and budget (shared live with the parent's other children); its messages go to
  * the parent's consumer tagged with the call's id, its cost to the parent's ledger as it comes, its
  * spans under the call's span, and its ending becomes the tool result.
+ *
+ * A child that pauses for approval suspends the call (inside an agent's query): the parent pauses
+ * with the child's pending calls, and a copy of the child's history when the child has no store of
+ * its own. The parent's resume calls the tool again with the decisions (`ChildResume`): the child
+ * is recreated — over the copy, or its own store — and resumed with them.
  * @module
  */
 import { type Agent, createAgent } from "../agent/create-agent";
+import type { PendingApproval } from "../messages/approvals";
 import type { SDKMessage, SDKResultMessage } from "../messages/sdk-messages";
 import { redact } from "../shared/redact";
 import type { AgentToolContext } from "../tools/agent-context";
+import { childResumeOf, suspendedOutput } from "../tools/child-suspension";
 import type { Tool, ToolContext, ToolOutput } from "../tools/tool";
 import type { SubagentDefinition } from "./subagent-definition";
 
@@ -27,17 +34,23 @@ export async function runChild(
   if (host?.remainingBudgetUsd() === 0)
     return failure(definition, "it was not run: the query's maxBudgetUsd is already spent");
   const child = createChild(definition, model, host, context.toolUseId, depth);
+  const resume = childResumeOf(context);
   const stopOnInterrupt = () => child.interrupt();
   host?.interruption.addEventListener("abort", stopOnInterrupt, { once: true });
   let result: SDKResultMessage<unknown> | undefined;
   try {
-    for await (const message of child.query(prompt, { signal: context.signal })) {
+    if (resume?.history) await child.replaceHistory(resume.history);
+    const input = resume ? { approvals: resume.approvals } : prompt;
+    for await (const message of child.query(input, { signal: context.signal })) {
       // An interrupt that came before the child's query took its guard is passed on now.
       if (message.type === "system" && message.subtype === "init" && host?.interruption.aborted)
         child.interrupt();
       if (message.type === "result" && message.parent_tool_use_id === undefined) result = message;
       if (host) forward(host, message, context.toolUseId);
     }
+    // Inside an agent's query the parent pauses with the child (outside one, nobody could resume it).
+    if (result?.subtype === "requires_approval" && host)
+      return await suspend(definition, child, result, context.toolUseId);
   } finally {
     // The child's cost is already in the parent's ledger: its ledger passed each response on live.
     host?.interruption.removeEventListener("abort", stopOnInterrupt);
@@ -45,6 +58,26 @@ export async function runChild(
   }
   if (!result) return failure(definition, "it ended without a result");
   return toolOutputOf(definition, result);
+}
+
+/**
+ * The suspension of a call whose child paused: the child's pending calls, tagged with this call
+ * (a grandchild's keep their own), and — the child having no store to keep its pause — its history.
+ */
+async function suspend(
+  definition: SubagentDefinition,
+  child: Agent<unknown>,
+  result: SDKResultMessage<unknown>,
+  toolUseId: string,
+): Promise<ToolOutput> {
+  const pending = (result.pending_approvals ?? []).map(
+    (call): PendingApproval =>
+      call.parent_tool_use_id !== undefined
+        ? call
+        : { ...call, parent_tool_use_id: toolUseId, agent: definition.name },
+  );
+  if (definition.historyStore) return suspendedOutput({ agent: definition.name, pending });
+  return suspendedOutput({ agent: definition.name, pending, history: await child.getHistory() });
 }
 
 function createChild(
@@ -108,12 +141,13 @@ function toolOutputOf(definition: SubagentDefinition, result: SDKResultMessage<u
     return result.result;
   }
   if (result.subtype === "requires_approval") {
+    // Only outside an agent's query (a tool called directly, served over MCP): nobody can resume it.
     const pending = result.pending_approvals ?? [];
     const calls = pending.map((call) => `"${call.name}" (${call.tool_use_id})`).join(", ");
     const one = pending.length === 1;
     return failure(
       definition,
-      `its ${one ? "call" : "calls"} to ${calls} ${one ? "needs" : "need"} a person's approval, which a subagent cannot wait for; ${one ? "it" : "they"} did not run.`,
+      `its ${one ? "call" : "calls"} to ${calls} ${one ? "needs" : "need"} a person's approval, which cannot be waited for outside an agent's query; ${one ? "it" : "they"} did not run.`,
     );
   }
   if (result.subtype === "interrupted")

@@ -47,9 +47,9 @@ export interface SubagentDefinition extends ChildAgentOptions {
   /**
    * The call waits for a person's decision before the child starts, as a tool's `needsApproval`:
    * the parent query pauses `requires_approval` with this call pending (its input is what the
-   * child would be asked), and resuming it runs the child. The way to approve a subagent's work: a
-   * child cannot pause itself — a child's call that asks ends the child, and this call's result is
-   * an error naming the calls it waited on. @default false
+   * child would be asked), and resuming it runs the child. (A call of the child's own tools that
+   * asks pauses the child and the parent with it: the parent's `pending_approvals` lists it with
+   * `parent_tool_use_id` and `agent`, and resuming the parent resumes the child.) @default false
    */
   needsApproval?: NeedsApproval<unknown>;
   /**
@@ -62,6 +62,9 @@ export interface SubagentDefinition extends ChildAgentOptions {
   outputSchema?: OutputSchema<unknown>;
   /** The child's model client. @default the parent query's client */
   client?: ModelClient;
-  /** A store for each call's child conversation. @default in memory, for the call only */
+  /**
+   * A store for each call's child conversation. @default in memory, for the call only (a child
+   * that pauses for approval is then copied into the parent's pause, and resumed from the copy)
+   */
   historyStore?: (call: SubagentCall) => HistoryStore;
 }

@@ -1,8 +1,9 @@
 /**
  * The conformance tests of a pause for approval: a store holds the unanswered calls and the
  * approval marker after them exactly (so a reloaded history is still paused, and crash repair
- * leaves it pending), and — with the two-writer tests — two writers claiming the same pause at
- * once cannot both win.
+ * leaves it pending) — a pause inside a subagent too, whose marker holds the children's pending
+ * calls, the results that finished and a child's history — and, with the two-writer tests, two
+ * writers claiming the same pause at once cannot both win.
  * @module
  */
 import { ConcurrentQueryError } from "../errors";
@@ -32,6 +33,58 @@ function pausedConversation(): ModelMessage[] {
   ];
 }
 
+/** A pause inside a subagent: the marker holds a settled result and the child's conversation. */
+function childPausedConversation(): ModelMessage[] {
+  const input = { target: "production", notes: "ünïcode\nand a second line" };
+  const childHistory: ModelMessage[] = [
+    userMessage("Ship 4.2 to production."),
+    {
+      role: "assistant",
+      content: [{ type: "tool_use", id: "toolu_child_deploy", name: "deploy", input }],
+      stop_reason: "tool_use",
+    },
+    approvalMarker([{ tool_use_id: "toolu_child_deploy", name: "deploy", input }]),
+  ];
+  return [
+    userMessage("Note it, then release."),
+    {
+      role: "assistant",
+      content: [
+        { type: "tool_use", id: "toolu_note", name: "note", input: { text: "release" } },
+        {
+          type: "tool_use",
+          id: "toolu_releaser",
+          name: "releaser",
+          input: { prompt: "Ship 4.2 to production." },
+        },
+      ],
+      stop_reason: "tool_use",
+    },
+    approvalMarker(
+      [
+        {
+          tool_use_id: "toolu_child_deploy",
+          name: "deploy",
+          input,
+          parent_tool_use_id: "toolu_releaser",
+          agent: "releaser",
+        },
+      ],
+      {
+        settled: [{ type: "tool_result", tool_use_id: "toolu_note", content: "noted" }],
+        suspended: [
+          {
+            tool_use_id: "toolu_releaser",
+            agent: "releaser",
+            pending_ids: ["toolu_child_deploy"],
+            history: childHistory,
+          },
+        ],
+      },
+    ),
+  ];
+}
+
 /** Registers the approval tests; `concurrency` adds the two-claimer test. */
 export function registerApprovalTests(
   test: ConformanceTest,
@@ -49,6 +102,26 @@ export function registerApprovalTests(
     expect(loaded).toEqual(pausedConversation());
     expect(pendingPause(loaded)?.marker.pending_approvals.map((call) => call.tool_use_id)).toEqual([
       "toolu_deploy",
+    ]);
+    expect(repairHistoryTail(loaded).repaired).toBe(0);
+  });
+
+  test("holds a pause inside a subagent: the children's calls, the settled results and the child's history load back", async ({
+    open,
+    reopen,
+  }) => {
+    const store = await open();
+    await store.load();
+    for (const message of childPausedConversation()) await store.append(message);
+    const loaded = await (await reopen(store)).load();
+    expect(loaded).toEqual(childPausedConversation());
+    const pause = pendingPause(loaded);
+    expect(pause?.marker.pending_approvals.map((call) => call.parent_tool_use_id)).toEqual([
+      "toolu_releaser",
+    ]);
+    const childHistory = pause?.marker.suspended_calls?.[0]?.history ?? [];
+    expect(pendingPause(childHistory)?.marker.pending_approvals.map((call) => call.tool_use_id)).toEqual([
+      "toolu_child_deploy",
     ]);
     expect(repairHistoryTail(loaded).repaired).toBe(0);
   });

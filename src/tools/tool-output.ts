@@ -6,6 +6,7 @@ import { isBlankText } from "../messages/blank-text";
 import type { ImageBlock, TextBlock, ToolResultBlock, ToolUseBlock } from "../messages/types";
 import { describeThrown } from "../shared/describe-thrown";
 import { jsonProblem } from "../shared/json-problem";
+import type { ChildSuspension } from "./child-suspension";
 import type { ToolOutput } from "./tool";
 
 /** A tool result block plus the tool's request to end the turn. */
@@ -16,6 +17,11 @@ export interface ToolCallOutcome {
   errorName?: string;
   /** An `endTurn` result's content as the tool returned it, when history holds its summary instead. */
   originalContent?: ToolResultBlock["content"];
+  /**
+   * A subagent call whose child paused for approval: no result yet (`block` is a placeholder,
+   * never recorded); the batch pauses with it.
+   */
+  suspension?: ChildSuspension;
 }
 
 /**

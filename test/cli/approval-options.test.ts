@@ -1,7 +1,8 @@
 /** The approval flags on the command line, and the decisions they make for the pending calls. */
 import { describe, expect, it } from "vitest";
-import { decisionsFor } from "../../src/cli/approval-run";
+import { decisionsFor, describePending } from "../../src/cli/approval-run";
 import { parseCommandLine, UsageError } from "../../src/cli/args";
+import { createRedactor } from "../../src/cli/redact";
 
 const parse = (...argv: string[]) => {
   const command = parseCommandLine(argv, {});
@@ -65,5 +66,15 @@ describe("--ask-before-writes, --approve, --deny", () => {
       '"x" is not waiting for approval (pending: a)',
     );
     expect(() => decisionsFor({ approve: ["a"], deny: [] }, pending("a", "b"))).toThrow("no decision for b");
+  });
+});
+
+describe("describePending", () => {
+  it("names the subagent a call waits inside", () => {
+    const own = { tool_use_id: "t1", name: "deploy", input: { target: "prod" } };
+    const inChild = { ...own, tool_use_id: "c1", parent_tool_use_id: "p1", agent: "releaser" };
+    const same = createRedactor([]);
+    expect(describePending(own, same)).toBe(`deploy {"target":"prod"} [t1]`);
+    expect(describePending(inChild, same)).toBe(`deploy {"target":"prod"} [c1] (in subagent "releaser")`);
   });
 });

@@ -1,8 +1,8 @@
 /**
  * Subagents and approvals: a subagent with `needsApproval` pauses the parent before its child
  * starts, and a resume by a second Agent over the same JSONL file runs the child and then the
- * parent; a child's own call that asks cannot pause the child, and the subagent call's result says
- * so (the call did not run) while the parent goes on.
+ * parent. (A child's own call that asks pauses the parent: test/subagents/child-pause.test.ts; only
+ * a subagent run outside an agent's query cannot wait, and its result says so.)
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -141,31 +141,29 @@ describe("a pause inside a subagent", () => {
     expectWellFormed(await agent.getHistory());
   });
 
-  it("a child's own call that asks does not pause the child: the subagent result says it did not run, the parent goes on", async () => {
+  it("called outside an agent's query, a subagent whose child asks cannot wait: its result says the call did not run", async () => {
     const runs: string[] = [];
-    const childPrompts: string[] = [];
-    const agent = createAgent({
+    const tool = defineSubagent({
+      name: "releaser",
+      description: "Releases",
+      systemPrompt: "You release.",
       model: MODEL,
-      client: releaseClient(childPrompts),
-      tools: [
-        defineSubagent({
-          name: "releaser",
-          description: "Releases",
-          systemPrompt: "You release.",
-          tools: [deployTool(runs, true)],
-        }),
-      ],
+      client: releaseClient([]),
+      tools: [deployTool(runs, true)],
     });
-    const result = await agent.prompt("Release 4.2");
-    expect(result.subtype).toBe("success"); // the parent is not paused
-    expect(runs).toEqual([]);
-    expect(await agent.getPendingApprovals()).toEqual([]);
-    const history = await agent.getHistory();
-    expectWellFormed(history);
-    const [answer] = toolResults(history);
-    expect(answer).toMatchObject({ tool_use_id: "p1", is_error: true });
-    expect(answer!.content).toBe(
-      `The subagent "releaser" failed: its call to "deploy" (c1) needs a person's approval, which a subagent cannot wait for; it did not run.`,
+    // No `context.agent`: the tool runs on its own (called directly, or served over MCP).
+    const output = await tool.execute(
+      { prompt: "Ship 4.2 to production" },
+      {
+        signal: new AbortController().signal,
+        toolUseId: "p1",
+        toolName: "releaser",
+      },
     );
+    expect(runs).toEqual([]);
+    expect(output).toEqual({
+      isError: true,
+      content: `The subagent "releaser" failed: its call to "deploy" (c1) needs a person's approval, which cannot be waited for outside an agent's query; it did not run.`,
+    });
   });
 });

@@ -1,4 +1,4 @@
-/** The agent span records a pause for approval and the resume that follows it. */
+/** The agent span records a pause for approval and the resume that follows it (inside a subagent too). */
 import {
   BasicTracerProvider,
   InMemorySpanExporter,
@@ -6,9 +6,10 @@ import {
 } from "@opentelemetry/sdk-trace-base";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { z } from "zod";
-import { createAgent, defineTool } from "../../src/index";
+import { createAgent, defineSubagent, defineTool } from "../../src/index";
 import { createScriptedClient } from "../../src/testing/index";
 import { toolUse } from "../loop/support";
+import { resultsIn, routedClient } from "../subagents/support";
 
 /** An OpenTelemetry `[seconds, nanoseconds]` time as one number of nanoseconds. */
 const nanoseconds = ([seconds, nanos]: [number, number]): bigint =>
@@ -138,4 +139,56 @@ it("a plain prompt over a pause records a superseded event; a query that does no
     "agent_lattice.approvals.denied": 1,
     "agent_lattice.approvals.denied_ids": ["d1"],
   });
+});
+
+it("a pause inside a subagent: the parent's paused and resumed events list the child's call ids", async () => {
+  const deploy = defineTool({
+    name: "deploy",
+    inputSchema: z.object({}),
+    needsApproval: true,
+    execute: () => "deployed",
+  });
+  const releaser = defineSubagent({
+    name: "releaser",
+    description: "Releases",
+    systemPrompt: "You release.",
+    tools: [deploy],
+  });
+  const client = routedClient({
+    "": (request) =>
+      resultsIn(request).length === 0
+        ? { content: [toolUse("p1", "releaser", { prompt: "Ship" })] }
+        : { content: "released" },
+    "You release.": (request) =>
+      resultsIn(request).length === 0 ? { content: [toolUse("c1", "deploy")] } : { content: "deployed" },
+  });
+  const agent = createAgent({
+    model: "claude-sonnet-4-6",
+    client,
+    tools: [releaser],
+    telemetry: { tracer: provider.getTracer("test") },
+  });
+  await agent.prompt("release");
+  await agent.prompt({ approvals: { c1: { approved: true } } });
+  // The parent's own query spans: the roots (a child's spans nest under its execute_tool span).
+  const roots = exporter
+    .getFinishedSpans()
+    .filter((span) => span.name.startsWith("invoke_agent") && span.parentSpanContext === undefined);
+  expect(roots).toHaveLength(2);
+  const event = (index: number, name: string) =>
+    roots[index]!.events.find((candidate) => candidate.name === name)?.attributes;
+  expect(roots[0]!.attributes).toMatchObject({
+    "agent_lattice.result.subtype": "requires_approval",
+    "agent_lattice.approvals.pending_ids": ["c1"],
+  });
+  expect(event(0, "agent_lattice.approvals.paused")).toEqual({
+    "agent_lattice.approvals.pending": 1,
+    "agent_lattice.approvals.pending_ids": ["c1"],
+    "agent_lattice.approvals.tool_names": ["deploy"],
+  });
+  expect(event(1, "agent_lattice.approvals.resumed")).toMatchObject({
+    "agent_lattice.approvals.approved": 1,
+    "agent_lattice.approvals.approved_ids": ["c1"],
+  });
+  expect(roots[1]!.attributes["agent_lattice.result.subtype"]).toBe("success");
 });
