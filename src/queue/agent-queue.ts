@@ -7,9 +7,10 @@ import { randomUUID } from "node:crypto";
 import { type ConnectionOptions, type JobState, type JobsOptions, Queue } from "bullmq";
 import { InvalidOptionError } from "../index";
 import { ConversationLane } from "./conversation-lane";
+import { ConversationsInFlight } from "./conversations-in-flight";
 import { checkEnqueueRequest, type EnqueueRequest } from "./enqueue-request";
 import { followJobMessages } from "./job-messages";
-import type { AgentJobMessage, AgentJobProgress, AgentJobResult } from "./job-types";
+import type { AgentJobData, AgentJobMessage, AgentJobProgress, AgentJobResult } from "./job-types";
 import {
   DEFAULT_BACKOFF_DELAY_MS,
   DEFAULT_JOB_ATTEMPTS,
@@ -102,32 +103,65 @@ export function createAgentQueue(options: AgentQueueOptions): AgentQueue {
     defaultJobOptions,
   });
   queue.on("error", onError);
-  const waiter = new ResultWaiter(base, queue, lane, onError);
+  const inFlight = new ConversationsInFlight();
+  const waiter = new ResultWaiter(base, queue, lane, onError, (jobId) => inFlight.end(jobId));
   let closed = false;
 
   const assertOpen = () => {
     if (closed) throw new InvalidOptionError("This agent queue was closed; create a new one.");
   };
 
+  /**
+   * Lists the job on its conversation, then adds it: to run at once when it is the conversation's
+   * next job; parked (delayed) behind others, promoted by whoever finishes the job before it — or
+   * by the check here, when that job finished in the meantime. A listed id whose job never arrived
+   * (this call failed half way) is dropped by the next job of the conversation that finds it at the
+   * head. False: the job had finished already (nothing added).
+   */
+  async function listThenAdd(jobId: string, data: AgentJobData): Promise<boolean> {
+    const listed = await lane.append(data.conversationId, jobId);
+    if (listed === "finished") return false;
+    const runnable = listed === "runnable";
+    const job = await queue.add(AGENT_JOB_NAME, data, {
+      jobId,
+      ...(runnable ? {} : { delay: base.parkedRecheckMs }),
+    });
+    waiter.added(jobId);
+    if (!runnable && (await lane.runnable(data.conversationId, jobId))) await job.promote().catch(() => {});
+    return true;
+  }
+
+  /**
+   * Adds the job to run at once and lists it on its conversation in the same round trip, for a
+   * conversation with no job in flight from this producer (see conversations-in-flight.ts). A
+   * worker may fetch it before it is listed: its claim lists it then. If another job of the
+   * conversation was ahead after all, the worker that fetches it parks it. False: the job had
+   * finished already (BullMQ kept the first job of that id, or the worker finds the stored result).
+   */
+  async function addWhileListing(jobId: string, data: AgentJobData): Promise<boolean> {
+    const [listed] = await Promise.all([
+      lane.append(data.conversationId, jobId),
+      queue.add(AGENT_JOB_NAME, data, { jobId }),
+    ]);
+    waiter.added(jobId);
+    return listed !== "finished";
+  }
+
   return {
     async enqueue(request) {
       assertOpen();
       const data = checkEnqueueRequest(request);
       const jobId = request.jobId ?? randomUUID();
-      // Listed on its conversation first. The conversation's next job is added to run at once; one
-      // behind others is added parked (delayed) and promoted by whoever finishes the job before
-      // it — or by this check, when that job finished in the meantime. A listed id whose job never
-      // arrived (this call failed half way) is dropped by the next job of the conversation that
-      // finds it at the head.
-      const listed = await lane.append(data.conversationId, jobId);
-      if (listed === "finished") return { id: jobId, conversationId: data.conversationId };
-      const runnable = listed === "runnable";
-      const job = await queue.add(AGENT_JOB_NAME, data, {
-        jobId,
-        ...(runnable ? {} : { delay: base.parkedRecheckMs }),
-      });
-      waiter.added(jobId);
-      if (!runnable && (await lane.runnable(data.conversationId, jobId))) await job.promote().catch(() => {});
+      // Noted before the first await: a concurrent enqueue of the conversation takes the careful way.
+      const careful = inFlight.has(data.conversationId);
+      inFlight.add(data.conversationId, jobId);
+      try {
+        const added = careful ? await listThenAdd(jobId, data) : await addWhileListing(jobId, data);
+        if (!added) inFlight.end(jobId);
+      } catch (error) {
+        inFlight.end(jobId);
+        throw error;
+      }
       return { id: jobId, conversationId: data.conversationId };
     },
     waitForResult(jobId, waitOptions) {
@@ -139,7 +173,7 @@ export function createAgentQueue(options: AgentQueueOptions): AgentQueue {
       assertOpen();
       return followJobMessages(lane, queue, jobId);
     },
-    getJob: (jobId) => describeJob(queue, jobId),
+    getJob: (jobId) => describeJob(queue, lane, jobId),
     async close() {
       if (closed) return;
       closed = true;
@@ -151,12 +185,18 @@ export function createAgentQueue(options: AgentQueueOptions): AgentQueue {
 }
 
 /** A job as {@link AgentQueue.getJob} reports it. */
-async function describeJob(queue: Queue, jobId: string): Promise<AgentJobInfo | undefined> {
+async function describeJob(
+  queue: Queue,
+  lane: ConversationLane,
+  jobId: string,
+): Promise<AgentJobInfo | undefined> {
   const job = await queue.getJob(jobId);
   if (!job) return undefined;
   const state = await job.getState();
+  // The progress after a query's last response is recorded with its result (see run-stream.ts).
+  const final = state === "completed" || state === "failed" ? await lane.storedProgress(jobId) : undefined;
   const progress =
-    typeof job.progress === "object" ? (job.progress as unknown as AgentJobProgress) : undefined;
+    final ?? (typeof job.progress === "object" ? (job.progress as unknown as AgentJobProgress) : undefined);
   return {
     id: jobId,
     conversationId: job.data.conversationId,
