@@ -9,8 +9,9 @@ import { InvalidOptionError } from "../index";
 import { ConversationLane } from "./conversation-lane";
 import { ConversationsInFlight } from "./conversations-in-flight";
 import { checkEnqueueRequest, type EnqueueRequest } from "./enqueue-request";
+import { JobAdmission } from "./job-admission";
 import { followJobMessages } from "./job-messages";
-import type { AgentJobData, AgentJobMessage, AgentJobProgress, AgentJobResult } from "./job-types";
+import type { AgentJobMessage, AgentJobProgress, AgentJobResult } from "./job-types";
 import {
   DEFAULT_BACKOFF_DELAY_MS,
   DEFAULT_JOB_ATTEMPTS,
@@ -105,63 +106,19 @@ export function createAgentQueue(options: AgentQueueOptions): AgentQueue {
   queue.on("error", onError);
   const inFlight = new ConversationsInFlight();
   const waiter = new ResultWaiter(base, queue, lane, onError, (jobId) => inFlight.end(jobId));
+  const admission = new JobAdmission({ lane, queue, waiter, inFlight, jobName: AGENT_JOB_NAME, base });
   let closed = false;
 
   const assertOpen = () => {
     if (closed) throw new InvalidOptionError("This agent queue was closed; create a new one.");
   };
 
-  /**
-   * Lists the job on its conversation, then adds it: to run at once when it is the conversation's
-   * next job; parked (delayed) behind others, promoted by whoever finishes the job before it — or
-   * by the check here, when that job finished in the meantime. A listed id whose job never arrived
-   * (this call failed half way) is dropped by the next job of the conversation that finds it at the
-   * head. False: the job had finished already (nothing added).
-   */
-  async function listThenAdd(jobId: string, data: AgentJobData): Promise<boolean> {
-    const listed = await lane.append(data.conversationId, jobId);
-    if (listed === "finished") return false;
-    const runnable = listed === "runnable";
-    const job = await queue.add(AGENT_JOB_NAME, data, {
-      jobId,
-      ...(runnable ? {} : { delay: base.parkedRecheckMs }),
-    });
-    waiter.added(jobId);
-    if (!runnable && (await lane.runnable(data.conversationId, jobId))) await job.promote().catch(() => {});
-    return true;
-  }
-
-  /**
-   * Adds the job to run at once and lists it on its conversation in the same round trip, for a
-   * conversation with no job in flight from this producer (see conversations-in-flight.ts). A
-   * worker may fetch it before it is listed: its claim lists it then. If another job of the
-   * conversation was ahead after all, the worker that fetches it parks it. False: the job had
-   * finished already (BullMQ kept the first job of that id, or the worker finds the stored result).
-   */
-  async function addWhileListing(jobId: string, data: AgentJobData): Promise<boolean> {
-    const [listed] = await Promise.all([
-      lane.append(data.conversationId, jobId),
-      queue.add(AGENT_JOB_NAME, data, { jobId }),
-    ]);
-    waiter.added(jobId);
-    return listed !== "finished";
-  }
-
   return {
     async enqueue(request) {
       assertOpen();
       const data = checkEnqueueRequest(request);
       const jobId = request.jobId ?? randomUUID();
-      // Noted before the first await: a concurrent enqueue of the conversation takes the careful way.
-      const careful = inFlight.has(data.conversationId);
-      inFlight.add(data.conversationId, jobId);
-      try {
-        const added = careful ? await listThenAdd(jobId, data) : await addWhileListing(jobId, data);
-        if (!added) inFlight.end(jobId);
-      } catch (error) {
-        inFlight.end(jobId);
-        throw error;
-      }
+      await admission.admit(jobId, data);
       return { id: jobId, conversationId: data.conversationId };
     },
     waitForResult(jobId, waitOptions) {
