@@ -8,15 +8,10 @@
 // (commands a Lua script runs are left out); a MULTI … EXEC block counts as one round trip. Reported
 // per job: the round trips of each connection (named after the client that owns it), and the
 // sequence of one job (`--show`) with the time of each command from the enqueue.
-import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
 import { importFromDist } from "./lib/dist.mjs";
+import { startPrivateRedis } from "./lib/redis-server.mjs";
 
 const { values: options } = parseArgs({
   options: {
@@ -25,34 +20,6 @@ const { values: options } = parseArgs({
     show: { type: "string", default: "1" },
   },
 });
-
-async function freePort() {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function startRedis() {
-  const port = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), "agent-lattice-bench-redis-"));
-  const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir]);
-  await new Promise((resolve, reject) => {
-    child.once("exit", (code) => reject(new Error(`redis-server exited ${code}`)));
-    createInterface({ input: child.stdout }).on("line", (line) => line.includes("Ready to accept") && resolve());
-  });
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    async stop() {
-      child.removeAllListeners("exit");
-      child.kill("SIGKILL");
-      await new Promise((resolve) => child.once("exit", resolve));
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 /** Parses a MONITOR line: `<time> [<db> <addr>] "CMD" "arg" …`; undefined for a script's own commands. */
 function parseMonitor(line) {
@@ -64,7 +31,7 @@ function parseMonitor(line) {
 
 async function main() {
   const jobs = Number(options.jobs);
-  const server = await startRedis();
+  const server = await startPrivateRedis();
   const { createAgent } = await importFromDist("index.js");
   const { createRedisHistoryStore } = await importFromDist("stores/redis.js");
   const { createAgentQueue, createAgentWorker } = await importFromDist("queue.js");

@@ -7,7 +7,9 @@ import { randomUUID } from "node:crypto";
 import { type ConnectionOptions, type JobState, type JobsOptions, Queue } from "bullmq";
 import { InvalidOptionError } from "../index";
 import { ConversationLane } from "./conversation-lane";
+import { ConversationsInFlight } from "./conversations-in-flight";
 import { checkEnqueueRequest, type EnqueueRequest } from "./enqueue-request";
+import { JobAdmission } from "./job-admission";
 import { followJobMessages } from "./job-messages";
 import type { AgentJobMessage, AgentJobProgress, AgentJobResult } from "./job-types";
 import {
@@ -102,7 +104,9 @@ export function createAgentQueue(options: AgentQueueOptions): AgentQueue {
     defaultJobOptions,
   });
   queue.on("error", onError);
-  const waiter = new ResultWaiter(base, queue, lane, onError);
+  const inFlight = new ConversationsInFlight();
+  const waiter = new ResultWaiter(base, queue, lane, onError, (jobId) => inFlight.end(jobId));
+  const admission = new JobAdmission({ lane, queue, waiter, inFlight, jobName: AGENT_JOB_NAME, base });
   let closed = false;
 
   const assertOpen = () => {
@@ -114,20 +118,7 @@ export function createAgentQueue(options: AgentQueueOptions): AgentQueue {
       assertOpen();
       const data = checkEnqueueRequest(request);
       const jobId = request.jobId ?? randomUUID();
-      // Listed on its conversation first. The conversation's next job is added to run at once; one
-      // behind others is added parked (delayed) and promoted by whoever finishes the job before
-      // it — or by this check, when that job finished in the meantime. A listed id whose job never
-      // arrived (this call failed half way) is dropped by the next job of the conversation that
-      // finds it at the head.
-      const listed = await lane.append(data.conversationId, jobId);
-      if (listed === "finished") return { id: jobId, conversationId: data.conversationId };
-      const runnable = listed === "runnable";
-      const job = await queue.add(AGENT_JOB_NAME, data, {
-        jobId,
-        ...(runnable ? {} : { delay: base.parkedRecheckMs }),
-      });
-      waiter.added(jobId);
-      if (!runnable && (await lane.runnable(data.conversationId, jobId))) await job.promote().catch(() => {});
+      await admission.admit(jobId, data);
       return { id: jobId, conversationId: data.conversationId };
     },
     waitForResult(jobId, waitOptions) {
@@ -139,7 +130,7 @@ export function createAgentQueue(options: AgentQueueOptions): AgentQueue {
       assertOpen();
       return followJobMessages(lane, queue, jobId);
     },
-    getJob: (jobId) => describeJob(queue, jobId),
+    getJob: (jobId) => describeJob(queue, lane, jobId),
     async close() {
       if (closed) return;
       closed = true;
@@ -151,12 +142,18 @@ export function createAgentQueue(options: AgentQueueOptions): AgentQueue {
 }
 
 /** A job as {@link AgentQueue.getJob} reports it. */
-async function describeJob(queue: Queue, jobId: string): Promise<AgentJobInfo | undefined> {
+async function describeJob(
+  queue: Queue,
+  lane: ConversationLane,
+  jobId: string,
+): Promise<AgentJobInfo | undefined> {
   const job = await queue.getJob(jobId);
   if (!job) return undefined;
   const state = await job.getState();
+  // The progress after a query's last response is recorded with its result (see run-stream.ts).
+  const final = state === "completed" || state === "failed" ? await lane.storedProgress(jobId) : undefined;
   const progress =
-    typeof job.progress === "object" ? (job.progress as unknown as AgentJobProgress) : undefined;
+    final ?? (typeof job.progress === "object" ? (job.progress as unknown as AgentJobProgress) : undefined);
   return {
     id: jobId,
     conversationId: job.data.conversationId,

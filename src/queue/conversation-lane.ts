@@ -14,7 +14,7 @@
  * @module
  */
 import { Redis } from "ioredis";
-import type { AgentJobResult } from "./job-types";
+import type { AgentJobProgress, AgentJobResult } from "./job-types";
 import { toJsonText } from "./json-safe";
 import { type LaneKeys, laneKeys } from "./keys";
 import * as scripts from "./lane-scripts";
@@ -36,6 +36,17 @@ export function openClient(connection: QueueConnection): Redis {
   if (typeof (connection as Redis).duplicate === "function") return (connection as Redis).duplicate();
   const { url, ...options } = connection as { url?: string };
   return url === undefined ? new Redis(options) : new Redis(url, options);
+}
+
+/** What `finish` records: the job's result (or failure) and the stream's last entry. */
+export interface FinishOutcome {
+  field: "result" | "failed";
+  /** The field's value: the result as JSON text, or the failure's message. */
+  value: string;
+  /** The stream's last message. */
+  entry: unknown;
+  /** `entry` as JSON text (`toJsonText`), when the caller has it already. */
+  entryText?: string;
 }
 
 type ScriptCall = (...keysThenArgs: Array<string | number>) => Promise<unknown>;
@@ -114,7 +125,7 @@ export class ConversationLane {
    * Appends a message to the job's stream; false (nothing written) when the lease is lost. With
    * `startedAt`, also records the history length the job's first run started from (see markStarted).
    */
-  async publish(
+  publish(
     conversationId: string,
     jobId: string,
     fence: string,
@@ -122,21 +133,31 @@ export class ConversationLane {
     progressed: boolean,
     startedAt?: number,
   ): Promise<boolean> {
+    return this.publishEntries(conversationId, jobId, fence, [toJsonText(message)], progressed, startedAt);
+  }
+
+  /** Appends messages already turned into JSON text (`toJsonText`) to the job's stream, in one round trip. */
+  async publishEntries(
+    conversationId: string,
+    jobId: string,
+    fence: string,
+    entries: readonly string[],
+    progressed: boolean,
+    startedAt?: number,
+  ): Promise<boolean> {
     const { lease, job, messages } = this.keysOf(conversationId, jobId);
     const { maxMessagesPerJob, jobTtlSeconds } = this.options;
-    const entry = toJsonText(message);
-    const flag = progressed ? "1" : "0";
     const answer = await this.run(
       "PUBLISH",
       lease,
       job,
       messages,
       fence,
-      entry,
-      flag,
+      progressed ? "1" : "0",
       maxMessagesPerJob,
       jobTtlSeconds,
       startedAt === undefined ? "" : startedAt,
+      ...entries,
     );
     return answer === 1;
   }
@@ -147,18 +168,21 @@ export class ConversationLane {
   }
 
   /**
-   * Ends the job's turn: records its result (or its failure), unlists it, frees the lease and
-   * streams `entry` last. Resolves with the next head (or "" for none), or `undefined` when `fence`
-   * had lost the lease and nothing was written.
+   * Ends the job's turn: records its result (or its failure) and the run's last progress, unlists
+   * it, frees the lease and streams the messages not streamed yet, then `entry`, last. Resolves
+   * with the next head (or "" for none), or `undefined` when `fence` had lost the lease and nothing
+   * was written.
    */
   async finish(
     conversationId: string,
     jobId: string,
     fence: string,
-    outcome: { field: "result" | "failed"; value: string; entry: unknown },
+    outcome: FinishOutcome,
+    unstreamed: { entries: readonly string[]; progress?: AgentJobProgress } = { entries: [] },
   ): Promise<string | undefined> {
     const { pending, lease, job, messages } = this.keysOf(conversationId, jobId);
     const { maxMessagesPerJob, jobTtlSeconds } = this.options;
+    const entry = outcome.entryText ?? toJsonText(outcome.entry);
     const answer = (await this.run(
       "FINISH",
       pending,
@@ -169,9 +193,11 @@ export class ConversationLane {
       fence,
       outcome.field,
       outcome.value,
-      toJsonText(outcome.entry),
+      entry,
       maxMessagesPerJob,
       jobTtlSeconds,
+      unstreamed.progress === undefined ? "" : JSON.stringify(unstreamed.progress),
+      ...unstreamed.entries,
     )) as [number, string?];
     return answer[0] === 1 ? (answer[1] ?? "") : undefined;
   }
@@ -186,6 +212,12 @@ export class ConversationLane {
   async storedResult(jobId: string): Promise<AgentJobResult | undefined> {
     const text = await this.client.hget(this.keys.job(jobId), "result");
     return text === null ? undefined : (JSON.parse(text) as AgentJobResult);
+  }
+
+  /** The last progress a finished job's run recorded with its result, if any (see `finish`). */
+  async storedProgress(jobId: string): Promise<AgentJobProgress | undefined> {
+    const text = await this.client.hget(this.keys.job(jobId), "progress");
+    return text === null ? undefined : (JSON.parse(text) as AgentJobProgress);
   }
 
   /** Quits the lane's client. */

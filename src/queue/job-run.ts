@@ -14,16 +14,17 @@ import {
 } from "../index";
 import type { ClaimOutcome } from "./conversation-lane";
 import { LeaseLostError } from "./errors";
-import type { AgentJobData, AgentJobResult, JobRequeuedMessage, JobResumedMessage } from "./job-types";
+import type { AgentJobData, AgentJobResult } from "./job-types";
 import { LeaseKeeper } from "./lease";
 import { ProgressTally } from "./progress";
 import { planResume, type ResumePlan } from "./resume-plan";
+import { RunStream, type UnstreamedWrites } from "./run-stream";
 import type { InterruptibleRun, WorkerRuntime } from "./worker-runtime";
 
 /** How a run ended. */
 export type RunOutcome =
-  /** The query ended with a result: the job completes with it. */
-  | { kind: "result"; result: SDKResultMessage<unknown> }
+  /** The query ended with a result: the job completes with it (and with what was not streamed yet). */
+  | { kind: "result"; result: SDKResultMessage<unknown>; unstreamed: UnstreamedWrites }
   /** The worker is closing and interrupted the run: the job goes back to the queue. */
   | { kind: "requeue" }
   /** The lease was lost: another run owns the conversation now. */
@@ -33,9 +34,6 @@ export type RunOutcome =
 
 type ClaimedRun = Extract<ClaimOutcome, { kind: "claimed" }>;
 
-/** What a run streams (serialised on the way). */
-type StreamedMessage = SDKMessage<unknown> | JobRequeuedMessage | JobResumedMessage;
-
 /** A run of one job. */
 export class JobRun implements InterruptibleRun {
   private agent: Agent<any> | undefined;
@@ -44,6 +42,7 @@ export class JobRun implements InterruptibleRun {
   private startMark: number | undefined;
   private readonly abort = new AbortController();
   private readonly lease: LeaseKeeper;
+  private readonly stream: RunStream;
   private readonly conversationId: string;
   private readonly jobId: string;
 
@@ -58,6 +57,7 @@ export class JobRun implements InterruptibleRun {
     this.lease = new LeaseKeeper(runtime.lane, this.conversationId, fence, runtime.leaseMs, () =>
       this.abort.abort(new LeaseLostError(this.conversationId)),
     );
+    this.stream = new RunStream(runtime.lane, job, this.conversationId, fence, () => this.lease.markLost());
   }
 
   interrupt(): void {
@@ -87,10 +87,21 @@ export class JobRun implements InterruptibleRun {
   }
 
   private async runAgent(agent: Agent<any>): Promise<RunOutcome> {
+    let outcome: RunOutcome;
+    try {
+      outcome = await this.runQuery(agent);
+    } finally {
+      // Whatever the result does not carry is written now: a requeue, a lost lease, a thrown error.
+      this.stream.flush();
+    }
+    return outcome;
+  }
+
+  private async runQuery(agent: Agent<any>): Promise<RunOutcome> {
     const plan = await this.prepare(agent);
     if (plan === undefined) return { kind: "lost" };
     if (this.claim.run > 1)
-      this.publish({ type: "system", subtype: "job_resumed", run: this.claim.run, mode: plan.mode });
+      this.stream.add({ type: "system", subtype: "job_resumed", run: this.claim.run, mode: plan.mode });
     if (this.interruptRequested) return this.requeue();
     const { input, options } = this.job.data;
     const tally = new ProgressTally(this.runtime.pricing);
@@ -99,19 +110,10 @@ export class JobRun implements InterruptibleRun {
     let mark = this.startMark;
     for await (const message of agent.query(prompt, { ...options, signal: this.abort.signal })) {
       if (mark !== undefined) {
-        // A first run's first message (`init`, always yielded before the prompt is recorded) carries
-        // the start mark, and the query waits for it: the mark must be durable before the prompt is
-        // recorded, or a crash right after would send the prompt twice.
-        const held = await this.runtime.lane.publish(
-          this.conversationId,
-          this.jobId,
-          this.fence,
-          message,
-          false,
-          mark,
-        );
-        mark = undefined;
-        if (held) continue;
+        if (await this.publishWithMark(message, mark)) {
+          mark = undefined;
+          continue;
+        }
         this.lease.markLost();
         break;
       }
@@ -121,9 +123,7 @@ export class JobRun implements InterruptibleRun {
         result = message;
         continue;
       }
-      const counted = tally.add(message, agent.model);
-      this.publish(message, counted);
-      if (counted) this.write(this.job.updateProgress(tally.snapshot() as unknown as object));
+      this.stream.add(message, tally.add(message, agent.model) ? tally.snapshot() : undefined);
     }
     // The stream's writes are not waited for: the lane's next write (fenced, on the same connection)
     // lands after them, and is refused as they would be if the lease was lost.
@@ -131,7 +131,17 @@ export class JobRun implements InterruptibleRun {
     if (result === undefined) throw new Error("The query ended without a result message.");
     if (result.subtype === "interrupted" && this.interruptRequested) return this.requeue();
     if (isRetryableFailure(result)) return { kind: "retry", error: result.error! };
-    return { kind: "result", result };
+    return { kind: "result", result, unstreamed: this.stream.takeUnstreamed() };
+  }
+
+  /**
+   * A first run's first message (`init`, always yielded before the prompt is recorded) carries the
+   * start mark, and the query waits for it: the mark must be durable before the prompt is
+   * recorded, or a crash right after would send the prompt twice. False: the lease is lost.
+   */
+  private publishWithMark(message: SDKMessage<unknown>, mark: number): Promise<boolean> {
+    this.stream.flush(); // a `job_resumed` queued before it goes first
+    return this.runtime.lane.publish(this.conversationId, this.jobId, this.fence, message, false, mark);
   }
 
   /**
@@ -149,23 +159,8 @@ export class JobRun implements InterruptibleRun {
   }
 
   private requeue(): RunOutcome {
-    this.publish({ type: "system", subtype: "job_requeued", reason: "worker_closing" });
+    this.stream.add({ type: "system", subtype: "job_requeued", reason: "worker_closing" });
     return { kind: "requeue" };
-  }
-
-  /** Streams `message` (fenced); a refused write means the lease is lost. Writes go out in order. */
-  private publish(message: StreamedMessage, progressed = false): void {
-    const { lane } = this.runtime;
-    this.write(
-      lane.publish(this.conversationId, this.jobId, this.fence, message, progressed).then((held) => {
-        if (!held) this.lease.markLost();
-      }),
-    );
-  }
-
-  /** A write nobody waits for; its failure is not fatal (the lease decides). */
-  private write(promise: Promise<unknown>): void {
-    promise.catch(() => {});
   }
 }
 

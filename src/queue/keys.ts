@@ -13,7 +13,7 @@ export interface LaneKeys {
   pending(conversationId: string): string;
   /** The lease of the job running a conversation: `<jobId>:<random>`, with a time to live. */
   lease(conversationId: string): string;
-  /** A job's state hash: `started`, `progressed`, `runs`, `result`, `failed`. */
+  /** A job's state hash: `started`, `progressed`, `runs`, `result`, `failed`, `progress`. */
   job(jobId: string): string;
   /** A job's messages, as a Redis stream. */
   messages(jobId: string): string;

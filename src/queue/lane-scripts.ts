@@ -83,20 +83,20 @@ return 1`,
 };
 
 /**
- * Appends one message to a job's stream; `progressed` "1" marks that a response was recorded, and
- * `started` (unless "") records, as MARK_STARTED does, the history length the job's first run
- * started from — so the first message of a first run carries the mark in the same round trip.
- * KEYS: lease, job, messages. ARGV: fence, entry, progressed, maxLength, ttlSeconds, started.
- * Returns 1, or 0 when the lease is lost (nothing is written).
+ * Appends messages to a job's stream, in order; `progressed` "1" marks that a response was
+ * recorded, and `started` (unless "") records, as MARK_STARTED does, the history length the job's
+ * first run started from — so the first message of a first run carries the mark in the same round
+ * trip. KEYS: lease, job, messages. ARGV: fence, progressed, maxLength, ttlSeconds, started, then
+ * one entry per message. Returns 1, or 0 when the lease is lost (nothing is written).
  */
 export const PUBLISH: LaneScript = {
   numberOfKeys: 3,
   lua: `
 if not (${holds(1, 1)}) then return 0 end
-if ARGV[6] ~= "" then redis.call("HSETNX", KEYS[2], "started", ARGV[6]) end
-redis.call("XADD", KEYS[3], "MAXLEN", "~", ARGV[4], "*", "m", ARGV[2])
-redis.call("EXPIRE", KEYS[3], ARGV[5])
-if ARGV[3] == "1" then redis.call("HSET", KEYS[2], "progressed", "1") end
+if ARGV[5] ~= "" then redis.call("HSETNX", KEYS[2], "started", ARGV[5]) end
+for i = 6, #ARGV do redis.call("XADD", KEYS[3], "MAXLEN", "~", ARGV[3], "*", "m", ARGV[i]) end
+redis.call("EXPIRE", KEYS[3], ARGV[4])
+if ARGV[2] == "1" then redis.call("HSET", KEYS[2], "progressed", "1") end
 return 1`,
 };
 
@@ -109,10 +109,11 @@ return 1`,
 };
 
 /**
- * Ends a job's turn on its conversation: records `field` (`result` or `failed`), takes the job off
- * the pending list, frees the lease and appends the last stream entry — all or nothing, and only
- * while the fence holds the lease. KEYS: pending, lease, job, messages.
- * ARGV: jobId, fence, field, value, entry, maxLength, ttlSeconds.
+ * Ends a job's turn on its conversation: records `field` (`result` or `failed`) and the run's last
+ * progress (unless ""), takes the job off the pending list, frees the lease and appends the
+ * stream's last entries (messages not yet streamed, then `entry`) — all or nothing, and only while
+ * the fence holds the lease. KEYS: pending, lease, job, messages.
+ * ARGV: jobId, fence, field, value, entry, maxLength, ttlSeconds, progress, then the earlier entries.
  * Returns {1, nextHeadId or ""}, or {0} when the lease is lost.
  */
 export const FINISH: LaneScript = {
@@ -120,9 +121,11 @@ export const FINISH: LaneScript = {
   lua: `
 if not (${holds(2, 2)}) then return {0} end
 redis.call("HSET", KEYS[3], ARGV[3], ARGV[4])
+if ARGV[8] ~= "" then redis.call("HSET", KEYS[3], "progress", ARGV[8]) end
 redis.call("EXPIRE", KEYS[3], ARGV[7])
 redis.call("LREM", KEYS[1], 1, ARGV[1])
 redis.call("DEL", KEYS[2])
+for i = 9, #ARGV do redis.call("XADD", KEYS[4], "MAXLEN", "~", ARGV[6], "*", "m", ARGV[i]) end
 redis.call("XADD", KEYS[4], "MAXLEN", "~", ARGV[6], "*", "m", ARGV[5])
 redis.call("EXPIRE", KEYS[4], ARGV[7])
 return {1, redis.call("LINDEX", KEYS[1], 0) or ""}`,

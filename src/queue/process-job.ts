@@ -16,7 +16,7 @@ import { DelayedError, Job, UnrecoverableError, WaitingError } from "bullmq";
 import { InvalidOptionError } from "../index";
 import { JobRun, type RunOutcome } from "./job-run";
 import type { AgentJobData, AgentJobResult, JobFailedMessage } from "./job-types";
-import { toJsonSafe, toJsonText } from "./json-safe";
+import { toJsonText } from "./json-safe";
 import type { WorkerRuntime } from "./worker-runtime";
 
 type AgentJob = Job<AgentJobData, AgentJobResult>;
@@ -72,9 +72,10 @@ async function settle(
   const { conversationId } = job.data;
   switch (outcome.kind) {
     case "result": {
-      const result = toJsonSafe(outcome.result);
-      const entry = { field: "result" as const, value: toJsonText(result), entry: result };
-      const next = await runtime.lane.finish(conversationId, job.id!, fence, entry);
+      const text = toJsonText(outcome.result);
+      const result = JSON.parse(text) as AgentJobResult;
+      const entry = { field: "result" as const, value: text, entry: result, entryText: text };
+      const next = await runtime.lane.finish(conversationId, job.id!, fence, entry, outcome.unstreamed);
       if (next === undefined) return stepAside(job, token);
       // The next job of the conversation starts while this one is being marked completed.
       if (next) runtime.background(promote(runtime, next));

@@ -37,6 +37,8 @@ export class ResultWaiter {
     private readonly queue: Queue,
     private readonly lane: ConversationLane,
     private readonly onError: (error: Error) => void,
+    /** Told of every job the events connection reports completed or failed (any producer's). */
+    private readonly onEnded: (jobId: string) => void = () => {},
   ) {}
 
   /** Resolves with the job's result; rejects with JobWaitTimeoutError, JobFailedError or JobNotFoundError. */
@@ -129,6 +131,7 @@ export class ResultWaiter {
   }
 
   private settle(jobId: string, outcome: Outcome): void {
+    this.onEnded(jobId);
     const waiters = this.waiters.get(jobId);
     if (waiters === undefined) {
       if (this.fresh.has(jobId)) this.fresh.set(jobId, outcome);

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { isWellFormedHistory } from "../../src/index";
+import { createAgentQueue } from "../../src/queue/index";
 import { promptOf } from "../fixtures/queue/workload";
 import { fleetKit } from "./fleet";
-import { uniqueName } from "./helpers";
+import { redisUrl, uniqueName } from "./helpers";
 
 const { fleet, historyOf, promptsIn } = fleetKit();
 
@@ -40,6 +41,30 @@ describe("createAgentQueue + createAgentWorker", () => {
       const history = await historyOf(conversationId);
       expect(isWellFormedHistory(history)).toBe(true);
       expect(promptsIn(history)).toEqual([0, 1, 2, 3, 4].map((n) => promptOf(conversationId, n)));
+    }
+  });
+
+  it("keeps the order when another producer's job of the conversation is running (a worker parks the newcomer)", async () => {
+    const { name, queue } = fleet({ workers: 2, modelDelayMs: 100 });
+    const other = createAgentQueue({ connection: { url: redisUrl }, name });
+    try {
+      const conversationId = uniqueName("two-producers");
+      const first = await queue.enqueue({ conversationId, input: promptOf(conversationId, 0) });
+      // `other` has nothing of this conversation in flight: it adds its job to run at once.
+      const second = await other.enqueue({ conversationId, input: promptOf(conversationId, 1) });
+      const third = await queue.enqueue({ conversationId, input: promptOf(conversationId, 2) });
+      const results = await Promise.all([
+        queue.waitForResult(first.id, { timeoutMs: 30_000 }),
+        other.waitForResult(second.id, { timeoutMs: 30_000 }),
+        queue.waitForResult(third.id, { timeoutMs: 30_000 }),
+      ]);
+      expect(results.map((result) => result.subtype)).toEqual(["success", "success", "success"]);
+      expect(promptsIn(await historyOf(conversationId))).toEqual(
+        [0, 1, 2].map((n) => promptOf(conversationId, n)),
+      );
+      expect((await queue.getJob(second.id))?.attemptsMade).toBe(1);
+    } finally {
+      await other.close();
     }
   });
 

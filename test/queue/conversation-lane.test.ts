@@ -86,6 +86,38 @@ describe("ConversationLane", () => {
     });
   });
 
+  it("streams several messages in one write, and records the unstreamed rest and the last progress with the result", async () => {
+    const conversation = uniqueName("c");
+    await lane.append(conversation, "u1");
+    await lane.claim(conversation, "u1", "u1:a", 5_000);
+    const texts = [JSON.stringify({ type: "system", n: 1 }), JSON.stringify({ type: "assistant", n: 2 })];
+    expect(await lane.publishEntries(conversation, "u1", "u1:a", texts, true)).toBe(true);
+    expect(await redis.hget(lane.keys.job("u1"), "progressed")).toBe("1");
+    const result = { type: "result", subtype: "success" };
+    const progress = { num_turns: 2, total_cost_usd: 0.5, usage: { input_tokens: 3, output_tokens: 4 } };
+    const unstreamed = { entries: [JSON.stringify({ type: "assistant", n: 3 })], progress };
+    const outcome = { field: "result" as const, value: JSON.stringify(result), entry: result };
+    expect(await lane.finish(conversation, "u1", "u1:a", outcome, unstreamed)).toBe("");
+    const stream = (await redis.xrange(lane.keys.messages("u1"), "-", "+")).map(([, fields]) =>
+      JSON.parse(fields[1]!),
+    );
+    expect(stream).toEqual([
+      { type: "system", n: 1 },
+      { type: "assistant", n: 2 },
+      { type: "assistant", n: 3 },
+      result,
+    ]);
+    expect(await lane.storedProgress("u1")).toEqual(progress);
+    expect(await lane.storedResult("u1")).toEqual(result);
+    // Without progress to record, none is stored; a refused finish writes none of it.
+    await lane.append(conversation, "u2");
+    await lane.claim(conversation, "u2", "u2:a", 5_000);
+    expect(await lane.finish(conversation, "u2", "u2:other", outcome, unstreamed)).toBeUndefined();
+    expect(await redis.xlen(lane.keys.messages("u2"))).toBe(0);
+    expect(await lane.finish(conversation, "u2", "u2:a", outcome)).toBe("");
+    expect(await lane.storedProgress("u2")).toBeUndefined();
+  });
+
   it("drops a dead head with the lease it held, and encodes ids into keys", async () => {
     const conversation = "a:lease";
     await lane.append(conversation, "d1");
