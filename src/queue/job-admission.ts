@@ -67,15 +67,18 @@ export class JobAdmission {
 
   /**
    * At once. False: the job had finished already (BullMQ kept the first job of that id, or the
-   * worker that fetches it finds the stored result).
+   * worker that fetches it finds the stored result). Throws only when BullMQ did not take the job:
+   * a job it took runs even when listing it failed (its worker lists it with the claim), so
+   * `enqueue` must not say it failed — a caller retrying with a new id would run it twice.
    */
   private async addWhileListing(jobId: string, data: AgentJobData): Promise<boolean> {
     const { lane, queue, waiter, jobName } = this.context;
-    const [listed] = await Promise.all([
+    const [listing, adding] = await Promise.allSettled([
       lane.append(data.conversationId, jobId),
       queue.add(jobName, data, { jobId }),
     ]);
+    if (adding.status === "rejected") throw adding.reason;
     waiter.added(jobId);
-    return listed !== "finished";
+    return listing.status === "rejected" || listing.value !== "finished";
   }
 }
