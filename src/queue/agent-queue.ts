@@ -149,7 +149,13 @@ async function describeJob(
 ): Promise<AgentJobInfo | undefined> {
   const job = await queue.getJob(jobId);
   if (!job) return undefined;
-  const state = await job.getState();
+  let state = await job.getState();
+  let result = job.returnvalue as AgentJobResult | undefined;
+  if (state === "active") {
+    // The result is recorded before BullMQ is told (waitForResult may already have it): completed.
+    const recorded = await lane.storedResult(jobId);
+    if (recorded !== undefined) [state, result] = ["completed", recorded];
+  }
   // The progress after a query's last response is recorded with its result (see run-stream.ts).
   const final = state === "completed" || state === "failed" ? await lane.storedProgress(jobId) : undefined;
   const progress =
@@ -159,7 +165,7 @@ async function describeJob(
     conversationId: job.data.conversationId,
     state,
     ...(progress ? { progress } : {}),
-    ...(state === "completed" ? { result: job.returnvalue } : {}),
+    ...(state === "completed" ? { result } : {}),
     ...(state === "failed" ? { failedReason: job.failedReason } : {}),
     attemptsMade: job.attemptsMade,
   };

@@ -197,6 +197,7 @@ export class ConversationLane {
       maxMessagesPerJob,
       jobTtlSeconds,
       unstreamed.progress === undefined ? "" : JSON.stringify(unstreamed.progress),
+      this.keys.results(),
       ...unstreamed.entries,
     )) as [number, string?];
     return answer[0] === 1 ? (answer[1] ?? "") : undefined;

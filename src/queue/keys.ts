@@ -17,6 +17,11 @@ export interface LaneKeys {
   job(jobId: string): string;
   /** A job's messages, as a Redis stream. */
   messages(jobId: string): string;
+  /**
+   * The pub/sub channel a job's result is published on the moment it is recorded (`<jobId>\n<result
+   * JSON>`): waiting producers hear it before BullMQ marks the job completed.
+   */
+  results(): string;
 }
 
 /** The keys of the queue `name` whose BullMQ keys start with `prefix`. */
@@ -29,5 +34,6 @@ export function laneKeys(prefix: string, name: string): LaneKeys {
     lease: (id) => `${base}lease:${conversation(id)}`,
     job: (id) => `${base}job:${id}`,
     messages: (id) => `${base}messages:${id}`,
+    results: () => `${base}results`,
   };
 }

@@ -112,9 +112,10 @@ return 1`,
  * Ends a job's turn on its conversation: records `field` (`result` or `failed`) and the run's last
  * progress (unless ""), takes the job off the pending list, frees the lease and appends the
  * stream's last entries (messages not yet streamed, then `entry`) — all or nothing, and only while
- * the fence holds the lease. KEYS: pending, lease, job, messages.
- * ARGV: jobId, fence, field, value, entry, maxLength, ttlSeconds, progress, then the earlier entries.
- * Returns {1, nextHeadId or ""}, or {0} when the lease is lost.
+ * the fence holds the lease; a result is then published on the results channel (`<jobId>\n<value>`).
+ * KEYS: pending, lease, job, messages.
+ * ARGV: jobId, fence, field, value, entry, maxLength, ttlSeconds, progress, results channel, then
+ * the earlier entries. Returns {1, nextHeadId or ""}, or {0} when the lease is lost.
  */
 export const FINISH: LaneScript = {
   numberOfKeys: 4,
@@ -125,9 +126,10 @@ if ARGV[8] ~= "" then redis.call("HSET", KEYS[3], "progress", ARGV[8]) end
 redis.call("EXPIRE", KEYS[3], ARGV[7])
 redis.call("LREM", KEYS[1], 1, ARGV[1])
 redis.call("DEL", KEYS[2])
-for i = 9, #ARGV do redis.call("XADD", KEYS[4], "MAXLEN", "~", ARGV[6], "*", "m", ARGV[i]) end
+for i = 10, #ARGV do redis.call("XADD", KEYS[4], "MAXLEN", "~", ARGV[6], "*", "m", ARGV[i]) end
 redis.call("XADD", KEYS[4], "MAXLEN", "~", ARGV[6], "*", "m", ARGV[5])
 redis.call("EXPIRE", KEYS[4], ARGV[7])
+if ARGV[3] == "result" then redis.call("PUBLISH", ARGV[9], ARGV[1] .. "\\n" .. ARGV[4]) end
 return {1, redis.call("LINDEX", KEYS[1], 0) or ""}`,
 };
 

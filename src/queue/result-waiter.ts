@@ -1,6 +1,10 @@
 /**
  * Waiting for job results: one BullMQ `QueueEvents` connection per producer, opened on first use,
- * whose `completed` and `failed` events settle every waiter of their job. A waiter is registered
+ * whose `completed` and `failed` events settle every waiter of their job — and, to hear a result
+ * one hop sooner, a subscription to the lane's results channel, on which a worker publishes a
+ * result the moment it records it (before BullMQ marks the job completed; the recorded result is
+ * final, a job run again returns it). The subscription only speeds things up: a message it misses
+ * still arrives as the `completed` event. A waiter is registered
  * before the job's current state is read, and the events are read from the moment the connection
  * was opened (by the server's clock), so a job that ends in between is not missed. A job this
  * producer added after the connection was ready cannot end unseen: its state is not read again —
@@ -9,6 +13,7 @@
  * @module
  */
 import { type ConnectionOptions, type Queue, QueueEvents } from "bullmq";
+import type { Redis } from "ioredis";
 import type { ConversationLane } from "./conversation-lane";
 import { JobFailedError, JobNotFoundError, JobWaitTimeoutError } from "./errors";
 import type { AgentJobResult } from "./job-types";
@@ -27,6 +32,7 @@ interface Waiter {
 /** The waiters of one producer. */
 export class ResultWaiter {
   private events: Promise<QueueEvents> | undefined;
+  private subscriber: Redis | undefined;
   private ready = false;
   private readonly waiters = new Map<string, Set<Waiter>>();
   /** Jobs added since the connection was ready, with their outcome once it arrived unwaited. */
@@ -93,7 +99,7 @@ export class ResultWaiter {
       for (const waiter of waiters)
         waiter.reject(new Error(`The queue was closed while waiting for job ${jobId}.`));
     const events = await this.events?.catch(() => undefined);
-    await events?.close();
+    await Promise.allSettled([events?.close(), this.subscriber?.quit()]);
   }
 
   private open(): Promise<QueueEvents> {
@@ -113,17 +119,38 @@ export class ResultWaiter {
       events.on("failed", ({ jobId, failedReason }) =>
         this.settle(jobId, new JobFailedError(jobId, failedReason)),
       );
-      await events.waitUntilReady();
+      await Promise.all([events.waitUntilReady(), this.subscribe()]);
       this.ready = true;
       return events;
     })();
     return this.events;
   }
 
+  /** Subscribes to the lane's results channel (see the module comment). */
+  private async subscribe(): Promise<void> {
+    const subscriber = this.lane.client.duplicate();
+    this.subscriber = subscriber;
+    subscriber.on("error", this.onError);
+    subscriber.on("message", (_channel: string, message: string) => {
+      const split = message.indexOf("\n");
+      if (split < 0) return;
+      let result: AgentJobResult;
+      try {
+        result = JSON.parse(message.slice(split + 1)) as AgentJobResult;
+      } catch {
+        return; // not ours to judge: the `completed` event still comes
+      }
+      this.settle(message.slice(0, split), result);
+    });
+    await subscriber.subscribe(this.lane.keys.results());
+  }
+
   /** The job's outcome if it has ended (a result, or the error to reject with); `undefined` if not. */
   private async currentOutcome(jobId: string): Promise<AgentJobResult | Error | undefined> {
     const state = await this.queue.getJobState(jobId);
     if (state === "unknown") return (await this.lane.storedResult(jobId)) ?? new JobNotFoundError(jobId);
+    // Recorded, and BullMQ not told yet (its worker is marking it completed, or stopped first).
+    if (state === "active") return this.lane.storedResult(jobId);
     if (state !== "completed" && state !== "failed") return undefined;
     const job = await this.queue.getJob(jobId);
     if (state === "completed") return job?.returnvalue ?? (await this.lane.storedResult(jobId));
