@@ -1,12 +1,15 @@
 /**
  * How `enqueue` puts a job on its conversation and into BullMQ — two ways, chosen by whether this
- * producer has a job of the conversation in flight (see conversations-in-flight.ts):
+ * producer has a job of the conversation in flight (see conversations-in-flight.ts) and whether
+ * its connection to Redis is up:
  *
- * - **careful** (one in flight): list the job first, then add it — to run at once when it is the
+ * - **careful** (one in flight, or the connection not ready): list the job first, then add it — to run at once when it is the
  *   conversation's next job, parked (delayed) behind others, promoted by whoever finishes the job
  *   before it, or by the check here when that job finished in the meantime. A backlog never
  *   reaches a worker before its turn. A listed id whose job never arrived (the call failed half
- *   way) is dropped by the next job of the conversation that finds it at the head.
+ *   way) is dropped by the next job of the conversation that finds it at the head. While Redis is
+ *   down the listing fails at once and the job is never handed to BullMQ (whose `add` would wait
+ *   for Redis and run the job later, after `enqueue` had said it failed).
  * - **at once** (none in flight): add it to run at once and list it in the same round trip. A worker
  *   that fetches it before it is listed lists it with its claim; one that finds another job of the
  *   conversation ahead (another producer's) parks it. Order and exactly-once are the lane's either
@@ -39,7 +42,7 @@ export class JobAdmission {
   async admit(jobId: string, data: AgentJobData): Promise<void> {
     const { inFlight } = this.context;
     // Noted before the first await: a concurrent enqueue of the conversation takes the careful way.
-    const careful = inFlight.has(data.conversationId);
+    const careful = inFlight.has(data.conversationId) || this.context.lane.client.status !== "ready";
     inFlight.add(data.conversationId, jobId);
     try {
       const added = careful ? await this.listThenAdd(jobId, data) : await this.addWhileListing(jobId, data);

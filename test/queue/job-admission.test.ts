@@ -3,7 +3,8 @@
  * conversation failed — the job will run (its worker lists it with the claim), so `admit` resolves
  * and the caller is not told to retry (a retry with a new id would run the prompt twice); BullMQ
  * refused the job — `admit` rejects with that error and nothing is in flight. The careful way
- * (a job of the conversation in flight here) lists first: a failed listing adds nothing.
+ * (a job of the conversation in flight here, or the connection not ready) lists first: a failed
+ * listing adds nothing.
  */
 import type { Queue } from "bullmq";
 import { describe, expect, it } from "vitest";
@@ -15,9 +16,10 @@ import type { ResultWaiter } from "../../src/queue/result-waiter";
 
 const DATA = { conversationId: "c1", input: "Hello" } as unknown as AgentJobData;
 
-function admission(faults: { append?: Error; add?: Error }) {
+function admission(faults: { append?: Error; add?: Error; notReady?: boolean }) {
   const calls: string[] = [];
   const lane = {
+    client: { status: faults.notReady ? "reconnecting" : "ready" },
     append: async (conversationId: string, jobId: string) => {
       calls.push(`append ${conversationId} ${jobId}`);
       if (faults.append) throw faults.append;
@@ -60,6 +62,14 @@ describe("JobAdmission when half of an enqueue fails", () => {
     const { admission: admit, added, inFlight } = admission({ add: refused });
     await expect(admit.admit("j1", DATA)).rejects.toBe(refused);
     expect(added).toEqual([]);
+    expect(inFlight.has("c1")).toBe(false);
+  });
+
+  it("careful while the connection is not ready: the listing fails at once and BullMQ is never asked", async () => {
+    const down = new Error("Connection is closed.");
+    const { admission: admit, calls, inFlight } = admission({ append: down, notReady: true });
+    await expect(admit.admit("j1", DATA)).rejects.toBe(down);
+    expect(calls).toEqual(["append c1 j1"]);
     expect(inFlight.has("c1")).toBe(false);
   });
 
