@@ -9,12 +9,7 @@ import { InvalidOptionError } from "../errors";
 import { assertKnownOptions } from "../shared/known-options";
 import { resolveBaseUrl } from "./anthropic-base-url";
 import { credentialSecrets } from "./anthropic-credentials";
-import {
-  type FetchLike,
-  type HttpTransport,
-  postMessages,
-  requestHeadersOf,
-} from "./anthropic-http";
+import { type FetchLike, type HttpTransport, postMessages, requestHeadersOf } from "./anthropic-http";
 import { readJsonMessage } from "./anthropic-json-response";
 import { toAnthropicRequestBody } from "./anthropic-request";
 import { type FailureContext, withFailureMapping } from "./anthropic-request-failure";
