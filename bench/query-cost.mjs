@@ -242,7 +242,8 @@ async function countQueryInstructions(latency, prefix, warmUp, samples) {
   const server = startUnderCallgrind(serverArguments);
   const model = await startModelServer(latency, [], server.child);
   const queryArguments = [fileURLToPath(import.meta.url), "--role", "query", "--model-url", model.url];
-  const counted = ["--warm-up", String(warmUp), "--samples", String(samples), "--store", options.store, prefix];
+  // A prefix of its own: its conversations start empty, like those measured above.
+  const counted = ["--warm-up", String(warmUp), "--samples", String(samples), "--store", options.store, `${prefix}counted:`];
   const query = startUnderCallgrind([...queryArguments, ...counted]);
   const next = jsonLines(query.child);
   await next(); // warmed up
