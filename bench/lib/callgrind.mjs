@@ -3,7 +3,7 @@
 // started under callgrind as `node script ...args folder`, calls `warmedUp(folder)` after its
 // warm-up and then runs the measured part. The folder is made and removed here.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -59,4 +59,29 @@ export async function countInstructions(script, args) {
 export async function warmedUp(folder) {
   writeFileSync(join(folder, "warm"), "");
   while (!existsSync(join(folder, "go"))) await sleep(50);
+}
+
+/**
+ * Starts `node ...args` under callgrind with instrumentation off, for a parent that decides when to
+ * count (several processes at once, say). Returns the child, `countFromNow()` (switches
+ * instrumentation on) and `instructions`, which resolves with the count once the child has exited.
+ */
+export function startUnderCallgrind(args, { stdio = ["pipe", "pipe", "inherit"] } = {}) {
+  const folder = mkdtempSync(join(tmpdir(), "agent-lattice-callgrind-"));
+  const child = spawn(
+    "valgrind",
+    ["--tool=callgrind", "--instr-atstart=no", `--callgrind-out-file=${join(folder, "callgrind.out")}`, "--log-file=" + join(folder, "log"), process.execPath, "--single-threaded", ...args],
+    { stdio },
+  );
+  const instructions = new Promise((resolve, reject) => {
+    child.once("exit", (code) => {
+      const log = existsSync(join(folder, "log")) ? readFileSync(join(folder, "log"), "utf8") : "";
+      rmSync(folder, { recursive: true, force: true });
+      const collected = /Collected : ([\d,]+)/.exec(log);
+      if (code !== 0 || !collected) reject(new Error(`callgrind run failed (exit ${code}):\n${log}`));
+      else resolve(Number(collected[1].replaceAll(",", "")));
+    });
+  });
+  const countFromNow = () => spawnSync("callgrind_control", ["-i", "on", String(child.pid)], { stdio: "ignore" });
+  return { child, countFromNow, instructions };
 }

@@ -19,8 +19,19 @@ export interface AgentQuery {
 export class ConversationGuard {
   private holder: AgentQuery | undefined;
   private shut = false;
-  /** Aborted by `close()`: a stream waiting for its next input stops waiting. */
-  readonly closing = new AbortController();
+  private closingController: AbortController | undefined;
+
+  /**
+   * Aborted by `close()`: a stream waiting for its next input stops waiting. Made when first asked
+   * for (by a stream): an agent that never streams creates no controller and aborts none.
+   */
+  get closing(): AbortSignal {
+    if (this.closingController === undefined) {
+      this.closingController = new AbortController();
+      if (this.shut) this.closingController.abort();
+    }
+    return this.closingController.signal;
+  }
 
   /** The query holding the conversation (inside a stream: the cycle running now). */
   get running(): AgentQuery | undefined {
@@ -59,7 +70,7 @@ export class ConversationGuard {
   /** No query starts from now on; a stream waiting for input stops waiting. */
   close(): void {
     this.shut = true;
-    this.closing.abort();
+    this.closingController?.abort();
   }
 }
 

@@ -54,7 +54,7 @@ export async function* streamCycles<T>(
   let pending: AsyncIterator<AgentInput> | undefined;
   let exhausted = false;
   try {
-    stop = linkSignals(queryOptions?.signal, guard.closing.signal, control.stopped.signal);
+    stop = linkSignals(queryOptions?.signal, guard.closing, control.stopped.signal);
     pending = asyncIteratorOf(inputs); // may throw: the iterable's own code runs
     while (!stream.state.signals.aborted && !guard.closed) {
       const next = await nextInput(pending, stop.signal);

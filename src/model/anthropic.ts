@@ -7,15 +7,9 @@
  */
 import { InvalidOptionError } from "../errors";
 import { assertKnownOptions } from "../shared/known-options";
-import { urlSecretsOf } from "../shared/redact";
+import { resolveBaseUrl } from "./anthropic-base-url";
 import { credentialSecrets } from "./anthropic-credentials";
-import {
-  type FetchLike,
-  type HttpTransport,
-  messagesUrlOf,
-  postMessages,
-  requestHeadersOf,
-} from "./anthropic-http";
+import { type FetchLike, type HttpTransport, postMessages, requestHeadersOf } from "./anthropic-http";
 import { readJsonMessage } from "./anthropic-json-response";
 import { toAnthropicRequestBody } from "./anthropic-request";
 import { type FailureContext, withFailureMapping } from "./anthropic-request-failure";
@@ -27,7 +21,7 @@ import {
 } from "./anthropic-sdk-client";
 import { readStreamedMessage } from "./anthropic-streamed-response";
 import type { ModelClient } from "./client";
-import { ANTHROPIC_API_URL, endpointOf } from "./endpoint";
+import { endpointOf } from "./endpoint";
 import { readEnv } from "./env";
 
 export type { FetchLike } from "./anthropic-http";
@@ -110,23 +104,14 @@ export function createAnthropicClient(options: AnthropicClientOptions = {}): Mod
       "No Anthropic API key: pass `apiKey` to createAnthropicClient/createAgent or set ANTHROPIC_API_KEY (or point `baseURL` at a keyless endpoint).",
     );
   }
-  if (baseURL !== undefined && !URL.canParse(baseURL)) {
-    // Not quoted: a URL that does not parse cannot be searched for the credentials it may hold.
-    throw new InvalidOptionError(
-      'The base URL (`baseURL` or ANTHROPIC_BASE_URL) is not a valid URL: give the endpoint as an absolute URL, e.g. "https://api.deepseek.com/anthropic".',
-    );
-  }
+  const base = resolveBaseUrl(baseURL);
   const transport: HttpTransport = {
-    url: messagesUrlOf(baseURL ?? ANTHROPIC_API_URL),
+    url: base.messagesUrl,
     headers: requestHeadersOf({ apiKey, authToken }, options.defaultHeaders),
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
   };
-  const endpoint = endpointOf(baseURL);
-  // A key in the base URL (`https://user:key@proxy/`, `?key=…`) is as secret as `apiKey`.
-  const secrets = [
-    ...credentialSecrets(apiKey ?? authToken, options.defaultHeaders),
-    ...urlSecretsOf(baseURL),
-  ];
+  const endpoint = base.endpoint();
+  const secrets = [...credentialSecrets(apiKey ?? authToken, options.defaultHeaders), ...base.urlSecrets];
   const failures: FailureContext = { secrets, endpoint };
   const stream = options.stream ?? true;
 

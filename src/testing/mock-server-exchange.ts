@@ -24,15 +24,17 @@ export function startExchange(
   response: ServerResponse,
   serverSignal: AbortSignal,
 ): Exchange {
-  const gone = new AbortController();
-  response.on("close", () => gone.abort());
-  return {
-    request,
-    response,
-    signal: AbortSignal.any([serverSignal, gone.signal]),
-    number: 0,
-    requestId: "",
-  };
+  // One controller, aborted when the server closes or the client goes away before the answer is
+  // complete; an exchange that ended normally aborts nothing (no DOMException per request).
+  const ended = new AbortController();
+  const endExchange = () => ended.abort(serverSignal.reason);
+  if (serverSignal.aborted) endExchange();
+  else serverSignal.addEventListener("abort", endExchange, { once: true });
+  response.on("close", () => {
+    serverSignal.removeEventListener("abort", endExchange);
+    if (!response.writableFinished) ended.abort();
+  });
+  return { request, response, signal: ended.signal, number: 0, requestId: "" };
 }
 
 /** Headers of a JSON answer. */
@@ -79,13 +81,30 @@ export function sendText(
 
 /** Sends the headers of a server-sent event stream. */
 export function startEventStream(exchange: Exchange, headers?: Record<string, string>): void {
-  exchange.response.writeHead(200, {
+  exchange.response.writeHead(200, eventStreamHeaders(exchange, headers));
+  exchange.response.flushHeaders();
+}
+
+/**
+ * Sends a whole server-sent event stream at once — headers, every frame and the end of the body in
+ * one write — as a server does that has the complete answer (no pacing between the frames).
+ */
+export function sendEventStream(
+  exchange: Exchange,
+  events: ServerSentEvent[],
+  headers?: Record<string, string>,
+): void {
+  exchange.response.writeHead(200, eventStreamHeaders(exchange, headers));
+  exchange.response.end(events.map(encodeServerSentEvent).join(""));
+}
+
+function eventStreamHeaders(exchange: Exchange, headers?: Record<string, string>): Record<string, string> {
+  return {
     "content-type": "text/event-stream; charset=utf-8",
     "cache-control": "no-cache",
     "request-id": exchange.requestId,
     ...headers,
-  });
-  exchange.response.flushHeaders();
+  };
 }
 
 /** Writes the frames one by one (each flushed before the next), pausing between them when asked. */

@@ -9,7 +9,7 @@ export type MockResponse = Pick<
   ScriptedResponse,
   "content" | "stop_reason" | "stop_sequence" | "usage" | "model" | "id" | "delayMs"
 > & {
-  /** Streaming only: wait this long between two events. */
+  /** Streaming only: wait this long between two events. Without it the whole stream is sent in one write. */
   eventDelayMs?: number;
   /** Extra response headers. */
   headers?: Record<string, string>;

@@ -13,6 +13,7 @@ import { apiErrorBody } from "./mock-server-errors";
 import {
   type Exchange,
   pause,
+  sendEventStream,
   sendJson,
   startEventStream,
   startExchange,
@@ -247,6 +248,8 @@ async function handleRequest(exchange: Exchange, state: ServerState): Promise<vo
   const message = toMessageBody(step, body, exchange.number, inputUsage);
   state.thinking?.record(message.content);
   if (!stream) return sendJson(exchange, 200, message, step.headers);
+  if (!step.eventDelayMs || step.eventDelayMs <= 0)
+    return sendEventStream(exchange, buildStreamEvents(message), step.headers);
   startEventStream(exchange, step.headers);
   await writeEvents(exchange, buildStreamEvents(message), step.eventDelayMs);
   exchange.response.end();

@@ -5,6 +5,7 @@
  */
 import type { Redis } from "ioredis";
 import type { ConversationInfo } from "../../history/store-kit/conversation-history-store";
+import { LOAD_SCRIPT, runScript } from "./redis-scripts";
 
 /** The keys of one conversation. */
 export interface ConversationKeys {
@@ -19,18 +20,15 @@ export function keysOf(keyPrefix: string, conversationId: string): ConversationK
   return { meta: `${base}:meta`, messages: `${base}:messages`, replacing: `${base}:replacing` };
 }
 
-/** Reads the version and the messages in one transaction, so they belong together. */
+/** Reads the version and the messages in one script, so they belong together. */
 export async function loadConversation(
   client: Redis,
   keys: ConversationKeys,
 ): Promise<{ version: number; rows: string[] }> {
-  const replies = await client.multi().hget(keys.meta, "version").lrange(keys.messages, 0, -1).exec();
-  if (!replies) throw new Error("The Redis transaction reading the conversation was aborted.");
-  const [[versionError, version], [rowsError, rows]] = replies as [
-    [Error | null, string | null],
-    [Error | null, string[]],
+  const [version, rows] = (await runScript(client, LOAD_SCRIPT, [keys.meta, keys.messages], [])) as [
+    string | null,
+    string[],
   ];
-  if (versionError ?? rowsError) throw versionError ?? rowsError;
   return { version: Number(version ?? 0), rows };
 }
 

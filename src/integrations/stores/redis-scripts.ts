@@ -44,6 +44,12 @@ else
 end
 return {1, touch(KEYS[1], KEYS[2])}`;
 
+/**
+ * KEYS: meta, messages. Returns {version or nil, messages}: the two read together, as one command
+ * (a transaction of `HGET` and `LRANGE` is four, and costs the client more than the read itself).
+ */
+export const LOAD_SCRIPT = `return {redis.call('HGET', KEYS[1], 'version'), redis.call('LRANGE', KEYS[2], 0, -1)}`;
+
 /** Runs a script by its SHA1, loading it first when the server does not have it cached. */
 export async function runScript(
   client: Redis,
@@ -51,11 +57,23 @@ export async function runScript(
   keys: string[],
   argumentsList: string[],
 ): Promise<unknown> {
-  const sha = createHash("sha1").update(script).digest("hex");
+  const sha = shaOf(script);
   try {
     return await client.evalsha(sha, keys.length, ...keys, ...argumentsList);
   } catch (error) {
     if (!String((error as Error)?.message).startsWith("NOSCRIPT")) throw error;
     return client.eval(script, keys.length, ...keys, ...argumentsList);
   }
+}
+
+/** The SHA1 of each script run so far (there are two): hashed once per process, not per write. */
+const scriptShas = new Map<string, string>();
+
+function shaOf(script: string): string {
+  let sha = scriptShas.get(script);
+  if (sha === undefined) {
+    sha = createHash("sha1").update(script).digest("hex");
+    scriptShas.set(script, sha);
+  }
+  return sha;
 }
