@@ -5,6 +5,7 @@
  * and `:rawPredict`) — replays scripted responses, injects faults, and records every request.
  * @module
  */
+import { setMaxListeners } from "node:events";
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Usage } from "../messages/types";
@@ -106,6 +107,8 @@ export async function startMockAnthropicServer(
   let handler = options.handler;
   const requests: MockRecordedRequest[] = [];
   const lifetime = new AbortController();
+  // Every open exchange listens for the server closing: as many listeners as requests in flight.
+  setMaxListeners(0, lifetime.signal);
   const state: ServerState = {
     requests,
     takeStep: () => nextStep(queue, handler),

@@ -386,3 +386,23 @@ describe("startMockAnthropicServer — faults", () => {
     expect((await json(await post(mock.url, REQUEST))).content[0].text).toBe("next");
   });
 });
+
+describe("startMockAnthropicServer — many requests at once", () => {
+  it("answers 30 concurrent requests without a MaxListenersExceededWarning (every open one listens for close)", async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on("warning", onWarning);
+    try {
+      server = await startMockAnthropicServer({ handler: () => ({ content: "ok", delayMs: 50 }) });
+      const base = server.url;
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, () => post(base, REQUEST).then((response) => json(response))),
+      );
+      expect(answers.map((answer) => answer.content[0].text)).toEqual(Array(30).fill("ok"));
+      await new Promise((resolve) => setImmediate(resolve)); // warnings are emitted on the next tick
+      expect(warnings.filter((warning) => warning.name === "MaxListenersExceededWarning")).toEqual([]);
+    } finally {
+      process.off("warning", onWarning);
+    }
+  });
+});
