@@ -1,6 +1,6 @@
 // agent-lattice/queue: throughput of a fleet, and what a job adds over running the agent in-process.
 // Run: npx tsup --silent && node bench/queue.mjs [--conversations 1000] [--turns 5] [--latency 100]
-//        [--concurrency 10] [--overhead-samples 40]
+//        [--concurrency 10] [--overhead-samples 100]
 // Needs Redis on 127.0.0.1:6379 (AGENT_LATTICE_BENCH_REDIS_URL overrides); loads ../dist.
 //
 // (a) Throughput: `conversations` × `turns` jobs (each turn one prompt, one model response) against
@@ -10,7 +10,7 @@
 //     jobs per second, and the ratio 4 workers / 1 worker.
 // (b) Overhead per query: one job at a time on one worker (enqueue → waitForResult), against the
 //     same agent run in this process (createAgent + prompt over the same Redis history store and
-//     model server); the difference of the medians.
+//     model server); the difference of the medians, and the median of the paired differences.
 //
 // Child roles of this same file: `--role model` (the mock server), `--role worker` (one worker).
 import { spawn } from "node:child_process";
@@ -32,7 +32,7 @@ const { values: options } = parseArgs({
     turns: { type: "string", default: "5" },
     latency: { type: "string", default: "100" },
     concurrency: { type: "string", default: "10" },
-    "overhead-samples": { type: "string", default: "40" },
+    "overhead-samples": { type: "string", default: "100" },
     name: { type: "string" },
     "model-url": { type: "string" },
     prefix: { type: "string" },
@@ -148,7 +148,7 @@ async function main() {
     names.push(name);
     const overhead = await measureOverhead({ createAgentQueue, name, modelUrl, prefix, redis, samples: Number(options["overhead-samples"]) });
     console.log(
-      `  one query: job ${overhead.job.toFixed(1)} ms, in-process ${overhead.inProcess.toFixed(1)} ms (medians of ${overhead.samples}) → overhead ${(overhead.job - overhead.inProcess).toFixed(1)} ms`,
+      `  one query: job ${overhead.job.toFixed(1)} ms, in-process ${overhead.inProcess.toFixed(1)} ms (medians of ${overhead.samples}) → overhead ${(overhead.job - overhead.inProcess).toFixed(1)} ms (median of the paired differences: ${overhead.paired.toFixed(1)} ms)`,
     );
     console.log(
       `  CPU of one in-process query (createAgent + prompt + close): ${overhead.inProcessCpu.toFixed(2)} ms; Redis PING round trip: ${overhead.ping.toFixed(2)} ms (median)`,
@@ -260,7 +260,10 @@ async function measureOverhead({ createAgentQueue, name, modelUrl, prefix, redis
     await redis.ping();
     pings.push(performance.now() - started);
   }
-  return { job: median(job), inProcess: median(inProcess), inProcessCpu: median(inProcessCpu), samples, ping: median(pings) };
+  // Each job is paired with the in-process query run right after it: the median of the differences
+  // is less moved by the machine's load drifting during the run than the difference of the medians.
+  const paired = median(job.map((value, index) => value - inProcess[index]));
+  return { job: median(job), inProcess: median(inProcess), paired, inProcessCpu: median(inProcessCpu), samples, ping: median(pings) };
 }
 
 if (options.role === "model") await serveModel(Number(options.latency));
