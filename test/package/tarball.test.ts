@@ -91,8 +91,11 @@ describe("the published tarball", () => {
       ["CHANGELOG.md", "README.md", "package.json"].sort(),
     );
     // 920 KB packed (3.6 MB unpacked) with source maps and the CJS command; 626 KB with this round's
-    // queue, subagents, approvals and model settings, still without maps or the CJS command.
-    expect(packed.size).toBeLessThan(700_000);
+    // queue, subagents, approvals and model settings, still without maps or the CJS command; 709 KB
+    // with pauses inside subagents and the docs of this round (the largest single file is the
+    // command's own bundle of the core, ~290 KB unpacked). The bound catches a map or a second
+    // command coming back, not a few pages of code.
+    expect(packed.size).toBeLessThan(760_000);
   });
 
   it("the command is ESM, starts with a shebang and loads no optional peer at start", () => {
