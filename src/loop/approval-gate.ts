@@ -79,7 +79,7 @@ function carriedOver(call: ToolUseBlock, runtime: ToolRuntime): boolean {
 /** The stored result of a finished call, or the resumed run of a suspended one; else undefined. */
 function carriedOutcome(call: ToolUseBlock, runtime: ToolRuntime): Promise<ToolCallOutcome> | undefined {
   const settled = runtime.resumed!.settled.get(call.id);
-  if (settled) return Promise.resolve({ block: settled, endTurn: false });
+  if (settled) return Promise.resolve({ block: settled, endTurn: runtime.resumed!.endTurn.has(call.id) });
   const resume = runtime.resumed!.suspended.get(call.id);
   return resume ? resumeToolCall(call, resume, runtime) : undefined;
 }

@@ -48,6 +48,7 @@ export async function recordPause<T>(
 export function childPause(calls: readonly ToolUseBlock[], outcomes: readonly ToolCallOutcome[]): BatchPause {
   const pending: PendingApproval[] = [];
   const settled: ToolResultBlock[] = [];
+  const endTurn: string[] = [];
   const suspended: NonNullable<ChildPauseState["suspended"]> = [];
   for (let index = 0; index < outcomes.length; index++) {
     const outcome = outcomes[index]!;
@@ -55,6 +56,7 @@ export function childPause(calls: readonly ToolUseBlock[], outcomes: readonly To
     const suspension = outcome.suspension;
     if (!suspension) {
       settled.push(outcome.block);
+      if (outcome.endTurn) endTurn.push(outcome.block.tool_use_id);
       continue;
     }
     pending.push(...suspension.pending);
@@ -65,5 +67,5 @@ export function childPause(calls: readonly ToolUseBlock[], outcomes: readonly To
     };
     suspended.push(suspension.history ? { ...entry, history: suspension.history } : entry);
   }
-  return { pending, settled, suspended };
+  return endTurn.length > 0 ? { pending, settled, endTurn, suspended } : { pending, settled, suspended };
 }

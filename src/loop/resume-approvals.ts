@@ -89,7 +89,7 @@ function resumedBatch(
     for (const id of call.pending_ids) approvals[id] = decisions.get(id)!;
     suspended.set(call.tool_use_id, call.history ? { approvals, history: call.history } : { approvals });
   }
-  return { settled, suspended };
+  return { settled, endTurn: new Set(marker.settled_end_turn ?? []), suspended };
 }
 
 function isChildCall(id: string): (pending: ApprovalMarker["pending_approvals"][number]) => boolean {

@@ -57,6 +57,8 @@ export interface ToolRuntime {
 export interface ResumedBatch {
   /** The results of calls that finished before the pause, by tool_use_id: kept, not run again. */
   settled: ReadonlyMap<string, ToolResultBlock>;
+  /** The settled calls whose tool asked to end the turn: the resumed batch still ends it. */
+  endTurn: ReadonlySet<string>;
   /** The subagent calls suspended inside their children, by tool_use_id, with what resumes each. */
   suspended: ReadonlyMap<string, ChildResume>;
 }

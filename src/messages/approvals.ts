@@ -70,12 +70,16 @@ export interface ApprovalInput {
 export type ApprovalMarker = UserModelMessage & {
   pending_approvals: PendingApproval[];
   settled_results?: ToolResultBlock[];
+  /** The `tool_use_id`s of settled results whose tool asked to end the turn (`endTurn`). */
+  settled_end_turn?: string[];
   suspended_calls?: SuspendedSubagentCall[];
 };
 
 /** What a pause inside a subagent adds to its marker. */
 export interface ChildPauseState {
   settled?: ToolResultBlock[];
+  /** The settled calls whose tool asked to end the turn. */
+  endTurn?: string[];
   suspended?: SuspendedSubagentCall[];
 }
 
@@ -97,6 +101,7 @@ export function approvalMarker(pending: PendingApproval[], child: ChildPauseStat
     pending_approvals: pending,
   };
   if (child.settled?.length) marker.settled_results = child.settled;
+  if (child.endTurn?.length) marker.settled_end_turn = child.endTurn;
   if (child.suspended?.length) marker.suspended_calls = child.suspended;
   return marker;
 }

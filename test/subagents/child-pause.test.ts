@@ -188,6 +188,43 @@ describe("a pause inside a subagent", () => {
     await agent.close();
   });
 
+  it("a finished call that asked to end the turn still ends it after the resumed batch", async () => {
+    const runs: string[] = [];
+    let parentRequests = 0;
+    const finish = defineTool({
+      name: "finish",
+      inputSchema: { parse: (input: unknown) => input as object, jsonSchema: { type: "object" } },
+      execute: () => ({ content: "All done early.", endTurn: true }),
+    });
+    server.setHandler(
+      routeBySystem({
+        "": (results) => {
+          parentRequests += 1;
+          return results.length === 0
+            ? { content: [call("p0", "finish", {}), call("p1", "releaser", { prompt: "Ship" })] }
+            : { content: "The turn should have ended." };
+        },
+        [SYSTEM.releaser]: releaserDeploys(),
+      }),
+    );
+    const agent = createAgent({
+      model: MODEL,
+      client: httpClient(server.url),
+      tools: [finish, releaser(deployTool(runs))],
+    });
+    const paused = await agent.prompt("Finish, then release");
+    expect(paused.subtype).toBe("requires_approval");
+    expect(markerOf(await agent.getHistory())).toMatchObject({ settled_end_turn: ["p0"] });
+
+    const result = await agent.prompt({ approvals: { c1: { approved: true } } });
+    expect(runs).toEqual(["production"]);
+    expect(result.subtype).toBe("success");
+    expect(result.result).toBe("All done early.");
+    expect(parentRequests).toBe(1); // no request after the resumed batch
+    expectWellFormed(await agent.getHistory());
+    await agent.close();
+  });
+
   it("a grandchild's call pauses the parent through two levels, and the resume goes down both", async () => {
     const runs: string[] = [];
     const planner = defineSubagent({
