@@ -9,7 +9,12 @@
  * subagent calls — with their children's histories when those have no store of their own.
  * @module
  */
-import { approvalMarker, type ChildPauseState, type PendingApproval } from "../messages/approvals";
+import {
+  approvalMarker,
+  type ChildPauseState,
+  type PendingApproval,
+  type SuspendedSubagentCall,
+} from "../messages/approvals";
 import type { ToolResultBlock, ToolUseBlock } from "../messages/types";
 import type { ToolCallOutcome } from "../tools/tool-output";
 import type { Outcome } from "./decide-next";
@@ -49,7 +54,8 @@ export function childPause(calls: readonly ToolUseBlock[], outcomes: readonly To
   const pending: PendingApproval[] = [];
   const settled: ToolResultBlock[] = [];
   const endTurn: string[] = [];
-  const suspended: NonNullable<ChildPauseState["suspended"]> = [];
+  const listed = new Set<string>();
+  const suspended: SuspendedSubagentCall[] = [];
   for (let index = 0; index < outcomes.length; index++) {
     const outcome = outcomes[index]!;
     if (outcome === NOT_STARTED) continue;
@@ -59,13 +65,28 @@ export function childPause(calls: readonly ToolUseBlock[], outcomes: readonly To
       if (outcome.endTurn) endTurn.push(outcome.block.tool_use_id);
       continue;
     }
-    pending.push(...suspension.pending);
-    const entry = {
-      tool_use_id: calls[index]!.id,
-      agent: suspension.agent,
-      pending_ids: suspension.pending.map((call) => call.tool_use_id),
-    };
-    suspended.push(suspension.history ? { ...entry, history: suspension.history } : entry);
+    const parentId = calls[index]!.id;
+    const ids: string[] = [];
+    let renamed = false;
+    for (const waiting of suspension.pending) {
+      const id = unusedId(waiting.tool_use_id, parentId, listed);
+      listed.add(id);
+      ids.push(id);
+      renamed ||= id !== waiting.tool_use_id;
+      pending.push(id === waiting.tool_use_id ? waiting : { ...waiting, tool_use_id: id });
+    }
+    const entry: SuspendedSubagentCall = { tool_use_id: parentId, agent: suspension.agent, pending_ids: ids };
+    if (renamed) entry.child_ids = suspension.pending.map((waiting) => waiting.tool_use_id);
+    if (suspension.history) entry.history = suspension.history;
+    suspended.push(entry);
   }
   return endTurn.length > 0 ? { pending, settled, endTurn, suspended } : { pending, settled, suspended };
+}
+
+/** `id`, or — when the flat list has it already — `<parentId>/<id>` (numbered on if that is taken too). */
+function unusedId(id: string, parentId: string, listed: ReadonlySet<string>): string {
+  if (!listed.has(id)) return id;
+  let candidate = `${parentId}/${id}`;
+  for (let n = 2; listed.has(candidate); n++) candidate = `${parentId}/${id}#${n}`;
+  return candidate;
 }

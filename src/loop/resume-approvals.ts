@@ -86,7 +86,9 @@ function resumedBatch(
   const suspended = new Map<string, ChildResume>();
   for (const call of marker.suspended_calls ?? []) {
     const approvals: ApprovalDecisions = {};
-    for (const id of call.pending_ids) approvals[id] = decisions.get(id)!;
+    call.pending_ids.forEach((id, index) => {
+      approvals[call.child_ids?.[index] ?? id] = decisions.get(id)!;
+    });
     suspended.set(call.tool_use_id, call.history ? { approvals, history: call.history } : { approvals });
   }
   return { settled, endTurn: new Set(marker.settled_end_turn ?? []), suspended };

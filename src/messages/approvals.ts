@@ -42,6 +42,13 @@ export interface SuspendedSubagentCall {
   /** The `tool_use_id`s of `pending_approvals` this call waits on (its child's and deeper). */
   pending_ids: string[];
   /**
+   * The ids the child knows those calls by, in the order of `pending_ids`: present when one of them
+   * repeated an id already in the flat list (providers that number their calls `call_0`, `call_1`
+   * in every response) and is listed as `<subagent call id>/<id>` instead, so that no two pending
+   * calls share an id and one decision can never answer both.
+   */
+  child_ids?: string[];
+  /**
    * The child's conversation up to its pause, when the child has no `historyStore` of its own (it
    * lived in memory): resuming seeds the recreated child with it. A child with a store keeps its
    * pause there.
@@ -130,6 +137,12 @@ function fitsCalls(marker: ApprovalMarker, ids: ReadonlySet<string>): boolean {
   const inChildren = new Set<string>();
   for (const suspended of marker.suspended_calls ?? []) {
     if (!ids.has(suspended.tool_use_id) || !Array.isArray(suspended.pending_ids)) return false;
+    const { child_ids: childIds } = suspended;
+    if (
+      childIds !== undefined &&
+      (!Array.isArray(childIds) || childIds.length !== suspended.pending_ids.length)
+    )
+      return false;
     for (const id of suspended.pending_ids) inChildren.add(id);
   }
   for (const result of marker.settled_results ?? []) if (!ids.has(result.tool_use_id)) return false;

@@ -316,6 +316,54 @@ describe("a pause inside a subagent", () => {
     await agent.close();
   });
 
+  it("children whose calls repeat one id (a provider numbering calls per response): listed apart, each decision reaches its own", async () => {
+    const runs: string[] = [];
+    const checker = defineSubagent({
+      name: "checker",
+      description: "Checks",
+      systemPrompt: SYSTEM.checker,
+      readOnly: true,
+      tools: [deployTool(runs)],
+    });
+    server.setHandler(
+      routeBySystem({
+        "": (results) =>
+          results.length === 0
+            ? { content: [call("p1", "releaser", { prompt: "a" }), call("p2", "checker", { prompt: "b" })] }
+            : { content: `Parent saw: ${results.join(" | ")}` },
+        [SYSTEM.releaser]: releaserDeploys("call_0"),
+        [SYSTEM.checker]: (results) =>
+          results.length === 0
+            ? { content: [call("call_0", "deploy", { target: "staging" })] }
+            : { content: `Checker: ${results.at(-1)}` },
+      }),
+    );
+    const agent = createAgent({
+      model: MODEL,
+      client: httpClient(server.url),
+      tools: [releaser(deployTool(runs), { readOnly: true }), checker],
+    });
+    const paused = await agent.prompt("Both");
+    const ids = (paused.pending_approvals ?? []).map((pending) => pending.tool_use_id);
+    expect(ids).toEqual(["call_0", "p2/call_0"]);
+    expect(await agent.getPendingApprovals()).toEqual(paused.pending_approvals);
+    expect(markerOf(await agent.getHistory()).suspended_calls).toEqual([
+      expect.objectContaining({ tool_use_id: "p1", pending_ids: ["call_0"] }),
+      expect.objectContaining({ tool_use_id: "p2", pending_ids: ["p2/call_0"], child_ids: ["call_0"] }),
+    ]);
+    // Approve the releaser's deploy only: the checker's, though the model gave it the same id, is denied.
+    const result = await agent.prompt({
+      approvals: { call_0: { approved: true }, "p2/call_0": { approved: false, message: "Not staging." } },
+    });
+    expect(result.subtype).toBe("success");
+    expect(result.result).toBe(
+      "Parent saw: Child: deployed to production | Checker: Permission denied: Not staging.",
+    );
+    expect(runs).toEqual(["production"]);
+    expectWellFormed(await agent.getHistory());
+    await agent.close();
+  });
+
   it("a child that asks again after its resume pauses the parent again with the new list", async () => {
     const runs: string[] = [];
     server.setHandler(
