@@ -80,7 +80,7 @@ export function childPause(calls: readonly ToolUseBlock[], outcomes: readonly To
     if (suspension.history) entry.history = suspension.history;
     suspended.push(entry);
   }
-  return endTurn.length > 0 ? { pending, settled, endTurn, suspended } : { pending, settled, suspended };
+  return { pending, settled, endTurn, suspended }; // the marker keeps only what is not empty
 }
 
 /** `id`, or — when the flat list has it already — `<parentId>/<id>` (numbered on if that is taken too). */

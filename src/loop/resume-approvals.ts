@@ -50,9 +50,8 @@ export async function resumeApprovals<T>(
   const { history } = loop.conversation;
   const pause = pendingPause(history.messages);
   assertDecisions(decisions, pause?.marker.pending_approvals);
-  const { calls, index } = pause!;
+  const { calls, index, marker } = pause!;
   const response = history.messages[index - 1] as AssistantModelMessage;
-  const { marker } = pause!;
   await claim(history, history.messages.slice(0, index));
   const byId = new Map(Object.entries(decisions as Record<string, ApprovalDecision>));
   const approvedIds = [...byId].filter(([, decision]) => decision.approved).map(([id]) => id);

@@ -14,31 +14,16 @@ import type { StoreLocation } from "../fixtures/stores/store-workload";
 import { startChild } from "../integrations/stores/child-runner";
 import {
   PROCESS_TEST_TIMEOUT_MS,
+  storeLocations,
   useProcessTestEnvironment,
 } from "../integrations/stores/process-test-environment";
 import { expectWellFormed } from "../loop/support";
 
 const env = useProcessTestEnvironment("childpause", "test/fixtures/stores/child-pause-child.ts");
 
-const locations: Record<string, (conversation: string) => StoreLocation> = {
-  sqlite: (conversation) => ({
-    kind: "sqlite",
-    path: join(env.folder, "agents.db"),
-    conversationId: conversation,
-  }),
-  postgres: (conversation) => ({
-    kind: "postgres",
-    connectionString: env.postgresUrl,
-    schema: env.schema,
-    conversationId: conversation,
-  }),
-  redis: (conversation) => ({
-    kind: "redis",
-    url: env.redisUrl,
-    keyPrefix: env.keyPrefix,
-    conversationId: conversation,
-  }),
-};
+// The parent over a real SQLite file, PostgreSQL and Redis.
+const { jsonl: _jsonl, ...locations }: Record<string, (conversation: string) => StoreLocation> =
+  storeLocations(env);
 
 const PENDING = [
   {

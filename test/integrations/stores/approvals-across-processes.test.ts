@@ -11,30 +11,15 @@ import { describe, expect, it } from "vitest";
 import type { ModelMessage } from "../../../src/messages/types";
 import type { StoreLocation } from "../../fixtures/stores/store-workload";
 import { startChild } from "./child-runner";
-import { PROCESS_TEST_TIMEOUT_MS, useProcessTestEnvironment } from "./process-test-environment";
+import {
+  PROCESS_TEST_TIMEOUT_MS,
+  storeLocations,
+  useProcessTestEnvironment,
+} from "./process-test-environment";
 
 const env = useProcessTestEnvironment("approvals", "test/fixtures/stores/approval-child.ts");
 
-const locations: Record<string, (conversation: string) => StoreLocation> = {
-  jsonl: (conversation) => ({ kind: "jsonl", path: join(env.folder, `${conversation}.jsonl`) }),
-  sqlite: (conversation) => ({
-    kind: "sqlite",
-    path: join(env.folder, "agents.db"),
-    conversationId: conversation,
-  }),
-  postgres: (conversation) => ({
-    kind: "postgres",
-    connectionString: env.postgresUrl,
-    schema: env.schema,
-    conversationId: conversation,
-  }),
-  redis: (conversation) => ({
-    kind: "redis",
-    url: env.redisUrl,
-    keyPrefix: env.keyPrefix,
-    conversationId: conversation,
-  }),
-};
+const locations: Record<string, (conversation: string) => StoreLocation> = storeLocations(env);
 
 interface ResumeReport {
   pending: unknown[];

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { Redis } from "ioredis";
 import pg from "pg";
 import { afterAll, beforeAll } from "vitest";
+import type { StoreLocation } from "../../fixtures/stores/store-workload";
 import { bundleChild, killAllChildren } from "./child-runner";
 
 /** Budget of a test that starts node processes (generous: the CI machine has 2 busy cores). */
@@ -58,4 +59,33 @@ export function useProcessTestEnvironment(name: string, childEntry: string): Pro
     await redis.quit();
   });
   return environment;
+}
+
+/**
+ * Where each durable store keeps a conversation of `env`'s run: a JSONL file, a real SQLite file,
+ * PostgreSQL (the run's schema) and Redis (the run's key prefix), by store kind.
+ */
+export function storeLocations(
+  env: ProcessTestEnvironment,
+): Record<"jsonl" | "sqlite" | "postgres" | "redis", (conversation: string) => StoreLocation> {
+  return {
+    jsonl: (conversation) => ({ kind: "jsonl", path: join(env.folder, `${conversation}.jsonl`) }),
+    sqlite: (conversation) => ({
+      kind: "sqlite",
+      path: join(env.folder, "agents.db"),
+      conversationId: conversation,
+    }),
+    postgres: (conversation) => ({
+      kind: "postgres",
+      connectionString: env.postgresUrl,
+      schema: env.schema,
+      conversationId: conversation,
+    }),
+    redis: (conversation) => ({
+      kind: "redis",
+      url: env.redisUrl,
+      keyPrefix: env.keyPrefix,
+      conversationId: conversation,
+    }),
+  };
 }
