@@ -151,10 +151,12 @@ async function describeJob(
   if (!job) return undefined;
   let state = await job.getState();
   let result = job.returnvalue as AgentJobResult | undefined;
+  let attemptsMade = job.attemptsMade;
   if (state === "active") {
-    // The result is recorded before BullMQ is told (waitForResult may already have it): completed.
+    // The result is recorded before BullMQ is told (waitForResult may already have it): completed,
+    // and the attempt that recorded it is made (BullMQ counts it only when the job moves).
     const recorded = await lane.storedResult(jobId);
-    if (recorded !== undefined) [state, result] = ["completed", recorded];
+    if (recorded !== undefined) [state, result, attemptsMade] = ["completed", recorded, attemptsMade + 1];
   }
   // The progress after a query's last response is recorded with its result (see run-stream.ts).
   const final = state === "completed" || state === "failed" ? await lane.storedProgress(jobId) : undefined;
@@ -167,6 +169,6 @@ async function describeJob(
     ...(progress ? { progress } : {}),
     ...(state === "completed" ? { result } : {}),
     ...(state === "failed" ? { failedReason: job.failedReason } : {}),
-    attemptsMade: job.attemptsMade,
+    attemptsMade,
   };
 }

@@ -43,7 +43,7 @@ describe("a result heard as it is recorded", () => {
 
     expect(await waiting).toEqual(RESULT);
     expect(await queue.bullmq.getJobState(id)).toBe("active"); // BullMQ was never told
-    expect(await queue.getJob(id)).toMatchObject({ id, state: "completed", result: RESULT });
+    expect(await queue.getJob(id)).toMatchObject({ id, state: "completed", result: RESULT, attemptsMade: 1 });
     // A waiter that comes later reads the recorded result too.
     expect(await queue.waitForResult(id, { timeoutMs: 20_000 })).toEqual(RESULT);
   });

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { InvalidOptionError, TimeoutError } from "../../src/index";
 import { createAgentQueue, JobNotFoundError, JobWaitTimeoutError } from "../../src/queue/index";
 import { promptOf } from "../fixtures/queue/workload";
+import { until } from "../support/promises";
 import { fleetKit } from "./fleet";
 import { redisUrl, uniqueName } from "./helpers";
 
@@ -48,6 +49,8 @@ describe("enqueue", () => {
     });
     expect(again.id).toBe(first.id);
     await queue.waitForResult(first.id, { timeoutMs: 15_000 });
+    // The result reaches waiters before BullMQ moves the job to completed: wait for that move.
+    await until(async () => (await queue.bullmq.getJobState(first.id)) === "completed", 10_000, 20);
     await queue.enqueue({ conversationId, input: promptOf(conversationId, 0), jobId: "order-7" });
     expect(await queue.bullmq.getJobCounts("completed", "waiting", "delayed", "active")).toEqual({
       completed: 1,

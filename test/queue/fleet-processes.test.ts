@@ -19,6 +19,7 @@ import {
   type RunningChild,
   startChild,
 } from "../integrations/stores/child-runner";
+import { until } from "../support/promises";
 import { deleteQueueKeys, openRedis, redisUrl, uniqueName } from "./helpers";
 
 const redis = openRedis();
@@ -116,6 +117,13 @@ async function startFleet(workers: number, overrides: Record<string, unknown> = 
   };
 }
 
+/**
+ * Waits for BullMQ's completed event of each job: a result reaches waiters before BullMQ moves
+ * the job to completed, so the event may trail `waitForResult` by a moment.
+ */
+const completedEventsOf = (fleet: FleetRun, jobIds: string[]) =>
+  until(() => jobIds.every((id) => fleet.completions.has(id)), 10_000, 20);
+
 async function historyOf(conversationId: string): Promise<ModelMessage[]> {
   const store = createRedisHistoryStore({ client: redis, keyPrefix: historyPrefix, conversationId });
   const messages = await store.load();
@@ -163,9 +171,10 @@ async function expectAllDone(
       result: answerOf(enqueued[index]!.prompt),
     });
   }
-  // The completed events may trail the results by a moment.
-  for (let tries = 0; tries < 50 && fleet.completions.size < enqueued.length; tries++)
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  await completedEventsOf(
+    fleet,
+    enqueued.map((job) => job.id),
+  );
   for (const job of enqueued) expect(fleet.completions.get(job.id), job.prompt).toBe(1);
   const histories = new Map<string, ModelMessage[]>();
   for (const conversationId of conversations) {
@@ -273,6 +282,7 @@ describe("a fleet of worker processes", () => {
         "user",
         "assistant",
       ]);
+      await completedEventsOf(fleet, [slowJob.id]);
       expect(fleet.completions.get(slowJob.id)).toBe(1);
     } finally {
       onModelRequest = () => {};

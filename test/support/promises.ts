@@ -54,10 +54,14 @@ export function within<T>(promise: Promise<T>, ms: number): Promise<T | "still p
  * process or a server updates, which no promise announces. Rejects after `timeoutMs` (a liveness
  * bound for a condition never reached, not a speed assertion).
  */
-export async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+export async function until(
+  condition: () => boolean | Promise<boolean>,
+  timeoutMs = 5_000,
+  everyMs = 2,
+): Promise<void> {
   const giveUpAt = Date.now() + timeoutMs;
-  while (!condition()) {
+  while (!(await condition())) {
     if (Date.now() > giveUpAt) throw new Error(`condition not reached within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 2));
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
 }
