@@ -27,7 +27,6 @@ import type { RequestSettings } from "../loop/loop-config";
 import { summaryRequestSettings } from "../loop/request-settings";
 import type { AssistantModelMessage, Usage } from "../messages/types";
 import type { ModelClient } from "../model/client";
-import { resolvePromptCaching } from "../model/model-settings";
 import type { CliModelSettings } from "./model-flags";
 
 /** Messages kept verbatim after the summary: as many as automatic compaction keeps by default. */
@@ -65,15 +64,12 @@ export interface CompactOptions {
 
 /**
  * The settings a summary request of `maxTokens` carries for the command line's model settings, as
- * the agent resolves them for automatic compaction: prompt caching on unless `--no-cache`, then
- * the subset summary requests keep (`summaryRequestSettings`).
+ * the agent resolves them for automatic compaction: the subset summary requests keep
+ * (`summaryRequestSettings`; no prompt caching, whatever `--no-cache` says).
  */
 export function compactionRequestSettings(settings: CliModelSettings, maxTokens: number): RequestSettings {
-  const { promptCaching, maxTokens: _mainMaxTokens, ...rest } = settings;
-  const resolved: RequestSettings = { ...rest };
-  const caching = resolvePromptCaching(promptCaching);
-  if (caching) resolved.promptCaching = caching;
-  return summaryRequestSettings(resolved, maxTokens);
+  const { promptCaching: _caching, maxTokens: _mainMaxTokens, ...rest } = settings;
+  return summaryRequestSettings({ ...rest }, maxTokens);
 }
 
 /** Summarises all but the recent messages of `agent`'s conversation and rebuilds its history. */

@@ -30,13 +30,22 @@ export function withRequestSettings<R extends SettingsTarget>(target: R, setting
 
 /**
  * The settings a summary request keeps, for a response of `maxTokens`: sampling (`temperature`,
- * `topP`, `topK`), `effort`, `metadata`, `serviceTier`, `extraBody` and prompt caching as set;
- * thinking only when it fits — adaptive, or a budget below `maxTokens` (a disabled one is kept:
- * it asks for nothing). Never a tool choice or `parallelToolCalls` (a summary offers no tools) and
- * never stop sequences (they would cut the summary short).
+ * `topP`, `topK`), `effort`, `metadata`, `serviceTier` and `extraBody` as set; thinking only when
+ * it fits — adaptive, or a budget below `maxTokens` (a disabled one is kept: it asks for nothing).
+ * Never a tool choice or `parallelToolCalls` (a summary offers no tools), never stop sequences
+ * (they would cut the summary short), and no prompt-caching markers: a summary request is one
+ * transcript sent once, so a marker would only bill it as a cache write (1.25× the input price,
+ * 2× with the one-hour TTL) that no later request reads.
  */
 export function summaryRequestSettings(settings: RequestSettings, maxTokens: number): RequestSettings {
-  const { toolChoice, parallelToolCalls, stopSequences, thinking, ...kept } = settings;
+  const {
+    toolChoice,
+    parallelToolCalls,
+    stopSequences,
+    thinking,
+    promptCaching: _caching,
+    ...kept
+  } = settings;
   const summary: RequestSettings = kept;
   if (thinking && (thinking.type !== "enabled" || thinking.budgetTokens < maxTokens))
     summary.thinking = thinking;

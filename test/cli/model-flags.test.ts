@@ -54,11 +54,10 @@ describe("model-setting flags", () => {
       expect(USAGE).toContain(flag);
   });
 
-  it("/compact's summary settings keep caching, sampling and fitting thinking as automatic compaction does", () => {
+  it("/compact's summary settings keep sampling and fitting thinking as automatic compaction does, never caching", () => {
     expect(compactionRequestSettings({ temperature: 0.3, effort: "low" }, 4096)).toEqual({
       temperature: 0.3,
       effort: "low",
-      promptCaching: { ttl: "5m" },
     });
     expect(
       compactionRequestSettings(
@@ -70,9 +69,7 @@ describe("model-setting flags", () => {
     });
     expect(
       compactionRequestSettings({ thinking: { type: "enabled", budgetTokens: 6000 }, maxTokens: 9000 }, 4096),
-    ).toEqual({
-      promptCaching: { ttl: "5m" },
-    });
+    ).toEqual({});
   });
 });
 
