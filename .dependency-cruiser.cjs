@@ -4,7 +4,7 @@
  *
  * Layers, inner to outer — a folder imports only from its own layer's listed folders and below:
  *   shared, errors.ts → messages → model, cost, compaction, history → tools, telemetry → hooks
- *   → loop → agent, workspace-tools, integrations, testing → subagents → cli, index.ts → queue (on the root entry)
+ *   → loop (inside it: state ← tool-calls ← the steps, approvals, compaction) → agent, workspace-tools, integrations, testing → subagents → cli, index.ts → queue (on the root entry)
  */
 const inner = (...folders) => `^src/(${folders.join("|")})/`;
 const ERRORS = "^src/errors\\.ts$";
@@ -44,6 +44,22 @@ module.exports = {
       ["messages", "model", "cost", "compaction", "history", "tools", "telemetry", "hooks", "shared"],
       "The loop never imports the agent shell, the CLI, integrations or the testing kit.",
     ),
+    {
+      name: "loop-state-is-the-base",
+      severity: "error",
+      comment:
+        "Inside the loop, state/ (configuration, conversation, query state, the notice channel) is what every step runs on: it imports no step.",
+      from: { path: "^src/loop/state/" },
+      to: { path: "^src/loop/", pathNot: "^src/loop/state/" },
+    },
+    {
+      name: "tool-calls-run-on-state",
+      severity: "error",
+      comment:
+        "The tool pipeline (loop/tool-calls/) runs one batch on the query's state: it knows no other step, approvals or compaction.",
+      from: { path: "^src/loop/tool-calls/" },
+      to: { path: "^src/loop/", pathNot: ["^src/loop/tool-calls/", "^src/loop/state/"] },
+    },
     {
       name: "loop-sees-only-the-model-port",
       severity: "error",

@@ -8,9 +8,9 @@
 import type { SpendSink } from "../cost/usage";
 import { InvalidOptionError } from "../errors";
 import { agentLoop } from "../loop/agent-loop";
-import { Conversation } from "../loop/conversation";
-import type { LoopContext } from "../loop/loop-context";
-import { QueryState } from "../loop/query-state";
+import { Conversation } from "../loop/state/conversation";
+import type { LoopContext } from "../loop/state/loop-context";
+import { QueryState } from "../loop/state/query-state";
 import { type ApprovalInput, type PendingApproval, pendingPause } from "../messages/approvals";
 import type { PromptInput } from "../messages/prompt-input";
 import type { SDKMessage, SDKResultMessage } from "../messages/sdk-messages";

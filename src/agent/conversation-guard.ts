@@ -3,7 +3,7 @@
  * @module
  */
 import { ConcurrentQueryError, InvalidOptionError } from "../errors";
-import type { QueryState } from "../loop/query-state";
+import type { QueryState } from "../loop/state/query-state";
 
 /** A query the agent runs: its state, and what `close()` waits for. */
 export interface AgentQuery {

@@ -5,7 +5,7 @@
  */
 import { closeDanglingToolUses } from "../history/dangling";
 import type { CycleLifecycle } from "../loop/agent-loop";
-import type { Conversation } from "../loop/conversation";
+import type { Conversation } from "../loop/state/conversation";
 import type { AgentQuery, ConversationGuard } from "./conversation-guard";
 
 /** What a cycle needs from its agent. */

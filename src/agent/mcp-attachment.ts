@@ -5,7 +5,7 @@
  * @module
  */
 import type { McpServerConfig } from "../integrations/mcp/config";
-import type { Conversation } from "../loop/conversation";
+import type { Conversation } from "../loop/state/conversation";
 import type { McpServerStatus } from "../messages/sdk-messages";
 import type { Tool } from "../tools/tool";
 

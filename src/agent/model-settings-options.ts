@@ -3,7 +3,7 @@
  * into what the loop's requests carry: once at `createAgent`, once per query (never per turn).
  * @module
  */
-import type { RequestSettings } from "../loop/loop-config";
+import type { RequestSettings } from "../loop/state/loop-config";
 import { resolvePromptCaching, validateModelSettings } from "../model/model-settings";
 import { positiveInteger } from "./option-checks";
 import type { AgentOptions, QueryOptions } from "./options";

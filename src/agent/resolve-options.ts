@@ -12,7 +12,7 @@ import type {
   LoopConfig,
   LoopLimits,
   ToolResultCompactionSettings,
-} from "../loop/loop-config";
+} from "../loop/state/loop-config";
 import { readEnv } from "../model/env";
 import type { RetryPolicy } from "../model/retry";
 import { urlSecretsOf } from "../shared/redact";

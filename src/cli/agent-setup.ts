@@ -4,7 +4,7 @@
  */
 import { type Agent, createAgent } from "../agent/create-agent";
 import type { AgentOptions } from "../agent/options";
-import type { RequestSettings } from "../loop/loop-config";
+import type { RequestSettings } from "../loop/state/loop-config";
 import { createAnthropicClient } from "../model/anthropic";
 import type { ModelClient } from "../model/client";
 import type { Tool } from "../tools/tool";

@@ -6,7 +6,7 @@
  * @module
  */
 import type { ModelPricing } from "../cost/pricing";
-import type { RequestSettings } from "../loop/loop-config";
+import type { RequestSettings } from "../loop/state/loop-config";
 import type { ModelClient } from "../model/client";
 import { formatUsd } from "../shared/money";
 import { compactConversation } from "./compact-command";

@@ -8,12 +8,12 @@ import { runHookChain } from "../hooks/run-hooks";
 import type { UserPromptSubmitOutput } from "../hooks/types";
 import type { PromptInput } from "../messages/prompt-input";
 import { asSentence } from "../shared/sentence";
+import { denyPendingCalls } from "./approvals/resume-approvals";
 import type { Outcome } from "./decide-next";
 import { cancelledEnding } from "./ending";
-import type { LoopContext } from "./loop-context";
 import { promptMessages } from "./prompt-message";
-import type { QueryState } from "./query-state";
-import { denyPendingCalls } from "./resume-approvals";
+import type { LoopContext } from "./state/loop-context";
+import type { QueryState } from "./state/query-state";
 
 const PROMPT_ADDED: Outcome<never> = Object.freeze({ kind: "prompt_added" });
 

@@ -10,18 +10,18 @@ import { assertPrompt, type PromptInput } from "../messages/prompt-input";
 import type { SDKMessage, SDKResultMessage } from "../messages/sdk-messages";
 import { isPromiseLike, type PromiseOrValue } from "../shared/maybe-async";
 import { addPrompt } from "./add-prompt";
+import { resumeApprovals } from "./approvals/resume-approvals";
 import { callModel } from "./call-model";
-import { type CompactionOutcome, compactHistory } from "./compact-history";
+import { type CompactionOutcome, compactHistory } from "./compaction/compact-history";
 import { decideNext, type Next, type Outcome, STARTED } from "./decide-next";
 import { finishOrContinue } from "./finish-or-continue";
-import type { LoopContext } from "./loop-context";
 import { MainRequest } from "./main-request";
-import type { NoticeChannel } from "./notice-channel";
 import { initMessage, resultMessage } from "./query-messages";
-import type { QueryState } from "./query-state";
 import { recordResponse, takeReply } from "./record-response";
-import { resumeApprovals } from "./resume-approvals";
 import { ToolRunner } from "./run-tools";
+import type { LoopContext } from "./state/loop-context";
+import type { NoticeChannel } from "./state/notice-channel";
+import type { QueryState } from "./state/query-state";
 
 /**
  * How the agent brackets one cycle: `prepare` before anything (lazy store load, MCP connect),

@@ -8,12 +8,12 @@ import { isContextWindowExceeded } from "../compaction/overflow";
 import { ContextWindowExceededError } from "../errors";
 import type { AssistantModelMessage, ToolUseBlock } from "../messages/types";
 import { isNoResponseFailure } from "../model/errors";
-import type { CompactionOutcome } from "./compact-history";
+import type { CompactionOutcome } from "./compaction/compact-history";
 import { abortEnding, budgetEnding, type Ending, endingForFailure, maxTurnsEnding } from "./ending";
-import type { LoopContext } from "./loop-context";
 import type { ModelFailure } from "./model-outcome";
-import { budgetCrossing } from "./query-budget";
-import type { QueryState } from "./query-state";
+import type { LoopContext } from "./state/loop-context";
+import { budgetCrossing } from "./state/query-budget";
+import type { QueryState } from "./state/query-state";
 
 /** What a step of the loop produced. */
 export type Outcome<T> =

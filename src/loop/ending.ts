@@ -7,7 +7,7 @@ import type { PendingApproval } from "../messages/approvals";
 import type { ResultSubtype } from "../messages/sdk-messages";
 import type { BudgetCrossing } from "../tools/agent-context";
 import { cancelledOutcome, type ModelFailure } from "./model-outcome";
-import type { QuerySignals } from "./query-signals";
+import type { QuerySignals } from "./state/query-signals";
 
 /** How a query ends. */
 export interface Ending<T> {

@@ -11,9 +11,9 @@ import type { StopOutput } from "../hooks/types";
 import type { AssistantModelMessage, UserModelMessage } from "../messages/types";
 import type { Outcome } from "./decide-next";
 import { cancelledEnding } from "./ending";
-import type { LoopContext } from "./loop-context";
 import { parseOutputFormat } from "./output-format";
-import type { QueryState } from "./query-state";
+import type { LoopContext } from "./state/loop-context";
+import type { QueryState } from "./state/query-state";
 
 const CONTINUED: Outcome<never> = Object.freeze({ kind: "continued" });
 

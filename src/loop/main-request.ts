@@ -5,9 +5,9 @@
  * @module
  */
 import type { ModelCallSettings, RequestBase } from "./call-model";
-import type { LoopContext } from "./loop-context";
-import type { QueryState } from "./query-state";
 import { withRequestSettings } from "./request-settings";
+import type { LoopContext } from "./state/loop-context";
+import type { QueryState } from "./state/query-state";
 
 /** The main request's parts, reused by every turn of one query. */
 export class MainRequest {

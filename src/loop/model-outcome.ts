@@ -5,7 +5,7 @@
  */
 import type { HookFailure, ProviderError, TimeoutError } from "../errors";
 import type { AssistantModelMessage } from "../messages/types";
-import { InterruptReason, type QuerySignals } from "./query-signals";
+import { InterruptReason, type QuerySignals } from "./state/query-signals";
 import type { UnfinishedResponse } from "./unfinished-response";
 
 /** How a model request ended. */

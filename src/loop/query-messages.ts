@@ -5,8 +5,8 @@
 import { totalInputTokens } from "../cost/usage";
 import type { SDKMessage, SDKResultMessage } from "../messages/sdk-messages";
 import type { Ending } from "./ending";
-import type { LoopContext } from "./loop-context";
-import type { QueryState } from "./query-state";
+import type { LoopContext } from "./state/loop-context";
+import type { QueryState } from "./state/query-state";
 
 /** The endings that are not errors: a success, an interrupt, a pause for approval. */
 const NOT_ERRORS: ReadonlySet<string> = new Set(["success", "interrupted", "requires_approval"]);

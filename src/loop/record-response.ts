@@ -9,10 +9,10 @@ import type { Redacted } from "../messages/redact-message";
 import type { AssistantModelMessage, ToolUseBlock } from "../messages/types";
 import type { PromiseOrValue } from "../shared/maybe-async";
 import type { Outcome } from "./decide-next";
-import type { LoopContext } from "./loop-context";
 import { type ModelOutcome, unfinishedOf } from "./model-outcome";
-import type { QueryState } from "./query-state";
 import { recordUsage } from "./record-usage";
+import type { LoopContext } from "./state/loop-context";
+import type { QueryState } from "./state/query-state";
 
 /**
  * Takes in what a main model call returned: a response's usage is counted (an `unknown_pricing`

@@ -3,7 +3,7 @@
  * summary request (compaction of history or of a tool result) keeps.
  * @module
  */
-import type { RequestSettings } from "./loop-config";
+import type { RequestSettings } from "./state/loop-config";
 
 /** The request fields the settings go onto (a main or a summary request's base). */
 type SettingsTarget = RequestSettings & { maxTokens: number };

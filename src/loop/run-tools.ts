@@ -18,17 +18,17 @@ import { isPromiseLike, type PromiseOrValue } from "../shared/maybe-async";
 import { emitsLiveMessages } from "../tools/agent-context";
 import { SUBMIT_OUTPUT_TOOL_NAME } from "../tools/submit-output";
 import { type ToolCallOutcome, toolResultText } from "../tools/tool-output";
-import { agentToolContext } from "./agent-tool-context";
-import { batchMayAsk, runGatedBatch } from "./approval-gate";
-import { toolResultCompactor } from "./compact-tool-result";
+import { batchMayAsk, runGatedBatch } from "./approvals/approval-gate";
+import { type BatchPause, childPause, recordPause } from "./approvals/record-pause";
+import { toolResultCompactor } from "./compaction/compact-tool-result";
 import type { Outcome } from "./decide-next";
 import type { Ending } from "./ending";
-import type { LoopContext } from "./loop-context";
-import type { QueryState } from "./query-state";
-import { type BatchPause, childPause, recordPause } from "./record-pause";
+import type { LoopContext } from "./state/loop-context";
+import type { QueryState } from "./state/query-state";
 import { submitOutput } from "./submit-output";
-import { runToolBatch } from "./tool-batch";
-import type { ResumedBatch, ToolRuntime } from "./tool-runtime";
+import { agentToolContext } from "./tool-calls/agent-tool-context";
+import { runToolBatch } from "./tool-calls/tool-batch";
+import type { ResumedBatch, ToolRuntime } from "./tool-calls/tool-runtime";
 
 /**
  * Results recorded, and the query goes on: shared, no allocation per turn. Not frozen: a frozen

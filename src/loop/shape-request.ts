@@ -8,7 +8,7 @@ import { requestOverride } from "../hooks/overrides";
 import { runHookChain } from "../hooks/run-hooks";
 import type { HookMatcher, Hooks, ModelRequestInput, ModelRequestOutput } from "../hooks/types";
 import type { ModelRequest } from "../model/client";
-import type { ModelRequestShaper } from "./loop-config";
+import type { ModelRequestShaper } from "./state/loop-config";
 
 /** Whether any request shaper is configured. */
 export function hasRequestShapers(option: ModelRequestShaper | undefined, hooks: Hooks | undefined): boolean {

@@ -1,0 +1,89 @@
+/**
+ * A batch that may pause for approval. When a call of it could ask for a person's decision — its
+ * tool has `needsApproval`, the mode is `askBeforeWrites`, `canUseTool` is set (it may answer
+ * `ask`), or the batch is being resumed — every call is cleared first, in the model's order
+ * (input, lists, mode, `preToolUse` hooks, approval, `canUseTool`), before any of them runs. When
+ * one asks, none runs: the batch pauses with the list of calls waiting. Otherwise the cleared
+ * calls run as any batch does (read-only ones concurrently, results in the model's order).
+ *
+ * A batch resumed after a pause inside a subagent keeps the results of the calls that finished
+ * before it (they are not cleared or run again) and resumes its suspended subagent calls (their
+ * checks ran before they started); its other calls are cleared and run as above.
+ * @module
+ */
+import type { PendingApproval } from "../../messages/approvals";
+import type { ToolUseBlock } from "../../messages/types";
+import { errorOutcome, type ToolCallOutcome } from "../../tools/tool-output";
+import { runToolBatch } from "../tool-calls/tool-batch";
+import { type Clearance, clearToolCall, completeToolCall, resumeToolCall } from "../tool-calls/tool-call";
+import type { ToolRuntime } from "../tool-calls/tool-runtime";
+
+/** What a gated batch came to: its outcomes, or a pause. */
+export type GatedBatch = { outcomes: ToolCallOutcome[] } | { paused: PendingApproval[] };
+
+/** Whether a call of `calls` could ask for approval (else the batch runs call by call, as always). */
+export function batchMayAsk(calls: readonly ToolUseBlock[], runtime: ToolRuntime): boolean {
+  if (runtime.decisions || runtime.canUseTool || runtime.permissionMode === "askBeforeWrites") return true;
+  return calls.some((call) => Boolean(runtime.tools.get(call.name)?.needsApproval));
+}
+
+/** Clears every call, then pauses (nothing runs) or runs the batch. */
+export async function runGatedBatch(
+  calls: readonly ToolUseBlock[],
+  runtime: ToolRuntime,
+  concurrency: number,
+): Promise<GatedBatch> {
+  const clearances = new Map<string, Clearance>();
+  for (const call of calls) {
+    if (runtime.signal.aborted) break; // the calls left are answered as not run by the batch
+    if (carriedOver(call, runtime)) continue;
+    clearances.set(call.id, await clearToolCall(call, runtime));
+  }
+  const paused: PendingApproval[] = [];
+  for (const { call, result } of clearances.values()) {
+    if (!("ask" in result)) continue;
+    const pending: PendingApproval = { tool_use_id: call.id, name: call.name, input: result.input };
+    if (result.message !== undefined) pending.message = result.message;
+    paused.push(pending);
+  }
+  if (paused.length > 0 && !runtime.signal.aborted) {
+    for (const { span, result } of clearances.values()) {
+      span.set({ "agent_lattice.tool.awaiting_approval": "ask" in result });
+      span.end();
+    }
+    return { paused };
+  }
+  const finished = new Set<string>();
+  const runOne = (call: ToolUseBlock, shared: ToolRuntime): Promise<ToolCallOutcome> => {
+    finished.add(call.id);
+    const carried = shared.resumed && carriedOutcome(call, shared);
+    if (carried) return carried;
+    const clearance = clearances.get(call.id);
+    if (!clearance) return Promise.resolve(errorOutcome(call.id, notRun(call)));
+    return completeToolCall(clearance, shared);
+  };
+  try {
+    return { outcomes: await runToolBatch(calls, runtime, concurrency, runOne) };
+  } finally {
+    // Calls the batch did not reach (an abort) still close their spans.
+    for (const [id, { span }] of clearances) if (!finished.has(id)) span.end();
+  }
+}
+
+/** Whether a resumed batch carries `call` over from the pause (finished, or suspended in its child). */
+function carriedOver(call: ToolUseBlock, runtime: ToolRuntime): boolean {
+  const resumed = runtime.resumed;
+  return resumed !== undefined && (resumed.settled.has(call.id) || resumed.suspended.has(call.id));
+}
+
+/** The stored result of a finished call, or the resumed run of a suspended one; else undefined. */
+function carriedOutcome(call: ToolUseBlock, runtime: ToolRuntime): Promise<ToolCallOutcome> | undefined {
+  const settled = runtime.resumed!.settled.get(call.id);
+  if (settled) return Promise.resolve({ block: settled, endTurn: runtime.resumed!.endTurn.has(call.id) });
+  const resume = runtime.resumed!.suspended.get(call.id);
+  return resume ? resumeToolCall(call, resume, runtime) : undefined;
+}
+
+function notRun(call: ToolUseBlock): string {
+  return `The tool "${call.name}" was not run because the query was aborted.`;
+}

@@ -1,0 +1,154 @@
+/**
+ * Resuming a paused query, in place of step 1: the decisions are checked against the pause stored
+ * at the end of history, the pause is claimed (the marker taken out of the store, so that no other
+ * process can resolve it too), and the paused batch runs with the decisions — approved calls run
+ * (with `updatedInput`, validated again), denied calls get an error result carrying the message,
+ * the batch's other calls run — its results enter history in the model's order, and the loop goes
+ * on. A new prompt sent instead answers the pending calls as denied ({@link denyPendingCalls}).
+ *
+ * A pause inside a subagent resumes the same way: the calls that finished before it keep their
+ * stored results, each suspended subagent call resumes its child with the decisions for the
+ * child's calls (the child may finish, or pause again — and the parent with it), and the calls
+ * that had not started run.
+ * @module
+ */
+import { ConversationConflictError } from "../../errors";
+import { errorResultsFor } from "../../history/dangling";
+import type { HistoryLog } from "../../history/history-log";
+import {
+  type ApprovalDecision,
+  type ApprovalDecisions,
+  type ApprovalMarker,
+  assertDecisions,
+  pendingPause,
+} from "../../messages/approvals";
+import type {
+  AssistantModelMessage,
+  ModelMessage,
+  ToolResultBlock,
+  ToolUseBlock,
+} from "../../messages/types";
+import type { SpanHandle } from "../../telemetry/telemetry";
+import type { ChildResume } from "../../tools/child-suspension";
+import type { Outcome } from "../decide-next";
+import type { ToolRunner } from "../run-tools";
+import type { LoopContext } from "../state/loop-context";
+import type { QueryState } from "../state/query-state";
+import type { ResumedBatch } from "../tool-calls/tool-runtime";
+
+/** The text answering a pending call when a new prompt was sent instead of decisions. */
+export function supersededCall(call: ToolUseBlock): string {
+  return `The call to "${call.name}" was not run: it waited for approval, and the user sent a new message instead.`;
+}
+
+/**
+ * Checks `decisions`, claims the pause and runs its batch with them.
+ * @throws InvalidOptionError (nothing pending, an unknown id, a missing decision: nothing changed),
+ *   ConversationConflictError (another Agent resolved the pause first: nothing ran here)
+ */
+export async function resumeApprovals<T>(
+  loop: LoopContext<T>,
+  query: QueryState,
+  tools: ToolRunner<T>,
+  decisions: unknown,
+): Promise<Outcome<T>> {
+  const { history } = loop.conversation;
+  const pause = pendingPause(history.messages);
+  assertDecisions(decisions, pause?.marker.pending_approvals);
+  const { calls, index, marker } = pause!;
+  const response = history.messages[index - 1] as AssistantModelMessage;
+  await claim(history, history.messages.slice(0, index));
+  const byId = new Map(Object.entries(decisions as Record<string, ApprovalDecision>));
+  const approvedIds = [...byId].filter(([, decision]) => decision.approved).map(([id]) => id);
+  const approved = approvedIds.length;
+  query.span.set({
+    "agent_lattice.approvals.resumed": true,
+    "agent_lattice.approvals.approved": approved,
+    "agent_lattice.approvals.denied": byId.size - approved,
+  });
+  query.span.event("agent_lattice.approvals.resumed", {
+    "agent_lattice.approvals.approved": approved,
+    "agent_lattice.approvals.denied": byId.size - approved,
+    "agent_lattice.approvals.approved_ids": approvedIds,
+    "agent_lattice.approvals.denied_ids": [...byId.keys()].filter((id) => !approvedIds.includes(id)),
+  });
+  const resumed = resumedBatch(marker, byId);
+  if (!resumed) return tools.answer(response, calls, byId);
+  // The decisions for the children's calls go to the children; the batch's own calls get theirs.
+  const own = new Map([...byId].filter(([id]) => !marker.pending_approvals.some(isChildCall(id))));
+  return tools.answer(response, calls, own, resumed);
+}
+
+/** What a pause inside a subagent carries over to its resumed batch; undefined for a plain pause. */
+function resumedBatch(
+  marker: ApprovalMarker,
+  decisions: ReadonlyMap<string, ApprovalDecision>,
+): ResumedBatch | undefined {
+  if (!marker.suspended_calls && !marker.settled_results) return undefined;
+  const settled = new Map<string, ToolResultBlock>();
+  for (const result of marker.settled_results ?? []) settled.set(result.tool_use_id, result);
+  const suspended = new Map<string, ChildResume>();
+  for (const call of marker.suspended_calls ?? []) {
+    const approvals: ApprovalDecisions = {};
+    call.pending_ids.forEach((id, index) => {
+      approvals[call.child_ids?.[index] ?? id] = decisions.get(id)!;
+    });
+    suspended.set(call.tool_use_id, call.history ? { approvals, history: call.history } : { approvals });
+  }
+  return { settled, endTurn: new Set(marker.settled_end_turn ?? []), suspended };
+}
+
+function isChildCall(id: string): (pending: ApprovalMarker["pending_approvals"][number]) => boolean {
+  return (pending) => pending.tool_use_id === id && pending.parent_tool_use_id !== undefined;
+}
+
+/**
+ * A new prompt while calls wait for approval: the pause is claimed and every call of its batch is
+ * answered as denied, so the prompt follows a well-formed history. Nothing when nothing is pending.
+ */
+export async function denyPendingCalls(history: HistoryLog, span: SpanHandle): Promise<void> {
+  const pause = pendingPause(history.messages);
+  if (!pause) return;
+  const denied = supersededResults(pause.calls, pause.marker);
+  await claim(history, [...history.messages.slice(0, pause.index), denied]);
+  span.event("agent_lattice.approvals.superseded", {
+    "agent_lattice.approvals.denied": pause.marker.pending_approvals.length,
+    "agent_lattice.approvals.denied_ids": pause.marker.pending_approvals.map((call) => call.tool_use_id),
+  });
+}
+
+/**
+ * The results answering a pause superseded by a new prompt: a call that finished before a pause
+ * inside a subagent keeps its result; a suspended subagent call and every other call are denied.
+ */
+function supersededResults(calls: readonly ToolUseBlock[], marker: ApprovalMarker): ModelMessage {
+  const denied = errorResultsFor(calls, (call) =>
+    marker.suspended_calls?.some((suspended) => suspended.tool_use_id === call.id)
+      ? supersededSubagentCall(call)
+      : supersededCall(call),
+  );
+  if (!marker.settled_results) return denied;
+  const settled = new Map(marker.settled_results.map((result) => [result.tool_use_id, result]));
+  const content = (denied.content as ToolResultBlock[]).map(
+    (block) => settled.get(block.tool_use_id) ?? block,
+  );
+  return { role: "user", content };
+}
+
+/** The text answering a suspended subagent call when a new prompt was sent instead of decisions. */
+function supersededSubagentCall(call: ToolUseBlock): string {
+  return `The subagent "${call.name}" did not finish: it waited for a person's approval of its own calls, and the user sent a new message instead.`;
+}
+
+/** Writes `messages` over the stored pause; a conflict says who won. */
+async function claim(history: HistoryLog, messages: ModelMessage[]): Promise<void> {
+  try {
+    await history.replaceOrThrow(messages);
+  } catch (error) {
+    if (!(error instanceof ConversationConflictError)) throw error;
+    throw new ConversationConflictError(
+      error.conversationId,
+      "these approvals were resolved by another Agent first; none of their calls ran here",
+    );
+  }
+}

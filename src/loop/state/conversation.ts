@@ -1,0 +1,99 @@
+/**
+ * The long-lived state of one conversation, which the loop reads and changes across its queries:
+ * history, the model of the next turn, the tools, the compaction breaker, the context size the
+ * latest response reported, and what was already reported once (unpriced models, MCP servers).
+ * @module
+ */
+import { totalInputTokens } from "../../cost/usage";
+import { HistoryLog } from "../../history/history-log";
+import type { HistoryStore } from "../../history/store";
+import type { McpServerStatus } from "../../messages/sdk-messages";
+import type { Usage } from "../../messages/types";
+import { NOOP_TELEMETRY, type Telemetry } from "../../telemetry/telemetry";
+import type { SubmitOutputTool } from "../../tools/submit-output";
+import { CompactionBreaker } from "./compaction-breaker";
+import { ToolRegistry } from "./tool-registry";
+
+/** How a conversation starts. */
+export interface ConversationSetup {
+  /** The model of the first turn. */
+  model: string;
+  historyStore: HistoryStore | undefined;
+  /** The reserved `submit_output` tool, when the agent has an `outputSchema`. */
+  submitTool: SubmitOutputTool<unknown> | undefined;
+  /** Replaced by `[redacted]` in everything history records. */
+  secrets?: readonly string[];
+}
+
+/** One conversation's state. One query at a time changes it (the agent's guard sees to that). */
+export class Conversation {
+  /** History and its store. */
+  readonly history: HistoryLog;
+  /** The tools offered to the model. */
+  readonly tools: ToolRegistry;
+  /** Turns automatic compaction off after repeated failures. */
+  readonly compaction = new CompactionBreaker();
+  private currentModel: string;
+  private reportedInputTokens: number | undefined;
+  private readonly unpricedModels = new Set<string>();
+  private servers: McpServerStatus[] | undefined;
+  private spans: Telemetry = NOOP_TELEMETRY;
+
+  constructor(setup: ConversationSetup) {
+    this.currentModel = setup.model;
+    this.history = new HistoryLog(setup.historyStore, setup.secrets);
+    this.tools = new ToolRegistry(setup.submitTool);
+  }
+
+  /** The model of the next turn. */
+  get model(): string {
+    return this.currentModel;
+  }
+
+  /** Switches the model for later turns (validated by the caller). */
+  setModel(model: string): void {
+    this.currentModel = model;
+  }
+
+  /** Input tokens (all buckets) the latest response reported; drives automatic compaction. */
+  get lastInputTokens(): number | undefined {
+    return this.reportedInputTokens;
+  }
+
+  /** A response reported its usage: it measures the context the next request starts from. */
+  noteUsage(usage: Usage | undefined): void {
+    if (usage) this.reportedInputTokens = totalInputTokens(usage);
+  }
+
+  /** History was rewritten or replaced: the last reported usage no longer measures it. */
+  forgetUsage(): void {
+    this.reportedInputTokens = undefined;
+  }
+
+  /** Whether `model` is reported as unpriced now: true the first time only, per conversation. */
+  reportUnpricedOnce(model: string): boolean {
+    if (this.unpricedModels.has(model)) return false;
+    this.unpricedModels.add(model);
+    return true;
+  }
+
+  /** The MCP servers' statuses, as the `init` message reports them (none without `mcpServers`). */
+  get mcpStatuses(): McpServerStatus[] | undefined {
+    return this.servers;
+  }
+
+  /** The MCP servers connected (or failed to). */
+  setMcpStatuses(statuses: McpServerStatus[]): void {
+    this.servers = statuses;
+  }
+
+  /** Spans; the no-op until the agent loads OpenTelemetry. */
+  get telemetry(): Telemetry {
+    return this.spans;
+  }
+
+  /** OpenTelemetry was loaded: spans from now on. */
+  useTelemetry(telemetry: Telemetry): void {
+    this.spans = telemetry;
+  }
+}

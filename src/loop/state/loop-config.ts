@@ -1,0 +1,143 @@
+/**
+ * The loop's configuration: every setting the loop reads, resolved and validated once (by the agent,
+ * from its options) and never changed afterwards. State that changes — the model, the tools, history
+ * — lives in the {@link Conversation}; what one query changes lives in its {@link QueryState}.
+ * @module
+ */
+import type { ModelPricing } from "../../cost/pricing";
+import type { ToolPattern } from "../../hooks/permissions";
+import type { CanUseTool, Hooks, PermissionMode } from "../../hooks/types";
+import type { ModelRequest, OutputFormat } from "../../model/client";
+import type { PromptCachingConfig, ModelSettings as ProviderSettings } from "../../model/model-settings";
+import type { RetryPolicy } from "../../model/retry";
+import type { SharedBudget } from "../../tools/agent-context";
+import type { SubmitOutputTool } from "../../tools/submit-output";
+
+/** Shapes one outgoing main request without touching history (`AgentOptions.onModelRequest`). */
+export type ModelRequestShaper = (
+  request: ModelRequest,
+) => ModelRequest | void | Promise<ModelRequest | void>;
+
+/**
+ * The model settings a request carries, resolved: the sampling, tool-choice, thinking, effort,
+ * metadata, tier and extra-body fields as set (absent: the provider's default), and prompt caching
+ * as `{ ttl }` when on (absent when off).
+ */
+export interface RequestSettings extends ProviderSettings {
+  promptCaching?: PromptCachingConfig;
+}
+
+/** What every main request carries, besides the model and the messages. */
+export interface ModelSettings<T> {
+  /**
+   * The agent's model settings: what each main request carries unless a query overrides them
+   * (a query's own resolved settings are on its `QueryState`).
+   */
+  readonly request: Readonly<RequestSettings>;
+  readonly systemPrompt: string | undefined;
+  /** Output budget of each main response. */
+  readonly maxTokens: number;
+  /** Provider-native JSON output, when set. */
+  readonly outputFormat: OutputFormat | undefined;
+  /** The `submit_output` tool of an `outputSchema`, when set. */
+  readonly submitTool: SubmitOutputTool<T> | undefined;
+  /** Tried once the first model's retries are spent on a transient error. */
+  readonly fallbackModel: string | undefined;
+  /** Forward raw stream events as `stream_event` messages. */
+  readonly streamEvents: boolean;
+  readonly onModelRequest: ModelRequestShaper | undefined;
+}
+
+/** When a query stops by itself. */
+export interface LoopLimits {
+  /** Model requests one query may make. */
+  readonly maxTurns: number;
+  /** Over this cost (USD) a query ends `error_max_budget_usd`. */
+  readonly maxBudgetUsd: number | undefined;
+  /**
+   * The budget of the query that started this agent (a subagent's child), shared live with the
+   * other children it runs: each response's cost is added to it as it comes, and a query ends
+   * `error_max_budget_usd` once it is crossed, as over its own `maxBudgetUsd`.
+   */
+  readonly sharedBudget: SharedBudget | undefined;
+  /** Text-only responses cut at max_tokens that are continued. */
+  readonly maxTokensContinuations: number;
+  /** Read-only tool calls run at once. */
+  readonly toolConcurrency: number;
+}
+
+/** The deadlines of single operations, in milliseconds (validated for a timer). */
+export interface LoopDeadlines {
+  /** Each model request, unless a query overrides it. */
+  readonly requestTimeoutMs: number | undefined;
+  /** Each tool call. */
+  readonly toolTimeoutMs: number | undefined;
+}
+
+/** Resolved automatic-compaction settings. */
+export interface CompactionSettings {
+  /** Compact once a response reported more input tokens than this. */
+  readonly thresholdTokens: number;
+  /** Messages kept verbatim at the end of history. */
+  readonly keepRecentMessages: number;
+  /** The summarising instruction; undefined: the default. */
+  readonly prompt: string | undefined;
+  /** Model of the summary call; undefined: the conversation's. */
+  readonly model: string | undefined;
+  /** Output budget of the summary call. */
+  readonly maxTokens: number;
+}
+
+/** Resolved settings of summarising oversized tool results. */
+export interface ToolResultCompactionSettings {
+  /** Results longer than this many characters are summarised. */
+  readonly thresholdChars: number;
+  /** Model of the summary call; undefined: the conversation's. */
+  readonly model: string | undefined;
+  /** Output budget of the summary call. */
+  readonly maxTokens: number;
+}
+
+/** Automatic compaction of history, and of oversized tool results. Undefined: off. */
+export interface CompactionConfig {
+  /** `autoCompact`: the history's older part summarised when the context grows past a threshold. */
+  readonly history: CompactionSettings | undefined;
+  /** `compactToolResults`: results over a length summarised before they enter history. */
+  readonly toolResults: ToolResultCompactionSettings | undefined;
+}
+
+/** The static permission rules and the interactive check of tool calls. */
+export interface PermissionSettings {
+  readonly mode: PermissionMode;
+  readonly allowedTools: readonly ToolPattern[] | undefined;
+  readonly disallowedTools: readonly ToolPattern[] | undefined;
+  readonly canUseTool: CanUseTool | undefined;
+}
+
+/** Time and chance, injectable for deterministic tests. */
+export interface LoopClock {
+  now(): number;
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+  random(): number;
+}
+
+/** Everything the loop reads and never changes. */
+export interface LoopConfig<T> {
+  /** What every main request carries: add a new model setting here (and copy it in `MainRequest`). */
+  readonly modelSettings: ModelSettings<T>;
+  readonly limits: LoopLimits;
+  readonly deadlines: LoopDeadlines;
+  /** Retries of transient provider failures. */
+  readonly retry: Readonly<RetryPolicy>;
+  /** USD per million tokens, by model. */
+  readonly pricing: Readonly<Record<string, ModelPricing>>;
+  readonly compaction: CompactionConfig;
+  /** The hooks of every event, validated. */
+  readonly hooks: Hooks | undefined;
+  /** How tool calls are allowed. */
+  readonly permissions: PermissionSettings;
+  /** Strings that must never appear in errors, tool results or spans (the API key). */
+  readonly secrets: readonly string[];
+  /** `Date.now`, an abortable sleep and `Math.random`, unless a test injects its own. */
+  readonly clock: LoopClock;
+}

@@ -1,0 +1,92 @@
+/**
+ * The cancellation of one query: the caller's signal, `interrupt()`, and a consumer that stops
+ * early, combined into the signals model requests and tool calls follow.
+ * @module
+ */
+import { type LinkedController, linkSignals } from "../../shared/signals";
+
+const NEVER_ABORTED = new AbortController().signal;
+
+/** The abort reason used for interrupts. */
+export class InterruptReason extends Error {
+  constructor() {
+    super("The query was interrupted.");
+    this.name = "InterruptReason";
+  }
+}
+
+/** The signals of one query. Linked lazily: a query never run leaves no listener on the caller's signal. */
+export class QuerySignals {
+  /** The caller's signal: aborts the whole query, tools included. */
+  readonly user: AbortSignal;
+  private interruptRequested = false;
+  private modelLink: LinkedController | undefined;
+  private toolLink: LinkedController | undefined;
+  private readonly callerSignal: AbortSignal | undefined;
+  private disposed = false;
+  private readonly interruptController = new AbortController();
+  private readonly stopController = new AbortController();
+
+  constructor(signal: AbortSignal | undefined) {
+    this.user = signal ?? NEVER_ABORTED;
+    // Without a caller's signal there is nothing to follow: linking to one shared never-aborting
+    // signal would put a listener per running query on it (100 concurrent queries, 100 listeners).
+    this.callerSignal = signal;
+  }
+
+  /** The caller's signal to follow; none once disposed (a late use must not leave a listener). */
+  private get followed(): AbortSignal | undefined {
+    return this.disposed ? undefined : this.callerSignal;
+  }
+
+  /** Whether the caller's signal aborted. */
+  get aborted(): boolean {
+    return this.user.aborted;
+  }
+
+  /** Whether `interrupt()` was called. */
+  get interrupted(): boolean {
+    return this.interruptRequested;
+  }
+
+  /** Aborted by `interrupt()` only (a subagent's child is interrupted with its parent). */
+  get interruption(): AbortSignal {
+    return this.interruptController.signal;
+  }
+
+  /** Cancels model requests, retry waits and hooks: aborted by the caller, an interrupt, or the consumer. */
+  get model(): AbortSignal {
+    this.modelLink ??= linkSignals(
+      this.followed,
+      this.interruptController.signal,
+      this.stopController.signal,
+    );
+    return this.modelLink.signal;
+  }
+
+  /** Passed to tools: aborted by the caller's signal, or when the consumer stops the query early. */
+  get tools(): AbortSignal {
+    this.toolLink ??= linkSignals(this.followed, this.stopController.signal);
+    return this.toolLink.signal;
+  }
+
+  /** Ends the query with `interrupted`; a running tool batch finishes first. */
+  interrupt(): void {
+    if (this.interruptRequested) return;
+    this.interruptRequested = true;
+    this.interruptController.abort(new InterruptReason());
+  }
+
+  /** The consumer left the query early (e.g. `break` out of `query()`): stop all work in flight. */
+  cancel(): void {
+    if (!this.stopController.signal.aborted)
+      this.stopController.abort(new Error("The query was stopped by its consumer."));
+  }
+
+  /** Detaches from the caller's signal. */
+  dispose(): void {
+    this.disposed = true;
+    this.modelLink?.dispose();
+    this.toolLink?.dispose();
+  }
+}

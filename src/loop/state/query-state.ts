@@ -1,0 +1,110 @@
+/**
+ * The state of one query: its counters, its cost ledger, its result text, its denials, its
+ * cancellation and the channel its messages take. Created by the agent for each prompt cycle.
+ * @module
+ */
+import type { ModelPricing } from "../../cost/pricing";
+import { CostLedger, type SpendSink } from "../../cost/usage";
+import type { PermissionDenial, SDKMessage } from "../../messages/sdk-messages";
+import type { StopReason } from "../../messages/types";
+import { NOOP_SPAN, type SpanHandle } from "../../telemetry/telemetry";
+import type { RequestSettings } from "./loop-config";
+import { NoticeChannel, type StoreNotices } from "./notice-channel";
+import { QuerySignals } from "./query-signals";
+
+/** How a query starts. */
+export interface QuerySetup {
+  /** The caller's signal: aborting it ends the query `error_abort`. */
+  signal: AbortSignal | undefined;
+  /** Deadline of each model request in this query (the per-query override or the agent default). */
+  requestTimeoutMs: number | undefined;
+  startedAt: number;
+  /** The model settings of this query's main requests: the agent's, with the query's overrides. */
+  settings: Readonly<RequestSettings>;
+  /** The output budget of this query's main responses (the query's `maxTokens` or the agent's). */
+  maxTokens: number;
+  pricing: Readonly<Record<string, ModelPricing>>;
+  /** Where the ledger passes on what it records, as it comes (a subagent's child: the parent's budget). */
+  spendUpstream?: SpendSink;
+  /** Where the history store reports its failures. */
+  storeNotices: StoreNotices<SDKMessage<unknown>>;
+  /** What every message the query yields is cleaned of (see `NoticeChannel`). */
+  secrets?: readonly string[];
+}
+
+/** One running query. */
+export class QueryState {
+  /** When the query was created (for `duration_ms`). */
+  readonly startedAt: number;
+  /** Deadline of each model request in this query. */
+  readonly requestTimeoutMs: number | undefined;
+  /** The model settings of this query's main requests: the agent's, with the query's overrides. */
+  readonly settings: Readonly<RequestSettings>;
+  /** The output budget of this query's main responses. */
+  readonly maxTokens: number;
+  /** Usage and cost of every response of this query. */
+  readonly ledger: CostLedger;
+  /** Tool calls refused by a permission rule, a hook or `canUseTool`. */
+  readonly denials: PermissionDenial[] = [];
+  /** Its cancellation. */
+  readonly signals: QuerySignals;
+  /** Notices and handed-over messages on their way to the consumer. */
+  readonly channel: NoticeChannel<SDKMessage<unknown>>;
+  /** Model requests answered (a request retried after overflow recovery counts once). */
+  turns = 0;
+  /** The stop reason of the latest response. */
+  stopReason: StopReason | null = null;
+  /** Which stop sequence ended the latest response, when it reported one. */
+  stopSequence: string | null | undefined = undefined;
+  /** Text of the latest assistant response (continuations joined). */
+  resultText = "";
+  /**
+   * The result text of a query that ends without success: the latest text it produced — of the
+   * latest response that had text, or of a response cut off while streaming — never blank when
+   * some response of this query had text.
+   */
+  partialText = "";
+  /** Text-only max_tokens continuations made so far. */
+  continuations = 0;
+  /** Whether overflow recovery already ran in this query. */
+  overflowRecoveryUsed = false;
+  /** The `invoke_agent` span of this query (a no-op without telemetry). */
+  span: SpanHandle = NOOP_SPAN;
+  /** The next response continues a text cut at max_tokens: join its text to the result. */
+  private joinNextText = false;
+
+  constructor(setup: QuerySetup) {
+    this.startedAt = setup.startedAt;
+    this.requestTimeoutMs = setup.requestTimeoutMs;
+    this.settings = setup.settings;
+    this.maxTokens = setup.maxTokens;
+    this.ledger = new CostLedger(setup.pricing, setup.spendUpstream);
+    this.signals = new QuerySignals(setup.signal);
+    this.channel = new NoticeChannel(setup.storeNotices, setup.secrets);
+  }
+
+  /**
+   * The text the model wrote in its latest answer, whitespace-only blocks included (history drops
+   * them, the result text keeps them: "JST. Opened in", paragraph breaks).
+   */
+  answeredText = "";
+
+  /** The answer's text becomes the result text (joined to the previous one after a continuation). */
+  takeText(): void {
+    const text = this.answeredText;
+    this.resultText = this.joinNextText ? this.resultText + text : text;
+    this.joinNextText = false;
+    if (this.resultText !== "") this.partialText = this.resultText;
+  }
+
+  /** A response cut off while streaming: its text so far is the latest text of the query. */
+  takeUnfinishedText(text: string): void {
+    if (text) this.partialText = this.joinNextText ? this.resultText + text : text;
+  }
+
+  /** The next response continues this one's text, cut at max_tokens. */
+  continueText(): void {
+    this.continuations += 1;
+    this.joinNextText = true;
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * The query's side of `ToolContext.agent`: what a subagent tool reads from the running query and
+ * hands back to it. Built once per query, on its first tool batch.
+ * @module
+ */
+import type { AgentToolContext } from "../../tools/agent-context";
+import type { LoopContext } from "../state/loop-context";
+import { sharedBudgetOf } from "../state/query-budget";
+import type { QueryState } from "../state/query-state";
+
+/**
+ * The query's model, client, channel, interrupt, budget and ledger as a tool sees them. The model
+ * is read at each use (a `setModel` between turns is seen); messages a tool emits go to the
+ * query's one channel, which delivers them live while the batch runs.
+ */
+export function agentToolContext<T>(loop: LoopContext<T>, query: QueryState): AgentToolContext {
+  const { conversation, config, services } = loop;
+  const budget = sharedBudgetOf(loop, query);
+  return {
+    get model() {
+      return conversation.model;
+    },
+    client: services.client,
+    includePartialMessages: config.modelSettings.streamEvents,
+    depth: 0,
+    interruption: query.signals.interruption,
+    emit: query.channel.emit,
+    remainingBudgetUsd: budget.remainingUsd,
+    addUsage: budget.spend,
+    budget,
+  };
+}

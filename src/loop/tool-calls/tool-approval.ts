@@ -1,0 +1,72 @@
+/**
+ * The approval step of a tool call, after the `preToolUse` hooks: a decision a person gave when
+ * the batch was resumed settles the call; otherwise `needsApproval` and the `askBeforeWrites` mode
+ * ask for one, and `canUseTool` is asked about a call the rules leave undecided (it may answer
+ * `{ behavior: "ask" }` too).
+ * @module
+ */
+import type { ToolUseBlock } from "../../messages/types";
+import { describeThrown } from "../../shared/describe-thrown";
+import { raceWithSignal } from "../../shared/signals";
+import { errorOutcome, type ToolCallOutcome } from "../../tools/tool-output";
+import { validateToolInput } from "./tool-input";
+import { askCanUseTool } from "./tool-permission";
+import { abortedOutcome, denyCall } from "./tool-refusals";
+import type { ApprovalRequest, ClearedCall, ToolRuntime } from "./tool-runtime";
+
+/**
+ * Settles the approval of a cleared call: the call cleared to run, its refusal, or a request for
+ * a decision. `rule` is what the lists and the mode said (`"approval"` under `askBeforeWrites`).
+ */
+export async function checkApproval(
+  call: ToolUseBlock,
+  cleared: ClearedCall,
+  rule: "allow" | "ask" | "approval",
+  runtime: ToolRuntime,
+): Promise<ClearedCall | ToolCallOutcome | ApprovalRequest> {
+  const decision = runtime.decisions?.get(call.id);
+  if (decision) {
+    if (!decision.approved) {
+      const message = decision.message?.trim() || `A person denied the call to "${call.name}".`;
+      return denyCall(call, cleared.input, "approval", message, runtime);
+    }
+    if (decision.updatedInput === undefined) return cleared;
+    return validateToolInput(call, cleared.tool, decision.updatedInput, runtime.signal);
+  }
+  let request: ClearedCall | ToolCallOutcome | ApprovalRequest = cleared;
+  const needs = await toolNeedsApproval(call, cleared, runtime);
+  if (typeof needs !== "boolean") return needs;
+  if (needs || rule === "approval") request = { ask: true, input: cleared.input };
+  else if (rule === "ask" && runtime.canUseTool) request = await askCanUseTool(call, cleared, runtime);
+  if (!("ask" in request) || !runtime.decisions) return request;
+  // Resumed: a call that had no decision to give was not pending; it cannot ask again now.
+  return denyCall(
+    call,
+    cleared.input,
+    "approval",
+    `The call to "${call.name}" asked for approval after its batch was resumed; it was not run.`,
+    runtime,
+  );
+}
+
+/** The tool's `needsApproval` for this call; a function that throws refuses the call. */
+async function toolNeedsApproval(
+  call: ToolUseBlock,
+  cleared: ClearedCall,
+  runtime: ToolRuntime,
+): Promise<boolean | ToolCallOutcome> {
+  const { needsApproval } = cleared.tool;
+  if (typeof needsApproval !== "function") return needsApproval === true;
+  if (runtime.signal.aborted) return abortedOutcome(call);
+  try {
+    const context = { signal: runtime.signal, toolUseId: call.id, toolName: call.name };
+    const asking = Promise.resolve().then(() => needsApproval(cleared.value, context));
+    return (await raceWithSignal(asking, runtime.signal)) === true;
+  } catch (error) {
+    if (runtime.signal.aborted) return abortedOutcome(call);
+    return errorOutcome(
+      call.id,
+      `The approval check (needsApproval) for "${call.name}" failed: ${describeThrown(error)}. The call was not run.`,
+    );
+  }
+}

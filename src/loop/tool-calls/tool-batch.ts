@@ -1,0 +1,107 @@
+/**
+ * Executing one batch of tool calls. Consecutive read-only calls run concurrently (at most
+ * `concurrency` at once); any other call runs alone, after every call before it and before every
+ * call after it. Outcomes come back in the model's order, whatever order the calls ran in. A
+ * subagent call suspended inside its child stops the batch: the calls not yet started do not
+ * start ({@link NOT_STARTED}), concurrent ones already running finish.
+ * @module
+ */
+import type { ToolUseBlock } from "../../messages/types";
+import { errorOutcome, type ToolCallOutcome } from "../../tools/tool-output";
+import { runToolCall } from "./tool-call";
+import type { ToolRuntime } from "./tool-runtime";
+
+/**
+ * The outcome of a call a suspension kept from starting (compared by identity; never recorded:
+ * the batch pauses).
+ */
+export const NOT_STARTED: ToolCallOutcome = {
+  block: { type: "tool_result", tool_use_id: "", content: "not started", is_error: true },
+  endTurn: false,
+};
+
+/** Runs one call of a batch (the whole pipeline, or the rest of it for a call already cleared). */
+export type RunOne = (call: ToolUseBlock, runtime: ToolRuntime) => Promise<ToolCallOutcome>;
+
+/**
+ * Runs the calls of one assistant message, group by group: a call that is not read-only, a lone
+ * read-only call, or a run of consecutive read-only ones. Once the query is aborted, the calls not
+ * yet started are not run (nor shown to hooks): each gets an error result saying so.
+ */
+export async function runToolBatch(
+  calls: readonly ToolUseBlock[],
+  runtime: ToolRuntime,
+  concurrency: number,
+  runOne: RunOne = runToolCall,
+): Promise<ToolCallOutcome[]> {
+  const outcomes: ToolCallOutcome[] = new Array(calls.length);
+  let start = 0;
+  while (start < calls.length) {
+    if (runtime.signal.aborted) {
+      for (let index = start; index < calls.length; index++) outcomes[index] = notRun(calls[index]!);
+      break;
+    }
+    const end = readOnlyRunEnd(calls, start, runtime);
+    let suspended: boolean;
+    if (end > start + 1) {
+      suspended = await runConcurrently(calls, { start, end }, runtime, concurrency, outcomes, runOne);
+      start = end;
+    } else {
+      const outcome = await runOne(calls[start]!, runtime);
+      outcomes[start] = outcome;
+      suspended = outcome.suspension !== undefined;
+      start += 1;
+    }
+    if (suspended) {
+      for (let index = 0; index < calls.length; index++) outcomes[index] ??= NOT_STARTED;
+      break;
+    }
+  }
+  return outcomes;
+}
+
+/** End (exclusive) of the run of read-only calls starting at `start`; `start` when the call is not read-only. */
+function readOnlyRunEnd(calls: readonly ToolUseBlock[], start: number, runtime: ToolRuntime): number {
+  let end = start;
+  while (end < calls.length && isReadOnlyCall(calls[end]!, runtime)) end++;
+  return end;
+}
+
+function isReadOnlyCall(call: ToolUseBlock, runtime: ToolRuntime): boolean {
+  const tool = runtime.tools.get(call.name);
+  return tool === undefined || tool.readOnly; // an unknown tool only produces an error result
+}
+
+/**
+ * Runs calls `start` to `end` (exclusive) with at most `concurrency` of them in flight; once one
+ * is suspended, no more start. Whether one was.
+ */
+async function runConcurrently(
+  calls: readonly ToolUseBlock[],
+  { start, end }: { start: number; end: number },
+  runtime: ToolRuntime,
+  concurrency: number,
+  outcomes: ToolCallOutcome[],
+  runOne: RunOne,
+): Promise<boolean> {
+  let next = start;
+  let suspended = false;
+  const worker = async () => {
+    while (next < end && !suspended) {
+      const position = next++;
+      // After an abort, calls not yet started are not run (nor shown to hooks).
+      const outcome = runtime.signal.aborted
+        ? notRun(calls[position]!)
+        : await runOne(calls[position]!, runtime);
+      outcomes[position] = outcome;
+      if (outcome.suspension) suspended = true;
+    }
+  };
+  const workers = Math.max(1, Math.min(concurrency, end - start));
+  await Promise.all(Array.from({ length: workers }, worker));
+  return suspended;
+}
+
+function notRun(call: ToolUseBlock): ToolCallOutcome {
+  return errorOutcome(call.id, `The tool "${call.name}" was not run because the query was aborted.`);
+}

@@ -1,0 +1,130 @@
+/**
+ * One tool call, end to end, in the documented order: unknown-tool and input checks → allow/deny
+ * lists → permission mode → `preToolUse` hooks → approval (a decision given at resume,
+ * `needsApproval`, `askBeforeWrites`) → `canUseTool` → execute → `postToolUse` hooks → optional
+ * summary of a huge result. Each step lives in a file of its own (`tool-permission`,
+ * `tool-approval`, `tool-hooks`, `tool-execution`); this file only puts them in order. Every
+ * failure becomes an error tool_result: a step refusing the call returns its error outcome, and
+ * later steps do not run.
+ *
+ * The steps before execution ({@link clearToolCall}) and the rest ({@link completeToolCall}) are
+ * apart so a batch that may pause for approval clears every call before any of them runs.
+ * @module
+ */
+import type { ToolUseBlock } from "../../messages/types";
+import type { SpanHandle } from "../../telemetry/telemetry";
+import { type ChildResume, resumesChild } from "../../tools/child-suspension";
+import { errorOutcome, type ToolCallOutcome, toolResultText } from "../../tools/tool-output";
+import { checkApproval } from "./tool-approval";
+import { compactToolResult, executeTool } from "./tool-execution";
+import { runPostToolUseHooks, runPreToolUseHooks } from "./tool-hooks";
+import { privateCopy, validateToolInput } from "./tool-input";
+import { checkPermissionRules } from "./tool-permission";
+import { unknownToolOutcome } from "./tool-refusals";
+import type { ApprovalRequest, ClearedCall, ToolRuntime } from "./tool-runtime";
+
+// The tool phase builds the runtime and imports its type from here, where it always lived.
+export type { ToolRuntime } from "./tool-runtime";
+
+/** A call after the checks that come before execution, with its open `execute_tool` span. */
+export interface Clearance {
+  call: ToolUseBlock;
+  span: SpanHandle;
+  /** Cleared to run, refused (its error outcome), or waiting for a person's decision. */
+  result: ClearedCall | ToolCallOutcome | ApprovalRequest;
+}
+
+/**
+ * Runs one call through the whole permission and hook pipeline, inside its `execute_tool` span
+ * (failed when the result is an error). A step that is not configured (no hooks, nobody to ask, no
+ * result summary) is skipped. Rejects only when the result summary (`compactResult`) throws; every
+ * failure of the call itself is its error result.
+ */
+export async function runToolCall(call: ToolUseBlock, runtime: ToolRuntime): Promise<ToolCallOutcome> {
+  return completeToolCall(await clearToolCall(call, runtime), runtime);
+}
+
+/** The checks before execution: input, lists, mode, `preToolUse` hooks, approval, `canUseTool`. */
+export async function clearToolCall(call: ToolUseBlock, runtime: ToolRuntime): Promise<Clearance> {
+  const span = runtime.telemetry.toolCall(runtime.parentSpan, call.name, call.id);
+  const tool = runtime.tools.get(call.name);
+  if (!tool) return { call, span, result: unknownToolOutcome(call, runtime.tools) };
+  let cleared = await validateToolInput(call, tool, privateCopy(call.input), runtime.signal);
+  if ("block" in cleared) return { call, span, result: cleared };
+  const rule = checkPermissionRules(call, tool, runtime);
+  if (typeof rule !== "string") return { call, span, result: rule };
+  if (runtime.hooks?.preToolUse?.length) {
+    cleared = await runPreToolUseHooks(call, cleared, runtime);
+    if ("block" in cleared) return { call, span, result: cleared };
+  }
+  return { call, span, result: await checkApproval(call, cleared, rule, runtime) };
+}
+
+/**
+ * Executes a cleared call, runs its `postToolUse` hooks and summary, and ends its span; a refused
+ * call only ends its span. A call still waiting for approval here (a batch that could not pause)
+ * is refused. `resume` goes on with a call suspended in its child ({@link resumeToolCall}).
+ */
+export async function completeToolCall(
+  clearance: Clearance,
+  runtime: ToolRuntime,
+  resume?: ChildResume,
+): Promise<ToolCallOutcome> {
+  const { call, span, result } = clearance;
+  if ("block" in result) return endSpan(span, result);
+  if ("ask" in result) return endSpan(span, errorOutcome(call.id, notPausable(call)));
+  try {
+    let outcome = await executeTool(call, result, runtime, span, resume);
+    if (outcome.suspension) return suspendedSpan(span, outcome);
+    if (runtime.hooks?.postToolUse?.length)
+      outcome = await runPostToolUseHooks(call, result.input, outcome, runtime);
+    if (runtime.compactResult) outcome = await compactToolResult(call, outcome, runtime, span);
+    return endSpan(span, outcome);
+  } catch (error) {
+    span.end(); // only the result summary throws, before the span was ended
+    throw error;
+  }
+}
+
+/**
+ * Goes on with a subagent call that was suspended inside its child when its batch paused: the
+ * checks before execution ran then (they do not run again); the tool — a subagent again in this
+ * process — resumes its child with `resume`, and the `postToolUse` hooks run once it finishes.
+ */
+export async function resumeToolCall(
+  call: ToolUseBlock,
+  resume: ChildResume,
+  runtime: ToolRuntime,
+): Promise<ToolCallOutcome> {
+  const span = runtime.telemetry.toolCall(runtime.parentSpan, call.name, call.id);
+  const tool = runtime.tools.get(call.name);
+  if (!resumesChild(tool)) return endSpan(span, errorOutcome(call.id, notResumable(call)));
+  const result = await validateToolInput(call, tool!, privateCopy(call.input), runtime.signal);
+  return completeToolCall({ call, span, result }, runtime, resume);
+}
+
+/** A call suspended in its child has no result yet: its hooks and summary run when it finishes. */
+function suspendedSpan(span: SpanHandle, outcome: ToolCallOutcome): ToolCallOutcome {
+  span.set({ "agent_lattice.tool.awaiting_approval": true });
+  span.end();
+  return outcome;
+}
+
+function notResumable(call: ToolUseBlock): string {
+  return `The call to "${call.name}" waited for approval inside its subagent, but "${call.name}" is not a subagent of this agent any more, so it could not be resumed. It did not finish.`;
+}
+
+function notPausable(call: ToolUseBlock): string {
+  return `The call to "${call.name}" needs a person's approval, which could not be asked for here. The call was not run.`;
+}
+
+/** Ends the call's span, failed when the outcome is an error result. */
+function endSpan(span: SpanHandle, outcome: ToolCallOutcome): ToolCallOutcome {
+  if (outcome.block.is_error) {
+    const failure = new Error(toolResultText(outcome.block.content));
+    if (outcome.errorName) failure.name = outcome.errorName;
+    span.fail(failure);
+  }
+  span.end();
+  return outcome;
+}

@@ -1,0 +1,121 @@
+/**
+ * Running a cleared tool call: under the query's signal and the per-call deadline, inside its
+ * `execute_tool` span, with every way it can end mapped to an outcome — its output, a throw or
+ * rejection (secrets redacted), the deadline, an abort. Then, when configured, the summary of a
+ * huge successful result.
+ * @module
+ */
+import type { ToolUseBlock } from "../../messages/types";
+import { type Deadline, startDeadline } from "../../shared/deadline";
+import { describeThrown, nameOfThrown } from "../../shared/describe-thrown";
+import { isPromiseLike } from "../../shared/maybe-async";
+import { redact } from "../../shared/redact";
+import { raceWithSignal } from "../../shared/signals";
+import type { InheritedTracing, SpanHandle } from "../../telemetry/telemetry";
+import { type AgentToolContext, emitsLiveMessages } from "../../tools/agent-context";
+import { type ChildResume, suspensionOf, withChildResume } from "../../tools/child-suspension";
+import type { Tool, ToolContext, ToolOutput } from "../../tools/tool";
+import { errorOutcome, outcomeFromOutput, type ToolCallOutcome } from "../../tools/tool-output";
+import { abortedOutcome } from "./tool-refusals";
+import type { ClearedCall, ToolRuntime } from "./tool-runtime";
+
+/**
+ * Executes the tool with the cleared input. Its context signal aborts when the query's does or
+ * the per-call deadline (`toolTimeoutMs`) passes; a tool that ignores it is abandoned at that
+ * moment all the same. Never throws: a failure becomes an error result. `resume` goes on with a
+ * subagent call suspended inside its child; a subagent whose child pauses gives a suspension.
+ */
+export async function executeTool(
+  call: ToolUseBlock,
+  cleared: ClearedCall,
+  runtime: ToolRuntime,
+  span: SpanHandle,
+  resume?: ChildResume,
+): Promise<ToolCallOutcome> {
+  if (runtime.signal.aborted) return abortedOutcome(call);
+  // Only a per-call deadline needs a signal of its own (an AbortController per call is costly).
+  const deadline =
+    runtime.toolTimeoutMs === undefined
+      ? undefined
+      : startDeadline(runtime.signal, runtime.toolTimeoutMs, toolTimeoutReason);
+  const signal = deadline?.signal ?? runtime.signal;
+  try {
+    const { tool, value } = cleared;
+    const agent = runtime.agent && nestedTracing(runtime, tool, span);
+    const plain: ToolContext = { signal, toolUseId: call.id, toolName: call.name, agent };
+    const context = resume ? withChildResume(plain, resume) : plain;
+    // With tracing on, the tool runs inside its execute_tool span (its own spans nest under it).
+    const output = span.activate
+      ? span.activate(() => tool.execute(value, context))
+      : tool.execute(value, context);
+    // A synchronous tool has finished when it returns: there is nothing to race.
+    const settled: ToolOutput = isPromiseLike(output)
+      ? await raceWithSignal(Promise.resolve(output), signal)
+      : output;
+    const suspension = suspensionOf(settled);
+    if (suspension) return { ...outcomeFromOutput(call, settled), suspension };
+    return outcomeFromOutput(call, settled);
+  } catch (error) {
+    return failedExecution(call, error, deadline, runtime);
+  } finally {
+    deadline?.clear();
+  }
+}
+
+/**
+ * The query's side of the call for `tool`: for a tool that runs an agent (a subagent), with
+ * tracing on, a view of it carrying the tracing the child nests in (`AgentToolContext.tracing`).
+ */
+function nestedTracing(runtime: ToolRuntime, tool: Tool, span: SpanHandle): AgentToolContext {
+  const agent = runtime.agent!;
+  const settings = runtime.telemetry.settings;
+  if (!settings || !emitsLiveMessages(tool)) return agent;
+  const tracing: InheritedTracing = { settings, span };
+  return Object.create(agent, { tracing: { value: tracing } }) as AgentToolContext;
+}
+
+/** The reason a tool's signal aborts with when its deadline passes. */
+function toolTimeoutReason(timeoutMs: number): DOMException {
+  return new DOMException(`The tool call did not finish within ${timeoutMs} ms.`, "TimeoutError");
+}
+
+/** The error result of a tool that threw, timed out or was cancelled. */
+function failedExecution(
+  call: ToolUseBlock,
+  error: unknown,
+  deadline: Deadline | undefined,
+  runtime: ToolRuntime,
+): ToolCallOutcome {
+  if (deadline?.expired) {
+    return errorOutcome(
+      call.id,
+      `The tool "${call.name}" did not finish within ${deadline.timeoutMs} ms and was cancelled.`,
+    );
+  }
+  if (runtime.signal.aborted) return abortedOutcome(call);
+  const outcome = errorOutcome(
+    call.id,
+    redact(`The tool "${call.name}" failed: ${describeThrown(error)}`, runtime.secrets),
+  );
+  const errorName = nameOfThrown(error);
+  if (errorName) outcome.errorName = errorName; // for the span's error.type
+  return outcome;
+}
+
+/**
+ * Summarises a huge successful result with `runtime.compactResult` before it enters history (its
+ * span a child of the call's). An `endTurn` result stays the tool's own content as the query's result.
+ */
+export async function compactToolResult(
+  call: ToolUseBlock,
+  outcome: ToolCallOutcome,
+  runtime: ToolRuntime,
+  span: SpanHandle,
+): Promise<ToolCallOutcome> {
+  if (!runtime.compactResult || outcome.block.is_error) return outcome;
+  const block = await runtime.compactResult(call, outcome.block, span);
+  if (block === outcome.block) return outcome;
+  return outcome.endTurn
+    ? { ...outcome, block, originalContent: outcome.block.content }
+    : { ...outcome, block };
+}

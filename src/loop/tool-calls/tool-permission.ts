@@ -1,0 +1,91 @@
+/**
+ * The permission checks of a tool call: before any hook, the allow/deny lists and the permission
+ * mode (for a call whose tool exists and whose input passed its validator); after the `preToolUse`
+ * hooks, `canUseTool`, asked about a call those rules leave undecided.
+ * @module
+ */
+import { refusalMessage } from "../../hooks/overrides";
+import { staticPermission } from "../../hooks/permissions";
+import type { PermissionResult } from "../../hooks/types";
+import type { ToolUseBlock } from "../../messages/types";
+import { describeThrown } from "../../shared/describe-thrown";
+import { raceWithSignal } from "../../shared/signals";
+import type { Tool } from "../../tools/tool";
+import { errorOutcome, type ToolCallOutcome } from "../../tools/tool-output";
+import { validateToolInput } from "./tool-input";
+import { abortedOutcome, denyCall } from "./tool-refusals";
+import type { ApprovalRequest, ClearedCall, ToolRuntime } from "./tool-runtime";
+
+/**
+ * The allow/deny lists, then the permission mode, for a call whose input passed its validator.
+ * Returns the error result of a refusal (recorded as a permission denial with the model's input),
+ * `"ask"` when `canUseTool` must decide (the rules leave the call undecided and it is set),
+ * `"approval"` when a person must (`askBeforeWrites`), or `"allow"`.
+ */
+export function checkPermissionRules(
+  call: ToolUseBlock,
+  tool: Tool,
+  runtime: ToolRuntime,
+): ToolCallOutcome | "allow" | "ask" | "approval" {
+  const rule = staticPermission(call.name, tool.readOnly, runtime);
+  if (rule.kind === "deny") return denyCall(call, call.input, rule.source, rule.message, runtime);
+  if (rule.kind === "approval") return "approval";
+  return rule.kind === "ask" && runtime.canUseTool !== undefined ? "ask" : "allow";
+}
+
+/**
+ * Asks `canUseTool` about a call (only when the static rules asked for it and it is set). The
+ * prompt is raced with the query's signal — a check waiting on a human cannot outlive an abort —
+ * and anything but a well-formed allow refuses the call. An allow with `updatedInput` runs the
+ * call with that input, validated again.
+ */
+export async function askCanUseTool(
+  call: ToolUseBlock,
+  cleared: ClearedCall,
+  runtime: ToolRuntime,
+): Promise<ClearedCall | ToolCallOutcome | ApprovalRequest> {
+  // Nobody is asked about a call that can no longer run.
+  if (runtime.signal.aborted) return abortedOutcome(call);
+  const canUseTool = runtime.canUseTool!;
+  const { input } = cleared;
+  let answer: unknown;
+  try {
+    // Started a tick later, so that a synchronous throw becomes a rejection like any other failure.
+    const asking = Promise.resolve().then(() =>
+      canUseTool(call.name, input, { signal: runtime.signal, toolUseId: call.id }),
+    );
+    answer = await raceWithSignal(asking, runtime.signal);
+  } catch (error) {
+    if (runtime.signal.aborted) return abortedOutcome(call);
+    return errorOutcome(
+      call.id,
+      `The permission check (canUseTool) for "${call.name}" failed: ${describeThrown(error)}. The call was not run.`,
+    );
+  }
+  const decision = asPermissionResult(answer);
+  if (!decision) {
+    return errorOutcome(
+      call.id,
+      `The permission check (canUseTool) for "${call.name}" returned none of { behavior: "allow" }, { behavior: "deny" } and { behavior: "ask" }. The call was not run.`,
+    );
+  }
+  if (decision.behavior === "ask")
+    return typeof decision.message === "string" && decision.message.trim() !== ""
+      ? { ask: true, input, message: decision.message }
+      : { ask: true, input };
+  if (decision.behavior === "deny") {
+    const message = refusalMessage(decision.message) ?? `canUseTool refused "${call.name}".`;
+    return denyCall(call, input, "canUseTool", message, runtime);
+  }
+  if (decision.updatedInput === undefined) return cleared;
+  return validateToolInput(call, cleared.tool, decision.updatedInput, runtime.signal);
+}
+
+/** A well-formed decision, or undefined: anything else fails closed (never read as an allow). */
+function asPermissionResult(answer: unknown): PermissionResult | undefined {
+  if (typeof answer !== "object" || answer === null) return undefined;
+  const { behavior } = answer as { behavior?: unknown };
+  return behavior === "allow" || behavior === "deny" || behavior === "ask"
+    ? (answer as PermissionResult)
+    : undefined;
+}

@@ -1,0 +1,81 @@
+/**
+ * What the tool pipeline needs from the agent and the query, built once per query by the tool
+ * phase and shared by every call of every batch.
+ * @module
+ */
+import type { ToolPattern } from "../../hooks/permissions";
+import type { CanUseTool, Hooks, PermissionMode } from "../../hooks/types";
+import type { ApprovalDecision } from "../../messages/approvals";
+import type { PermissionDenial, SDKMessage } from "../../messages/sdk-messages";
+import type { ToolResultBlock, ToolUseBlock } from "../../messages/types";
+import type { SpanHandle, Telemetry } from "../../telemetry/telemetry";
+import type { AgentToolContext } from "../../tools/agent-context";
+import type { ChildResume } from "../../tools/child-suspension";
+import type { Tool } from "../../tools/tool";
+import type { Emit } from "../state/live-messages";
+
+/** Everything a tool call needs from the agent and the query. */
+export interface ToolRuntime {
+  tools: ReadonlyMap<string, Tool>;
+  hooks: Hooks | undefined;
+  canUseTool: CanUseTool | undefined;
+  permissionMode: PermissionMode;
+  allowedTools: readonly ToolPattern[] | undefined;
+  disallowedTools: readonly ToolPattern[] | undefined;
+  /**
+   * The decisions of a resumed batch, by tool_use_id; absent otherwise. With it, a call with a
+   * decision is settled by it, and no call can ask for approval.
+   */
+  decisions?: ReadonlyMap<string, ApprovalDecision>;
+  /** A batch resumed after a pause inside a subagent: its finished and suspended calls. */
+  resumed?: ResumedBatch;
+  /** Per-call deadline in ms, when set. */
+  toolTimeoutMs: number | undefined;
+  /** The query's abort signal (not interrupts: an interrupt lets the batch finish). */
+  signal: AbortSignal;
+  emit: Emit<SDKMessage<any>>;
+  denials: PermissionDenial[];
+  telemetry: Telemetry;
+  /** Parent of the `execute_tool` spans (the query span). */
+  parentSpan: SpanHandle;
+  /** The agent's credentials (its API key): kept out of the error text a thrown error or failed hook puts in a result. */
+  secrets: readonly string[];
+  /** What a subagent tool needs of the query (`ToolContext.agent`); shared by every call. */
+  agent?: AgentToolContext;
+  /**
+   * Summarises a huge successful result before it enters history, when configured; its span is a
+   * child of the call's span.
+   */
+  compactResult?: (
+    call: ToolUseBlock,
+    block: ToolResultBlock,
+    parentSpan: SpanHandle,
+  ) => Promise<ToolResultBlock>;
+}
+
+/** What a batch resumed after a pause inside a subagent carries over from the pause. */
+export interface ResumedBatch {
+  /** The results of calls that finished before the pause, by tool_use_id: kept, not run again. */
+  settled: ReadonlyMap<string, ToolResultBlock>;
+  /** The settled calls whose tool asked to end the turn: the resumed batch still ends it. */
+  endTurn: ReadonlySet<string>;
+  /** The subagent calls suspended inside their children, by tool_use_id, with what resumes each. */
+  suspended: ReadonlyMap<string, ChildResume>;
+}
+
+/**
+ * A call the checks have let through so far: the tool, the input it will run with (a private copy
+ * of the model's, or a hook's or `canUseTool`'s replacement) and that input as the validator parsed it.
+ */
+export interface ClearedCall {
+  tool: Tool;
+  input: unknown;
+  value: unknown;
+}
+
+/** A call that waits for a person's decision, with the input it would run with. */
+export interface ApprovalRequest {
+  ask: true;
+  input: unknown;
+  message?: string;
+}
