@@ -219,6 +219,39 @@ describe("what asks for approval, and in which order", () => {
     expect(result.pending_approvals?.map((call) => call.tool_use_id)).toEqual(["big"]);
   });
 
+  it("a call that did not ask at the pause but asks when its batch resumes is not run: an error result says so", async () => {
+    const paid: number[] = [];
+    let limit = 100; // the policy tightens between the pause and the resume
+    const tool = defineTool({
+      name: "pay",
+      inputSchema: z.object({ amount: z.number() }),
+      needsApproval: ({ amount }) => amount > limit,
+      execute: ({ amount }) => {
+        paid.push(amount);
+        return `paid ${amount}`;
+      },
+    });
+    const client = createScriptedClient([
+      { content: [toolUse("small", "pay", { amount: 5 }), toolUse("big", "pay", { amount: 500 })] },
+      { content: "Paid what I could." },
+    ]);
+    const agent = createAgent({ model: MODEL, client, tools: [tool] });
+    expect((await agent.prompt("pay")).pending_approvals?.map((call) => call.tool_use_id)).toEqual(["big"]);
+    limit = 1;
+    const next = await agent.prompt({ approvals: { big: { approved: true } } });
+    expect(next.subtype).toBe("success");
+    expect(paid).toEqual([500]);
+    const history = await agent.getHistory();
+    expectWellFormed(history);
+    const small = toolResults(history).find((block) => block.tool_use_id === "small")!;
+    expect(small.is_error).toBe(true);
+    expect(resultText(small)).toContain(
+      'The call to "pay" asked for approval after its batch was resumed; it was not run.',
+    );
+    expect(next.permission_denials).toMatchObject([{ tool_use_id: "small", source: "approval" }]);
+    expect(await agent.getPendingApprovals()).toEqual([]);
+  });
+
   it('canUseTool answering { behavior: "ask", message } pauses with the message', async () => {
     const client = createScriptedClient([{ content: [toolUse("s1", "send", { to: "all" })] }]);
     const agent = createAgent({
