@@ -147,9 +147,12 @@ async function describeJob(
   lane: ConversationLane,
   jobId: string,
 ): Promise<AgentJobInfo | undefined> {
-  const job = await queue.getJob(jobId);
+  let job = await queue.getJob(jobId);
   if (!job) return undefined;
   let state = await job.getState();
+  // The job was read before its state: when BullMQ finished it in between, the first read lacks
+  // the outcome (return value, attempts, reason). A finished job does not change: read it again.
+  if (state === "completed" || state === "failed") job = (await queue.getJob(jobId)) ?? job;
   let result = job.returnvalue as AgentJobResult | undefined;
   let attemptsMade = job.attemptsMade;
   if (state === "active") {

@@ -64,4 +64,30 @@ describe("a result heard as it is recorded", () => {
     await expect(queue.waitForResult(id, { timeoutMs: 300 })).rejects.toBeInstanceOf(JobWaitTimeoutError);
     expect((await queue.getJob(id))?.state).toBe("active");
   });
+
+  it("getJob reads a job BullMQ finished while it looked: the outcome, not the snapshot before it", async () => {
+    const conversation = uniqueName("c");
+    const { id } = await queue.enqueue({ conversationId: conversation, input: "Hello" });
+    const job = await manual.getNextJob("token-3");
+    expect(job?.id).toBe(id);
+    // BullMQ completes the job right after getJob took its snapshot, before it reads the state.
+    const bullmq = queue.bullmq;
+    const read = bullmq.getJob.bind(bullmq);
+    let reads = 0;
+    bullmq.getJob = async (jobId: string) => {
+      const snapshot = await read(jobId);
+      if (++reads === 1) await job!.moveToCompleted(RESULT, "token-3", false);
+      return snapshot;
+    };
+    try {
+      expect(await queue.getJob(id)).toMatchObject({
+        id,
+        state: "completed",
+        result: RESULT,
+        attemptsMade: 1,
+      });
+    } finally {
+      bullmq.getJob = read;
+    }
+  });
 });
