@@ -426,6 +426,63 @@ describe("a pause inside a subagent", () => {
     await agent.close();
   });
 
+  it("a new prompt after a call finished and a subagent paused in one batch: the finished result stays, the rest are denied", async () => {
+    const runs: string[] = [];
+    const notes: string[] = [];
+    const note = defineTool({
+      name: "note",
+      inputSchema: { parse: (input: unknown) => input as { text: string }, jsonSchema: { type: "object" } },
+      execute: ({ text }) => {
+        notes.push(text);
+        return `noted ${text}`;
+      },
+    });
+    server.setHandler(
+      routeBySystem({
+        "": (results) =>
+          results.length === 0
+            ? {
+                content: [
+                  call("p0", "note", { text: "before" }),
+                  call("p1", "releaser", { prompt: "Ship" }),
+                  call("p2", "note", { text: "after" }),
+                ],
+              }
+            : { content: "Understood, stopping." },
+        [SYSTEM.releaser]: releaserDeploys(),
+      }),
+    );
+    const agent = createAgent({
+      model: MODEL,
+      client: httpClient(server.url),
+      tools: [note, releaser(deployTool(runs))],
+    });
+    expect((await agent.prompt("Note, release, note")).subtype).toBe("requires_approval");
+    const result = await agent.prompt("Never mind, stop.");
+    expect(result.subtype).toBe("success");
+    expect(notes).toEqual(["before"]); // ran once, before the pause; "after" never ran
+    expect(runs).toEqual([]);
+    const history = await agent.getHistory();
+    expectWellFormed(history);
+    expect(
+      toolResults(history).map((block) => [block.tool_use_id, block.is_error === true, block.content]),
+    ).toEqual([
+      ["p0", false, "noted before"],
+      [
+        "p1",
+        true,
+        `The subagent "releaser" did not finish: it waited for a person's approval of its own calls, and the user sent a new message instead.`,
+      ],
+      [
+        "p2",
+        true,
+        `The call to "note" was not run: it waited for approval, and the user sent a new message instead.`,
+      ],
+    ]);
+    expect(await agent.getPendingApprovals()).toEqual([]);
+    await agent.close();
+  });
+
   it("decisions that do not match the flat list are refused, nothing changed", async () => {
     const runs: string[] = [];
     server.setHandler(
