@@ -93,6 +93,28 @@ describe("a prompt the API would refuse", () => {
     ["an image of a refused media type", [image("image/tiff", "aGVsbG8=")]],
     ["an image with undecodable base64", [image("image/png", "not base64!!")]],
     ["an image with empty data", [image("image/png", "")]],
+    ["an image without a source", [{ type: "image" }]],
+    ["an image whose url is empty", [{ type: "image", source: { type: "url", url: "" } }]],
+    [
+      "an image of a source type neither base64 nor url",
+      [{ type: "image", source: { type: "file", id: "f" } }],
+    ],
+    ["a tool_result without a tool_use_id", [{ type: "tool_result", content: "ok" }]],
+    ["a tool_result whose content is a number", [{ type: "tool_result", tool_use_id: "t1", content: 42 }]],
+    [
+      "a tool_result holding a blank text block",
+      [{ type: "tool_result", tool_use_id: "t1", content: [{ type: "text", text: "  " }] }],
+    ],
+    [
+      "a tool_result holding a tool_result",
+      [
+        {
+          type: "tool_result",
+          tool_use_id: "t1",
+          content: [{ type: "tool_result", tool_use_id: "t0", content: "nested" }],
+        },
+      ],
+    ],
   ];
 
   it.each(refused)(
@@ -113,6 +135,17 @@ describe("a prompt the API would refuse", () => {
       expect(await createJsonlHistoryStore({ path }).load()).toEqual(await agent.getHistory());
     },
   );
+
+  it("an image given by url is a prompt the API accepts: recorded and sent as given", async () => {
+    const client = createScriptedClient([{ content: "A cat." }]);
+    const agent = createAgent({ model: MODEL, client });
+    const prompt = [
+      { type: "text" as const, text: "What is this?" },
+      { type: "image" as const, source: { type: "url" as const, url: "https://example.com/cat.png" } },
+    ];
+    expect((await agent.prompt(prompt as never)).result).toBe("A cat.");
+    expect(client.requests[0]!.messages[0]!.content).toEqual(prompt);
+  });
 
   it("a tool_result answering a dangling call of the history is accepted; the other calls are answered too", async () => {
     const client = createScriptedClient([{ content: "Thanks." }]);
