@@ -11,7 +11,10 @@ export type KeepAsIs = (value: object) => boolean;
 
 const NEVER_KEEP: KeepAsIs = () => false;
 
-/** Deepest nesting looked into; deeper values are kept only when they hold no string at all. */
+/**
+ * Deepest nesting the walks recurse into. A value nested deeper is looked through without
+ * recursion ({@link holdsSecret}) and kept only when it shows no secret, else replaced by the marker.
+ */
 const MAX_DEPTH = 24;
 
 /**
@@ -63,7 +66,8 @@ function scanObject(
   budget: number,
 ): number {
   if (--budget < 0) return MUST_COPY;
-  if (depth > MAX_DEPTH || keep(current)) return budget;
+  if (keep(current)) return budget;
+  if (depth > MAX_DEPTH) return holdsSecret(current, secrets, keep) ? MUST_COPY : budget;
   if (Array.isArray(current)) {
     for (let index = 0; index < current.length && budget >= 0; index++) {
       budget = scan(current[index], secrets, keep, depth + 1, budget);
@@ -75,8 +79,10 @@ function scanObject(
     }
   } else if (current instanceof Error) {
     return MUST_COPY;
+  } else if (holdsSecret(current, secrets, keep)) {
+    return MUST_COPY; // a Map, a Set, a class instance: the copying walk replaces it by the marker
   }
-  return budget; // anything else (a Map, a Date, a class instance) is not rebuilt by the copying walk either
+  return budget;
 }
 
 /** The walk that copies: along the path to each changed string only, each object visited once. */
@@ -86,11 +92,16 @@ function redactCopying<V>(value: V, secrets: readonly string[], keep: KeepAsIs):
     if (typeof current === "string") return redact(current, secrets);
     if (typeof current !== "object" || current === null) return current;
     if (copies.has(current)) return copies.get(current);
-    if (depth > MAX_DEPTH || keep(current)) return current;
-    if (current instanceof Error) return redactErrorWith(current, copies, (child) => visit(child, depth + 1));
-    if (Array.isArray(current)) return redactArray(current, copies, (child) => visit(child, depth + 1));
-    if (isPlainObject(current)) return redactObject(current, copies, (child) => visit(child, depth + 1));
-    return current; // a Map, a Date, a class instance: not ours to rebuild
+    if (keep(current)) return current;
+    if (depth <= MAX_DEPTH) {
+      const child = (item: unknown) => visit(item, depth + 1);
+      if (current instanceof Error) return redactErrorWith(current, copies, child);
+      if (Array.isArray(current)) return redactArray(current, copies, child);
+      if (isPlainObject(current)) return redactObject(current, copies, child);
+    }
+    // Too deep to rebuild, or not ours to rebuild (a Map, a Set, a class instance): kept as it is
+    // unless it shows a secret, then replaced whole by the marker.
+    return holdsSecret(current, secrets, keep) ? REDACTED : current;
   };
   return visit(value, 0) as V;
 }
@@ -161,6 +172,50 @@ function redactErrorWith(error: Error, copies: Map<object, unknown>, visit: (chi
   const copy = Object.create(Object.getPrototypeOf(error), descriptors) as Error;
   copies.set(error, copy);
   return copy;
+}
+
+/**
+ * Whether any string reachable from `root` may hold a secret: items of arrays and sets, keys and
+ * values of maps, own fields of objects and errors (non-enumerable ones too: message, stack, cause)
+ * and what their getters show. Iterative, each object once: any depth, cycles included.
+ */
+function holdsSecret(root: object, secrets: readonly string[], keep: KeepAsIs): boolean {
+  const seen = new Set<object>();
+  const pending: unknown[] = [root];
+  while (pending.length > 0) {
+    const current = pending.pop();
+    if (typeof current === "string") {
+      if (mayHoldSecret(current, secrets)) return true;
+      continue;
+    }
+    if (typeof current !== "object" || current === null || seen.has(current) || keep(current)) continue;
+    if (holdsNoText(current)) continue;
+    seen.add(current);
+    if (current instanceof Map) for (const [key, item] of current) pending.push(key, item);
+    else if (current instanceof Set) for (const item of current) pending.push(item);
+    else if (Array.isArray(current)) for (const item of current) pending.push(item);
+    else for (const key of Object.getOwnPropertyNames(current)) pending.push(shownField(current, key));
+  }
+  return false;
+}
+
+/** Binary data, dates and patterns: no string of theirs is ever shown in a message. */
+function holdsNoText(value: object): boolean {
+  return (
+    ArrayBuffer.isView(value) ||
+    value instanceof ArrayBuffer ||
+    value instanceof Date ||
+    value instanceof RegExp
+  );
+}
+
+/** A field's value, or what its getter shows (nothing when the getter throws). */
+function shownField(object: object, key: string): unknown {
+  try {
+    return (object as Record<string, unknown>)[key];
+  } catch {
+    return undefined;
+  }
 }
 
 function isPlainObject(value: object): boolean {

@@ -102,6 +102,60 @@ describe("redactValue, a secret somewhere", () => {
     expect(clean.text).toBe(REDACTED);
   });
 
+  it("replaces it nested deeper than the walks recurse, whatever the depth", () => {
+    for (const depth of [20, 25, 26, 40, 200]) {
+      const value = { deep: nested(depth, { text: `key ${KEY}` }), plain: nested(depth, "plain") };
+      const clean = redactValue(value, SECRETS);
+      expect(JSON.stringify(clean), `depth ${depth}`).not.toContain(KEY);
+      expect(clean.plain, `depth ${depth}`).toBe(value.plain); // nothing to replace: kept, not copied
+    }
+    const deepCycle: Record<string, unknown> = { text: KEY };
+    deepCycle.self = deepCycle;
+    expect(
+      JSON.stringify(redactValue({ deep: nested(40, { holder: deepCycle }) }, SECRETS), (key, item) =>
+        key === "self" ? undefined : item,
+      ),
+    ).not.toContain(KEY);
+  });
+
+  it("replaces a Map, a Set or a class instance that shows it by the marker; keeps those that do not", () => {
+    class Box {
+      constructor(readonly held: unknown) {}
+    }
+    const clean = redactValue(
+      {
+        map: new Map([["k", `v ${KEY}`]]),
+        keyed: new Map([[KEY, 1]]),
+        set: new Set([KEY]),
+        box: new Box({ inner: [KEY] }),
+        fine: new Map([["k", "v"]]),
+        date: new Date(0),
+        bytes: new Uint8Array([1, 2, 3]),
+      },
+      SECRETS,
+    );
+    expect(clean).toMatchObject({ map: REDACTED, keyed: REDACTED, set: REDACTED, box: REDACTED });
+    expect(clean.fine).toBeInstanceOf(Map);
+    expect(clean.date).toBeInstanceOf(Date);
+    expect(clean.bytes).toBeInstanceOf(Uint8Array);
+    const untouched = { fine: new Map([["k", "v"]]), box: new Box("plain") };
+    expect(redactValue(untouched, SECRETS)).toBe(untouched);
+  });
+
+  it("replaces an error's field whose getter shows it; a getter that throws is left as it is", () => {
+    const error = new Error("refused");
+    Object.defineProperty(error, "detail", { get: () => `token ${KEY}`, enumerable: true });
+    Object.defineProperty(error, "broken", {
+      get: () => {
+        throw new Error("no");
+      },
+    });
+    const clean = redactValue(error, SECRETS) as Error & { detail: unknown };
+    expect(clean).not.toBe(error);
+    expect(clean.detail).toBe(REDACTED);
+    expect(() => (clean as unknown as { broken: unknown }).broken).toThrow("no");
+  });
+
   it("leaves signed thinking as it is (its signature covers the text)", () => {
     const thinking = { type: "thinking", thinking: `saw ${KEY}`, signature: "sig" };
     const message = { role: "assistant", content: [thinking] };
