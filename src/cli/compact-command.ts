@@ -69,7 +69,7 @@ export interface CompactOptions {
  */
 export function compactionRequestSettings(settings: CliModelSettings, maxTokens: number): RequestSettings {
   const { promptCaching: _caching, maxTokens: _mainMaxTokens, ...rest } = settings;
-  return summaryRequestSettings({ ...rest }, maxTokens);
+  return summaryRequestSettings(rest, maxTokens);
 }
 
 /** Summarises all but the recent messages of `agent`'s conversation and rebuilds its history. */
