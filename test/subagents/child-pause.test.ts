@@ -55,6 +55,18 @@ type Marker = ModelMessage & {
   }>;
 };
 
+/** A tool that records each note it is given, in `notes`. */
+function noteTool(notes: string[]) {
+  return defineTool({
+    name: "note",
+    inputSchema: { parse: (input: unknown) => input as { text: string }, jsonSchema: { type: "object" } },
+    execute: ({ text }) => {
+      notes.push(text);
+      return `noted ${text}`;
+    },
+  });
+}
+
 function markerOf(history: ModelMessage[]): Marker {
   const marker = history.at(-1) as Marker;
   expect(marker.pending_approvals).toBeDefined();
@@ -134,14 +146,7 @@ describe("a pause inside a subagent", () => {
     const runs: string[] = [];
     const notes: string[] = [];
     const hookCalls: string[] = [];
-    const note = defineTool({
-      name: "note",
-      inputSchema: { parse: (input: unknown) => input as { text: string }, jsonSchema: { type: "object" } },
-      execute: ({ text }) => {
-        notes.push(text);
-        return `noted ${text}`;
-      },
-    });
+    const note = noteTool(notes);
     server.setHandler(
       routeBySystem({
         "": (results) =>
@@ -429,14 +434,7 @@ describe("a pause inside a subagent", () => {
   it("a new prompt after a call finished and a subagent paused in one batch: the finished result stays, the rest are denied", async () => {
     const runs: string[] = [];
     const notes: string[] = [];
-    const note = defineTool({
-      name: "note",
-      inputSchema: { parse: (input: unknown) => input as { text: string }, jsonSchema: { type: "object" } },
-      execute: ({ text }) => {
-        notes.push(text);
-        return `noted ${text}`;
-      },
-    });
+    const note = noteTool(notes);
     server.setHandler(
       routeBySystem({
         "": (results) =>
