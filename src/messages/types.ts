@@ -74,8 +74,23 @@ export type StopReason =
   | "model_context_window_exceeded"
   | (string & {});
 
+/**
+ * What the SDK records beside a message and never sends to the model: the wire mapping keeps only
+ * `role` and `content`. Stores keep it with the message; histories written before it existed simply
+ * have none, so every field is optional and readers must accept its absence.
+ */
+export type MessageMeta = {
+  /** When the message was recorded (ISO 8601). */
+  created_at?: string;
+};
+
 /** A user turn: a prompt, or tool results fed back. */
-export type UserModelMessage = { role: "user"; content: string | ContentBlock[] };
+export type UserModelMessage = {
+  role: "user";
+  content: string | ContentBlock[];
+  /** Recorded beside the message, never sent ({@link MessageMeta}). */
+  meta?: MessageMeta;
+};
 
 /** An assistant turn, with the provider metadata the SDK keeps beside it (never sent back). */
 export type AssistantModelMessage = {
@@ -89,6 +104,8 @@ export type AssistantModelMessage = {
   model?: string;
   /** Which of the request's stop sequences ended the response; absent when none did. */
   stop_sequence?: string | null;
+  /** Recorded beside the message, never sent ({@link MessageMeta}). */
+  meta?: MessageMeta;
 };
 
 /** One message of the conversation history. */
