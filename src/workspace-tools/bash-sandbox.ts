@@ -3,14 +3,18 @@
  * workspace root bound read-write at its own path, the system's programs and libraries read-only,
  * a fresh `/tmp`, `/dev` and `/proc` (of a PID namespace of its own), no other part of the host's
  * file system (no home, no `/etc/shadow`), no network unless asked, no capabilities, no new user
- * namespaces, a clean environment, and a new session; the sandbox dies with this process.
+ * namespaces, a clean environment, and a new session; the sandbox dies with this process. When
+ * this process is root, `bwrap` itself runs as an unprivileged host user (`user`), so nothing in
+ * the sandbox is host root (kuid 0); `/proc/sys` and `/proc/sysrq-trigger` are read-only; resource
+ * limits (`limits`) apply to every command.
  * @module
  */
 import { spawnSync } from "node:child_process";
 import { accessSync, constants, lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
-import { userInfo } from "node:os";
+import { tmpdir, userInfo } from "node:os";
 import path from "node:path";
 import { InvalidOptionError } from "../errors";
+import { type BashSandboxLimits, limitsPrologue, resolveSandboxLimits } from "./sandbox-limits";
 
 /** What `bashSandbox: { … }` may say. */
 export interface BashSandboxOptions {
@@ -18,6 +22,17 @@ export interface BashSandboxOptions {
   network?: boolean;
   /** Absolute paths of host folders or files bound read-only at the same path (a toolchain under /opt, say). */
   readOnlyPaths?: string[];
+  /**
+   * The host user and group `bwrap` and every command run as when this process is root (ignored
+   * otherwise: the sandbox then runs as this process's own user). Never 0: a sandbox of host root
+   * could write kernel settings and leave setuid-root files behind. The user must be able to reach
+   * and write the workspace root (give it the root: `chown -R uid:gid root`); files the file tools
+   * create are owned by this process's user.
+   * @default the owner of the workspace root when that is not root, else 65534:65534 (nobody)
+   */
+  user?: { uid: number; gid: number };
+  /** Resource limits of each command. @default `DEFAULT_SANDBOX_LIMITS` */
+  limits?: BashSandboxLimits;
 }
 
 /** A resolved sandbox: the `bwrap` program and the mounts every command gets. */
@@ -29,6 +44,11 @@ export interface BashSandbox {
   network: boolean;
   /** Physical paths of the extra read-only binds. */
   readOnlyPaths: readonly string[];
+  /** The unprivileged host user `bwrap` runs as, when this process is root; else `undefined`. */
+  hostUser: { uid: number; gid: number } | undefined;
+  limits: Required<BashSandboxLimits>;
+  /** Whether the sandbox's user can write the workspace root (checked at creation). */
+  writableRoot: boolean;
 }
 
 /** The command `bwrap` runs, with the data it reads from extra descriptors (3, 4, …). */
@@ -37,6 +57,9 @@ export interface SandboxedCommand {
   args: string[];
   /** Written to descriptors 3, 4, … of `bwrap`, in order, then closed. */
   inputs: string[];
+  /** The host user and group to start `bwrap` as (this process is root). */
+  uid?: number;
+  gid?: number;
 }
 
 /** The PATH inside the sandbox. */
@@ -66,6 +89,8 @@ const NETWORK_ETC = [
 ];
 /** Variables of the host copied into the sandbox's environment when set: locale and terminal only. */
 const COPIED_VARIABLES = ["LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "TZ", "TERM"];
+/** The host user a root process's sandbox runs as when the workspace root is root's: nobody. */
+const NOBODY = { uid: 65534, gid: 65534 };
 /** How long the probe run at creation may take. */
 const PROBE_TIMEOUT_MS = 10_000;
 
@@ -88,7 +113,7 @@ export function resolveBashSandbox(
   if (option === undefined || option === false) return undefined;
   if (option !== true && (typeof option !== "object" || option === null || Array.isArray(option))) {
     throw new InvalidOptionError(
-      `createWorkspaceTools: bashSandbox must be true, false or { network?, readOnlyPaths? }, got ${typeof option}.`,
+      `createWorkspaceTools: bashSandbox must be true, false or { network?, readOnlyPaths?, user?, limits? }, got ${typeof option}.`,
     );
   }
   const settings = option === true ? {} : option;
@@ -102,15 +127,25 @@ export function resolveBashSandbox(
     disablesUserNamespaces: knowsDisableUserns(bwrap),
     network: settings.network ?? false,
     readOnlyPaths: resolveReadOnlyPaths(settings.readOnlyPaths),
+    hostUser: resolveHostUser(settings.user, realRoot),
+    limits: resolveSandboxLimits(settings.limits),
+    writableRoot: true,
   };
-  const problem = probe(sandbox, realRoot);
-  if (problem !== undefined) {
+  const outcome = probe(sandbox, realRoot);
+  if (outcome.problem !== undefined) {
+    const user = sandbox.hostUser;
     throw new InvalidOptionError(
-      `createWorkspaceTools: bashSandbox: bubblewrap (${bwrap}) cannot create a sandbox on this machine: ${problem}. ` +
+      `createWorkspaceTools: bashSandbox: bubblewrap (${bwrap}) cannot create a sandbox on this machine${
+        user ? ` as the unprivileged user ${user.uid}:${user.gid}` : ""
+      }: ${outcome.problem}. ` +
+        (user
+          ? "That user must be able to reach the workspace root (every folder above it searchable), or set bashSandbox.user. "
+          : "") +
         "Unprivileged user namespaces may be disabled (sysctl kernel.unprivileged_userns_clone, or a container's " +
         "seccomp profile).",
     );
   }
+  sandbox.writableRoot = outcome.writableRoot;
   return sandbox;
 }
 
@@ -118,18 +153,29 @@ let availability: boolean | undefined;
 
 /**
  * Whether `bashSandbox: true` works on this machine: `bwrap` is on the PATH and can create a
- * sandbox. Checked once per process.
+ * sandbox (as the unprivileged user it runs as when this process is root). Checked once per
+ * process; a given workspace root is checked by `createWorkspaceTools`.
  */
 export function isBashSandboxAvailable(): boolean {
   if (availability === undefined) {
     const bwrap = findBwrap();
     try {
+      // A folder every user can reach: whether bwrap works here, not whether this folder suits it.
+      const root = realpathSync(tmpdir());
       availability =
         bwrap !== undefined &&
         probe(
-          { bwrap, disablesUserNamespaces: knowsDisableUserns(bwrap), network: false, readOnlyPaths: [] },
-          realpathSync(process.cwd()),
-        ) === undefined;
+          {
+            bwrap,
+            disablesUserNamespaces: knowsDisableUserns(bwrap),
+            network: false,
+            readOnlyPaths: [],
+            hostUser: resolveHostUser(undefined, root),
+            limits: resolveSandboxLimits(undefined),
+            writableRoot: true,
+          },
+          root,
+        ).problem === undefined;
     } catch {
       availability = false; // the working folder is gone, say
     }
@@ -138,9 +184,9 @@ export function isBashSandboxAvailable(): boolean {
 }
 
 /**
- * The `bwrap` command line running `bash -c command` in the sandbox, in the root. The sandbox's
- * `/etc/passwd` and `/etc/group` hold one line each, for its user, read from descriptors 3 and 4
- * (left out with `userFiles: false`).
+ * The `bwrap` command line running `bash -c command` in the sandbox, in the root, after a first
+ * shell has set the resource limits. The sandbox's `/etc/passwd` and `/etc/group` hold one line
+ * each, for its user, read from descriptors 3 and 4 (left out with `userFiles: false`).
  */
 export function sandboxedCommand(
   sandbox: BashSandbox,
@@ -149,7 +195,7 @@ export function sandboxedCommand(
   env: Record<string, string | undefined>,
   userFiles = true,
 ): SandboxedCommand {
-  const { uid, gid, name } = sandboxUser();
+  const { uid, gid, name } = sandboxUser(sandbox);
   const args = [
     ...mountArguments(sandbox, realRoot),
     ...(userFiles ? ["--ro-bind-data", "3", "/etc/passwd", "--ro-bind-data", "4", "/etc/group"] : []),
@@ -160,6 +206,8 @@ export function sandboxedCommand(
     "--",
     "bash",
     "-c",
+    `${limitsPrologue(sandbox.limits)} || exit 126; exec bash -c "$1"`,
+    "bash",
     command,
   ];
   return {
@@ -168,12 +216,13 @@ export function sandboxedCommand(
     inputs: userFiles
       ? [`${name}:x:${uid}:${gid}:${name}:${SANDBOX_HOME}:/bin/bash\n`, `${name}:x:${gid}:\n`]
       : [],
+    ...(sandbox.hostUser ?? {}),
   };
 }
 
 /** The environment of sandboxed commands unless `bashEnv` sets one: PATH, HOME, locale, terminal. */
-export function sandboxEnvironment(): Record<string, string> {
-  const { name } = sandboxUser();
+export function sandboxEnvironment(sandbox: BashSandbox): Record<string, string> {
+  const { name } = sandboxUser(sandbox);
   const env: Record<string, string> = {
     PATH: SANDBOX_PATH,
     HOME: SANDBOX_HOME,
@@ -199,6 +248,15 @@ function mountArguments(sandbox: BashSandbox, realRoot: string): string[] {
   for (const file of [...SYSTEM_ETC, ...(sandbox.network ? NETWORK_ETC : [])])
     args.push("--ro-bind-try", file, file);
   args.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp");
+  // The kernel's knobs read-only over the fresh /proc (bwrap covers /proc/irq and /proc/bus only).
+  args.push(
+    "--ro-bind",
+    "/proc/sys",
+    "/proc/sys",
+    "--ro-bind-try",
+    "/proc/sysrq-trigger",
+    "/proc/sysrq-trigger",
+  );
   // After /tmp: a root below /tmp is bound over the sandbox's own /tmp.
   args.push("--bind", realRoot, realRoot);
   for (const readOnly of sandbox.readOnlyPaths) args.push("--ro-bind", readOnly, readOnly);
@@ -258,18 +316,50 @@ function findBwrap(): string | undefined {
   return undefined;
 }
 
-/** Runs `true` in the sandbox; returns what went wrong, or `undefined` when it worked. */
-function probe(sandbox: BashSandbox, realRoot: string): string | undefined {
-  const { file, args } = sandboxedCommand(sandbox, realRoot, "true", sandboxEnvironment(), false);
+/**
+ * Runs a command in the sandbox that says whether the root is writable; returns what went wrong
+ * (`problem`), or whether the sandbox's user can write the root.
+ */
+function probe(sandbox: BashSandbox, realRoot: string): { problem?: string; writableRoot: boolean } {
+  const { file, args, uid, gid } = sandboxedCommand(
+    sandbox,
+    realRoot,
+    "if test -w .; then echo writable; fi",
+    sandboxEnvironment(sandbox),
+    false,
+  );
   const result = spawnSync(file, args, {
     env: { PATH: SANDBOX_PATH },
-    stdio: ["ignore", "ignore", "pipe"],
+    stdio: ["ignore", "pipe", "pipe"],
     timeout: PROBE_TIMEOUT_MS,
+    ...(uid === undefined ? {} : { uid, gid }),
   });
-  if (result.error) return result.error.message;
-  if (result.status === 0) return undefined;
+  if (result.error) return { problem: result.error.message, writableRoot: false };
+  if (result.status === 0) return { writableRoot: result.stdout?.toString().trim() === "writable" };
   const stderr = result.stderr?.toString().trim();
-  return stderr || `bwrap exited with ${result.status ?? result.signal}`;
+  return { problem: stderr || `bwrap exited with ${result.status ?? result.signal}`, writableRoot: false };
+}
+
+/**
+ * The host user a root process runs the sandbox as: `user` when given, else the owner of the
+ * workspace root unless that is root, else nobody. `undefined` when this process is not root.
+ */
+function resolveHostUser(user: unknown, realRoot: string): { uid: number; gid: number } | undefined {
+  if (user !== undefined) {
+    const { uid, gid } = (user ?? {}) as { uid?: unknown; gid?: unknown };
+    const valid = (id: unknown) =>
+      typeof id === "number" && Number.isSafeInteger(id) && id > 0 && id < 2 ** 32 - 1;
+    if (typeof user !== "object" || user === null || !valid(uid) || !valid(gid)) {
+      throw new InvalidOptionError(
+        "createWorkspaceTools: bashSandbox.user must be { uid, gid }, whole numbers other than 0 (root).",
+      );
+    }
+  }
+  if (process.getuid?.() !== 0) return undefined;
+  if (user !== undefined) return { ...(user as { uid: number; gid: number }) };
+  const owner = statSync(realRoot);
+  if (owner.uid === 0) return { ...NOBODY };
+  return { uid: owner.uid, gid: owner.gid !== 0 ? owner.gid : NOBODY.gid };
 }
 
 const knownDisableUserns = new Map<string, boolean>();
@@ -285,7 +375,8 @@ function knowsDisableUserns(bwrap: string): boolean {
   return known;
 }
 
-function sandboxUser(): { uid: number; gid: number; name: string } {
+function sandboxUser(sandbox: BashSandbox): { uid: number; gid: number; name: string } {
+  if (sandbox.hostUser) return { ...sandbox.hostUser, name: "sandbox" };
   const uid = process.getuid?.() ?? 0;
   const gid = process.getgid?.() ?? 0;
   let name = "sandbox";

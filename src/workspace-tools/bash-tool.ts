@@ -9,6 +9,7 @@ import { defineTool } from "../tools/define-tool";
 import type { Tool } from "../tools/tool";
 import { sandboxedCommand } from "./bash-sandbox";
 import { type CommandOutcome, runCommand } from "./run-command";
+import { limitNote } from "./sandbox-limits";
 import type { Workspace } from "./workspace";
 
 const bashInput = z.object({
@@ -38,8 +39,10 @@ export function createBashTool(workspace: Workspace): Tool<BashInput> {
       `(the last ${maxOutputChars} characters when longer) and the exit code; a non-zero exit is an error. ` +
       `Commands are killed after ${bashTimeoutMs} ms, and background processes are stopped when the command ends. ` +
       (bashSandbox
-        ? "Commands run in a sandbox: only the workspace root is writable and kept, /tmp is empty and private to the command, " +
-          `the system's programs are read-only, other host files are absent${bashSandbox.network ? "" : ", there is no network"}. `
+        ? `Commands run in a sandbox: ${bashSandbox.writableRoot ? "only the workspace root is writable and kept" : "the workspace root is read-only to commands (the sandbox's user cannot write it)"}, /tmp is empty and private to the command, ` +
+          `the system's programs are read-only, other host files are absent${bashSandbox.network ? "" : ", there is no network"}; ` +
+          `each process may use ${bashSandbox.limits.memoryMiB} MiB of memory and ${bashSandbox.limits.cpuSeconds} s of CPU time, ` +
+          `write files up to ${bashSandbox.limits.fileSizeMiB} MiB, and ${bashSandbox.limits.processes} processes may run at once. `
         : "") +
       "Use the file tools for reading, searching and editing files.",
     inputSchema: bashInput,
@@ -66,6 +69,11 @@ export function createBashTool(workspace: Workspace): Tool<BashInput> {
         timeoutMs,
         bashSandbox ? `the sandbox program ${bashSandbox.bwrap} (bubblewrap) was not found` : undefined,
       );
+      const note =
+        bashSandbox && outcome.ending === "exited"
+          ? limitNote(bashSandbox.limits, outcome.exitCode, outcome.exitSignal, outcome.output)
+          : undefined;
+      if (note) output.content = `${output.content}\n${note}`;
       return bashSecrets.length > 0 ? { ...output, content: redact(output.content, bashSecrets) } : output;
     },
   });

@@ -36,6 +36,7 @@ export {
   type WorkspaceToolsOptions,
 } from "./options";
 export type { ReadFileInput } from "./read-file-tool";
+export { type BashSandboxLimits, DEFAULT_SANDBOX_LIMITS } from "./sandbox-limits";
 export { WorkspacePathError } from "./workspace";
 export type { WriteFileInput } from "./write-file-tool";
 

@@ -59,7 +59,9 @@ export interface WorkspaceToolsOptions {
    * with a fresh `/tmp`, `/dev` and `/proc` of its own PID namespace; nothing else of the host's file
    * system (no home, no `/etc/shadow`, no host `/proc`), no network unless `network: true`, no
    * capabilities, and an environment of PATH, HOME=/tmp, locale and terminal variables only (unless
-   * `bashEnv` sets one). `readOnlyPaths` adds host paths bound read-only at the same path.
+   * `bashEnv` sets one). `readOnlyPaths` adds host paths bound read-only at the same path. When
+   * this process is root, the sandbox runs as an unprivileged host user (`user`), never as root;
+   * `/proc/sys` is read-only; `limits` caps processes, memory, file size and CPU time.
    * Throws `InvalidOptionError` at creation when `bwrap` is missing or cannot create a sandbox.
    * @default false
    */
@@ -145,7 +147,8 @@ export function resolveWorkspaceSettings(options: WorkspaceToolsOptions): Worksp
     bashTimeoutMs: timerDelay("bashTimeoutMs", options.bashTimeoutMs, DEFAULT_BASH_TIMEOUT_MS),
     bashKillGraceMs: timerDelay("bashKillGraceMs", options.bashKillGraceMs, DEFAULT_BASH_KILL_GRACE_MS),
     bashEnv:
-      options.bashEnv ?? (bashSandbox ? sandboxEnvironment() : environmentWithout(DEFAULT_BASH_HIDDEN_ENV)),
+      options.bashEnv ??
+      (bashSandbox ? sandboxEnvironment(bashSandbox) : environmentWithout(DEFAULT_BASH_HIDDEN_ENV)),
     bashSandbox,
     bashSecrets: hiddenSecrets(DEFAULT_BASH_HIDDEN_ENV),
     ignoredDirectories: new Set(options.ignoredDirectories ?? DEFAULT_IGNORED_DIRECTORIES),

@@ -24,9 +24,16 @@ export interface RunCommandOptions {
   signal: AbortSignal;
   /**
    * The program that runs the command line, when it is not `bash -c command` itself (a sandbox
-   * wrapping it): its arguments, and data written to its descriptors 3, 4, … then closed.
+   * wrapping it): its arguments, data written to its descriptors 3, 4, … then closed, and the
+   * host user and group to start it as (this process being root).
    */
-  launch?: (command: string) => { file: string; args: string[]; inputs: string[] };
+  launch?: (command: string) => {
+    file: string;
+    args: string[];
+    inputs: string[];
+    uid?: number;
+    gid?: number;
+  };
 }
 
 /** How a command ended. */
@@ -137,12 +144,14 @@ function spawnShell(
   command: string,
   options: RunCommandOptions,
 ): ChildProcessByStdio<null, Readable, Readable> {
-  const { file, args, inputs } = options.launch?.(command) ?? {
+  const { file, args, inputs, uid, gid } = options.launch?.(command) ?? {
     file: "bash",
     args: ["-c", command],
     inputs: [],
   };
   const child = spawn(file, args, {
+    // libuv drops the supplementary groups too when it sets the user.
+    ...(uid === undefined ? {} : { uid, gid }),
     cwd: options.cwd,
     env: options.env,
     detached: true,

@@ -2,7 +2,7 @@
  * `--tools bash` runs its commands in the bubblewrap sandbox when `bwrap` works, and says which
  * mode it runs in. CI installs bubblewrap; Linux only.
  */
-import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { chownSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -27,6 +27,8 @@ describe.skipIf(process.platform !== "linux")("agent-lattice --tools bash: the s
 
   it("runs commands sandboxed where bwrap works, and says so", async () => {
     const folder = scratchFolder();
+    // As root, the sandbox runs as the folder's owner (never as root): give it one.
+    if (process.getuid?.() === 0) chownSync(folder.root, 64_101, 64_101);
     try {
       const run = await runCli(["--base-url", server.url, "--tools", "bash", "Probe"], {
         env: cleanEnvironment({ ANTHROPIC_API_KEY: DUMMY_KEY }),

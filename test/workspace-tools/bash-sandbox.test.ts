@@ -9,7 +9,17 @@ import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { InvalidOptionError } from "../../src/errors";
 import { createWorkspaceTools, isBashSandboxAvailable } from "../../src/workspace-tools/index";
-import { type CallResult, createSandbox, isRunning, type Sandbox, workspaceTools } from "./helpers";
+import {
+  type CallResult,
+  createSandbox as createPlainSandbox,
+  isRunning,
+  ownedBySandboxUser,
+  type Sandbox,
+  workspaceTools,
+} from "./helpers";
+
+/** A workspace the sandbox's user owns (as a root host sets one up: the sandbox never runs as root). */
+const createSandbox = () => ownedBySandboxUser(createPlainSandbox());
 
 const API_KEY = "sk-ant-sandbox-test-key-7f3e9a1c5b";
 const PARENT_SECRET = "parent-secret-value-4d8b2e6f";
@@ -386,7 +396,10 @@ describe.skipIf(process.platform !== "linux")("bash in a bubblewrap sandbox", ()
     });
 
     it.each([
-      [{ bashSandbox: "yes" }, "bashSandbox must be true, false or { network?, readOnlyPaths? }"],
+      [
+        { bashSandbox: "yes" },
+        "bashSandbox must be true, false or { network?, readOnlyPaths?, user?, limits? }",
+      ],
       [{ bashSandbox: { network: "no" } }, "bashSandbox.network must be a boolean"],
       [
         { bashSandbox: { readOnlyPaths: "/usr" } },

@@ -1,4 +1,6 @@
+import { execFileSync } from "node:child_process";
 import {
+  chmodSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -51,6 +53,29 @@ export function createSandbox(): Sandbox {
       return file;
     },
     read: (relativePath) => readFileSync(path.join(root, relativePath), "utf8"),
+  };
+}
+
+/** The host user a root test process gives its sandboxes' roots to (the sandbox then runs as it). */
+export const SANDBOX_OWNER = { uid: 64_101, gid: 64_101 };
+
+/**
+ * When this process is root: the sandbox's root (and whatever `write` adds) owned by
+ * {@link SANDBOX_OWNER} and the folders above it searchable, as a root host must set a workspace
+ * up for `bashSandbox` (whose commands then run as that user, not as root). Otherwise unchanged.
+ */
+export function ownedBySandboxUser(sandbox: Sandbox, owner = SANDBOX_OWNER): Sandbox {
+  if (process.getuid?.() !== 0) return sandbox;
+  chmodSync(sandbox.base, 0o755);
+  const chown = () => execFileSync("chown", ["-R", `${owner.uid}:${owner.gid}`, sandbox.root]);
+  chown();
+  return {
+    ...sandbox,
+    write(relativePath, content) {
+      const file = sandbox.write(relativePath, content);
+      chown();
+      return file;
+    },
   };
 }
 
