@@ -12,11 +12,11 @@ import { Conversation } from "../loop/state/conversation";
 import type { LoopContext } from "../loop/state/loop-context";
 import { QueryState } from "../loop/state/query-state";
 import { type ApprovalInput, type PendingApproval, pendingPause } from "../messages/approvals";
+import { checkHistoryInput } from "../messages/history-input";
 import type { PromptInput } from "../messages/prompt-input";
 import type { SDKMessage, SDKResultMessage } from "../messages/sdk-messages";
 import type { ModelMessage } from "../messages/types";
 import { createAnthropicClient } from "../model/anthropic";
-import { jsonProblem } from "../shared/json-problem";
 import type { InheritedTracing, SpanHandle, TelemetryOptions } from "../telemetry/telemetry";
 import type { SharedBudget } from "../tools/agent-context";
 import type { Tool } from "../tools/tool";
@@ -192,12 +192,9 @@ export class AgentShell<T> {
   /** `Agent.replaceHistory`: idle only, and not after `close()`. */
   async replaceHistory(messages: ModelMessage[]): Promise<void> {
     this.guard.assertIdle();
-    if (!Array.isArray(messages))
-      throw new InvalidOptionError("replaceHistory() takes an array of messages.");
-    const problem = jsonProblem(messages);
-    if (problem !== undefined)
-      throw new InvalidOptionError(`replaceHistory(): the messages cannot be written as JSON (${problem}).`);
-    await this.conversation.history.replace(structuredClone(messages));
+    const checked = checkHistoryInput(messages);
+    if (!checked.ok) throw new InvalidOptionError(`replaceHistory() ${checked.problem}.`);
+    await this.conversation.history.replace(checked.messages);
     // The usage the last response reported measured the old history; it must not compact the new one.
     this.conversation.forgetUsage();
   }

@@ -6,7 +6,7 @@
  * @module
  */
 import { InvalidOptionError } from "../errors";
-import { jsonProblem } from "../shared/json-problem";
+import { isWellFormedText, toPlainJson } from "../shared/plain-json";
 import { isBlankText } from "./blank-text";
 import type { ContentBlock } from "./types";
 
@@ -29,16 +29,23 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
  * tool_result answers a call of the history is checked when the prompt enters it.
  */
 export function promptProblem(input: unknown): string | undefined {
-  if (typeof input === "string") return input.trim() === "" ? "is empty" : undefined;
+  if (typeof input === "string") {
+    if (input.trim() === "") return "is empty";
+    return isWellFormedText(input)
+      ? undefined
+      : "holds a lone UTF-16 surrogate (half of a character), which is not text";
+  }
   if (!Array.isArray(input))
     return `must be a string or an array of content blocks, got ${input === null ? "null" : typeof input}`;
   if (input.length === 0) return "has no content blocks";
-  for (const [index, block] of input.entries()) {
+  // Plain data first (nothing else read yet: a getter is refused before it can run).
+  const plain = toPlainJson(input, "prompt");
+  if (!plain.ok) return `cannot be kept in history as JSON (${plain.problem})`;
+  for (const [index, block] of (plain.value as unknown[]).entries()) {
     const problem = blockProblem(block, `block ${index}`, true);
     if (problem !== undefined) return problem;
   }
-  const json = jsonProblem(input);
-  return json === undefined ? undefined : `cannot be written as JSON (${json})`;
+  return undefined;
 }
 
 function blockProblem(block: unknown, where: string, topLevel: boolean): string | undefined {

@@ -5,7 +5,7 @@
 import { isBlankText } from "../messages/blank-text";
 import type { ImageBlock, TextBlock, ToolResultBlock, ToolUseBlock } from "../messages/types";
 import { describeThrown } from "../shared/describe-thrown";
-import { jsonProblem } from "../shared/json-problem";
+import { toPlainJson, toWellFormedText } from "../shared/plain-json";
 import type { ChildSuspension } from "./child-suspension";
 import type { ToolOutput } from "./tool";
 
@@ -47,19 +47,28 @@ export function outcomeFromOutput(
 
 function readOutput(call: Pick<ToolUseBlock, "id" | "name">, output: ToolOutput): ToolCallOutcome {
   const toolUseId = call.id;
-  if (typeof output === "string")
-    return { block: { type: "tool_result", tool_use_id: toolUseId, content: output }, endTurn: false };
+  if (typeof output === "string") {
+    // A lone surrogate (a string cut inside a character, say) becomes U+FFFD.
+    const content = toWellFormedText(output);
+    return { block: { type: "tool_result", tool_use_id: toolUseId, content }, endTurn: false };
+  }
   if (output === null || typeof output !== "object" || !("content" in output)) {
     const text = output === undefined ? "" : serialised(output);
     if (text === undefined) return unserialisable(toolUseId, output);
     return { block: { type: "tool_result", tool_use_id: toolUseId, content: text }, endTurn: false };
   }
   const endTurn = output.endTurn === true;
-  let content = usableContent(output.content);
+  // A plain copy first: extra fields JSON cannot state (a function, a Symbol, a BigInt, a cycle, a
+  // class instance, a getter) would fail every later copy, write or request; lone surrogates
+  // become U+FFFD.
+  const plain = toPlainJson(output.content, "content", "replace");
+  if (!plain.ok) {
+    return Array.isArray(output.content) || typeof output.content === "string"
+      ? { ...unstorableContent(toolUseId, plain.problem), endTurn }
+      : { ...malformedContent(toolUseId, output.content), endTurn };
+  }
+  let content = usableContent(plain.value);
   if (content === undefined) return { ...malformedContent(toolUseId, output.content), endTurn };
-  // Extra fields JSON cannot state (a BigInt, a cycle) would fail every later write and request.
-  const problem = typeof content === "string" ? undefined : jsonProblem(content);
-  if (problem !== undefined) return { ...unstorableContent(toolUseId, problem), endTurn };
   if (output.isError && isEmptyContent(content))
     content = `The tool "${call.name}" reported an error without a message.`;
   const block: ToolResultBlock = { type: "tool_result", tool_use_id: toolUseId, content };
@@ -84,7 +93,7 @@ function malformedContent(toolUseId: string, content: unknown): ToolCallOutcome 
 function unstorableContent(toolUseId: string, problem: string): ToolCallOutcome {
   return errorOutcome(
     toolUseId,
-    `The tool returned content blocks that cannot be written as JSON (${problem}), so its result was not recorded.`,
+    `The tool returned content that cannot be written as JSON (${problem}), so its result was not recorded.`,
   );
 }
 
