@@ -162,9 +162,9 @@ describe("values JSON cannot keep", () => {
 
   it("replaceHistory keeps a plain copy: the caller's objects are not shared, undefined fields are left out", async () => {
     const agent = createAgent({ model: MODEL, client: createScriptedClient([]) });
-    const given: ModelMessage[] = [
-      { role: "user", content: [{ type: "text", text: "hi", cache_control: undefined }] },
-    ];
+    const given = [
+      { role: "user", content: [{ type: "text", text: "hi", extra: undefined }] },
+    ] as ModelMessage[];
     await agent.replaceHistory(given);
     (given[0]!.content as Array<{ text: string }>)[0]!.text = "edited";
     expect(await agent.getHistory()).toEqual([{ role: "user", content: [{ type: "text", text: "hi" }] }]);
