@@ -164,7 +164,7 @@ describe("values JSON cannot keep", () => {
     const agent = createAgent({ model: MODEL, client: createScriptedClient([]) });
     const given = [
       { role: "user", content: [{ type: "text", text: "hi", extra: undefined }] },
-    ] as ModelMessage[];
+    ] as unknown as ModelMessage[];
     await agent.replaceHistory(given);
     (given[0]!.content as Array<{ text: string }>)[0]!.text = "edited";
     expect(await agent.getHistory()).toEqual([{ role: "user", content: [{ type: "text", text: "hi" }] }]);
