@@ -42,6 +42,14 @@ export async function resolveRealPath(target: string, hops = 0): Promise<string>
 async function followDanglingLink(link: string, hops: number): Promise<string> {
   if (hops >= MAX_LINK_HOPS) throw new SymbolicLinkLoopError(link);
   const directory = await resolveRealPath(path.dirname(link), hops);
-  const destination = path.resolve(directory, await readlink(link));
-  return resolveRealPath(destination, hops + 1);
+  let target: string;
+  try {
+    target = await readlink(link);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // Swapped since lstat said it was a link (a file now: EINVAL; gone: ENOENT): resolve it again.
+    if (code === "EINVAL" || code === "ENOENT") return resolveRealPath(link, hops + 1);
+    throw error;
+  }
+  return resolveRealPath(path.resolve(directory, target), hops + 1);
 }

@@ -46,6 +46,16 @@ const FILE_SYSTEM_ERRORS: Record<string, string> = {
   ENOSPC: "cannot be written: no space left on the device",
   EROFS: "cannot be written: the file system is read-only",
   ENAMETOOLONG: "has a name that is too long",
+  ELOOP: "cannot be resolved: it runs into a symbolic link loop",
+  EINVAL: "cannot be used: it changed while it was being read (replaced by another kind of file, say); try again",
+  EBUSY: "cannot be used: it is busy",
+  ETXTBSY: "cannot be written: a running program uses it",
+  EMFILE: "cannot be opened: too many files are open",
+  ENFILE: "cannot be opened: too many files are open",
+  EIO: "cannot be read or written: the device reported an input/output error",
+  EXDEV: "cannot be moved across file systems",
+  EFBIG: "cannot be written: the file would be too large",
+  ENOTEMPTY: "is a folder that is not empty",
 };
 
 /** A sentence describing a Node.js file system error with the path as the model knows it. */
@@ -54,5 +64,6 @@ export function describeFileSystemError(workspace: Workspace, error: unknown): s
   if (typeof code !== "string") return undefined;
   const what = FILE_SYSTEM_ERRORS[code];
   const subject = failedPath ? `"${workspace.display(failedPath)}"` : "The path";
-  return what ? `${subject} ${what}.` : `${subject}: ${(error as Error).message}`;
+  // Never the raw message: it names the physical path and the system call.
+  return what ? `${subject} ${what}.` : `${subject} cannot be used: the file system refused (${code}).`;
 }
