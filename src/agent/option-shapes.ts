@@ -18,6 +18,7 @@ export const AGENT_OPTION_NAMES = [
   "apiKey",
   "baseURL",
   "client",
+  "secrets",
   "systemPrompt",
   "tools",
   "maxTurns",

@@ -87,6 +87,14 @@ export interface AgentOptions<T = unknown> {
   baseURL?: string;
   /** A custom model client; when set, `apiKey` and `baseURL` are ignored. */
   client?: ModelClient;
+  /**
+   * More values to redact wherever the agent redacts its own key (yielded messages, stored history,
+   * spans, errors, subagents): tokens the host's tools may see, say. Values shorter than 8
+   * characters are ignored (they would redact ordinary words). The agent's `apiKey`, the key of a
+   * client made with `createAnthropicClient` (its `secrets`), credentials in `baseURL` and the
+   * `ANTHROPIC_*` environment keys are secrets without being listed here.
+   */
+  secrets?: string[];
   systemPrompt?: string;
   tools?: Tool[];
   /** Model requests one query may make. @default 50 */

@@ -201,7 +201,16 @@ function resolveToolResultCompaction(
  * environment's), an auth token from the environment, and credentials in its base URL.
  */
 function agentSecrets(options: AgentOptions<unknown>): string[] {
+  if (
+    options.secrets !== undefined &&
+    (!Array.isArray(options.secrets) || options.secrets.some((value) => typeof value !== "string"))
+  ) {
+    throw new InvalidOptionError("createAgent: secrets must be an array of strings.");
+  }
+  const clientSecrets = options.client?.secrets;
   const candidates = [
+    ...(options.secrets ?? []),
+    ...(Array.isArray(clientSecrets) ? clientSecrets : []),
     options.apiKey,
     readEnv("ANTHROPIC_API_KEY"),
     readEnv("ANTHROPIC_AUTH_TOKEN"),

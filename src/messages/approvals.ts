@@ -169,8 +169,9 @@ export function assertDecisions(decisions: unknown, pending: readonly PendingApp
   const ids = new Set(pending.map((call) => call.tool_use_id));
   for (const [id, decision] of Object.entries(decisions)) {
     if (!ids.has(id))
+      // The id is the caller's input and may hold anything (a key): named by position, not echoed.
       throw new InvalidOptionError(
-        `approvals has a decision for ${JSON.stringify(id)}, which is not pending.`,
+        `approvals has a decision for an id that is not pending (the pending calls: ${[...ids].map((known) => JSON.stringify(known)).join(", ")}).`,
       );
     if (!isDecision(decision))
       throw new InvalidOptionError(

@@ -115,7 +115,7 @@ export function createAnthropicClient(options: AnthropicClientOptions = {}): Mod
   const failures: FailureContext = { secrets, endpoint };
   const stream = options.stream ?? true;
 
-  return {
+  return withSecrets(secrets, {
     endpoint,
     createMessage(request) {
       return withFailureMapping(request, failures, async (scope) => {
@@ -126,7 +126,7 @@ export function createAnthropicClient(options: AnthropicClientOptions = {}): Mod
           : readJsonMessage(response, scope.progress, secrets);
       });
     },
-  };
+  });
 }
 
 /** The built-in client over the caller's SDK client. */
@@ -148,12 +148,17 @@ function createSdkBackedClient(sdk: AnthropicSdkClient, options: AnthropicClient
   const secrets = sdkClientSecrets(sdk);
   const failures: FailureContext = { secrets, endpoint };
   const stream = options.stream ?? true;
-  return {
+  return withSecrets(secrets, {
     endpoint,
     createMessage(request) {
       return withFailureMapping(request, failures, (scope) =>
         createSdkMessage(sdk, toAnthropicRequestBody(request), stream, request, scope, secrets),
       );
     },
-  };
+  });
+}
+
+/** The client with its credentials as a non-enumerable `secrets` (hidden from `util.inspect` and JSON). */
+function withSecrets(secrets: readonly string[], client: ModelClient): ModelClient {
+  return Object.defineProperty(client, "secrets", { value: Object.freeze([...secrets]), enumerable: false });
 }

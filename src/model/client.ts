@@ -88,4 +88,10 @@ export interface ModelClient {
   createMessage(request: ModelRequest): Promise<AssistantModelMessage>;
   /** The service this client talks to, for tracing (`gen_ai.provider.name`, `server.address`). */
   readonly endpoint?: ModelEndpoint;
+  /**
+   * Credentials this client holds (its key, a token, a password in its base URL): an agent using
+   * the client redacts them wherever it redacts its own key. `createAnthropicClient` sets it, as a
+   * non-enumerable property (so `util.inspect` and JSON do not show it).
+   */
+  readonly secrets?: readonly string[];
 }

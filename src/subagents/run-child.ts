@@ -93,6 +93,8 @@ function createChild(
     ...options,
     model,
     client: definition.client ?? host?.client,
+    // The parent's secrets are the child's too: its spans, its store and its pause marker redact them.
+    secrets: [...(definition.secrets ?? []), ...(host?.secrets ?? [])],
     tools: (tools ?? []).map((tool) => atDepth(tool, depth)),
     maxTurns: definition.maxTurns ?? DEFAULT_MAX_TURNS,
     includePartialMessages: host?.includePartialMessages ?? false,

@@ -86,7 +86,10 @@ export function createOpenTelemetry(
   ) => {
     const parentContext =
       parent instanceof OtelSpan ? trace.setSpan(context.active(), parent.span) : context.active();
-    return new Handle(tracer.startSpan(name, { kind, attributes }, parentContext), secrets);
+    return new Handle(
+      tracer.startSpan(name, { kind, attributes: redactedAttributes(attributes, secrets) }, parentContext),
+      secrets,
+    );
   };
   return {
     settings: options,
@@ -100,7 +103,11 @@ export function createOpenTelemetry(
       const parentContext =
         parentSpan instanceof OtelSpan ? trace.setSpan(context.active(), parentSpan.span) : undefined;
       return new OtelSpan(
-        tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes }, parentContext),
+        tracer.startSpan(
+          name,
+          { kind: SpanKind.INTERNAL, attributes: redactedAttributes(attributes, secrets) },
+          parentContext,
+        ),
         secrets,
       );
     },
@@ -137,4 +144,14 @@ function serverAttributes(
   if (endpoint?.address) attributes["server.address"] = endpoint.address;
   if (endpoint?.port !== undefined) attributes["server.port"] = endpoint.port;
   return attributes;
+}
+
+/** Start attributes pass the same redaction boundary as `set`: a tool call id may hold a key. */
+function redactedAttributes(
+  attributes: Record<string, SpanAttributeValue>,
+  secrets: readonly string[],
+): Record<string, SpanAttributeValue> {
+  const redacted: Record<string, SpanAttributeValue> = {};
+  for (const [key, value] of Object.entries(attributes)) redacted[key] = redactValue(value, secrets);
+  return redacted;
 }

@@ -30,6 +30,8 @@ export interface AgentToolContext {
   readonly model: string;
   /** The model client the query's requests go to. */
   readonly client: ModelClient;
+  /** The secrets the query redacts: a child agent redacts them too. */
+  readonly secrets?: readonly string[];
   /** Whether the query's consumer asked for `stream_event` messages (`includePartialMessages`). */
   readonly includePartialMessages: boolean;
   /** How many subagents up the chain the running query is: 0 for a top-level agent's query. */

@@ -498,7 +498,7 @@ describe("a pause inside a subagent", () => {
     await expect(agent.prompt({ approvals: {} })).rejects.toThrow(/no decision for "c1"/);
     await expect(
       agent.prompt({ approvals: { c1: { approved: true }, c9: { approved: true } } }),
-    ).rejects.toThrow(/"c9", which is not pending/);
+    ).rejects.toThrow(/a decision for an id that is not pending \(the pending calls: "c1"\)/);
     expect(await agent.getHistory()).toEqual(before);
     expect(runs).toEqual([]);
     await agent.close();

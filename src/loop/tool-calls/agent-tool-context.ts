@@ -21,6 +21,7 @@ export function agentToolContext<T>(loop: LoopContext<T>, query: QueryState): Ag
       return conversation.model;
     },
     client: services.client,
+    secrets: config.secrets,
     includePartialMessages: config.modelSettings.streamEvents,
     depth: 0,
     interruption: query.signals.interruption,
