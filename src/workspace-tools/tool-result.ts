@@ -47,7 +47,8 @@ const FILE_SYSTEM_ERRORS: Record<string, string> = {
   EROFS: "cannot be written: the file system is read-only",
   ENAMETOOLONG: "has a name that is too long",
   ELOOP: "cannot be resolved: it runs into a symbolic link loop",
-  EINVAL: "cannot be used: it changed while it was being read (replaced by another kind of file, say); try again",
+  EINVAL:
+    "cannot be used: it changed while it was being read (replaced by another kind of file, say); try again",
   EBUSY: "cannot be used: it is busy",
   ETXTBSY: "cannot be written: a running program uses it",
   EMFILE: "cannot be opened: too many files are open",

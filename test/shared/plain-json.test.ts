@@ -43,6 +43,7 @@ describe("toPlainJson", () => {
     ["a Symbol", { extra: Symbol("x") }, "value.extra is a symbol, which JSON cannot state"],
     ["a BigInt", { extra: [1n] }, "value.extra[0] is a bigint, which JSON cannot state"],
     ["undefined in an array", { list: [1, undefined] }, "value.list[1] is undefined"],
+    // biome-ignore lint/suspicious/noSparseArray: the hole is the case under test
     ["a hole in an array", { list: [1, , 3] }, "value.list[1] is undefined"],
     ["a class instance", { at: new Point(1, 2) }, "value.at is an instance of Point, not a plain object"],
     ["a Date", { when: new Date(0) }, "value.when is an instance of Date, not a plain object"],
