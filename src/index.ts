@@ -27,7 +27,7 @@ export {
   DEFAULT_TOOL_RESULT_THRESHOLD_CHARS,
 } from "./agent/options";
 export { DEFAULT_COMPACTION_PROMPT, DEFAULT_TOOL_RESULT_SUMMARY_PROMPT } from "./compaction/prompt";
-export { isWellFormedHistory } from "./compaction/well-formed";
+export { isWellFormedHistory, type WellFormedOptions } from "./compaction/well-formed";
 export { DEFAULT_PRICING, type LongPromptPricing, type ModelPricing } from "./cost/pricing";
 export {
   AbortError,

@@ -3,7 +3,18 @@
  * compaction, a store round trip or a repair must never break.
  * @module
  */
+import { pendingPause } from "../messages/approvals";
 import type { ContentBlock, ModelMessage } from "../messages/types";
+
+/** Options of {@link findHistoryProblem} and {@link isWellFormedHistory}. */
+export interface WellFormedOptions {
+  /**
+   * Accept a history that ends with a pause for approval (what `getHistory()` returns while calls
+   * wait for a person): the assistant message with the waiting calls, then the pause marker. The
+   * rest must be well-formed. @default false
+   */
+  allowPause?: boolean;
+}
 
 /**
  * Describes the first rule `messages` breaks, or returns `undefined` when it breaks none. The rules:
@@ -19,8 +30,14 @@ import type { ContentBlock, ModelMessage } from "../messages/types";
  * Consecutive user messages, or consecutive assistant messages without tool calls, are accepted:
  * the API joins them into one turn.
  */
-export function findHistoryProblem(messages: readonly ModelMessage[]): string | undefined {
+export function findHistoryProblem(
+  messages: readonly ModelMessage[],
+  options: WellFormedOptions = {},
+): string | undefined {
   if (!Array.isArray(messages)) return "the history is not an array";
+  // A pause: the marker is checked against the calls it waits on, the rest as usual.
+  if (options.allowPause && pendingPause(messages) !== undefined)
+    return findHistoryProblem(messages.slice(0, -1));
   const toolUseIdsSeen = new Set<string>();
   let awaitedIds: ReadonlySet<string> = new Set();
   for (const [index, message] of messages.entries()) {
@@ -37,9 +54,15 @@ export function findHistoryProblem(messages: readonly ModelMessage[]): string | 
   return undefined;
 }
 
-/** Whether `messages` satisfies every rule of {@link findHistoryProblem}. */
-export function isWellFormedHistory(messages: readonly ModelMessage[]): boolean {
-  return findHistoryProblem(messages) === undefined;
+/**
+ * Whether `messages` satisfies every rule of {@link findHistoryProblem}; with `allowPause`, a
+ * history ending with a pause for approval passes too.
+ */
+export function isWellFormedHistory(
+  messages: readonly ModelMessage[],
+  options: WellFormedOptions = {},
+): boolean {
+  return findHistoryProblem(messages, options) === undefined;
 }
 
 /** A message that is not an object with a known role and content of the right kind (any value may come in). */
