@@ -9,6 +9,7 @@ import { InvalidOptionError } from "../index";
 import { ConversationLane } from "./conversation-lane";
 import { ConversationsInFlight } from "./conversations-in-flight";
 import { checkEnqueueRequest, type EnqueueRequest } from "./enqueue-request";
+import { withInspectSummary } from "./inspect-summary";
 import { JobAdmission } from "./job-admission";
 import { followJobMessages } from "./job-messages";
 import type { AgentJobMessage, AgentJobProgress, AgentJobResult } from "./job-types";
@@ -113,32 +114,37 @@ export function createAgentQueue(options: AgentQueueOptions): AgentQueue {
     if (closed) throw new InvalidOptionError("This agent queue was closed; create a new one.");
   };
 
-  return {
-    async enqueue(request) {
-      assertOpen();
-      const data = checkEnqueueRequest(request);
-      const jobId = request.jobId ?? randomUUID();
-      await admission.admit(jobId, data);
-      return { id: jobId, conversationId: data.conversationId };
+  return withInspectSummary<AgentQueue>(
+    {
+      async enqueue(request) {
+        assertOpen();
+        const data = checkEnqueueRequest(request);
+        const jobId = request.jobId ?? randomUUID();
+        await admission.admit(jobId, data);
+        return { id: jobId, conversationId: data.conversationId };
+      },
+      waitForResult(jobId, waitOptions) {
+        assertOpen();
+        const timeoutMs = positiveInteger(waitOptions?.timeoutMs, "timeoutMs", "waitForResult");
+        return waiter.wait(jobId, timeoutMs);
+      },
+      messages(jobId) {
+        assertOpen();
+        return followJobMessages(lane, queue, jobId);
+      },
+      getJob: (jobId) => describeJob(queue, lane, jobId),
+      async close() {
+        if (closed) return;
+        closed = true;
+        await waiter.close();
+        await Promise.allSettled([queue.close(), lane.close()]);
+      },
+      bullmq: queue,
     },
-    waitForResult(jobId, waitOptions) {
-      assertOpen();
-      const timeoutMs = positiveInteger(waitOptions?.timeoutMs, "timeoutMs", "waitForResult");
-      return waiter.wait(jobId, timeoutMs);
-    },
-    messages(jobId) {
-      assertOpen();
-      return followJobMessages(lane, queue, jobId);
-    },
-    getJob: (jobId) => describeJob(queue, lane, jobId),
-    async close() {
-      if (closed) return;
-      closed = true;
-      await waiter.close();
-      await Promise.allSettled([queue.close(), lane.close()]);
-    },
-    bullmq: queue,
-  };
+    "AgentQueue",
+    base.name,
+    base.prefix,
+  );
 }
 
 /** A job as {@link AgentQueue.getJob} reports it. */

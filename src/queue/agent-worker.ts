@@ -7,6 +7,7 @@
 import { type ConnectionOptions, Queue, Worker } from "bullmq";
 import { DEFAULT_PRICING, InvalidOptionError, type ModelPricing } from "../index";
 import { ConversationLane } from "./conversation-lane";
+import { withInspectSummary } from "./inspect-summary";
 import type { AgentJobData, AgentJobResult } from "./job-types";
 import { positiveInteger, type QueueBaseOptions, resolveBaseOptions } from "./options";
 import { processJob } from "./process-job";
@@ -138,20 +139,25 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
     }
   }
 
-  return {
-    close(closeOptions) {
-      const grace = nonNegativeInteger(
-        closeOptions?.gracePeriodMs ?? settings.gracePeriodMs,
-        "gracePeriodMs",
-      );
-      closing ??= shutDown(grace);
-      return closing;
+  return withInspectSummary<AgentWorker>(
+    {
+      close(closeOptions) {
+        const grace = nonNegativeInteger(
+          closeOptions?.gracePeriodMs ?? settings.gracePeriodMs,
+          "gracePeriodMs",
+        );
+        closing ??= shutDown(grace);
+        return closing;
+      },
+      get running() {
+        return runs.size;
+      },
+      bullmq: worker,
     },
-    get running() {
-      return runs.size;
-    },
-    bullmq: worker,
-  };
+    "AgentWorker",
+    base.name,
+    base.prefix,
+  );
 }
 
 /** Checks the worker's options and applies their defaults. */
