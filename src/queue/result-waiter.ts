@@ -131,6 +131,11 @@ export class ResultWaiter {
     const subscriber = this.lane.client.duplicate();
     this.subscriber = subscriber;
     subscriber.on("error", this.onError);
+    // Reconnected (Redis restarted, say): a restart without persistence forgets the jobs waited on,
+    // and no event will ever tell; their state is read again.
+    subscriber.on("ready", () => {
+      if (this.ready) void this.recheckWaiting();
+    });
     subscriber.on("message", (_channel: string, message: string) => {
       const split = message.indexOf("\n");
       if (split < 0) return;
@@ -143,6 +148,14 @@ export class ResultWaiter {
       this.settle(message.slice(0, split), result);
     });
     await subscriber.subscribe(this.lane.keys.results());
+  }
+
+  /** Reads the state of every job waited on again, settling those that ended or are gone. */
+  private async recheckWaiting(): Promise<void> {
+    for (const jobId of [...this.waiters.keys()]) {
+      const outcome = await this.currentOutcome(jobId).catch(() => undefined); // down again: the next "ready" retries
+      if (outcome !== undefined) this.settle(jobId, outcome);
+    }
   }
 
   /** The job's outcome if it has ended (a result, or the error to reject with); `undefined` if not. */
