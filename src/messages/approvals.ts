@@ -80,6 +80,12 @@ export type ApprovalMarker = UserModelMessage & {
   /** The `tool_use_id`s of settled results whose tool asked to end the turn (`endTurn`). */
   settled_end_turn?: string[];
   suspended_calls?: SuspendedSubagentCall[];
+  /**
+   * A digest of the paused calls as recorded (ids, names, inputs; {@link callsDigest}): resuming
+   * refuses calls whose stored `tool_use` was edited since, so what ran is what was shown. Absent
+   * in markers recorded before 0.21.
+   */
+  calls_digest?: string;
 };
 
 /** What a pause inside a subagent adds to its marker. */
@@ -190,4 +196,36 @@ function isDecision(value: unknown): value is ApprovalDecision {
   const { approved, message } = value as { approved?: unknown; message?: unknown };
   if (approved === true) return true;
   return approved === false && (message === undefined || typeof message === "string");
+}
+
+/**
+ * A digest of tool calls — their ids, names and inputs, object keys sorted (a store such as
+ * PostgreSQL's `jsonb` may reorder them) — that changes when any of them is edited. Not keyed: it
+ * catches an edit of the stored call, not a writer who also rewrites the digest.
+ */
+export function callsDigest(calls: readonly ToolUseBlock[]): string {
+  const text = canonicalJson(calls.map((call) => [call.id, call.name, call.input ?? null]));
+  // Two 32-bit FNV-1a hashes with different offsets: 64 bits, no crypto module needed (edge runtimes).
+  let first = 0x811c9dc5;
+  let second = 0x01000193 ^ 0x5bd1e995;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    first = Math.imul(first ^ code, 0x01000193) >>> 0;
+    second = Math.imul(second ^ code, 0x01000193) >>> 0;
+    second = (second ^ (second >>> 15)) >>> 0;
+  }
+  return `fnv1a64:${first.toString(16).padStart(8, "0")}${second.toString(16).padStart(8, "0")}`;
+}
+
+/** JSON with every object's keys sorted. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (typeof value === "object" && value !== null) {
+    const entries = Object.keys(value)
+      .sort()
+      .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
+      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
+    return `{${entries.join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
 }

@@ -12,6 +12,7 @@
 import {
   approvalMarker,
   type ChildPauseState,
+  callsDigest,
   type PendingApproval,
   type SuspendedSubagentCall,
 } from "../../messages/approvals";
@@ -34,8 +35,16 @@ export async function recordPause<T>(
   pause: BatchPause,
 ): Promise<Outcome<T>> {
   const { pending } = pause;
+  const marker = approvalMarker(pending, pause);
+  // Binds the decisions to the calls as recorded: an edit of the stored tool_use is refused at resume.
+  const response = loop.conversation.history.messages.at(-1);
+  if (response?.role === "assistant") {
+    marker.calls_digest = callsDigest(
+      response.content.filter((block): block is ToolUseBlock => block.type === "tool_use"),
+    );
+  }
   // Recorded like every entry: redacted, the children's histories included.
-  await loop.conversation.history.append(approvalMarker(pending, pause));
+  await loop.conversation.history.append(marker);
   const ids = pending.map((call) => call.tool_use_id);
   query.span.set({ "agent_lattice.approvals.paused": true, "agent_lattice.approvals.pending_ids": ids });
   query.span.event("agent_lattice.approvals.paused", {

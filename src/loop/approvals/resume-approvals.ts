@@ -12,7 +12,7 @@
  * that had not started run.
  * @module
  */
-import { ConversationConflictError } from "../../errors";
+import { ConversationConflictError, InvalidOptionError } from "../../errors";
 import { errorResultsFor } from "../../history/dangling";
 import type { HistoryLog } from "../../history/history-log";
 import {
@@ -20,6 +20,7 @@ import {
   type ApprovalDecisions,
   type ApprovalMarker,
   assertDecisions,
+  callsDigest,
   pendingPause,
 } from "../../messages/approvals";
 import type {
@@ -56,6 +57,13 @@ export async function resumeApprovals<T>(
   const pause = pendingPause(history.messages);
   assertDecisions(decisions, pause?.marker.pending_approvals);
   const { calls, index, marker } = pause!;
+  if (marker.calls_digest !== undefined && marker.calls_digest !== callsDigest(calls)) {
+    throw new InvalidOptionError(
+      "The paused tool calls were changed in the stored history after the pause was recorded (their " +
+        "ids, names or inputs no longer match the pending approvals shown): nothing was run. Answer " +
+        "with a new prompt, or restore the history.",
+    );
+  }
   const response = history.messages[index - 1] as AssistantModelMessage;
   await claim(history, history.messages.slice(0, index));
   const byId = new Map(Object.entries(decisions as Record<string, ApprovalDecision>));
