@@ -7,6 +7,22 @@
  * @module
  */
 
+export { type ChatHandler, createChatHandler } from "./chat-handler";
+export {
+  type ChatHandlerOptions,
+  type ChatRefusal,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_MESSAGE_CHARS,
+  DEFAULT_RECONNECT_GRACE_MS,
+} from "./chat-handler-options";
+export { type ChatRunLease, type ChatRunLock, createMemoryRunLock } from "./chat-run-lock";
+export {
+  type HistoryToUIOptions,
+  historyToUIMessages,
+  type UIMessagePartShape,
+  type UIMessageShape,
+} from "./history-to-ui";
+export { toNodeHandler } from "./node-handler";
 export { UI_MESSAGE_STREAM_HEADERS } from "./sse-encoding";
 export {
   toUIMessageStream,
