@@ -18,9 +18,9 @@ import {
   DEFAULT_MAX_MESSAGE_CHARS,
   DEFAULT_RECONNECT_GRACE_MS,
 } from "./chat-handler-options";
-import { isConversationId, readChatRequest } from "./chat-request";
+import { type ChatAction, isConversationId, readChatRequest } from "./chat-request";
 import { ChatRun } from "./chat-run";
-import { createMemoryRunLock } from "./chat-run-lock";
+import { type ChatRunLease, type ChatRunLock, createMemoryRunLock } from "./chat-run-lock";
 import { historyToUIMessages, type UIMessageShape } from "./history-to-ui";
 import { readJsonBody } from "./read-body";
 import { planRun } from "./run-plan";
@@ -56,17 +56,50 @@ const ROUTE = /\/([^/]+)\/(stream|stop|messages)\/?$/;
  * });
  */
 export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
-  const settings = {
-    maxMessageChars: options.maxMessageChars ?? DEFAULT_MAX_MESSAGE_CHARS,
-    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    graceMs: options.reconnectGraceMs ?? DEFAULT_RECONNECT_GRACE_MS,
-    lock: options.lock ?? createMemoryRunLock(),
-    secrets: options.secrets ?? [],
-  };
-  const runs = new Map<string, LiveRun>();
+  const service = new ChatService(options);
+  return Object.assign((request: Request) => service.handle(request), { close: () => service.close() });
+}
 
-  async function authorize(request: Request, conversationId: string): Promise<void> {
-    const verdict = options.authorize ? await options.authorize(request, conversationId) : true;
+/** The endpoint's state (its live runs) and routes. */
+class ChatService {
+  private readonly runs = new Map<string, LiveRun>();
+  private readonly maxMessageChars: number;
+  private readonly maxBodyBytes: number;
+  private readonly graceMs: number;
+  private readonly lock: ChatRunLock;
+  private readonly secrets: string[];
+
+  constructor(private readonly options: ChatHandlerOptions) {
+    this.maxMessageChars = options.maxMessageChars ?? DEFAULT_MAX_MESSAGE_CHARS;
+    this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.graceMs = options.reconnectGraceMs ?? DEFAULT_RECONNECT_GRACE_MS;
+    this.lock = options.lock ?? createMemoryRunLock();
+    this.secrets = options.secrets ?? [];
+  }
+
+  async handle(request: Request): Promise<Response> {
+    try {
+      const match = ROUTE.exec(new URL(request.url).pathname);
+      if (match) return await this.route(request, decodeURIComponent(match[1]!), match[2]!);
+      if (request.method !== "POST") throw new ChatRequestError(405, "method_not_allowed", "Use POST");
+      return await this.chat(request);
+    } catch (error) {
+      if (error instanceof ChatRequestError) return errorResponse(error);
+      // Not the client's fault; its text may hold anything (a connection string …): not sent.
+      return errorResponse(
+        new ChatRequestError(500, "internal_error", "The server failed to handle the request"),
+      );
+    }
+  }
+
+  async close(): Promise<void> {
+    const live = [...this.runs.values()];
+    for (const entry of live) entry.run.stop();
+    await Promise.all(live.map((entry) => entry.ended));
+  }
+
+  private async authorize(request: Request, conversationId: string): Promise<void> {
+    const verdict = this.options.authorize ? await this.options.authorize(request, conversationId) : true;
     if (verdict === true) return;
     const status = verdict === false ? 403 : verdict.status;
     const message =
@@ -75,100 +108,97 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     throw new ChatRequestError(status, status === 401 ? "unauthenticated" : "forbidden", message);
   }
 
-  async function chat(request: Request): Promise<Response> {
-    const { conversationId, action } = readChatRequest(
-      await readJsonBody(request, settings.maxBodyBytes),
-      settings.maxMessageChars,
-    );
-    await authorize(request, conversationId);
-    const previous = runs.get(conversationId);
+  private async chat(request: Request): Promise<Response> {
+    const body = await readJsonBody(request, this.maxBodyBytes);
+    const { conversationId, action } = readChatRequest(body, this.maxMessageChars);
+    await this.authorize(request, conversationId);
+    const previous = this.runs.get(conversationId);
     if (previous && !previous.run.isDone) {
       if (previous.run.attached) throw busy();
       previous.run.stop(); // nobody reads it (stopped or left): the new message supersedes it
       await previous.ended;
     }
-    const lease = await settings.lock.acquire(conversationId);
+    const lease = await this.lock.acquire(conversationId);
     if (lease === undefined) throw busy();
-    let agent: Awaited<ReturnType<ChatHandlerOptions["agent"]>>;
     let live: LiveRun;
     try {
-      agent = await options.agent({ conversationId, request });
-      const before = (await agent.getHistory()).length;
-      const plan = await planRun(agent, action);
-      const chunks = toUIMessageStream(agent.query(plan.input), {
-        messageId: plan.messageId,
-        metadata: { conversationId },
-        secrets: settings.secrets,
-        deniedToolCallIds: plan.denied,
-      });
-      const run = new ChatRun({ chunks, interrupt: () => agent.interrupt(), graceMs: settings.graceMs });
-      live = { run, ended: Promise.resolve(), before, userText: plan.userText };
+      live = await this.start(request, conversationId, action, lease);
     } catch (error) {
       await lease.release();
       throw error;
     }
-    live.ended = live.run.done.then(async () => {
-      if (runs.get(conversationId) === live) runs.delete(conversationId);
-      await lease.release();
-      await options.onRunEnd?.({ conversationId, agent });
-    });
-    runs.set(conversationId, live);
+    this.runs.set(conversationId, live);
     return streamResponse(live.run);
   }
 
-  async function route(request: Request, conversationId: string, verb: string): Promise<Response> {
+  /** Builds the conversation's Agent and starts the run; the lease is released when it ends. */
+  private async start(
+    request: Request,
+    conversationId: string,
+    action: ChatAction,
+    lease: ChatRunLease,
+  ): Promise<LiveRun> {
+    const agent = await this.options.agent({ conversationId, request });
+    const before = (await agent.getHistory()).length;
+    const plan = await planRun(agent, action);
+    const chunks = toUIMessageStream(agent.query(plan.input), {
+      messageId: plan.messageId,
+      metadata: { conversationId },
+      secrets: this.secrets,
+      deniedToolCallIds: plan.denied,
+    });
+    const run = new ChatRun({ chunks, interrupt: () => agent.interrupt(), graceMs: this.graceMs });
+    const live: LiveRun = { run, ended: Promise.resolve(), before, userText: plan.userText };
+    live.ended = run.done.then(async () => {
+      if (this.runs.get(conversationId) === live) this.runs.delete(conversationId);
+      await lease.release();
+      await this.options.onRunEnd?.({ conversationId, agent });
+    });
+    return live;
+  }
+
+  private async route(request: Request, conversationId: string, verb: string): Promise<Response> {
     if (!isConversationId(conversationId))
       throw new ChatRequestError(400, "invalid_conversation_id", "Bad chat id");
     const method = verb === "stop" ? "POST" : "GET";
     if (request.method !== method) throw new ChatRequestError(405, "method_not_allowed", `Use ${method}`);
-    await authorize(request, conversationId);
-    const live = runs.get(conversationId);
-    const running = live !== undefined && !live.run.isDone;
-    if (verb === "stream") return running ? streamResponse(live.run) : new Response(null, { status: 204 });
+    await this.authorize(request, conversationId);
+    const live = this.runs.get(conversationId);
+    const running = live !== undefined && !live.run.isDone ? live : undefined;
+    if (verb === "stream") return running ? streamResponse(running.run) : new Response(null, { status: 204 });
     if (verb === "stop") {
-      if (running) live.run.stop();
+      running?.run.stop();
       return new Response(null, { status: 204 });
     }
-    const agent = await options.agent({ conversationId, request });
-    let history = await agent.getHistory();
+    return this.messages(request, conversationId, running);
+  }
+
+  /** The conversation as UI messages; while a run goes on, up to the message it answers (the stream brings the rest). */
+  private async messages(
+    request: Request,
+    conversationId: string,
+    running: LiveRun | undefined,
+  ): Promise<Response> {
+    const agent = await this.options.agent({ conversationId, request });
+    const history = await agent.getHistory();
     let messages: UIMessageShape[];
     if (running) {
-      history = history.slice(0, live.before);
-      messages = historyToUIMessages(history);
-      if (live.userText !== undefined) {
+      messages = historyToUIMessages(history.slice(0, running.before));
+      if (running.userText !== undefined) {
         messages.push({
-          id: `h${live.before}`,
+          id: `h${running.before}`,
           role: "user",
-          parts: [{ type: "text", text: live.userText }],
+          parts: [{ type: "text", text: running.userText }],
         });
       }
     } else {
       messages = historyToUIMessages(history, { idle: true });
     }
-    return Response.json({ messages, running }, { headers: { "cache-control": "no-store" } });
+    return Response.json(
+      { messages, running: running !== undefined },
+      { headers: { "cache-control": "no-store" } },
+    );
   }
-
-  const handler = async (request: Request): Promise<Response> => {
-    try {
-      const match = ROUTE.exec(new URL(request.url).pathname);
-      if (match) return await route(request, decodeURIComponent(match[1]!), match[2]!);
-      if (request.method !== "POST") throw new ChatRequestError(405, "method_not_allowed", "Use POST");
-      return await chat(request);
-    } catch (error) {
-      if (error instanceof ChatRequestError) return errorResponse(error);
-      // Not the client's fault; its text may hold anything (a connection string …): not sent.
-      return errorResponse(
-        new ChatRequestError(500, "internal_error", "The server failed to handle the request"),
-      );
-    }
-  };
-  return Object.assign(handler, {
-    async close() {
-      const live = [...runs.values()];
-      for (const entry of live) entry.run.stop();
-      await Promise.all(live.map((entry) => entry.ended));
-    },
-  });
 }
 
 function busy(): ChatRequestError {
