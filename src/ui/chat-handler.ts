@@ -114,8 +114,10 @@ class ChatService {
     await this.authorize(request, conversationId);
     const previous = this.runs.get(conversationId);
     if (previous && !previous.run.isDone) {
-      if (previous.run.attached) throw busy();
-      previous.run.stop(); // nobody reads it (stopped or left): the new message supersedes it
+      // Read by a page (another tab …) and not being stopped: busy. Otherwise (stopped, or its reader
+      // left) the new message supersedes it once it has ended.
+      if (previous.run.attached && !previous.run.stopping) throw busy();
+      previous.run.stop();
       await previous.ended;
     }
     const lease = await this.lock.acquire(conversationId);

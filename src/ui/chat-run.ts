@@ -44,6 +44,11 @@ export class ChatRun {
     return this.listeners.size > 0;
   }
 
+  /** Whether the run was asked to stop (and is ending). */
+  get stopping(): boolean {
+    return this.interruptRequested;
+  }
+
   /** Interrupts the run now (an explicit stop, or a newer message superseding it). */
   stop(): void {
     this.clearGrace();
@@ -92,7 +97,13 @@ export class ChatRun {
         const { done, value } = await reader.read();
         if (done) break;
         this.buffer.push(value);
-        for (const listener of this.listeners) listener.enqueue(value);
+        for (const listener of this.listeners) {
+          try {
+            listener.enqueue(value);
+          } catch {
+            this.listeners.delete(listener); // its stream was torn down without a cancel
+          }
+        }
       }
     } finally {
       this.finished = true;

@@ -53,7 +53,7 @@ function ToolCard({
   return (
     <div className="tool" data-state={part.state} data-tool={part.toolName}>
       <div className="tool-head">
-        🔧 <strong>{part.toolName}</strong> <code>{JSON.stringify(part.input ?? {})}</code>
+        <strong>{part.toolName}</strong> <code>{JSON.stringify(part.input ?? {})}</code>
         <span className="tool-state">{part.state}</span>
       </div>
       {part.state === "approval-requested" && (
