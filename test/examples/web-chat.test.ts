@@ -13,7 +13,7 @@ const CHROMIUM = "/usr/bin/chromium";
 const WAIT = 60_000;
 const ROOT = path.resolve(__dirname, "../..");
 
-/** The screenshot the docs show: written under .tmp, copied into docs/en/images with WEB_CHAT_SCREENSHOT=1. */
+/** The screenshot the docs show: written under .tmp, copied into docs/images with WEB_CHAT_SCREENSHOT=1. */
 const SCREENSHOT = path.join(ROOT, ".tmp/web-chat.png");
 const DATA = path.join(ROOT, ".tmp", `web-chat-data-${process.pid}`);
 
@@ -33,7 +33,7 @@ afterAll(async () => {
   await chat?.close();
   await rm(DATA, { recursive: true, force: true });
   if (process.env.WEB_CHAT_SCREENSHOT === "1")
-    await copyFile(SCREENSHOT, path.join(ROOT, "docs/en/images/web-chat.png"));
+    await copyFile(SCREENSHOT, path.join(ROOT, "docs/images/web-chat.png"));
 });
 
 async function openChat(id: string): Promise<Page> {
