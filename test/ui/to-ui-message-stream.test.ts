@@ -191,6 +191,41 @@ describe("toUIMessageStream", () => {
     });
   });
 
+  it("makes the budget and timeout ends visible, each with its error chunk", async () => {
+    server.enqueue({
+      content: [{ type: "tool_use", id: "toolu_x", name: "weather", input: { city: "Rome" } }],
+      usage: { input_tokens: 1_000, output_tokens: 1_000 },
+    });
+    const budget = await readChunks(
+      toUIMessageStream(
+        agentWith({
+          tools: [weather],
+          maxBudgetUsd: 0.001,
+          pricing: { "claude-test": { inputPerMTok: 100, outputPerMTok: 100 } },
+        }).query("Go"),
+      ),
+    );
+    expect(budget.at(-1)).toMatchObject({
+      type: "finish",
+      finishReason: "length",
+      messageMetadata: { end: "error_max_budget_usd" },
+    });
+    expect(budget.find((chunk) => chunk.type === "error")).toMatchObject({
+      errorText: expect.stringContaining("budget"),
+    });
+
+    server.enqueue({ content: "late", delayMs: 60_000 });
+    const timeout = await readChunks(toUIMessageStream(agentWith({ requestTimeoutMs: 300 }).query("Go")));
+    expect(timeout.at(-1)).toMatchObject({
+      type: "finish",
+      finishReason: "error",
+      messageMetadata: { end: "error_timeout" },
+    });
+    expect(timeout.find((chunk) => chunk.type === "error")).toMatchObject({
+      errorText: expect.stringContaining("time"),
+    });
+  });
+
   it("asks for approval with the protocol's approval request", async () => {
     const deploy = defineTool({
       name: "deploy",
