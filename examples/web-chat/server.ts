@@ -79,7 +79,7 @@ export async function startWebChat(options: WebChatOptions = {}) {
       let agent = agents.get(conversationId);
       if (agent === undefined) {
         agent = createAgent({
-          model: options.apiKey ? (process.env.ANTHROPIC_MODEL ?? "claude-sonnet-4-5") : "claude-mock",
+          model: options.apiKey ? (process.env.ANTHROPIC_MODEL ?? "claude-sonnet-4-6") : "claude-mock",
           ...(mock ? { apiKey: "mock-key", baseURL: mock.url } : { apiKey: options.apiKey }),
           systemPrompt: "You are a helpful assistant in a web chat. Use the tools when asked.",
           tools: [weather, deploy],
