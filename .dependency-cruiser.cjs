@@ -4,7 +4,7 @@
  *
  * Layers, inner to outer — a folder imports only from its own layer's listed folders and below:
  *   shared, errors.ts → messages → model, cost, compaction, history → tools, telemetry → hooks
- *   → loop (inside it: state ← tool-calls ← the steps, approvals, compaction) → agent, workspace-tools, integrations, testing → subagents → cli, index.ts → queue (on the root entry)
+ *   → loop (inside it: state ← tool-calls ← the steps, approvals, compaction) → agent, workspace-tools, integrations, testing → subagents → cli, index.ts → queue, ui (on the root entry)
  */
 const inner = (...folders) => `^src/(${folders.join("|")})/`;
 const ERRORS = "^src/errors\\.ts$";
@@ -116,6 +116,20 @@ module.exports = {
       comment: "The queue is an entry point of its own (optional peers bullmq, ioredis): nothing else loads it.",
       from: { path: "^src/", pathNot: "^src/queue/" },
       to: { path: "^src/queue/" },
+    },
+    {
+      name: "ui-builds-on-the-public-api",
+      severity: "error",
+      comment: "agent-lattice/ui is a user of the root entry (src/index.ts): it imports nothing else of ours.",
+      from: { path: "^src/ui/" },
+      to: { path: "^src/", pathNot: ["^src/ui/", "^src/index\\.ts$"] },
+    },
+    {
+      name: "nothing-imports-the-ui",
+      severity: "error",
+      comment: "The web entry point (agent-lattice/ui) is outermost: nothing else loads it.",
+      from: { path: "^src/", pathNot: "^src/ui/" },
+      to: { path: "^src/ui/" },
     },
     {
       name: "nothing-imports-the-cli",

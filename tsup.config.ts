@@ -23,6 +23,7 @@ export default defineConfig([
       mcp: "src/integrations/mcp/index.ts",
       tools: "src/workspace-tools/index.ts",
       queue: "src/queue/index.ts",
+      ui: "src/ui/index.ts",
     },
     format: ["esm", "cjs"],
     dts: true,

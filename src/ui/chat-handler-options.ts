@@ -1,0 +1,54 @@
+/**
+ * Options of `createChatHandler`, with their defaults.
+ * @module
+ */
+import type { Agent } from "../index";
+import type { ChatRunLock } from "./chat-run-lock";
+
+/** The longest user message accepted, in characters. */
+export const DEFAULT_MAX_MESSAGE_CHARS = 32_000;
+/** The largest request body accepted (useChat sends the whole conversation), in bytes. */
+export const DEFAULT_MAX_BODY_BYTES = 2_000_000;
+/** How long a run goes on with nobody reading it before it is interrupted, in milliseconds. */
+export const DEFAULT_RECONNECT_GRACE_MS = 5_000;
+
+/** A refusal `authorize` may return instead of `false` (which answers 403). */
+export interface ChatRefusal {
+  status: 401 | 403;
+  message?: string;
+}
+
+/** Options of `createChatHandler`. */
+export interface ChatHandlerOptions {
+  /**
+   * The Agent of a conversation, built by the app over its own history store: the history lives
+   * on the server and the handler runs each request on it. Called for every request that needs the
+   * conversation (a cached Agent per conversation, or a new one over a durable store, both work).
+   */
+  agent: (context: { conversationId: string; request: Request }) => Agent<unknown> | Promise<Agent<unknown>>;
+  /**
+   * Decides whether `request` may use `conversationId`, before anything else happens: `false`
+   * answers 403, a {@link ChatRefusal} its own status (401 for "who are you?"). @default allow all
+   */
+  authorize?: (
+    request: Request,
+    conversationId: string,
+  ) => boolean | ChatRefusal | Promise<boolean | ChatRefusal>;
+  /** The longest new user message, in characters (longer: 413 `message_too_large`). @default 32_000 */
+  maxMessageChars?: number;
+  /** The largest request body, in bytes (larger: 413 `body_too_large`). @default 2_000_000 */
+  maxBodyBytes?: number;
+  /**
+   * The stop-versus-reload rule: when the last reader of a run goes away (useChat's `stop()` or a
+   * page reload — the server cannot tell them apart), the run goes on this long so that a reconnect
+   * can attach to it; with none it is interrupted. The page's stop button may also call
+   * `POST {api}/{chatId}/stop`, which interrupts at once. @default 5_000
+   */
+  reconnectGraceMs?: number;
+  /** One run per conversation across processes (see {@link ChatRunLock}). @default a lock for this process */
+  lock?: ChatRunLock;
+  /** Secrets to keep out of error texts, besides credential-shaped strings. */
+  secrets?: string[];
+  /** Called after each run, with its Agent (close an Agent you made for this request here). */
+  onRunEnd?: (context: { conversationId: string; agent: Agent<unknown> }) => void | Promise<void>;
+}

@@ -1,0 +1,212 @@
+/**
+ * `createChatHandler`: a Web-standard chat endpoint for `useChat`. It owns the conversation: each
+ * request names a conversation, brings only its new user message (or approval responses), and runs
+ * on the server's history of that conversation. Routes, under the path it is mounted at (`api`):
+ * - `POST {api}` — a message (`submit-message`), approval responses, or `regenerate-message`;
+ *   answers the run as a UI message stream;
+ * - `GET {api}/{chatId}/stream` — reconnect (useChat's `resume`): the live run from its `start`,
+ *   or 204 when nothing runs;
+ * - `POST {api}/{chatId}/stop` — interrupt the live run now (204);
+ * - `GET {api}/{chatId}/messages` — the conversation as UI messages, for a page's initial state.
+ * @module
+ */
+
+import { ChatRequestError, errorResponse } from "./chat-errors";
+import {
+  type ChatHandlerOptions,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_MESSAGE_CHARS,
+  DEFAULT_RECONNECT_GRACE_MS,
+} from "./chat-handler-options";
+import { type ChatAction, isConversationId, readChatRequest } from "./chat-request";
+import { ChatRun } from "./chat-run";
+import { type ChatRunLease, type ChatRunLock, createMemoryRunLock } from "./chat-run-lock";
+import { historyToUIMessages, type UIMessageShape } from "./history-to-ui";
+import { readJsonBody } from "./read-body";
+import { planRun } from "./run-plan";
+import { encodeChunks, UI_MESSAGE_STREAM_HEADERS } from "./sse-encoding";
+import { toUIMessageStream } from "./to-ui-message-stream";
+
+/** The handler `createChatHandler` returns: a `(request) => Promise<Response>`, and its shutdown. */
+export interface ChatHandler {
+  (request: Request): Promise<Response>;
+  /** Interrupts every live run and waits for them to end. */
+  close(): Promise<void>;
+}
+
+/** A live run and what the history route shows while it runs. */
+interface LiveRun {
+  run: ChatRun;
+  /** Settles once the run ended and its lease is released. */
+  ended: Promise<void>;
+  /** The history length before the run, and the user message it answers. */
+  before: number;
+  userText: string | undefined;
+}
+
+const ROUTE = /\/([^/]+)\/(stream|stop|messages)\/?$/;
+
+/**
+ * Creates the chat endpoint. Mount it at a path of your server (Next.js `app/api/chat/[[...path]]/route.ts`,
+ * Hono `app.all("/api/chat/*", (c) => handler(c.req.raw))`, or `toNodeHandler(handler)` for node:http).
+ *
+ * @example
+ * const handler = createChatHandler({
+ *   agent: ({ conversationId }) => createAgent({ model, historyStore: storeFor(conversationId), includePartialMessages: true }),
+ * });
+ */
+export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
+  const service = new ChatService(options);
+  return Object.assign((request: Request) => service.handle(request), { close: () => service.close() });
+}
+
+/** The endpoint's state (its live runs) and routes. */
+class ChatService {
+  private readonly runs = new Map<string, LiveRun>();
+  private readonly maxMessageChars: number;
+  private readonly maxBodyBytes: number;
+  private readonly graceMs: number;
+  private readonly lock: ChatRunLock;
+  private readonly secrets: string[];
+
+  constructor(private readonly options: ChatHandlerOptions) {
+    this.maxMessageChars = options.maxMessageChars ?? DEFAULT_MAX_MESSAGE_CHARS;
+    this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.graceMs = options.reconnectGraceMs ?? DEFAULT_RECONNECT_GRACE_MS;
+    this.lock = options.lock ?? createMemoryRunLock();
+    this.secrets = options.secrets ?? [];
+  }
+
+  async handle(request: Request): Promise<Response> {
+    try {
+      const match = ROUTE.exec(new URL(request.url).pathname);
+      if (match) return await this.route(request, decodeURIComponent(match[1]!), match[2]!);
+      if (request.method !== "POST") throw new ChatRequestError(405, "method_not_allowed", "Use POST");
+      return await this.chat(request);
+    } catch (error) {
+      if (error instanceof ChatRequestError) return errorResponse(error);
+      // Not the client's fault; its text may hold anything (a connection string …): not sent.
+      return errorResponse(
+        new ChatRequestError(500, "internal_error", "The server failed to handle the request"),
+      );
+    }
+  }
+
+  async close(): Promise<void> {
+    const live = [...this.runs.values()];
+    for (const entry of live) entry.run.stop();
+    await Promise.all(live.map((entry) => entry.ended));
+  }
+
+  private async authorize(request: Request, conversationId: string): Promise<void> {
+    const verdict = this.options.authorize ? await this.options.authorize(request, conversationId) : true;
+    if (verdict === true) return;
+    const status = verdict === false ? 403 : verdict.status;
+    const message =
+      (verdict === false ? undefined : verdict.message) ??
+      (status === 401 ? "Not authenticated" : "Not allowed");
+    throw new ChatRequestError(status, status === 401 ? "unauthenticated" : "forbidden", message);
+  }
+
+  private async chat(request: Request): Promise<Response> {
+    const body = await readJsonBody(request, this.maxBodyBytes);
+    const { conversationId, action } = readChatRequest(body, this.maxMessageChars);
+    await this.authorize(request, conversationId);
+    const previous = this.runs.get(conversationId);
+    if (previous && !previous.run.isDone) {
+      // Read by a page (another tab …) and not being stopped: busy. Otherwise (stopped, or its reader
+      // left) the new message supersedes it once it has ended.
+      if (previous.run.attached && !previous.run.stopping) throw busy();
+      previous.run.stop();
+      await previous.ended;
+    }
+    const lease = await this.lock.acquire(conversationId);
+    if (lease === undefined) throw busy();
+    let live: LiveRun;
+    try {
+      live = await this.start(request, conversationId, action, lease);
+    } catch (error) {
+      await lease.release();
+      throw error;
+    }
+    this.runs.set(conversationId, live);
+    return streamResponse(live.run);
+  }
+
+  /** Builds the conversation's Agent and starts the run; the lease is released when it ends. */
+  private async start(
+    request: Request,
+    conversationId: string,
+    action: ChatAction,
+    lease: ChatRunLease,
+  ): Promise<LiveRun> {
+    const agent = await this.options.agent({ conversationId, request });
+    const before = (await agent.getHistory()).length;
+    const plan = await planRun(agent, action);
+    const chunks = toUIMessageStream(agent.query(plan.input), {
+      messageId: plan.messageId,
+      metadata: { conversationId },
+      secrets: this.secrets,
+      deniedToolCallIds: plan.denied,
+    });
+    const run = new ChatRun({ chunks, interrupt: () => agent.interrupt(), graceMs: this.graceMs });
+    const live: LiveRun = { run, ended: Promise.resolve(), before, userText: plan.userText };
+    live.ended = run.done.then(async () => {
+      if (this.runs.get(conversationId) === live) this.runs.delete(conversationId);
+      await lease.release();
+      await this.options.onRunEnd?.({ conversationId, agent });
+    });
+    return live;
+  }
+
+  private async route(request: Request, conversationId: string, verb: string): Promise<Response> {
+    if (!isConversationId(conversationId))
+      throw new ChatRequestError(400, "invalid_conversation_id", "Bad chat id");
+    const method = verb === "stop" ? "POST" : "GET";
+    if (request.method !== method) throw new ChatRequestError(405, "method_not_allowed", `Use ${method}`);
+    await this.authorize(request, conversationId);
+    const live = this.runs.get(conversationId);
+    const running = live !== undefined && !live.run.isDone ? live : undefined;
+    if (verb === "stream") return running ? streamResponse(running.run) : new Response(null, { status: 204 });
+    if (verb === "stop") {
+      running?.run.stop();
+      return new Response(null, { status: 204 });
+    }
+    return this.messages(request, conversationId, running);
+  }
+
+  /** The conversation as UI messages; while a run goes on, up to the message it answers (the stream brings the rest). */
+  private async messages(
+    request: Request,
+    conversationId: string,
+    running: LiveRun | undefined,
+  ): Promise<Response> {
+    const agent = await this.options.agent({ conversationId, request });
+    const history = await agent.getHistory();
+    let messages: UIMessageShape[];
+    if (running) {
+      messages = historyToUIMessages(history.slice(0, running.before));
+      if (running.userText !== undefined) {
+        messages.push({
+          id: `h${running.before}`,
+          role: "user",
+          parts: [{ type: "text", text: running.userText }],
+        });
+      }
+    } else {
+      messages = historyToUIMessages(history, { idle: true });
+    }
+    return Response.json(
+      { messages, running: running !== undefined },
+      { headers: { "cache-control": "no-store" } },
+    );
+  }
+}
+
+function busy(): ChatRequestError {
+  return new ChatRequestError(409, "conversation_busy", "A run is already going on in this conversation");
+}
+
+function streamResponse(run: ChatRun): Response {
+  return new Response(encodeChunks(run.listen()), { headers: { ...UI_MESSAGE_STREAM_HEADERS } });
+}

@@ -1,0 +1,115 @@
+/**
+ * One live run of a conversation on the server: it reads the query's UI chunks by itself (whoever
+ * listens), keeps every chunk of the message so far, and serves them to any number of listeners —
+ * the POST that started it, a reloaded page's reconnect, a second tab. With no listener left it
+ * waits `graceMs` for one to come back, then interrupts the run.
+ * @module
+ */
+import type { UIStreamChunk } from "./ui-chunk";
+
+/** A listener of a run: the controller of one response's chunk stream. */
+type Listener = ReadableStreamDefaultController<UIStreamChunk>;
+
+/** What a run needs from its owner. */
+export interface ChatRunSettings {
+  /** The chunks of the run (a `toUIMessageStream` of the query). */
+  chunks: ReadableStream<UIStreamChunk>;
+  /** Interrupts the query (the run then ends `interrupted` and its chunks end). */
+  interrupt: () => void;
+  /** How long the run goes on without listeners before it is interrupted. */
+  graceMs: number;
+}
+
+/** A live run. */
+export class ChatRun {
+  private readonly buffer: UIStreamChunk[] = [];
+  private readonly listeners = new Set<Listener>();
+  private graceTimer: ReturnType<typeof setTimeout> | undefined;
+  private finished = false;
+  private interruptRequested = false;
+  /** Settles when every chunk has been read (the query is over). */
+  readonly done: Promise<void>;
+
+  constructor(private readonly settings: ChatRunSettings) {
+    this.done = this.pump();
+  }
+
+  /** Whether the query is over. */
+  get isDone(): boolean {
+    return this.finished;
+  }
+
+  /** Whether a response is reading the run now. */
+  get attached(): boolean {
+    return this.listeners.size > 0;
+  }
+
+  /** Whether the run was asked to stop (and is ending). */
+  get stopping(): boolean {
+    return this.interruptRequested;
+  }
+
+  /** Interrupts the run now (an explicit stop, or a newer message superseding it). */
+  stop(): void {
+    this.clearGrace();
+    if (this.finished || this.interruptRequested) return;
+    this.interruptRequested = true;
+    this.settings.interrupt();
+  }
+
+  /**
+   * A stream of the run's chunks from its `start` (every chunk so far, then the live ones); it
+   * ends with the run. Cancelling it (the client went away) detaches it.
+   */
+  listen(): ReadableStream<UIStreamChunk> {
+    let self: Listener;
+    return new ReadableStream<UIStreamChunk>({
+      start: (controller) => {
+        self = controller;
+        for (const chunk of this.buffer) controller.enqueue(chunk);
+        if (this.finished) {
+          controller.close();
+          return;
+        }
+        this.listeners.add(controller);
+        this.clearGrace();
+      },
+      cancel: () => this.detach(self),
+    });
+  }
+
+  private detach(listener: Listener): void {
+    if (!this.listeners.delete(listener) || this.listeners.size > 0 || this.finished) return;
+    this.clearGrace();
+    this.graceTimer = setTimeout(() => this.stop(), this.settings.graceMs);
+    this.graceTimer.unref?.();
+  }
+
+  private clearGrace(): void {
+    if (this.graceTimer !== undefined) clearTimeout(this.graceTimer);
+    this.graceTimer = undefined;
+  }
+
+  private async pump(): Promise<void> {
+    const reader = this.settings.chunks.getReader();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        this.buffer.push(value);
+        for (const listener of this.listeners) {
+          try {
+            listener.enqueue(value);
+          } catch {
+            this.listeners.delete(listener); // its stream was torn down without a cancel
+          }
+        }
+      }
+    } finally {
+      this.finished = true;
+      this.clearGrace();
+      for (const listener of this.listeners) listener.close();
+      this.listeners.clear();
+    }
+  }
+}

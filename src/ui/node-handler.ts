@@ -1,0 +1,99 @@
+/**
+ * `toNodeHandler`: a Web-standard handler served by `node:http` (or Express, Fastify's raw mode …).
+ * @module
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { Readable } from "node:stream";
+
+/**
+ * Adapts `handler` to a `node:http` request listener. The request's body streams to the handler,
+ * `request.signal` aborts when the client goes away, and the response body streams back (its
+ * reading is cancelled when the client goes away). A handler that throws answers 500.
+ *
+ * @example
+ * createServer(toNodeHandler(createChatHandler({ agent }))).listen(3000, "127.0.0.1");
+ */
+export function toNodeHandler(
+  handler: (request: Request) => Promise<Response>,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    void serve(handler, req, res);
+  };
+}
+
+async function serve(
+  handler: (request: Request) => Promise<Response>,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const gone = new AbortController();
+  res.on("close", () => {
+    if (!res.writableFinished) gone.abort();
+  });
+  let response: Response;
+  try {
+    response = await handler(toRequest(req, gone.signal));
+  } catch {
+    if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+    res.end(
+      JSON.stringify({
+        error: { code: "internal_error", message: "The server failed to handle the request" },
+      }),
+    );
+    return;
+  }
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, key) => {
+    headers[key] = value;
+  });
+  res.writeHead(response.status, headers);
+  if (response.body === null) {
+    res.end();
+    return;
+  }
+  const reader = response.body.getReader();
+  const cancel = () => void reader.cancel().catch(() => {});
+  gone.signal.addEventListener("abort", cancel, { once: true });
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!res.write(value)) await drained(res, gone.signal);
+    }
+    res.end();
+  } catch {
+    res.destroy();
+  } finally {
+    gone.signal.removeEventListener("abort", cancel);
+  }
+}
+
+function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
+  const host = req.headers.host ?? "localhost";
+  const url = new URL(req.url ?? "/", `http://${host}`);
+  const headers = new Headers();
+  for (const [key, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    for (const one of Array.isArray(value) ? value : [value]) headers.append(key, one);
+  }
+  const hasBody = req.method !== "GET" && req.method !== "HEAD";
+  return new Request(url, {
+    method: req.method ?? "GET",
+    headers,
+    signal,
+    ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: "half" } : {}),
+  } as RequestInit);
+}
+
+function drained(res: ServerResponse, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      res.off("drain", done);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    res.on("drain", done);
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
