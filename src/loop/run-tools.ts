@@ -191,7 +191,9 @@ function batchResults<T>(
     if (outcome.suspension) suspended = true;
   }
   if (suspended) return { blocks: [], paused: childPause(calls, outcomes) };
-  return ender ? { blocks, durations, ending: endTurnEnding(ender, withOutputSchema) } : { blocks, durations };
+  return ender
+    ? { blocks, durations, ending: endTurnEnding(ender, withOutputSchema) }
+    : { blocks, durations };
 }
 
 /** The ending a call's `endTurn` result asks for: its text is the query's result. */

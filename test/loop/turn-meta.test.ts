@@ -56,7 +56,10 @@ describe("turn metadata", () => {
   function scriptToolRound(): void {
     server.enqueue(
       {
-        content: [toolUse("toolu_a", "lookup", { word: "lattice" }), toolUse("toolu_b", "lookup", { word: "loop" })],
+        content: [
+          toolUse("toolu_a", "lookup", { word: "lattice" }),
+          toolUse("toolu_b", "lookup", { word: "loop" }),
+        ],
         usage: { input_tokens: 1_000, output_tokens: 100, cache_read_input_tokens: 500 },
       },
       { content: "Both found.", usage: { input_tokens: 1_200, output_tokens: 20 } },
