@@ -23,6 +23,7 @@ export default defineConfig([
       mcp: "src/integrations/mcp/index.ts",
       tools: "src/workspace-tools/index.ts",
       queue: "src/queue/index.ts",
+      studio: "src/studio/index.ts",
     },
     format: ["esm", "cjs"],
     dts: true,
@@ -33,6 +34,11 @@ export default defineConfig([
     target: "node20",
     platform: "node",
     treeshake: true,
+    // The studio's page (browser code, not part of the library's modules): dist/studio-page.
+    async onSuccess() {
+      const { buildStudioPage } = await import("./scripts/build-studio-page.mjs");
+      await buildStudioPage();
+    },
   },
   {
     entry: { main: "src/cli/main.ts" },
