@@ -57,7 +57,12 @@ export class StudioActions {
   }
 
   /** Copies messages 0…`at` of a conversation into a new conversation `newId` of the same source. */
-  fork(source: StudioSource, conversationId: string, at: number, newId: string): Promise<{ conversationId: string }> {
+  fork(
+    source: StudioSource,
+    conversationId: string,
+    at: number,
+    newId: string,
+  ): Promise<{ conversationId: string }> {
     return this.serialized(conversationId, async () => {
       const messages: ModelMessage[] = await source.open(conversationId).load();
       if (!Number.isInteger(at) || at < 0 || at >= messages.length)

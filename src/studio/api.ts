@@ -60,17 +60,24 @@ async function route(context: ApiContext, request: IncomingMessage, url: URL): P
       if (!get) break;
       return {
         status: 200,
-        body: { sources: context.sources.map((source) => source.label), canAct: context.actions !== undefined },
+        body: {
+          sources: context.sources.map((source) => source.label),
+          canAct: context.actions !== undefined,
+        },
       };
     case "/api/conversations":
       if (!get) break;
       return {
         status: 200,
-        body: await context.catalog.page(intParam(params, "offset", 0), Math.min(intParam(params, "limit", 50), 200), {
-          text: params.get("text") || undefined,
-          model: params.get("model") || undefined,
-          status: params.get("status") || undefined,
-        }),
+        body: await context.catalog.page(
+          intParam(params, "offset", 0),
+          Math.min(intParam(params, "limit", 50), 200),
+          {
+            text: params.get("text") || undefined,
+            model: params.get("model") || undefined,
+            status: params.get("status") || undefined,
+          },
+        ),
       };
     case "/api/conversation":
       if (!get) break;
@@ -83,7 +90,8 @@ async function route(context: ApiContext, request: IncomingMessage, url: URL): P
     case "/api/approvals":
     case "/api/fork":
       if (!post) break;
-      if (!context.actions) return { status: 404, body: { error: "This studio only reads (no createAgent)." } };
+      if (!context.actions)
+        return { status: 404, body: { error: "This studio only reads (no createAgent)." } };
       return act(context.actions, context, url.pathname, params, await readJson(request));
     default:
       return { status: 404, body: { error: "No such endpoint." } };
@@ -105,7 +113,9 @@ async function act(
   }
   const at = typeof body.at === "number" ? body.at : Number.NaN;
   const newId =
-    typeof body.newId === "string" && body.newId !== "" ? body.newId : `${id}-fork-${randomBytes(3).toString("hex")}`;
+    typeof body.newId === "string" && body.newId !== ""
+      ? body.newId
+      : `${id}-fork-${randomBytes(3).toString("hex")}`;
   return { status: 200, body: await actions.fork(source, id, at, newId) };
 }
 
@@ -131,9 +141,16 @@ async function conversationWindow(context: ApiContext, params: URLSearchParams) 
     total,
     from,
     messages: redactValue(window, []),
-    summary: summarize(messages, { conversationId: id, source: index, updatedAt: entry?.updatedAt ?? new Date() }, Date.now()),
+    summary: summarize(
+      messages,
+      { conversationId: id, source: index, updatedAt: entry?.updatedAt ?? new Date() },
+      Date.now(),
+    ),
     pending: pendingOf(messages),
-    children: childrenOf(window, entries.map((candidate) => candidate.conversationId)),
+    children: childrenOf(
+      window,
+      entries.map((candidate) => candidate.conversationId),
+    ),
   };
 }
 
@@ -153,7 +170,9 @@ function childrenOf(window: readonly ModelMessage[], ids: readonly string[]): Re
     if (message.role !== "assistant") continue;
     for (const block of message.content) {
       if (block.type !== "tool_use") continue;
-      const child = ids.find((id) => id === block.id || (id.endsWith(block.id) && /[:/_.-]$/.test(id.slice(0, -block.id.length))));
+      const child = ids.find(
+        (id) => id === block.id || (id.endsWith(block.id) && /[:/_.-]$/.test(id.slice(0, -block.id.length))),
+      );
       if (child !== undefined) children[block.id] = child;
     }
   }
@@ -181,7 +200,9 @@ function decisionsOf(value: unknown): ApprovalDecisions {
     const { approved, message } = (decision ?? {}) as { approved?: unknown; message?: unknown };
     if (typeof approved !== "boolean" || (message !== undefined && typeof message !== "string"))
       throw new StudioRequestError("Each decision is { approved: boolean, message?: string }.");
-    decisions[id] = approved ? { approved: true } : { approved: false, message: message || "Denied in the studio." };
+    decisions[id] = approved
+      ? { approved: true }
+      : { approved: false, message: message || "Denied in the studio." };
   }
   return decisions;
 }
@@ -198,7 +219,8 @@ async function readJson(request: IncomingMessage): Promise<Record<string, unknow
   }
   try {
     const value: unknown = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-    if (typeof value === "object" && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
+    if (typeof value === "object" && value !== null && !Array.isArray(value))
+      return value as Record<string, unknown>;
   } catch {}
   throw new StudioRequestError("The request body is not a JSON object.");
 }

@@ -39,11 +39,13 @@ export class RequestGuard {
     const host = (request.headers.host ?? "").toLowerCase();
     if (!this.hosts.has(host)) return { status: 403, reason: "Unknown Host header." };
     const origin = request.headers.origin;
-    if (origin !== undefined && !this.isOwnOrigin(origin)) return { status: 403, reason: "Cross-origin request." };
+    if (origin !== undefined && !this.isOwnOrigin(origin))
+      return { status: 403, reason: "Cross-origin request." };
     const site = request.headers["sec-fetch-site"];
     if (site === "cross-site") return { status: 403, reason: "Cross-site request." };
     const given = request.headers[TOKEN_HEADER] ?? url.searchParams.get("token") ?? "";
-    if (typeof given !== "string" || !this.isToken(given)) return { status: 401, reason: "Missing or wrong token." };
+    if (typeof given !== "string" || !this.isToken(given))
+      return { status: 401, reason: "Missing or wrong token." };
     return undefined;
   }
 

@@ -58,7 +58,8 @@ export function storeSource(store: HistoryStore, index: number): StudioSource {
   return {
     label: `store ${index + 1}`,
     async list() {
-      if (typeof given.listConversations !== "function") return [{ conversationId: ownId, updatedAt: startedAt }];
+      if (typeof given.listConversations !== "function")
+        return [{ conversationId: ownId, updatedAt: startedAt }];
       const listed = await given.listConversations();
       return listed.filter((entry) => entry.conversationId === ownId);
     },

@@ -79,7 +79,8 @@ export async function startStudio(options: StudioOptions): Promise<Studio> {
   await listen(server, options.port ?? 0, host);
   const port = (server.address() as AddressInfo).port;
   guard = new RequestGuard(token, hostNamesFor(host, port));
-  const shownHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
+  const shownHost =
+    host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
   return {
     url: `http://${shownHost}:${port}/?token=${token}`,
     async close() {
@@ -109,7 +110,8 @@ async function handle(
 ): Promise<void> {
   const url = new URL(request.url ?? "/", "http://studio.invalid");
   const refusal = guard.check(request, url);
-  if (refusal) return send(response, refusal.status, "application/json", JSON.stringify({ error: refusal.reason }));
+  if (refusal)
+    return send(response, refusal.status, "application/json", JSON.stringify({ error: refusal.reason }));
   if (url.pathname.startsWith("/api/")) {
     const answer = await answerApi(context, request, url);
     return send(response, answer.status, "application/json", JSON.stringify(answer.body));
@@ -155,5 +157,7 @@ async function loadPage(): Promise<PageFiles> {
       return { html: html!, script: script!, style: style! };
     } catch {}
   }
-  throw new Error("The studio page is missing from the package (dist/studio-page): rebuild it with `npm run build`.");
+  throw new Error(
+    "The studio page is missing from the package (dist/studio-page): rebuild it with `npm run build`.",
+  );
 }

@@ -80,7 +80,8 @@ export function summarize(
 function statusOf(messages: readonly ModelMessage[], sinceWriteMs: number): ConversationStatus {
   const last = messages.at(-1);
   if (last && Array.isArray((last as { pending_approvals?: unknown }).pending_approvals)) return "paused";
-  if (last?.role === "assistant" && !last.content.some((block) => block.type === "tool_use")) return "finished";
+  if (last?.role === "assistant" && !last.content.some((block) => block.type === "tool_use"))
+    return "finished";
   return sinceWriteMs <= RUNNING_WINDOW_MS ? "running" : "failed";
 }
 

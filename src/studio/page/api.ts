@@ -19,7 +19,10 @@ export class ApiError extends Error {
 export async function api<T>(path: string, body?: unknown): Promise<T> {
   const response = await fetch(path, {
     method: body === undefined ? "GET" : "POST",
-    headers: body === undefined ? { "x-studio-token": token } : { "x-studio-token": token, "content-type": "application/json" },
+    headers:
+      body === undefined
+        ? { "x-studio-token": token }
+        : { "x-studio-token": token, "content-type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const json = (await response.json().catch(() => ({}))) as { error?: string };
@@ -30,6 +33,7 @@ export async function api<T>(path: string, body?: unknown): Promise<T> {
 /** `?name=value&…` with the defined values. */
 export function query(values: Record<string, string | number | undefined>): string {
   const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(values)) if (value !== undefined && value !== "") params.set(name, String(value));
+  for (const [name, value] of Object.entries(values))
+    if (value !== undefined && value !== "") params.set(name, String(value));
   return `?${params}`;
 }

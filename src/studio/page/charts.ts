@@ -17,18 +17,32 @@ export function chartsOf(series: ChartSeries): HTMLElement {
   if (series.turn.length === 0) return box;
   const x = series.turn;
   box.append(
-    chart("Context per turn (tokens)", [x, series.input, series.cacheRead, series.cacheWrite], [
-      { label: "input", stroke: "#3b6fd4" },
-      { label: "cache read", stroke: "#2e9e5b" },
-      { label: "cache write", stroke: "#d48a1f" },
-    ]),
+    chart(
+      "Context per turn (tokens)",
+      [x, series.input, series.cacheRead, series.cacheWrite],
+      [
+        { label: "input", stroke: "#3b6fd4" },
+        { label: "cache read", stroke: "#2e9e5b" },
+        { label: "cache write", stroke: "#d48a1f" },
+      ],
+    ),
     chart("Cost so far (USD)", [x, series.cumulativeCost], [{ label: "cost", stroke: "#9b3bd4" }]),
     chart(
       "Time per turn (ms)",
       [x, series.modelMs, series.toolMs],
       [
-        { label: "model", stroke: "#3b6fd4", fill: "rgba(59,111,212,0.35)", paths: uPlot.paths.bars?.({ size: [0.4], align: -1 }) },
-        { label: "tools", stroke: "#d48a1f", fill: "rgba(212,138,31,0.35)", paths: uPlot.paths.bars?.({ size: [0.4], align: 1 }) },
+        {
+          label: "model",
+          stroke: "#3b6fd4",
+          fill: "rgba(59,111,212,0.35)",
+          paths: uPlot.paths.bars?.({ size: [0.4], align: -1 }),
+        },
+        {
+          label: "tools",
+          stroke: "#d48a1f",
+          fill: "rgba(212,138,31,0.35)",
+          paths: uPlot.paths.bars?.({ size: [0.4], align: 1 }),
+        },
       ],
     ),
   );

@@ -30,7 +30,12 @@ const POLL_MS = 500;
 const WINDOW = 200;
 
 /** Fetches a window of a conversation. */
-export function fetchWindow(source: number, id: string, from?: number, limit = WINDOW): Promise<ConversationWindow> {
+export function fetchWindow(
+  source: number,
+  id: string,
+  from?: number,
+  limit = WINDOW,
+): Promise<ConversationWindow> {
   return api<ConversationWindow>(`/api/conversation${query({ source, id, from, limit })}`);
 }
 
@@ -76,16 +81,19 @@ export async function showConversation(
   while (!signal.aborted) {
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     if (signal.aborted) break;
-    const { version } = await api<{ version: string | null }>(`/api/version${query({ source, id })}`).catch(() => ({
-      version: view.version,
-    }));
+    const { version } = await api<{ version: string | null }>(`/api/version${query({ source, id })}`).catch(
+      () => ({
+        version: view.version,
+      }),
+    );
     if (version !== null && version !== view.version) await refresh().catch(() => {});
   }
 }
 
 function header(summary: ConversationSummary): HTMLElement {
   const totals = el("dl", { class: "totals", "data-testid": "totals" });
-  const add = (term: string, value: string) => totals.append(el("dt", { text: term }), el("dd", { text: value }));
+  const add = (term: string, value: string) =>
+    totals.append(el("dt", { text: term }), el("dd", { text: value }));
   add("Status", summary.status);
   add("Model", summary.models.join(", ") || "–");
   add("Turns", String(summary.turns));
@@ -94,18 +102,31 @@ function header(summary: ConversationSummary): HTMLElement {
   add("Output tokens", count(summary.outputTokens));
   add("Cost", dollars(summary.costUsd));
   add("Recorded time", duration(summary.recordedMs));
-  return el("section", { class: "header" }, el("h1", { text: summary.title || summary.conversationId }), el("p", { class: "id", text: summary.conversationId }), totals);
+  return el(
+    "section",
+    { class: "header" },
+    el("h1", { text: summary.title || summary.conversationId }),
+    el("p", { class: "id", text: summary.conversationId }),
+    totals,
+  );
 }
 
 function pendingPanel(view: ConversationWindow, canAct: boolean, after: () => void): HTMLElement | string {
   if (view.pending.length === 0) return "";
-  const panel = el("section", { class: "pending", "data-testid": "pending" }, el("h2", { text: "Waiting for approval" }));
+  const panel = el(
+    "section",
+    { class: "pending", "data-testid": "pending" },
+    el("h2", { text: "Waiting for approval" }),
+  );
   const decisions: Record<string, { approved: boolean; message?: string }> = {};
   const status = el("p", { class: "muted" });
   const submit = async () => {
     status.textContent = "Resuming…";
     try {
-      const result = await api<{ subtype: string }>(`/api/approvals${query({ source: view.source, id: view.conversationId })}`, { decisions });
+      const result = await api<{ subtype: string }>(
+        `/api/approvals${query({ source: view.source, id: view.conversationId })}`,
+        { decisions },
+      );
       status.textContent = `Resumed: ${result.subtype}`;
     } catch (error) {
       status.textContent = (error as Error).message;
@@ -113,14 +134,25 @@ function pendingPanel(view: ConversationWindow, canAct: boolean, after: () => vo
     after();
   };
   for (const call of view.pending) {
-    const item = el("div", { class: "pending-call" }, el("strong", { text: call.name }), el("pre", { text: JSON.stringify(call.input, null, 2) }));
+    const item = el(
+      "div",
+      { class: "pending-call" },
+      el("strong", { text: call.name }),
+      el("pre", { text: JSON.stringify(call.input, null, 2) }),
+    );
     if (call.message) item.append(el("p", { text: call.message }));
     if (canAct) {
-      const reason = el("input", { type: "text", placeholder: "Reason (for a denial)", name: `reason-${call.tool_use_id}` });
+      const reason = el("input", {
+        type: "text",
+        placeholder: "Reason (for a denial)",
+        name: `reason-${call.tool_use_id}`,
+      });
       const approve = el("button", { class: "approve", text: "Approve" });
       const deny = el("button", { class: "deny", text: "Deny" });
       const decide = (approved: boolean) => {
-        decisions[call.tool_use_id] = approved ? { approved } : { approved, message: reason.value || undefined };
+        decisions[call.tool_use_id] = approved
+          ? { approved }
+          : { approved, message: reason.value || undefined };
         approve.disabled = deny.disabled = true;
         if (view.pending.every((pending) => decisions[pending.tool_use_id])) void submit();
       };

@@ -5,7 +5,10 @@
  */
 
 /** Attributes of {@link el}: a class, text, a title, or any attribute (never an event handler). */
-export type Attributes = { class?: string; text?: string; title?: string } & Record<string, string | undefined>;
+export type Attributes = { class?: string; text?: string; title?: string } & Record<
+  string,
+  string | undefined
+>;
 
 /** Creates `<tag>` with `attributes` (text as textContent) and `children`. */
 export function el<K extends keyof HTMLElementTagNameMap>(

@@ -16,19 +16,38 @@ const PAGE_SIZE = 50;
 
 /** Renders the list into `main`. */
 export async function showList(main: HTMLElement, filter: Record<string, string>): Promise<void> {
-  const text = el("input", { type: "search", placeholder: "Search prompts and ids", name: "text", value: filter.text ?? "" });
-  const model = el("input", { type: "search", placeholder: "Model", name: "model", value: filter.model ?? "" });
+  const text = el("input", {
+    type: "search",
+    placeholder: "Search prompts and ids",
+    name: "text",
+    value: filter.text ?? "",
+  });
+  const model = el("input", {
+    type: "search",
+    placeholder: "Model",
+    name: "model",
+    value: filter.model ?? "",
+  });
   const status = el("select", { name: "status" });
   for (const value of ["", "finished", "failed", "paused", "running"])
     status.append(el("option", { value, text: value === "" ? "any status" : value }));
   status.value = filter.status ?? "";
-  const form = el("form", { class: "filters" }, text, model, status, el("button", { type: "submit", text: "Filter" }));
+  const form = el(
+    "form",
+    { class: "filters" },
+    text,
+    model,
+    status,
+    el("button", { type: "submit", text: "Filter" }),
+  );
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     location.hash = `#/${query({ text: text.value, model: model.value, status: status.value })}`;
   });
   const table = el("table", { class: "list", "data-testid": "conversation-list" });
-  table.append(el("thead", {}, row("th", ["Conversation", "Status", "Model", "Turns", "Cost", "Time", "Updated"])));
+  table.append(
+    el("thead", {}, row("th", ["Conversation", "Status", "Model", "Turns", "Cost", "Time", "Updated"])),
+  );
   const body = el("tbody");
   table.append(body);
   const more = el("button", { class: "more", text: "More" });
@@ -50,7 +69,10 @@ export async function showList(main: HTMLElement, filter: Record<string, string>
 
 function itemRow(item: ConversationSummary): HTMLElement {
   const link = el("a", { href: `#/c/${item.source}/${encodeURIComponent(item.conversationId)}` });
-  link.append(el("strong", { text: item.title || "(no prompt)" }), el("span", { class: "id", text: item.conversationId }));
+  link.append(
+    el("strong", { text: item.title || "(no prompt)" }),
+    el("span", { class: "id", text: item.conversationId }),
+  );
   const tr = el("tr", { "data-conversation": item.conversationId });
   tr.append(
     el("td", {}, link),

@@ -18,7 +18,14 @@ async function route(): Promise<void> {
   const hash = location.hash.slice(1) || "/";
   const conversation = /^\/c\/(\d+)\/(.+)$/.exec(hash);
   try {
-    if (conversation) await showConversation(main, Number(conversation[1]), decodeURIComponent(conversation[2]!), canAct, leaving.signal);
+    if (conversation)
+      await showConversation(
+        main,
+        Number(conversation[1]),
+        decodeURIComponent(conversation[2]!),
+        canAct,
+        leaving.signal,
+      );
     else await showList(main, Object.fromEntries(new URLSearchParams(hash.split("?")[1] ?? "")));
   } catch (error) {
     main.replaceChildren(el("p", { class: "error", text: (error as Error).message }));

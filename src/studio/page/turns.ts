@@ -4,7 +4,13 @@
  * draw. Pure: no DOM.
  * @module
  */
-import type { AssistantModelMessage, ContentBlock, ModelMessage, ToolResultBlock, ToolUseBlock } from "../../messages/types";
+import type {
+  AssistantModelMessage,
+  ContentBlock,
+  ModelMessage,
+  ToolResultBlock,
+  ToolUseBlock,
+} from "../../messages/types";
 
 /** One tool call with what came of it. */
 export interface ToolCallView {
@@ -16,7 +22,14 @@ export interface ToolCallView {
 /** One entry of the timeline. */
 export type TimelineItem =
   | { kind: "prompt"; index: number; text: string; createdAt?: string }
-  | { kind: "turn"; index: number; number: number; message: AssistantModelMessage; calls: ToolCallView[]; toolMs: number }
+  | {
+      kind: "turn";
+      index: number;
+      number: number;
+      message: AssistantModelMessage;
+      calls: ToolCallView[];
+      toolMs: number;
+    }
   | { kind: "pause"; index: number; pending: Array<{ tool_use_id: string; name: string }> }
   | { kind: "note"; index: number; text: string };
 
@@ -33,7 +46,8 @@ export function timelineOf(messages: readonly ModelMessage[], from: number): Tim
       items.push({ kind: "turn", index, number: ++turn, message, calls, toolMs });
       return;
     }
-    const pending = (message as { pending_approvals?: Array<{ tool_use_id: string; name: string }> }).pending_approvals;
+    const pending = (message as { pending_approvals?: Array<{ tool_use_id: string; name: string }> })
+      .pending_approvals;
     if (Array.isArray(pending)) {
       items.push({ kind: "pause", index, pending });
       return;
@@ -42,13 +56,16 @@ export function timelineOf(messages: readonly ModelMessage[], from: number): Tim
       items.push({ kind: "prompt", index, text: message.content, createdAt: message.meta?.created_at });
       return;
     }
-    const text = message.content.filter((block) => block.type === "text").map((block) => (block as { text: string }).text);
+    const text = message.content
+      .filter((block) => block.type === "text")
+      .map((block) => (block as { text: string }).text);
     const results = message.content.filter((block) => block.type === "tool_result");
     const previous = messages[offset - 1];
     // Results of the previous turn's calls are shown with the calls; others (the first message of the window) as a note.
     if (results.length > 0 && previous?.role !== "assistant")
       items.push({ kind: "note", index, text: `${results.length} tool result(s) of an earlier turn` });
-    if (text.length > 0) items.push({ kind: "prompt", index, text: text.join("\n"), createdAt: message.meta?.created_at });
+    if (text.length > 0)
+      items.push({ kind: "prompt", index, text: text.join("\n"), createdAt: message.meta?.created_at });
   });
   return items;
 }
@@ -72,7 +89,9 @@ export function resultText(content: ToolResultBlock["content"]): string {
 
 /** The blocks of a turn the timeline shows as text or thinking. */
 export function proseOf(message: AssistantModelMessage): ContentBlock[] {
-  return message.content.filter((block) => block.type === "text" || block.type === "thinking" || block.type === "redacted_thinking");
+  return message.content.filter(
+    (block) => block.type === "text" || block.type === "thinking" || block.type === "redacted_thinking",
+  );
 }
 
 /** Per-turn series for the charts: x = turn number. */
@@ -88,7 +107,15 @@ export interface ChartSeries {
 
 /** The charts' series over the turns of `items`. */
 export function seriesOf(items: readonly TimelineItem[]): ChartSeries {
-  const series: ChartSeries = { turn: [], input: [], cacheRead: [], cacheWrite: [], cumulativeCost: [], modelMs: [], toolMs: [] };
+  const series: ChartSeries = {
+    turn: [],
+    input: [],
+    cacheRead: [],
+    cacheWrite: [],
+    cumulativeCost: [],
+    modelMs: [],
+    toolMs: [],
+  };
   let cost = 0;
   for (const item of items) {
     if (item.kind !== "turn") continue;
