@@ -56,7 +56,7 @@ describe("the studio page over a JSONL folder", () => {
     await page.click("form.filters button");
     await page.locator("p.muted").filter({ hasText: "conversations" }).waitFor(WAIT);
     await page.waitForFunction(
-      () => document.querySelectorAll("[data-testid=conversation-list] tbody tr").length === 0,
+      "document.querySelectorAll('[data-testid=conversation-list] tbody tr').length === 0",
       undefined,
       WAIT,
     );
@@ -93,7 +93,7 @@ describe("the studio page over a JSONL folder", () => {
     await page.locator("[data-testid=timeline] li.prompt").first().waitFor(WAIT);
     await page.locator("details.call summary").first().click();
     expect(await page.locator("li.prompt pre").first().textContent()).toBe(HOSTILE_PROMPT);
-    expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await page.evaluate("window.__pwned")).toBeUndefined();
     expect(await page.locator("main img, main script, main b").count()).toBe(0);
   });
 
