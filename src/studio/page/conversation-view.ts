@@ -119,7 +119,8 @@ function pendingPanel(view: ConversationWindow, canAct: boolean, after: () => vo
     el("h2", { text: "Waiting for approval" }),
   );
   const decisions: Record<string, { approved: boolean; message?: string }> = {};
-  const status = el("p", { class: "muted" });
+  // The outcome goes to the page's notice line, which outlives this panel (re-rendered once resumed).
+  const status = document.getElementById("notice") ?? el("p");
   const submit = async () => {
     status.textContent = "Resuming…";
     try {
@@ -162,6 +163,5 @@ function pendingPanel(view: ConversationWindow, canAct: boolean, after: () => vo
     }
     panel.append(item);
   }
-  panel.append(status);
   return panel;
 }

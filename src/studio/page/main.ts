@@ -15,6 +15,7 @@ async function route(): Promise<void> {
   leaving.abort();
   leaving = new AbortController();
   const main = document.getElementById("main")!;
+  document.getElementById("notice")!.textContent = "";
   const hash = location.hash.slice(1) || "/";
   const conversation = /^\/c\/(\d+)\/(.+)$/.exec(hash);
   try {
