@@ -149,7 +149,12 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 /** The built page: beside this module in the package (dist/studio-page), or in dist/ when run from src/. */
 async function loadPage(): Promise<PageFiles> {
   const here = typeof __dirname === "string" ? __dirname : dirname(fileURLToPath(import.meta.url));
-  for (const folder of [join(here, "studio-page"), join(here, "../../dist/studio-page")]) {
+  // dist/ (the library), dist/cli/ (the command's bundle), src/studio/ (tests, after a build).
+  for (const folder of [
+    join(here, "studio-page"),
+    join(here, "../studio-page"),
+    join(here, "../../dist/studio-page"),
+  ]) {
     try {
       const [html, script, style] = await Promise.all(
         ["index.html", "app.js", "app.css"].map((name) => readFile(join(folder, name), "utf8")),
