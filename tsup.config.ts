@@ -35,10 +35,7 @@ export default defineConfig([
     platform: "node",
     treeshake: true,
     // The studio's page (browser code, not part of the library's modules): dist/studio-page.
-    async onSuccess() {
-      const { buildStudioPage } = await import("./scripts/build-studio-page.mjs");
-      await buildStudioPage();
-    },
+    onSuccess: "node scripts/build-studio-page.mjs",
   },
   {
     entry: { main: "src/cli/main.ts" },
