@@ -67,20 +67,27 @@ async function seed() {
   const long = createSqliteHistoryStore({ path, conversationId: "long" });
   await long.replace(longConversation());
   await long.close();
+  // The small ones straight into the store's tables, in one transaction (the long one went through the store).
   const database = new Database(path);
-  const stores = [];
-  database.exec("BEGIN");
-  for (let index = 0; index < CONVERSATIONS; index++) {
-    const store = createSqliteHistoryStore({ database, conversationId: `conversation-${String(index).padStart(5, "0")}` });
-    stores.push(
-      store.replace([
-        { role: "user", content: `Question number ${index}` },
-        { role: "assistant", content: [{ type: "text", text: `Answer ${index}` }], model: "claude-haiku-4-5", stop_reason: "end_turn" },
-      ]),
-    );
-  }
-  await Promise.all(stores);
-  database.exec("COMMIT");
+  const conversation = database.prepare(
+    "INSERT INTO agent_lattice_messages_conversations (id, version, message_count, created_at, updated_at) VALUES (?, 1, 2, ?, ?)",
+  );
+  const message = database.prepare(
+    "INSERT INTO agent_lattice_messages (conversation_id, ordinal, message) VALUES (?, ?, ?)",
+  );
+  database.transaction(() => {
+    for (let index = 0; index < CONVERSATIONS; index++) {
+      const id = `conversation-${String(index).padStart(5, "0")}`;
+      const at = new Date(Date.UTC(2026, 11, 2) + index * 1_000).toISOString();
+      conversation.run(id, at, at);
+      message.run(id, 0, JSON.stringify({ role: "user", content: `Question number ${index}` }));
+      message.run(
+        id,
+        1,
+        JSON.stringify({ role: "assistant", content: [{ type: "text", text: `Answer ${index}` }], model: "claude-haiku-4-5", stop_reason: "end_turn" }),
+      );
+    }
+  })();
   database.close();
   return performance.now() - started;
 }

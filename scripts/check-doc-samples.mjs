@@ -36,6 +36,7 @@ const entryPointSources = {
   "agent-lattice/tools": "src/workspace-tools/index.ts",
   "agent-lattice/mcp": "src/integrations/mcp/index.ts",
   "agent-lattice/queue": "src/queue/index.ts",
+  "agent-lattice/studio": "src/studio/index.ts",
   "agent-lattice/stores/*": "src/integrations/stores/*.ts",
 };
 

@@ -47,6 +47,7 @@ describe("the built package", () => {
       "./mcp",
       "./tools",
       "./queue",
+      "./studio",
     ]) {
       const entry = packageJson.exports[subpath];
       expect(entry, subpath).toBeDefined();
@@ -72,6 +73,7 @@ describe("the built package", () => {
       "agent-lattice/mcp",
       "agent-lattice/tools",
       "agent-lattice/queue",
+      "agent-lattice/studio",
     ];
     const esm = runNode([
       "--input-type=module",
