@@ -125,9 +125,18 @@ const browser = await chromium.launch({
   args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
 });
 const studio = await startStudio({ store: `sqlite:${path}` });
-const results = { conversation: [], list: [], filtered: [] };
+const results = { conversation: [], list: [], filtered: [], apiConversation: [], apiList: [] };
+const token = new URL(studio.url).searchParams.get("token");
+async function apiTime(path) {
+  const started = performance.now();
+  const response = await fetch(new URL(path, studio.url), { headers: { "x-studio-token": token } });
+  await response.json();
+  return performance.now() - started;
+}
 try {
   for (let run = 0; run < RUNS; run++) {
+    results.apiConversation.push(await apiTime("/api/conversation?source=0&id=long&limit=200"));
+    results.apiList.push(await apiTime(`/api/conversations?limit=50&run=${run}`));
     const page = await browser.newPage();
     results.conversation.push(await timed(page, `${studio.url}#/c/0/long`, "[data-testid=timeline] li.turn"));
     results.list.push(await timed(page, `${studio.url}#/`, "[data-testid=conversation-list] tbody tr"));
@@ -149,6 +158,8 @@ for (const [name, label] of [
   ["conversation", "first paint, 10,000-turn conversation (newest 200 messages, charts)"],
   ["list", "first paint, list of 10,001 conversations (50 summarised)"],
   ["filtered", "list filtered by text, match at the end of 10,001"],
+  ["apiConversation", "of which the API: the conversation's newest 200 messages (a fresh load)"],
+  ["apiList", "of which the API: the list's first 50"],
 ]) {
   const { median, max } = summary(results[name]);
   console.log(`| ${label} | ${format(median)} | ${format(max)} |`);

@@ -15,6 +15,7 @@ import type { ApprovalDecisions, ModelMessage } from "../index";
 import { redactValue } from "../shared/redact-value";
 import { type StudioActions, StudioConflictError, StudioRequestError } from "./actions";
 import type { Catalog } from "./catalog";
+import type { LoadedConversations } from "./loaded-conversations";
 import { type StudioSource, UnknownConversationError } from "./source";
 import { summarize } from "./summary";
 
@@ -32,6 +33,7 @@ const MAX_BODY_BYTES = 64 * 1024;
 /** What the API works on. */
 export interface ApiContext {
   sources: readonly StudioSource[];
+  loaded: LoadedConversations;
   catalog: Catalog;
   actions: StudioActions | undefined;
 }
@@ -122,12 +124,9 @@ async function act(
 /** A window of one conversation, with what the page shows beside it. */
 async function conversationWindow(context: ApiContext, params: URLSearchParams) {
   const { source, id, index } = target(context, params);
-  const [messages, version, entries] = await Promise.all([
-    source.open(id).load(),
-    source.version(id),
-    source.list(),
-  ]);
+  const [version, entries] = await Promise.all([source.version(id), source.list()]);
   if (version === undefined) throw new UnknownConversationError(id);
+  const messages = await context.loaded.load(source, index, id, version);
   const total = messages.length;
   const limit = Math.min(intParam(params, "limit", 200), MAX_WINDOW);
   // Without `from`, the newest window: a long conversation opens at its end.

@@ -49,7 +49,7 @@ async function jsonlSource(path: string): Promise<StudioSource> {
   };
   return {
     label: path,
-    async list() {
+    list: shortLived(async () => {
       const names = (await readdir(path)).filter((name) => name.endsWith(".jsonl"));
       const entries: ConversationEntry[] = [];
       for (const name of names) {
@@ -57,7 +57,7 @@ async function jsonlSource(path: string): Promise<StudioSource> {
         if (file?.isFile()) entries.push({ conversationId: name.slice(0, -6), updatedAt: file.mtime });
       }
       return entries.sort(byRecency);
-    },
+    }),
     open: (conversationId) => createJsonlHistoryStore({ path: fileOf(conversationId) }),
     version: (conversationId) => fileVersion(fileOf(conversationId)),
     close: async () => {},
@@ -100,13 +100,18 @@ interface DatabaseStores {
 function databaseSource(database: DatabaseStores): StudioSource {
   // Listing is one query whichever conversation the store is for.
   const lister = database.open("studio-listing");
-  const list = async (): Promise<ConversationEntry[]> => (await lister.listConversations()).sort(byRecency);
+  const list = shortLived(
+    async (): Promise<ConversationEntry[]> => (await lister.listConversations()).sort(byRecency),
+  );
   return {
     label: database.label,
-    list,
+    list: () => list(),
     open: (conversationId) => database.open(conversationId),
     async version(conversationId) {
-      const entry = (await list()).find((candidate) => candidate.conversationId === conversationId);
+      const find = (entries: ConversationEntry[]) =>
+        entries.find((candidate) => candidate.conversationId === conversationId);
+      // Not in the reused listing: maybe created since (a fork), so asked again.
+      const entry = find(await list()) ?? find(await list(true));
       return entry ? `${entry.messageCount}:${entry.updatedAt.getTime()}` : undefined;
     },
     close: () => database.close(),
@@ -163,6 +168,24 @@ function takeParameter(url: URL, name: string): string | undefined {
   const value = url.searchParams.get(name) ?? undefined;
   url.searchParams.delete(name);
   return value;
+}
+
+/** How long a listing is reused: the requests of one page load share it; a poll sees writes. */
+const LISTING_REUSE_MS = 200;
+
+/** `list` with its result reused for {@link LISTING_REUSE_MS} (and one call in flight at a time). */
+function shortLived<T>(list: () => Promise<T>): (fresh?: boolean) => Promise<T> {
+  let last: { at: number; value: Promise<T> } | undefined;
+  return (fresh = false) => {
+    const now = Date.now();
+    if (!fresh && last && now - last.at < LISTING_REUSE_MS) return last.value;
+    const value = list();
+    last = { at: now, value };
+    value.catch(() => {
+      last = undefined;
+    });
+    return value;
+  };
 }
 
 function byRecency(a: ConversationEntry, b: ConversationEntry): number {

@@ -12,6 +12,7 @@ import type { HistoryStore } from "../index";
 import { StudioActions, type StudioAgentFactory } from "./actions";
 import { answerApi } from "./api";
 import { Catalog } from "./catalog";
+import { LoadedConversations } from "./loaded-conversations";
 import { locationSource } from "./location-source";
 import { hostNamesFor, newToken, RequestGuard } from "./request-guard";
 import { type StudioSource, storeSource } from "./source";
@@ -69,6 +70,7 @@ export async function startStudio(options: StudioOptions): Promise<Studio> {
   const token = newToken();
   const context = {
     sources,
+    loaded: new LoadedConversations(),
     catalog: new Catalog(sources),
     actions: options.createAgent ? new StudioActions(options.createAgent) : undefined,
   };

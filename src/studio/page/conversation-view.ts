@@ -44,10 +44,11 @@ export async function showConversation(
   main: HTMLElement,
   source: number,
   id: string,
-  canAct: boolean,
+  acting: Promise<boolean>,
   signal: AbortSignal,
 ): Promise<void> {
-  let view = await fetchWindow(source, id);
+  const [first, canAct] = await Promise.all([fetchWindow(source, id), acting]);
+  let view = first;
   let earlier: ModelMessage[] = [];
   const render = () => {
     const messages = [...earlier, ...view.messages];
