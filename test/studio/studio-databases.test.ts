@@ -99,7 +99,12 @@ describe.each(kinds)("the studio API over $name", ({ location, open }) => {
       await writer.load();
       await writer.append({ role: "user", content: "one more" });
       await (writer as { close?: () => Promise<void> }).close?.();
-      const after = (await get("/api/version?source=0&id=research")).version;
+      // A listing is reused for 200 ms: the change shows on a poll soon after, not necessarily the next one.
+      let after = before;
+      for (const started = Date.now(); after === before && Date.now() - started < 10_000; ) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        after = (await get("/api/version?source=0&id=research")).version;
+      }
       expect(after).not.toBe(before);
     } finally {
       await studio.close();
