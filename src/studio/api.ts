@@ -2,11 +2,13 @@
  * The studio's JSON API, behind the request guard:
  * - `GET  /api/info` — the sources and whether the studio may act;
  * - `GET  /api/conversations?offset&limit&text&model&status` — a page of the list;
- * - `GET  /api/conversation?source&id&from&limit` — a window of one conversation's messages
- *   (credential-shaped text redacted), its summary, pending approvals and known subagent children;
+ * - `GET  /api/conversation?source&id&from&limit` — a window of one conversation's messages, its
+ *   summary, pending approvals and known subagent children;
  * - `GET  /api/version?source&id` — what the page polls to see new turns;
  * - `POST /api/approvals?source&id` `{ decisions }` and `POST /api/fork?source&id` `{ at, newId? }`
  *   — only with `createAgent`.
+ *
+ * Every answer leaves with credential-shaped text redacted (`sk-ant-…`, `Bearer …`), as everywhere.
  * @module
  */
 import { randomBytes } from "node:crypto";
@@ -41,7 +43,9 @@ export interface ApiContext {
 /** Answers one API request; errors become 4xx/5xx answers whose text holds no stored data. */
 export async function answerApi(context: ApiContext, request: IncomingMessage, url: URL): Promise<ApiAnswer> {
   try {
-    return await route(context, request, url);
+    const answer = await route(context, request, url);
+    // Everything that leaves (messages, summaries' titles, pending inputs) with credential-shaped text redacted.
+    return { status: answer.status, body: redactValue(answer.body, []) };
   } catch (error) {
     if (error instanceof UnknownConversationError) return { status: 404, body: { error: error.message } };
     if (error instanceof StudioConflictError) return { status: 409, body: { error: error.message } };
@@ -139,7 +143,7 @@ async function conversationWindow(context: ApiContext, params: URLSearchParams) 
     version,
     total,
     from,
-    messages: redactValue(window, []),
+    messages: window,
     summary: summarize(
       messages,
       { conversationId: id, source: index, updatedAt: entry?.updatedAt ?? new Date() },
@@ -156,7 +160,7 @@ async function conversationWindow(context: ApiContext, params: URLSearchParams) 
 /** The calls waiting for a decision, when history ends in a pause. */
 function pendingOf(messages: readonly ModelMessage[]): unknown[] {
   const last = messages.at(-1) as { pending_approvals?: unknown } | undefined;
-  return Array.isArray(last?.pending_approvals) ? redactValue(last.pending_approvals, []) : [];
+  return Array.isArray(last?.pending_approvals) ? last.pending_approvals : [];
 }
 
 /**

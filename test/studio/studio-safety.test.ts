@@ -121,6 +121,25 @@ describe("the studio's guard", () => {
     }
   });
 
+  it("shows credential-shaped text redacted, in messages and pending calls", async () => {
+    await buildStudioPage();
+    const folder = await mkdtemp(join(tmpdir(), "studio-secrets-"));
+    cleanups.push(() => rm(folder, { recursive: true, force: true }));
+    await createJsonlHistoryStore({ path: join(folder, "leaky.jsonl") }).replace([
+      { role: "user", content: "my key is sk-ant-api03-leakedleakedleaked and Bearer abcdefghijklmnop" },
+    ]);
+    const studio = await startStudio({ store: folder });
+    cleanups.push(() => studio.close());
+    const url = new URL(studio.url);
+    const response = await fetch(`${url.origin}/api/conversation?source=0&id=leaky`, {
+      headers: { "x-studio-token": url.searchParams.get("token")! },
+    });
+    const text = await response.text();
+    expect(text).toContain("[redacted]");
+    expect(text).not.toContain("leakedleakedleaked");
+    expect(text).not.toContain("abcdefghijklmnop");
+  });
+
   it("never prints a location's credentials", () => {
     expect(locationLabel("postgres://ada:s3cret-pw@db.internal:5432/app?schema=x")).not.toContain(
       "s3cret-pw",
