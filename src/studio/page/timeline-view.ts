@@ -47,6 +47,13 @@ function itemElement(item: TimelineItem, context: TimelineContext): HTMLElement 
       );
     case "note":
       return el("div", { class: "muted", text: item.text });
+    case "compaction":
+      return el(
+        "details",
+        { class: "compaction" },
+        el("summary", { text: "Compaction: the turns before were replaced by a summary" }),
+        el("pre", { class: "text", text: item.text }),
+      );
     case "turn":
       return turnElement(item, context);
   }

@@ -22,6 +22,7 @@ export interface ToolCallView {
 /** One entry of the timeline. */
 export type TimelineItem =
   | { kind: "prompt"; index: number; text: string; createdAt?: string }
+  | { kind: "compaction"; index: number; text: string }
   | {
       kind: "turn";
       index: number;
@@ -32,6 +33,12 @@ export type TimelineItem =
     }
   | { kind: "pause"; index: number; pending: Array<{ tool_use_id: string; name: string }> }
   | { kind: "note"; index: number; text: string };
+
+/**
+ * How the summary that replaces compacted history begins (`wrapSummary` in src/compaction/prompt.ts;
+ * repeated here: the page imports no SDK code, and a test holds the two together).
+ */
+export const COMPACTION_NOTE = "The earlier part of this conversation was compacted just now";
 
 /** The timeline of `messages`, whose first one is message `from` of the conversation. */
 export function timelineOf(messages: readonly ModelMessage[], from: number): TimelineItem[] {
@@ -53,7 +60,9 @@ export function timelineOf(messages: readonly ModelMessage[], from: number): Tim
       return;
     }
     if (typeof message.content === "string") {
-      items.push({ kind: "prompt", index, text: message.content, createdAt: message.meta?.created_at });
+      if (message.content.startsWith(COMPACTION_NOTE))
+        items.push({ kind: "compaction", index, text: message.content });
+      else items.push({ kind: "prompt", index, text: message.content, createdAt: message.meta?.created_at });
       return;
     }
     const text = message.content
