@@ -132,6 +132,31 @@ module.exports = {
       to: { path: "^src/ui/" },
     },
     {
+      name: "studio-builds-on-the-public-api",
+      severity: "error",
+      comment:
+        "agent-lattice/studio reads stores through the root entry and the stores' entries (plus the message types and shared redaction), as a user would.",
+      from: { path: "^src/studio/" },
+      to: {
+        path: "^src/",
+        pathNot: [
+          "^src/studio/",
+          "^src/index\\.ts$",
+          "^src/integrations/stores/(sqlite|postgres|redis)\\.ts$",
+          "^src/messages/types\\.ts$",
+          "^src/shared/",
+          ERRORS,
+        ],
+      },
+    },
+    {
+      name: "nothing-imports-the-studio",
+      severity: "error",
+      comment: "The studio is an entry point of its own: only the CLI loads it.",
+      from: { path: "^src/", pathNot: ["^src/studio/", "^src/cli/"] },
+      to: { path: "^src/studio/" },
+    },
+    {
       name: "nothing-imports-the-cli",
       severity: "error",
       from: { path: "^src/", pathNot: "^src/cli/" },

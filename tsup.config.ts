@@ -24,6 +24,7 @@ export default defineConfig([
       tools: "src/workspace-tools/index.ts",
       queue: "src/queue/index.ts",
       ui: "src/ui/index.ts",
+      studio: "src/studio/index.ts",
     },
     format: ["esm", "cjs"],
     dts: true,
@@ -34,6 +35,8 @@ export default defineConfig([
     target: "node20",
     platform: "node",
     treeshake: true,
+    // The studio's page (browser code, not part of the library's modules): dist/studio-page.
+    onSuccess: "node scripts/build-studio-page.mjs",
   },
   {
     entry: { main: "src/cli/main.ts" },

@@ -37,6 +37,7 @@ const entryPointSources = {
   "agent-lattice/mcp": "src/integrations/mcp/index.ts",
   "agent-lattice/queue": "src/queue/index.ts",
   "agent-lattice/ui": "src/ui/index.ts",
+  "agent-lattice/studio": "src/studio/index.ts",
   "agent-lattice/stores/*": "src/integrations/stores/*.ts",
 };
 

@@ -27,6 +27,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     ...urlSecretsOf(baseUrlArgument(argv)),
   ]);
   try {
+    if (argv[0] === "studio") return await runStudio(argv.slice(1), io);
     const command = parseCommandLine(argv, io.env);
     if (command.kind === "help") return print(io, USAGE);
     if (command.kind === "version") return print(io, packageJson.version);
@@ -47,6 +48,21 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     return await runWithAgent(options, io, output);
   } catch (error) {
     return reportFailure(error, io, redact);
+  }
+}
+
+/** `agent-lattice studio`: serves until Ctrl-C or SIGTERM. */
+async function runStudio(argv: readonly string[], io: CliIo): Promise<number> {
+  const { runStudioCommand } = await import("./studio-command");
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  try {
+    return await runStudioCommand(argv, io, stop.signal);
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
   }
 }
 

@@ -87,6 +87,8 @@ export class CostLedger {
   readonly usage: Usage = emptyUsage();
   readonly byModel: Record<string, ModelUsage> = {};
   totalCostUsd = 0;
+  /** The cost of the usage {@link CostLedger.record} took in last (0 before any). */
+  lastCostUsd = 0;
   /** Price lookups by model id (a query uses one or two models; matching scans the table). */
   private readonly prices = new Map<string, ModelPricing | undefined>();
 
@@ -132,6 +134,7 @@ export class CostLedger {
       this.prices.set(model, price);
     }
     const cost = price ? costOf(counted, price) : 0;
+    this.lastCostUsd = cost;
     entry.cost_usd += cost;
     this.totalCostUsd += cost;
     this.upstream?.({ [model]: { ...counted, cost_usd: cost } });

@@ -63,17 +63,24 @@ export async function callModel(
   const fallback =
     settings.fallbackModel && settings.fallbackModel !== settings.model ? settings.fallbackModel : undefined;
   const attempt: Attempt = { loop, query, base, settings };
+  const startedAt = clock.now();
+  let retried = 0;
   let outcome: ModelOutcome | undefined;
   // The first model, then the fallback once the first one's retries are spent on a transient error.
   for (let model: string | undefined = settings.model; model !== undefined; ) {
     for (let retries = 0; ; retries++) {
       const streamed = settings.streamEvents ? { content: false } : undefined;
       outcome = await attemptOnce(attempt, model, streamed);
-      if (outcome.kind === "response") return outcome;
+      if (outcome.kind === "response") {
+        const fallbackFrom = model === settings.model ? undefined : settings.model;
+        outcome.timing = { startedAt, endedAt: clock.now(), retries: retried, fallbackFrom };
+        return outcome;
+      }
       if (outcome.kind !== "failed" || !outcome.error.retryable) return ended(attempt, outcome);
       // A stream that already showed content to the consumer is never silently replayed.
       if (streamed?.content) return ended(attempt, outcome);
       if (retries >= retry.maxRetries) break;
+      retried++;
       const delay = retryDelayMs(retry, retries + 1, outcome.error.retryAfterMs, clock.random);
       emit({
         type: "system",
@@ -156,7 +163,7 @@ async function attemptOnce(
     const message = await raceWithSignal(Promise.resolve(answer), signal);
     assertAssistantMessage(message);
     recordResponseOnSpan(span, message);
-    return { kind: "response", message, model: message.model ?? model };
+    return { kind: "response", message, model: message.model ?? model, timing: undefined };
   } catch (error) {
     const outcome = failedAttempt(attempt, error, signal);
     // The span records what the query reports (a ProviderError, redacted), not the raw throw.

@@ -10,13 +10,23 @@ import type { UnfinishedResponse } from "./unfinished-response";
 
 /** How a model request ended. */
 export type ModelOutcome =
-  | { kind: "response"; message: AssistantModelMessage; model: string }
+  | { kind: "response"; message: AssistantModelMessage; model: string; timing?: ModelCallTiming }
   | ({ kind: "aborted"; reason: unknown } & CutOff)
   | ({ kind: "interrupted" } & CutOff)
   | ({ kind: "timeout"; error: TimeoutError } & CutOff)
   | ({ kind: "failed"; error: ProviderError; promptTooLong: boolean } & CutOff)
   /** An `onModelRequest` hook threw or timed out: the request was not sent. */
   | { kind: "hook_failed"; error: HookFailure };
+
+/** When a logical request that got a response ran (the agent's clock, ms since the epoch). */
+export interface ModelCallTiming {
+  startedAt: number;
+  endedAt: number;
+  /** Retries after transient failures, all models together. */
+  retries: number;
+  /** The model tried first, when the fallback served the response. */
+  fallbackFrom?: string;
+}
 
 /** A model request that got no response. */
 export type ModelFailure = Exclude<ModelOutcome, { kind: "response" }>;

@@ -6,10 +6,10 @@
  */
 import { isBlankText } from "../messages/blank-text";
 import type { Redacted } from "../messages/redact-message";
-import type { AssistantModelMessage, ToolUseBlock } from "../messages/types";
+import type { AssistantModelMessage, MessageMeta, ToolUseBlock } from "../messages/types";
 import type { PromiseOrValue } from "../shared/maybe-async";
 import type { Outcome } from "./decide-next";
-import { type ModelOutcome, unfinishedOf } from "./model-outcome";
+import { type ModelCallTiming, type ModelOutcome, unfinishedOf } from "./model-outcome";
 import { recordUsage } from "./record-usage";
 import type { LoopContext } from "./state/loop-context";
 import type { QueryState } from "./state/query-state";
@@ -25,8 +25,8 @@ export function takeReply<T>(loop: LoopContext<T>, query: QueryState, reply: Mod
     return { kind: "unanswered", failure: reply };
   }
   query.answeredText = textOf(reply.message);
-  const response = withoutBlankText(reply.message);
-  recordUsage(loop.conversation, query, reply.model, response.usage, query.channel.emit);
+  recordUsage(loop.conversation, query, reply.model, reply.message.usage, query.channel.emit);
+  const response = withTurnMeta(withoutBlankText(reply.message), reply.timing, query.ledger.lastCostUsd);
   query.stopReason = response.stop_reason ?? null;
   query.stopSequence = response.stop_sequence;
   return { kind: "answered", response };
@@ -75,6 +75,27 @@ function handOver<T>(
 function withoutBlankText(message: AssistantModelMessage): AssistantModelMessage {
   if (!message.content.some(isBlankText)) return message;
   return { ...message, content: message.content.filter((block) => !isBlankText(block)) };
+}
+
+/**
+ * The response with what the turn was beside it ({@link MessageMeta}: times, latency, cost,
+ * retries, fallback) — recorded, never sent. A new object: the client's message is not changed.
+ */
+function withTurnMeta(
+  message: AssistantModelMessage,
+  timing: ModelCallTiming | undefined,
+  costUsd: number,
+): AssistantModelMessage {
+  const meta: MessageMeta = { ...message.meta };
+  if (timing) {
+    meta.started_at = new Date(timing.startedAt).toISOString();
+    meta.ended_at = new Date(timing.endedAt).toISOString();
+    meta.latency_ms = timing.endedAt - timing.startedAt;
+    if (timing.retries > 0) meta.retries = timing.retries;
+    if (timing.fallbackFrom !== undefined) meta.fallback_from = timing.fallbackFrom;
+  }
+  meta.cost_usd = costUsd;
+  return { ...message, meta };
 }
 
 /** The text blocks of `message` joined, whitespace-only ones included. */

@@ -39,6 +39,8 @@ const RESULTS_RECORDED: Outcome<never> = { kind: "results", ending: undefined };
 /** The results of one batch, in the model's order, and the ending they cause, if any. */
 export interface ToolResults<T> {
   blocks: ToolResultBlock[];
+  /** How long each call that ran took, by tool_use_id (recorded as `meta.tool_durations_ms`). */
+  durations?: Record<string, number>;
   ending?: Ending<T>;
   /** The batch paused: nothing ran (or a subagent call was suspended in its child), these calls wait. */
   paused?: BatchPause;
@@ -108,7 +110,9 @@ export class ToolRunner<T> {
 
   private record(results: ToolResults<T>): PromiseOrValue<Outcome<T>> {
     if (results.paused) return recordPause(this.loop, this.query, results.paused);
-    return recordResults(this.loop, this.query, { role: "user", content: results.blocks }, results.ending);
+    const message: UserModelMessage = { role: "user", content: results.blocks };
+    if (results.durations) message.meta = { tool_durations_ms: results.durations };
+    return recordResults(this.loop, this.query, message, results.ending);
   }
 
   /** Whether a call of the batch emits messages while it runs (a subagent): then they go live. */
@@ -137,6 +141,7 @@ export class ToolRunner<T> {
       denials: query.denials,
       compactResult: toolResultCompactor(loop, query),
       agent: agentToolContext(loop, query),
+      now: loop.config.clock.now,
     };
   }
 }
@@ -177,14 +182,18 @@ function batchResults<T>(
   const blocks: ToolResultBlock[] = new Array(outcomes.length);
   let ender: ToolCallOutcome | undefined;
   let suspended = false;
+  let durations: Record<string, number> | undefined;
   for (let index = 0; index < outcomes.length; index++) {
     const outcome = outcomes[index]!;
     blocks[index] = outcome.block;
+    if (outcome.durationMs !== undefined) (durations ??= {})[outcome.block.tool_use_id] = outcome.durationMs;
     if (outcome.endTurn && !ender) ender = outcome;
     if (outcome.suspension) suspended = true;
   }
   if (suspended) return { blocks: [], paused: childPause(calls, outcomes) };
-  return ender ? { blocks, ending: endTurnEnding(ender, withOutputSchema) } : { blocks };
+  return ender
+    ? { blocks, durations, ending: endTurnEnding(ender, withOutputSchema) }
+    : { blocks, durations };
 }
 
 /** The ending a call's `endTurn` result asks for: its text is the query's result. */

@@ -82,6 +82,27 @@ export type StopReason =
 export type MessageMeta = {
   /** When the message was recorded (ISO 8601). */
   created_at?: string;
+  /**
+   * An assistant turn: when its model request began (ISO 8601, the agent's clock), retries and a
+   * fallback included.
+   */
+  started_at?: string;
+  /** An assistant turn: when its response was complete (ISO 8601, the agent's clock). */
+  ended_at?: string;
+  /** An assistant turn: `ended_at` − `started_at` in milliseconds. */
+  latency_ms?: number;
+  /** An assistant turn: what its usage cost by the agent's price table (0 when the model has no price). */
+  cost_usd?: number;
+  /** An assistant turn: how many times its request was retried after a transient failure (absent: none). */
+  retries?: number;
+  /** An assistant turn served by the fallback model: the model tried first. */
+  fallback_from?: string;
+  /**
+   * A user message carrying tool results: how long each call took to run (its `execute`, hooks
+   * after it and a result summary), in milliseconds, by `tool_use_id`. Calls answered without
+   * running (refused, denied, settled before a pause) have no entry.
+   */
+  tool_durations_ms?: Record<string, number>;
 };
 
 /** A user turn: a prompt, or tool results fed back. */

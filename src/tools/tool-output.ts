@@ -22,6 +22,8 @@ export interface ToolCallOutcome {
    * never recorded); the batch pauses with it.
    */
   suspension?: ChildSuspension;
+  /** How long the call ran (execute, `postToolUse` hooks, summary) in ms; absent for a call that did not run. */
+  durationMs?: number;
 }
 
 /**

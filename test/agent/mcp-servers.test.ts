@@ -210,6 +210,7 @@ describe("createAgent with mcpServers (real MCP servers)", () => {
           { type: "tool_result", tool_use_id: "t1", content: [{ type: "text", text: "echo: hi" }] },
           { type: "tool_result", tool_use_id: "t2", content: [{ type: "text", text: "HELLO" }] },
         ],
+        meta: { tool_durations_ms: { t1: expect.any(Number), t2: expect.any(Number) } },
       },
     });
     expect(client.requests[1]?.messages.at(-1)).toEqual(toolTurn?.type === "user" ? toolTurn.message : null);

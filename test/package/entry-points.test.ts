@@ -48,6 +48,7 @@ describe("the built package", () => {
       "./tools",
       "./queue",
       "./ui",
+      "./studio",
     ]) {
       const entry = packageJson.exports[subpath];
       expect(entry, subpath).toBeDefined();
@@ -74,6 +75,7 @@ describe("the built package", () => {
       "agent-lattice/tools",
       "agent-lattice/queue",
       "agent-lattice/ui",
+      "agent-lattice/studio",
     ];
     const esm = runNode([
       "--input-type=module",

@@ -94,8 +94,9 @@ describe("the published tarball", () => {
     // queue, subagents, approvals and model settings, still without maps or the CJS command; 709 KB
     // with pauses inside subagents and the docs of this round (the largest single file is the
     // command's own bundle of the core, ~290 KB unpacked). The bound catches a map or a second
-    // command coming back, not a few pages of code.
-    expect(packed.size).toBeLessThan(760_000);
+    // command coming back, not a few pages of code. The studio (agent-lattice/studio, its page and
+    // the command's studio chunk) adds 49 KB packed (166 KB unpacked), measured: bench/README.md.
+    expect(packed.size).toBeLessThan(810_000);
   });
 
   it("the command is ESM, starts with a shebang and loads no optional peer at start", () => {

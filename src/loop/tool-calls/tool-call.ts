@@ -73,12 +73,14 @@ export async function completeToolCall(
   const { call, span, result } = clearance;
   if ("block" in result) return endSpan(span, result);
   if ("ask" in result) return endSpan(span, errorOutcome(call.id, notPausable(call)));
+  const startedAt = runtime.now?.();
   try {
     let outcome = await executeTool(call, result, runtime, span, resume);
     if (outcome.suspension) return suspendedSpan(span, outcome);
     if (runtime.hooks?.postToolUse?.length)
       outcome = await runPostToolUseHooks(call, result.input, outcome, runtime);
     if (runtime.compactResult) outcome = await compactToolResult(call, outcome, runtime, span);
+    if (startedAt !== undefined) outcome.durationMs = runtime.now!() - startedAt;
     return endSpan(span, outcome);
   } catch (error) {
     span.end(); // only the result summary throws, before the span was ended

@@ -1,0 +1,100 @@
+/**
+ * What the studio may do when given `createAgent`: decide pending approvals (resuming the
+ * conversation through `agent.prompt({ approvals })`) and fork a conversation at a message. Both
+ * run one at a time per conversation in this process — a second tab's click waits for the first
+ * and then finds nothing left to decide — and the agent's conversation guard and the store's
+ * versioned writes refuse a run of another process.
+ * @module
+ */
+import { type Agent, type ApprovalDecisions, isWellFormedHistory, type ModelMessage } from "../index";
+import type { StudioSource } from "./source";
+
+/** Builds the agent of a conversation (the option of `startStudio`). */
+export type StudioAgentFactory = (context: { conversationId: string }) => Agent | Promise<Agent>;
+
+/** A request the conversation's state refuses (nothing pending, a fork id taken): HTTP 409. */
+export class StudioConflictError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "StudioConflictError";
+  }
+}
+
+/** A request that makes no sense (an index out of range): HTTP 400. */
+export class StudioRequestError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "StudioRequestError";
+  }
+}
+
+/** The acting side of a studio. */
+export class StudioActions {
+  private readonly chains = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly createAgent: StudioAgentFactory) {}
+
+  /**
+   * Resumes a paused conversation with `decisions` (one for every pending call), once: every
+   * decided call must still be pending when this request's turn comes, or nothing runs (409).
+   */
+  decide(conversationId: string, decisions: ApprovalDecisions): Promise<{ subtype: string }> {
+    return this.serialized(conversationId, async () => {
+      const agent = await this.createAgent({ conversationId });
+      try {
+        const pending = new Set((await agent.getPendingApprovals()).map((call) => call.tool_use_id));
+        const ids = Object.keys(decisions);
+        if (ids.length === 0 || !ids.every((id) => pending.has(id)))
+          throw new StudioConflictError("These calls are not waiting for a decision (any more).");
+        if (ids.length !== pending.size)
+          throw new StudioRequestError("Decide every pending call of the pause at once.");
+        const result = await agent.prompt({ approvals: decisions });
+        return { subtype: result.subtype };
+      } finally {
+        await agent.close();
+      }
+    });
+  }
+
+  /** Copies messages 0…`at` of a conversation into a new conversation `newId` of the same source. */
+  fork(
+    source: StudioSource,
+    conversationId: string,
+    at: number,
+    newId: string,
+  ): Promise<{ conversationId: string }> {
+    return this.serialized(conversationId, async () => {
+      const messages: ModelMessage[] = await source.open(conversationId).load();
+      if (!Number.isInteger(at) || at < 0 || at >= messages.length)
+        throw new StudioRequestError(`No message ${at} in this conversation.`);
+      const kept = messages.slice(0, at + 1);
+      const last = kept.at(-1)!;
+      const dangling = last.role === "assistant" && last.content.some((block) => block.type === "tool_use");
+      if (dangling || !isWellFormedHistory(kept))
+        throw new StudioRequestError(
+          "The conversation cannot be cut there: a tool call would be left without its result.",
+        );
+      if ((await source.list()).some((entry) => entry.conversationId === newId))
+        throw new StudioConflictError(`A conversation ${JSON.stringify(newId)} exists already.`);
+      const store = source.open(newId);
+      await store.replace(kept);
+      await store.close?.();
+      return { conversationId: newId };
+    });
+  }
+
+  /** Runs `work` after every earlier action of the conversation settled. */
+  private serialized<R>(conversationId: string, work: () => Promise<R>): Promise<R> {
+    const before = this.chains.get(conversationId) ?? Promise.resolve();
+    const run = before.then(work, work);
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.chains.set(conversationId, settled);
+    void settled.then(() => {
+      if (this.chains.get(conversationId) === settled) this.chains.delete(conversationId);
+    });
+    return run;
+  }
+}

@@ -1,0 +1,229 @@
+/**
+ * The studio's JSON API, behind the request guard:
+ * - `GET  /api/info` — the sources and whether the studio may act;
+ * - `GET  /api/conversations?offset&limit&text&model&status` — a page of the list;
+ * - `GET  /api/conversation?source&id&from&limit` — a window of one conversation's messages, its
+ *   summary, pending approvals and known subagent children;
+ * - `GET  /api/version?source&id` — what the page polls to see new turns;
+ * - `POST /api/approvals?source&id` `{ decisions }` and `POST /api/fork?source&id` `{ at, newId? }`
+ *   — only with `createAgent`.
+ *
+ * Every answer leaves with credential-shaped text redacted (`sk-ant-…`, `Bearer …`), as everywhere.
+ * @module
+ */
+import { randomBytes } from "node:crypto";
+import type { IncomingMessage } from "node:http";
+import type { ApprovalDecisions, ModelMessage } from "../index";
+import { redactValue } from "../shared/redact-value";
+import { type StudioActions, StudioConflictError, StudioRequestError } from "./actions";
+import type { Catalog } from "./catalog";
+import type { LoadedConversations } from "./loaded-conversations";
+import { type StudioSource, UnknownConversationError } from "./source";
+import { summarize } from "./summary";
+
+/** An answer: a status and a JSON body. */
+export interface ApiAnswer {
+  status: number;
+  body: unknown;
+}
+
+/** The largest window of messages one request returns. */
+export const MAX_WINDOW = 500;
+/** The largest request body accepted (decisions, a fork). */
+const MAX_BODY_BYTES = 64 * 1024;
+
+/** What the API works on. */
+export interface ApiContext {
+  sources: readonly StudioSource[];
+  loaded: LoadedConversations;
+  catalog: Catalog;
+  actions: StudioActions | undefined;
+}
+
+/** Answers one API request; errors become 4xx/5xx answers whose text holds no stored data. */
+export async function answerApi(context: ApiContext, request: IncomingMessage, url: URL): Promise<ApiAnswer> {
+  try {
+    const answer = await route(context, request, url);
+    // Everything that leaves (messages, summaries' titles, pending inputs) with credential-shaped text redacted.
+    return { status: answer.status, body: redactValue(answer.body, []) };
+  } catch (error) {
+    if (error instanceof UnknownConversationError) return { status: 404, body: { error: error.message } };
+    if (error instanceof StudioConflictError) return { status: 409, body: { error: error.message } };
+    if (error instanceof StudioRequestError) return { status: 400, body: { error: error.message } };
+    const name = error instanceof Error ? error.name : "Error";
+    if (name === "ConversationConflictError" || name === "ConcurrentQueryError")
+      return { status: 409, body: { error: "The conversation is busy in another run; try again." } };
+    return { status: 500, body: { error: `The studio could not answer (${name}).` } };
+  }
+}
+
+async function route(context: ApiContext, request: IncomingMessage, url: URL): Promise<ApiAnswer> {
+  const get = request.method === "GET";
+  const post = request.method === "POST";
+  const params = url.searchParams;
+  switch (url.pathname) {
+    case "/api/info":
+      if (!get) break;
+      return {
+        status: 200,
+        body: {
+          sources: context.sources.map((source) => source.label),
+          canAct: context.actions !== undefined,
+        },
+      };
+    case "/api/conversations":
+      if (!get) break;
+      return {
+        status: 200,
+        body: await context.catalog.page(
+          intParam(params, "offset", 0),
+          Math.min(intParam(params, "limit", 50), 200),
+          {
+            text: params.get("text") || undefined,
+            model: params.get("model") || undefined,
+            status: params.get("status") || undefined,
+          },
+        ),
+      };
+    case "/api/conversation":
+      if (!get) break;
+      return { status: 200, body: await conversationWindow(context, params) };
+    case "/api/version": {
+      if (!get) break;
+      const { source, id } = target(context, params);
+      return { status: 200, body: { version: (await source.version(id)) ?? null } };
+    }
+    case "/api/approvals":
+    case "/api/fork":
+      if (!post) break;
+      if (!context.actions)
+        return { status: 404, body: { error: "This studio only reads (no createAgent)." } };
+      return act(context.actions, context, url.pathname, params, await readJson(request));
+    default:
+      return { status: 404, body: { error: "No such endpoint." } };
+  }
+  return { status: 405, body: { error: "Method not allowed." } };
+}
+
+async function act(
+  actions: StudioActions,
+  context: ApiContext,
+  path: string,
+  params: URLSearchParams,
+  body: Record<string, unknown>,
+): Promise<ApiAnswer> {
+  const { source, id } = target(context, params);
+  if (path === "/api/approvals") {
+    const decisions = decisionsOf(body.decisions);
+    return { status: 200, body: await actions.decide(id, decisions) };
+  }
+  const at = typeof body.at === "number" ? body.at : Number.NaN;
+  const newId =
+    typeof body.newId === "string" && body.newId !== ""
+      ? body.newId
+      : `${id}-fork-${randomBytes(3).toString("hex")}`;
+  return { status: 200, body: await actions.fork(source, id, at, newId) };
+}
+
+/** A window of one conversation, with what the page shows beside it. */
+async function conversationWindow(context: ApiContext, params: URLSearchParams) {
+  const { source, id, index } = target(context, params);
+  const [version, entries] = await Promise.all([source.version(id), source.list()]);
+  if (version === undefined) throw new UnknownConversationError(id);
+  const messages = await context.loaded.load(source, index, id, version);
+  const total = messages.length;
+  const limit = Math.min(intParam(params, "limit", 200), MAX_WINDOW);
+  // Without `from`, the newest window: a long conversation opens at its end.
+  const from = params.has("from") ? Math.min(intParam(params, "from", 0), total) : Math.max(0, total - limit);
+  const window = messages.slice(from, from + limit);
+  const entry = entries.find((candidate) => candidate.conversationId === id);
+  return {
+    conversationId: id,
+    source: index,
+    version,
+    total,
+    from,
+    messages: window,
+    summary: summarize(
+      messages,
+      { conversationId: id, source: index, updatedAt: entry?.updatedAt ?? new Date() },
+      Date.now(),
+    ),
+    pending: pendingOf(messages),
+    children: childrenOf(
+      window,
+      entries.map((candidate) => candidate.conversationId),
+    ),
+  };
+}
+
+/** The calls waiting for a decision, when history ends in a pause. */
+function pendingOf(messages: readonly ModelMessage[]): unknown[] {
+  const last = messages.at(-1) as { pending_approvals?: unknown } | undefined;
+  return Array.isArray(last?.pending_approvals) ? last.pending_approvals : [];
+}
+
+/**
+ * Subagent calls whose child kept its history in the same source: a conversation whose id is the
+ * call's `tool_use` id, or ends with it after a separator (`:`, `/`, `-`, `_`, `.`).
+ */
+function childrenOf(window: readonly ModelMessage[], ids: readonly string[]): Record<string, string> {
+  const children: Record<string, string> = {};
+  for (const message of window) {
+    if (message.role !== "assistant") continue;
+    for (const block of message.content) {
+      if (block.type !== "tool_use") continue;
+      const child = ids.find(
+        (id) => id === block.id || (id.endsWith(block.id) && /[:/_.-]$/.test(id.slice(0, -block.id.length))),
+      );
+      if (child !== undefined) children[block.id] = child;
+    }
+  }
+  return children;
+}
+
+function target(context: ApiContext, params: URLSearchParams) {
+  const index = intParam(params, "source", 0);
+  const source = context.sources[index];
+  const id = params.get("id");
+  if (!source || !id) throw new StudioRequestError("Name a conversation: ?source=<n>&id=<id>.");
+  return { source, id, index };
+}
+
+function intParam(params: URLSearchParams, name: string, fallback: number): number {
+  const value = Number(params.get(name) ?? Number.NaN);
+  return Number.isInteger(value) && value >= 0 ? value : fallback;
+}
+
+function decisionsOf(value: unknown): ApprovalDecisions {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new StudioRequestError("`decisions` must map tool_use ids to { approved, message? }.");
+  const decisions: ApprovalDecisions = {};
+  for (const [id, decision] of Object.entries(value)) {
+    const { approved, message } = (decision ?? {}) as { approved?: unknown; message?: unknown };
+    if (typeof approved !== "boolean" || (message !== undefined && typeof message !== "string"))
+      throw new StudioRequestError("Each decision is { approved: boolean, message?: string }.");
+    decisions[id] = approved
+      ? { approved: true }
+      : { approved: false, message: message || "Denied in the studio." };
+  }
+  return decisions;
+}
+
+async function readJson(request: IncomingMessage): Promise<Record<string, unknown>> {
+  if (!(request.headers["content-type"] ?? "").startsWith("application/json"))
+    throw new StudioRequestError("Send JSON (content-type: application/json).");
+  let size = 0;
+  const chunks: Buffer[] = [];
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) throw new StudioRequestError("The request body is too large.");
+    chunks.push(chunk);
+  }
+  try {
+    const value: unknown = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+    if (typeof value === "object" && value !== null && !Array.isArray(value))
+      return value as Record<string, unknown>;
+  } catch {}
+  throw new StudioRequestError("The request body is not a JSON object.");
+}

@@ -1,0 +1,143 @@
+/**
+ * A window of history as the timeline shows it: prompts, model turns with their tool calls (each
+ * joined with its result and duration from the next message), pauses, and the numbers the charts
+ * draw. Pure: no DOM.
+ * @module
+ */
+import type {
+  AssistantModelMessage,
+  ContentBlock,
+  ModelMessage,
+  ToolResultBlock,
+  ToolUseBlock,
+} from "../../messages/types";
+
+/** One tool call with what came of it. */
+export interface ToolCallView {
+  call: ToolUseBlock;
+  result?: ToolResultBlock;
+  durationMs?: number;
+}
+
+/** One entry of the timeline. */
+export type TimelineItem =
+  | { kind: "prompt"; index: number; text: string; createdAt?: string }
+  | { kind: "compaction"; index: number; text: string }
+  | {
+      kind: "turn";
+      index: number;
+      number: number;
+      message: AssistantModelMessage;
+      calls: ToolCallView[];
+      toolMs: number;
+    }
+  | { kind: "pause"; index: number; pending: Array<{ tool_use_id: string; name: string }> }
+  | { kind: "note"; index: number; text: string };
+
+/**
+ * How the summary that replaces compacted history begins (`wrapSummary` in src/compaction/prompt.ts;
+ * repeated here: the page imports no SDK code, and a test holds the two together).
+ */
+export const COMPACTION_NOTE = "The earlier part of this conversation was compacted just now";
+
+/** The timeline of `messages`, whose first one is message `from` of the conversation. */
+export function timelineOf(messages: readonly ModelMessage[], from: number): TimelineItem[] {
+  const items: TimelineItem[] = [];
+  let turn = 0;
+  messages.forEach((message, offset) => {
+    const index = from + offset;
+    if (message.role === "assistant") {
+      const next = messages[offset + 1];
+      const calls = toolCallsOf(message, next);
+      const toolMs = calls.reduce((sum, view) => sum + (view.durationMs ?? 0), 0);
+      items.push({ kind: "turn", index, number: ++turn, message, calls, toolMs });
+      return;
+    }
+    const pending = (message as { pending_approvals?: Array<{ tool_use_id: string; name: string }> })
+      .pending_approvals;
+    if (Array.isArray(pending)) {
+      items.push({ kind: "pause", index, pending });
+      return;
+    }
+    if (typeof message.content === "string") {
+      if (message.content.startsWith(COMPACTION_NOTE))
+        items.push({ kind: "compaction", index, text: message.content });
+      else items.push({ kind: "prompt", index, text: message.content, createdAt: message.meta?.created_at });
+      return;
+    }
+    const text = message.content
+      .filter((block) => block.type === "text")
+      .map((block) => (block as { text: string }).text);
+    const results = message.content.filter((block) => block.type === "tool_result");
+    const previous = messages[offset - 1];
+    // Results of the previous turn's calls are shown with the calls; others (the first message of the window) as a note.
+    if (results.length > 0 && previous?.role !== "assistant")
+      items.push({ kind: "note", index, text: `${results.length} tool result(s) of an earlier turn` });
+    if (text.length > 0)
+      items.push({ kind: "prompt", index, text: text.join("\n"), createdAt: message.meta?.created_at });
+  });
+  return items;
+}
+
+function toolCallsOf(message: AssistantModelMessage, next: ModelMessage | undefined): ToolCallView[] {
+  const results = new Map<string, ToolResultBlock>();
+  if (next?.role === "user" && Array.isArray(next.content)) {
+    for (const block of next.content) if (block.type === "tool_result") results.set(block.tool_use_id, block);
+  }
+  const durations = next?.meta?.tool_durations_ms ?? {};
+  return message.content
+    .filter((block): block is ToolUseBlock => block.type === "tool_use")
+    .map((call) => ({ call, result: results.get(call.id), durationMs: durations[call.id] }));
+}
+
+/** The text of a tool result's content. */
+export function resultText(content: ToolResultBlock["content"]): string {
+  if (typeof content === "string") return content;
+  return content.map((block) => (block.type === "text" ? block.text : `[${block.type}]`)).join("\n");
+}
+
+/** The blocks of a turn the timeline shows as text or thinking. */
+export function proseOf(message: AssistantModelMessage): ContentBlock[] {
+  return message.content.filter(
+    (block) => block.type === "text" || block.type === "thinking" || block.type === "redacted_thinking",
+  );
+}
+
+/** Per-turn series for the charts: x = turn number. */
+export interface ChartSeries {
+  turn: number[];
+  input: number[];
+  cacheRead: number[];
+  cacheWrite: number[];
+  cumulativeCost: number[];
+  modelMs: number[];
+  toolMs: number[];
+}
+
+/** The charts' series over the turns of `items`. */
+export function seriesOf(items: readonly TimelineItem[]): ChartSeries {
+  const series: ChartSeries = {
+    turn: [],
+    input: [],
+    cacheRead: [],
+    cacheWrite: [],
+    cumulativeCost: [],
+    modelMs: [],
+    toolMs: [],
+  };
+  let cost = 0;
+  for (const item of items) {
+    if (item.kind !== "turn") continue;
+    const usage = item.message.usage;
+    const meta = item.message.meta;
+    cost += meta?.cost_usd ?? 0;
+    series.turn.push(item.number);
+    series.input.push(usage?.input_tokens ?? 0);
+    series.cacheRead.push(usage?.cache_read_input_tokens ?? 0);
+    series.cacheWrite.push(usage?.cache_creation_input_tokens ?? 0);
+    series.cumulativeCost.push(cost);
+    series.modelMs.push(meta?.latency_ms ?? 0);
+    series.toolMs.push(item.toolMs);
+  }
+  return series;
+}

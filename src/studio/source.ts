@@ -1,0 +1,86 @@
+/**
+ * What the studio reads conversations from: a {@link StudioSource} lists a place's conversations
+ * (most recent first), opens one as a {@link HistoryStore}, and tells cheaply whether one changed.
+ * Built from a location (`./sessions`, `sqlite:agents.db`, `postgres://…`, `redis://…`) by
+ * `location-source.ts`, or from a store object.
+ * @module
+ */
+import type { HistoryStore } from "../index";
+
+/** One conversation of a source, as listed. */
+export interface ConversationEntry {
+  /** The id the studio names it by in its own source. */
+  conversationId: string;
+  /** When it was last written. */
+  updatedAt: Date;
+  /** How many messages it holds, when the source knows without loading it. */
+  messageCount?: number;
+}
+
+/** A place holding conversations. */
+export interface StudioSource {
+  /** How the page names it: the location with any credential removed. */
+  readonly label: string;
+  /** Every conversation, most recently written first. */
+  list(): Promise<ConversationEntry[]>;
+  /** A store for one conversation (a new id gives an empty store: forks are written this way). */
+  open(conversationId: string): HistoryStore;
+  /**
+   * A string that changes when the conversation is written (what the page polls for live updates);
+   * `undefined` when it does not exist.
+   */
+  version(conversationId: string): Promise<string | undefined>;
+  /** Releases connections the studio opened. */
+  close(): Promise<void>;
+}
+
+/** The store object a library user handed over, with what the database stores add when present. */
+type GivenStore = HistoryStore & {
+  conversationId?: unknown;
+  path?: unknown;
+  listConversations?: () => Promise<Array<{ conversationId: string; updatedAt: Date; messageCount: number }>>;
+};
+
+/**
+ * A source of one store object. A database store (SQLite, PostgreSQL, Redis) lists every
+ * conversation of its tables but opens only its own (a location opens them all); any other store
+ * is one conversation, named after its `conversationId` or file when it has one.
+ */
+export function storeSource(store: HistoryStore, index: number): StudioSource {
+  const given = store as GivenStore;
+  const ownId =
+    typeof given.conversationId === "string"
+      ? given.conversationId
+      : typeof given.path === "string"
+        ? (given.path.split("/").pop() ?? "conversation").replace(/\.jsonl$/, "")
+        : "conversation";
+  const startedAt = new Date();
+  return {
+    label: `store ${index + 1}`,
+    async list() {
+      if (typeof given.listConversations !== "function")
+        return [{ conversationId: ownId, updatedAt: startedAt }];
+      const listed = await given.listConversations();
+      return listed.filter((entry) => entry.conversationId === ownId);
+    },
+    open(conversationId) {
+      if (conversationId !== ownId) throw new UnknownConversationError(conversationId);
+      return store;
+    },
+    async version(conversationId) {
+      if (conversationId !== ownId) return undefined;
+      // One load per poll: a store object offers nothing cheaper.
+      const messages = await store.load();
+      return String(messages.length);
+    },
+    close: async () => {},
+  };
+}
+
+/** A conversation id this source does not hold (or may not open). */
+export class UnknownConversationError extends Error {
+  constructor(conversationId: string) {
+    super(`No conversation ${JSON.stringify(conversationId)} here.`);
+    this.name = "UnknownConversationError";
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * The studio in a real browser (headless Chromium) over a JSONL folder: the list, a timeline with
+ * tool calls and a nested subagent, the charts, stored HTML shown as text and never run, and a
+ * running conversation's new turns appearing without a reload.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createAgent, createAnthropicClient, createJsonlHistoryStore } from "../../src/index";
+import { type Studio, startStudio } from "../../src/studio/index";
+import { mockServerPerTest } from "../support/mock-server";
+import { HOSTILE_OUTPUT, HOSTILE_PROMPT, recordConversation, startBrowser } from "./support";
+
+const WAIT = { timeout: 15_000 };
+
+let browser: Browser;
+let folder: string;
+
+beforeAll(async () => {
+  browser = await startBrowser();
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe("the studio page over a JSONL folder", () => {
+  const server = mockServerPerTest();
+  let studio: Studio;
+  let page: Page;
+
+  beforeEach(async () => {
+    folder = await mkdtemp(join(tmpdir(), "studio-page-"));
+    const store = (id: string) => createJsonlHistoryStore({ path: join(folder, `${id}.jsonl`) });
+    await recordConversation(server, store("research"), (toolUseId) => store(`research-${toolUseId}`));
+    studio = await startStudio({ store: folder });
+    page = await browser.newPage();
+    return async () => {
+      await page.close();
+      await studio.close();
+      await rm(folder, { recursive: true, force: true });
+    };
+  });
+
+  it("lists the conversations, most recent first, and filters them by status", async () => {
+    await page.goto(studio.url);
+    const rows = page.locator("[data-testid=conversation-list] tbody tr");
+    await rows.first().waitFor(WAIT);
+    expect(await rows.count()).toBe(2); // the parent and the subagent's own conversation
+    const parent = page.locator('tr[data-conversation="research"]');
+    expect(await parent.locator(".status").textContent()).toBe("finished");
+    expect(await parent.textContent()).toContain("claude-sonnet-4-6");
+    await page.selectOption("select[name=status]", "failed");
+    await page.click("form.filters button");
+    await page.locator("p.muted").filter({ hasText: "conversations" }).waitFor(WAIT);
+    await page.waitForFunction(
+      "document.querySelectorAll('[data-testid=conversation-list] tbody tr').length === 0",
+      undefined,
+      WAIT,
+    );
+  });
+
+  it("shows the timeline: turns with their facts, tool calls with input, output and duration, the subagent nested, the charts", async () => {
+    await page.goto(studio.url);
+    await page.click('tr[data-conversation="research"] a');
+    const timeline = page.locator("[data-testid=timeline]");
+    await timeline.waitFor(WAIT);
+    const turns = timeline.locator("li.turn");
+    expect(await turns.count()).toBe(2);
+    const first = await turns.first().locator(".facts").textContent();
+    expect(first).toContain("tool_use");
+    expect(first).toContain("1,200"); // input tokens
+    expect(first).toMatch(/latency\s*\d/);
+    const lookup = timeline.locator('details.call[data-tool="lookup"]');
+    await lookup.locator(":scope > summary").click();
+    expect(await lookup.locator("pre.output").textContent()).toBe(`lattice: ${HOSTILE_OUTPUT}`);
+    const researcher = timeline.locator('details.call[data-tool="researcher"]');
+    await researcher.locator(":scope > summary").click();
+    const child = researcher.locator("details.subagent");
+    await child.locator("summary").click();
+    await child.locator("li.turn").first().waitFor(WAIT);
+    expect(await child.locator("li.turn").first().textContent()).toContain("Child finding: deep roots.");
+    // Three charts, each a uPlot canvas.
+    expect(await page.locator("[data-testid=charts] figure canvas").count()).toBe(3);
+    expect(await page.locator("[data-testid=totals]").textContent()).toContain("$");
+  });
+
+  it("shows stored HTML as text: a <script> or <img onerror> in a prompt or a tool output does nothing", async () => {
+    await page.goto(studio.url);
+    await page.click('tr[data-conversation="research"] a');
+    await page.locator("[data-testid=timeline] li.prompt").first().waitFor(WAIT);
+    await page.locator("details.call summary").first().click();
+    expect(await page.locator("li.prompt pre").first().textContent()).toBe(HOSTILE_PROMPT);
+    expect(await page.evaluate("window.__pwned")).toBeUndefined();
+    expect(await page.locator("main img, main script, main b").count()).toBe(0);
+  });
+
+  it("shows a running conversation's new turns without a reload", async () => {
+    await page.goto(studio.url);
+    await page.click('tr[data-conversation="research"] a');
+    await page.locator("[data-testid=timeline]").waitFor(WAIT);
+    expect(await page.locator("li.turn").count()).toBe(2);
+    // Another agent (as another process would) goes on with the conversation in the same file.
+    server.enqueue({ content: "A later answer arrived." });
+    const agent = createAgent({
+      model: "claude-sonnet-4-6",
+      client: createAnthropicClient({ apiKey: "sk-test", baseURL: server.url }),
+      historyStore: createJsonlHistoryStore({ path: join(folder, "research.jsonl") }),
+    });
+    await agent.prompt("Anything else?");
+    await page.locator("li.turn", { hasText: "A later answer arrived." }).waitFor(WAIT);
+    expect(await page.locator("li.prompt", { hasText: "Anything else?" }).count()).toBe(1);
+  });
+});

@@ -1,0 +1,61 @@
+/**
+ * The page's timeline model (pure): calls joined with their results and durations, turns numbered,
+ * pauses and compaction summaries recognised, the charts' series.
+ */
+import { describe, expect, it } from "vitest";
+import { wrapSummary } from "../../src/compaction/prompt";
+import type { ModelMessage } from "../../src/index";
+import { seriesOf, timelineOf } from "../../src/studio/page/turns";
+
+const history: ModelMessage[] = [
+  { role: "user", content: wrapSummary("We read three files.") },
+  {
+    role: "assistant",
+    content: [{ type: "tool_use", id: "a", name: "read_file", input: { path: "x" } }],
+    usage: {
+      input_tokens: 100,
+      output_tokens: 10,
+      cache_read_input_tokens: 50,
+      cache_creation_input_tokens: 5,
+    },
+    meta: { latency_ms: 900, cost_usd: 0.01 },
+  },
+  {
+    role: "user",
+    content: [{ type: "tool_result", tool_use_id: "a", content: "boom", is_error: true }],
+    meta: { tool_durations_ms: { a: 30 } },
+  },
+  {
+    role: "assistant",
+    content: [{ type: "text", text: "Done." }],
+    meta: { latency_ms: 400, cost_usd: 0.02 },
+  },
+  { role: "user", content: "Deploy?" },
+  { role: "assistant", content: [{ type: "tool_use", id: "d", name: "deploy", input: {} }] },
+  Object.assign(
+    { role: "user" as const, content: "waiting" },
+    { pending_approvals: [{ tool_use_id: "d", name: "deploy" }] },
+  ),
+];
+
+describe("the studio page's timeline model", () => {
+  it("joins calls with results and durations, numbers turns, recognises compaction and pauses", () => {
+    const items = timelineOf(history, 10);
+    expect(items.map((item) => item.kind)).toEqual(["compaction", "turn", "turn", "prompt", "turn", "pause"]);
+    const first = items[1] as Extract<(typeof items)[number], { kind: "turn" }>;
+    expect(first).toMatchObject({ index: 11, number: 1, toolMs: 30 });
+    expect(first.calls[0]).toMatchObject({ durationMs: 30, result: { is_error: true, content: "boom" } });
+    expect(items[5]).toMatchObject({ kind: "pause", index: 16 });
+  });
+
+  it("gives the charts one point per turn: context, cost so far, model and tool time", () => {
+    const series = seriesOf(timelineOf(history, 0));
+    expect(series.turn).toEqual([1, 2, 3]);
+    expect(series.input).toEqual([100, 0, 0]);
+    expect(series.cacheRead).toEqual([50, 0, 0]);
+    expect(series.cacheWrite).toEqual([5, 0, 0]);
+    expect(series.cumulativeCost[1]).toBeCloseTo(0.03, 10);
+    expect(series.modelMs).toEqual([900, 400, 0]);
+    expect(series.toolMs).toEqual([30, 0, 0]);
+  });
+});
