@@ -26,6 +26,7 @@ export const AGENT_OPTION_NAMES = [
   "toolTimeoutMs",
   "historyStore",
   "autoCompact",
+  "contextManagement",
   "outputSchema",
   "outputFormat",
   "onModelRequest",

@@ -19,6 +19,7 @@ import { urlSecretsOf } from "../shared/redact";
 import { abortableSleep } from "../shared/signals";
 import { createSubmitOutputTool } from "../tools/submit-output";
 import { resolveAgentSettings } from "./model-settings-options";
+import { resolveContextSettings, resolveWhere } from "./resolve-context";
 import {
   nonNegativeInteger,
   nonNegativeMilliseconds,
@@ -29,6 +30,7 @@ import {
 import {
   type AgentOptions,
   DEFAULT_COMPACTION_THRESHOLD_TOKENS,
+  DEFAULT_COMPACTION_WINDOW_SHARE,
   DEFAULT_KEEP_RECENT_MESSAGES,
   DEFAULT_MAX_RETRIES,
   DEFAULT_MAX_TOKENS,
@@ -59,6 +61,7 @@ export function resolveLoopConfig<T>(options: AgentOptions<T>): LoopConfig<T> {
   const retry = resolveRetry(options.retry);
   validateHooks(options.hooks);
   validatePermissionOptions(options);
+  const context = resolveContextSettings(options.model, options.contextManagement);
   const submitTool = options.outputSchema ? createSubmitOutputTool(options.outputSchema) : undefined;
   const request = resolveAgentSettings(options, {
     maxTokens,
@@ -81,9 +84,10 @@ export function resolveLoopConfig<T>(options: AgentOptions<T>): LoopConfig<T> {
     retry,
     pricing: options.pricing ? { ...DEFAULT_PRICING, ...validatedPricing(options.pricing) } : DEFAULT_PRICING,
     compaction: {
-      history: resolveAutoCompact(options.autoCompact),
+      history: resolveAutoCompact(options.autoCompact, context.window),
       toolResults: resolveToolResultCompaction(options.compactToolResults),
     },
+    context,
     hooks: options.hooks,
     permissions: {
       mode: options.permissionMode ?? "default",
@@ -165,13 +169,17 @@ function resolveRetry(retry: AgentOptions["retry"]): RetryPolicy {
   };
 }
 
-function resolveAutoCompact(option: AgentOptions["autoCompact"]): CompactionSettings | undefined {
+function resolveAutoCompact(
+  option: AgentOptions["autoCompact"],
+  window: number | undefined,
+): CompactionSettings | undefined {
   if (!option) return undefined;
   const settings = option === true ? {} : option;
   return {
     thresholdTokens:
       positiveInteger("autoCompact.thresholdTokens", settings.thresholdTokens) ??
-      DEFAULT_COMPACTION_THRESHOLD_TOKENS,
+      (window ? Math.floor(window * DEFAULT_COMPACTION_WINDOW_SHARE) : DEFAULT_COMPACTION_THRESHOLD_TOKENS),
+    where: resolveWhere("autoCompact.where", settings.where),
     keepRecentMessages:
       nonNegativeInteger("autoCompact.keepRecentMessages", settings.keepRecentMessages) ??
       DEFAULT_KEEP_RECENT_MESSAGES,

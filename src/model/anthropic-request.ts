@@ -6,6 +6,7 @@
 import type { ModelMessage, TextBlock } from "../messages/types";
 import { placeCacheMarkers } from "./cache-markers";
 import type { JsonSchema, ModelRequest, ModelToolDefinition } from "./client";
+import { CONTEXT_MANAGEMENT_BETA, toWireContextManagement, type WireContextManagement } from "./context-management";
 import {
   type Effort,
   RESERVED_BODY_FIELDS,
@@ -46,6 +47,7 @@ export type AnthropicRequestBody = {
   top_k?: number;
   stop_sequences?: string[];
   cache_control?: unknown;
+  context_management?: WireContextManagement;
 };
 
 /**
@@ -81,6 +83,7 @@ export function toAnthropicRequestBody(request: ModelRequest): AnthropicRequestB
   if (outputConfig.format || outputConfig.effort) body.output_config = outputConfig;
   if (request.metadata?.userId !== undefined) body.metadata = { user_id: request.metadata.userId };
   if (request.serviceTier) body.service_tier = request.serviceTier;
+  if (request.contextManagement) body.context_management = toWireContextManagement(request.contextManagement);
   mergeExtraBody(body, request.extraBody);
   return request.promptCaching ? placeCacheMarkers(body, request.promptCaching) : body;
 }
@@ -122,6 +125,14 @@ function mergeExtraBody(body: AnthropicRequestBody, extraBody: Record<string, un
     if (RESERVED_BODY_FIELDS.includes(key) || key === "__proto__" || value === undefined) continue;
     target[key] = value;
   }
+}
+
+/**
+ * The `anthropic-beta` header a request needs, or `undefined`: the context-management beta when it
+ * asks for `contextManagement`.
+ */
+export function betaHeaderOf(request: ModelRequest): string | undefined {
+  return request.contextManagement ? CONTEXT_MANAGEMENT_BETA : undefined;
 }
 
 /** A history message as the API accepts it: `role` and `content`, nothing else. */

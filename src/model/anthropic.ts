@@ -11,7 +11,7 @@ import { resolveBaseUrl } from "./anthropic-base-url";
 import { credentialSecrets } from "./anthropic-credentials";
 import { type FetchLike, type HttpTransport, postMessages, requestHeadersOf } from "./anthropic-http";
 import { readJsonMessage } from "./anthropic-json-response";
-import { toAnthropicRequestBody } from "./anthropic-request";
+import { betaHeaderOf, toAnthropicRequestBody } from "./anthropic-request";
 import { type FailureContext, withFailureMapping } from "./anthropic-request-failure";
 import {
   type AnthropicSdkClient,
@@ -120,7 +120,7 @@ export function createAnthropicClient(options: AnthropicClientOptions = {}): Mod
     createMessage(request) {
       return withFailureMapping(request, failures, async (scope) => {
         const body = JSON.stringify({ ...toAnthropicRequestBody(request), stream });
-        const response = await postMessages(transport, body, scope);
+        const response = await postMessages(transport, body, scope, betaHeaderOf(request));
         return stream
           ? readStreamedMessage(response, request, scope, secrets)
           : readJsonMessage(response, scope.progress, secrets);

@@ -5,6 +5,7 @@
 
 import type { ModelStreamEvent } from "../messages/stream-event";
 import type { AssistantModelMessage, ModelMessage, TextBlock } from "../messages/types";
+import type { ContextEdits } from "./context-management";
 import type { ModelEndpoint } from "./endpoint";
 import type {
   CacheTtl,
@@ -77,6 +78,12 @@ export interface ModelRequest extends ModelSettings {
    * (`cache_control` with this TTL). Absent: no marker at all.
    */
   promptCaching?: PromptCachingConfig;
+  /**
+   * Context editing for the provider to apply to this request (`context_management.edits`, with
+   * the `context-management-2025-06-27` beta). Absent: none asked of the provider (the agent may
+   * have edited `messages` itself).
+   */
+  contextManagement?: ContextEdits;
 }
 
 /**
@@ -88,4 +95,10 @@ export interface ModelClient {
   createMessage(request: ModelRequest): Promise<AssistantModelMessage>;
   /** The service this client talks to, for tracing (`gen_ai.provider.name`, `server.address`). */
   readonly endpoint?: ModelEndpoint;
+  /**
+   * Counts the input tokens of a request without running it (the Messages API's
+   * `POST /v1/messages/count_tokens`), for `agent.getContextUsage()`. Optional: without it, the
+   * agent estimates.
+   */
+  countTokens?(request: ModelRequest): Promise<number>;
 }
