@@ -36,7 +36,7 @@ export function resolveWhere(name: string, value: unknown): ContextManagementWhe
  * @throws InvalidOptionError for an unknown field, a value of the wrong type or out of range
  */
 export function resolveContextSettings(model: string, option: unknown): ContextSettings {
-  if (option === undefined) return { management: undefined, window: contextWindowOf(model) };
+  if (option === undefined) return { model, management: undefined, window: contextWindowOf(model) };
   if (typeof option !== "object" || option === null || Array.isArray(option))
     throw new InvalidOptionError("createAgent: `contextManagement` must be an object.");
   assertKnownOptions("contextManagement", option as Record<string, unknown>, [
@@ -50,9 +50,13 @@ export function resolveContextSettings(model: string, option: unknown): ContextS
   const where = resolveWhere("contextManagement.where", options.where);
   const clearToolUses = resolveClearToolUses(options.clearToolUses);
   const clearThinking = resolveClearThinking(options.clearThinking);
-  if (!clearToolUses && !clearThinking) return { management: undefined, window };
+  if (!clearToolUses && !clearThinking) return { model, management: undefined, window };
   return {
-    management: { where, edits: { ...(clearToolUses && { clearToolUses }), ...(clearThinking && { clearThinking }) } },
+    model,
+    management: {
+      where,
+      edits: { ...(clearToolUses && { clearToolUses }), ...(clearThinking && { clearThinking }) },
+    },
     window,
   };
 }
@@ -61,7 +65,10 @@ function resolveWindow(model: string, value: number | undefined): number | undef
   const known = contextWindowOf(model);
   const given = positiveInteger("contextManagement.contextWindow", value);
   if (given === undefined) return known;
-  if (model.startsWith("claude-") && given > (offersLongContext(model) ? CLAUDE_LONG_CONTEXT_WINDOW : known!)) {
+  if (
+    model.startsWith("claude-") &&
+    given > (offersLongContext(model) ? CLAUDE_LONG_CONTEXT_WINDOW : known!)
+  ) {
     throw new InvalidOptionError(
       `\`contextManagement.contextWindow\` is ${given} tokens, more than ${model} offers (${offersLongContext(model) ? CLAUDE_LONG_CONTEXT_WINDOW : known}).`,
     );
@@ -97,8 +104,10 @@ function resolveClearToolUses(option: unknown): ClearToolUsesEdit | undefined {
       nonNegativeInteger("contextManagement.clearToolUses.keepToolUses", number("keepToolUses")) ??
       DEFAULT_KEEP_TOOL_USES,
     clearAtLeastTokens:
-      nonNegativeInteger("contextManagement.clearToolUses.clearAtLeastTokens", number("clearAtLeastTokens")) ??
-      DEFAULT_CLEAR_AT_LEAST_TOKENS,
+      nonNegativeInteger(
+        "contextManagement.clearToolUses.clearAtLeastTokens",
+        number("clearAtLeastTokens"),
+      ) ?? DEFAULT_CLEAR_AT_LEAST_TOKENS,
     excludeTools: (excludeTools as string[] | undefined) ?? [],
     clearInputs: clearInputs === true,
   };

@@ -19,7 +19,6 @@ import { urlSecretsOf } from "../shared/redact";
 import { abortableSleep } from "../shared/signals";
 import { createSubmitOutputTool } from "../tools/submit-output";
 import { resolveAgentSettings } from "./model-settings-options";
-import { resolveContextSettings, resolveWhere } from "./resolve-context";
 import {
   nonNegativeInteger,
   nonNegativeMilliseconds,
@@ -40,6 +39,7 @@ import {
   DEFAULT_TOOL_CONCURRENCY,
   DEFAULT_TOOL_RESULT_THRESHOLD_CHARS,
 } from "./options";
+import { resolveContextSettings, resolveWhere } from "./resolve-context";
 
 /** Output budget of a compaction or summary call, unless configured. */
 export const DEFAULT_SUMMARY_MAX_TOKENS = 4096;

@@ -43,7 +43,11 @@ export function manageContext(loop: LoopContext<unknown>, base: RequestBase, mod
  * provider's applied edits (or their absence: the SDK takes over), or the SDK's own, reported as a
  * `context_edits` message when what is cleared changed.
  */
-export function observeContext(loop: LoopContext<unknown>, query: QueryState, reply: ModelOutcome): ModelOutcome {
+export function observeContext(
+  loop: LoopContext<unknown>,
+  query: QueryState,
+  reply: ModelOutcome,
+): ModelOutcome {
   if (reply.kind !== "response" || !loop.config.context.management) return reply;
   const state = loop.conversation.context;
   if (state.askedProvider) {
@@ -61,10 +65,20 @@ export function observeContext(loop: LoopContext<unknown>, query: QueryState, re
       return reply;
     }
     if (state.changed(reported.applied_edits))
-      query.channel.emit({ type: "system", subtype: "context_edits", where: "provider", applied_edits: reported.applied_edits });
+      query.channel.emit({
+        type: "system",
+        subtype: "context_edits",
+        where: "provider",
+        applied_edits: reported.applied_edits,
+      });
     return reply;
   }
   if (state.changed(state.clientEdits))
-    query.channel.emit({ type: "system", subtype: "context_edits", where: "client", applied_edits: state.clientEdits });
+    query.channel.emit({
+      type: "system",
+      subtype: "context_edits",
+      where: "client",
+      applied_edits: state.clientEdits,
+    });
   return reply;
 }

@@ -121,7 +121,12 @@ export type SDKSystemMessage =
    * (`applied_edits` as it reported them) or by the SDK on the outgoing request. History keeps
    * everything.
    */
-  | { type: "system"; subtype: "context_edits"; where: "provider" | "client"; applied_edits: AppliedContextEdit[] }
+  | {
+      type: "system";
+      subtype: "context_edits";
+      where: "provider" | "client";
+      applied_edits: AppliedContextEdit[];
+    }
   /**
    * The provider ignored what was asked of it (`feature`: context editing, or server compaction):
    * the SDK does it on its side from now on, for this conversation.

@@ -6,7 +6,11 @@
 import type { ModelMessage, TextBlock } from "../messages/types";
 import { placeCacheMarkers } from "./cache-markers";
 import type { JsonSchema, ModelRequest, ModelToolDefinition } from "./client";
-import { CONTEXT_MANAGEMENT_BETA, toWireContextManagement, type WireContextManagement } from "./context-management";
+import {
+  CONTEXT_MANAGEMENT_BETA,
+  toWireContextManagement,
+  type WireContextManagement,
+} from "./context-management";
 import {
   type Effort,
   RESERVED_BODY_FIELDS,
@@ -141,4 +145,15 @@ function toWireMessage(message: ModelMessage): {
   content: ModelMessage["content"];
 } {
   return { role: message.role, content: message.content };
+}
+
+/** The body of `POST /v1/messages/count_tokens` for `request`: what its prompt is made of. */
+export function toCountTokensBody(request: ModelRequest): Record<string, unknown> {
+  const full = toAnthropicRequestBody({ ...request, promptCaching: undefined, extraBody: undefined });
+  const body: Record<string, unknown> = { model: full.model, messages: full.messages };
+  if (full.system !== undefined) body.system = full.system;
+  if (full.tools !== undefined) body.tools = full.tools;
+  if (full.tool_choice !== undefined) body.tool_choice = full.tool_choice;
+  if (full.thinking !== undefined) body.thinking = full.thinking;
+  return body;
 }

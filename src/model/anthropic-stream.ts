@@ -4,9 +4,9 @@
  * @module
  */
 import { ProviderError } from "../errors";
+import type { AppliedContextEdit } from "../messages/applied-context-edit";
 import { type PartialUsage, readUsage, toUsage } from "../messages/reported-usage";
 import type { AssistantModelMessage, ContentBlock, StopReason } from "../messages/types";
-import type { AppliedContextEdit } from "../messages/applied-context-edit";
 import { readStopSequence, toContentBlock } from "./anthropic-response";
 import type { ModelStreamEvent } from "./client";
 import { readAppliedEdits } from "./context-management";
@@ -80,7 +80,9 @@ export class StreamedMessageAssembler {
         break;
       case "message_delta":
         this.applyMessageDelta(event.delta, event.usage);
-        this.contextManagement ??= readAppliedEdits((event as { context_management?: unknown }).context_management);
+        this.contextManagement ??= readAppliedEdits(
+          (event as { context_management?: unknown }).context_management,
+        );
         break;
       case "message_stop":
         this.stopped = true;
@@ -114,7 +116,8 @@ export class StreamedMessageAssembler {
     if (this.usage) message.usage = toUsage(this.usage);
     if (this.responseId) message.providerResponseId = this.responseId;
     if (this.servingModel) message.model = this.servingModel;
-    if (this.contextManagement) message.meta = { context_management: { applied_edits: this.contextManagement } };
+    if (this.contextManagement)
+      message.meta = { context_management: { applied_edits: this.contextManagement } };
     return message;
   }
 

@@ -21,6 +21,7 @@ import {
 } from "./anthropic-sdk-client";
 import { readStreamedMessage } from "./anthropic-streamed-response";
 import type { ModelClient } from "./client";
+import { countTokensOverFetch, countTokensOverSdk } from "./count-tokens";
 import { endpointOf } from "./endpoint";
 import { readEnv } from "./env";
 
@@ -126,6 +127,7 @@ export function createAnthropicClient(options: AnthropicClientOptions = {}): Mod
           : readJsonMessage(response, scope.progress, secrets);
       });
     },
+    countTokens: (request) => countTokensOverFetch(transport, request),
   };
 }
 
@@ -155,5 +157,6 @@ function createSdkBackedClient(sdk: AnthropicSdkClient, options: AnthropicClient
         createSdkMessage(sdk, toAnthropicRequestBody(request), stream, request, scope, secrets),
       );
     },
+    countTokens: (request) => countTokensOverSdk(sdk, request),
   };
 }

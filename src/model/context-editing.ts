@@ -40,12 +40,29 @@ export interface EditedMessages<M extends Editable> {
 }
 
 /**
- * Estimated tokens of a value: a quarter of the length of its JSON (rounded up), the estimate the
- * client path and the mock server share for the trigger.
+ * Estimated tokens of a value: a quarter (rounded up) of its characters — the text of text blocks
+ * and strings, the keys and values of other objects, never a `cache_control` marker — so that a
+ * string and the text block holding it count the same. The estimate the client path and the mock
+ * server share for the trigger.
  */
 export function estimateTokens(value: unknown): number {
-  if (value === undefined) return 0;
-  return Math.ceil(JSON.stringify(value).length / 4);
+  return Math.ceil(charactersOf(value) / 4);
+}
+
+function charactersOf(value: unknown): number {
+  if (value === undefined || value === null) return 0;
+  if (typeof value === "string") return value.length;
+  if (typeof value !== "object") return String(value).length;
+  if (Array.isArray(value)) {
+    let total = 0;
+    for (const item of value) total += charactersOf(item);
+    return total;
+  }
+  const record = value as Record<string, unknown>;
+  if (record.type === "text" && typeof record.text === "string") return record.text.length;
+  let total = 0;
+  for (const key in record) if (key !== "cache_control") total += key.length + charactersOf(record[key]);
+  return total;
 }
 
 /** Estimated input tokens of a request's parts (system, tools, messages' content). */
@@ -181,7 +198,11 @@ function clearThinking<M extends Editable>(messages: M[], edit: ClearThinkingEdi
   if (edit.keepTurns === "all") return { messages, turns: 0, tokens: 0 };
   const turns: number[] = [];
   messages.forEach((message, index) => {
-    if (message.role === "assistant" && typeof message.content !== "string" && message.content.some(isThinking))
+    if (
+      message.role === "assistant" &&
+      typeof message.content !== "string" &&
+      message.content.some(isThinking)
+    )
       turns.push(index);
   });
   const clear = new Set(turns.slice(0, Math.max(0, turns.length - edit.keepTurns)));

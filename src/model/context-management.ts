@@ -58,7 +58,6 @@ export type WireContextEdit =
 /** `context_management` as the Messages API reads it. */
 export type WireContextManagement = { edits: WireContextEdit[] };
 
-
 /** The edits in the API's form; clearing thinking first, as the API requires. */
 export function toWireContextManagement(edits: ContextEdits): WireContextManagement {
   const wire: WireContextEdit[] = [];

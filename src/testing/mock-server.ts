@@ -9,6 +9,7 @@ import { setMaxListeners } from "node:events";
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Usage } from "../messages/types";
+import { applyMockContextManagement } from "./mock-context-management";
 import { estimatePromptTokens, MockPromptCache, type MockPromptCacheOptions } from "./mock-prompt-cache";
 import { apiErrorBody } from "./mock-server-errors";
 import {
@@ -41,6 +42,8 @@ export interface MockRecordedRequest {
   headers: IncomingHttpHeaders;
   /** The parsed JSON body (the raw text when it is not JSON). */
   body: any;
+  /** The messages the model saw, when the server's context editing changed them. */
+  editedMessages?: unknown[];
 }
 
 /** Options of {@link startMockAnthropicServer}. */
@@ -62,6 +65,13 @@ export interface MockAnthropicServerOptions {
    * this server sent with it. @default true
    */
   checkThinking?: boolean;
+  /**
+   * Context management as the Anthropic API does it (`context_management` edits applied to the
+   * request, `applied_edits` in the response; `POST /v1/messages/count_tokens`). `false`: a
+   * provider without support, which ignores `context_management` and has no counting route.
+   * @default true
+   */
+  contextManagement?: boolean;
 }
 
 /** A running mock server. */
@@ -117,6 +127,7 @@ export async function startMockAnthropicServer(
         ? undefined
         : new MockPromptCache(options.promptCache === true ? {} : options.promptCache),
     thinking: options.checkThinking === false ? undefined : new ThinkingLedger(),
+    contextManagement: options.contextManagement !== false,
   };
 
   const server = createServer((request, response) => {
@@ -175,6 +186,7 @@ interface ServerState {
   takeStep: () => ReturnType<typeof nextStep>;
   cache: MockPromptCache | undefined;
   thinking: ThinkingLedger | undefined;
+  contextManagement: boolean;
 }
 
 async function handleRequest(exchange: Exchange, state: ServerState): Promise<void> {
@@ -192,6 +204,13 @@ async function handleRequest(exchange: Exchange, state: ServerState): Promise<vo
 
   const pathname = new URL(request.url ?? "/", "http://localhost").pathname;
   const vertex = vertexRouteOf(pathname);
+  if (
+    request.method === "POST" &&
+    pathname === "/v1/messages/count_tokens" &&
+    state.contextManagement &&
+    body
+  )
+    return sendJson(exchange, 200, { input_tokens: Math.max(1, estimatePromptTokens(body)) });
   if (request.method !== "POST" || (pathname !== "/v1/messages" && !vertex)) {
     return sendJson(
       exchange,
@@ -217,6 +236,11 @@ async function handleRequest(exchange: Exchange, state: ServerState): Promise<vo
     }
     body = adapted.body;
   }
+  const context = applyMockContextManagement(body, request.headers, state.contextManagement);
+  if ("error" in context)
+    return sendJson(exchange, 400, apiErrorBody("invalid_request_error", context.error, exchange.requestId));
+  body = context.body;
+  if (context.editedMessages) state.requests.at(-1)!.editedMessages = context.editedMessages;
   const cached = state.cache?.prepare(body, apiKeyOf(request.headers));
   const refusal = (cached && "error" in cached ? cached.error : undefined) ?? state.thinking?.check(body);
   if (refusal !== undefined) {
@@ -249,6 +273,7 @@ async function handleRequest(exchange: Exchange, state: ServerState): Promise<vo
   await pause(step.delayMs, exchange.signal);
   const inputUsage = cached && "commit" in cached ? cached.commit() : estimate();
   const message = toMessageBody(step, body, exchange.number, inputUsage);
+  if (context.contextManagement) message.context_management = context.contextManagement;
   state.thinking?.record(message.content);
   if (!stream) return sendJson(exchange, 200, message, step.headers);
   if (!step.eventDelayMs || step.eventDelayMs <= 0)

@@ -124,6 +124,8 @@ export interface ContextManagementConfig {
 export interface ContextSettings {
   /** Undefined: no edits asked. */
   readonly management: ContextManagementConfig | undefined;
+  /** The agent's model, whose window `window` is (`setModel()` may change the conversation's). */
+  readonly model: string;
   /** The context window of the agent's model, when known (or given). */
   readonly window: number | undefined;
 }
