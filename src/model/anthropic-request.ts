@@ -40,7 +40,7 @@ export type AnthropicRequestBody = {
   max_tokens: number;
   messages: Array<{ role: ModelMessage["role"]; content: ModelMessage["content"] }>;
   system?: string | TextBlock[];
-  tools?: ModelToolDefinition[];
+  tools?: Array<ModelToolDefinition | { type: string; name: string }>;
   tool_choice?: WireToolChoice;
   thinking?: WireThinking;
   output_config?: { format?: { type: "json_schema"; schema: JsonSchema }; effort?: Effort };
@@ -67,14 +67,17 @@ export type AnthropicRequestBody = {
  * passed by reference — thinking blocks and signatures byte for byte — and only blocks that get a
  * cache marker are copied.
  */
-export function toAnthropicRequestBody(request: ModelRequest): AnthropicRequestBody {
+export function toAnthropicRequestBody(
+  request: ModelRequest,
+  options: { nativeTools?: boolean } = {},
+): AnthropicRequestBody {
   const body: AnthropicRequestBody = {
     model: request.model,
     max_tokens: request.maxTokens,
     messages: request.messages.map(toWireMessage),
   };
   if (request.system !== undefined && request.system.length > 0) body.system = request.system;
-  if (request.tools && request.tools.length > 0) body.tools = request.tools;
+  if (request.tools && request.tools.length > 0) body.tools = wireTools(request.tools, options.nativeTools);
   addSamplingSettings(body, request);
   const toolChoice = wireToolChoice(request.toolChoice, request.parallelToolCalls);
   // The API refuses a tool_choice without tools (a compaction request has none).
@@ -135,8 +138,27 @@ function mergeExtraBody(body: AnthropicRequestBody, extraBody: Record<string, un
  * The `anthropic-beta` header a request needs, or `undefined`: the context-management beta when it
  * asks for `contextManagement`.
  */
-export function betaHeaderOf(request: ModelRequest): string | undefined {
-  return request.contextManagement ? CONTEXT_MANAGEMENT_BETA : undefined;
+export function betaHeaderOf(request: ModelRequest, nativeTools = false): string | undefined {
+  if (request.contextManagement) return CONTEXT_MANAGEMENT_BETA;
+  if (nativeTools && request.tools?.some((tool) => tool.native_type)) return CONTEXT_MANAGEMENT_BETA;
+  return undefined;
+}
+
+/**
+ * The tools as sent: a tool with a `native_type` as `{ type, name }` when the provider honours it
+ * (`nativeTools`), else as a plain tool without that field; the array as given when none has one.
+ */
+function wireTools(
+  tools: ModelToolDefinition[],
+  nativeTools: boolean | undefined,
+): NonNullable<AnthropicRequestBody["tools"]> {
+  if (!tools.some((tool) => tool.native_type)) return tools;
+  return tools.map((tool) => {
+    if (!tool.native_type) return tool;
+    if (nativeTools) return { type: tool.native_type, name: tool.name };
+    const { native_type: _native, ...plain } = tool;
+    return plain;
+  });
 }
 
 /** A history message as the API accepts it: `role` and `content`, nothing else. */

@@ -85,7 +85,8 @@ export async function createSdkMessage(
     maxRetries: 0,
   };
   // The SDKs merge a per-request `anthropic-beta` with their own headers.
-  if (body.context_management) options.headers = { "anthropic-beta": CONTEXT_MANAGEMENT_BETA };
+  if (body.context_management || body.tools?.some((tool) => "type" in tool))
+    options.headers = { "anthropic-beta": CONTEXT_MANAGEMENT_BETA };
   const call = create({ ...body, stream }, options);
   const { data, requestId } = await settle(call);
   scope.progress.requestId = requestId;

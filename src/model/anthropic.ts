@@ -21,6 +21,7 @@ import {
 } from "./anthropic-sdk-client";
 import { readStreamedMessage } from "./anthropic-streamed-response";
 import type { ModelClient } from "./client";
+import { honoursContextManagement } from "./context-support";
 import { countTokensOverFetch, countTokensOverSdk } from "./count-tokens";
 import { endpointOf } from "./endpoint";
 import { readEnv } from "./env";
@@ -115,13 +116,14 @@ export function createAnthropicClient(options: AnthropicClientOptions = {}): Mod
   const secrets = [...credentialSecrets(apiKey ?? authToken, options.defaultHeaders), ...base.urlSecrets];
   const failures: FailureContext = { secrets, endpoint };
   const stream = options.stream ?? true;
+  const nativeTools = honoursContextManagement(endpoint);
 
   return {
     endpoint,
     createMessage(request) {
       return withFailureMapping(request, failures, async (scope) => {
-        const body = JSON.stringify({ ...toAnthropicRequestBody(request), stream });
-        const response = await postMessages(transport, body, scope, betaHeaderOf(request));
+        const body = JSON.stringify({ ...toAnthropicRequestBody(request, { nativeTools }), stream });
+        const response = await postMessages(transport, body, scope, betaHeaderOf(request, nativeTools));
         return stream
           ? readStreamedMessage(response, request, scope, secrets)
           : readJsonMessage(response, scope.progress, secrets);
@@ -150,11 +152,19 @@ function createSdkBackedClient(sdk: AnthropicSdkClient, options: AnthropicClient
   const secrets = sdkClientSecrets(sdk);
   const failures: FailureContext = { secrets, endpoint };
   const stream = options.stream ?? true;
+  const nativeTools = honoursContextManagement(endpoint);
   return {
     endpoint,
     createMessage(request) {
       return withFailureMapping(request, failures, (scope) =>
-        createSdkMessage(sdk, toAnthropicRequestBody(request), stream, request, scope, secrets),
+        createSdkMessage(
+          sdk,
+          toAnthropicRequestBody(request, { nativeTools }),
+          stream,
+          request,
+          scope,
+          secrets,
+        ),
       );
     },
     countTokens: (request) => countTokensOverSdk(sdk, request),

@@ -38,8 +38,17 @@ export type ModelSettingsField = keyof ModelSettings | "promptCaching";
 /** A JSON Schema object, as sent to the model for tool inputs and output formats. */
 export type JsonSchema = { [key: string]: unknown };
 
-/** A tool as declared to the model. */
-export type ModelToolDefinition = { name: string; description?: string; input_schema: JsonSchema };
+/**
+ * A tool as declared to the model. `native_type`, when set, names the provider's own declaration of
+ * the tool (`memory_20250818`): a client that knows it sends `{ type: native_type, name }` to a
+ * provider that honours it, and the plain definition elsewhere; it is never sent as a field.
+ */
+export type ModelToolDefinition = {
+  name: string;
+  description?: string;
+  input_schema: JsonSchema;
+  native_type?: string;
+};
 
 /**
  * Provider-native structured output: the response text must be JSON matching `schema`.
