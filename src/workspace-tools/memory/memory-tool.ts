@@ -9,6 +9,7 @@ import { InvalidOptionError } from "../../errors";
 import { assertKnownOptions } from "../../shared/known-options";
 import { defineTool } from "../../tools/define-tool";
 import type { Tool, ToolOutput } from "../../tools/tool";
+import { WorkspacePathError } from "../workspace";
 import { changeMemory, type MemoryInput, viewMemory } from "./memory-commands";
 import {
   DEFAULT_MEMORY_MAX_FILE_BYTES,
@@ -89,7 +90,8 @@ async function run(backend: MemoryBackend, input: MemoryInput, limits: MemoryLim
     if (input.command === "view") return viewMemory(await backend.read(), input);
     return await backend.update((tree) => changeMemory(tree, input, limits));
   } catch (error) {
-    if (error instanceof MemoryToolError) return { content: error.message, isError: true };
+    if (error instanceof MemoryToolError || error instanceof WorkspacePathError)
+      return { content: error.message, isError: true };
     throw error;
   }
 }
