@@ -24,6 +24,33 @@ export type MockContextOutcome =
       contextManagement?: { applied_edits: AppliedContextEdit[] };
     };
 
+/** The Messages API's declaration of its memory tool. */
+const MEMORY_TOOL_TYPE = "memory_20250818";
+
+/**
+ * Checks the native tools a request declares as the API does: the memory tool (`memory_20250818`)
+ * must be named `memory` and needs the context-management beta; a provider without support knows
+ * no such tool type. Returns why the request is refused, or `undefined`.
+ */
+export function checkNativeTools(
+  body: any,
+  headers: IncomingHttpHeaders,
+  supported: boolean,
+): string | undefined {
+  const tools: unknown[] = Array.isArray(body.tools) ? body.tools : [];
+  for (const [index, tool] of tools.entries()) {
+    const type = (tool as { type?: unknown })?.type;
+    if (type === undefined || type === "custom") continue;
+    if (type !== MEMORY_TOOL_TYPE || !supported)
+      return `tools.${index}.type: unknown tool type ${JSON.stringify(type)}.`;
+    if ((tool as { name?: unknown }).name !== "memory")
+      return `tools.${index}.name: the ${MEMORY_TOOL_TYPE} tool must be named "memory".`;
+    if (!betasOf(headers).includes(CONTEXT_MANAGEMENT_BETA))
+      return `tools.${index}: the ${MEMORY_TOOL_TYPE} tool needs the beta header "anthropic-beta: ${CONTEXT_MANAGEMENT_BETA}".`;
+  }
+  return undefined;
+}
+
 /** The betas a request names in its `anthropic-beta` header(s). */
 export function betasOf(headers: IncomingHttpHeaders): string[] {
   const raw = headers["anthropic-beta"];
@@ -46,6 +73,8 @@ export function applyMockContextManagement(
   headers: IncomingHttpHeaders,
   supported: boolean,
 ): MockContextOutcome {
+  const refusal = checkNativeTools(body, headers, supported);
+  if (refusal) return { error: refusal };
   if (!supported || body.context_management === undefined) return { body };
   if (!betasOf(headers).includes(CONTEXT_MANAGEMENT_BETA)) {
     return {
