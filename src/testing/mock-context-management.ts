@@ -20,9 +20,12 @@ export type MockContextOutcome =
       body: any;
       /** The messages after editing, when the server edited them. */
       editedMessages?: unknown[];
-      /** The response's `context_management`, when the request asked for edits. */
-      contextManagement?: { applied_edits: AppliedContextEdit[] };
+      /** What the response adds: its `context_management`, when the request asked for edits. */
+      response?: { context_management: { applied_edits: AppliedContextEdit[] } };
     };
+
+/** The route of token counting. */
+export const COUNT_TOKENS_PATH = "/v1/messages/count_tokens";
 
 /** The Messages API's declaration of its memory tool. */
 const MEMORY_TOOL_TYPE = "memory_20250818";
@@ -89,7 +92,7 @@ export function applyMockContextManagement(
   const messages: any[] = Array.isArray(body.messages) ? body.messages : [];
   const tokens = estimateRequestTokens({ system: body.system, tools: body.tools, messages });
   const edited = applyContextEdits(messages, edits, tokens);
-  const contextManagement = { applied_edits: edited.applied };
-  if (edited.applied.length === 0) return { body, contextManagement };
-  return { body: { ...body, messages: edited.messages }, editedMessages: edited.messages, contextManagement };
+  const response = { context_management: { applied_edits: edited.applied } };
+  if (edited.applied.length === 0) return { body, response };
+  return { body: { ...body, messages: edited.messages }, editedMessages: edited.messages, response };
 }
