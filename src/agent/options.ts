@@ -76,10 +76,11 @@ export interface AutoCompactOptions {
   /** Output budget of the summary call. @default 4096 */
   maxTokens?: number;
   /**
-   * Who compacts. `"client"`: the SDK, with a summary request (the threshold as above).
-   * `"provider"`: the provider's server compaction (`compact_20260112`), triggered at the same
-   * threshold. `"auto"`: the provider on the Anthropic API, Bedrock and Vertex AI, the SDK
-   * elsewhere (and wherever a response shows the provider did not compact). @default "auto"
+   * Who compacts. `"client"`: the SDK, with a summary request (the threshold as above). `"auto"`:
+   * the provider's server compaction where it has one, the SDK elsewhere — in this version the SDK
+   * everywhere: server compaction (`compact_20260112`) is not implemented yet, and `"provider"` is
+   * refused with an `InvalidOptionError` rather than silently compacting on our side.
+   * @default "auto"
    */
   where?: "auto" | "provider" | "client";
 }

@@ -179,7 +179,7 @@ function resolveAutoCompact(
     thresholdTokens:
       positiveInteger("autoCompact.thresholdTokens", settings.thresholdTokens) ??
       (window ? Math.floor(window * DEFAULT_COMPACTION_WINDOW_SHARE) : DEFAULT_COMPACTION_THRESHOLD_TOKENS),
-    where: resolveWhere("autoCompact.where", settings.where),
+    where: resolveCompactionWhere(settings.where),
     keepRecentMessages:
       nonNegativeInteger("autoCompact.keepRecentMessages", settings.keepRecentMessages) ??
       DEFAULT_KEEP_RECENT_MESSAGES,
@@ -187,6 +187,20 @@ function resolveAutoCompact(
     model: settings.model,
     maxTokens: positiveInteger("autoCompact.maxTokens", settings.maxTokens) ?? DEFAULT_SUMMARY_MAX_TOKENS,
   };
+}
+
+/**
+ * `autoCompact.where`. Server compaction (`compact_20260112`) is not implemented yet: `"auto"` and
+ * `"client"` compact on our side, `"provider"` is refused rather than silently compacting here.
+ */
+function resolveCompactionWhere(value: unknown): "auto" | "client" {
+  const where = resolveWhere("autoCompact.where", value);
+  if (where === "provider") {
+    throw new InvalidOptionError(
+      '`autoCompact.where: "provider"` (the provider\'s server compaction) is not available in this version: use "auto" (today: our compaction everywhere) or "client".',
+    );
+  }
+  return where;
 }
 
 function resolveToolResultCompaction(

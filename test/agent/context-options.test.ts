@@ -114,5 +114,8 @@ describe("context windows and the compaction threshold", () => {
         .history?.thresholdTokens,
     ).toBe(5_000);
     expect(resolveLoopConfig({ model: "m", autoCompact: true }).compaction.history?.where).toBe("auto");
+    expect(() => createAgent({ model: "m", client, autoCompact: { where: "provider" } })).toThrow(
+      /server compaction\) is not available in this version/,
+    );
   });
 });

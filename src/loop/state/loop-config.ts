@@ -88,10 +88,10 @@ export interface CompactionSettings {
   /** Output budget of the summary call. */
   readonly maxTokens: number;
   /**
-   * Who compacts: the provider (`compact_20260112`), the SDK (a summary request), or `"auto"`: the
-   * provider where it compacts (the Anthropic API, Bedrock, Vertex AI), the SDK elsewhere.
+   * Who compacts: the SDK (a summary request), or `"auto"`: the provider where it compacts — not
+   * implemented yet, so the SDK everywhere (`"provider"` is refused at creation).
    */
-  readonly where: "auto" | "provider" | "client";
+  readonly where: "auto" | "client";
 }
 
 /** Resolved settings of summarising oversized tool results. */
