@@ -194,3 +194,44 @@ describe("context editing on a provider without support", () => {
     expect(growths).toBeLessThan(TURNS / 2);
   });
 });
+
+describe("clearing old thinking over HTTP", () => {
+  for (const where of ["provider", "client"] as const) {
+    it(`drops old thinking (${where}), the last turn's kept as the API requires; history keeps all`, async () => {
+      const server = await startMockAnthropicServer({
+        contextManagement: where === "provider",
+        handler: (_body, index) =>
+          index < 4
+            ? {
+                content: [
+                  { type: "thinking", thinking: `Thinking about file ${index}.`, signature: `sig-${index}` },
+                  { type: "tool_use", id: `call_${index}`, name: "read", input: { file: index } },
+                ],
+              }
+            : { content: "Done." },
+      });
+      servers.push(server);
+      const agent = createAgent({
+        model: MODEL,
+        client: createAnthropicClient({ apiKey: "sk-thinking", baseURL: server.url }),
+        tools: [read],
+        thinking: { type: "enabled", budgetTokens: 2_000 },
+        contextManagement: { clearThinking: true, where },
+      });
+      const messages = await collect(agent.query("Read four files."));
+      expect(lastResult(messages).subtype).toBe("success"); // the mock's thinking check passed
+      const last = seen(server).at(-1) as Array<{ role: string; content: Array<{ type: string }> }>;
+      const thinkingTurns = last.filter((message) =>
+        message.content.some?.((block) => block.type === "thinking"),
+      );
+      expect(thinkingTurns).toHaveLength(1);
+      expect(JSON.stringify(thinkingTurns[0])).toContain("Thinking about file 3.");
+      const history = JSON.stringify(await agent.getHistory());
+      for (let index = 0; index < 4; index++) expect(history).toContain(`Thinking about file ${index}.`);
+      expect(ofSubtype(messages, "context_edits").at(-1)?.applied_edits[0]).toMatchObject({
+        type: "clear_thinking_20251015",
+        cleared_thinking_turns: 3,
+      });
+    });
+  }
+});
