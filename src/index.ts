@@ -3,6 +3,18 @@
  * exports only. This entry never imports an optional peer dependency.
  * @module
  */
+
+export {
+  type ClearThinkingOptions,
+  type ClearToolUsesOptions,
+  type ContextManagementOptions,
+  type ContextManagementWhere,
+  DEFAULT_CLEAR_AT_LEAST_TOKENS,
+  DEFAULT_CLEAR_TRIGGER_TOKENS,
+  DEFAULT_KEEP_THINKING_TURNS,
+  DEFAULT_KEEP_TOOL_USES,
+} from "./agent/context-options";
+export type { ContextUsage, ContextUsageByCategory } from "./agent/context-usage";
 export { type Agent, createAgent } from "./agent/create-agent";
 export type {
   AgentOptions,
@@ -16,6 +28,7 @@ export type {
 } from "./agent/options";
 export {
   DEFAULT_COMPACTION_THRESHOLD_TOKENS,
+  DEFAULT_COMPACTION_WINDOW_SHARE,
   DEFAULT_HOOK_TIMEOUT_MS,
   DEFAULT_KEEP_RECENT_MESSAGES,
   DEFAULT_MAX_RETRIES,
@@ -60,6 +73,7 @@ export type {
   McpSseServerConfig,
   McpStdioServerConfig,
 } from "./integrations/mcp/config";
+export type { AppliedContextEdit } from "./messages/applied-context-edit";
 export type {
   ApprovalDecision,
   ApprovalDecisions,
@@ -72,6 +86,15 @@ export { textDeltas } from "./messages/text-deltas";
 export type * from "./messages/types";
 export { type AnthropicClientOptions, createAnthropicClient } from "./model/anthropic";
 export type * from "./model/client";
+export { CLEARED_TOOL_RESULT } from "./model/context-editing";
+export type { ClearThinkingEdit, ClearToolUsesEdit, ContextEdits } from "./model/context-management";
+export {
+  CLAUDE_CONTEXT_WINDOW,
+  CLAUDE_LONG_CONTEXT_WINDOW,
+  CONTEXT_WINDOWS,
+  contextWindowOf,
+  LONG_CONTEXT_MODELS,
+} from "./model/context-windows";
 export type { ModelEndpoint } from "./model/endpoint";
 export { isPromptTooLongError } from "./model/errors";
 export { defineSubagent } from "./subagents/define-subagent";

@@ -20,6 +20,7 @@ import { createAnthropicClient } from "../model/anthropic";
 import type { InheritedTracing, SpanHandle, TelemetryOptions } from "../telemetry/telemetry";
 import type { SharedBudget } from "../tools/agent-context";
 import type { Tool } from "../tools/tool";
+import { type ContextUsage, measureContextUsage } from "./context-usage";
 import { type AgentQuery, ConversationGuard } from "./conversation-guard";
 import { cycleLifecycle, type GuardUse } from "./cycle-lifecycle";
 import { McpAttachment } from "./mcp-attachment";
@@ -187,6 +188,12 @@ export class AgentShell<T> {
     await this.conversation.history.ensureLoaded();
     const pause = pendingPause(this.conversation.history.messages);
     return pause ? structuredClone(pause.marker.pending_approvals) : [];
+  }
+
+  /** `Agent.getContextUsage`: the context the next request would carry, counted or estimated. */
+  async getContextUsage(): Promise<ContextUsage> {
+    await this.conversation.history.ensureLoaded();
+    return measureContextUsage(this.loop as LoopContext<unknown>);
   }
 
   /** `Agent.replaceHistory`: idle only, and not after `close()`. */

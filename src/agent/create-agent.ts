@@ -9,6 +9,7 @@ import type { SDKMessage, SDKResultMessage } from "../messages/sdk-messages";
 import type { ModelMessage } from "../messages/types";
 import type { Tool } from "../tools/tool";
 import { AgentShell } from "./agent-shell";
+import type { ContextUsage } from "./context-usage";
 import { checkOptionShapes } from "./option-shapes";
 import type { AgentOptions, QueryOptions } from "./options";
 
@@ -34,6 +35,13 @@ export interface Agent<T = unknown> {
    * when needed); empty when nothing is pending. A copy.
    */
   getPendingApprovals(): Promise<PendingApproval[]>;
+  /**
+   * How full the context is, and with what: the context the next request would carry (system
+   * prompt, tools, history as sent — edited, when the SDK manages context), counted by the provider
+   * where it can (`measured: true`: the Messages API's `count_tokens`), estimated otherwise
+   * (`measured: false`), split into `byCategory`, with the model's window and the ratio.
+   */
+  getContextUsage(): Promise<ContextUsage>;
   /** Ends the running query with `interrupted`; a running tool batch finishes first. No-op when idle. */
   interrupt(): void;
   /** A deep copy of the history (loading the store first when needed). */
@@ -68,6 +76,7 @@ export function createAgent<T = unknown>(options: AgentOptions<T>): Agent<T> {
     interrupt: () => shell.interrupt(),
     getHistory: () => shell.getHistory(),
     getPendingApprovals: () => shell.getPendingApprovals(),
+    getContextUsage: () => shell.getContextUsage(),
     replaceHistory: (messages) => shell.replaceHistory(messages),
     addTools: (...tools) => shell.addTools(tools),
     setModel: (model) => shell.setModel(model),

@@ -27,6 +27,7 @@ export const AGENT_OPTION_NAMES = [
   "toolTimeoutMs",
   "historyStore",
   "autoCompact",
+  "contextManagement",
   "outputSchema",
   "outputFormat",
   "onModelRequest",

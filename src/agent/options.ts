@@ -23,6 +23,7 @@ import type { TelemetryOptions } from "../telemetry/telemetry";
 import type { SharedBudget } from "../tools/agent-context";
 import type { OutputSchema } from "../tools/output-schema";
 import type { Tool } from "../tools/tool";
+import type { ContextManagementOptions } from "./context-options";
 
 /** @see AgentOptions.maxTurns */
 export const DEFAULT_MAX_TURNS = 50;
@@ -36,8 +37,13 @@ export const DEFAULT_MAX_RETRIES = 2;
 export const DEFAULT_RETRY_INITIAL_DELAY_MS = 500;
 /** @see RetryOptions.maxDelayMs */
 export const DEFAULT_RETRY_MAX_DELAY_MS = 30_000;
-/** @see AutoCompactOptions.thresholdTokens */
+/** @see AutoCompactOptions.thresholdTokens — for a model whose context window is not known. */
 export const DEFAULT_COMPACTION_THRESHOLD_TOKENS = 100_000;
+/**
+ * The share of a known context window at which compaction starts by default (75 %: 150,000 tokens
+ * of Claude's 200,000, 96,000 of a 128,000-token window). @see AutoCompactOptions.thresholdTokens
+ */
+export const DEFAULT_COMPACTION_WINDOW_SHARE = 0.75;
 /** @see AutoCompactOptions.keepRecentMessages */
 export const DEFAULT_KEEP_RECENT_MESSAGES = 6;
 /** @see CompactToolResultsOptions.thresholdChars */
@@ -55,7 +61,11 @@ export interface RetryOptions {
 
 /** Tuning of automatic compaction. */
 export interface AutoCompactOptions {
-  /** Compact once a response reported more input tokens (input + cache buckets) than this. @default 100000 */
+  /**
+   * Compact once a response reported more input tokens (input + cache buckets) than this.
+   * @default 75 % of the model's context window when known (`CONTEXT_WINDOWS`,
+   * `contextManagement.contextWindow`), else 100000
+   */
   thresholdTokens?: number;
   /** Messages kept verbatim at the end of history. @default 6 */
   keepRecentMessages?: number;
@@ -65,6 +75,14 @@ export interface AutoCompactOptions {
   model?: string;
   /** Output budget of the summary call. @default 4096 */
   maxTokens?: number;
+  /**
+   * Who compacts. `"client"`: the SDK, with a summary request (the threshold as above). `"auto"`:
+   * the provider's server compaction where it has one, the SDK elsewhere — in this version the SDK
+   * everywhere: server compaction (`compact_20260112`) is not implemented yet, and `"provider"` is
+   * refused with an `InvalidOptionError` rather than silently compacting on our side.
+   * @default "auto"
+   */
+  where?: "auto" | "provider" | "client";
 }
 
 /** Summarising oversized tool results before they enter history. */
@@ -107,6 +125,11 @@ export interface AgentOptions<T = unknown> {
   toolTimeoutMs?: number;
   historyStore?: HistoryStore;
   autoCompact?: boolean | AutoCompactOptions;
+  /**
+   * Clearing old tool results and old thinking from the requests (never from history), by the
+   * provider or by the SDK, and the model's context window. @default off
+   */
+  contextManagement?: ContextManagementOptions;
   /** A validated, typed payload the run must end with, submitted through `submit_output`. */
   outputSchema?: OutputSchema<T>;
   /** Provider-native JSON output (the final text is parsed and validated). */

@@ -29,6 +29,7 @@ import {
 import {
   type AgentOptions,
   DEFAULT_COMPACTION_THRESHOLD_TOKENS,
+  DEFAULT_COMPACTION_WINDOW_SHARE,
   DEFAULT_KEEP_RECENT_MESSAGES,
   DEFAULT_MAX_RETRIES,
   DEFAULT_MAX_TOKENS,
@@ -38,6 +39,7 @@ import {
   DEFAULT_TOOL_CONCURRENCY,
   DEFAULT_TOOL_RESULT_THRESHOLD_CHARS,
 } from "./options";
+import { resolveContextSettings, resolveWhere } from "./resolve-context";
 
 /** Output budget of a compaction or summary call, unless configured. */
 export const DEFAULT_SUMMARY_MAX_TOKENS = 4096;
@@ -59,6 +61,7 @@ export function resolveLoopConfig<T>(options: AgentOptions<T>): LoopConfig<T> {
   const retry = resolveRetry(options.retry);
   validateHooks(options.hooks);
   validatePermissionOptions(options);
+  const context = resolveContextSettings(options.model, options.contextManagement);
   const submitTool = options.outputSchema ? createSubmitOutputTool(options.outputSchema) : undefined;
   const request = resolveAgentSettings(options, {
     maxTokens,
@@ -81,9 +84,10 @@ export function resolveLoopConfig<T>(options: AgentOptions<T>): LoopConfig<T> {
     retry,
     pricing: options.pricing ? { ...DEFAULT_PRICING, ...validatedPricing(options.pricing) } : DEFAULT_PRICING,
     compaction: {
-      history: resolveAutoCompact(options.autoCompact),
+      history: resolveAutoCompact(options.autoCompact, context.window),
       toolResults: resolveToolResultCompaction(options.compactToolResults),
     },
+    context,
     hooks: options.hooks,
     permissions: {
       mode: options.permissionMode ?? "default",
@@ -165,13 +169,17 @@ function resolveRetry(retry: AgentOptions["retry"]): RetryPolicy {
   };
 }
 
-function resolveAutoCompact(option: AgentOptions["autoCompact"]): CompactionSettings | undefined {
+function resolveAutoCompact(
+  option: AgentOptions["autoCompact"],
+  window: number | undefined,
+): CompactionSettings | undefined {
   if (!option) return undefined;
   const settings = option === true ? {} : option;
   return {
     thresholdTokens:
       positiveInteger("autoCompact.thresholdTokens", settings.thresholdTokens) ??
-      DEFAULT_COMPACTION_THRESHOLD_TOKENS,
+      (window ? Math.floor(window * DEFAULT_COMPACTION_WINDOW_SHARE) : DEFAULT_COMPACTION_THRESHOLD_TOKENS),
+    where: resolveCompactionWhere(settings.where),
     keepRecentMessages:
       nonNegativeInteger("autoCompact.keepRecentMessages", settings.keepRecentMessages) ??
       DEFAULT_KEEP_RECENT_MESSAGES,
@@ -179,6 +187,20 @@ function resolveAutoCompact(option: AgentOptions["autoCompact"]): CompactionSett
     model: settings.model,
     maxTokens: positiveInteger("autoCompact.maxTokens", settings.maxTokens) ?? DEFAULT_SUMMARY_MAX_TOKENS,
   };
+}
+
+/**
+ * `autoCompact.where`. Server compaction (`compact_20260112`) is not implemented yet: `"auto"` and
+ * `"client"` compact on our side, `"provider"` is refused rather than silently compacting here.
+ */
+function resolveCompactionWhere(value: unknown): "auto" | "client" {
+  const where = resolveWhere("autoCompact.where", value);
+  if (where === "provider") {
+    throw new InvalidOptionError(
+      '`autoCompact.where: "provider"` (the provider\'s server compaction) is not available in this version: use "auto" (today: our compaction everywhere) or "client".',
+    );
+  }
+  return where;
 }
 
 function resolveToolResultCompaction(

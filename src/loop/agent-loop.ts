@@ -16,6 +16,7 @@ import { type CompactionOutcome, compactHistory } from "./compaction/compact-his
 import { decideNext, type Next, type Outcome, STARTED } from "./decide-next";
 import { finishOrContinue } from "./finish-or-continue";
 import { MainRequest } from "./main-request";
+import { observeContext } from "./manage-context";
 import { initMessage, resultMessage } from "./query-messages";
 import { recordResponse, takeReply } from "./record-response";
 import { ToolRunner } from "./run-tools";
@@ -77,7 +78,7 @@ export async function* agentLoop<T>(
         case "call_model": {
           // 2. call the model, yielding its stream events and retry notices as they come
           const calling = callModel(loop, query, request.fields(), request.settings());
-          pending = takeReply(loop, query, yield* channel.during(calling));
+          pending = takeReply(loop, query, observeContext(loop, query, yield* channel.during(calling)));
           break;
         }
         case "record_response": // 3. emit the response

@@ -221,6 +221,7 @@ function requestFor(base: RequestBase, model: string, signal: AbortSignal): Mode
   if (base.serviceTier !== undefined) request.serviceTier = base.serviceTier;
   if (base.extraBody !== undefined) request.extraBody = base.extraBody;
   if (base.promptCaching !== undefined) request.promptCaching = base.promptCaching;
+  if (base.contextManagement !== undefined) request.contextManagement = base.contextManagement;
   return request;
 }
 
@@ -242,7 +243,8 @@ type CopiedByRequestFor =
   | "metadata"
   | "serviceTier"
   | "extraBody"
-  | "promptCaching";
+  | "promptCaching"
+  | "contextManagement";
 type _RequestForCopiesEveryField = AssertNever<Exclude<keyof RequestBase, CopiedByRequestFor>>;
 type AssertNever<T extends never> = T;
 

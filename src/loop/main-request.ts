@@ -5,6 +5,7 @@
  * @module
  */
 import type { ModelCallSettings, RequestBase } from "./call-model";
+import { manageContext } from "./manage-context";
 import { withRequestSettings } from "./request-settings";
 import type { LoopContext } from "./state/loop-context";
 import type { QueryState } from "./state/query-state";
@@ -34,8 +35,10 @@ export class MainRequest {
       // The query's settings (the agent's, with its overrides), resolved once per query.
       this.base = withRequestSettings(base, this.query.settings);
     }
-    this.base.messages = conversation.history.messages; // replaced by compaction and replaceHistory
     this.base.tools = conversation.tools.definitions(); // cached until the tool set changes
+    if (this.loop.config.context.management)
+      manageContext(this.loop, this.base, conversation.model); // history, or the edited copy this turn sends
+    else this.base.messages = conversation.history.messages; // replaced by compaction and replaceHistory
     return this.base;
   }
 

@@ -2,6 +2,7 @@
  * What a query yields: one discriminated union, with the result message always last.
  * @module
  */
+import type { AppliedContextEdit } from "./applied-context-edit";
 import type { PendingApproval } from "./approvals";
 import type { ModelStreamEvent } from "./stream-event";
 import type { AssistantModelMessage, StopReason, Usage, UserModelMessage } from "./types";
@@ -113,7 +114,29 @@ export type SDKSystemMessage =
   | { type: "system"; subtype: "unknown_pricing"; model: string; message: string }
   | { type: "system"; subtype: "max_tokens_continuation"; continuation: number }
   | { type: "system"; subtype: "store_error"; operation: "load" | "append" | "replace"; error: Error }
-  | { type: "system"; subtype: "hook_error"; hook: string; error: Error };
+  | { type: "system"; subtype: "hook_error"; hook: string; error: Error }
+  /**
+   * Context editing cleared more of the requests (`contextManagement`): reported when what is
+   * cleared changes, with the edits applied to the request just answered — by the provider
+   * (`applied_edits` as it reported them) or by the SDK on the outgoing request. History keeps
+   * everything.
+   */
+  | {
+      type: "system";
+      subtype: "context_edits";
+      where: "provider" | "client";
+      applied_edits: AppliedContextEdit[];
+    }
+  /**
+   * The provider ignored what was asked of it (`feature`: context editing, or server compaction):
+   * the SDK does it on its side from now on, for this conversation.
+   */
+  | {
+      type: "system";
+      subtype: "context_management_fallback";
+      feature: "context_editing" | "compaction";
+      message: string;
+    };
 
 /**
  * Everything a query yields. A message a subagent's child agent yielded carries

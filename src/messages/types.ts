@@ -3,6 +3,7 @@
  * the model sees and what history stores hold.
  * @module
  */
+import type { AppliedContextEdit } from "./applied-context-edit";
 
 /** A plain text block. */
 export type TextBlock = { type: "text"; text: string };
@@ -103,6 +104,12 @@ export type MessageMeta = {
    * running (refused, denied, settled before a pause) have no entry.
    */
   tool_durations_ms?: Record<string, number>;
+  /**
+   * On a response: the context edits the provider reported as applied to the request that produced
+   * it (`context_management.applied_edits`; an empty list when it applied none). Absent when the
+   * provider sent no `context_management` — it did not honour the edits, or none were asked.
+   */
+  context_management?: { applied_edits: AppliedContextEdit[] };
 };
 
 /** A user turn: a prompt, or tool results fed back. */

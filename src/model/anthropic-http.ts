@@ -83,11 +83,13 @@ export function requestHeadersOf(
  * Sends one request and returns its response once the headers are in. A non-2xx status is thrown
  * as an {@link HttpStatusError} with the body read; without a deadline the headers must arrive
  * within {@link RESPONSE_HEADERS_TIMEOUT_MS}, or the request fails (retryably) as timed out.
+ * `beta` is added to the `anthropic-beta` header.
  */
 export async function postMessages(
   transport: HttpTransport,
   body: string,
   scope: RequestScope,
+  beta?: string,
 ): Promise<Response> {
   const timer = scope.hasDeadline
     ? undefined
@@ -96,7 +98,7 @@ export async function postMessages(
   try {
     response = await transport.fetch(transport.url, {
       method: "POST",
-      headers: transport.headers,
+      headers: beta ? withBeta(transport.headers, beta) : transport.headers,
       body,
       signal: scope.signal,
     });
@@ -105,6 +107,16 @@ export async function postMessages(
   }
   if (!response.ok) throw await statusErrorOf(response);
   return response;
+}
+
+/** `headers` with `beta` added to its `anthropic-beta` list (kept once). */
+export function withBeta(headers: Readonly<Record<string, string>>, beta: string): Record<string, string> {
+  const betas = (headers["anthropic-beta"] ?? "")
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
+  if (!betas.includes(beta)) betas.push(beta);
+  return { ...headers, "anthropic-beta": betas.join(",") };
 }
 
 /** The failure of a request whose response headers did not arrive in time. */

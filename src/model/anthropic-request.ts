@@ -7,6 +7,11 @@ import type { ModelMessage, TextBlock } from "../messages/types";
 import { placeCacheMarkers } from "./cache-markers";
 import type { JsonSchema, ModelRequest, ModelToolDefinition } from "./client";
 import {
+  CONTEXT_MANAGEMENT_BETA,
+  toWireContextManagement,
+  type WireContextManagement,
+} from "./context-management";
+import {
   type Effort,
   RESERVED_BODY_FIELDS,
   type ServiceTier,
@@ -35,7 +40,7 @@ export type AnthropicRequestBody = {
   max_tokens: number;
   messages: Array<{ role: ModelMessage["role"]; content: ModelMessage["content"] }>;
   system?: string | TextBlock[];
-  tools?: ModelToolDefinition[];
+  tools?: Array<ModelToolDefinition | { type: string; name: string }>;
   tool_choice?: WireToolChoice;
   thinking?: WireThinking;
   output_config?: { format?: { type: "json_schema"; schema: JsonSchema }; effort?: Effort };
@@ -46,6 +51,7 @@ export type AnthropicRequestBody = {
   top_k?: number;
   stop_sequences?: string[];
   cache_control?: unknown;
+  context_management?: WireContextManagement;
 };
 
 /**
@@ -61,14 +67,17 @@ export type AnthropicRequestBody = {
  * passed by reference — thinking blocks and signatures byte for byte — and only blocks that get a
  * cache marker are copied.
  */
-export function toAnthropicRequestBody(request: ModelRequest): AnthropicRequestBody {
+export function toAnthropicRequestBody(
+  request: ModelRequest,
+  options: { nativeTools?: boolean } = {},
+): AnthropicRequestBody {
   const body: AnthropicRequestBody = {
     model: request.model,
     max_tokens: request.maxTokens,
     messages: request.messages.map(toWireMessage),
   };
   if (request.system !== undefined && request.system.length > 0) body.system = request.system;
-  if (request.tools && request.tools.length > 0) body.tools = request.tools;
+  if (request.tools && request.tools.length > 0) body.tools = wireTools(request.tools, options.nativeTools);
   addSamplingSettings(body, request);
   const toolChoice = wireToolChoice(request.toolChoice, request.parallelToolCalls);
   // The API refuses a tool_choice without tools (a compaction request has none).
@@ -81,6 +90,7 @@ export function toAnthropicRequestBody(request: ModelRequest): AnthropicRequestB
   if (outputConfig.format || outputConfig.effort) body.output_config = outputConfig;
   if (request.metadata?.userId !== undefined) body.metadata = { user_id: request.metadata.userId };
   if (request.serviceTier) body.service_tier = request.serviceTier;
+  if (request.contextManagement) body.context_management = toWireContextManagement(request.contextManagement);
   mergeExtraBody(body, request.extraBody);
   return request.promptCaching ? placeCacheMarkers(body, request.promptCaching) : body;
 }
@@ -124,10 +134,48 @@ function mergeExtraBody(body: AnthropicRequestBody, extraBody: Record<string, un
   }
 }
 
+/**
+ * The `anthropic-beta` header a request needs, or `undefined`: the context-management beta when it
+ * asks for `contextManagement`.
+ */
+export function betaHeaderOf(request: ModelRequest, nativeTools = false): string | undefined {
+  if (request.contextManagement) return CONTEXT_MANAGEMENT_BETA;
+  if (nativeTools && request.tools?.some((tool) => tool.native_type)) return CONTEXT_MANAGEMENT_BETA;
+  return undefined;
+}
+
+/**
+ * The tools as sent: a tool with a `native_type` as `{ type, name }` when the provider honours it
+ * (`nativeTools`), else as a plain tool without that field; the array as given when none has one.
+ */
+function wireTools(
+  tools: ModelToolDefinition[],
+  nativeTools: boolean | undefined,
+): NonNullable<AnthropicRequestBody["tools"]> {
+  if (!tools.some((tool) => tool.native_type)) return tools;
+  return tools.map((tool) => {
+    if (!tool.native_type) return tool;
+    if (nativeTools) return { type: tool.native_type, name: tool.name };
+    const { native_type: _native, ...plain } = tool;
+    return plain;
+  });
+}
+
 /** A history message as the API accepts it: `role` and `content`, nothing else. */
 function toWireMessage(message: ModelMessage): {
   role: ModelMessage["role"];
   content: ModelMessage["content"];
 } {
   return { role: message.role, content: message.content };
+}
+
+/** The body of `POST /v1/messages/count_tokens` for `request`: what its prompt is made of. */
+export function toCountTokensBody(request: ModelRequest): Record<string, unknown> {
+  const full = toAnthropicRequestBody({ ...request, promptCaching: undefined, extraBody: undefined });
+  const body: Record<string, unknown> = { model: full.model, messages: full.messages };
+  if (full.system !== undefined) body.system = full.system;
+  if (full.tools !== undefined) body.tools = full.tools;
+  if (full.tool_choice !== undefined) body.tool_choice = full.tool_choice;
+  if (full.thinking !== undefined) body.thinking = full.thinking;
+  return body;
 }

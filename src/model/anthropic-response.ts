@@ -5,6 +5,7 @@
  */
 import { readUsage, toUsage } from "../messages/reported-usage";
 import type { AssistantModelMessage, ContentBlock } from "../messages/types";
+import { readAppliedEdits } from "./context-management";
 
 /** The fields of a Messages API response the client reads. */
 export interface AnthropicResponseBody {
@@ -14,6 +15,7 @@ export interface AnthropicResponseBody {
   stop_reason?: unknown;
   stop_sequence?: unknown;
   usage?: unknown;
+  context_management?: unknown;
 }
 
 /** Converts a non-streaming response body into the assistant message the loop records. */
@@ -32,6 +34,8 @@ export function toAssistantMessage(response: AnthropicResponseBody): AssistantMo
   if (usage) message.usage = toUsage(usage);
   if (typeof response.id === "string" && response.id) message.providerResponseId = response.id;
   if (typeof response.model === "string" && response.model) message.model = response.model;
+  const applied = readAppliedEdits(response.context_management);
+  if (applied) message.meta = { context_management: { applied_edits: applied } };
   return message;
 }
 

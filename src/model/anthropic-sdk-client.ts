@@ -13,6 +13,7 @@ import type { AnthropicRequestBody } from "./anthropic-request";
 import type { RequestScope } from "./anthropic-request-failure";
 import { StreamedResponse } from "./anthropic-streamed-response";
 import type { ModelRequest, ModelStreamEvent } from "./client";
+import { CONTEXT_MANAGEMENT_BETA } from "./context-management";
 import { sdkSpanParenting } from "./sdk-span-parenting";
 
 /**
@@ -30,7 +31,7 @@ export interface AnthropicSdkClient {
 /** What `messages.create` is called with, as agent-lattice calls it. */
 type CreateMessage = (
   body: AnthropicRequestBody & { stream: boolean },
-  options: { signal: AbortSignal; timeout: number; maxRetries: number },
+  options: { signal: AbortSignal; timeout: number; maxRetries: number; headers?: Record<string, string> },
 ) => PromiseLike<unknown> & {
   withResponse?: () => PromiseLike<{ data: unknown; request_id?: string | null }>;
 };
@@ -78,10 +79,15 @@ export async function createSdkMessage(
 ): Promise<AssistantModelMessage> {
   const client = tracedClient(sdk);
   const create = client.messages.create.bind(client.messages) as unknown as CreateMessage;
-  const call = create(
-    { ...body, stream },
-    { signal: scope.signal, timeout: timeoutOf(client, request), maxRetries: 0 },
-  );
+  const options: Parameters<CreateMessage>[1] = {
+    signal: scope.signal,
+    timeout: timeoutOf(client, request),
+    maxRetries: 0,
+  };
+  // The SDKs merge a per-request `anthropic-beta` with their own headers.
+  if (body.context_management || body.tools?.some((tool) => "type" in tool))
+    options.headers = { "anthropic-beta": CONTEXT_MANAGEMENT_BETA };
+  const call = create({ ...body, stream }, options);
   const { data, requestId } = await settle(call);
   scope.progress.requestId = requestId;
   if (!isAsyncIterable(data)) {

@@ -4,10 +4,12 @@
  * @module
  */
 import { ProviderError } from "../errors";
+import type { AppliedContextEdit } from "../messages/applied-context-edit";
 import { type PartialUsage, readUsage, toUsage } from "../messages/reported-usage";
 import type { AssistantModelMessage, ContentBlock, StopReason } from "../messages/types";
 import { readStopSequence, toContentBlock } from "./anthropic-response";
 import type { ModelStreamEvent } from "./client";
+import { readAppliedEdits } from "./context-management";
 import { StreamProtocol } from "./stream-protocol";
 
 /**
@@ -43,6 +45,8 @@ export class StreamedMessageAssembler {
   private responseId: string | undefined;
   private servingModel: string | undefined;
   private stopped = false;
+  /** The edits the provider applied (`message_delta`'s `context_management`), when it reported them. */
+  private contextManagement: AppliedContextEdit[] | undefined;
   private readonly protocol = new StreamProtocol();
 
   /** Whether any content block has started: a failure from now on loses visible output. */
@@ -76,6 +80,9 @@ export class StreamedMessageAssembler {
         break;
       case "message_delta":
         this.applyMessageDelta(event.delta, event.usage);
+        this.contextManagement ??= readAppliedEdits(
+          (event as { context_management?: unknown }).context_management,
+        );
         break;
       case "message_stop":
         this.stopped = true;
@@ -109,6 +116,8 @@ export class StreamedMessageAssembler {
     if (this.usage) message.usage = toUsage(this.usage);
     if (this.responseId) message.providerResponseId = this.responseId;
     if (this.servingModel) message.model = this.servingModel;
+    if (this.contextManagement)
+      message.meta = { context_management: { applied_edits: this.contextManagement } };
     return message;
   }
 

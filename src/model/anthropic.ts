@@ -11,7 +11,7 @@ import { resolveBaseUrl } from "./anthropic-base-url";
 import { credentialSecrets } from "./anthropic-credentials";
 import { type FetchLike, type HttpTransport, postMessages, requestHeadersOf } from "./anthropic-http";
 import { readJsonMessage } from "./anthropic-json-response";
-import { toAnthropicRequestBody } from "./anthropic-request";
+import { betaHeaderOf, toAnthropicRequestBody } from "./anthropic-request";
 import { type FailureContext, withFailureMapping } from "./anthropic-request-failure";
 import {
   type AnthropicSdkClient,
@@ -21,6 +21,8 @@ import {
 } from "./anthropic-sdk-client";
 import { readStreamedMessage } from "./anthropic-streamed-response";
 import type { ModelClient } from "./client";
+import { honoursContextManagement } from "./context-support";
+import { countTokensOverFetch, countTokensOverSdk } from "./count-tokens";
 import { endpointOf } from "./endpoint";
 import { readEnv } from "./env";
 
@@ -114,18 +116,20 @@ export function createAnthropicClient(options: AnthropicClientOptions = {}): Mod
   const secrets = [...credentialSecrets(apiKey ?? authToken, options.defaultHeaders), ...base.urlSecrets];
   const failures: FailureContext = { secrets, endpoint };
   const stream = options.stream ?? true;
+  const nativeTools = honoursContextManagement(endpoint);
 
   return withSecrets(secrets, {
     endpoint,
     createMessage(request) {
       return withFailureMapping(request, failures, async (scope) => {
-        const body = JSON.stringify({ ...toAnthropicRequestBody(request), stream });
-        const response = await postMessages(transport, body, scope);
+        const body = JSON.stringify({ ...toAnthropicRequestBody(request, { nativeTools }), stream });
+        const response = await postMessages(transport, body, scope, betaHeaderOf(request, nativeTools));
         return stream
           ? readStreamedMessage(response, request, scope, secrets)
           : readJsonMessage(response, scope.progress, secrets);
       });
     },
+    countTokens: (request) => countTokensOverFetch(transport, request),
   });
 }
 
@@ -148,13 +152,22 @@ function createSdkBackedClient(sdk: AnthropicSdkClient, options: AnthropicClient
   const secrets = sdkClientSecrets(sdk);
   const failures: FailureContext = { secrets, endpoint };
   const stream = options.stream ?? true;
+  const nativeTools = honoursContextManagement(endpoint);
   return withSecrets(secrets, {
     endpoint,
     createMessage(request) {
       return withFailureMapping(request, failures, (scope) =>
-        createSdkMessage(sdk, toAnthropicRequestBody(request), stream, request, scope, secrets),
+        createSdkMessage(
+          sdk,
+          toAnthropicRequestBody(request, { nativeTools }),
+          stream,
+          request,
+          scope,
+          secrets,
+        ),
       );
     },
+    countTokens: (request) => countTokensOverSdk(sdk, request),
   });
 }
 

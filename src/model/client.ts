@@ -5,6 +5,7 @@
 
 import type { ModelStreamEvent } from "../messages/stream-event";
 import type { AssistantModelMessage, ModelMessage, TextBlock } from "../messages/types";
+import type { ContextEdits } from "./context-management";
 import type { ModelEndpoint } from "./endpoint";
 import type {
   CacheTtl,
@@ -37,8 +38,17 @@ export type ModelSettingsField = keyof ModelSettings | "promptCaching";
 /** A JSON Schema object, as sent to the model for tool inputs and output formats. */
 export type JsonSchema = { [key: string]: unknown };
 
-/** A tool as declared to the model. */
-export type ModelToolDefinition = { name: string; description?: string; input_schema: JsonSchema };
+/**
+ * A tool as declared to the model. `native_type`, when set, names the provider's own declaration of
+ * the tool (`memory_20250818`): a client that knows it sends `{ type: native_type, name }` to a
+ * provider that honours it, and the plain definition elsewhere; it is never sent as a field.
+ */
+export type ModelToolDefinition = {
+  name: string;
+  description?: string;
+  input_schema: JsonSchema;
+  native_type?: string;
+};
 
 /**
  * Provider-native structured output: the response text must be JSON matching `schema`.
@@ -77,6 +87,12 @@ export interface ModelRequest extends ModelSettings {
    * (`cache_control` with this TTL). Absent: no marker at all.
    */
   promptCaching?: PromptCachingConfig;
+  /**
+   * Context editing for the provider to apply to this request (`context_management.edits`, with
+   * the `context-management-2025-06-27` beta). Absent: none asked of the provider (the agent may
+   * have edited `messages` itself).
+   */
+  contextManagement?: ContextEdits;
 }
 
 /**
@@ -94,4 +110,10 @@ export interface ModelClient {
    * non-enumerable property (so `util.inspect` and JSON do not show it).
    */
   readonly secrets?: readonly string[];
+  /**
+   * Counts the input tokens of a request without running it (the Messages API's
+   * `POST /v1/messages/count_tokens`), for `agent.getContextUsage()`. Optional: without it, the
+   * agent estimates.
+   */
+  countTokens?(request: ModelRequest): Promise<number>;
 }

@@ -16,6 +16,8 @@ export interface MockMessageBody {
   stop_reason: StopReason | null;
   stop_sequence: string | null;
   usage: Usage;
+  /** The edits context management applied to the request (streamed on `message_delta`). */
+  context_management?: { applied_edits: unknown[] };
 }
 
 /** Inputs of {@link buildMessageBody}. */
@@ -123,6 +125,7 @@ export function buildStreamEvents(message: MockMessageBody): ServerSentEvent[] {
     frame("message_delta", {
       delta: { stop_reason: message.stop_reason, stop_sequence: message.stop_sequence },
       usage: { output_tokens: usage.output_tokens },
+      ...(message.context_management && { context_management: message.context_management }),
     }),
     frame("message_stop", {}),
   );

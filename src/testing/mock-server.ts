@@ -9,6 +9,11 @@ import { setMaxListeners } from "node:events";
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Usage } from "../messages/types";
+import {
+  applyMockContextManagement,
+  COUNT_TOKENS_PATH,
+  type MockContextOutcome,
+} from "./mock-context-management";
 import { estimatePromptTokens, MockPromptCache, type MockPromptCacheOptions } from "./mock-prompt-cache";
 import { apiErrorBody } from "./mock-server-errors";
 import {
@@ -41,6 +46,8 @@ export interface MockRecordedRequest {
   headers: IncomingHttpHeaders;
   /** The parsed JSON body (the raw text when it is not JSON). */
   body: any;
+  /** The messages the model saw, when the server's context editing changed them. */
+  editedMessages?: unknown[];
 }
 
 /** Options of {@link startMockAnthropicServer}. */
@@ -62,6 +69,13 @@ export interface MockAnthropicServerOptions {
    * this server sent with it. @default true
    */
   checkThinking?: boolean;
+  /**
+   * Context management as the Anthropic API does it (`context_management` edits applied to the
+   * request, `applied_edits` in the response; `POST /v1/messages/count_tokens`). `false`: a
+   * provider without support, which ignores `context_management` and has no counting route.
+   * @default true
+   */
+  contextManagement?: boolean;
 }
 
 /** A running mock server. */
@@ -117,6 +131,7 @@ export async function startMockAnthropicServer(
         ? undefined
         : new MockPromptCache(options.promptCache === true ? {} : options.promptCache),
     thinking: options.checkThinking === false ? undefined : new ThinkingLedger(),
+    contextManagement: options.contextManagement !== false,
   };
 
   const server = createServer((request, response) => {
@@ -175,6 +190,7 @@ interface ServerState {
   takeStep: () => ReturnType<typeof nextStep>;
   cache: MockPromptCache | undefined;
   thinking: ThinkingLedger | undefined;
+  contextManagement: boolean;
 }
 
 async function handleRequest(exchange: Exchange, state: ServerState): Promise<void> {
@@ -192,6 +208,8 @@ async function handleRequest(exchange: Exchange, state: ServerState): Promise<vo
 
   const pathname = new URL(request.url ?? "/", "http://localhost").pathname;
   const vertex = vertexRouteOf(pathname);
+  if (request.method === "POST" && pathname === COUNT_TOKENS_PATH && state.contextManagement && body)
+    return sendJson(exchange, 200, { input_tokens: Math.max(1, estimatePromptTokens(body)) });
   if (request.method !== "POST" || (pathname !== "/v1/messages" && !vertex)) {
     return sendJson(
       exchange,
@@ -206,17 +224,15 @@ async function handleRequest(exchange: Exchange, state: ServerState): Promise<vo
       apiErrorBody("invalid_request_error", "mock server: the request body is not a JSON object"),
     );
   }
-  if (vertex) {
-    const adapted = messagesBodyOfVertex(vertex, body);
-    if ("refusal" in adapted) {
-      return sendJson(
-        exchange,
-        400,
-        apiErrorBody("invalid_request_error", adapted.refusal, exchange.requestId),
-      );
-    }
-    body = adapted.body;
-  }
+  const prepared = prepareBody(exchange, state, body, vertex);
+  if ("refusal" in prepared)
+    return sendJson(
+      exchange,
+      400,
+      apiErrorBody("invalid_request_error", prepared.refusal, exchange.requestId),
+    );
+  const { context } = prepared;
+  ({ body } = context);
   const cached = state.cache?.prepare(body, apiKeyOf(request.headers));
   const refusal = (cached && "error" in cached ? cached.error : undefined) ?? state.thinking?.check(body);
   if (refusal !== undefined) {
@@ -248,7 +264,7 @@ async function handleRequest(exchange: Exchange, state: ServerState): Promise<vo
   }
   await pause(step.delayMs, exchange.signal);
   const inputUsage = cached && "commit" in cached ? cached.commit() : estimate();
-  const message = toMessageBody(step, body, exchange.number, inputUsage);
+  const message = { ...toMessageBody(step, body, exchange.number, inputUsage), ...context.response };
   state.thinking?.record(message.content);
   if (!stream) return sendJson(exchange, 200, message, step.headers);
   if (!step.eventDelayMs || step.eventDelayMs <= 0)
@@ -256,6 +272,28 @@ async function handleRequest(exchange: Exchange, state: ServerState): Promise<vo
   startEventStream(exchange, step.headers);
   await writeEvents(exchange, buildStreamEvents(message), step.eventDelayMs);
   exchange.response.end();
+}
+
+/**
+ * The body the model answers: a Vertex body adapted to the Messages API's, then context management
+ * applied (the edited messages recorded on the request); or why the request is refused.
+ */
+function prepareBody(
+  exchange: Exchange,
+  state: ServerState,
+  body: any,
+  vertex: ReturnType<typeof vertexRouteOf>,
+): { refusal: string } | { context: Exclude<MockContextOutcome, { error: string }> } {
+  let messagesBody = body;
+  if (vertex) {
+    const adapted = messagesBodyOfVertex(vertex, body);
+    if ("refusal" in adapted) return adapted;
+    messagesBody = adapted.body;
+  }
+  const context = applyMockContextManagement(messagesBody, exchange.request.headers, state.contextManagement);
+  if ("error" in context) return { refusal: context.error };
+  if (context.editedMessages) state.requests.at(-1)!.editedMessages = context.editedMessages;
+  return { context };
 }
 
 /**

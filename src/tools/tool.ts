@@ -52,6 +52,12 @@ export interface Tool<Input = any> {
    * @default false
    */
   readonly needsApproval?: NeedsApproval<any>; // any: a Tool<Input> stays assignable to Tool<any>
+  /**
+   * The provider's own declaration of this tool, where the provider has one (e.g. `memory_20250818`
+   * for the memory tool): the built-in client then declares it as `{ type, name }` on providers
+   * that honour it (the Anthropic API, Bedrock, Vertex AI), and as a plain tool elsewhere.
+   */
+  readonly nativeType?: string;
   /** Validates raw model input. Never throws: failures are returned for the model to read. */
   parseInput(input: unknown): ParseResult<Input> | Promise<ParseResult<Input>>;
   /** Runs the tool. A throw becomes an error tool_result. */

@@ -22,6 +22,19 @@ export type { EditFileInput } from "./edit-file-tool";
 export type { GlobInput } from "./glob-tool";
 export type { GrepInput } from "./grep-tool";
 export type { ListFilesInput } from "./list-files-tool";
+export type { MemoryInput } from "./memory/memory-commands";
+export {
+  DEFAULT_MEMORY_MAX_FILE_BYTES,
+  DEFAULT_MEMORY_MAX_TREE_BYTES,
+  MEMORY_ROOT,
+} from "./memory/memory-files";
+export type { MemoryStore } from "./memory/memory-store";
+export {
+  createMemoryTool,
+  MEMORY_TOOL_NAME,
+  MEMORY_TOOL_TYPE,
+  type MemoryToolOptions,
+} from "./memory/memory-tool";
 export {
   DEFAULT_BASH_HIDDEN_ENV,
   DEFAULT_BASH_KILL_GRACE_MS,

@@ -159,7 +159,13 @@ describe("automatic compaction: the trigger", () => {
         answer("done"),
       ],
     });
-    const agent = createAgent({ model: MODEL, client: routed.client, tools: [fetchTool], autoCompact: true });
+    // A model whose context window is not known: the threshold stays 100,000 tokens.
+    const agent = createAgent({
+      model: "unlisted-model-1",
+      client: routed.client,
+      tools: [fetchTool],
+      autoCompact: true,
+    });
 
     const messages = await collect(agent.query("Go."));
 

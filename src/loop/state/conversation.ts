@@ -12,6 +12,7 @@ import type { Usage } from "../../messages/types";
 import { NOOP_TELEMETRY, type Telemetry } from "../../telemetry/telemetry";
 import type { SubmitOutputTool } from "../../tools/submit-output";
 import { CompactionBreaker } from "./compaction-breaker";
+import { ContextState } from "./context-state";
 import { ToolRegistry } from "./tool-registry";
 
 /** How a conversation starts. */
@@ -33,6 +34,8 @@ export class Conversation {
   readonly tools: ToolRegistry;
   /** Turns automatic compaction off after repeated failures. */
   readonly compaction = new CompactionBreaker();
+  /** Context management between requests (`contextManagement`, `getContextUsage()`). */
+  readonly context = new ContextState();
   private currentModel: string;
   private reportedInputTokens: number | undefined;
   private readonly unpricedModels = new Set<string>();

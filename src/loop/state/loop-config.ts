@@ -8,6 +8,7 @@ import type { ModelPricing } from "../../cost/pricing";
 import type { ToolPattern } from "../../hooks/permissions";
 import type { CanUseTool, Hooks, PermissionMode } from "../../hooks/types";
 import type { ModelRequest, OutputFormat } from "../../model/client";
+import type { ContextEdits } from "../../model/context-management";
 import type { PromptCachingConfig, ModelSettings as ProviderSettings } from "../../model/model-settings";
 import type { RetryPolicy } from "../../model/retry";
 import type { SharedBudget } from "../../tools/agent-context";
@@ -86,6 +87,11 @@ export interface CompactionSettings {
   readonly model: string | undefined;
   /** Output budget of the summary call. */
   readonly maxTokens: number;
+  /**
+   * Who compacts: the SDK (a summary request), or `"auto"`: the provider where it compacts — not
+   * implemented yet, so the SDK everywhere (`"provider"` is refused at creation).
+   */
+  readonly where: "auto" | "client";
 }
 
 /** Resolved settings of summarising oversized tool results. */
@@ -104,6 +110,24 @@ export interface CompactionConfig {
   readonly history: CompactionSettings | undefined;
   /** `compactToolResults`: results over a length summarised before they enter history. */
   readonly toolResults: ToolResultCompactionSettings | undefined;
+}
+
+/** Context management (`contextManagement`), resolved. */
+export interface ContextManagementConfig {
+  /** The edits asked for (at least one). */
+  readonly edits: ContextEdits;
+  /** Who applies them: the provider, the SDK, or the provider's profile decides. */
+  readonly where: "auto" | "provider" | "client";
+}
+
+/** Context management and the model's window. */
+export interface ContextSettings {
+  /** Undefined: no edits asked. */
+  readonly management: ContextManagementConfig | undefined;
+  /** The agent's model, whose window `window` is (`setModel()` may change the conversation's). */
+  readonly model: string;
+  /** The context window of the agent's model, when known (or given). */
+  readonly window: number | undefined;
 }
 
 /** The static permission rules and the interactive check of tool calls. */
@@ -132,6 +156,8 @@ export interface LoopConfig<T> {
   /** USD per million tokens, by model. */
   readonly pricing: Readonly<Record<string, ModelPricing>>;
   readonly compaction: CompactionConfig;
+  /** Context editing and the context window (`contextManagement`). */
+  readonly context: ContextSettings;
   /** The hooks of every event, validated. */
   readonly hooks: Hooks | undefined;
   /** How tool calls are allowed. */

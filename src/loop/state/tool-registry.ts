@@ -86,6 +86,7 @@ export class ToolRegistry {
     for (const tool of this.tools.values()) {
       const definition: ModelToolDefinition = { name: tool.name, input_schema: tool.inputSchema };
       if (tool.description) definition.description = tool.description;
+      if (tool.nativeType) definition.native_type = tool.nativeType;
       definitions.push(definition);
     }
     if (this.submitTool) definitions.push(this.submitTool.definition);

@@ -1,0 +1,98 @@
+/**
+ * The mock server's context management, as the Messages API does it: `context_management.edits`
+ * (`clear_tool_uses_20250919`, `clear_thinking_20251015`, beta `context-management-2025-06-27`)
+ * applied to the request before the model sees it, `applied_edits` reported in the response, and
+ * `POST /v1/messages/count_tokens`. A server started with `contextManagement: false` is a
+ * provider without support: it ignores `context_management` (no field in its responses) and has
+ * no counting route.
+ * @module
+ */
+import type { IncomingHttpHeaders } from "node:http";
+import type { AppliedContextEdit } from "../messages/applied-context-edit";
+import { applyContextEdits, estimateRequestTokens } from "../model/context-editing";
+import { CONTEXT_MANAGEMENT_BETA, fromWireContextManagement } from "../model/context-management";
+
+/** What context management made of one request. */
+export type MockContextOutcome =
+  | { error: string }
+  | {
+      /** The body the model answers: edited when edits applied, else the request's own. */
+      body: any;
+      /** The messages after editing, when the server edited them. */
+      editedMessages?: unknown[];
+      /** What the response adds: its `context_management`, when the request asked for edits. */
+      response?: { context_management: { applied_edits: AppliedContextEdit[] } };
+    };
+
+/** The route of token counting. */
+export const COUNT_TOKENS_PATH = "/v1/messages/count_tokens";
+
+/** The Messages API's declaration of its memory tool. */
+const MEMORY_TOOL_TYPE = "memory_20250818";
+
+/**
+ * Checks the native tools a request declares as the API does: the memory tool (`memory_20250818`)
+ * must be named `memory` and needs the context-management beta; a provider without support knows
+ * no such tool type. Returns why the request is refused, or `undefined`.
+ */
+export function checkNativeTools(
+  body: any,
+  headers: IncomingHttpHeaders,
+  supported: boolean,
+): string | undefined {
+  const tools: unknown[] = Array.isArray(body.tools) ? body.tools : [];
+  for (const [index, tool] of tools.entries()) {
+    const type = (tool as { type?: unknown })?.type;
+    if (type === undefined || type === "custom") continue;
+    if (type !== MEMORY_TOOL_TYPE || !supported)
+      return `tools.${index}.type: unknown tool type ${JSON.stringify(type)}.`;
+    if ((tool as { name?: unknown }).name !== "memory")
+      return `tools.${index}.name: the ${MEMORY_TOOL_TYPE} tool must be named "memory".`;
+    if (!betasOf(headers).includes(CONTEXT_MANAGEMENT_BETA))
+      return `tools.${index}: the ${MEMORY_TOOL_TYPE} tool needs the beta header "anthropic-beta: ${CONTEXT_MANAGEMENT_BETA}".`;
+  }
+  return undefined;
+}
+
+/** The betas a request names in its `anthropic-beta` header(s). */
+export function betasOf(headers: IncomingHttpHeaders): string[] {
+  const raw = headers["anthropic-beta"];
+  const values = Array.isArray(raw) ? raw : raw ? [raw] : [];
+  return values.flatMap((value) =>
+    value
+      .split(",")
+      .map((name) => name.trim())
+      .filter(Boolean),
+  );
+}
+
+/**
+ * Applies the request's `context_management` when the server supports it: edits its messages (the
+ * trigger counted with the estimate the SDK's client path uses) and says what it applied. Refuses
+ * (as the API does, with a 400) `context_management` without its beta or without a known edit.
+ */
+export function applyMockContextManagement(
+  body: any,
+  headers: IncomingHttpHeaders,
+  supported: boolean,
+): MockContextOutcome {
+  const refusal = checkNativeTools(body, headers, supported);
+  if (refusal) return { error: refusal };
+  if (!supported || body.context_management === undefined) return { body };
+  if (!betasOf(headers).includes(CONTEXT_MANAGEMENT_BETA)) {
+    return {
+      error: `context_management: this feature needs the beta header "anthropic-beta: ${CONTEXT_MANAGEMENT_BETA}".`,
+    };
+  }
+  const edits = fromWireContextManagement(body.context_management);
+  if (!edits)
+    return {
+      error: "context_management.edits: no known edit (clear_tool_uses_20250919, clear_thinking_20251015).",
+    };
+  const messages: any[] = Array.isArray(body.messages) ? body.messages : [];
+  const tokens = estimateRequestTokens({ system: body.system, tools: body.tools, messages });
+  const edited = applyContextEdits(messages, edits, tokens);
+  const response = { context_management: { applied_edits: edited.applied } };
+  if (edited.applied.length === 0) return { body, response };
+  return { body: { ...body, messages: edited.messages }, editedMessages: edited.messages, response };
+}
