@@ -25,9 +25,9 @@ export class MainRequest {
     if (!this.base) {
       const { modelSettings } = this.loop.config;
       const base: RequestBase = {
-        system: modelSettings.systemPrompt,
+        system: conversation.systemPrompt(modelSettings.systemPrompt),
         messages: conversation.history.messages,
-        tools: conversation.tools.definitions(),
+        tools: conversation.tools.requestDefinitions(conversation.history.messages),
         maxTokens: this.query.maxTokens,
         outputFormat: modelSettings.outputFormat,
       };
@@ -35,7 +35,8 @@ export class MainRequest {
       this.base = withRequestSettings(base, this.query.settings);
     }
     this.base.messages = conversation.history.messages; // replaced by compaction and replaceHistory
-    this.base.tools = conversation.tools.definitions(); // cached until the tool set changes
+    // Cached until the tool set changes, or tool search finds more (appended).
+    this.base.tools = conversation.tools.requestDefinitions(conversation.history.messages);
     return this.base;
   }
 

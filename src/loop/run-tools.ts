@@ -6,6 +6,7 @@
  */
 import { MissingOutputError } from "../errors";
 import { errorResultsFor } from "../history/dangling";
+import type { ToolPattern } from "../hooks/permissions";
 import type { ApprovalDecision } from "../messages/approvals";
 import type { Redacted } from "../messages/redact-message";
 import type {
@@ -126,7 +127,7 @@ export class ToolRunner<T> {
       hooks: loop.config.hooks,
       canUseTool: permissions.canUseTool,
       permissionMode: permissions.mode,
-      allowedTools: permissions.allowedTools,
+      allowedTools: withGranted(permissions.allowedTools, loop.conversation.skillGrantedTools()),
       disallowedTools: permissions.disallowedTools,
       toolTimeoutMs: loop.config.deadlines.toolTimeoutMs,
       signal: query.signals.tools,
@@ -209,4 +210,12 @@ function truncatedCallResult(call: ToolUseBlock): ToolResultBlock {
       `The call to "${call.name}" was not run: your response was cut off at the output token limit (max_tokens), ` +
       "so its input may be incomplete. Reissue the call with a shorter input, or split the work into smaller calls.",
   };
+}
+
+/** The agent's `allowedTools` with the tools the skills in use pre-approve. */
+function withGranted(
+  allowed: readonly ToolPattern[] | undefined,
+  granted: readonly string[],
+): readonly ToolPattern[] | undefined {
+  return granted.length === 0 ? allowed : [...(allowed ?? []), ...granted];
 }

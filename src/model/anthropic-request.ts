@@ -4,6 +4,7 @@
  * @module
  */
 import type { ModelMessage, TextBlock } from "../messages/types";
+import { withToolSearchTool } from "./anthropic-tool-search";
 import { placeCacheMarkers } from "./cache-markers";
 import type { JsonSchema, ModelRequest, ModelToolDefinition } from "./client";
 import {
@@ -35,7 +36,8 @@ export type AnthropicRequestBody = {
   max_tokens: number;
   messages: Array<{ role: ModelMessage["role"]; content: ModelMessage["content"] }>;
   system?: string | TextBlock[];
-  tools?: ModelToolDefinition[];
+  /** The tools; with a deferred one, the search tool's declaration too ({@link withToolSearchTool}). */
+  tools?: Array<ModelToolDefinition | { type: string; name: string }>;
   tool_choice?: WireToolChoice;
   thinking?: WireThinking;
   output_config?: { format?: { type: "json_schema"; schema: JsonSchema }; effort?: Effort };
@@ -68,7 +70,7 @@ export function toAnthropicRequestBody(request: ModelRequest): AnthropicRequestB
     messages: request.messages.map(toWireMessage),
   };
   if (request.system !== undefined && request.system.length > 0) body.system = request.system;
-  if (request.tools && request.tools.length > 0) body.tools = request.tools;
+  if (request.tools && request.tools.length > 0) body.tools = withToolSearchTool(request.tools);
   addSamplingSettings(body, request);
   const toolChoice = wireToolChoice(request.toolChoice, request.parallelToolCalls);
   // The API refuses a tool_choice without tools (a compaction request has none).

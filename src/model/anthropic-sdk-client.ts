@@ -12,6 +12,7 @@ import { messageFromJsonBody } from "./anthropic-json-response";
 import type { AnthropicRequestBody } from "./anthropic-request";
 import type { RequestScope } from "./anthropic-request-failure";
 import { StreamedResponse } from "./anthropic-streamed-response";
+import { betasOf } from "./anthropic-tool-search";
 import type { ModelRequest, ModelStreamEvent } from "./client";
 import { sdkSpanParenting } from "./sdk-span-parenting";
 
@@ -80,7 +81,12 @@ export async function createSdkMessage(
   const create = client.messages.create.bind(client.messages) as unknown as CreateMessage;
   const call = create(
     { ...body, stream },
-    { signal: scope.signal, timeout: timeoutOf(client, request), maxRetries: 0 },
+    {
+      signal: scope.signal,
+      timeout: timeoutOf(client, request),
+      maxRetries: 0,
+      ...sdkBetaHeaders(body),
+    },
   );
   const { data, requestId } = await settle(call);
   scope.progress.requestId = requestId;
@@ -159,4 +165,10 @@ function tracedClient(sdk: AnthropicSdkClient): AnthropicSdkClient {
   }
   tracedCopies.set(sdk, copy);
   return copy;
+}
+
+/** The `anthropic-beta` header a body needs (tool search), as an SDK request option. */
+function sdkBetaHeaders(body: AnthropicRequestBody): { headers?: Record<string, string> } {
+  const betas = betasOf(body);
+  return betas.length > 0 ? { headers: { "anthropic-beta": betas.join(",") } } : {};
 }

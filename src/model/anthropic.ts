@@ -20,6 +20,7 @@ import {
   sdkClientSecrets,
 } from "./anthropic-sdk-client";
 import { readStreamedMessage } from "./anthropic-streamed-response";
+import { betasOf, withBetaHeader } from "./anthropic-tool-search";
 import type { ModelClient } from "./client";
 import { endpointOf } from "./endpoint";
 import { readEnv } from "./env";
@@ -119,8 +120,11 @@ export function createAnthropicClient(options: AnthropicClientOptions = {}): Mod
     endpoint,
     createMessage(request) {
       return withFailureMapping(request, failures, async (scope) => {
-        const body = JSON.stringify({ ...toAnthropicRequestBody(request), stream });
-        const response = await postMessages(transport, body, scope);
+        const wire = toAnthropicRequestBody(request);
+        const betas = betasOf(wire);
+        const sent =
+          betas.length > 0 ? { ...transport, headers: withBetaHeader(transport.headers, betas) } : transport;
+        const response = await postMessages(sent, JSON.stringify({ ...wire, stream }), scope);
         return stream
           ? readStreamedMessage(response, request, scope, secrets)
           : readJsonMessage(response, scope.progress, secrets);

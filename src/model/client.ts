@@ -37,8 +37,17 @@ export type ModelSettingsField = keyof ModelSettings | "promptCaching";
 /** A JSON Schema object, as sent to the model for tool inputs and output formats. */
 export type JsonSchema = { [key: string]: unknown };
 
-/** A tool as declared to the model. */
-export type ModelToolDefinition = { name: string; description?: string; input_schema: JsonSchema };
+/**
+ * A tool as declared to the model. `defer_loading: true` (tool search, provider side): the provider
+ * keeps the definition out of the prompt until its search tool finds it — the built-in client then
+ * declares the Messages API's search tool and its beta.
+ */
+export type ModelToolDefinition = {
+  name: string;
+  description?: string;
+  input_schema: JsonSchema;
+  defer_loading?: boolean;
+};
 
 /**
  * Provider-native structured output: the response text must be JSON matching `schema`.

@@ -52,6 +52,12 @@ export interface Tool<Input = any> {
    * @default false
    */
   readonly needsApproval?: NeedsApproval<any>; // any: a Tool<Input> stays assignable to Tool<any>
+  /**
+   * Left out of the requests until the model finds it with tool search (`AgentOptions.toolSearch`):
+   * sent with `defer_loading: true` where the provider searches, else found through the client-side
+   * `search_tools` tool. @default false
+   */
+  readonly deferLoading?: boolean;
   /** Validates raw model input. Never throws: failures are returned for the model to read. */
   parseInput(input: unknown): ParseResult<Input> | Promise<ParseResult<Input>>;
   /** Runs the tool. A throw becomes an error tool_result. */
