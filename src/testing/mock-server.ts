@@ -29,6 +29,7 @@ import {
 } from "./mock-server-response";
 import { type MockHandler, type MockResponse, type MockStep, stepProblem } from "./mock-server-steps";
 import { ThinkingLedger } from "./mock-thinking-check";
+import { toolSearchRefusal } from "./mock-tool-search";
 import { messagesBodyOfVertex, vertexRouteOf } from "./mock-vertex-route";
 
 export type { MockFault, MockHandler, MockResponse, MockStep } from "./mock-server-steps";
@@ -62,6 +63,12 @@ export interface MockAnthropicServerOptions {
    * this server sent with it. @default true
    */
   checkThinking?: boolean;
+  /**
+   * Tool search as the Messages API has it: deferred tools (`defer_loading`) need a search tool and
+   * cost no prompt tokens until found (answer searches with `mockToolSearch`). `false`: act as a
+   * provider without it, refusing (400) any `defer_loading` field or search tool. @default true
+   */
+  toolSearch?: boolean;
 }
 
 /** A running mock server. */
@@ -117,6 +124,7 @@ export async function startMockAnthropicServer(
         ? undefined
         : new MockPromptCache(options.promptCache === true ? {} : options.promptCache),
     thinking: options.checkThinking === false ? undefined : new ThinkingLedger(),
+    toolSearch: options.toolSearch ?? true,
   };
 
   const server = createServer((request, response) => {
@@ -175,6 +183,8 @@ interface ServerState {
   takeStep: () => ReturnType<typeof nextStep>;
   cache: MockPromptCache | undefined;
   thinking: ThinkingLedger | undefined;
+  /** Whether tool search is supported (`MockAnthropicServerOptions.toolSearch`). */
+  toolSearch: boolean;
 }
 
 async function handleRequest(exchange: Exchange, state: ServerState): Promise<void> {
@@ -218,7 +228,10 @@ async function handleRequest(exchange: Exchange, state: ServerState): Promise<vo
     body = adapted.body;
   }
   const cached = state.cache?.prepare(body, apiKeyOf(request.headers));
-  const refusal = (cached && "error" in cached ? cached.error : undefined) ?? state.thinking?.check(body);
+  const refusal =
+    toolSearchRefusal(body, state.toolSearch) ??
+    (cached && "error" in cached ? cached.error : undefined) ??
+    state.thinking?.check(body);
   if (refusal !== undefined) {
     return sendJson(exchange, 400, apiErrorBody("invalid_request_error", refusal, exchange.requestId));
   }

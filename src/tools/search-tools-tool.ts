@@ -5,9 +5,9 @@
  * @module
  */
 import { z } from "zod";
+import { ToolSearchIndex } from "../shared/tool-search-index";
 import { defineTool } from "./define-tool";
 import type { Tool } from "./tool";
-import { ToolSearchIndex } from "./tool-search-index";
 
 /** The name of the client-side search tool. */
 export const SEARCH_TOOLS_TOOL_NAME = "search_tools";

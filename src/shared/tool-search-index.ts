@@ -2,16 +2,16 @@
  * A small BM25 index over tools: each tool is a document of its name (weighted three times), its
  * description, and the property names and descriptions of its input schema. Written here rather
  * than taken from a library: the ranking is ~60 lines, and the root entry stays free of another
- * dependency (see docs/en/tools.md, "Tool search").
+ * dependency (see docs/en/tools.md, "Tool search"). Shared by the agent's `search_tools` and the
+ * mock server's provider-side search.
  * @module
  */
-import type { JsonSchema } from "../model/client";
-
 /** What a tool contributes to the index. */
 export interface SearchableTool {
   name: string;
   description?: string;
-  inputSchema: JsonSchema;
+  /** The input's JSON Schema: its property names and descriptions are searched. */
+  inputSchema: unknown;
 }
 
 /** One ranked tool. */
