@@ -69,6 +69,11 @@ export class ToolRunner<T> {
     if (submitTool && calls.some((call) => call.name === SUBMIT_OUTPUT_TOOL_NAME))
       return submitOutput(submitTool, calls, this.query.signals.tools);
     const runtime = (this.runtime ??= this.buildRuntime());
+    // Skills used since the last batch may have granted tools (`allowed-tools`).
+    runtime.allowedTools = withGranted(
+      this.loop.config.permissions.allowedTools,
+      this.loop.conversation.skillGrantedTools(),
+    );
     const withOutputSchema = submitTool !== undefined;
     const { toolConcurrency } = this.loop.config.limits;
     if (decisions || batchMayAsk(calls, runtime)) {
@@ -127,7 +132,7 @@ export class ToolRunner<T> {
       hooks: loop.config.hooks,
       canUseTool: permissions.canUseTool,
       permissionMode: permissions.mode,
-      allowedTools: withGranted(permissions.allowedTools, loop.conversation.skillGrantedTools()),
+      allowedTools: permissions.allowedTools,
       disallowedTools: permissions.disallowedTools,
       toolTimeoutMs: loop.config.deadlines.toolTimeoutMs,
       signal: query.signals.tools,

@@ -21,7 +21,7 @@ export interface LoadSkillsOptions {
  * Loads skills from `folder`: one skill when it holds a `SKILL.md`, else every sub-folder holding
  * one (sorted by name). One skill folder that breaks a rule rejects with a {@link SkillFormatError}
  * naming its `SKILL.md` and the rule; in a folder of several, a bad skill is skipped with a warning
- * (`onWarning`) and the others load, and a second skill of the same name is skipped likewise.
+ * (`onWarning`) and the others load.
  * Each skill's files (up to 1,000, dot-files and `node_modules` left out) are listed; they are
  * read on demand, confined to the skill's folder.
  *

@@ -32,17 +32,13 @@ export async function readSkills(
   const root = await existingFolder(folder);
   if (await isFile(path.join(root, SKILL_FILE))) return [await readSkill(root)];
   const skills: Skill[] = [];
-  const names = new Set<string>();
   const entries = (await readdir(root, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
   for (const entry of entries) {
     if (!entry.isDirectory() || entry.name.startsWith(".")) continue;
     const skillFolder = path.join(root, entry.name);
     if (!(await isFile(path.join(skillFolder, SKILL_FILE)))) continue;
     try {
-      const skill = await readSkill(skillFolder);
-      if (names.has(skill.name)) throw new Error(`a skill named "${skill.name}" was already loaded.`);
-      names.add(skill.name);
-      skills.push(skill);
+      skills.push(await readSkill(skillFolder)); // names are unique: each must match its folder's
     } catch (error) {
       onWarning({ path: skillFolder, error: error instanceof Error ? error : new Error(String(error)) });
     }
