@@ -1,5 +1,5 @@
 /**
- * A small BM25 index over tools: each tool is a document of its name (weighted three times), its
+ * A small BM25 index over tools: each tool is a document of its name (split into words), its
  * description, and the property names and descriptions of its input schema. Written here rather
  * than taken from a library: the ranking is ~60 lines, and the root entry stays free of another
  * dependency (see docs/en/tools.md, "Tool search"). Shared by the agent's `search_tools` and the
@@ -24,7 +24,11 @@ export interface ToolSearchHit {
 const K1 = 1.2;
 /** BM25 length normalisation. */
 const B = 0.75;
-const NAME_WEIGHT = 3;
+/** How many times a tool's name counts (weighting it more ranked worse on bench/tool-search.mjs's queries). */
+const NAME_WEIGHT = 1;
+/** A query word that begins a longer indexed word (`repo` → `repository`) counts this much. */
+const PREFIX_WEIGHT = 0.5;
+const MIN_PREFIX_LENGTH = 3;
 const STOP_WORDS = new Set(
   "a an and are as at be by for from in into is it of on or the this to with that which your you".split(" "),
 );
@@ -87,24 +91,34 @@ export class ToolSearchIndex {
     this.averageLength = this.documents.length > 0 ? total / this.documents.length : 1;
   }
 
-  /** The best `limit` tools for `query`, best first; tools matching no term are left out. */
+  /**
+   * The best `limit` tools for `query`, best first; tools matching no term are left out. A query
+   * word also matches the longer words it begins, at half weight.
+   */
   search(query: string, limit: number): ToolSearchHit[] {
     const queryTerms = [...new Set(searchTerms(query))];
-    const count = this.documents.length;
     const hits: ToolSearchHit[] = [];
     for (const document of this.documents) {
       let score = 0;
       for (const term of queryTerms) {
         const frequency = document.terms.get(term);
-        if (!frequency) continue;
-        const containing = this.documentFrequency.get(term) ?? 0;
-        const idf = Math.log(1 + (count - containing + 0.5) / (containing + 0.5));
-        const norm = K1 * (1 - B + (B * document.length) / this.averageLength);
-        score += (idf * frequency * (K1 + 1)) / (frequency + norm);
+        if (frequency) score += this.termScore(term, frequency, document.length);
+        if (term.length < MIN_PREFIX_LENGTH) continue;
+        for (const [indexed, count] of document.terms)
+          if (indexed !== term && indexed.startsWith(term))
+            score += PREFIX_WEIGHT * this.termScore(indexed, count, document.length);
       }
       if (score > 0) hits.push({ name: document.name, score });
     }
     hits.sort((a, b) => b.score - a.score || a.name.localeCompare(b.name));
     return hits.slice(0, limit);
+  }
+
+  /** BM25 of one term in one document. */
+  private termScore(term: string, frequency: number, length: number): number {
+    const containing = this.documentFrequency.get(term) ?? 0;
+    const idf = Math.log(1 + (this.documents.length - containing + 0.5) / (containing + 0.5));
+    const norm = K1 * (1 - B + (B * length) / this.averageLength);
+    return (idf * frequency * (K1 + 1)) / (frequency + norm);
   }
 }
