@@ -228,10 +228,7 @@ async function handleRequest(exchange: Exchange, state: ServerState): Promise<vo
     body = adapted.body;
   }
   const cached = state.cache?.prepare(body, apiKeyOf(request.headers));
-  const refusal =
-    toolSearchRefusal(body, state.toolSearch) ??
-    (cached && "error" in cached ? cached.error : undefined) ??
-    state.thinking?.check(body);
+  const refusal = toolSearchRefusal(body, state.toolSearch) ?? cacheOrThinkingRefusal(body, state, cached);
   if (refusal !== undefined) {
     return sendJson(exchange, 400, apiErrorBody("invalid_request_error", refusal, exchange.requestId));
   }
@@ -296,6 +293,15 @@ function toMessageBody(
     requestChars: 0,
     inputUsage,
   });
+}
+
+/** Why the prompt cache or the thinking check refuses the request, or `undefined`. */
+function cacheOrThinkingRefusal(
+  body: any,
+  state: ServerState,
+  cached: ReturnType<MockPromptCache["prepare"]> | undefined,
+): string | undefined {
+  return (cached && "error" in cached ? cached.error : undefined) ?? state.thinking?.check(body);
 }
 
 /** The API key a request carries (`x-api-key`, else a bearer token); "" when keyless. */
