@@ -37,7 +37,12 @@ export function sampleConversation(): ModelMessage[] {
         { type: "thinking", thinking: "I should read it.", signature: "sig-1" },
         { type: "text", text: "Let me read it." },
         // Provider-side tool search: kept verbatim, sent back as they are.
-        { type: "server_tool_use", id: "srvtoolu_01", name: "tool_search_tool_bm25", input: { query: "read file" } },
+        {
+          type: "server_tool_use",
+          id: "srvtoolu_01",
+          name: "tool_search_tool_bm25",
+          input: { query: "read file" },
+        },
         {
           type: "tool_search_tool_result",
           tool_use_id: "srvtoolu_01",
