@@ -28,15 +28,18 @@ export async function readInstructionFiles(option: ProjectInstructions): Promise
       if ((error as NodeJS.ErrnoException).code === "ENOENT") continue;
       throw new InvalidOptionError(`instructions: ${file} cannot be read.`, { cause: error });
     }
+    let text: string;
+    try {
+      text = size > maxBytes ? "" : await readFile(file, "utf8");
+    } catch (error) {
+      throw new InvalidOptionError(`instructions: ${file} cannot be read.`, { cause: error });
+    }
+    size = Math.max(size, Buffer.byteLength(text)); // grown since the stat: checked on what was read
     if (size > maxBytes)
       throw new InvalidOptionError(
         `instructions: ${file} is ${size} bytes, over the limit of ${maxBytes} (instructions.maxBytes).`,
       );
-    try {
-      found.push({ path: listed, text: await readFile(file, "utf8") });
-    } catch (error) {
-      throw new InvalidOptionError(`instructions: ${file} cannot be read.`, { cause: error });
-    }
+    found.push({ path: listed, text });
   }
   return found;
 }
