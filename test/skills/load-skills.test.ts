@@ -1,4 +1,4 @@
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadSkills, SkillFormatError, type SkillWarning } from "../../src/index";
@@ -93,6 +93,25 @@ describe("loadSkills", () => {
     await expect(skill!.readFile("../outside.txt")).rejects.toThrow(/has no file/);
     await expect(skill!.readFile("up/outside.txt")).rejects.toThrow(/has no file|outside/);
     await expect(skill!.readFile("references/binary.bin")).rejects.toThrow(/binary/);
+  });
+
+  it("refuses a file whose folder was swapped for a link to outside after loading", async () => {
+    const root = temporaryFolder("skills-swap-");
+    const outside = path.join(root, "outside");
+    mkdirSync(outside);
+    writeFileSync(path.join(outside, "notes.md"), "SECRET");
+    const folder = path.join(root, "swapped");
+    mkdirSync(path.join(folder, "references"), { recursive: true });
+    writeFileSync(path.join(folder, "SKILL.md"), "---\nname: swapped\ndescription: d\n---\nBody\n");
+    writeFileSync(path.join(folder, "references", "notes.md"), "inside");
+    const [skill] = await loadSkills(folder);
+    expect(await skill!.readFile("references/notes.md")).toBe("inside");
+    rmSync(path.join(folder, "references"), { recursive: true });
+    symlinkSync(outside, path.join(folder, "references"));
+    const failure = await skill!.readFile("references/notes.md").catch((error: Error) => error);
+    expect(failure).toBeInstanceOf(Error);
+    expect(String(failure)).not.toContain("SECRET");
+    expect(String(failure)).toMatch(/outside/);
   });
 
   it("warns through process warnings by default", async () => {
