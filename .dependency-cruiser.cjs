@@ -79,6 +79,12 @@ module.exports = {
       "shared",
     ]),
     onlyInward("workspace-tools-are-tools", "workspace-tools", ["messages", "model", "tools", "shared"]),
+    onlyInward(
+      "skills-are-tools",
+      "skills",
+      ["messages", "model", "tools", "shared", "workspace-tools"],
+      "Skills are a tool and a system-prompt section; their folders are read through the workspace confinement.",
+    ),
     onlyInward("testing-kit-fakes-the-port", "testing", ["messages", "model", "history", "cost", "shared"]),
     onlyInward("agent-composes", "agent", [
       "loop",
@@ -92,6 +98,7 @@ module.exports = {
       "hooks",
       "shared",
       "integrations/mcp",
+      "skills",
     ]),
     onlyInward(
       "subagents-build-on-the-agent",

@@ -39,6 +39,7 @@ export {
   DEFAULT_TOOL_CONCURRENCY,
   DEFAULT_TOOL_RESULT_THRESHOLD_CHARS,
 } from "./agent/options";
+export type { ToolSearchOption } from "./agent/tool-search-option";
 export { DEFAULT_COMPACTION_PROMPT, DEFAULT_TOOL_RESULT_SUMMARY_PROMPT } from "./compaction/prompt";
 export { isWellFormedHistory, type WellFormedOptions } from "./compaction/well-formed";
 export { DEFAULT_PRICING, type LongPromptPricing, type ModelPricing } from "./cost/pricing";
@@ -97,6 +98,12 @@ export {
 } from "./model/context-windows";
 export type { ModelEndpoint } from "./model/endpoint";
 export { isPromptTooLongError } from "./model/errors";
+export { type LoadSkillsOptions, loadSkills, type SkillWarning } from "./skills/load-skills";
+export {
+  DEFAULT_INSTRUCTIONS_MAX_BYTES,
+  type ProjectInstructions,
+} from "./skills/project-instructions";
+export { defineSkill, type Skill, type SkillDefinition, SkillFormatError } from "./skills/skill";
 export { defineSubagent } from "./subagents/define-subagent";
 export {
   MAX_SUBAGENT_DEPTH,
@@ -112,5 +119,6 @@ export type {
   SchemaLike,
   StandardSchemaWithJsonSchema,
 } from "./tools/schema";
+export { SEARCH_TOOLS_TOOL_NAME } from "./tools/search-tools-tool";
 export { SUBMIT_OUTPUT_EXCLUSIVE_BATCH, SUBMIT_OUTPUT_TOOL_NAME } from "./tools/submit-output";
 export type { NeedsApproval, ParseResult, Tool, ToolContext, ToolOutput } from "./tools/tool";

@@ -26,9 +26,11 @@ import { cycleLifecycle, type GuardUse } from "./cycle-lifecycle";
 import { McpAttachment } from "./mcp-attachment";
 import { checkToolChoice, resolveQuerySettings } from "./model-settings-options";
 import type { AgentOptions, ParentQuery, QueryOptions } from "./options";
+import { PromptAdditions } from "./prompt-additions";
 import { createQueryHandle, type QueryHandle } from "./query-handle";
 import { requestTimeout, resolveLoopConfig } from "./resolve-options";
 import { type StreamControl, streamCycles } from "./stream-input";
+import { resolveToolSearch } from "./tool-search-option";
 
 /** What a cycle takes: a prompt, or the decisions that resume a pause. */
 type AgentInput = PromptInput | ApprovalInput;
@@ -38,6 +40,7 @@ export class AgentShell<T> {
   readonly loop: LoopContext<T>;
   readonly guard = new ConversationGuard();
   private readonly mcp: McpAttachment | undefined;
+  private readonly additions: PromptAdditions | undefined;
   /** Set until OpenTelemetry is loaded (or found missing). */
   private telemetryOptions: TelemetryOptions | undefined;
   /** A subagent's child: the parent's `execute_tool` span its query spans nest under. */
@@ -55,6 +58,12 @@ export class AgentShell<T> {
       secrets: config.secrets,
     });
     for (const tool of options.tools ?? []) conversation.tools.add(tool);
+    conversation.tools.setToolSearch(resolveToolSearch(options.toolSearch, client));
+    PromptAdditions.check(options.skills, options.instructions);
+    this.additions =
+      (options.skills?.length ?? 0) > 0 || options.instructions
+        ? new PromptAdditions(conversation, options.skills ?? [], options.instructions)
+        : undefined;
     this.loop = { config, conversation, services: { client } };
     this.mcp =
       options.mcpServers && Object.keys(options.mcpServers).length > 0
@@ -115,6 +124,7 @@ export class AgentShell<T> {
   /** Before a query: the store's load, the MCP connections, OpenTelemetry — each once it succeeds. */
   async prepare(): Promise<void> {
     await this.conversation.history.ensureLoaded();
+    await this.additions?.ensureLoaded();
     await this.mcp?.ensureConnected();
     if (this.telemetryOptions) await this.loadTelemetry(this.telemetryOptions);
   }

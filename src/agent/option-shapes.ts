@@ -46,6 +46,9 @@ export const AGENT_OPTION_NAMES = [
   "disallowedTools",
   "mcpServers",
   "telemetry",
+  "skills",
+  "instructions",
+  "toolSearch",
   "_internal",
   // model settings
   "temperature",

@@ -19,11 +19,14 @@ import type {
   ThinkingConfig,
   ToolChoice,
 } from "../model/client";
+import type { ProjectInstructions } from "../skills/project-instructions";
+import type { Skill } from "../skills/skill";
 import type { TelemetryOptions } from "../telemetry/telemetry";
 import type { SharedBudget } from "../tools/agent-context";
 import type { OutputSchema } from "../tools/output-schema";
 import type { Tool } from "../tools/tool";
 import type { ContextManagementOptions } from "./context-options";
+import type { ToolSearchOption } from "./tool-search-option";
 
 /** @see AgentOptions.maxTurns */
 export const DEFAULT_MAX_TURNS = 50;
@@ -204,6 +207,24 @@ export interface AgentOptions<T = unknown> {
    * `model`, `messages`, `max_tokens`, `tools`, `stream` or `system` (refused). @default none
    */
   extraBody?: Record<string, unknown>;
+  /**
+   * Agent Skills: folders (a folder holding skill folders, or one skill folder with a `SKILL.md`),
+   * read before the first query, or skills from `defineSkill` / `loadSkills`. Their names and
+   * descriptions go into the system prompt; the model reads one with the `skill` tool. @default none
+   */
+  skills?: Array<string | Skill>;
+  /**
+   * Project instruction files (`AGENTS.md`, `CLAUDE.md` …) appended to the system prompt, in the
+   * order listed, read before the first query. @default none
+   */
+  instructions?: ProjectInstructions;
+  /**
+   * Where deferred tools (`deferLoading`) are searched: `"provider"` (the Messages API's tool search:
+   * `defer_loading` and its search tool), `"client"` (the agent's own `search_tools`, any provider),
+   * `false` (deferral ignored: every tool sent). @default "auto": the provider on the Anthropic API,
+   * the client elsewhere
+   */
+  toolSearch?: ToolSearchOption;
   /** Injected clock and sleep, for deterministic tests. */
   _internal?: InternalOptions;
 }

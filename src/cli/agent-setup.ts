@@ -2,6 +2,8 @@
  * Builds the agent a command run talks to: client, workspace tools, session store, output schema.
  * @module
  */
+import { stat } from "node:fs/promises";
+import path from "node:path";
 import { type Agent, createAgent } from "../agent/create-agent";
 import type { AgentOptions } from "../agent/options";
 import type { RequestSettings } from "../loop/state/loop-config";
@@ -77,6 +79,7 @@ export async function createCliAgent(
     client,
     systemPrompt: options.systemPrompt ?? overrides.systemPrompt ?? defaultSystemPrompt(tools, io.cwd),
     tools,
+    ...(options.skillFolders ? { skills: await skillFolders(options.skillFolders, io.cwd) } : {}),
     maxTurns: options.maxTurns,
     ...(options.askBeforeWrites ? { permissionMode: "askBeforeWrites" as const } : {}),
     maxBudgetUsd: options.budgetUsd,
@@ -130,4 +133,22 @@ function defaultSystemPrompt(tools: readonly Tool[], cwd: string): string | unde
     `Your tools (${tools.map((tool) => tool.name).join(", ")}) operate inside it; give paths relative to it. ` +
     "Use the tools to look things up instead of guessing, and answer concisely."
   );
+}
+
+/**
+ * The `--skills` folders, resolved against the working folder.
+ * @throws {UsageError} for one that is not a folder
+ */
+async function skillFolders(folders: readonly string[], cwd: string): Promise<string[]> {
+  const resolved: string[] = [];
+  for (const folder of folders) {
+    const absolute = path.resolve(cwd, folder);
+    const isFolder = await stat(absolute).then(
+      (stats) => stats.isDirectory(),
+      () => false,
+    );
+    if (!isFolder) throw new UsageError(`--skills: ${folder} is not a folder`);
+    resolved.push(absolute);
+  }
+  return resolved;
 }

@@ -46,6 +46,8 @@ export interface CliOptions {
   /** The prices from `--price` and `--pricing`, once read (`resolveCliPricing`); merged over the built-in table. */
   pricing?: Record<string, ModelPricing>;
   tools: ToolGroup[];
+  /** `--skills <folder>` (repeatable): Agent Skills folders, the agent's `skills`. */
+  skillFolders?: string[];
   sessionPath?: string;
   outputSchemaPath?: string;
   json: boolean;
@@ -91,6 +93,8 @@ ${MODEL_FLAG_USAGE}
                              read  = read_file, list_files, glob, grep
                              write = write_file, edit_file
                              bash  = bash (runs commands with your privileges)
+  --skills <folder>        Agent Skills: a folder of skill folders (each with a SKILL.md), or one
+                           skill folder; repeat for more. The model reads them with the skill tool
   --session <file>         keep the conversation in a JSONL file; run again to resume it
   --output-schema <file>   a JSON Schema file: the answer must be a JSON value matching it,
                            printed on stdout once validated
@@ -131,6 +135,7 @@ const OPTION_SPEC = {
   price: { type: "string" },
   pricing: { type: "string" },
   tools: { type: "string" },
+  skills: { type: "string", multiple: true },
   session: { type: "string" },
   "output-schema": { type: "string" },
   json: { type: "boolean" },
@@ -163,6 +168,9 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     price: nonEmpty("--price", values.price),
     pricingPath: nonEmpty("--pricing", values.pricing),
     tools: toolGroupsOf(values.tools),
+    ...(values.skills?.length
+      ? { skillFolders: values.skills.map((folder) => nonEmpty("--skills", folder)!) }
+      : {}),
     sessionPath: nonEmpty("--session", values.session),
     outputSchemaPath: nonEmpty("--output-schema", values["output-schema"]),
     json: values.json ?? false,

@@ -26,16 +26,17 @@ export class MainRequest {
     if (!this.base) {
       const { modelSettings } = this.loop.config;
       const base: RequestBase = {
-        system: modelSettings.systemPrompt,
+        system: conversation.systemPrompt(modelSettings.systemPrompt),
         messages: conversation.history.messages,
-        tools: conversation.tools.definitions(),
+        tools: conversation.tools.requestDefinitions(conversation.history.messages),
         maxTokens: this.query.maxTokens,
         outputFormat: modelSettings.outputFormat,
       };
       // The query's settings (the agent's, with its overrides), resolved once per query.
       this.base = withRequestSettings(base, this.query.settings);
     }
-    this.base.tools = conversation.tools.definitions(); // cached until the tool set changes
+    // Cached until the tool set changes, or tool search finds more (appended).
+    this.base.tools = conversation.tools.requestDefinitions(conversation.history.messages);
     if (this.loop.config.context.management)
       manageContext(this.loop, this.base, conversation.model); // history, or the edited copy this turn sends
     else this.base.messages = conversation.history.messages; // replaced by compaction and replaceHistory

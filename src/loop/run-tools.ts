@@ -6,6 +6,7 @@
  */
 import { MissingOutputError } from "../errors";
 import { errorResultsFor } from "../history/dangling";
+import type { ToolPattern } from "../hooks/permissions";
 import type { ApprovalDecision } from "../messages/approvals";
 import type { Redacted } from "../messages/redact-message";
 import type {
@@ -70,6 +71,11 @@ export class ToolRunner<T> {
     if (submitTool && calls.some((call) => call.name === SUBMIT_OUTPUT_TOOL_NAME))
       return submitOutput(submitTool, calls, this.query.signals.tools);
     const runtime = (this.runtime ??= this.buildRuntime());
+    // Skills used since the last batch may have granted tools (`allowed-tools`).
+    runtime.allowedTools = withGranted(
+      this.loop.config.permissions.allowedTools,
+      this.loop.conversation.skillGrantedTools(),
+    );
     const withOutputSchema = submitTool !== undefined;
     const { toolConcurrency } = this.loop.config.limits;
     if (decisions || batchMayAsk(calls, runtime)) {
@@ -218,4 +224,12 @@ function truncatedCallResult(call: ToolUseBlock): ToolResultBlock {
       `The call to "${call.name}" was not run: your response was cut off at the output token limit (max_tokens), ` +
       "so its input may be incomplete. Reissue the call with a shorter input, or split the work into smaller calls.",
   };
+}
+
+/** The agent's `allowedTools` with the tools the skills in use pre-approve. */
+function withGranted(
+  allowed: readonly ToolPattern[] | undefined,
+  granted: readonly string[],
+): readonly ToolPattern[] | undefined {
+  return granted.length === 0 ? allowed : [...(allowed ?? []), ...granted];
 }

@@ -31,6 +31,27 @@ export type ThinkingBlock = { type: "thinking"; thinking: string; signature: str
 /** Thinking the provider redacted; kept verbatim. */
 export type RedactedThinkingBlock = { type: "redacted_thinking"; data: string };
 
+/**
+ * A call of a tool the provider runs itself (the Messages API's tool search: `name`
+ * `tool_search_tool_bm25` or `tool_search_tool_regex`), kept verbatim in the assistant message.
+ */
+export type ServerToolUseBlock = { type: "server_tool_use"; id: string; name: string; input: unknown };
+
+/** A tool the provider's tool search found: from then on the model may call it. */
+export type ToolReference = { type: "tool_reference"; tool_name: string };
+
+/**
+ * The result of the provider's tool search, kept verbatim in the assistant message after its
+ * {@link ServerToolUseBlock}: the tools found, or an error (`tool_search_tool_result_error`).
+ */
+export type ToolSearchToolResultBlock = {
+  type: "tool_search_tool_result";
+  tool_use_id: string;
+  content:
+    | { type: "tool_search_tool_search_result"; tool_references: ToolReference[] }
+    | { type: "tool_search_tool_result_error"; error_code: string };
+};
+
 /** Any block a history message may hold. */
 export type ContentBlock =
   | TextBlock
@@ -38,7 +59,9 @@ export type ContentBlock =
   | ToolUseBlock
   | ToolResultBlock
   | ThinkingBlock
-  | RedactedThinkingBlock;
+  | RedactedThinkingBlock
+  | ServerToolUseBlock
+  | ToolSearchToolResultBlock;
 
 /**
  * Token counts reported by the provider for one response (or summed over several). The prompt is

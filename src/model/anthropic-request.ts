@@ -4,6 +4,7 @@
  * @module
  */
 import type { ModelMessage, TextBlock } from "../messages/types";
+import { withToolSearchTool } from "./anthropic-tool-search";
 import { placeCacheMarkers } from "./cache-markers";
 import type { JsonSchema, ModelRequest, ModelToolDefinition } from "./client";
 import {
@@ -40,6 +41,7 @@ export type AnthropicRequestBody = {
   max_tokens: number;
   messages: Array<{ role: ModelMessage["role"]; content: ModelMessage["content"] }>;
   system?: string | TextBlock[];
+  /** The tools; with a deferred one, the search tool's declaration too ({@link withToolSearchTool}). */
   tools?: Array<ModelToolDefinition | { type: string; name: string }>;
   tool_choice?: WireToolChoice;
   thinking?: WireThinking;
@@ -77,7 +79,8 @@ export function toAnthropicRequestBody(
     messages: request.messages.map(toWireMessage),
   };
   if (request.system !== undefined && request.system.length > 0) body.system = request.system;
-  if (request.tools && request.tools.length > 0) body.tools = wireTools(request.tools, options.nativeTools);
+  if (request.tools && request.tools.length > 0)
+    body.tools = withToolSearchTool(wireTools(request.tools, options.nativeTools));
   addSamplingSettings(body, request);
   const toolChoice = wireToolChoice(request.toolChoice, request.parallelToolCalls);
   // The API refuses a tool_choice without tools (a compaction request has none).

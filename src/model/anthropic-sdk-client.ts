@@ -12,6 +12,7 @@ import { messageFromJsonBody } from "./anthropic-json-response";
 import type { AnthropicRequestBody } from "./anthropic-request";
 import type { RequestScope } from "./anthropic-request-failure";
 import { StreamedResponse } from "./anthropic-streamed-response";
+import { betasOf } from "./anthropic-tool-search";
 import type { ModelRequest, ModelStreamEvent } from "./client";
 import { CONTEXT_MANAGEMENT_BETA } from "./context-management";
 import { sdkSpanParenting } from "./sdk-span-parenting";
@@ -79,15 +80,15 @@ export async function createSdkMessage(
 ): Promise<AssistantModelMessage> {
   const client = tracedClient(sdk);
   const create = client.messages.create.bind(client.messages) as unknown as CreateMessage;
-  const options: Parameters<CreateMessage>[1] = {
-    signal: scope.signal,
-    timeout: timeoutOf(client, request),
-    maxRetries: 0,
-  };
-  // The SDKs merge a per-request `anthropic-beta` with their own headers.
-  if (body.context_management || body.tools?.some((tool) => "type" in tool))
-    options.headers = { "anthropic-beta": CONTEXT_MANAGEMENT_BETA };
-  const call = create({ ...body, stream }, options);
+  const call = create(
+    { ...body, stream },
+    {
+      signal: scope.signal,
+      timeout: timeoutOf(client, request),
+      maxRetries: 0,
+      ...sdkBetaHeaders(body),
+    },
+  );
   const { data, requestId } = await settle(call);
   scope.progress.requestId = requestId;
   if (!isAsyncIterable(data)) {
@@ -165,4 +166,16 @@ function tracedClient(sdk: AnthropicSdkClient): AnthropicSdkClient {
   }
   tracedCopies.set(sdk, copy);
   return copy;
+}
+
+/**
+ * The `anthropic-beta` header a body needs, as an SDK request option (the SDKs merge a per-request
+ * `anthropic-beta` with their own headers): tool search, and context management when the body asks
+ * for edits or declares a native tool other than the search tool.
+ */
+function sdkBetaHeaders(body: AnthropicRequestBody): { headers?: Record<string, string> } {
+  const betas = betasOf(body);
+  const nativeTool = body.tools?.some((tool) => "type" in tool && !tool.type.startsWith("tool_search_tool_"));
+  if (body.context_management || nativeTool) betas.push(CONTEXT_MANAGEMENT_BETA);
+  return betas.length > 0 ? { headers: { "anthropic-beta": betas.join(",") } } : {};
 }

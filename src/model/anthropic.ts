@@ -20,6 +20,7 @@ import {
   sdkClientSecrets,
 } from "./anthropic-sdk-client";
 import { readStreamedMessage } from "./anthropic-streamed-response";
+import { betasOf, withBetaHeader } from "./anthropic-tool-search";
 import type { ModelClient } from "./client";
 import { honoursContextManagement } from "./context-support";
 import { countTokensOverFetch, countTokensOverSdk } from "./count-tokens";
@@ -122,8 +123,13 @@ export function createAnthropicClient(options: AnthropicClientOptions = {}): Mod
     endpoint,
     createMessage(request) {
       return withFailureMapping(request, failures, async (scope) => {
-        const body = JSON.stringify({ ...toAnthropicRequestBody(request, { nativeTools }), stream });
-        const response = await postMessages(transport, body, scope, betaHeaderOf(request, nativeTools));
+        const wire = toAnthropicRequestBody(request, { nativeTools });
+        const betas = betasOf(wire);
+        const contextBeta = betaHeaderOf(request, nativeTools);
+        if (contextBeta) betas.push(contextBeta);
+        const sent =
+          betas.length > 0 ? { ...transport, headers: withBetaHeader(transport.headers, betas) } : transport;
+        const response = await postMessages(sent, JSON.stringify({ ...wire, stream }), scope);
         return stream
           ? readStreamedMessage(response, request, scope, secrets)
           : readJsonMessage(response, scope.progress, secrets);

@@ -42,12 +42,17 @@ export type JsonSchema = { [key: string]: unknown };
  * A tool as declared to the model. `native_type`, when set, names the provider's own declaration of
  * the tool (`memory_20250818`): a client that knows it sends `{ type: native_type, name }` to a
  * provider that honours it, and the plain definition elsewhere; it is never sent as a field.
+ *
+ * `defer_loading: true` (tool search, provider side): the provider
+ * keeps the definition out of the prompt until its search tool finds it — the built-in client then
+ * declares the Messages API's search tool and its beta.
  */
 export type ModelToolDefinition = {
   name: string;
   description?: string;
   input_schema: JsonSchema;
   native_type?: string;
+  defer_loading?: boolean;
 };
 
 /**

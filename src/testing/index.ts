@@ -20,6 +20,7 @@ export {
   type MockStep,
   startMockAnthropicServer,
 } from "./mock-server";
+export { mockToolSearch } from "./mock-tool-search";
 export {
   createScriptedClient,
   type ScriptedClient,

@@ -20,9 +20,11 @@
  * `cache_control` left out) of each tool, system block and message content block, in prefix order.
  * @module
  */
+
 import { createHash } from "node:crypto";
 import type { CacheCreationUsage, Usage } from "../messages/types";
 import { CACHE_LOOKBACK_BLOCKS, MAX_CACHE_BREAKPOINTS } from "../model/cache-markers";
+import { expandToolReferences, isDeferredTool } from "./mock-tool-search";
 
 /** Options of the mock prompt cache (`startMockAnthropicServer({ promptCache })`). */
 export interface MockPromptCacheOptions {
@@ -217,7 +219,8 @@ function prefixBlocks(body: any): PrefixBlock[] {
     });
   };
   const tools: unknown[] = Array.isArray(body?.tools) ? body.tools : [];
-  for (const [index, tool] of tools.entries()) add(`tools.${index}`, tool);
+  // Deferred tools (tool search) are not in the prompt until a search result references them.
+  for (const [index, tool] of tools.entries()) if (!isDeferredTool(tool)) add(`tools.${index}`, tool);
   if (typeof body?.system === "string" && body.system) add("system", { type: "text", text: body.system });
   else if (Array.isArray(body?.system)) {
     for (const [index, block] of (body.system as unknown[]).entries()) add(`system.${index}`, block);
@@ -230,7 +233,7 @@ function prefixBlocks(body: any): PrefixBlock[] {
     const parts = Array.isArray(content) ? content : [{ type: "text", text: content }];
     parts.forEach((part, index) => {
       const salt = `${messagesSalt}${index === 0 ? `\u0000${String(role)}:` : ""}`;
-      add(`messages.${messageIndex}.content.${index}`, part, salt);
+      add(`messages.${messageIndex}.content.${index}`, expandToolReferences(part, body), salt);
     });
   });
   return blocks;

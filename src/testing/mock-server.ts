@@ -34,6 +34,7 @@ import {
 } from "./mock-server-response";
 import { type MockHandler, type MockResponse, type MockStep, stepProblem } from "./mock-server-steps";
 import { ThinkingLedger } from "./mock-thinking-check";
+import { toolSearchRefusal } from "./mock-tool-search";
 import { messagesBodyOfVertex, vertexRouteOf } from "./mock-vertex-route";
 
 export type { MockFault, MockHandler, MockResponse, MockStep } from "./mock-server-steps";
@@ -76,6 +77,12 @@ export interface MockAnthropicServerOptions {
    * @default true
    */
   contextManagement?: boolean;
+  /**
+   * Tool search as the Messages API has it: deferred tools (`defer_loading`) need a search tool and
+   * cost no prompt tokens until found (answer searches with `mockToolSearch`). `false`: act as a
+   * provider without it, refusing (400) any `defer_loading` field or search tool. @default true
+   */
+  toolSearch?: boolean;
 }
 
 /** A running mock server. */
@@ -132,6 +139,7 @@ export async function startMockAnthropicServer(
         : new MockPromptCache(options.promptCache === true ? {} : options.promptCache),
     thinking: options.checkThinking === false ? undefined : new ThinkingLedger(),
     contextManagement: options.contextManagement !== false,
+    toolSearch: options.toolSearch ?? true,
   };
 
   const server = createServer((request, response) => {
@@ -191,6 +199,8 @@ interface ServerState {
   cache: MockPromptCache | undefined;
   thinking: ThinkingLedger | undefined;
   contextManagement: boolean;
+  /** Whether tool search is supported (`MockAnthropicServerOptions.toolSearch`). */
+  toolSearch: boolean;
 }
 
 async function handleRequest(exchange: Exchange, state: ServerState): Promise<void> {
@@ -234,7 +244,7 @@ async function handleRequest(exchange: Exchange, state: ServerState): Promise<vo
   const { context } = prepared;
   ({ body } = context);
   const cached = state.cache?.prepare(body, apiKeyOf(request.headers));
-  const refusal = (cached && "error" in cached ? cached.error : undefined) ?? state.thinking?.check(body);
+  const refusal = toolSearchRefusal(body, state.toolSearch) ?? cacheOrThinkingRefusal(body, state, cached);
   if (refusal !== undefined) {
     return sendJson(exchange, 400, apiErrorBody("invalid_request_error", refusal, exchange.requestId));
   }
@@ -321,6 +331,15 @@ function toMessageBody(
     requestChars: 0,
     inputUsage,
   });
+}
+
+/** Why the prompt cache or the thinking check refuses the request, or `undefined`. */
+function cacheOrThinkingRefusal(
+  body: any,
+  state: ServerState,
+  cached: ReturnType<MockPromptCache["prepare"]> | undefined,
+): string | undefined {
+  return (cached && "error" in cached ? cached.error : undefined) ?? state.thinking?.check(body);
 }
 
 /** The API key a request carries (`x-api-key`, else a bearer token); "" when keyless. */

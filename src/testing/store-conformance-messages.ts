@@ -24,7 +24,10 @@ export function unstorableMessage(): ModelMessage {
   } as unknown as ModelMessage;
 }
 
-/** A conversation with thinking, tool use and its result, redacted thinking, usage and response metadata. */
+/**
+ * A conversation with thinking, tool search (provider side), tool use and its result, redacted
+ * thinking, usage and response metadata.
+ */
 export function sampleConversation(): ModelMessage[] {
   return [
     { role: "user", content: "What is in README.md?" },
@@ -33,6 +36,21 @@ export function sampleConversation(): ModelMessage[] {
       content: [
         { type: "thinking", thinking: "I should read it.", signature: "sig-1" },
         { type: "text", text: "Let me read it." },
+        // Provider-side tool search: kept verbatim, sent back as they are.
+        {
+          type: "server_tool_use",
+          id: "srvtoolu_01",
+          name: "tool_search_tool_bm25",
+          input: { query: "read file" },
+        },
+        {
+          type: "tool_search_tool_result",
+          tool_use_id: "srvtoolu_01",
+          content: {
+            type: "tool_search_tool_search_result",
+            tool_references: [{ type: "tool_reference", tool_name: "read_file" }],
+          },
+        },
         {
           type: "tool_use",
           id: "toolu_01",

@@ -24,6 +24,12 @@ export interface ToolDefinition<S extends SchemaLike<any>> {
    * @default false
    */
   needsApproval?: NeedsApproval<InferSchema<S>>;
+  /**
+   * Keep the tool's definition out of every request until the model finds it with tool search
+   * (`AgentOptions.toolSearch`): for large catalogs, where sending every definition costs tokens.
+   * @default false
+   */
+  deferLoading?: boolean;
   execute(input: InferSchema<S>, context: ToolContext): ToolOutput | Promise<ToolOutput>;
 }
 
@@ -69,6 +75,8 @@ export function defineTool<S extends SchemaLike<any>>(definition: ToolDefinition
     typeof needsApproval !== "function"
   )
     throw new InvalidOptionError(`Tool "${definition.name}": needsApproval must be a boolean or a function.`);
+  if (definition.deferLoading !== undefined && typeof definition.deferLoading !== "boolean")
+    throw new InvalidOptionError(`Tool "${definition.name}": deferLoading must be a boolean.`);
   const parseInput = validatorOf<InferSchema<S>>(definition.inputSchema as SchemaLike<InferSchema<S>>);
   return {
     name: definition.name,
@@ -78,6 +86,7 @@ export function defineTool<S extends SchemaLike<any>>(definition: ToolDefinition
     parseInput,
     execute: definition.execute,
     ...(needsApproval ? { needsApproval } : {}),
+    ...(definition.deferLoading ? { deferLoading: true } : {}),
   };
 }
 

@@ -58,6 +58,12 @@ export interface Tool<Input = any> {
    * that honour it (the Anthropic API, Bedrock, Vertex AI), and as a plain tool elsewhere.
    */
   readonly nativeType?: string;
+  /**
+   * Left out of the requests until the model finds it with tool search (`AgentOptions.toolSearch`):
+   * sent with `defer_loading: true` where the provider searches, else found through the client-side
+   * `search_tools` tool. @default false
+   */
+  readonly deferLoading?: boolean;
   /** Validates raw model input. Never throws: failures are returned for the model to read. */
   parseInput(input: unknown): ParseResult<Input> | Promise<ParseResult<Input>>;
   /** Runs the tool. A throw becomes an error tool_result. */

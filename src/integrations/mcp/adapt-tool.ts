@@ -1,6 +1,7 @@
 /**
  * An MCP tool as our {@link Tool}: its exposed name, description, an input schema the Messages API
- * accepts, and an `execute` that runs `tools/call` through the connection.
+ * accepts, and an `execute` that runs `tools/call` through the connection; deferred for tool search
+ * when the server's config says `deferLoading`.
  * @module
  */
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
@@ -23,8 +24,10 @@ export function adaptMcpTool(
   tool: McpTool,
   exposedName: string,
   callTool: CallMcpTool,
+  deferLoading?: boolean,
 ): Tool<Record<string, unknown>> {
   return {
+    ...(deferLoading === true ? { deferLoading: true } : {}),
     name: exposedName,
     description: tool.description ?? tool.title ?? tool.annotations?.title,
     inputSchema: schemaForModel(tool.inputSchema),

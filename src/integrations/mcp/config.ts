@@ -18,6 +18,11 @@ export interface McpServerTimeouts {
   connectTimeoutMs?: number;
   /** How long one tool call may take; server progress notifications restart the clock. @default 600000 */
   toolTimeoutMs?: number;
+  /**
+   * Defer every tool of this server: left out of the requests until the model finds it with tool
+   * search (`AgentOptions.toolSearch`). For servers with many tools. @default false
+   */
+  deferLoading?: boolean;
 }
 
 /**

@@ -225,7 +225,12 @@ export class ServerConnection {
       callable.map((tool) => tool.name),
     );
     this.adaptedTools = callable.map((tool, index) =>
-      adaptMcpTool(tool, names[index]!, (...call) => this.callTool(...call)),
+      adaptMcpTool(
+        tool,
+        names[index]!,
+        (...call) => this.callTool(...call),
+        this.options.config.deferLoading,
+      ),
     );
     this.toolsFingerprint = fingerprint;
     return true;

@@ -13,6 +13,7 @@ import { NOOP_TELEMETRY, type Telemetry } from "../../telemetry/telemetry";
 import type { SubmitOutputTool } from "../../tools/submit-output";
 import { CompactionBreaker } from "./compaction-breaker";
 import { ContextState } from "./context-state";
+import type { SkillGrants } from "./skill-grants";
 import { ToolRegistry } from "./tool-registry";
 
 /** How a conversation starts. */
@@ -41,6 +42,9 @@ export class Conversation {
   private readonly unpricedModels = new Set<string>();
   private servers: McpServerStatus[] | undefined;
   private spans: Telemetry = NOOP_TELEMETRY;
+  private sections: readonly string[] = [];
+  private system: { base: string | undefined; value: string | undefined } | undefined;
+  private grants: SkillGrants | undefined;
 
   constructor(setup: ConversationSetup) {
     this.currentModel = setup.model;
@@ -88,6 +92,37 @@ export class Conversation {
   /** The MCP servers connected (or failed to). */
   setMcpStatuses(statuses: McpServerStatus[]): void {
     this.servers = statuses;
+  }
+
+  /**
+   * Blocks appended to the system prompt (project instructions, the skill catalog), set by the
+   * agent before the first query: the same text on every request, so the cached prefix holds.
+   */
+  setSystemSections(sections: readonly string[]): void {
+    this.sections = sections.filter((section) => section.length > 0);
+    this.system = undefined;
+  }
+
+  /** `base` (the agent's system prompt) with the sections appended, one string reused on every turn. */
+  systemPrompt(base: string | undefined): string | undefined {
+    if (this.sections.length === 0) return base;
+    if (this.system?.base !== base || this.system === undefined) {
+      const value = [base, ...this.sections]
+        .filter((part) => part !== undefined && part.length > 0)
+        .join("\n\n");
+      this.system = { base, value };
+    }
+    return this.system.value;
+  }
+
+  /** The tools pre-approved by skills (`allowed-tools`), set by the agent. */
+  setSkillGrants(grants: SkillGrants): void {
+    this.grants = grants;
+  }
+
+  /** The tool patterns the skills used so far in history pre-approve. */
+  skillGrantedTools(): readonly string[] {
+    return this.grants?.grantedIn(this.history.messages) ?? [];
   }
 
   /** Spans; the no-op until the agent loads OpenTelemetry. */

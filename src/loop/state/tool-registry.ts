@@ -4,17 +4,47 @@
  * @module
  */
 import { InvalidOptionError } from "../../errors";
+import type { ModelMessage } from "../../messages/types";
 import type { ModelToolDefinition } from "../../model/client";
+import { createSearchToolsTool, SEARCH_TOOLS_TOOL_NAME } from "../../tools/search-tools-tool";
 import { SUBMIT_OUTPUT_TOOL_NAME, type SubmitOutputTool } from "../../tools/submit-output";
 import type { Tool } from "../../tools/tool";
+import { FoundTools } from "./found-tools";
+
+/**
+ * How deferred tools (`deferLoading`) are offered: `"provider"` sends them with `defer_loading: true`
+ * (the provider searches), `"client"` leaves them out and offers `search_tools` (the found ones are
+ * appended from then on), `"off"` sends them like any other tool.
+ */
+export type ToolSearchMode = "provider" | "client" | "off";
 
 /** The registered tools; `submit_output` (of an `outputSchema`) is reserved and always offered last. */
 export class ToolRegistry {
   private readonly tools = new Map<string, Tool>();
   /** The definitions `definitions()` returns; `null` when stale. */
   private definitionCache: ModelToolDefinition[] | undefined | null = null;
+  /** The deferred tools (rebuilt with the definitions), for `search_tools`. */
+  private deferredCache: Tool[] = [];
+  private searchMode: ToolSearchMode = "off";
+  private readonly searchTool = createSearchToolsTool(() => this.deferredCache);
+  private readonly found = new FoundTools();
+  /** The last request's tools: the base definitions and the found ones appended, reused while unchanged. */
+  private requestCache:
+    | { base: ModelToolDefinition[] | undefined; found: number; tools: ModelToolDefinition[] | undefined }
+    | undefined;
 
   constructor(private readonly submitTool: SubmitOutputTool<unknown> | undefined) {}
+
+  /** How deferred tools are offered (set once by the agent, before the first request). */
+  setToolSearch(mode: ToolSearchMode): void {
+    this.searchMode = mode;
+    this.definitionCache = null;
+  }
+
+  /** The tool search mode in force. */
+  get toolSearch(): ToolSearchMode {
+    return this.searchMode;
+  }
 
   /**
    * The tools by name: a live view (a tool call reads it when it runs, so a tool added later is
@@ -45,7 +75,8 @@ export class ToolRegistry {
         `The tool name "${SUBMIT_OUTPUT_TOOL_NAME}" is reserved while outputSchema is set.`,
       );
     }
-    if (this.tools.has(tool.name))
+    const existing = this.tools.get(tool.name);
+    if (existing && existing !== this.searchTool)
       throw new InvalidOptionError(`A tool named "${tool.name}" is already registered.`);
     this.tools.set(tool.name, tool);
     this.definitionCache = null;
@@ -60,7 +91,8 @@ export class ToolRegistry {
     for (const name of previous) this.tools.delete(name);
     const registered: string[] = [];
     for (const tool of tools) {
-      if (this.tools.has(tool.name)) continue;
+      const existing = this.tools.get(tool.name);
+      if (existing && existing !== this.searchTool) continue;
       this.tools.set(tool.name, tool);
       registered.push(tool.name);
     }
@@ -68,8 +100,29 @@ export class ToolRegistry {
     return registered;
   }
 
+  /**
+   * The tools of the next main request: {@link definitions}, then — with client-side tool search —
+   * the deferred tools that `search_tools` calls in `messages` loaded, in the order found
+   * (append-only: the definitions sent before keep their places).
+   */
+  requestDefinitions(messages: readonly ModelMessage[]): ModelToolDefinition[] | undefined {
+    const base = this.definitions();
+    if (this.searchMode !== "client" || this.deferredCache.length === 0) return base;
+    const names = this.found.namesIn(messages);
+    const cached = this.requestCache;
+    if (cached && cached.base === base && cached.found === names.length) return cached.tools;
+    const tools = [...(base ?? [])];
+    for (const name of names) {
+      const tool = this.tools.get(name);
+      if (tool?.deferLoading) tools.push(definitionOf(tool));
+    }
+    this.requestCache = { base, found: names.length, tools };
+    return tools;
+  }
+
   /** The names offered to the model, `submit_output` included (the `init` message lists them). */
   names(): string[] {
+    this.definitions(); // registers search_tools when it is offered
     const names = [...this.tools.keys()];
     if (this.submitTool) names.push(this.submitTool.definition.name);
     return names;
@@ -83,13 +136,35 @@ export class ToolRegistry {
 
   private buildDefinitions(): ModelToolDefinition[] | undefined {
     const definitions: ModelToolDefinition[] = [];
+    const deferred: Tool[] = [];
     for (const tool of this.tools.values()) {
-      const definition: ModelToolDefinition = { name: tool.name, input_schema: tool.inputSchema };
-      if (tool.description) definition.description = tool.description;
-      if (tool.nativeType) definition.native_type = tool.nativeType;
-      definitions.push(definition);
+      if (tool === this.searchTool) continue;
+      if (tool.deferLoading && this.searchMode !== "off") {
+        deferred.push(tool);
+        if (this.searchMode === "provider") definitions.push({ ...definitionOf(tool), defer_loading: true });
+        continue;
+      }
+      definitions.push(definitionOf(tool));
     }
+    this.deferredCache = deferred;
+    this.syncSearchTool(deferred.length > 0 && this.searchMode === "client");
+    if (this.tools.get(SEARCH_TOOLS_TOOL_NAME) === this.searchTool)
+      definitions.push(definitionOf(this.searchTool));
     if (this.submitTool) definitions.push(this.submitTool.definition);
     return definitions.length > 0 ? definitions : undefined;
   }
+
+  /** Registers `search_tools` while client-side search has deferred tools (an agent tool of that name wins). */
+  private syncSearchTool(wanted: boolean): void {
+    const current = this.tools.get(SEARCH_TOOLS_TOOL_NAME);
+    if (wanted && current === undefined) this.tools.set(SEARCH_TOOLS_TOOL_NAME, this.searchTool);
+    else if (!wanted && current === this.searchTool) this.tools.delete(SEARCH_TOOLS_TOOL_NAME);
+  }
+}
+
+function definitionOf(tool: Tool): ModelToolDefinition {
+  const definition: ModelToolDefinition = { name: tool.name, input_schema: tool.inputSchema };
+  if (tool.description) definition.description = tool.description;
+  if (tool.nativeType) definition.native_type = tool.nativeType;
+  return definition;
 }

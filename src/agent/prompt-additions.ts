@@ -1,0 +1,104 @@
+/**
+ * What an agent adds to its system prompt and tools from `skills` and `instructions`: skills given
+ * as objects are checked at creation; folders and instruction files are read before the first
+ * query (the file-system code imported only then), once. The catalog and the instructions become
+ * system-prompt sections, the same text on every request; the `skill` tool is registered, and each
+ * skill's `allowed-tools` is granted once the model uses the skill.
+ * @module
+ */
+import { InvalidOptionError } from "../errors";
+import type { Conversation } from "../loop/state/conversation";
+import { SkillGrants } from "../loop/state/skill-grants";
+import { loadSkills } from "../skills/load-skills";
+import { instructionsBlock, type ProjectInstructions } from "../skills/project-instructions";
+import type { Skill } from "../skills/skill";
+import { SKILL_TOOL_NAME, skillCatalog } from "../skills/skill-catalog";
+import { createSkillTool } from "../skills/skill-tool";
+
+/** An agent's skills and project instructions, resolved before its first query. */
+export class PromptAdditions {
+  private loading: Promise<void> | undefined;
+
+  constructor(
+    private readonly conversation: Conversation,
+    private readonly skills: ReadonlyArray<string | Skill>,
+    private readonly instructions: ProjectInstructions | undefined,
+  ) {}
+
+  /**
+   * Checks the options' shapes and the skills given as objects (names unique).
+   * @throws InvalidOptionError
+   */
+  static check(skills: unknown, instructions: unknown): void {
+    if (skills !== undefined) {
+      if (!Array.isArray(skills))
+        throw new InvalidOptionError(
+          "createAgent: `skills` must be an array of skill folders (strings) or skills.",
+        );
+      for (const entry of skills) if (typeof entry !== "string") checkSkillObject(entry);
+      uniqueNames(skills.filter((entry): entry is Skill => typeof entry !== "string"));
+    }
+    if (instructions !== undefined) {
+      const { files, root, maxBytes } = (instructions ?? {}) as Partial<ProjectInstructions>;
+      if (!Array.isArray(files) || !files.every((file) => typeof file === "string" && file.length > 0))
+        throw new InvalidOptionError("createAgent: `instructions.files` must be an array of file paths.");
+      if (root !== undefined && (typeof root !== "string" || root.length === 0))
+        throw new InvalidOptionError("createAgent: `instructions.root` must be a folder path.");
+      if (maxBytes !== undefined && !(Number.isSafeInteger(maxBytes) && maxBytes > 0))
+        throw new InvalidOptionError("createAgent: `instructions.maxBytes` must be a positive integer.");
+    }
+  }
+
+  /** Loads once; a failure (a bad single skill, an unreadable instruction file) rejects every time. */
+  ensureLoaded(): Promise<void> {
+    this.loading ??= this.load();
+    return this.loading;
+  }
+
+  private async load(): Promise<void> {
+    const skills: Skill[] = [];
+    for (const entry of this.skills)
+      skills.push(...(typeof entry === "string" ? await loadSkills(entry) : [entry]));
+    const unique = uniqueNames(skills);
+    let instructions = "";
+    if (this.instructions) {
+      const { readInstructionFiles } = await import("../skills/instruction-files");
+      instructions = instructionsBlock(await readInstructionFiles(this.instructions));
+    }
+    this.conversation.setSystemSections([instructions, skillCatalog(unique)]);
+    if (unique.length === 0) return;
+    this.conversation.tools.add(createSkillTool(unique));
+    const grants = new Map<string, readonly string[]>();
+    for (const skill of unique) if (skill.allowedTools) grants.set(skill.name, skill.allowedTools);
+    if (grants.size > 0) this.conversation.setSkillGrants(new SkillGrants(SKILL_TOOL_NAME, grants));
+  }
+}
+
+function checkSkillObject(entry: unknown): void {
+  const skill = entry as Partial<Skill> | null;
+  if (
+    typeof skill !== "object" ||
+    skill === null ||
+    typeof skill.name !== "string" ||
+    typeof skill.description !== "string" ||
+    typeof skill.instructions !== "string" ||
+    !Array.isArray(skill.files) ||
+    typeof skill.readFile !== "function"
+  )
+    throw new InvalidOptionError(
+      "createAgent: each of `skills` must be a folder path or a skill from defineSkill()/loadSkills().",
+    );
+}
+
+/** The skills, refusing a second one of the same name. */
+function uniqueNames(skills: readonly Skill[]): Skill[] {
+  const seen = new Set<string>();
+  for (const skill of skills) {
+    if (seen.has(skill.name))
+      throw new InvalidOptionError(
+        `createAgent: two skills are named "${skill.name}"; skill names must be unique.`,
+      );
+    seen.add(skill.name);
+  }
+  return [...skills];
+}
