@@ -5,6 +5,13 @@
  */
 export { type Agent, createAgent } from "./agent/create-agent";
 export type {
+  Checkpoint,
+  ForkOptions,
+  RewindOptions,
+  RewindResult,
+  UntrackedCall,
+} from "./agent/checkpoint-methods";
+export type {
   AgentOptions,
   AutoCompactOptions,
   CompactToolResultsOptions,
@@ -91,3 +98,4 @@ export type {
 } from "./tools/schema";
 export { SUBMIT_OUTPUT_EXCLUSIVE_BATCH, SUBMIT_OUTPUT_TOOL_NAME } from "./tools/submit-output";
 export type { NeedsApproval, ParseResult, Tool, ToolContext, ToolOutput } from "./tools/tool";
+export type { CheckpointFiles, FileCheckpoints, FileRestoreReport } from "./tools/file-checkpoints";

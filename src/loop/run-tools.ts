@@ -5,6 +5,7 @@
  * @module
  */
 import { MissingOutputError } from "../errors";
+import { currentCheckpoint } from "../history/checkpoints";
 import { errorResultsFor } from "../history/dangling";
 import type { ApprovalDecision } from "../messages/approvals";
 import type { Redacted } from "../messages/redact-message";
@@ -137,6 +138,7 @@ export class ToolRunner<T> {
       denials: query.denials,
       compactResult: toolResultCompactor(loop, query),
       agent: agentToolContext(loop, query),
+      checkpointId: query.checkpointId ?? currentCheckpoint(loop.conversation.history.messages),
     };
   }
 }

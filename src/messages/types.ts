@@ -82,6 +82,13 @@ export type StopReason =
 export type MessageMeta = {
   /** When the message was recorded (ISO 8601). */
   created_at?: string;
+  /**
+   * On a user prompt only: the id of the checkpoint it starts — what `agent.rewind({ to })` and
+   * `agent.fork({ at })` name. Recorded once, when the prompt enters history, and kept by every
+   * store; histories written before checkpoints existed have none, and get ids derived from each
+   * prompt's position and content (the same in every process).
+   */
+  checkpoint_id?: string;
 };
 
 /** A user turn: a prompt, or tool results fed back. */

@@ -42,6 +42,8 @@ export interface ToolRuntime {
   secrets: readonly string[];
   /** What a subagent tool needs of the query (`ToolContext.agent`); shared by every call. */
   agent?: AgentToolContext;
+  /** The query's checkpoint (`ToolContext.checkpointId`). */
+  checkpointId?: string;
   /**
    * Summarises a huge successful result before it enters history, when configured; its span is a
    * child of the call's span.
