@@ -150,7 +150,9 @@ async function loadedHistory<T>(shell: AgentShell<T>): Promise<readonly ModelMes
 
 function checkpointOption(id: unknown, where: string): string {
   if (!isCheckpointId(id))
-    throw new InvalidOptionError(`${where} takes a checkpoint id (see agent.checkpoints() or result.checkpoint_id).`);
+    throw new InvalidOptionError(
+      `${where} takes a checkpoint id (see agent.checkpoints() or result.checkpoint_id).`,
+    );
   return id;
 }
 

@@ -100,7 +100,9 @@ function previewOf(content: string | ContentBlock[]): string {
     typeof content === "string"
       ? content
       : content
-          .map((block) => (block.type === "text" ? block.text : block.type === "tool_result" ? "" : `[${block.type}]`))
+          .map((block) =>
+            block.type === "text" ? block.text : block.type === "tool_result" ? "" : `[${block.type}]`,
+          )
           .filter((part) => part !== "")
           .join(" ");
   const flat = text.replace(/\s+/g, " ").trim();

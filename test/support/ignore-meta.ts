@@ -7,6 +7,9 @@
  */
 import { expect } from "vitest";
 
+type Tester = Parameters<typeof expect.addEqualityTesters>[0][number];
+type TesterContext = ThisParameterType<Tester>;
+
 function isMessage(value: unknown): value is Record<string, unknown> {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
   const role = (value as { role?: unknown }).role;
@@ -19,12 +22,7 @@ function withoutMeta(message: Record<string, unknown>): Record<string, unknown> 
 }
 
 expect.addEqualityTesters([
-  function equalIgnoringOneSidedMeta(
-    this: { equals: (a: unknown, b: unknown, testers?: unknown[]) => boolean },
-    a: unknown,
-    b: unknown,
-    testers: unknown[],
-  ) {
+  function equalIgnoringOneSidedMeta(this: TesterContext, a: unknown, b: unknown, testers: Tester[]) {
     if (!isMessage(a) || !isMessage(b)) return undefined;
     const aHas = a.meta !== undefined;
     const bHas = b.meta !== undefined;
