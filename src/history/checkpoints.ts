@@ -4,7 +4,10 @@
  * an id derived from their position and content, so every process derives the same ids.
  * @module
  */
+import { isCheckpointId } from "../messages/checkpoint-id";
 import type { ContentBlock, ModelMessage } from "../messages/types";
+
+export { isCheckpointId };
 
 /** One checkpoint of a conversation: the prompt it starts, and where it is in history. */
 export interface CheckpointEntry {
@@ -29,11 +32,6 @@ const PREFIX = "cp_";
 /** A fresh checkpoint id for a prompt entering history. */
 export function newCheckpointId(): string {
   return PREFIX + globalThis.crypto.randomUUID().replaceAll("-", "");
-}
-
-/** Whether `id` has the shape of a checkpoint id (safe as a file name, too). */
-export function isCheckpointId(id: unknown): id is string {
-  return typeof id === "string" && /^[A-Za-z0-9_-]{1,100}$/.test(id);
 }
 
 /**
