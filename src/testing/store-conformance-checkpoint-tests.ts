@@ -97,6 +97,16 @@ export function registerCheckpointTests(
     expect(listCheckpoints(loaded).map((entry) => entry.prompt)).toEqual(["first", "second, again"]);
   });
 
+  registerForkTests(test, expect, factory, options);
+}
+
+/** The fork and stale-rewind tests. */
+function registerForkTests(
+  test: ConformanceTest,
+  expect: ConformanceTestApi["expect"],
+  factory: HistoryStoreFactory,
+  options: HistoryStoreConformanceOptions,
+): void {
   test("a fork at a checkpoint into another conversation: both load and go on independently", async ({
     conversation,
     open,
