@@ -3,7 +3,7 @@
  * exports only. This entry never imports an optional peer dependency.
  * @module
  */
-export { type Agent, createAgent } from "./agent/create-agent";
+
 export type {
   Checkpoint,
   ForkOptions,
@@ -11,6 +11,7 @@ export type {
   RewindResult,
   UntrackedCall,
 } from "./agent/checkpoint-methods";
+export { type Agent, createAgent } from "./agent/create-agent";
 export type {
   AgentOptions,
   AutoCompactOptions,
@@ -90,6 +91,7 @@ export {
 export type { TelemetryOptions } from "./telemetry/telemetry";
 export type { AgentToolContext } from "./tools/agent-context";
 export { defineTool, type ToolDefinition } from "./tools/define-tool";
+export type { CheckpointFiles, FileCheckpoints, FileRestoreReport } from "./tools/file-checkpoints";
 export type {
   InferSchema,
   ParseWithJsonSchema,
@@ -98,4 +100,3 @@ export type {
 } from "./tools/schema";
 export { SUBMIT_OUTPUT_EXCLUSIVE_BATCH, SUBMIT_OUTPUT_TOOL_NAME } from "./tools/submit-output";
 export type { NeedsApproval, ParseResult, Tool, ToolContext, ToolOutput } from "./tools/tool";
-export type { CheckpointFiles, FileCheckpoints, FileRestoreReport } from "./tools/file-checkpoints";
