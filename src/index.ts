@@ -4,6 +4,13 @@
  * @module
  */
 
+export type {
+  Checkpoint,
+  ForkOptions,
+  RewindOptions,
+  RewindResult,
+  UntrackedCall,
+} from "./agent/checkpoint-methods";
 export {
   type ClearThinkingOptions,
   type ClearToolUsesOptions,
@@ -113,6 +120,7 @@ export {
 export type { TelemetryOptions } from "./telemetry/telemetry";
 export type { AgentToolContext } from "./tools/agent-context";
 export { defineTool, type ToolDefinition } from "./tools/define-tool";
+export type { CheckpointFiles, FileCheckpoints, FileRestoreReport } from "./tools/file-checkpoints";
 export type {
   InferSchema,
   ParseWithJsonSchema,

@@ -206,6 +206,22 @@ export class AgentShell<T> {
     return measureContextUsage(this.loop as LoopContext<unknown>);
   }
 
+  /**
+   * Runs `work` (a rewind) holding the conversation guard, as a query would: a query started
+   * meanwhile is refused, and `close()` waits for it.
+   */
+  async holdingGuard<R>(work: () => Promise<R>): Promise<R> {
+    const query = this.newQuery(undefined);
+    this.guard.take(query);
+    const running = work();
+    query.inFlight = () => running;
+    try {
+      return await running;
+    } finally {
+      this.guard.release(query);
+    }
+  }
+
   /** `Agent.replaceHistory`: idle only, and not after `close()`. */
   async replaceHistory(messages: ModelMessage[]): Promise<void> {
     this.guard.assertIdle();

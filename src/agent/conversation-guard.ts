@@ -61,10 +61,10 @@ export class ConversationGuard {
   }
 
   /** Refuses a change of history while a query runs or after `close()` (the store is being released). */
-  assertIdle(): void {
+  assertIdle(method = "replaceHistory()"): void {
     if (this.shut) throw closedError();
     if (this.holder)
-      throw new ConcurrentQueryError("replaceHistory() is idle-only: a query is running on this Agent.");
+      throw new ConcurrentQueryError(`${method} is idle-only: a query is running on this Agent.`);
   }
 
   /** No query starts from now on; a stream waiting for input stops waiting. */

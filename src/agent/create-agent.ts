@@ -10,6 +10,15 @@ import type { ModelMessage } from "../messages/types";
 import type { Tool } from "../tools/tool";
 import { AgentShell } from "./agent-shell";
 import type { ContextUsage } from "./context-usage";
+import {
+  type Checkpoint,
+  type ForkOptions,
+  forkHistory,
+  listAgentCheckpoints,
+  type RewindOptions,
+  type RewindResult,
+  rewindAgent,
+} from "./checkpoint-methods";
 import { checkOptionShapes } from "./option-shapes";
 import type { AgentOptions, QueryOptions } from "./options";
 
@@ -54,6 +63,26 @@ export interface Agent<T = unknown> {
   setModel(model: string): void;
   /** The model the next turn will use. */
   readonly model: string;
+  /**
+   * The checkpoints of the conversation, oldest first: one per user prompt (loading the store first
+   * when needed). A conversation stored before checkpoints existed gets ids derived from each
+   * prompt's position and content — the same in every process.
+   */
+  checkpoints(): Promise<Checkpoint[]>;
+  /**
+   * Goes back to just before the prompt of checkpoint `to`: history keeps the messages before it
+   * (a pause after it is gone with it), written to the store in one versioned replace. With
+   * `files: true`, the files the workspace tools changed from that prompt on are put back first.
+   * Idle only: throws `ConcurrentQueryError` while a query runs, `ConversationConflictError` when
+   * another writer changed the stored conversation, `InvalidOptionError` for an unknown checkpoint.
+   */
+  rewind(options: RewindOptions): Promise<RewindResult>;
+  /**
+   * A new Agent, with this one's options, holding the conversation before the prompt of checkpoint
+   * `at` — written first to `store` (an empty conversation under a new id), or in memory only
+   * without one. The two go on independently. Idle only, like {@link Agent.rewind}.
+   */
+  fork(options: ForkOptions): Promise<Agent<T>>;
   /** Releases MCP connections and the store. */
   close(): Promise<void>;
 }
@@ -80,6 +109,14 @@ export function createAgent<T = unknown>(options: AgentOptions<T>): Agent<T> {
     replaceHistory: (messages) => shell.replaceHistory(messages),
     addTools: (...tools) => shell.addTools(tools),
     setModel: (model) => shell.setModel(model),
+    checkpoints: () => listAgentCheckpoints(shell),
+    rewind: (rewindOptions) => rewindAgent(shell, rewindOptions),
+    fork: async (forkOptions) => {
+      const kept = await forkHistory(shell, forkOptions);
+      const forked = createAgent<T>({ ...options, historyStore: forkOptions.store });
+      if (forkOptions.store === undefined) await forked.replaceHistory(kept);
+      return forked;
+    },
     get model() {
       return shell.conversation.model;
     },

@@ -49,6 +49,8 @@ export interface CliOptions {
   /** `--skills <folder>` (repeatable): Agent Skills folders, the agent's `skills`. */
   skillFolders?: string[];
   sessionPath?: string;
+  /** `--rewind <checkpoint>`: rewind the `--session` to before that prompt (a number or an id) first. */
+  rewindTo?: string;
   outputSchemaPath?: string;
   json: boolean;
   /** `--partial`: with `--json`, also print `stream_event` messages. */
@@ -96,6 +98,8 @@ ${MODEL_FLAG_USAGE}
   --skills <folder>        Agent Skills: a folder of skill folders (each with a SKILL.md), or one
                            skill folder; repeat for more. The model reads them with the skill tool
   --session <file>         keep the conversation in a JSONL file; run again to resume it
+  --rewind <n|id>          with --session: first go back to before that prompt (a checkpoint
+                           number, 1 = the first prompt, or its id); files too
   --output-schema <file>   a JSON Schema file: the answer must be a JSON value matching it,
                            printed on stdout once validated
 ${APPROVAL_USAGE}
@@ -137,6 +141,7 @@ const OPTION_SPEC = {
   tools: { type: "string" },
   skills: { type: "string", multiple: true },
   session: { type: "string" },
+  rewind: { type: "string" },
   "output-schema": { type: "string" },
   json: { type: "boolean" },
   partial: { type: "boolean" },
@@ -172,6 +177,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       ? { skillFolders: values.skills.map((folder) => nonEmpty("--skills", folder)!) }
       : {}),
     sessionPath: nonEmpty("--session", values.session),
+    rewindTo: nonEmpty("--rewind", values.rewind),
     outputSchemaPath: nonEmpty("--output-schema", values["output-schema"]),
     json: values.json ?? false,
     partial: values.partial ?? false,
@@ -200,6 +206,8 @@ function checkCombinations(options: CliOptions, values: { "base-url"?: string })
   if (options.partial && !options.json) throw new UsageError("--partial only makes sense with --json");
   if (options.offline && !options.demo) throw new UsageError("--offline goes with --demo");
   checkApprovalCombinations(options, usageError);
+  if (options.rewindTo !== undefined && options.sessionPath === undefined)
+    throw new UsageError("--rewind goes with --session: it rewinds that conversation");
   if (!options.demo) return;
   if (options.prompt !== undefined)
     throw new UsageError("--demo takes no prompt: its scripted model performs one fixed task");

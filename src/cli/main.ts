@@ -78,6 +78,12 @@ async function runWithAgent(options: CliOptions, io: CliIo, output: QueryOutput)
       const { resumeNotice } = await import("./session");
       const notice = resumeNotice(options.sessionPath, (await agent.getHistory()).length);
       if (notice) output.notice(notice);
+      if (options.rewindTo !== undefined) {
+        const { rewindTo } = await import("./checkpoint-commands");
+        const rewound = await rewindTo(agent, options.rewindTo);
+        for (const line of rewound.lines) output.notice(line);
+        if (!rewound.ok) return 1;
+      }
     }
     const control = new InterruptControl(agent, (text) => output.notice(text));
     const run = {

@@ -1,6 +1,6 @@
 /**
  * The commands of an interactive session: a line starting with `/` and a word is a command and
- * never reaches the model (`/help`, `/clear`, `/compact`, `/model`, `/cost`, `/exit`; anything
+ * never reaches the model (`/help`, `/clear`, `/compact`, `/model`, `/cost`, `/rewind`, `/fork`, `/exit`; anything
  * else is an unknown command). A line starting with `//` is a prompt that starts with `/`, and a
  * line such as `/etc/hosts: what is it?` (a slash inside the first word) is a prompt as well.
  * @module
@@ -44,6 +44,8 @@ export const REPL_HELP = [
   "  /compact [instructions]  replace older messages with a summary the model writes now",
   "  /model [id]              show the model, or switch to another for the next prompts",
   "  /cost                    tokens and cost of this session so far, per model",
+  "  /rewind [n|id]           list the checkpoints (one per prompt), or go back to before one (files too)",
+  "  /fork [n|id]             list them, or copy the conversation before one into a new --session file",
   "  /exit, /quit             end the session (as Ctrl-D does)",
 ].join("\n");
 
@@ -85,6 +87,9 @@ export async function runReplCommand(
       return await compactCommand(command.argument, context);
     case "model":
       return switchModel(command.argument, context);
+    case "rewind":
+    case "fork":
+      return await checkpointCommand(command.name, command.argument, context);
     case "cost":
       for (const line of context.run.tally.describe((model) => hasPrice(model, context.pricing))) say(line);
       return "continue";
@@ -161,4 +166,24 @@ async function compactCommand(instructions: string, context: ReplContext): Promi
       run.output.notice(`! compaction failed, the conversation is unchanged: ${outcome.error.message}`);
       return "failed";
   }
+}
+
+async function checkpointCommand(
+  name: "rewind" | "fork",
+  argument: string,
+  context: ReplContext,
+): Promise<CommandOutcome> {
+  const { agent, output, sessionPath } = context.run;
+  const { checkpointLines, forkTo, rewindTo } = await import("./checkpoint-commands");
+  if (argument === "") {
+    for (const line of checkpointLines(await agent.checkpoints())) output.notice(line);
+    output.notice(
+      `/${name} <number or id> ${name === "rewind" ? "goes back to just before that prompt" : "forks before it"}`,
+    );
+    return "continue";
+  }
+  const { ok, lines } =
+    name === "rewind" ? await rewindTo(agent, argument) : await forkTo(agent, argument, sessionPath);
+  for (const line of lines) output.notice(line);
+  return ok ? "continue" : "failed";
 }

@@ -3,6 +3,7 @@
  * @module
  */
 import { PromptBlockedError } from "../errors";
+import { newCheckpointId } from "../history/checkpoints";
 import { promptOverride, refusalMessage } from "../hooks/overrides";
 import { runHookChain } from "../hooks/run-hooks";
 import type { UserPromptSubmitOutput } from "../hooks/types";
@@ -63,6 +64,13 @@ export async function addPrompt<T>(
   // are answered first: the request would otherwise be refused. A prompt's tool_result blocks may
   // answer them, never anything else (thrown before history is touched).
   // The prompt enters history but is not yielded: `user` messages report what the loop fed back.
-  for (const message of promptMessages(history.messages, content)) await history.append(message);
+  // It starts a checkpoint: its id goes on the prompt's meta, and on the result.
+  const messages = promptMessages(history.messages, content);
+  query.checkpointId = newCheckpointId();
+  messages[messages.length - 1]!.meta = {
+    created_at: new Date(loop.config.clock.now()).toISOString(),
+    checkpoint_id: query.checkpointId,
+  };
+  for (const message of messages) await history.append(message);
   return PROMPT_ADDED;
 }

@@ -47,6 +47,7 @@ export function resultMessage<T>(
   if (ending.structured) result.structuredResult = ending.structured.value;
   if (ending.error) result.error = ending.error;
   if (ending.pendingApprovals) result.pending_approvals = ending.pendingApprovals;
+  if (query.checkpointId !== undefined) result.checkpoint_id = query.checkpointId;
   recordResultOnSpan(query, result);
   return result;
 }

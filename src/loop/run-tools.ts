@@ -5,6 +5,7 @@
  * @module
  */
 import { MissingOutputError } from "../errors";
+import { currentCheckpoint } from "../history/checkpoints";
 import { errorResultsFor } from "../history/dangling";
 import type { ToolPattern } from "../hooks/permissions";
 import type { ApprovalDecision } from "../messages/approvals";
@@ -148,6 +149,7 @@ export class ToolRunner<T> {
       compactResult: toolResultCompactor(loop, query),
       agent: agentToolContext(loop, query),
       now: loop.config.clock.now,
+      checkpointId: query.checkpointId ?? currentCheckpoint(loop.conversation.history.messages),
     };
   }
 }

@@ -61,6 +61,12 @@ export interface SDKResultMessage<T = unknown> {
   permission_denials: PermissionDenial[];
   /** With `requires_approval`: every call waiting for a decision, in the model's order. */
   pending_approvals?: PendingApproval[];
+  /**
+   * The checkpoint the query's prompt started (its `meta.checkpoint_id` in history): pass it to
+   * `agent.rewind({ to })` to go back to just before this prompt, or `agent.fork({ at })`. Absent
+   * when the query added no prompt (a resume with `{ approvals }`, a prompt a hook blocked).
+   */
+  checkpoint_id?: string;
 }
 
 /** Status of one MCP server, as reported on `init`. */

@@ -133,6 +133,13 @@ export type MessageMeta = {
    * provider sent no `context_management` — it did not honour the edits, or none were asked.
    */
   context_management?: { applied_edits: AppliedContextEdit[] };
+  /**
+   * On a user prompt only: the id of the checkpoint it starts — what `agent.rewind({ to })` and
+   * `agent.fork({ at })` name. Recorded once, when the prompt enters history, and kept by every
+   * store; histories written before checkpoints existed have none, and get ids derived from each
+   * prompt's position and content (the same in every process).
+   */
+  checkpoint_id?: string;
 };
 
 /** A user turn: a prompt, or tool results fed back. */

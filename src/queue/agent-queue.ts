@@ -5,8 +5,9 @@
  */
 import { randomUUID } from "node:crypto";
 import { type ConnectionOptions, type JobState, type JobsOptions, Queue } from "bullmq";
-import { InvalidOptionError } from "../index";
+import { InvalidOptionError, type RewindResult } from "../index";
 import { ConversationLane } from "./conversation-lane";
+import { type QueueRewindOptions, rewindHeld } from "./conversation-rewind";
 import { ConversationsInFlight } from "./conversations-in-flight";
 import { checkEnqueueRequest, type EnqueueRequest } from "./enqueue-request";
 import { withInspectSummary } from "./inspect-summary";
@@ -71,6 +72,12 @@ export interface AgentQueue {
   messages(jobId: string): AsyncGenerator<AgentJobMessage, void>;
   /** The job's state, progress and outcome; `undefined` for a job BullMQ does not know (or removed). */
   getJob(jobId: string): Promise<AgentJobInfo | undefined>;
+  /**
+   * Rewinds a conversation between jobs (`agent.rewind()` with the conversation's lease held, so no
+   * job starts on it meanwhile); the next job runs on the rewound history. Throws
+   * `ConversationHeldError` when a worker holds the conversation or a job of it waits.
+   */
+  rewind(options: QueueRewindOptions): Promise<RewindResult>;
   /** Closes the queue's connections; pending `waitForResult` calls reject. */
   close(): Promise<void>;
   /** The underlying BullMQ queue (counts, dashboards). Do not add jobs to it directly. */
@@ -133,6 +140,10 @@ export function createAgentQueue(options: AgentQueueOptions): AgentQueue {
         return followJobMessages(lane, queue, jobId);
       },
       getJob: (jobId) => describeJob(queue, lane, jobId),
+      rewind(rewindOptions) {
+        assertOpen();
+        return rewindHeld(lane, rewindOptions);
+      },
       async close() {
         if (closed) return;
         closed = true;

@@ -162,6 +162,23 @@ export class ConversationLane {
     return answer === 1;
   }
 
+  /**
+   * Takes the conversation's lease under `fence` for `holdMs` when no job holds it and none waits
+   * (a rewind between jobs); otherwise says which job is in the way.
+   */
+  async holdIdle(
+    conversationId: string,
+    fence: string,
+    holdMs: number,
+  ): Promise<{ kind: "held" } | { kind: "busy" | "queued"; jobId: string }> {
+    const { pending, lease } = this.keysOf(conversationId, "");
+    const answer = (await this.run("HOLD_IDLE", pending, lease, fence, holdMs)) as string[];
+    if (answer[0] === "held") return { kind: "held" };
+    // A lease holds `<jobId>:<random>`: the job is what the caller needs to hear about.
+    const jobId = answer[0] === "busy" ? answer[1]!.slice(0, answer[1]!.lastIndexOf(":")) : answer[1]!;
+    return { kind: answer[0] === "busy" ? "busy" : "queued", jobId };
+  }
+
   /** Frees the lease when `fence` holds it; the job stays its conversation's head. */
   async release(conversationId: string, fence: string): Promise<void> {
     await this.run("RELEASE", this.keys.lease(conversationId), fence);

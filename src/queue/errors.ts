@@ -2,7 +2,7 @@
  * The errors of `agent-lattice/queue`, in the package's error tree.
  * @module
  */
-import { AgentLatticeError, TimeoutError } from "../index";
+import { AgentLatticeError, ConcurrentQueryError, TimeoutError } from "../index";
 
 /**
  * `waitForResult` gave up: the job had not finished within `timeoutMs`. The job itself goes on; wait
@@ -48,5 +48,25 @@ export class LeaseLostError extends AgentLatticeError {
     super(
       `The lease of conversation "${conversationId}" was lost; this run stopped and the job continues elsewhere.`,
     );
+  }
+}
+
+/**
+ * `queue.rewind()` was refused: a worker holds the conversation's lease (a job of it is running), or
+ * a job of it waits to run. Rewind between jobs — after `waitForResult` — and nothing is changed.
+ */
+export class ConversationHeldError extends ConcurrentQueryError {
+  readonly conversationId: string;
+  /** The job running (`running`) or waiting (`waiting`). */
+  readonly jobId: string;
+  readonly state: "running" | "waiting";
+  constructor(conversationId: string, jobId: string, state: "running" | "waiting") {
+    super(
+      `Cannot rewind conversation "${conversationId}": ${state === "running" ? `a worker holds its lease, running job ${jobId}` : `job ${jobId} waits to run on it`}. ` +
+        "Rewind between jobs (after waitForResult); nothing was changed.",
+    );
+    this.conversationId = conversationId;
+    this.jobId = jobId;
+    this.state = state;
   }
 }

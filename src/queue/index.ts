@@ -22,8 +22,15 @@ export {
   DEFAULT_STALLED_INTERVAL_MS,
   DEFAULT_WORKER_CONCURRENCY,
 } from "./agent-worker";
+export { DEFAULT_REWIND_HOLD_MS, type QueueRewindOptions } from "./conversation-rewind";
 export type { EnqueueRequest } from "./enqueue-request";
-export { JobFailedError, JobNotFoundError, JobWaitTimeoutError, LeaseLostError } from "./errors";
+export {
+  ConversationHeldError,
+  JobFailedError,
+  JobNotFoundError,
+  JobWaitTimeoutError,
+  LeaseLostError,
+} from "./errors";
 export type {
   AgentJobData,
   AgentJobMessage,

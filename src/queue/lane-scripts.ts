@@ -147,3 +147,19 @@ if redis.call("LINDEX", KEYS[1], 0) == ARGV[1] then
 end
 return redis.call("LINDEX", KEYS[1], 0) or ""`,
 };
+
+/**
+ * Takes a conversation's lease for work between jobs (a rewind) — only when no job holds it and
+ * none waits. KEYS: pending, lease. ARGV: fence, holdMs. Returns {"held"}, {"busy", holder} or
+ * {"queued", head}.
+ */
+export const HOLD_IDLE: LaneScript = {
+  numberOfKeys: 2,
+  lua: `
+local holder = redis.call("GET", KEYS[2])
+if holder then return {"busy", holder} end
+local head = redis.call("LINDEX", KEYS[1], 0)
+if head then return {"queued", head} end
+redis.call("SET", KEYS[2], ARGV[1], "PX", ARGV[2])
+return {"held"}`,
+};

@@ -6,6 +6,7 @@
  */
 import type { HistoryStoreConformanceOptions, HistoryStoreFactory } from "./store-conformance-api";
 import { registerApprovalTests } from "./store-conformance-approval-tests";
+import { registerCheckpointTests } from "./store-conformance-checkpoint-tests";
 import { registerConcurrencyTests } from "./store-conformance-concurrency-tests";
 import { registerHistoryTests } from "./store-conformance-history-tests";
 import { createTestRunner } from "./store-conformance-runner";
@@ -42,5 +43,6 @@ export function runHistoryStoreConformance(
     registerStrainTests(test, expect, options.tearTail);
     registerApprovalTests(test, expect, options.concurrency ?? true);
     if (options.concurrency ?? true) registerConcurrencyTests(test, expect);
+    registerCheckpointTests(test, expect, factory, options);
   });
 }

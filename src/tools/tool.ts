@@ -6,6 +6,7 @@
 import type { ImageBlock, TextBlock } from "../messages/types";
 import type { JsonSchema } from "../model/client";
 import type { AgentToolContext } from "./agent-context";
+import type { FileCheckpoints } from "./file-checkpoints";
 
 /**
  * What a tool returns: plain text, or content with flags. `isError` marks the result as an error
@@ -28,6 +29,12 @@ export interface ToolContext {
    * agent loop; absent when the tool runs outside an agent's query.
    */
   agent?: AgentToolContext;
+  /**
+   * The checkpoint the running query belongs to (the id on its prompt's `meta`): a tool that
+   * changes files records their prior content under it, so `agent.rewind({ files: true })` can
+   * put them back. Absent when the tool runs outside an agent's query.
+   */
+  checkpointId?: string;
 }
 
 /** A tool's approval requirement: always, or decided per call from its validated input. */
@@ -66,6 +73,11 @@ export interface Tool<Input = any> {
   readonly deferLoading?: boolean;
   /** Validates raw model input. Never throws: failures are returned for the model to read. */
   parseInput(input: unknown): ParseResult<Input> | Promise<ParseResult<Input>>;
+  /**
+   * Set on a tool that records the prior content of the files it changes (the workspace
+   * `write_file` and `edit_file`): what `agent.rewind({ files: true })` restores from.
+   */
+  readonly fileCheckpoints?: FileCheckpoints;
   /** Runs the tool. A throw becomes an error tool_result. */
   execute(input: Input, context: ToolContext): ToolOutput | Promise<ToolOutput>;
 }

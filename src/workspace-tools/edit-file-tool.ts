@@ -10,6 +10,7 @@ import { openConfined } from "./confined-open";
 import { notRegularFileMessage, runWorkspaceOperation, toolError } from "./tool-result";
 import { writeWholeFile } from "./whole-file";
 import type { Workspace, WorkspacePath } from "./workspace";
+import type { WorkspaceFileCheckpoints } from "./workspace-file-checkpoints";
 
 const editFileInput = z.object({
   path: z.string().describe("File path, relative to the workspace root."),
@@ -31,16 +32,22 @@ export type EditFileInput = z.infer<typeof editFileInput>;
 /** How many line numbers an edit report lists before summarising. */
 const MAX_REPORTED_LINES = 20;
 
-/** Creates the `edit_file` tool for a workspace. */
-export function createEditFileTool(workspace: Workspace): Tool<EditFileInput> {
-  return defineTool({
+/**
+ * Creates the `edit_file` tool for a workspace; with `checkpoints`, a file's prior content is
+ * recorded under the query's checkpoint before the edit is written.
+ */
+export function createEditFileTool(
+  workspace: Workspace,
+  checkpoints?: WorkspaceFileCheckpoints,
+): Tool<EditFileInput> {
+  const tool = defineTool({
     name: "edit_file",
     description:
       "Edit a text file of the workspace by replacing old_string with new_string. old_string must match the file exactly " +
       "and occur once (add surrounding lines to make it unique), unless replace_all is true. Read the file first.",
     inputSchema: editFileInput,
     readOnly: false,
-    execute: (input) =>
+    execute: (input, context) =>
       runWorkspaceOperation(workspace, async () => {
         if (input.old_string === "") {
           return toolError(
@@ -58,12 +65,17 @@ export function createEditFileTool(workspace: Workspace): Tool<EditFileInput> {
         const { handle, stats: opened } = await openConfined(workspace, file, "read-write", input.path);
         try {
           if (!opened.isFile()) return toolError(notRegularFileMessage(file.display, "edit_file edits"));
-          return await editOpenFile(file, handle, input);
+          const record =
+            checkpoints &&
+            ((bytes: Uint8Array) =>
+              checkpoints.record(context.checkpointId, file, bytes.length, () => Promise.resolve(bytes)));
+          return await editOpenFile(file, handle, input, record);
         } finally {
           await handle.close();
         }
       }),
   });
+  return checkpoints ? { ...tool, fileCheckpoints: checkpoints } : tool;
 }
 
 /** Reads the open file, replaces the occurrences, and writes the result through the same descriptor. */
@@ -71,6 +83,7 @@ async function editOpenFile(
   file: WorkspacePath,
   handle: FileHandle,
   input: EditFileInput,
+  recordPrior?: (bytes: Uint8Array) => Promise<void>,
 ): Promise<ToolOutput> {
   const bytes = await handle.readFile();
   if (bytes.includes(0))
@@ -96,6 +109,7 @@ async function editOpenFile(
     }
   }
   const edited = replaceAt(content, positions, input.old_string.length, input.new_string);
+  await recordPrior?.(bytes);
   await writeWholeFile(handle, Buffer.from(edited, "utf8"));
   const count = positions.length === 1 ? "1 occurrence" : `${positions.length} occurrences`;
   const lines = positions.length === 1 ? "line" : "lines";

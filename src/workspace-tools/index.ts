@@ -14,10 +14,12 @@ import { createListFilesTool } from "./list-files-tool";
 import { resolveWorkspaceSettings, type WorkspaceToolsOptions } from "./options";
 import { createReadFileTool } from "./read-file-tool";
 import { createWorkspace } from "./workspace";
+import { WorkspaceFileCheckpoints } from "./workspace-file-checkpoints";
 import { createWriteFileTool } from "./write-file-tool";
 
 export { type BashSandboxOptions, isBashSandboxAvailable } from "./bash-sandbox";
 export type { BashInput } from "./bash-tool";
+export { CHECKPOINT_FOLDER } from "./checkpoint-folder";
 export type { EditFileInput } from "./edit-file-tool";
 export type { GlobInput } from "./glob-tool";
 export type { GrepInput } from "./grep-tool";
@@ -39,6 +41,8 @@ export {
   DEFAULT_BASH_HIDDEN_ENV,
   DEFAULT_BASH_KILL_GRACE_MS,
   DEFAULT_BASH_TIMEOUT_MS,
+  DEFAULT_CHECKPOINT_MAX_BYTES,
+  DEFAULT_CHECKPOINT_MAX_FILE_BYTES,
   DEFAULT_IGNORED_DIRECTORIES,
   DEFAULT_MAX_ENTRIES,
   DEFAULT_MAX_GREP_FILE_BYTES,
@@ -86,6 +90,7 @@ export const WORKSPACE_TOOLS_OPTION_NAMES: readonly string[] = [
   "bashKillGraceMs",
   "bashEnv",
   "ignoredDirectories",
+  "fileCheckpoints",
 ];
 
 /**
@@ -123,8 +128,11 @@ export function createWorkspaceTools(options: WorkspaceToolsOptions): Tool[] {
     createGlobTool(workspace),
     createGrepTool(workspace),
   ];
-  if (workspace.settings.allowWrite)
-    tools.push(createWriteFileTool(workspace), createEditFileTool(workspace));
+  if (workspace.settings.allowWrite) {
+    const limits = workspace.settings.fileCheckpoints;
+    const checkpoints = limits && new WorkspaceFileCheckpoints(workspace, limits);
+    tools.push(createWriteFileTool(workspace, checkpoints), createEditFileTool(workspace, checkpoints));
+  }
   if (workspace.settings.allowBash) tools.push(createBashTool(workspace));
   return tools;
 }

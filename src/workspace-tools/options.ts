@@ -14,6 +14,17 @@ import {
   sandboxEnvironment,
 } from "./bash-sandbox";
 
+/** The largest file whose prior content a file checkpoint keeps (10 MiB); a larger one is listed as not kept. */
+export const DEFAULT_CHECKPOINT_MAX_FILE_BYTES = 10 * 1024 * 1024;
+/** The most prior content one checkpoint keeps, all files together (50 MiB); beyond it files are listed as not kept. */
+export const DEFAULT_CHECKPOINT_MAX_BYTES = 50 * 1024 * 1024;
+
+/** The size limits of file checkpoints. */
+export interface FileCheckpointLimits {
+  maxFileBytes: number;
+  maxCheckpointBytes: number;
+}
+
 /** Characters a tool output may hold before it is cut with a notice. @default 30_000 */
 export const DEFAULT_MAX_OUTPUT_CHARS = 30_000;
 /** Bytes of file text `read_file` returns in one call. @default 100_000 */
@@ -31,7 +42,7 @@ export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
 /** Between SIGTERM and SIGKILL when a `bash` process group is stopped. @default 2_000 */
 export const DEFAULT_BASH_KILL_GRACE_MS = 2_000;
 /** Directory names the walking tools skip unless asked. */
-export const DEFAULT_IGNORED_DIRECTORIES: readonly string[] = ["node_modules", ".git"];
+export const DEFAULT_IGNORED_DIRECTORIES: readonly string[] = ["node_modules", ".git", ".agent-lattice"];
 /**
  * Environment variables removed from what `bash` commands see, so the model cannot print the
  * host's provider credentials into the conversation.
@@ -92,6 +103,14 @@ export interface WorkspaceToolsOptions {
   bashEnv?: Record<string, string | undefined>;
   /** Directory names skipped while walking, unless a call asks for them. @default {@link DEFAULT_IGNORED_DIRECTORIES} */
   ignoredDirectories?: readonly string[];
+  /**
+   * Checkpoints of the files `write_file` and `edit_file` change: before a change, the file's prior
+   * content is kept under the running query's checkpoint in `<root>/.agent-lattice/checkpoints/`, so
+   * `agent.rewind({ files: true })` can put it back. `false` keeps nothing; an object sets the size
+   * limits (a file over them is listed as not kept: its change cannot be undone).
+   * @default true (limits {@link DEFAULT_CHECKPOINT_MAX_FILE_BYTES}, {@link DEFAULT_CHECKPOINT_MAX_BYTES})
+   */
+  fileCheckpoints?: boolean | { maxFileBytes?: number; maxCheckpointBytes?: number };
 }
 
 /** Options after validation and defaults, with the root resolved once. */
@@ -119,6 +138,8 @@ export interface WorkspaceSettings {
    */
   bashSecrets: readonly string[];
   ignoredDirectories: ReadonlySet<string>;
+  /** The size limits of file checkpoints, or `undefined` when they are off. */
+  fileCheckpoints: FileCheckpointLimits | undefined;
 }
 
 /** Validates the options and resolves the root. Throws {@link InvalidOptionError} on misuse. */
@@ -152,6 +173,30 @@ export function resolveWorkspaceSettings(options: WorkspaceToolsOptions): Worksp
     bashSandbox,
     bashSecrets: hiddenSecrets(DEFAULT_BASH_HIDDEN_ENV),
     ignoredDirectories: new Set(options.ignoredDirectories ?? DEFAULT_IGNORED_DIRECTORIES),
+    fileCheckpoints: fileCheckpointLimits(options.fileCheckpoints),
+  };
+}
+
+function fileCheckpointLimits(
+  option: WorkspaceToolsOptions["fileCheckpoints"],
+): FileCheckpointLimits | undefined {
+  if (option === false) return undefined;
+  if (option !== undefined && option !== true && (typeof option !== "object" || option === null))
+    throw new InvalidOptionError(
+      "createWorkspaceTools: fileCheckpoints must be a boolean or { maxFileBytes?, maxCheckpointBytes? }.",
+    );
+  const limits = typeof option === "object" ? option : {};
+  return {
+    maxFileBytes: positiveInteger(
+      "fileCheckpoints.maxFileBytes",
+      limits.maxFileBytes,
+      DEFAULT_CHECKPOINT_MAX_FILE_BYTES,
+    ),
+    maxCheckpointBytes: positiveInteger(
+      "fileCheckpoints.maxCheckpointBytes",
+      limits.maxCheckpointBytes,
+      DEFAULT_CHECKPOINT_MAX_BYTES,
+    ),
   };
 }
 

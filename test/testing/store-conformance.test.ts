@@ -3,7 +3,7 @@
  * `close()` may be called once (it ends its pool, say — `pg` throws on a second `end()`) passes.
  */
 import { describe, expect, it } from "vitest";
-import type { HistoryStore, ModelMessage } from "../../src/index";
+import { defineHistoryStore, type HistoryStore, type ModelMessage } from "../../src/index";
 import { runHistoryStoreConformance } from "../../src/testing/index";
 
 const conversations = new Map<string, string[]>();
@@ -46,3 +46,18 @@ runHistoryStoreConformance("a store closed at most once", closeOnceStore, {
     conversations.delete(conversation);
   },
 });
+
+// A custom store through defineHistoryStore passes too (checkpoints included: meta kept, derived ids stable).
+runHistoryStoreConformance(
+  "defineHistoryStore",
+  (conversation) => defineHistoryStore(closeOnceStore(conversation)),
+  {
+    describe,
+    it,
+    expect,
+    concurrency: false,
+    cleanup: async (conversation) => {
+      conversations.delete(conversation);
+    },
+  },
+);

@@ -51,6 +51,8 @@ export class QueryState {
   /** Notices and handed-over messages on their way to the consumer. */
   readonly channel: NoticeChannel<SDKMessage<unknown>>;
   /** Model requests answered (a request retried after overflow recovery counts once). */
+  /** The checkpoint of the prompt this query added (`meta.checkpoint_id`); unset for a resume. */
+  checkpointId: string | undefined = undefined;
   turns = 0;
   /** The stop reason of the latest response. */
   stopReason: StopReason | null = null;

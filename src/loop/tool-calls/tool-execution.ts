@@ -42,7 +42,13 @@ export async function executeTool(
   try {
     const { tool, value } = cleared;
     const agent = runtime.agent && nestedTracing(runtime, tool, span);
-    const plain: ToolContext = { signal, toolUseId: call.id, toolName: call.name, agent };
+    const plain: ToolContext = {
+      signal,
+      toolUseId: call.id,
+      toolName: call.name,
+      agent,
+      checkpointId: runtime.checkpointId,
+    };
     const context = resume ? withChildResume(plain, resume) : plain;
     // With tracing on, the tool runs inside its execute_tool span (its own spans nest under it).
     const output = span.activate

@@ -44,6 +44,8 @@ export interface ToolRuntime {
   agent?: AgentToolContext;
   /** The agent's clock (ms): a call that runs records its duration by it; without it, none. */
   now?: () => number;
+  /** The query's checkpoint (`ToolContext.checkpointId`). */
+  checkpointId?: string;
   /**
    * Summarises a huge successful result before it enters history, when configured; its span is a
    * child of the call's span.
