@@ -21,9 +21,9 @@ type ServerToolDeclaration = { type: string; name: string };
  * declared yet; `tools` itself otherwise.
  */
 export function withToolSearchTool(
-  tools: ModelToolDefinition[] | undefined,
+  tools: Array<ModelToolDefinition | ServerToolDeclaration> | undefined,
 ): Array<ModelToolDefinition | ServerToolDeclaration> | undefined {
-  if (!tools?.some((tool) => tool.defer_loading === true)) return tools;
+  if (!tools?.some((tool) => "defer_loading" in tool && tool.defer_loading === true)) return tools;
   const declared = (tools as Array<{ type?: unknown }>).some(
     (tool) => typeof tool.type === "string" && tool.type.startsWith("tool_search_tool_"),
   );
