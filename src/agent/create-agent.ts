@@ -9,7 +9,6 @@ import type { SDKMessage, SDKResultMessage } from "../messages/sdk-messages";
 import type { ModelMessage } from "../messages/types";
 import type { Tool } from "../tools/tool";
 import { AgentShell } from "./agent-shell";
-import type { ContextUsage } from "./context-usage";
 import {
   type Checkpoint,
   type ForkOptions,
@@ -19,6 +18,7 @@ import {
   type RewindResult,
   rewindAgent,
 } from "./checkpoint-methods";
+import type { ContextUsage } from "./context-usage";
 import { checkOptionShapes } from "./option-shapes";
 import type { AgentOptions, QueryOptions } from "./options";
 
