@@ -4,8 +4,10 @@
  * differ; the words and the order may not), and `--help` describes `--tools bash` as it behaves
  * (sandboxed where bubblewrap works) and lists `--mock`.
  */
+import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cleanEnvironment, ensureBuiltCli, runCli } from "./helpers";
 
@@ -27,9 +29,13 @@ describe("the CLI docs match the command", () => {
   beforeAll(ensureBuiltCli, 300_000);
 
   it("cli.md's demo transcript (en, zh) has the shape of a real offline run", async () => {
-    const run = await runCli(["--demo"], { env: cleanEnvironment({ NO_COLOR: "1" }) });
-    expect(run.code).toBe(0);
-    const real = `${run.stderr}${run.stdout}`.trimEnd().split("\n").map(shapeOf);
+    // One pipe for both streams, as a terminal shows them: the notices and the answer interleaved.
+    const cli = path.join(ROOT, "dist/cli/main.js");
+    const { stdout } = await promisify(execFile)("sh", ["-c", `"${process.execPath}" "${cli}" --demo 2>&1`], {
+      env: cleanEnvironment({ NO_COLOR: "1" }),
+      timeout: 100_000,
+    });
+    const real = stdout.trimEnd().split("\n").map(shapeOf);
     for (const language of ["en", "zh"] as const)
       expect(documentedDemo(language).map(shapeOf), `docs/${language}/cli.md`).toEqual(real);
   }, 120_000);
