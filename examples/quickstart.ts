@@ -68,8 +68,8 @@ async function main(): Promise<void> {
   try {
     for await (const message of agent.query("What time is it in Tokyo, and what is 21.5 °C in Fahrenheit?")) {
       if (message.type === "stream_event" && message.event.type === "content_block_delta") {
-        const delta = message.event.delta as { type: string; text?: string };
-        if (delta.type === "text_delta") process.stdout.write(delta.text ?? "");
+        const { delta } = message.event; // typed: no cast (docs/en/streaming.md)
+        if (delta.type === "text_delta") process.stdout.write(delta.text);
       }
       if (message.type === "assistant") {
         process.stdout.write("\n"); // the streamed text of this response is complete

@@ -132,10 +132,12 @@ export class AgentShell<T> {
   /** Loads the OpenTelemetry implementation once; without `@opentelemetry/api` tracing stays off. */
   private async loadTelemetry(options: TelemetryOptions): Promise<void> {
     try {
-      const { createOpenTelemetry } = await import("../telemetry/open-telemetry");
+      const { loadOpenTelemetry } = await import("../telemetry/open-telemetry");
       const { client } = this.loop.services;
       const { secrets } = this.loop.config;
-      this.conversation.useTelemetry(createOpenTelemetry(options, client.endpoint, secrets, this.parentSpan));
+      this.conversation.useTelemetry(
+        await loadOpenTelemetry(options, client.endpoint, secrets, this.parentSpan),
+      );
     } catch {
       // the optional peer dependency is missing: no-op
     }

@@ -5,9 +5,18 @@
  * @module
  */
 import type { McpServerConfig } from "../integrations/mcp/config";
+import type * as McpEntry from "../integrations/mcp/index";
 import type { Conversation } from "../loop/state/conversation";
 import type { McpServerStatus } from "../messages/sdk-messages";
+import { importAtRunTime } from "../shared/run-time-import";
 import type { Tool } from "../tools/tool";
+
+/**
+ * The MCP client is loaded from the package's own `agent-lattice/mcp` entry at run time, never by
+ * a literal import a bundler would follow: a one-file bundle of the root entry then holds none of
+ * MCP's Node imports (`child_process`, `stream`, `crypto`, `fs`) unless it imports that entry.
+ */
+export const MCP_ENTRY = "agent-lattice/mcp";
 
 interface Connections {
   tools(): Tool[];
@@ -36,7 +45,7 @@ export class McpAttachment {
 
   private async connect(): Promise<void> {
     try {
-      const { connectMcpServers } = await import("../integrations/mcp/connect");
+      const { connectMcpServers } = await importAtRunTime<typeof McpEntry>(MCP_ENTRY);
       this.connections = await connectMcpServers(this.configs, {
         signal: this.closing.signal,
         onToolsChanged: () => this.syncTools(),

@@ -6,11 +6,13 @@
  * @module
  */
 import type { ApprovalDecision, ApprovalDecisions, PendingApproval } from "../messages/approvals";
+import type { ToolUseBlock } from "../messages/types";
 import type { CliDecisions } from "./approval-options";
 import { UsageError } from "./args";
 import { EXIT_APPROVAL_REQUIRED } from "./exit-codes";
 import type { Redactor } from "./redact";
 import { type PromptRun, runPrompt } from "./run-prompt";
+import { shellWord } from "./shell-word";
 
 /** The tool_result text of a call the person denied without a reason. */
 export const DENIED_BY_USER = "The user denied this call.";
@@ -39,18 +41,50 @@ export async function reportPending(run: PromptRun): Promise<void> {
     run.output.notice("  (no --session: this pause ends with the command; use --session to resume it later)");
     return;
   }
-  const ids = pending.map((call) => `--approve ${call.tool_use_id}`).join(" ");
-  run.output.notice(
-    `  resume: agent-lattice --session ${run.sessionPath} ${ids}   (or --deny <id>[=reason])`,
-  );
+  const ids = pending.map((call) => `--approve ${shellWord(call.tool_use_id)}`).join(" ");
+  const flags = run.resumeFlags ?? [`--session ${shellWord(run.sessionPath)}`];
+  run.output.notice(`  resume: agent-lattice ${flags.join(" ")} ${ids}   (or --deny <id>[=reason])`);
 }
 
 /** `--session <file> --approve … --deny …`: resumes the session's paused query with the decisions. */
 export async function resumeOnce(decisions: CliDecisions, run: PromptRun): Promise<number> {
   const pending = await run.agent.getPendingApprovals();
-  const code = await runPrompt({ approvals: decisionsFor(decisions, pending) }, run);
+  const approvals = decisionsFor(decisions, pending);
+  refuseUnloadedTools(pending, approvals, run);
+  run.output.knowCalls(pending.map(asToolUse));
+  const code = await runPrompt({ approvals }, run);
   if (code === EXIT_APPROVAL_REQUIRED) await reportPending(run);
   return code;
+}
+
+/**
+ * Approving a call whose tool this run does not have would run nothing (the call would fail as an
+ * unknown tool) while the person believes it approved: refused before anything runs.
+ * @throws {UsageError} naming the call, the missing tool and the tools this run has.
+ */
+function refuseUnloadedTools(
+  pending: readonly PendingApproval[],
+  approvals: ApprovalDecisions,
+  run: PromptRun,
+): void {
+  if (run.toolNames === undefined) return;
+  const names = run.toolNames;
+  // A subagent's own call runs with the subagent's tools, which this run does not list.
+  const missing = pending.filter(
+    (call) => approvals[call.tool_use_id]?.approved && call.agent === undefined && !names.includes(call.name),
+  );
+  if (missing.length === 0) return;
+  const calls = missing.map((call) => `${call.name} [${call.tool_use_id}]`).join(", ");
+  throw new UsageError(
+    `cannot approve ${calls}: this run has no tool ${[...new Set(missing.map((call) => JSON.stringify(call.name)))].join(", ")} ` +
+      `(its tools: ${names.length > 0 ? names.join(", ") : "none"}). Resume with the options of the run that paused ` +
+      "(the resume line it printed has them, e.g. --tools write); nothing was run",
+  );
+}
+
+/** A pending call as the tool_use block it came from, for the output's description of its result. */
+function asToolUse(call: PendingApproval): ToolUseBlock {
+  return { type: "tool_use", id: call.tool_use_id, name: call.name, input: call.input };
 }
 
 /**
@@ -91,14 +125,30 @@ export function decisionsFor(cli: CliDecisions, pending: readonly PendingApprova
 export async function askAndResume(code: number, run: PromptRun, ask: Ask): Promise<number> {
   while (code === EXIT_APPROVAL_REQUIRED) {
     const decisions: ApprovalDecisions = {};
-    for (const call of await run.agent.getPendingApprovals()) {
+    const pending = await run.agent.getPendingApprovals();
+    run.output.knowCalls(pending.map(asToolUse));
+    for (const call of pending) {
       const decision = await askOne(call, run, ask);
-      if (!decision) return code;
+      if (!decision) {
+        await reportUnanswered(run);
+        return code;
+      }
       decisions[call.tool_use_id] = decision;
     }
     code = await runPrompt({ approvals: decisions }, run);
   }
   return code;
+}
+
+/** The question was left (Ctrl-C, Ctrl-D, the input ended): the calls stay pending, and the person is told where. */
+async function reportUnanswered(run: PromptRun): Promise<void> {
+  const count = (await run.agent.getPendingApprovals()).length;
+  const calls = `${count} tool ${count === 1 ? "call" : "calls"}`;
+  run.output.notice(
+    run.sessionPath === undefined
+      ? `⏸ not answered: ${calls} left pending; without --session the pause ends with this session`
+      : `⏸ not answered: ${calls} still pending in ${run.sessionPath}; the next start asks again`,
+  );
 }
 
 async function askOne(

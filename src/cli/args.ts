@@ -58,6 +58,8 @@ export interface CliOptions {
   demo: boolean;
   /** With `demo`: never use the real API, even with a key. */
   offline: boolean;
+  /** `--mock`: the prompt (or session) goes to the bundled mock model on a local server, offline. */
+  mock: boolean;
   /** `--ask-before-writes`: the agent's `permissionMode: "askBeforeWrites"` (see approval-options.ts). */
   askBeforeWrites?: boolean;
   /** `--approve` / `--deny`: decisions that resume the `--session`'s paused query. */
@@ -94,7 +96,9 @@ ${MODEL_FLAG_USAGE}
   --tools <list>           workspace tools over the current folder, comma-separated:
                              read  = read_file, list_files, glob, grep
                              write = write_file, edit_file
-                             bash  = bash (runs commands with your privileges)
+                             bash  = bash (sandboxed with bubblewrap where it works: only
+                                     this folder visible and writable, no network; else it
+                                     runs with your privileges, and says so at start)
   --skills <folder>        Agent Skills: a folder of skill folders (each with a SKILL.md), or one
                            skill folder; repeat for more. The model reads them with the skill tool
   --session <file>         keep the conversation in a JSONL file; run again to resume it
@@ -109,6 +113,8 @@ ${APPROVAL_USAGE}
                            offline (a scripted model on a local mock server), or against the
                            real API when ANTHROPIC_API_KEY is set
   --offline                with --demo, stay offline even when ANTHROPIC_API_KEY is set
+  --mock                   run your prompt (or session) offline: a small rule-based mock model
+                           on a local server, using the --tools you give (no key needed)
   -h, --help               show this help
   -v, --version            show the version
 
@@ -124,13 +130,15 @@ Exit codes: 0 success or interrupted, 1 the agent ended with an error, 2 usage e
 
 Examples:
   agent-lattice --demo
+  agent-lattice --mock --tools read "What is in this folder?"
   agent-lattice --tools read "What does this project do?"
   agent-lattice --session chat.jsonl
   agent-lattice --json --output-schema todo.schema.json "List the TODOs in src/"
   agent-lattice --model my-model --price 0.5,2 --budget 0.10 "Hi"
   agent-lattice --thinking 4096 --effort high "Why does this test fail?"`;
 
-const OPTION_SPEC = {
+/** The options `parseArgs` knows (exported for the resume hint, which repeats a run's own). */
+export const OPTION_SPEC = {
   model: { type: "string" },
   "base-url": { type: "string" },
   system: { type: "string" },
@@ -147,6 +155,7 @@ const OPTION_SPEC = {
   partial: { type: "boolean" },
   demo: { type: "boolean" },
   offline: { type: "boolean" },
+  mock: { type: "boolean" },
   ...APPROVAL_OPTION_SPEC,
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
@@ -183,6 +192,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     partial: values.partial ?? false,
     demo: values.demo ?? false,
     offline: values.offline ?? false,
+    mock: values.mock ?? false,
     ...approvalOptionsOf(values, usageError),
     modelSettings: modelSettingsOf(values),
     thinkingDisplay: !values["no-thinking-display"],
@@ -208,6 +218,10 @@ function checkCombinations(options: CliOptions, values: { "base-url"?: string })
   checkApprovalCombinations(options, usageError);
   if (options.rewindTo !== undefined && options.sessionPath === undefined)
     throw new UsageError("--rewind goes with --session: it rewinds that conversation");
+  if (options.mock && options.demo)
+    throw new UsageError("--mock and --demo are two offline modes: choose one");
+  if (options.mock && values["base-url"] !== undefined)
+    throw new UsageError("--mock runs against its own local mock server; drop --base-url");
   if (!options.demo) return;
   if (options.prompt !== undefined)
     throw new UsageError("--demo takes no prompt: its scripted model performs one fixed task");

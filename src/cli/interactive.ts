@@ -3,10 +3,11 @@
  * commands (`/help`, `/clear`, `/compact`, `/model`, `/cost`, `/exit`: see repl-commands.ts). On a
  * terminal, Ctrl-C interrupts the running query (a second press aborts it and quits) and, at the
  * idle prompt, Ctrl-C or Ctrl-D ends the session. With piped input every line is a prompt or a
- * command, run in order.
+ * command, run in order. A line ending with `\` continues on the next: the lines are sent as one
+ * message. Calls left waiting for approval in the `--session` are shown and asked about first.
  * @module
  */
-import { createInterface } from "node:readline";
+import { createInterface, type Interface } from "node:readline";
 import { type Ask, askAndResume } from "./approval-run";
 import { EXIT_ABORTED, EXIT_AGENT_ERROR, EXIT_APPROVAL_REQUIRED, EXIT_SUCCESS } from "./exit-codes";
 import { parseReplLine, type ReplContext, runReplCommand } from "./repl-commands";
@@ -14,6 +15,9 @@ import { runPrompt } from "./run-prompt";
 
 /** The prompt shown at the start of each input line. */
 export const INPUT_PROMPT = "› ";
+
+/** The prompt of a continuation line: the line before ended with `\`. */
+export const CONTINUATION_PROMPT = "… ";
 
 /**
  * Runs the session until the input ends or `/exit`. Exit code: 0; 130 when a second Ctrl-C
@@ -41,13 +45,30 @@ export async function runInteractiveSession(context: ReplContext, banner: string
   readline.on("SIGINT", onInterrupt);
   process.on("SIGINT", onInterrupt);
   let exitCode = EXIT_SUCCESS;
+  const ask: Ask = async (question) => {
+    if (terminal) readline.setPrompt(question);
+    else io.stderr.write(question);
+    if (terminal) readline.prompt();
+    const answer = await lines.next();
+    readline.setPrompt(INPUT_PROMPT);
+    return answer.done ? undefined : answer.value;
+  };
   try {
     if (terminal) run.output.notice(banner);
+    const left = await run.agent.getPendingApprovals();
+    if (left.length > 0) {
+      run.output.notice(
+        `⏸ ${left.length} tool ${left.length === 1 ? "call" : "calls"} from before still waiting for approval:`,
+      );
+      const code = await askAndResume(EXIT_APPROVAL_REQUIRED, run, ask);
+      if (code === EXIT_ABORTED) return EXIT_ABORTED;
+      if (code === EXIT_APPROVAL_REQUIRED) return terminal ? EXIT_SUCCESS : code; // left unanswered again
+    }
     for (;;) {
       if (terminal) readline.prompt();
       const next = await lines.next();
       if (next.done) break;
-      const line = parseReplLine(next.value);
+      const line = parseReplLine(await joinContinuations(next.value, lines, readline, terminal));
       if (line.kind === "empty") continue;
       if (line.kind === "command") {
         const outcome = await runReplCommand(line, context);
@@ -56,14 +77,6 @@ export async function runInteractiveSession(context: ReplContext, banner: string
         if (!terminal && outcome === "failed") exitCode = EXIT_AGENT_ERROR;
         continue;
       }
-      const ask: Ask = async (question) => {
-        if (terminal) readline.setPrompt(question);
-        else io.stderr.write(question);
-        if (terminal) readline.prompt();
-        const answer = await lines.next();
-        readline.setPrompt(INPUT_PROMPT);
-        return answer.done ? undefined : answer.value;
-      };
       const code = await askAndResume(await runPrompt(line.text, run), run, ask);
       if (code === EXIT_ABORTED) return EXIT_ABORTED;
       if (!terminal && code === EXIT_AGENT_ERROR) exitCode = EXIT_AGENT_ERROR;
@@ -75,4 +88,28 @@ export async function runInteractiveSession(context: ReplContext, banner: string
     process.off("SIGINT", onInterrupt);
     readline.close();
   }
+}
+
+/**
+ * `first`, joined with the lines that follow while each ends with `\` (the backslash removed, a
+ * newline kept): one message. The input ending mid-way sends what was typed.
+ */
+async function joinContinuations(
+  first: string,
+  lines: AsyncIterator<string>,
+  readline: Interface,
+  terminal: boolean,
+): Promise<string> {
+  let text = first;
+  while (text.endsWith("\\")) {
+    if (terminal) {
+      readline.setPrompt(CONTINUATION_PROMPT);
+      readline.prompt();
+    }
+    const more = await lines.next();
+    readline.setPrompt(INPUT_PROMPT);
+    if (more.done) return text.slice(0, -1);
+    text = `${text.slice(0, -1)}\n${more.value}`;
+  }
+  return text;
 }

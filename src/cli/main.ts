@@ -45,7 +45,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       redact,
     );
     if (options.demo) return await (await import("./demo")).runDemo(options, io, output);
-    return await runWithAgent(options, io, output);
+    if (options.mock) return await runMocked(options, io, output, argv);
+    return await runWithAgent(options, io, output, argv);
   } catch (error) {
     return reportFailure(error, io, redact);
   }
@@ -66,7 +67,32 @@ async function runStudio(argv: readonly string[], io: CliIo): Promise<number> {
   }
 }
 
-async function runWithAgent(options: CliOptions, io: CliIo, output: QueryOutput): Promise<number> {
+/** `--mock`: the run goes to the bundled mock model on a local server (see mock-model.ts). */
+async function runMocked(
+  options: CliOptions,
+  io: CliIo,
+  output: QueryOutput,
+  argv: readonly string[],
+): Promise<number> {
+  const [{ startMockAnthropicServer }, { createMockModel, MOCK_API_KEY }] = await Promise.all([
+    import("../testing/mock-server"),
+    import("./mock-model"),
+  ]);
+  const server = await startMockAnthropicServer({ handler: createMockModel() });
+  try {
+    output.notice("Offline: the bundled mock model answers (--mock), not a real one");
+    return await runWithAgent({ ...options, baseURL: server.url, apiKey: MOCK_API_KEY }, io, output, argv);
+  } finally {
+    await server.close();
+  }
+}
+
+async function runWithAgent(
+  options: CliOptions,
+  io: CliIo,
+  output: QueryOutput,
+  argv: readonly string[],
+): Promise<number> {
   const { createCliAgent } = await import("./agent-setup");
   const setup = await createCliAgent(options, io);
   const { agent } = setup;
@@ -93,6 +119,8 @@ async function runWithAgent(options: CliOptions, io: CliIo, output: QueryOutput)
       io,
       structured: setup.outputSchema !== undefined,
       ...sessionOf(options),
+      resumeFlags: (await import("./resume-command")).resumeFlagsOf(argv),
+      toolNames: setup.toolNames,
     };
     if (options.decisions) return await (await import("./approval-run")).resumeOnce(options.decisions, run);
     if (options.prompt !== undefined) return await (await import("./one-shot")).runOnce(options.prompt, run);

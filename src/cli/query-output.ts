@@ -3,6 +3,7 @@
  * @module
  */
 import type { SDKMessage } from "../messages/sdk-messages";
+import type { ToolUseBlock } from "../messages/types";
 import type { CliIo } from "./io";
 import { createJsonLineWriter } from "./json-output";
 import type { Redactor } from "./redact";
@@ -20,6 +21,8 @@ export interface QueryOutput {
   notice(text: string): void;
   /** The query is over (or failed): stop the spinner, end the open line. */
   end(): void;
+  /** Tool calls made before this run (a resumed pause), so their results are described by name. */
+  knowCalls(calls: readonly ToolUseBlock[]): void;
   /** Whether the output is machine-readable (`--json`). */
   readonly json: boolean;
   /** Removes the API key (and credential-shaped strings) from text written outside the messages. */
@@ -46,6 +49,7 @@ export function createQueryOutput(options: QueryOutputOptions, io: CliIo, redact
       handle: (message) => writer.write(message),
       notice: (text) => io.stderr.write(`${redact(text)}\n`),
       end() {},
+      knowCalls() {},
     };
   }
   const fancy = isInteractiveTerminal(io.stderr, io.env);
@@ -65,5 +69,6 @@ export function createQueryOutput(options: QueryOutputOptions, io: CliIo, redact
     handle: (message) => renderer.handle(message),
     notice: (text) => renderer.notice(text),
     end: () => renderer.end(),
+    knowCalls: (calls) => renderer.knowCalls(calls),
   };
 }

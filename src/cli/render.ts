@@ -55,6 +55,11 @@ export class TerminalRenderer {
     if (options.thinking) this.thinking = new ThinkingDisplay(options.answer, options.style, options.redact);
   }
 
+  /** Calls made in an earlier run (a resumed pause): their results then show the real name and summary. */
+  knowCalls(calls: readonly ToolUseBlock[]): void {
+    for (const call of calls) this.calls.set(call.id, call);
+  }
+
   /** Call when a query starts: shows the spinner until the first text arrives. */
   begin(): void {
     this.streamedText = false;

@@ -23,6 +23,10 @@ export interface PromptRun {
   tally?: SessionTally;
   /** `--session`: where a paused query can be resumed from (for the hint after a pause). */
   sessionPath?: string;
+  /** The run's own options, repeated by the resume hint (see resume-command.ts); default: `--session <file>`. */
+  resumeFlags?: readonly string[];
+  /** Names of the tools this run has: approving a call of another tool is refused. */
+  toolNames?: readonly string[];
 }
 
 /**

@@ -80,7 +80,7 @@ export async function withFailureMapping(
     throw toProviderError(error, {
       secrets: context.secrets,
       partial: scope.progress.hasContent || undefined,
-      label: "Anthropic API",
+      label: httpErrorLabelOf(context.endpoint),
       requestId: scope.progress.requestId,
       endpoint: hostPortOf(context.endpoint),
       endpointLabel: serviceLabelOf(context.endpoint),
@@ -89,6 +89,18 @@ export async function withFailureMapping(
     if (timer !== undefined) clearTimeout(timer);
     link.dispose();
   }
+}
+
+/**
+ * What an HTTP error names as its source: "Anthropic API" for the Anthropic API only; another
+ * endpoint by its host and port (a proxy, a compatible provider, a local server), so the error
+ * points at the service that answered.
+ */
+function httpErrorLabelOf(endpoint: ModelEndpoint): string {
+  const label = serviceLabelOf(endpoint);
+  if (label === "Anthropic API") return label;
+  const host = hostPortOf(endpoint);
+  return host === undefined ? label : `${label} ${host}`;
 }
 
 function hostPortOf(endpoint: ModelEndpoint): string | undefined {

@@ -3,12 +3,13 @@
  * `execute_tool <name>`, `compaction`. Loaded only when `telemetry` is enabled.
  * @module
  */
-import { context, type Span, SpanKind, SpanStatusCode, type Tracer, trace } from "@opentelemetry/api";
+import type { Span, SpanKind, Tracer } from "@opentelemetry/api";
 import type { ModelRequest } from "../model/client";
 import type { ModelEndpoint } from "../model/endpoint";
 import { registerSdkSpanParenting, runInModelSpan } from "../model/sdk-span-parenting";
 import { redact } from "../shared/redact";
 import { redactValue } from "../shared/redact-value";
+import { loadOpenTelemetryApi, openTelemetryApi } from "./otel-api";
 import { ParentingTracerProvider } from "./parenting-tracer";
 import type { SpanAttributeValue, SpanHandle, Telemetry, TelemetryOptions } from "./telemetry";
 
@@ -45,12 +46,13 @@ class OtelSpan implements SpanHandle {
     const failure = withoutSecrets(error instanceof Error ? error : new Error(String(error)), this.secrets);
     this.span.recordException(failure);
     this.span.setAttribute("error.type", failure.name || "Error");
-    this.span.setStatus({ code: SpanStatusCode.ERROR, message: failure.message });
+    this.span.setStatus({ code: openTelemetryApi().SpanStatusCode.ERROR, message: failure.message });
   }
   end(): void {
     this.span.end();
   }
   activate<T>(work: () => T): T {
+    const { context, trace } = openTelemetryApi();
     return context.with(trace.setSpan(context.active(), this.span), work);
   }
 }
@@ -60,6 +62,12 @@ class ModelCallSpan extends OtelSpan {
   override activate<T>(work: () => T): T {
     return runInModelSpan(this.span, () => super.activate(work));
   }
+}
+
+/** Loads `@opentelemetry/api` (rejects without it), then builds telemetry as {@link createOpenTelemetry} does. */
+export async function loadOpenTelemetry(...args: Parameters<typeof createOpenTelemetry>): Promise<Telemetry> {
+  await loadOpenTelemetryApi();
+  return createOpenTelemetry(...args);
 }
 
 /**
@@ -74,6 +82,7 @@ export function createOpenTelemetry(
   secrets: readonly string[] = [],
   parentSpan?: SpanHandle,
 ): Telemetry {
+  const { context, trace, SpanKind } = openTelemetryApi();
   const tracer = (options.tracer as Tracer | undefined) ?? trace.getTracer(TRACER_NAME);
   registerSdkSpanParenting({ tracerProvider: (base) => new ParentingTracerProvider(base) });
   const server = serverAttributes(options, endpoint);

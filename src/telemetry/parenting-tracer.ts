@@ -5,21 +5,14 @@
  * OpenTelemetry context manager. Loaded with the rest of the OpenTelemetry implementation only.
  * @module
  */
-import {
-  type Context,
-  context,
-  type Span,
-  type SpanOptions,
-  type Tracer,
-  type TracerOptions,
-  type TracerProvider,
-  trace,
-} from "@opentelemetry/api";
+import type { Context, Span, SpanOptions, Tracer, TracerOptions, TracerProvider } from "@opentelemetry/api";
 import { modelSpanNow } from "../model/sdk-span-parenting";
+import { openTelemetryApi } from "./otel-api";
 
 /** The context a span starts in: `given` (or the active one), with the current model span as parent. */
 function parentContext(given: Context | undefined): Context | undefined {
   const modelSpan = modelSpanNow() as Span | undefined;
+  const { context, trace } = openTelemetryApi();
   return modelSpan ? trace.setSpan(given ?? context.active(), modelSpan) : given;
 }
 
@@ -34,7 +27,7 @@ class ParentingTracer implements Tracer {
   startActiveSpan<F extends (span: Span) => unknown>(name: string, ...rest: unknown[]): ReturnType<F> {
     const work = rest.pop() as F;
     const [options, given] = rest as [SpanOptions | undefined, Context | undefined];
-    const parent = parentContext(given) ?? context.active();
+    const parent = parentContext(given) ?? openTelemetryApi().context.active();
     return this.tracer.startActiveSpan(name, options ?? {}, parent, work) as ReturnType<F>;
   }
 }
@@ -44,7 +37,8 @@ export class ParentingTracerProvider implements TracerProvider {
   constructor(private readonly base: unknown) {}
 
   getTracer(name: string, version?: string, options?: TracerOptions): Tracer {
-    const provider = (this.base as TracerProvider | undefined) ?? trace.getTracerProvider();
+    const provider =
+      (this.base as TracerProvider | undefined) ?? openTelemetryApi().trace.getTracerProvider();
     return new ParentingTracer(provider.getTracer(name, version, options));
   }
 }

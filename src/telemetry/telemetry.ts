@@ -1,7 +1,7 @@
 /**
  * The tracing seam of the loop. Without `telemetry` enabled every call below is a no-op on shared
  * objects (nothing allocated per turn); with it, the OpenTelemetry implementation is loaded lazily
- * from `./open-telemetry` (the only file that imports `@opentelemetry/api`).
+ * from `./open-telemetry` (`./otel-api` loads `@opentelemetry/api` at run time).
  * @module
  */
 import type { ModelRequest } from "../model/client";

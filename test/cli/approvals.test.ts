@@ -47,7 +47,10 @@ describe("agent-lattice and approvals", () => {
       expect(paused.code).toBe(3);
       expect(paused.stderr).toContain("⏸ waiting for approval of 1 tool call:");
       expect(paused.stderr).toMatch(/ {2}write_file \{"path":"out.txt","content":"token \S+"\} \[w1\]/);
-      expect(paused.stderr).toContain(`resume: agent-lattice --session ${session} --approve w1`);
+      // The resume line repeats the run's own options (its tools, rules, endpoint), not the prompt.
+      expect(paused.stderr).toContain(
+        `resume: agent-lattice --base-url ${server.url} --tools read,write --ask-before-writes --session ${session} --approve w1`,
+      );
       expect(paused.stdout + paused.stderr).not.toContain(DUMMY_KEY);
       expect(existsSync(path.join(folder.root, "out.txt"))).toBe(false);
       expect(server.requests).toHaveLength(1);

@@ -270,7 +270,9 @@ describe.each([
       retryable: true,
       partial: false,
     });
-    expect(failure.message).toBe("Anthropic API 529 overloaded_error: Overloaded (request-id req_mock_1)");
+    expect(failure.message).toMatch(
+      /^Model provider 127\.0\.0\.1:\d+ 529 overloaded_error: Overloaded \(request-id req_mock_1\)$/,
+    );
   });
 
   it("maps 429 with retry-after (seconds) and retry-after-ms to retryAfterMs", async () => {
@@ -316,10 +318,12 @@ describe.each([
     const titled = await providerFailure(client(mock).createMessage(request()));
     expect(titled).toMatchObject({ status: 504, retryable: true, requestId: "req_mock_1" });
     expect(titled.message).toBe(
-      'Anthropic API 504: an HTML page titled "example.com | 504: Gateway time-out" (request-id req_mock_1)',
+      `Model provider ${new URL(mock.url).host} 504: an HTML page titled "example.com | 504: Gateway time-out" (request-id req_mock_1)`,
     );
     const untitled = await providerFailure(client(mock).createMessage(request()));
-    expect(untitled.message).toMatch(/^Anthropic API 502: an HTML page starting "<html><body><p>Bad gateway/);
+    expect(untitled.message).toMatch(
+      /^Model provider 127\.0\.0\.1:\d+ 502: an HTML page starting "<html><body><p>Bad gateway/,
+    );
     expect(untitled.message.length).toBeLessThan(200);
     const echoing = await providerFailure(client(mock).createMessage(request()));
     expect(echoing.message).not.toContain(API_KEY.slice(0, 8));

@@ -17,12 +17,13 @@ describe("grep", () => {
     sandbox.write("data.txt", `${"a".repeat(27)}!\n`);
     const { call } = workspaceTools({ root: sandbox.root });
     const controller = new AbortController();
-    const started = performance.now();
+    // The abort comes from a timer, which fires only while the event loop is free: a pattern
+    // matched on the main thread would finish first and the call would resolve, not reject. No
+    // wall-clock assertion (it fails on a busy machine, where 300 ms can become seconds).
     setTimeout(() => controller.abort(new Error("the tool's deadline")), 300);
     await expect(call("grep", { pattern: "(a+)+$" }, controller.signal)).rejects.toThrow(
       "the tool's deadline",
     );
-    expect(performance.now() - started).toBeLessThan(5_000);
   });
 
   it("prints path:line: text for each matching line", async () => {

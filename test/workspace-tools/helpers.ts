@@ -16,6 +16,7 @@ import { afterEach } from "vitest";
 import type { Tool } from "../../src/tools/tool";
 import { createWorkspaceTools, type WorkspaceToolsOptions } from "../../src/workspace-tools/index";
 import { isRunning } from "../support/processes";
+import { LIVENESS_FLOOR_MS } from "../support/promises";
 
 /** A fresh temporary folder per test: `root` is the workspace, `outside` a sibling the tools must not reach. */
 export interface Sandbox {
@@ -119,7 +120,8 @@ export { isRunning };
 
 /** Polls until none of `pids` runs any more (a liveness bound, not a speed assertion); returns the survivors. */
 export async function survivorsOf(pids: number[]): Promise<number[]> {
-  for (let attempt = 0; attempt < 250; attempt++) {
+  const giveUpAt = Date.now() + LIVENESS_FLOOR_MS;
+  while (Date.now() < giveUpAt) {
     if (!pids.some(isRunning)) return [];
     await sleep(20);
   }
@@ -128,7 +130,8 @@ export async function survivorsOf(pids: number[]): Promise<number[]> {
 
 /** Reads the pids a command wrote, one per line, once `count` are there. */
 export async function waitForPids(file: string, count: number): Promise<number[]> {
-  for (let attempt = 0; attempt < 500; attempt++) {
+  const giveUpAt = Date.now() + LIVENESS_FLOOR_MS;
+  while (Date.now() < giveUpAt) {
     if (existsSync(file)) {
       const pids = readFileSync(file, "utf8").split("\n").filter(Boolean).map(Number);
       if (pids.length >= count) return pids;

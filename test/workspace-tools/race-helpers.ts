@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach } from "vitest";
 import { createSandbox, type Sandbox } from "./helpers";
 
@@ -9,7 +8,8 @@ import { createSandbox, type Sandbox } from "./helpers";
  * A child process that, in a tight loop, swaps each of `folders` between a real folder and a
  * symbolic link to `target` (outside the root): rename the folder aside, put a link in its place,
  * remove the link, rename the folder back. Errors (a tool created the folder meanwhile) are
- * repaired and the loop goes on. Counts its swaps in `<base>/swaps` when stopped.
+ * repaired and the loop goes on. Says "ready" once it has made a swap, and sends its count of swaps
+ * when stopped. Nothing here waits a guessed time: under load a pass of the loop can take seconds.
  */
 const SWAPPER_SOURCE = `
 const fs = require("node:fs");
@@ -30,10 +30,12 @@ function flip(folder) {
     try { fs.lstatSync(aside); fs.rmSync(folder, { recursive: true, force: true }); fs.renameSync(aside, folder); } catch {}
   }
 }
-process.send("ready");
+let ready = false;
 (function loop() {
-  for (let round = 0; round < 200; round++) for (const folder of folders) flip(folder);
-  if (stopping) { process.send({ swaps }); process.exit(0); }
+  for (let round = 0; round < 200 && !stopping; round++) for (const folder of folders) flip(folder);
+  // "ready" once a swap has happened: the race is on before the test starts its tools.
+  if (!ready && swaps > 0) { ready = true; process.send("ready"); }
+  if (stopping) { process.send({ swaps }, () => process.exit(0)); return; }
   setImmediate(loop);
 })();
 `;
@@ -61,14 +63,17 @@ export async function startSwapper(target: string, folders: string[]): Promise<S
   });
   return {
     async stop() {
-      const counted = new Promise<number>((resolve) => {
-        child.on("message", (message: { swaps?: number }) => {
-          if (typeof message?.swaps === "number") resolve(message.swaps);
-        });
+      // The count comes when the current pass of the loop ends, however long the machine makes it;
+      // "close" follows every message the child sent, so it is the event to settle on.
+      let swaps: number | undefined;
+      child.on("message", (message: { swaps?: number }) => {
+        if (typeof message?.swaps === "number") swaps = message.swaps;
       });
+      const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
       child.kill("SIGTERM");
-      const swaps = await Promise.race([counted, sleep(5_000).then(() => -1)]);
-      await new Promise((resolve) => (child.exitCode === null ? child.once("exit", resolve) : resolve(0)));
+      await closed;
+      if (swaps === undefined)
+        throw new Error(`the swapper ended (code ${child.exitCode}) without its count`);
       return swaps;
     },
   };

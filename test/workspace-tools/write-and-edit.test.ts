@@ -2,11 +2,12 @@ import { execFileSync } from "node:child_process";
 import { closeSync, constants, openSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { LIVENESS_FLOOR_MS } from "../support/promises";
 import { type CallResult, createSandbox, workspaceTools } from "./helpers";
 
 /**
  * Calls a tool on a named pipe and returns its result, or "blocked" when it has not answered after a
- * generous 5 s (it used to block forever in open()). A blocked open is then released by opening
+ * generous 20 s (it used to block forever in open()). A blocked open is then released by opening
  * the pipe read-write, which never blocks on Linux, so no worker thread stays stuck.
  */
 async function callOnNamedPipe(
@@ -20,7 +21,7 @@ async function callOnNamedPipe(
   const outcome = await Promise.race([
     pending,
     new Promise<"blocked">((resolve) => {
-      timer = setTimeout(() => resolve("blocked"), 5_000);
+      timer = setTimeout(() => resolve("blocked"), LIVENESS_FLOOR_MS);
     }),
   ]);
   clearTimeout(timer);

@@ -6,6 +6,9 @@
  * @module
  */
 
+import { registerRunTimeModule } from "../../shared/run-time-import";
+import { connectMcpServers as connect } from "./connect";
+
 export type { McpServerStatus } from "../../messages/sdk-messages";
 export {
   DEFAULT_MCP_CONNECT_TIMEOUT_MS,
@@ -31,3 +34,7 @@ export {
   type McpListenOptions,
   type McpToolServer,
 } from "./server";
+
+// An agent's `mcpServers` load this entry at run time (see shared/run-time-import.ts); importing
+// it registers it, so a bundle that imports it (one file, no node_modules) needs no import then.
+registerRunTimeModule("agent-lattice/mcp", { connectMcpServers: connect });

@@ -217,14 +217,13 @@ describe("createPostgresHistoryStore", () => {
       ]);
       expect(rowCount).toBeGreaterThan(0);
       // Once the backends are gone the child's idle client has its "terminating connection" error.
-      while ((await pool.query(backends, [applicationName])).rowCount) await sleep(20);
-      await sleep(200);
+      await child.waitForLine((line) => line === "dropped");
       child.process.stdin.on("error", () => undefined); // the child may be gone already
       child.process.stdin.end("load again\n");
       const exit = await child.exited;
       expect({ exit, lines: child.lines, stderr: child.stderr() }).toEqual({
         exit: { code: 0, signal: null },
-        lines: ["idle", "loaded 1"],
+        lines: ["idle", "dropped", "loaded 1"],
         stderr: "",
       });
     },

@@ -13,6 +13,7 @@ import {
   type Tool,
 } from "../../../src/index";
 import { createScriptedClient } from "../../../src/testing/index";
+import { LIVENESS_FLOOR_MS, within } from "../../support/promises";
 import { deferred, expectWellFormed, MODEL, toolResults, toolUse } from "../support";
 
 /** Counts calls in flight and remembers the highest count. */
@@ -110,8 +111,9 @@ describe("a write runs alone, between the calls before and after it", () => {
       execute: async ({ id, after }) => {
         events.push(`${id}:start`);
         const seen = file;
-        // Finish only after another read of the same group ended (bounded, so a serial run fails instead of hanging).
-        if (after) await Promise.race([ended.get(after)!.promise, pause(500)]);
+        // Finish only after another read of the same group ended (bounded, so a serial run fails
+        // instead of hanging; the bound is long, so a concurrent run under load never meets it).
+        if (after) await within(ended.get(after)!.promise, LIVENESS_FLOOR_MS);
         events.push(`${id}:end`);
         ended.get(id)!.resolve();
         return `${id} saw ${seen}`;
