@@ -43,7 +43,14 @@ export async function reportPending(run: PromptRun): Promise<void> {
   }
   const ids = pending.map((call) => `--approve ${shellWord(call.tool_use_id)}`).join(" ");
   const flags = run.resumeFlags ?? [`--session ${shellWord(run.sessionPath)}`];
-  run.output.notice(`  resume: agent-lattice ${flags.join(" ")} ${ids}   (or --deny <id>[=reason])`);
+  const command = `agent-lattice ${flags.join(" ")} ${ids}`;
+  run.output.notice(`  resume: ${command}   (or --deny <id>[=reason])`);
+  // --json: the same, as data after the result line (approving every call; swap in --deny as needed).
+  run.output.data({
+    type: "resume",
+    command,
+    pending: pending.map((call) => ({ tool_use_id: call.tool_use_id, name: call.name })),
+  });
 }
 
 /** `--session <file> --approve … --deny …`: resumes the session's paused query with the decisions. */

@@ -25,6 +25,11 @@ export interface QueryOutput {
   knowCalls(calls: readonly ToolUseBlock[]): void;
   /** Whether the output is machine-readable (`--json`). */
   readonly json: boolean;
+  /**
+   * A line of data beside the messages, for programs (`--json`: one more NDJSON line, e.g. how to
+   * resume a pause); a terminal shows it through {@link QueryOutput.notice} instead, so it is ignored there.
+   */
+  data(line: Record<string, unknown>): void;
   /** Removes the API key (and credential-shaped strings) from text written outside the messages. */
   readonly redact: Redactor;
 }
@@ -47,6 +52,7 @@ export function createQueryOutput(options: QueryOutputOptions, io: CliIo, redact
       redact,
       begin() {},
       handle: (message) => writer.write(message),
+      data: (line) => writer.write(line),
       notice: (text) => io.stderr.write(`${redact(text)}\n`),
       end() {},
       knowCalls() {},
@@ -67,6 +73,7 @@ export function createQueryOutput(options: QueryOutputOptions, io: CliIo, redact
     redact,
     begin: () => renderer.begin(),
     handle: (message) => renderer.handle(message),
+    data() {},
     notice: (text) => renderer.notice(text),
     end: () => renderer.end(),
     knowCalls: (calls) => renderer.knowCalls(calls),

@@ -114,4 +114,57 @@ describe("agent-lattice: the resume line and approving calls", () => {
       folder.remove();
     }
   });
+
+  it("--json: the pause's resume command is a data line after the result, and it resumes as given", async () => {
+    const folder = scratchFolder();
+    const session = path.join(folder.root, "job.jsonl");
+    server.enqueue(writeCall, { content: "Saved note.txt." });
+    try {
+      const paused = await runCli(
+        [
+          "--json",
+          "--base-url",
+          server.url,
+          "--tools",
+          "write",
+          "--ask-before-writes",
+          "--session",
+          session,
+          "Save a note.",
+        ],
+        { env: env(), cwd: folder.root },
+      );
+      expect(paused.code).toBe(3);
+      const lines = paused.stdout
+        .trim()
+        .split("\n")
+        .map(
+          (line) =>
+            JSON.parse(line) as { type: string; subtype?: string; command?: string; pending?: unknown },
+        );
+      expect(lines.at(-2)).toMatchObject({ type: "result", subtype: "requires_approval" });
+      const resume = lines.at(-1)!;
+      expect(resume.type).toBe("resume");
+      expect(resume.pending).toEqual([{ tool_use_id: "toolu_w1", name: "write_file" }]);
+      const words = resume.command!.split(" ");
+      expect(words[0]).toBe("agent-lattice");
+      expect(words.slice(1)).toEqual([
+        "--json",
+        "--base-url",
+        server.url,
+        "--tools",
+        "write",
+        "--ask-before-writes",
+        "--session",
+        session,
+        "--approve",
+        "toolu_w1",
+      ]);
+      const resumed = await runCli(words.slice(1), { env: env(), cwd: folder.root });
+      expect(resumed.code).toBe(0);
+      expect(readFileSync(path.join(folder.root, "note.txt"), "utf8")).toBe("hi");
+    } finally {
+      folder.remove();
+    }
+  });
 });
