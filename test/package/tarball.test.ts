@@ -96,7 +96,10 @@ describe("the published tarball", () => {
     // command's own bundle of the core, ~290 KB unpacked). The bound catches a map or a second
     // command coming back, not a few pages of code. The studio (agent-lattice/studio, its page and
     // the command's studio chunk) adds 49 KB packed (166 KB unpacked), measured: bench/README.md.
-    expect(packed.size).toBeLessThan(810_000);
+    // With the whole third round merged (web entry, context and memory tool, skills and tool
+    // search, checkpoints, the tutorial and recipes pages in two languages): 971 KB packed, 3.4 MB
+    // unpacked, 214 files; a source map or a second command would add several hundred KB more.
+    expect(packed.size).toBeLessThan(1_050_000);
   });
 
   it("the command is ESM, starts with a shebang and loads no optional peer at start", () => {
