@@ -168,6 +168,16 @@ export function scratchFolder(files: Record<string, string> = {}): { root: strin
   return { root, remove: () => rmSync(root, { recursive: true, force: true }) };
 }
 
+/**
+ * As root, the bash sandbox runs as the workspace's owner and never as root (a root-owned
+ * workspace is read-only to commands): hand `root` to an unprivileged uid so commands can write
+ * there, as a user's own project would be. Nothing to do when the tests do not run as root.
+ */
+export function ownedBySandboxUser(root: string): void {
+  if (process.getuid?.() !== 0) return;
+  execFileSync("chown", ["-R", "64101:64101", root]);
+}
+
 /** Polls `probe` until it returns a value other than undefined, or fails after `timeoutMs`. */
 export async function eventually<T>(
   what: string,

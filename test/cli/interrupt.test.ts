@@ -3,7 +3,15 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { mockServerPerTest } from "../support/mock-server";
 import { processesWithArgument, uniqueSleep } from "../support/processes";
-import { cleanEnvironment, DUMMY_KEY, ensureBuiltCli, eventually, runCli, scratchFolder } from "./helpers";
+import {
+  cleanEnvironment,
+  DUMMY_KEY,
+  ensureBuiltCli,
+  eventually,
+  ownedBySandboxUser,
+  runCli,
+  scratchFolder,
+} from "./helpers";
 
 const env = () => cleanEnvironment({ ANTHROPIC_API_KEY: DUMMY_KEY });
 
@@ -29,6 +37,7 @@ describe('agent-lattice "prompt": SIGINT (Ctrl-C) during the query', () => {
 
   it("a second SIGINT, while a bash call keeps the query running, aborts it, kills the command, exits 130", async () => {
     const folder = scratchFolder();
+    ownedBySandboxUser(folder.root);
     const sleep = uniqueSleep();
     server.enqueue({
       content: [
@@ -83,6 +92,8 @@ describe('agent-lattice "prompt": SIGTERM and SIGHUP during the query', () => {
   ] as const) {
     it(`${signal} aborts the query, kills a running bash command's process group and exits ${code}`, async () => {
       const folder = scratchFolder();
+      ownedBySandboxUser(folder.root);
+      ownedBySandboxUser(folder.root);
       const sleep = uniqueSleep();
       server.enqueue({
         content: [
@@ -128,6 +139,7 @@ describe("agent-lattice --session: SIGTERM during a tool call", () => {
 
   it("saves the aborted turn before exiting: the session file holds the call and its result", async () => {
     const folder = scratchFolder();
+    ownedBySandboxUser(folder.root);
     const sleep = uniqueSleep();
     server.enqueue({
       content: [
@@ -172,6 +184,7 @@ describe("agent-lattice --session (interactive): SIGTERM while waiting for the n
 
   it("closes the agent and exits 143; the finished turn is in the session file", async () => {
     const folder = scratchFolder();
+    ownedBySandboxUser(folder.root);
     const sessionFile = path.join(folder.root, "chat.jsonl");
     server.enqueue({ content: "Hello, Ada." });
     try {

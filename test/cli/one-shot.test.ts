@@ -6,6 +6,7 @@ import {
   cleanEnvironment,
   DUMMY_KEY,
   ensureBuiltCli,
+  ownedBySandboxUser,
   runCli,
   scratchFolder,
   withoutCacheMarkers,
@@ -126,6 +127,7 @@ describe('agent-lattice "prompt" (one query against the mock server)', () => {
 
   it("--tools write,bash adds writing and shell tools that really act on the folder", async () => {
     const folder = scratchFolder();
+    ownedBySandboxUser(folder.root);
     server.enqueue(
       {
         content: [
