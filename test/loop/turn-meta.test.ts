@@ -128,7 +128,8 @@ describe("turn metadata", () => {
     });
     await recorder.prompt("Look up two words.");
     const recorded = await recorder.getHistory();
-    expect(recorded.filter((message) => message.meta !== undefined)).toHaveLength(3);
+    // The prompt (its checkpoint id), two responses and the tool results.
+    expect(recorded.filter((message) => message.meta !== undefined)).toHaveLength(4);
 
     const bodies: string[] = [];
     for (const history of [recorded, stripMeta(recorded)]) {
@@ -144,7 +145,14 @@ describe("turn metadata", () => {
       bodies.push(JSON.stringify(server.requests.at(-1)!.body));
     }
     expect(bodies[0]).toBe(bodies[1]);
-    for (const field of ["meta", "latency_ms", "cost_usd", "tool_durations_ms", "started_at"]) {
+    for (const field of [
+      "meta",
+      "latency_ms",
+      "cost_usd",
+      "tool_durations_ms",
+      "started_at",
+      "checkpoint_id",
+    ]) {
       expect(bodies[0]).not.toContain(field);
     }
   });
