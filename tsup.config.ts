@@ -24,6 +24,7 @@ export default defineConfig([
       tools: "src/workspace-tools/index.ts",
       queue: "src/queue/index.ts",
       ui: "src/ui/index.ts",
+      "skills/files": "src/skills/files.ts",
       studio: "src/studio/index.ts",
     },
     format: ["esm", "cjs"],

@@ -7,6 +7,7 @@ export default defineConfig({
     // src/shared/run-time-import.ts); tests run the sources, so the subpath means the source here.
     alias: {
       "agent-lattice/mcp": fileURLToPath(new URL("./src/integrations/mcp/index.ts", import.meta.url)),
+      "agent-lattice/skills/files": fileURLToPath(new URL("./src/skills/files.ts", import.meta.url)),
     },
   },
   test: {

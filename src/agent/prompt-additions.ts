@@ -9,6 +9,7 @@
 import { InvalidOptionError } from "../errors";
 import type { Conversation } from "../loop/state/conversation";
 import { SkillGrants } from "../loop/state/skill-grants";
+import { importAtRunTime } from "../shared/run-time-import";
 import { loadSkills } from "../skills/load-skills";
 import { instructionsBlock, type ProjectInstructions } from "../skills/project-instructions";
 import type { Skill } from "../skills/skill";
@@ -62,7 +63,9 @@ export class PromptAdditions {
     const unique = uniqueNames(skills);
     let instructions = "";
     if (this.instructions) {
-      const { readInstructionFiles } = await import("../skills/instruction-files");
+      const { readInstructionFiles } = await importAtRunTime<typeof import("../skills/files")>(
+        "agent-lattice/skills/files",
+      );
       instructions = instructionsBlock(await readInstructionFiles(this.instructions));
     }
     this.conversation.setSystemSections([instructions, skillCatalog(unique)]);

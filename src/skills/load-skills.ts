@@ -4,6 +4,8 @@
  * skills from disk (workers, edge runtimes).
  * @module
  */
+
+import { importAtRunTime } from "../shared/run-time-import";
 import type { Skill, SkillWarning } from "./skill";
 
 export type { SkillWarning };
@@ -31,7 +33,7 @@ export interface LoadSkillsOptions {
  * const agent = createAgent({ model: "claude-sonnet-4-6", skills });
  */
 export async function loadSkills(folder: string, options: LoadSkillsOptions = {}): Promise<Skill[]> {
-  const { readSkills } = await import("./skill-folder");
+  const { readSkills } = await importAtRunTime<typeof import("./files")>("agent-lattice/skills/files");
   return readSkills(folder, options.onWarning ?? emitSkillWarning);
 }
 
