@@ -49,7 +49,10 @@ describe("kill -9 during rewinds", () => {
           child.process.kill("SIGKILL");
           const exit = await child.exited;
           expect(exit.signal, child.stderr()).toBe("SIGKILL");
-          const state = stateOf(await loadFrom(location));
+          const stored = await loadFrom(location);
+          // Killed before its first write, the first child leaves the conversation as it found it: empty.
+          if (kill === 0 && stored.length === 0) continue;
+          const state = stateOf(stored);
           expect(state, `kill ${kill}: the stored conversation is no allowed state`).not.toBe(-1);
           seen.add(state);
         }

@@ -91,7 +91,9 @@ describe("agent-lattice and approvals", () => {
         .trim()
         .split("\n")
         .map((line) => JSON.parse(line));
-      const result = lines.at(-1);
+      // The result, then the resume command as data (test/cli/resume-flags.test.ts checks that line).
+      const result = lines.at(-2);
+      expect(lines.at(-1)).toMatchObject({ type: "resume" });
       expect(result).toMatchObject({
         type: "result",
         subtype: "requires_approval",
