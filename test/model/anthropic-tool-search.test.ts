@@ -53,4 +53,38 @@ describe("tool search on the wire", () => {
     expect(withToolSearchTool(own)).toBe(own);
     expect(withBetaHeader({ "anthropic-beta": "a, b" }, ["b", "c"])).toEqual({ "anthropic-beta": "a,b,c" });
   });
+
+  it("with the memory tool and context edits in the same request: both betas, the search tool once, accepted", async () => {
+    const client = createAnthropicClient({ apiKey: "sk-test-beta-00002", baseURL: server.url });
+    server.enqueue({ content: "ok" });
+    const memory = { name: "memory", input_schema: { type: "object" }, native_type: "memory_20250818" };
+    await client.createMessage({
+      model: "m",
+      maxTokens: 10,
+      signal: new AbortController().signal,
+      messages: [{ role: "user", content: "hi" }],
+      tools: [memory, loaded, deferred],
+      contextManagement: {
+        clearToolUses: {
+          triggerTokens: 100_000,
+          keepToolUses: 3,
+          clearAtLeastTokens: 0,
+          excludeTools: [],
+          clearInputs: false,
+        },
+      },
+    });
+    const request = server.requests[0]!;
+    const betas = String(request.headers["anthropic-beta"]).split(",").sort();
+    expect(betas).toEqual(["advanced-tool-use-2025-11-20", "context-management-2025-06-27"]);
+    // A loopback host is not in the profile of hosts that honour native tools: the memory tool goes
+    // as a plain tool there (its native form is tested in test/loop/context-management-http).
+    expect(request.body.tools).toEqual([
+      { name: "memory", input_schema: { type: "object" } },
+      loaded,
+      deferred,
+      { type: "tool_search_tool_bm25_20251119", name: "tool_search_tool_bm25" },
+    ]);
+    expect(request.body.context_management).toBeDefined();
+  });
 });
