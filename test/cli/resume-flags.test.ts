@@ -33,24 +33,24 @@ describe("agent-lattice: the resume line and approving calls", () => {
   beforeAll(ensureBuiltCli, 300_000);
   const server = mockServerPerTest();
 
+  /** The run's own options (`leading` first, e.g. `--json`), as a user would type them. */
+  const runOptions = (session: string, leading: string[] = []) => [
+    ...leading,
+    "--base-url",
+    server.url,
+    "--tools",
+    "write",
+    "--ask-before-writes",
+    "--session",
+    session,
+  ];
+
   it("the printed resume line, run as printed, resumes with the run's tools and shows write_file(note.txt)", async () => {
     const folder = scratchFolder();
     const session = path.join(folder.root, "job.jsonl");
     server.enqueue(writeCall, { content: "Saved note.txt." });
     try {
-      const paused = await runCli(
-        [
-          "--base-url",
-          server.url,
-          "--tools",
-          "write",
-          "--ask-before-writes",
-          "--session",
-          session,
-          "Save a note.",
-        ],
-        { env: env(), cwd: folder.root },
-      );
+      const paused = await runCli([...runOptions(session), "Save a note."], { env: env(), cwd: folder.root });
       expect(paused.code).toBe(3);
       const words = resumeWords(paused.stderr);
       expect(words).toEqual([
@@ -80,19 +80,7 @@ describe("agent-lattice: the resume line and approving calls", () => {
     const session = path.join(folder.root, "job.jsonl");
     server.enqueue(writeCall, { content: "Saved note.txt." });
     try {
-      const paused = await runCli(
-        [
-          "--base-url",
-          server.url,
-          "--tools",
-          "write",
-          "--ask-before-writes",
-          "--session",
-          session,
-          "Save a note.",
-        ],
-        { env: env(), cwd: folder.root },
-      );
+      const paused = await runCli([...runOptions(session), "Save a note."], { env: env(), cwd: folder.root });
       expect(paused.code).toBe(3);
       const bare = await runCli(["--base-url", server.url, "--session", session, "--approve", "toolu_w1"], {
         env: env(),
@@ -120,20 +108,10 @@ describe("agent-lattice: the resume line and approving calls", () => {
     const session = path.join(folder.root, "job.jsonl");
     server.enqueue(writeCall, { content: "Saved note.txt." });
     try {
-      const paused = await runCli(
-        [
-          "--json",
-          "--base-url",
-          server.url,
-          "--tools",
-          "write",
-          "--ask-before-writes",
-          "--session",
-          session,
-          "Save a note.",
-        ],
-        { env: env(), cwd: folder.root },
-      );
+      const paused = await runCli([...runOptions(session, ["--json"]), "Save a note."], {
+        env: env(),
+        cwd: folder.root,
+      });
       expect(paused.code).toBe(3);
       const lines = paused.stdout
         .trim()
