@@ -6,6 +6,7 @@
  */
 import { isCheckpointId } from "../messages/checkpoint-id";
 import type { ContentBlock, ModelMessage } from "../messages/types";
+import { fnv1a32, hex32 } from "../shared/fnv-hash";
 
 export { isCheckpointId };
 
@@ -109,10 +110,5 @@ function previewOf(content: string | ContentBlock[]): string {
 
 /** 8 hex digits of an FNV-1a style hash of `text` (an id, not a security measure). */
 function hash32(text: string, seed: number, multiplier: number): string {
-  let hash = seed >>> 0;
-  for (let index = 0; index < text.length; index++) {
-    hash ^= text.charCodeAt(index);
-    hash = Math.imul(hash, multiplier) >>> 0;
-  }
-  return hash.toString(16).padStart(8, "0");
+  return hex32(fnv1a32(text, seed, multiplier));
 }

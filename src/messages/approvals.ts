@@ -9,6 +9,7 @@
  * @module
  */
 import { InvalidOptionError } from "../errors";
+import { FNV_PRIME, fnv1a32, hex32 } from "../shared/fnv-hash";
 import type { ModelMessage, ToolResultBlock, ToolUseBlock, UserModelMessage } from "./types";
 
 /** A tool call waiting for a person's decision. */
@@ -206,15 +207,13 @@ function isDecision(value: unknown): value is ApprovalDecision {
 export function callsDigest(calls: readonly ToolUseBlock[]): string {
   const text = canonicalJson(calls.map((call) => [call.id, call.name, call.input ?? null]));
   // Two 32-bit FNV-1a hashes with different offsets: 64 bits, no crypto module needed (edge runtimes).
-  let first = 0x811c9dc5;
-  let second = 0x01000193 ^ 0x5bd1e995;
+  // The second lane mixes its high bits back in after each step, so the two lanes differ.
+  let second = FNV_PRIME ^ 0x5bd1e995;
   for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    first = Math.imul(first ^ code, 0x01000193) >>> 0;
-    second = Math.imul(second ^ code, 0x01000193) >>> 0;
+    second = Math.imul(second ^ text.charCodeAt(index), FNV_PRIME) >>> 0;
     second = (second ^ (second >>> 15)) >>> 0;
   }
-  return `fnv1a64:${first.toString(16).padStart(8, "0")}${second.toString(16).padStart(8, "0")}`;
+  return `fnv1a64:${hex32(fnv1a32(text))}${hex32(second)}`;
 }
 
 /** JSON with every object's keys sorted. */
