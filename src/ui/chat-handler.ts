@@ -11,6 +11,7 @@
  * @module
  */
 
+import { type Agent, DEFAULT_RUN_CLAIM_TTL_MS } from "../index";
 import { ChatRequestError, errorResponse } from "./chat-errors";
 import {
   type ChatHandlerOptions,
@@ -21,6 +22,7 @@ import {
 import { type ChatAction, isConversationId, readChatRequest } from "./chat-request";
 import { ChatRun } from "./chat-run";
 import { type ChatRunLease, type ChatRunLock, createMemoryRunLock } from "./chat-run-lock";
+import { type KeptClaim, keepClaim } from "./claim-keeper";
 import { historyToUIMessages, type UIMessageShape } from "./history-to-ui";
 import { readJsonBody } from "./read-body";
 import { planRun } from "./run-plan";
@@ -34,14 +36,18 @@ export interface ChatHandler {
   close(): Promise<void>;
 }
 
-/** A live run and what the history route shows while it runs. */
-interface LiveRun {
+/** A run just started, and what the history route shows while it runs. */
+interface StartedRun {
   run: ChatRun;
-  /** Settles once the run ended and its lease is released. */
-  ended: Promise<void>;
   /** The history length before the run, and the user message it answers. */
   before: number;
   userText: string | undefined;
+}
+
+/** A live run. */
+interface LiveRun extends StartedRun {
+  /** Settles once the run ended and its claim and lease are released. */
+  ended: Promise<void>;
 }
 
 const ROUTE = /\/([^/]+)\/(stream|stop|messages)\/?$/;
@@ -68,6 +74,7 @@ class ChatService {
   private readonly graceMs: number;
   private readonly lock: ChatRunLock;
   private readonly secrets: string[];
+  private readonly claimTtlMs: number;
 
   constructor(private readonly options: ChatHandlerOptions) {
     this.maxMessageChars = options.maxMessageChars ?? DEFAULT_MAX_MESSAGE_CHARS;
@@ -75,6 +82,7 @@ class ChatService {
     this.graceMs = options.reconnectGraceMs ?? DEFAULT_RECONNECT_GRACE_MS;
     this.lock = options.lock ?? createMemoryRunLock();
     this.secrets = options.secrets ?? [];
+    this.claimTtlMs = options.runClaimTtlMs ?? DEFAULT_RUN_CLAIM_TTL_MS;
   }
 
   async handle(request: Request): Promise<Response> {
@@ -113,10 +121,10 @@ class ChatService {
     const { conversationId, action } = readChatRequest(body, this.maxMessageChars);
     await this.authorize(request, conversationId);
     const previous = this.runs.get(conversationId);
-    if (previous && !previous.run.isDone) {
+    if (previous) {
       // Read by a page (another tab …) and not being stopped: busy. Otherwise (stopped, or its reader
-      // left) the new message supersedes it once it has ended.
-      if (previous.run.attached && !previous.run.stopping) throw busy();
+      // left) the new message supersedes it once it has ended and let go of its claim.
+      if (!previous.run.isDone && previous.run.attached && !previous.run.stopping) throw busy();
       previous.run.stop();
       await previous.ended;
     }
@@ -133,7 +141,10 @@ class ChatService {
     return streamResponse(live.run);
   }
 
-  /** Builds the conversation's Agent and starts the run; the lease is released when it ends. */
+  /**
+   * Builds the conversation's Agent, claims the conversation through its store (409 when another
+   * process runs it) and starts the run; the claim and the lease are released when it ends.
+   */
   private async start(
     request: Request,
     conversationId: string,
@@ -141,6 +152,28 @@ class ChatService {
     lease: ChatRunLease,
   ): Promise<LiveRun> {
     const agent = await this.options.agent({ conversationId, request });
+    let started: StartedRun | undefined;
+    const claim = await keepClaim(agent, this.claimTtlMs, () => started?.run.stop());
+    if (claim === undefined) {
+      await this.options.onRunEnd?.({ conversationId, agent });
+      throw busy();
+    }
+    try {
+      started = await this.startRun(agent, conversationId, action);
+    } catch (error) {
+      await claim.release();
+      await this.options.onRunEnd?.({ conversationId, agent });
+      throw error;
+    }
+    return this.track(conversationId, agent, started, { lease, claim });
+  }
+
+  /** Plans the action and starts the query as a live run. */
+  private async startRun(
+    agent: Agent<unknown>,
+    conversationId: string,
+    action: ChatAction,
+  ): Promise<StartedRun> {
     const before = (await agent.getHistory()).length;
     const plan = await planRun(agent, action);
     const chunks = toUIMessageStream(agent.query(plan.input), {
@@ -150,10 +183,21 @@ class ChatService {
       deniedToolCallIds: plan.denied,
     });
     const run = new ChatRun({ chunks, interrupt: () => agent.interrupt(), graceMs: this.graceMs });
-    const live: LiveRun = { run, ended: Promise.resolve(), before, userText: plan.userText };
-    live.ended = run.done.then(async () => {
+    return { run, before, userText: plan.userText };
+  }
+
+  /** The live run's record; once it ends: forgotten, its lease and claim released, `onRunEnd` called. */
+  private track(
+    conversationId: string,
+    agent: Agent<unknown>,
+    started: StartedRun,
+    held: { lease: ChatRunLease; claim: KeptClaim },
+  ): LiveRun {
+    const live: LiveRun = { ...started, ended: Promise.resolve() };
+    live.ended = started.run.done.then(async () => {
       if (this.runs.get(conversationId) === live) this.runs.delete(conversationId);
-      await lease.release();
+      await held.claim.release().catch(() => {}); // unreleased, it expires after its time to live
+      await held.lease.release();
       await this.options.onRunEnd?.({ conversationId, agent });
     });
     return live;
@@ -175,6 +219,20 @@ class ChatService {
     return this.messages(request, conversationId, running);
   }
 
+  /**
+   * The history of a conversation no run of this process holds, read under a short claim: while
+   * another process runs it, loading it here could repair the running tail and break that run.
+   */
+  private async historyWhenIdle(agent: Agent<unknown>) {
+    const claim = await agent.claimRun({ ttlMs: this.claimTtlMs });
+    if (claim === undefined) throw busy("A run is going on in this conversation on another server process");
+    try {
+      return await agent.getHistory();
+    } finally {
+      await claim.release();
+    }
+  }
+
   /** The conversation as UI messages; while a run goes on, up to the message it answers (the stream brings the rest). */
   private async messages(
     request: Request,
@@ -182,7 +240,7 @@ class ChatService {
     running: LiveRun | undefined,
   ): Promise<Response> {
     const agent = await this.options.agent({ conversationId, request });
-    const history = await agent.getHistory();
+    const history = running ? await agent.getHistory() : await this.historyWhenIdle(agent);
     let messages: UIMessageShape[];
     if (running) {
       messages = historyToUIMessages(history.slice(0, running.before));
@@ -203,8 +261,8 @@ class ChatService {
   }
 }
 
-function busy(): ChatRequestError {
-  return new ChatRequestError(409, "conversation_busy", "A run is already going on in this conversation");
+function busy(message = "A run is already going on in this conversation"): ChatRequestError {
+  return new ChatRequestError(409, "conversation_busy", message);
 }
 
 function streamResponse(run: ChatRun): Response {
