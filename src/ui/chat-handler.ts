@@ -11,7 +11,7 @@
  * @module
  */
 
-import { type Agent, DEFAULT_RUN_CLAIM_TTL_MS } from "../index";
+import { type Agent, DEFAULT_RUN_CLAIM_TTL_MS, type ModelMessage } from "../index";
 import { ChatRequestError, errorResponse } from "./chat-errors";
 import {
   type ChatHandlerOptions,
@@ -24,10 +24,12 @@ import { ChatRun } from "./chat-run";
 import { type ChatRunLease, type ChatRunLock, createMemoryRunLock } from "./chat-run-lock";
 import { type KeptClaim, keepClaim } from "./claim-keeper";
 import { historyToUIMessages, type UIMessageShape } from "./history-to-ui";
+import { messageToChunks } from "./message-to-chunks";
 import { readJsonBody } from "./read-body";
 import { planRun } from "./run-plan";
 import { encodeChunks, UI_MESSAGE_STREAM_HEADERS } from "./sse-encoding";
 import { toUIMessageStream } from "./to-ui-message-stream";
+import type { UIStreamChunk } from "./ui-chunk";
 
 /** The handler `createChatHandler` returns: a `(request) => Promise<Response>`, and its shutdown. */
 export interface ChatHandler {
@@ -41,6 +43,8 @@ interface StartedRun {
   run: ChatRun;
   /** The history length before the run, and the user message it answers. */
   before: number;
+  /** Whether the run continues the last answer of that history (an approval's resume). */
+  continues: boolean;
   userText: string | undefined;
 }
 
@@ -174,16 +178,22 @@ class ChatService {
     conversationId: string,
     action: ChatAction,
   ): Promise<StartedRun> {
-    const before = (await agent.getHistory()).length;
+    const history = await agent.getHistory();
     const plan = await planRun(agent, action);
+    const rebuild = action.kind === "approvals" ? rebuildAnswer(history, action.approvals) : undefined;
     const chunks = toUIMessageStream(agent.query(plan.input), {
       messageId: plan.messageId,
       metadata: { conversationId },
       secrets: this.secrets,
       deniedToolCallIds: plan.denied,
     });
-    const run = new ChatRun({ chunks, interrupt: () => agent.interrupt(), graceMs: this.graceMs });
-    return { run, before, userText: plan.userText };
+    const run = new ChatRun({
+      chunks,
+      interrupt: () => agent.interrupt(),
+      graceMs: this.graceMs,
+      ...(rebuild ? { rebuild } : {}),
+    });
+    return { run, before: history.length, userText: plan.userText, continues: rebuild !== undefined };
   }
 
   /** The live run's record; once it ends: forgotten, its lease and claim released, `onRunEnd` called. */
@@ -211,7 +221,8 @@ class ChatService {
     await this.authorize(request, conversationId);
     const live = this.runs.get(conversationId);
     const running = live !== undefined && !live.run.isDone ? live : undefined;
-    if (verb === "stream") return running ? streamResponse(running.run) : new Response(null, { status: 204 });
+    if (verb === "stream")
+      return running ? streamResponse(running.run, true) : new Response(null, { status: 204 });
     if (verb === "stop") {
       running?.run.stop();
       return new Response(null, { status: 204 });
@@ -244,6 +255,8 @@ class ChatService {
     let messages: UIMessageShape[];
     if (running) {
       messages = historyToUIMessages(history.slice(0, running.before));
+      // The answer an approval's resume continues comes whole with the reconnected stream.
+      if (running.continues && messages.at(-1)?.role === "assistant") messages.pop();
       if (running.userText !== undefined) {
         messages.push({
           id: `h${running.before}`,
@@ -265,6 +278,16 @@ function busy(message = "A run is already going on in this conversation"): ChatR
   return new ChatRequestError(409, "conversation_busy", message);
 }
 
-function streamResponse(run: ChatRun): Response {
-  return new Response(encodeChunks(run.listen()), { headers: { ...UI_MESSAGE_STREAM_HEADERS } });
+/**
+ * The last answer of `history` (the paused one) as chunks, its decided calls left running; undefined
+ * when the history does not end in an answer.
+ */
+function rebuildAnswer(history: ModelMessage[], approvals: object): UIStreamChunk[] | undefined {
+  const answer = historyToUIMessages(history).at(-1);
+  if (answer?.role !== "assistant") return undefined;
+  return messageToChunks(answer, new Set(Object.keys(approvals)));
+}
+
+function streamResponse(run: ChatRun, reconnect = false): Response {
+  return new Response(encodeChunks(run.listen({ reconnect })), { headers: { ...UI_MESSAGE_STREAM_HEADERS } });
 }
