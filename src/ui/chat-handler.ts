@@ -41,6 +41,8 @@ export interface ChatHandler {
 /** A run just started, and what the history route shows while it runs. */
 interface StartedRun {
   run: ChatRun;
+  /** The Agent running it: the history route reads this one (a new Agent would load and repair the running tail). */
+  agent: Agent<unknown>;
   /** The history length before the run, and the user message it answers. */
   before: number;
   /** Whether the run continues the last answer of that history (an approval's resume). */
@@ -193,7 +195,7 @@ class ChatService {
       graceMs: this.graceMs,
       ...(rebuild ? { rebuild } : {}),
     });
-    return { run, before: history.length, userText: plan.userText, continues: rebuild !== undefined };
+    return { run, agent, before: history.length, userText: plan.userText, continues: rebuild !== undefined };
   }
 
   /** The live run's record; once it ends: forgotten, its lease and claim released, `onRunEnd` called. */
@@ -250,8 +252,9 @@ class ChatService {
     conversationId: string,
     running: LiveRun | undefined,
   ): Promise<Response> {
-    const agent = await this.options.agent({ conversationId, request });
-    const history = running ? await agent.getHistory() : await this.historyWhenIdle(agent);
+    const history = running
+      ? await running.agent.getHistory()
+      : await this.historyWhenIdle(await this.options.agent({ conversationId, request }));
     let messages: UIMessageShape[];
     if (running) {
       messages = historyToUIMessages(history.slice(0, running.before));
