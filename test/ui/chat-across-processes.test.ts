@@ -19,7 +19,9 @@ const env = useProcessTestEnvironment("ui_claims", "test/fixtures/ui/chat-server
 const locations = storeLocations(env);
 
 async function startServer(location: StoreLocation): Promise<{ child: RunningChild; api: string }> {
-  const child = startChild(env.childScript, { location });
+  // A time to live far beyond the test: a claim left by a killed server must not expire while a busy
+  // machine starts the next one (renewal itself is tested in integrations/stores/run-claims).
+  const child = startChild(env.childScript, { location, runClaimTtlMs: 600_000 });
   const line = await child.waitForLine((text) => text.includes('"url"'));
   return { child, api: (JSON.parse(line) as { url: string }).url };
 }
