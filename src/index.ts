@@ -73,6 +73,7 @@ export {
   type JsonlHistoryStore,
   type JsonlHistoryStoreOptions,
 } from "./history/jsonl";
+export { DEFAULT_RUN_CLAIM_TTL_MS, type RunClaim, type RunClaimOptions } from "./history/run-claim";
 export { defineHistoryStore, type HistoryStore } from "./history/store";
 export type * from "./hooks/types";
 export type {

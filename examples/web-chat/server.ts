@@ -36,6 +36,8 @@ export interface WebChatOptions {
   outDir?: string;
   /** Skip the Vite build (the page in outDir is already built). */
   skipBuild?: boolean;
+  /** Awaited by the deploy tool before it deploys (the end-to-end test holds a deploy mid-run with it). */
+  deployGate?: () => Promise<void>;
 }
 
 const weather = defineTool({
@@ -48,15 +50,19 @@ const weather = defineTool({
   },
 });
 
-const deploy = defineTool({
-  name: "deploy",
-  description: "Deploys the app to a target (asks a person first)",
-  inputSchema: z.object({ target: z.string() }),
-  needsApproval: true,
-  async execute({ target }) {
-    return `deployed to ${target}`;
-  },
-});
+/** The deploy tool: asks a person first; `gate` (when given) is awaited before it deploys. */
+function deployTool(gate?: () => Promise<void>) {
+  return defineTool({
+    name: "deploy",
+    description: "Deploys the app to a target (asks a person first)",
+    inputSchema: z.object({ target: z.string() }),
+    needsApproval: true,
+    async execute({ target }) {
+      await gate?.();
+      return `deployed to ${target}`;
+    },
+  });
+}
 
 /** Builds the page, starts the model (mock or real) and the server on 127.0.0.1. */
 export async function startWebChat(options: WebChatOptions = {}) {
@@ -74,6 +80,7 @@ export async function startWebChat(options: WebChatOptions = {}) {
   await mkdir(dataDir, { recursive: true });
   const mock = options.apiKey ? undefined : await startMockAnthropicServer({ handler: demoModel });
   const agents = new Map<string, Agent<unknown>>();
+  const deploy = deployTool(options.deployGate);
   const chat = createChatHandler({
     agent: ({ conversationId }) => {
       let agent = agents.get(conversationId);

@@ -3,6 +3,7 @@
  * only one query runs on it at a time.
  * @module
  */
+import type { RunClaim, RunClaimOptions } from "../history/run-claim";
 import type { ApprovalInput, PendingApproval } from "../messages/approvals";
 import type { PromptInput } from "../messages/prompt-input";
 import type { SDKMessage, SDKResultMessage } from "../messages/sdk-messages";
@@ -21,6 +22,7 @@ import {
 import type { ContextUsage } from "./context-usage";
 import { checkOptionShapes } from "./option-shapes";
 import type { AgentOptions, QueryOptions } from "./options";
+import { runClaimer } from "./run-claimer";
 
 /** One conversation with a model. Create one Agent per concurrent conversation. */
 export interface Agent<T = unknown> {
@@ -83,6 +85,15 @@ export interface Agent<T = unknown> {
    * without one. The two go on independently. Idle only, like {@link Agent.rewind}.
    */
   fork(options: ForkOptions): Promise<Agent<T>>;
+  /**
+   * Claims the conversation for one run across processes, through the history store (the SQLite,
+   * PostgreSQL and Redis stores keep the claim where every process sees it; a claim nobody renews
+   * expires after `ttlMs`). Resolves `undefined` when another run holds it. With a store that
+   * cannot claim (in memory, JSONL, a custom one without `claimRun`) the claim holds within this
+   * Agent only (`shared: false`). Advisory: queries do not check it; `createChatHandler` of
+   * `agent-lattice/ui` takes one for each run.
+   */
+  claimRun(options?: RunClaimOptions): Promise<RunClaim | undefined>;
   /** Releases MCP connections and the store. */
   close(): Promise<void>;
 }
@@ -110,6 +121,7 @@ export function createAgent<T = unknown>(options: AgentOptions<T>): Agent<T> {
     addTools: (...tools) => shell.addTools(tools),
     setModel: (model) => shell.setModel(model),
     checkpoints: () => listAgentCheckpoints(shell),
+    claimRun: runClaimer(options.historyStore),
     rewind: (rewindOptions) => rewindAgent(shell, rewindOptions),
     fork: async (forkOptions) => {
       const kept = await forkHistory(shell, forkOptions);

@@ -4,6 +4,7 @@
  * @module
  */
 import type { ModelMessage } from "../messages/types";
+import type { RunClaim, RunClaimOptions } from "./run-claim";
 
 /** Durable storage for one conversation. */
 export interface HistoryStore {
@@ -17,6 +18,12 @@ export interface HistoryStore {
   readonly failOnError?: boolean;
   /** Releases connections the store opened itself. Called by `agent.close()`. */
   close?(): Promise<void>;
+  /**
+   * Claims the conversation for one run, seen by every process over the same storage: a claim to
+   * renew while the run goes on and release at its end, or `undefined` when another run holds it.
+   * The SQLite, PostgreSQL and Redis stores have it; `Agent.claimRun()` uses it.
+   */
+  claimRun?(options?: RunClaimOptions): Promise<RunClaim | undefined>;
 }
 
 /**
@@ -41,5 +48,6 @@ export function defineHistoryStore(store: HistoryStore & { failOnError?: boolean
     replace: (messages) => store.replace(messages),
     failOnError: store.failOnError ?? false,
     close: store.close ? () => store.close!() : undefined,
+    claimRun: store.claimRun ? (options) => store.claimRun!(options) : undefined,
   };
 }

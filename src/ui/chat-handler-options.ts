@@ -45,10 +45,24 @@ export interface ChatHandlerOptions {
    * `POST {api}/{chatId}/stop`, which interrupts at once. @default 5_000
    */
   reconnectGraceMs?: number;
-  /** One run per conversation across processes (see {@link ChatRunLock}). @default a lock for this process */
+  /**
+   * An extra lock taken before each run (see {@link ChatRunLock}), for stores that cannot claim a
+   * run across processes (JSONL, a custom store). The SQLite, PostgreSQL and Redis stores need
+   * none: each run also claims its conversation through the Agent's store (`Agent.claimRun()`), so
+   * a second process answers 409 while the first runs. @default a lock for this process
+   */
   lock?: ChatRunLock;
+  /**
+   * How long the store's claim on a running conversation holds without renewal (it is renewed
+   * every third of this while the run goes on): after a crash, the conversation is busy this long
+   * at most. @default 30_000
+   */
+  runClaimTtlMs?: number;
   /** Secrets to keep out of error texts, besides credential-shaped strings. */
   secrets?: string[];
-  /** Called after each run, with its Agent (close an Agent you made for this request here). */
+  /**
+   * Called after each run, with its Agent (close an Agent you made for this request here); also
+   * when a run could not start after its Agent was made (409 from the store's claim, a refused plan).
+   */
   onRunEnd?: (context: { conversationId: string; agent: Agent<unknown> }) => void | Promise<void>;
 }

@@ -11,6 +11,7 @@
  * @module
  */
 
+import { type Agent, DEFAULT_RUN_CLAIM_TTL_MS, type ModelMessage } from "../index";
 import { ChatRequestError, errorResponse } from "./chat-errors";
 import {
   type ChatHandlerOptions,
@@ -21,11 +22,14 @@ import {
 import { type ChatAction, isConversationId, readChatRequest } from "./chat-request";
 import { ChatRun } from "./chat-run";
 import { type ChatRunLease, type ChatRunLock, createMemoryRunLock } from "./chat-run-lock";
+import { type KeptClaim, keepClaim } from "./claim-keeper";
 import { historyToUIMessages, type UIMessageShape } from "./history-to-ui";
+import { messageToChunks } from "./message-to-chunks";
 import { readJsonBody } from "./read-body";
 import { planRun } from "./run-plan";
 import { encodeChunks, UI_MESSAGE_STREAM_HEADERS } from "./sse-encoding";
 import { toUIMessageStream } from "./to-ui-message-stream";
+import type { UIStreamChunk } from "./ui-chunk";
 
 /** The handler `createChatHandler` returns: a `(request) => Promise<Response>`, and its shutdown. */
 export interface ChatHandler {
@@ -34,14 +38,22 @@ export interface ChatHandler {
   close(): Promise<void>;
 }
 
-/** A live run and what the history route shows while it runs. */
-interface LiveRun {
+/** A run just started, and what the history route shows while it runs. */
+interface StartedRun {
   run: ChatRun;
-  /** Settles once the run ended and its lease is released. */
-  ended: Promise<void>;
+  /** The Agent running it: the history route reads this one (a new Agent would load and repair the running tail). */
+  agent: Agent<unknown>;
   /** The history length before the run, and the user message it answers. */
   before: number;
+  /** Whether the run continues the last answer of that history (an approval's resume). */
+  continues: boolean;
   userText: string | undefined;
+}
+
+/** A live run. */
+interface LiveRun extends StartedRun {
+  /** Settles once the run ended and its claim and lease are released. */
+  ended: Promise<void>;
 }
 
 const ROUTE = /\/([^/]+)\/(stream|stop|messages)\/?$/;
@@ -68,6 +80,7 @@ class ChatService {
   private readonly graceMs: number;
   private readonly lock: ChatRunLock;
   private readonly secrets: string[];
+  private readonly claimTtlMs: number;
 
   constructor(private readonly options: ChatHandlerOptions) {
     this.maxMessageChars = options.maxMessageChars ?? DEFAULT_MAX_MESSAGE_CHARS;
@@ -75,6 +88,7 @@ class ChatService {
     this.graceMs = options.reconnectGraceMs ?? DEFAULT_RECONNECT_GRACE_MS;
     this.lock = options.lock ?? createMemoryRunLock();
     this.secrets = options.secrets ?? [];
+    this.claimTtlMs = options.runClaimTtlMs ?? DEFAULT_RUN_CLAIM_TTL_MS;
   }
 
   async handle(request: Request): Promise<Response> {
@@ -113,10 +127,10 @@ class ChatService {
     const { conversationId, action } = readChatRequest(body, this.maxMessageChars);
     await this.authorize(request, conversationId);
     const previous = this.runs.get(conversationId);
-    if (previous && !previous.run.isDone) {
+    if (previous) {
       // Read by a page (another tab …) and not being stopped: busy. Otherwise (stopped, or its reader
-      // left) the new message supersedes it once it has ended.
-      if (previous.run.attached && !previous.run.stopping) throw busy();
+      // left) the new message supersedes it once it has ended and let go of its claim.
+      if (!previous.run.isDone && previous.run.attached && !previous.run.stopping) throw busy();
       previous.run.stop();
       await previous.ended;
     }
@@ -133,7 +147,10 @@ class ChatService {
     return streamResponse(live.run);
   }
 
-  /** Builds the conversation's Agent and starts the run; the lease is released when it ends. */
+  /**
+   * Builds the conversation's Agent, claims the conversation through its store (409 when another
+   * process runs it) and starts the run; the claim and the lease are released when it ends.
+   */
   private async start(
     request: Request,
     conversationId: string,
@@ -141,19 +158,58 @@ class ChatService {
     lease: ChatRunLease,
   ): Promise<LiveRun> {
     const agent = await this.options.agent({ conversationId, request });
-    const before = (await agent.getHistory()).length;
+    let started: StartedRun | undefined;
+    const claim = await keepClaim(agent, this.claimTtlMs, () => started?.run.stop());
+    if (claim === undefined) {
+      await this.options.onRunEnd?.({ conversationId, agent });
+      throw busy();
+    }
+    try {
+      started = await this.startRun(agent, conversationId, action);
+    } catch (error) {
+      await claim.release();
+      await this.options.onRunEnd?.({ conversationId, agent });
+      throw error;
+    }
+    return this.track(conversationId, agent, started, { lease, claim });
+  }
+
+  /** Plans the action and starts the query as a live run. */
+  private async startRun(
+    agent: Agent<unknown>,
+    conversationId: string,
+    action: ChatAction,
+  ): Promise<StartedRun> {
+    const history = await agent.getHistory();
     const plan = await planRun(agent, action);
+    const rebuild = action.kind === "approvals" ? rebuildAnswer(history, action.approvals) : undefined;
     const chunks = toUIMessageStream(agent.query(plan.input), {
       messageId: plan.messageId,
       metadata: { conversationId },
       secrets: this.secrets,
       deniedToolCallIds: plan.denied,
     });
-    const run = new ChatRun({ chunks, interrupt: () => agent.interrupt(), graceMs: this.graceMs });
-    const live: LiveRun = { run, ended: Promise.resolve(), before, userText: plan.userText };
-    live.ended = run.done.then(async () => {
+    const run = new ChatRun({
+      chunks,
+      interrupt: () => agent.interrupt(),
+      graceMs: this.graceMs,
+      ...(rebuild ? { rebuild } : {}),
+    });
+    return { run, agent, before: history.length, userText: plan.userText, continues: rebuild !== undefined };
+  }
+
+  /** The live run's record; once it ends: forgotten, its lease and claim released, `onRunEnd` called. */
+  private track(
+    conversationId: string,
+    agent: Agent<unknown>,
+    started: StartedRun,
+    held: { lease: ChatRunLease; claim: KeptClaim },
+  ): LiveRun {
+    const live: LiveRun = { ...started, ended: Promise.resolve() };
+    live.ended = started.run.done.then(async () => {
       if (this.runs.get(conversationId) === live) this.runs.delete(conversationId);
-      await lease.release();
+      await held.claim.release().catch(() => {}); // unreleased, it expires after its time to live
+      await held.lease.release();
       await this.options.onRunEnd?.({ conversationId, agent });
     });
     return live;
@@ -167,12 +223,27 @@ class ChatService {
     await this.authorize(request, conversationId);
     const live = this.runs.get(conversationId);
     const running = live !== undefined && !live.run.isDone ? live : undefined;
-    if (verb === "stream") return running ? streamResponse(running.run) : new Response(null, { status: 204 });
+    if (verb === "stream")
+      return running ? streamResponse(running.run, true) : new Response(null, { status: 204 });
     if (verb === "stop") {
       running?.run.stop();
       return new Response(null, { status: 204 });
     }
     return this.messages(request, conversationId, running);
+  }
+
+  /**
+   * The history of a conversation no run of this process holds, read under a short claim: while
+   * another process runs it, loading it here could repair the running tail and break that run.
+   */
+  private async historyWhenIdle(agent: Agent<unknown>) {
+    const claim = await agent.claimRun({ ttlMs: this.claimTtlMs });
+    if (claim === undefined) throw busy("A run is going on in this conversation on another server process");
+    try {
+      return await agent.getHistory();
+    } finally {
+      await claim.release();
+    }
   }
 
   /** The conversation as UI messages; while a run goes on, up to the message it answers (the stream brings the rest). */
@@ -181,11 +252,14 @@ class ChatService {
     conversationId: string,
     running: LiveRun | undefined,
   ): Promise<Response> {
-    const agent = await this.options.agent({ conversationId, request });
-    const history = await agent.getHistory();
+    const history = running
+      ? await running.agent.getHistory()
+      : await this.historyWhenIdle(await this.options.agent({ conversationId, request }));
     let messages: UIMessageShape[];
     if (running) {
       messages = historyToUIMessages(history.slice(0, running.before));
+      // The answer an approval's resume continues comes whole with the reconnected stream.
+      if (running.continues && messages.at(-1)?.role === "assistant") messages.pop();
       if (running.userText !== undefined) {
         messages.push({
           id: `h${running.before}`,
@@ -203,10 +277,20 @@ class ChatService {
   }
 }
 
-function busy(): ChatRequestError {
-  return new ChatRequestError(409, "conversation_busy", "A run is already going on in this conversation");
+function busy(message = "A run is already going on in this conversation"): ChatRequestError {
+  return new ChatRequestError(409, "conversation_busy", message);
 }
 
-function streamResponse(run: ChatRun): Response {
-  return new Response(encodeChunks(run.listen()), { headers: { ...UI_MESSAGE_STREAM_HEADERS } });
+/**
+ * The last answer of `history` (the paused one) as chunks, its decided calls left running; undefined
+ * when the history does not end in an answer.
+ */
+function rebuildAnswer(history: ModelMessage[], approvals: object): UIStreamChunk[] | undefined {
+  const answer = historyToUIMessages(history).at(-1);
+  if (answer?.role !== "assistant") return undefined;
+  return messageToChunks(answer, new Set(Object.keys(approvals)));
+}
+
+function streamResponse(run: ChatRun, reconnect = false): Response {
+  return new Response(encodeChunks(run.listen({ reconnect })), { headers: { ...UI_MESSAGE_STREAM_HEADERS } });
 }

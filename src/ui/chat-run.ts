@@ -18,12 +18,19 @@ export interface ChatRunSettings {
   interrupt: () => void;
   /** How long the run goes on without listeners before it is interrupted. */
   graceMs: number;
+  /**
+   * Chunks that rebuild the earlier part of the message this run continues (an approval's
+   * resume), sent right after `start` to a listener that reconnects (it has not got that part).
+   */
+  rebuild?: readonly UIStreamChunk[];
 }
 
 /** A live run. */
 export class ChatRun {
   private readonly buffer: UIStreamChunk[] = [];
   private readonly listeners = new Set<Listener>();
+  /** Reconnected listeners that get the rebuilt part once the `start` chunk is in. */
+  private readonly awaitingRebuild = new Set<Listener>();
   private graceTimer: ReturnType<typeof setTimeout> | undefined;
   private finished = false;
   private interruptRequested = false;
@@ -61,12 +68,17 @@ export class ChatRun {
    * A stream of the run's chunks from its `start` (every chunk so far, then the live ones); it
    * ends with the run. Cancelling it (the client went away) detaches it.
    */
-  listen(): ReadableStream<UIStreamChunk> {
+  listen(options: { reconnect?: boolean } = {}): ReadableStream<UIStreamChunk> {
     let self: Listener;
+    const rebuild = options.reconnect ? (this.settings.rebuild ?? []) : [];
     return new ReadableStream<UIStreamChunk>({
       start: (controller) => {
         self = controller;
-        for (const chunk of this.buffer) controller.enqueue(chunk);
+        this.buffer.forEach((chunk, index) => {
+          controller.enqueue(chunk);
+          if (index === 0) for (const rebuilt of rebuild) controller.enqueue(rebuilt);
+        });
+        if (this.buffer.length === 0 && rebuild.length > 0) this.awaitingRebuild.add(controller);
         if (this.finished) {
           controller.close();
           return;
@@ -79,6 +91,7 @@ export class ChatRun {
   }
 
   private detach(listener: Listener): void {
+    this.awaitingRebuild.delete(listener);
     if (!this.listeners.delete(listener) || this.listeners.size > 0 || this.finished) return;
     this.clearGrace();
     this.graceTimer = setTimeout(() => this.stop(), this.settings.graceMs);
@@ -100,6 +113,8 @@ export class ChatRun {
         for (const listener of this.listeners) {
           try {
             listener.enqueue(value);
+            if (this.awaitingRebuild.delete(listener))
+              for (const rebuilt of this.settings.rebuild ?? []) listener.enqueue(rebuilt);
           } catch {
             this.listeners.delete(listener); // its stream was torn down without a cancel
           }

@@ -4,9 +4,13 @@
  * @module
  */
 import type { SDKMessage } from "../index";
+import { ChunkBatch } from "./chunk-batch";
 import { encodeChunks, UI_MESSAGE_STREAM_HEADERS } from "./sse-encoding";
 import type { LatticeMessageMetadata, UIStreamChunk } from "./ui-chunk";
 import { UIChunkMapper } from "./ui-chunk-mapper";
+
+/** How many chunks the stream reads ahead of its reader (the query pauses when they wait unread). */
+const READ_AHEAD_CHUNKS = 16;
 
 /** Options of {@link toUIMessageStream}. */
 export interface UIMessageStreamOptions {
@@ -35,7 +39,10 @@ export interface UIMessageStreamOptions {
  * `tool-output-denied`); a subagent call's progress as a `data-subagent` part (id: the call's id);
  * usage as `message-metadata`; a paused call as `tool-approval-request`; the end as `finish` whose
  * metadata holds the result subtype (`end`), usage and cost, after an `error` chunk (redacted) for
- * error ends. Cancelling the stream returns the iterator (a query's generator then ends the query).
+ * error ends. Chunks go out when the task that made them ends: deltas of one part that arrive
+ * together (a burst parsed from one network read) go out as one delta. The stream reads at most
+ * 16 chunks ahead of its reader. Cancelling the stream returns the iterator (a query's generator
+ * then ends the query).
  *
  * @example
  * const stream = toUIMessageStream(agent.query("Hello", {}));
@@ -48,6 +55,10 @@ export function toUIMessageStream(
   let iterator: AsyncIterator<SDKMessage<unknown>> | undefined;
   let controller!: ReadableStreamDefaultController<UIStreamChunk>;
   let ended = false;
+  let closed = false;
+  const batch = new ChunkBatch((chunk) => {
+    if (!closed) controller.enqueue(chunk);
+  });
   const mapper = new UIChunkMapper(
     {
       idPrefix: messageId.slice(0, 8) + Math.random().toString(36).slice(2, 8),
@@ -56,39 +67,45 @@ export function toUIMessageStream(
     },
     (chunk) => {
       if (chunk.type === "finish") ended = true;
-      controller.enqueue(chunk);
+      batch.push(chunk);
     },
   );
-  return new ReadableStream<UIStreamChunk>({
-    start(streamController) {
-      controller = streamController;
-      const start: UIStreamChunk = { type: "start", messageId };
-      if (options.metadata !== undefined) start.messageMetadata = options.metadata;
-      controller.enqueue(start);
-    },
-    async pull() {
-      iterator ??= messages[Symbol.asyncIterator]();
-      try {
-        // Pull until something was enqueued or the messages ended (a message may map to nothing).
-        const before = controller.desiredSize;
-        while (!ended) {
-          const next = await iterator.next();
-          if (next.done) break;
-          mapper.map(next.value);
-          if (controller.desiredSize !== before) return;
+  return new ReadableStream<UIStreamChunk>(
+    {
+      start(streamController) {
+        controller = streamController;
+        const start: UIStreamChunk = { type: "start", messageId };
+        if (options.metadata !== undefined) start.messageMetadata = options.metadata;
+        controller.enqueue(start);
+      },
+      async pull() {
+        iterator ??= messages[Symbol.asyncIterator]();
+        try {
+          // Read on while the reader wants more than is queued and batched (a joined delta counts once).
+          while (!ended) {
+            const next = await iterator.next();
+            if (next.done) break;
+            mapper.map(next.value);
+            if ((controller.desiredSize ?? 0) - batch.size <= 0) return;
+          }
+          // After the result: let the query finish its own way (it releases the conversation).
+          while (ended && !(await iterator.next()).done) {}
+        } catch (error) {
+          if (!ended) mapper.fail(error);
         }
-        // After the result: let the query finish its own way (it releases the conversation).
-        while (ended && !(await iterator.next()).done) {}
-      } catch (error) {
-        if (!ended) mapper.fail(error);
-      }
-      if (!ended) controller.enqueue({ type: "finish", finishReason: "other" });
-      controller.close();
+        if (!ended) batch.push({ type: "finish", finishReason: "other" });
+        batch.close();
+        closed = true;
+        controller.close();
+      },
+      async cancel() {
+        closed = true;
+        batch.discard();
+        await iterator?.return?.();
+      },
     },
-    async cancel() {
-      await iterator?.return?.();
-    },
-  });
+    { highWaterMark: READ_AHEAD_CHUNKS },
+  );
 }
 
 /** Options of {@link toUIMessageStreamResponse}: the stream's, and the response's status and headers. */

@@ -19,9 +19,15 @@ const DATA = path.join(ROOT, ".tmp", `web-chat-data-${process.pid}`);
 
 let browser: Browser;
 let chat: Awaited<ReturnType<typeof startWebChat>>;
+/** What the deploy tool awaits (set by a test that holds a deploy mid-run). */
+let deployGate: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  chat = await startWebChat({ dataDir: DATA, outDir: path.join(ROOT, ".tmp/web-chat-e2e") });
+  chat = await startWebChat({
+    dataDir: DATA,
+    outDir: path.join(ROOT, ".tmp/web-chat-e2e"),
+    deployGate: () => deployGate?.() ?? Promise.resolve(),
+  });
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
@@ -118,4 +124,52 @@ describe("examples/web-chat in headless Chromium", () => {
     await page.close();
     await second.close();
   });
+
+  it("reloaded while an approved call resumes, the page continues the same answer (no second message)", async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let deploying!: () => void;
+    const deployStarted = new Promise<void>((resolve) => (deploying = resolve));
+    deployGate = () => {
+      deploying();
+      return released;
+    };
+    try {
+      const page = await openChat("e2e-approve-reload");
+      await say(page, "Please deploy production");
+      await page.getByRole("button", { name: "Approve" }).waitFor({ timeout: WAIT });
+      await page.locator('main[data-status="ready"]').waitFor({ timeout: WAIT });
+      await page.getByRole("button", { name: "Approve" }).click();
+      await deployStarted; // the approved call runs on the server now
+      await page.reload();
+      // The paused answer comes back whole with the reconnected run; its call runs (no approval asked again).
+      await page
+        .locator('.tool[data-tool="deploy"][data-state="input-available"]')
+        .waitFor({ timeout: WAIT });
+      expect(await page.getByRole("button", { name: "Approve" }).count()).toBe(0);
+      release();
+      await page
+        .locator('.tool[data-tool="deploy"][data-state="output-available"]')
+        .waitFor({ timeout: WAIT });
+      await expect
+        .poll(() => assistant(page).last().textContent(), { timeout: WAIT })
+        .toContain("deployed to production");
+      await page.locator('main[data-status="ready"]').waitFor({ timeout: WAIT });
+      const answer = await assistant(page).last().textContent();
+      expect(answer).toContain("I will deploy production once you approve.");
+      expect(await assistant(page).count()).toBe(1);
+      expect(await page.locator('article[data-role="user"]').count()).toBe(1);
+      // Loaded again once the run is over: the same single answer, from history.
+      await page.reload();
+      await expect
+        .poll(() => assistant(page).last().textContent(), { timeout: WAIT })
+        .toContain("deployed to production");
+      expect(await assistant(page).count()).toBe(1);
+      expect(await page.locator('.tool[data-tool="deploy"]').count()).toBe(1);
+      await page.close();
+    } finally {
+      release();
+      deployGate = undefined;
+    }
+  }, 120_000);
 });

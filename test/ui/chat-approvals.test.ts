@@ -5,7 +5,7 @@ import { z } from "zod";
 import { type Agent, createAgent, createJsonlHistoryStore, defineTool } from "../../src/index";
 import { mockServerPerTest } from "../support/mock-server";
 import { temporaryFolder } from "../support/temporary-folders";
-import { type ChatEndpoint, post, send, serveChat, textOf, userMessage } from "./chat-test-kit";
+import { type ChatEndpoint, post, readReply, send, serveChat, textOf, userMessage } from "./chat-test-kit";
 
 const server = mockServerPerTest();
 
@@ -79,6 +79,67 @@ describe("approvals in the browser", () => {
     expect(toolPart(message)).toMatchObject({ state: "output-available", output: "deployed staging" });
     expect(textOf(message)).toBe("Staging is live.");
     expect(deployments).toContain("staging");
+  });
+
+  it("a page reconnecting while the approved call runs gets the same answer whole: the paused part, then the rest", async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const heldDeploy = defineTool({
+      name: "deploy",
+      description: "Deploys a service",
+      inputSchema: z.object({ target: z.string() }),
+      needsApproval: true,
+      async execute({ target }) {
+        started();
+        await released;
+        return `deployed ${target}`;
+      },
+    });
+    const folder = temporaryFolder("ui-approve-reconnect-");
+    const endpoint = await serveChat({
+      agent: ({ conversationId }) =>
+        createAgent({
+          model: "claude-test",
+          apiKey: "test-key",
+          baseURL: server.url,
+          includePartialMessages: true,
+          tools: [heldDeploy],
+          historyStore: createJsonlHistoryStore({ path: join(folder, `${conversationId}.jsonl`) }),
+        }),
+    });
+    server.enqueue({
+      content: [
+        { type: "text", text: "Deploying once you say so." },
+        { type: "tool_use", id: "toolu_r1", name: "deploy", input: { target: "prod" } },
+      ],
+    });
+    const user = userMessage("Deploy prod");
+    const { message: paused } = await send(endpoint, "ar1", [user]);
+    server.enqueue({ content: "Prod is live." });
+    const approved = respond(paused, true);
+    const approving = send(endpoint, "ar1", [user, approved], { continuing: approved });
+    await running;
+
+    // The page reloads: the history route leaves the continued answer to the stream …
+    const page = (await (await fetch(`${endpoint.api}/ar1/messages`)).json()) as { messages: UIMessage[] };
+    expect(page.messages.map((message) => message.role)).toEqual(["user"]);
+    // … and the reconnect rebuilds it, its call running (no second approval request), then follows the run.
+    const reconnected = await endpoint.transport.reconnectToStream({ chatId: "ar1" });
+    release();
+    const { chunks, message, errors } = await readReply(reconnected!);
+    expect(errors).toEqual([]);
+    expect(chunks.filter((chunk) => chunk.type === "start")).toHaveLength(1);
+    expect(chunks.some((chunk) => chunk.type === "tool-approval-request")).toBe(false);
+    expect(message.id).toBe(paused.id);
+    expect(textOf(message)).toBe("Deploying once you say so.Prod is live.");
+    expect(message.parts.filter((part) => part.type === "dynamic-tool")).toHaveLength(1);
+    expect(toolPart(message)).toMatchObject({ state: "output-available", output: "deployed prod" });
+    // The page that sent the approval got the continuation only (it holds the paused part already).
+    const sender = await approving;
+    expect(sender.chunks.some((chunk) => chunk.type === "tool-input-available")).toBe(false);
+    expect(textOf(sender.message)).toBe("Deploying once you say so.Prod is live.");
   });
 
   it("deny: the call is output-denied and the model reads the reason", async () => {

@@ -4,6 +4,7 @@
  * and forked.
  * @module
  */
+import type { RunClaim, RunClaimOptions } from "../run-claim";
 import type { ClosableHistoryStore } from "./versioned-store";
 
 /** One stored conversation, as {@link ConversationHistoryStore.listConversations} reports it. */
@@ -33,6 +34,8 @@ export interface ConversationHistoryStore extends ClosableHistoryStore {
    * until both are closed. Writes issued on this store before the call are included.
    */
   fork(newConversationId: string): Promise<ConversationHistoryStore>;
+  /** Claims this conversation for one run across processes (see {@link HistoryStore.claimRun}). */
+  claimRun(options?: RunClaimOptions): Promise<RunClaim | undefined>;
 }
 
 /** A UTF-16 surrogate not paired with its partner (the `u` flag matches a pair as one code point). */

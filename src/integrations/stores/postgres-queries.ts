@@ -10,6 +10,8 @@ export interface Tables {
   schema: string | undefined;
   conversations: string;
   messages: string;
+  /** The run claims (`<prefix>runs`), created on the first claim. */
+  runs: string;
 }
 
 /** The tables under `schema` (none: the connection's search_path) named with `prefix`. */
@@ -19,6 +21,7 @@ export function tablesFor(schema: string | undefined, prefix: string): Tables {
     schema: schema === undefined ? undefined : quoteIdentifier(schema, "schema"),
     conversations: qualifier + quoteIdentifier(`${prefix}conversations`, "tablePrefix"),
     messages: qualifier + quoteIdentifier(`${prefix}messages`, "tablePrefix"),
+    runs: qualifier + quoteIdentifier(`${prefix}runs`, "tablePrefix"),
   };
 }
 

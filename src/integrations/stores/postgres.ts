@@ -19,6 +19,7 @@
 
 import type pg from "pg";
 import { InvalidOptionError } from "../../errors";
+import { claimRunWith } from "../../history/run-claim";
 import {
   assertConversationId,
   type ConversationHistoryStore,
@@ -30,6 +31,7 @@ import { assertKnownOptions } from "../../shared/known-options";
 import { createPostgresBackend, stateOf } from "./postgres-backend";
 import { connectionSecrets, inTransaction, openPool } from "./postgres-connection";
 import { createQueries, type Tables, tablesFor } from "./postgres-queries";
+import { postgresRunClaimRecord } from "./postgres-run-claims";
 import { ensureSchema } from "./postgres-schema";
 
 export type {
@@ -118,6 +120,7 @@ function createStore(
   const queries = createQueries(tables);
   const backend = createPostgresBackend(resource, tables, queries, conversationId);
   const core = createVersionedStoreCore(backend, { failOnError, secrets: connectionSecrets(pool) });
+  const runRecord = postgresRunClaimRecord(pool, tables, conversationId);
   return {
     conversationId,
     failOnError: core.failOnError,
@@ -125,6 +128,7 @@ function createStore(
     append: core.append,
     replace: core.replace,
     close: core.close,
+    claimRun: (claimOptions) => core.withoutSecrets(() => claimRunWith(runRecord, claimOptions)),
     listConversations(): Promise<ConversationInfo[]> {
       return core.withoutSecrets(async () => {
         await ensureSchema(pool, tables);

@@ -12,12 +12,19 @@ export interface ConversationKeys {
   meta: string;
   messages: string;
   replacing: string;
+  /** The run claim (see redis-run-claims.ts). */
+  run: string;
 }
 
 /** The keys of conversation `conversationId` under `keyPrefix`. */
 export function keysOf(keyPrefix: string, conversationId: string): ConversationKeys {
   const base = `${keyPrefix}{${conversationId}}`;
-  return { meta: `${base}:meta`, messages: `${base}:messages`, replacing: `${base}:replacing` };
+  return {
+    meta: `${base}:meta`,
+    messages: `${base}:messages`,
+    replacing: `${base}:replacing`,
+    run: `${base}:run`,
+  };
 }
 
 /** Reads the version and the messages in one script, so they belong together. */

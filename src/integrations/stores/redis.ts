@@ -17,6 +17,7 @@
 
 import { Redis } from "ioredis";
 import { InvalidOptionError } from "../../errors";
+import { claimRunWith } from "../../history/run-claim";
 import {
   assertConversationId,
   type ConversationHistoryStore,
@@ -30,6 +31,7 @@ import { createVersionedStoreCore } from "../../history/store-kit/versioned-stor
 import { assertKnownOptions } from "../../shared/known-options";
 import { createRedisBackend } from "./redis-backend";
 import { keysOf, listConversations, loadConversation } from "./redis-conversations";
+import { redisRunClaimRecord } from "./redis-run-claims";
 import { APPEND_SCRIPT, runScript } from "./redis-scripts";
 
 export type {
@@ -150,6 +152,8 @@ function createStore(
     append: core.append,
     replace: core.replace,
     close: core.close,
+    claimRun: (claimOptions) =>
+      core.withoutSecrets(() => claimRunWith(redisRunClaimRecord(client, keys.run), claimOptions)),
     listConversations: () => core.withoutSecrets(() => listConversations(client, settings.keyPrefix)),
     deleteConversation(id = conversationId): Promise<boolean> {
       assertConversationId(id, "deleteConversation");

@@ -20,6 +20,7 @@ import { closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { InvalidOptionError } from "../../errors";
+import { claimRunWith } from "../../history/run-claim";
 import {
   assertConversationId,
   type ConversationHistoryStore,
@@ -37,6 +38,7 @@ import {
 } from "../../history/store-kit/versioned-store";
 import type { ModelMessage } from "../../messages/types";
 import { assertKnownOptions } from "../../shared/known-options";
+import { sqliteRunClaimRecord } from "./sqlite-run-claims";
 import {
   type ConversationState,
   prepareStatements,
@@ -102,7 +104,8 @@ export const SQLITE_STORE_OPTION_NAMES: readonly string[] = [
 export function createSqliteHistoryStore(options: SqliteHistoryStoreOptions): SqliteHistoryStore {
   assertKnownOptions("createSqliteHistoryStore", options, SQLITE_STORE_OPTION_NAMES);
   assertConversationId(options?.conversationId, "createSqliteHistoryStore");
-  const tables = tableNamesFor(options.tableName ?? DEFAULT_SQLITE_TABLE_NAME);
+  const tableName = options.tableName ?? DEFAULT_SQLITE_TABLE_NAME;
+  const tables = { ...tableNamesFor(tableName), name: tableName };
   return createStore(openDatabase(options), tables, options.conversationId, options.failOnError ?? false);
 }
 
@@ -133,13 +136,14 @@ function createPrivateFile(path: string): void {
 /** The public store of one conversation: the versioned core, plus listing, deleting and forking. */
 function createStore(
   resource: SharedResource<Database.Database>,
-  tables: TableNames,
+  tables: TableNames & { name: string },
   conversationId: string,
   failOnError: boolean,
 ): SqliteHistoryStore {
   const statements = prepareStatements(resource.value, tables);
   const backend = createBackend(resource, statements, conversationId);
   const core = createVersionedStoreCore(backend, { failOnError });
+  const runRecord = sqliteRunClaimRecord(resource.value, tables.name, conversationId);
 
   return {
     conversationId,
@@ -148,6 +152,7 @@ function createStore(
     append: core.append,
     replace: core.replace,
     close: core.close,
+    claimRun: (claimOptions) => claimRunWith(runRecord, claimOptions),
     async listConversations(): Promise<ConversationInfo[]> {
       return statements.listConversations().map((row) => ({
         conversationId: row.id,
