@@ -141,6 +141,37 @@ describe("tool search on a provider without it (client side)", () => {
     }
   });
 
+  it("loads a deferred tool that toolChoice forces, for that request and (once called) from then on", async () => {
+    const server = await startMockAnthropicServer({ toolSearch: false });
+    try {
+      server.enqueue(
+        { content: [toolUse("toolu_1", "github_list", {})], stop_reason: "tool_use" },
+        { content: "Listed." },
+        { content: "Later." },
+      );
+      const agent = createAgent({
+        model: MODEL,
+        client: createAnthropicClient({ apiKey: "sk-test-search-0001", baseURL: server.url }),
+        tools: catalog([]),
+      });
+      // The mock refuses a tool_choice naming a tool the request does not declare, as the API does.
+      const forced = await agent.prompt("List them.", { toolChoice: { type: "tool", name: "github_list" } });
+      expect(forced.subtype).toBe("success");
+      const [first, second] = server.requests.map((request) => request.body);
+      expect(first.tool_choice).toEqual({ type: "tool", name: "github_list" });
+      expect(names(first)).toEqual(["echo", SEARCH_TOOLS_TOOL_NAME, "github_list"]);
+      expect(names(second)).toEqual(["echo", SEARCH_TOOLS_TOOL_NAME, "github_list"]);
+      expect(resultText(toolResults(await agent.getHistory())[0]!)).toBe("github list done");
+      // The next query forces nothing: the tool the model called stays loaded, in its place.
+      expect((await agent.prompt("And now?")).subtype).toBe("success");
+      const third = server.requests[2]!.body;
+      expect(third.tool_choice).toBeUndefined();
+      expect(names(third)).toEqual(["echo", SEARCH_TOOLS_TOOL_NAME, "github_list"]);
+    } finally {
+      await server.close();
+    }
+  });
+
   it("sends every tool when toolSearch is false", async () => {
     const server = await startMockAnthropicServer({ toolSearch: false });
     try {
