@@ -6,9 +6,11 @@
  * called. A failed read is not kept: the next call reads again.
  * @module
  */
-import { loadSkills } from "../skills/load-skills";
-import type { Skill } from "../skills/skill";
+import { skillsOf } from "../agent/prompt-additions";
 import type { SubagentDefinition } from "./subagent-definition";
+
+/** A skill folder or a skill object, as `skills` lists them. */
+type SkillEntry = NonNullable<SubagentDefinition["skills"]>[number];
 
 /** What a subagent's calls share: its definition, with its skill folders read at most once. */
 export class SubagentSkills {
@@ -31,10 +33,7 @@ export class SubagentSkills {
     return this.loading;
   }
 
-  private async load(entries: ReadonlyArray<string | Skill>): Promise<SubagentDefinition> {
-    const skills: Skill[] = [];
-    for (const entry of entries)
-      skills.push(...(typeof entry === "string" ? await loadSkills(entry) : [entry]));
-    return { ...this.definition, skills };
+  private async load(entries: readonly SkillEntry[]): Promise<SubagentDefinition> {
+    return { ...this.definition, skills: await skillsOf(entries) };
   }
 }
