@@ -247,6 +247,19 @@ describe("tool search on the Anthropic API (provider side)", () => {
       expect(second!.body.messages[1].content.slice(0, 2)).toEqual(answer.content.slice(0, 2));
       expect(await createJsonlHistoryStore({ path: file }).load()).toEqual(history);
       expect(lastResult([result]).result).toBe("Sunny in Oslo.");
+
+      // The same conversation resumed by an agent on client-side search: the tool the provider
+      // found and the model called stays loaded there (a called deferred tool counts as loaded).
+      server.setHandler(() => ({ content: "Still sunny." }));
+      const moved = createAgent({
+        model: MODEL,
+        client: createAnthropicClient({ apiKey: "sk-test-search-0001", baseURL: server.url }),
+        tools: catalog([]),
+        toolSearch: "client",
+        historyStore: createJsonlHistoryStore({ path: file }),
+      });
+      expect((await moved.prompt("And tomorrow?")).subtype).toBe("success");
+      expect(names(server.requests[2]!.body)).toEqual(["echo", SEARCH_TOOLS_TOOL_NAME, "get_weather"]);
     } finally {
       await server.close();
     }

@@ -1,8 +1,8 @@
 /**
  * The deferred tools loaded in a conversation with client-side search — found by `search_tools`,
- * or called by the model (a tool `toolChoice` forced, a tool the provider's own search had found
- * before a fallback) — read back from history, so a resumed conversation (another process, the
- * same store) offers the same tools, in the same order.
+ * or called by the model (a tool `toolChoice` forced; a tool the provider's own search had found,
+ * in a conversation resumed by an agent on client-side search) — read back from history, so a
+ * resumed conversation (another process, the same store) offers the same tools, in the same order.
  * @module
  */
 import type { ContentBlock, ModelMessage } from "../../messages/types";
