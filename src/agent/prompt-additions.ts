@@ -57,10 +57,7 @@ export class PromptAdditions {
   }
 
   private async load(): Promise<void> {
-    const skills: Skill[] = [];
-    for (const entry of this.skills)
-      skills.push(...(typeof entry === "string" ? await loadSkills(entry) : [entry]));
-    const unique = uniqueNames(skills);
+    const unique = uniqueNames(await skillsOf(this.skills));
     let instructions = "";
     if (this.instructions) {
       const { readInstructionFiles } = await importAtRunTime<typeof import("../skills/files")>(
@@ -75,6 +72,17 @@ export class PromptAdditions {
     for (const skill of unique) if (skill.allowedTools) grants.set(skill.name, skill.allowedTools);
     if (grants.size > 0) this.conversation.setSkillGrants(new SkillGrants(SKILL_TOOL_NAME, grants));
   }
+}
+
+/**
+ * The skills `entries` stand for, in order: each folder's as `loadSkills` reads them, each skill
+ * object as it is. (A subagent reads its folders with it once, for all its calls.)
+ */
+export async function skillsOf(entries: ReadonlyArray<string | Skill>): Promise<Skill[]> {
+  const skills: Skill[] = [];
+  for (const entry of entries)
+    skills.push(...(typeof entry === "string" ? await loadSkills(entry) : [entry]));
+  return skills;
 }
 
 function checkSkillObject(entry: unknown): void {

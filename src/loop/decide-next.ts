@@ -14,6 +14,7 @@ import type { ModelFailure } from "./model-outcome";
 import type { LoopContext } from "./state/loop-context";
 import { budgetCrossing } from "./state/query-budget";
 import type { QueryState } from "./state/query-state";
+import { fellBackFromToolSearch } from "./tool-search-fallback";
 
 /** What a step of the loop produced. */
 export type Outcome<T> =
@@ -121,6 +122,8 @@ function afterAnswer<T>(loop: LoopContext<T>, query: QueryState, response: Assis
 function afterFailure<T>(loop: LoopContext<T>, query: QueryState, failure: ModelFailure): Next<T> {
   if (failure.kind === "failed" && failure.promptTooLong)
     return recoverOrEnd(loop, query, endingForFailure(failure));
+  // The provider refused the tool-search fields: the same turn again, searched on our side.
+  if (fellBackFromToolSearch(loop, query, failure)) return nextRequest(loop, query);
   // A request that got no response at all (the connection never opened, or dropped before the
   // response headers) is no answered turn: the query reports 0 turns for it, not 1.
   if (!gotNoResponse(failure)) query.turns += 1;

@@ -35,8 +35,11 @@ export class MainRequest {
       // The query's settings (the agent's, with its overrides), resolved once per query.
       this.base = withRequestSettings(base, this.query.settings);
     }
-    // Cached until the tool set changes, or tool search finds more (appended).
-    this.base.tools = conversation.tools.requestDefinitions(conversation.history.messages);
+    // Cached until the tool set changes, or tool search finds more (appended); a forced deferred tool is loaded.
+    this.base.tools = conversation.tools.requestDefinitions(
+      conversation.history.messages,
+      this.base.toolChoice,
+    );
     if (this.loop.config.context.management)
       manageContext(this.loop, this.base, conversation.model); // history, or the edited copy this turn sends
     else this.base.messages = conversation.history.messages; // replaced by compaction and replaceHistory

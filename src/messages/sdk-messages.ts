@@ -134,13 +134,15 @@ export type SDKSystemMessage =
       applied_edits: AppliedContextEdit[];
     }
   /**
-   * The provider ignored what was asked of it (`feature`: context editing, or server compaction):
-   * the SDK does it on its side from now on, for this conversation.
+   * The provider ignored what was asked of it (`feature`: context editing, or server compaction)
+   * or refused it (`"tool_search"`: a request with deferred tools answered 400, and sent again
+   * with the agent's own `search_tools`): the SDK does it on its side from now on, for this
+   * conversation.
    */
   | {
       type: "system";
       subtype: "context_management_fallback";
-      feature: "context_editing" | "compaction";
+      feature: "context_editing" | "compaction" | "tool_search";
       message: string;
     };
 

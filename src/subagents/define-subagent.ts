@@ -4,6 +4,8 @@
  * to the parent.
  * @module
  */
+
+import { isPromiseLike } from "../shared/maybe-async";
 import { EMITS_LIVE_MESSAGES } from "../tools/agent-context";
 import { RESUMES_CHILD } from "../tools/child-suspension";
 import { defineTool } from "../tools/define-tool";
@@ -11,6 +13,7 @@ import type { ParseWithJsonSchema, SchemaLike } from "../tools/schema";
 import type { Tool, ToolContext, ToolOutput } from "../tools/tool";
 import { runChild } from "./run-child";
 import { MAX_SUBAGENT_DEPTH, type SubagentDefinition } from "./subagent-definition";
+import { SubagentSkills } from "./subagent-skills";
 
 /**
  * `{ prompt: string }`, the input of a subagent without an `inputSchema` of its own. Written out
@@ -52,6 +55,7 @@ const DEFAULT_INPUT: ParseWithJsonSchema<{ prompt: string }> = {
  * const agent = createAgent({ model: "claude-sonnet-4-6", tools: [researcher] });
  */
 export function defineSubagent(definition: SubagentDefinition): Tool {
+  const skills = new SubagentSkills(definition); // skill folders are read once, at the first call
   const tool = defineTool({
     name: definition.name,
     description: definition.description,
@@ -61,7 +65,9 @@ export function defineSubagent(definition: SubagentDefinition): Tool {
     execute: (input: unknown, context: ToolContext): Promise<ToolOutput> => {
       const depth = (context.agent?.depth ?? 0) + 1;
       if (depth > MAX_SUBAGENT_DEPTH) return Promise.resolve(tooDeep(definition.name));
-      return runChild(definition, renderInput(input), context, depth);
+      const forCall = skills.forCall();
+      if (!isPromiseLike(forCall)) return runChild(forCall, renderInput(input), context, depth);
+      return forCall.then((loaded) => runChild(loaded, renderInput(input), context, depth));
     },
   });
   // A child's messages reach the parent's consumer while the child runs; a call suspended in its

@@ -32,10 +32,15 @@ export function isDeferredTool(tool: unknown): boolean {
 /**
  * Why the API would refuse the request's tool search fields, or `undefined`. Supported: a deferred
  * tool needs a search tool, the search tool cannot be deferred, and not every tool may be. Not
- * supported (`toolSearch: false`): any `defer_loading` field or search tool is refused.
+ * supported (`toolSearch: false`): any `defer_loading` field or search tool is refused. Either way,
+ * a `tool_choice` that forces a tool the request does not declare is refused (a tool left out for
+ * client-side search, say).
  */
 export function toolSearchRefusal(body: any, supported: boolean): string | undefined {
   const tools = toolsOf(body);
+  const forced = body?.tool_choice?.type === "tool" ? body.tool_choice.name : undefined;
+  if (forced !== undefined && !tools.some((tool) => tool.name === forced))
+    return `tool_choice.name: the tool ${JSON.stringify(forced)} is not among the request's tools`;
   const searchTools = tools.filter(
     (tool) => typeof tool.type === "string" && SEARCH_TOOL_TYPES.test(tool.type),
   );

@@ -141,6 +141,37 @@ describe("tool search on a provider without it (client side)", () => {
     }
   });
 
+  it("loads a deferred tool that toolChoice forces, for that request and (once called) from then on", async () => {
+    const server = await startMockAnthropicServer({ toolSearch: false });
+    try {
+      server.enqueue(
+        { content: [toolUse("toolu_1", "github_list", {})], stop_reason: "tool_use" },
+        { content: "Listed." },
+        { content: "Later." },
+      );
+      const agent = createAgent({
+        model: MODEL,
+        client: createAnthropicClient({ apiKey: "sk-test-search-0001", baseURL: server.url }),
+        tools: catalog([]),
+      });
+      // The mock refuses a tool_choice naming a tool the request does not declare, as the API does.
+      const forced = await agent.prompt("List them.", { toolChoice: { type: "tool", name: "github_list" } });
+      expect(forced.subtype).toBe("success");
+      const [first, second] = server.requests.map((request) => request.body);
+      expect(first.tool_choice).toEqual({ type: "tool", name: "github_list" });
+      expect(names(first)).toEqual(["echo", SEARCH_TOOLS_TOOL_NAME, "github_list"]);
+      expect(names(second)).toEqual(["echo", SEARCH_TOOLS_TOOL_NAME, "github_list"]);
+      expect(resultText(toolResults(await agent.getHistory())[0]!)).toBe("github list done");
+      // The next query forces nothing: the tool the model called stays loaded, in its place.
+      expect((await agent.prompt("And now?")).subtype).toBe("success");
+      const third = server.requests[2]!.body;
+      expect(third.tool_choice).toBeUndefined();
+      expect(names(third)).toEqual(["echo", SEARCH_TOOLS_TOOL_NAME, "github_list"]);
+    } finally {
+      await server.close();
+    }
+  });
+
   it("sends every tool when toolSearch is false", async () => {
     const server = await startMockAnthropicServer({ toolSearch: false });
     try {
@@ -216,6 +247,19 @@ describe("tool search on the Anthropic API (provider side)", () => {
       expect(second!.body.messages[1].content.slice(0, 2)).toEqual(answer.content.slice(0, 2));
       expect(await createJsonlHistoryStore({ path: file }).load()).toEqual(history);
       expect(lastResult([result]).result).toBe("Sunny in Oslo.");
+
+      // The same conversation resumed by an agent on client-side search: the tool the provider
+      // found and the model called stays loaded there (a called deferred tool counts as loaded).
+      server.setHandler(() => ({ content: "Still sunny." }));
+      const moved = createAgent({
+        model: MODEL,
+        client: createAnthropicClient({ apiKey: "sk-test-search-0001", baseURL: server.url }),
+        tools: catalog([]),
+        toolSearch: "client",
+        historyStore: createJsonlHistoryStore({ path: file }),
+      });
+      expect((await moved.prompt("And tomorrow?")).subtype).toBe("success");
+      expect(names(server.requests[2]!.body)).toEqual(["echo", SEARCH_TOOLS_TOOL_NAME, "get_weather"]);
     } finally {
       await server.close();
     }
@@ -232,17 +276,21 @@ describe("tool search on the Anthropic API (provider side)", () => {
         toolSearch: "auto",
       });
       expect((await agent.prompt("hi")).subtype).toBe("success");
-      // A provider without tool search refuses the provider's fields: "provider" there is an error.
-      server.enqueue({ content: "never" });
+      expect(server.requests).toHaveLength(1);
+      expect(JSON.stringify(server.requests[0]!.body)).not.toContain("defer_loading");
+      // A provider without tool search refuses the provider's fields: "provider" there falls back
+      // (test/loop/tool-search-fallback.test.ts) after one refused request.
+      server.enqueue({ content: "ok" });
       const forced = createAgent({
         model: MODEL,
         client: createAnthropicClient({ apiKey: "sk-test-search-0001", baseURL: server.url }),
         tools: catalog([]),
         toolSearch: "provider",
       });
-      const refused = await forced.prompt("hi");
-      expect(refused.subtype).toBe("error_during_execution");
-      expect(refused.error?.message).toMatch(/defer_loading: Extra inputs are not permitted/);
+      expect((await forced.prompt("hi")).subtype).toBe("success");
+      expect(server.requests).toHaveLength(3);
+      expect(JSON.stringify(server.requests[1]!.body)).toContain("defer_loading");
+      expect(JSON.stringify(server.requests[2]!.body)).not.toContain("defer_loading");
     } finally {
       await server.close();
     }

@@ -1,5 +1,7 @@
 /**
- * The deferred tools the client-side `search_tools` tool loaded, read back from history — so a
+ * The deferred tools loaded in a conversation with client-side search — found by `search_tools`,
+ * or called by the model (a tool `toolChoice` forced; a tool the provider's own search had found,
+ * in a conversation resumed by an agent on client-side search) — read back from history, so a
  * resumed conversation (another process, the same store) offers the same tools, in the same order.
  * @module
  */
@@ -7,7 +9,8 @@ import type { ContentBlock, ModelMessage } from "../../messages/types";
 import { foundToolNames, SEARCH_TOOLS_TOOL_NAME } from "../../tools/search-tools-tool";
 
 /**
- * The names loaded by `search_tools` calls in `messages`, in the order they were first found,
+ * The names loaded in `messages` (by `search_tools` results, and the names of tool calls — the
+ * registry keeps the deferred ones), in the order they were first seen,
  * kept incrementally: appending messages scans only the new ones; a rewritten history (compaction,
  * `replaceHistory`) is scanned again.
  */
@@ -40,18 +43,23 @@ export class FoundTools {
   private scan(message: ModelMessage): void {
     if (typeof message.content === "string") return;
     for (const block of message.content as ContentBlock[]) {
-      if (block.type === "tool_use" && block.name === SEARCH_TOOLS_TOOL_NAME) this.searchCalls.add(block.id);
+      if (block.type === "tool_use") {
+        if (block.name === SEARCH_TOOLS_TOOL_NAME) this.searchCalls.add(block.id);
+        else this.add(block.name);
+      }
       if (block.type !== "tool_result" || block.is_error || !this.searchCalls.has(block.tool_use_id))
         continue;
       const text =
         typeof block.content === "string"
           ? block.content
           : block.content.map((part) => (part.type === "text" ? part.text : "")).join("");
-      for (const name of foundToolNames(text)) {
-        if (this.seen.has(name)) continue;
-        this.seen.add(name);
-        this.found.push(name);
-      }
+      for (const name of foundToolNames(text)) this.add(name);
     }
+  }
+
+  private add(name: string): void {
+    if (this.seen.has(name)) return;
+    this.seen.add(name);
+    this.found.push(name);
   }
 }

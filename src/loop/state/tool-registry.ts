@@ -6,6 +6,7 @@
 import { InvalidOptionError } from "../../errors";
 import type { ModelMessage } from "../../messages/types";
 import type { ModelToolDefinition } from "../../model/client";
+import type { ToolChoice } from "../../model/model-settings";
 import { createSearchToolsTool, SEARCH_TOOLS_TOOL_NAME } from "../../tools/search-tools-tool";
 import { SUBMIT_OUTPUT_TOOL_NAME, type SubmitOutputTool } from "../../tools/submit-output";
 import type { Tool } from "../../tools/tool";
@@ -30,7 +31,7 @@ export class ToolRegistry {
   private readonly found = new FoundTools();
   /** The last request's tools: the base definitions and the found ones appended, reused while unchanged. */
   private requestCache:
-    | { base: ModelToolDefinition[] | undefined; found: number; tools: ModelToolDefinition[] | undefined }
+    | { base: ModelToolDefinition[] | undefined; found: number; tools: ModelToolDefinition[] }
     | undefined;
 
   constructor(private readonly submitTool: SubmitOutputTool<unknown> | undefined) {}
@@ -44,6 +45,19 @@ export class ToolRegistry {
   /** The tool search mode in force. */
   get toolSearch(): ToolSearchMode {
     return this.searchMode;
+  }
+
+  /**
+   * The provider refused the tool-search fields: from now on the deferred tools are left out and
+   * `search_tools` finds them. True when this changed what is sent (provider search with at least
+   * one deferred tool), false otherwise — so a conversation falls back once.
+   */
+  fallBackToClientSearch(): boolean {
+    if (this.searchMode !== "provider") return false;
+    this.definitions(); // the deferred tools as they are now
+    if (this.deferredCache.length === 0) return false;
+    this.setToolSearch("client");
+    return true;
   }
 
   /**
@@ -102,22 +116,40 @@ export class ToolRegistry {
 
   /**
    * The tools of the next main request: {@link definitions}, then — with client-side tool search —
-   * the deferred tools that `search_tools` calls in `messages` loaded, in the order found
-   * (append-only: the definitions sent before keep their places).
+   * the deferred tools loaded in `messages` (found by `search_tools`, or called), in the order
+   * loaded (append-only: the definitions sent before keep their places), and last the deferred
+   * tool `toolChoice` forces when it is not loaded yet (the model calls it, so it stays loaded).
    */
-  requestDefinitions(messages: readonly ModelMessage[]): ModelToolDefinition[] | undefined {
+  requestDefinitions(
+    messages: readonly ModelMessage[],
+    toolChoice?: ToolChoice,
+  ): ModelToolDefinition[] | undefined {
     const base = this.definitions();
     if (this.searchMode !== "client" || this.deferredCache.length === 0) return base;
     const names = this.found.namesIn(messages);
     const cached = this.requestCache;
-    if (cached && cached.base === base && cached.found === names.length) return cached.tools;
-    const tools = [...(base ?? [])];
-    for (const name of names) {
-      const tool = this.tools.get(name);
-      if (tool?.deferLoading) tools.push(definitionOf(tool));
+    let tools: ModelToolDefinition[];
+    if (cached && cached.base === base && cached.found === names.length) tools = cached.tools;
+    else {
+      tools = [...(base ?? [])];
+      for (const name of names) {
+        const tool = this.tools.get(name);
+        if (tool?.deferLoading) tools.push(definitionOf(tool));
+      }
+      this.requestCache = { base, found: names.length, tools };
     }
-    this.requestCache = { base, found: names.length, tools };
-    return tools;
+    return this.withForcedTool(tools, toolChoice);
+  }
+
+  /** `tools` with the deferred tool `toolChoice` names appended when it is not among them. */
+  private withForcedTool(
+    tools: ModelToolDefinition[],
+    toolChoice: ToolChoice | undefined,
+  ): ModelToolDefinition[] {
+    if (typeof toolChoice !== "object") return tools;
+    const forced = this.tools.get(toolChoice.name);
+    if (!forced?.deferLoading || tools.some((tool) => tool.name === forced.name)) return tools;
+    return [...tools, definitionOf(forced)];
   }
 
   /** The names offered to the model, `submit_output` included (the `init` message lists them). */
