@@ -37,9 +37,8 @@ export class MainRequest {
     }
     // Cached until the tool set changes, or tool search finds more (appended).
     this.base.tools = conversation.tools.requestDefinitions(conversation.history.messages);
-    if (this.loop.config.context.management)
-      manageContext(this.loop, this.base, conversation.model); // history, or the edited copy this turn sends
-    else this.base.messages = conversation.history.messages; // replaced by compaction and replaceHistory
+    // History (replaced by compaction and replaceHistory), or the edited copy this turn sends.
+    manageContext(this.loop, this.base, conversation.model);
     return this.base;
   }
 
