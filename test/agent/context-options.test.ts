@@ -114,8 +114,11 @@ describe("context windows and the compaction threshold", () => {
         .history?.thresholdTokens,
     ).toBe(5_000);
     expect(resolveLoopConfig({ model: "m", autoCompact: true }).compaction.history?.where).toBe("auto");
-    expect(() => createAgent({ model: "m", client, autoCompact: { where: "provider" } })).toThrow(
-      /server compaction\) is not available in this version/,
+    expect(resolveLoopConfig({ model: "m", autoCompact: { where: "provider" } }).compaction.history?.where).toBe(
+      "provider",
     );
+    expect(() =>
+      createAgent({ model: "m", client, autoCompact: { where: "provider", thresholdTokens: 20_000 } }),
+    ).toThrow(/needs `autoCompact.thresholdTokens` of at least 50000/);
   });
 });
