@@ -6,9 +6,9 @@
  * @module
  */
 
+import { withoutServerCompaction } from "../compaction/server-compaction-view";
 import type { LoopContext } from "../loop/state/loop-context";
 import type { ContentBlock, ModelMessage } from "../messages/types";
-import { withoutServerCompaction } from "../compaction/server-compaction-view";
 import { applyContextEdits, estimateRequestTokens, estimateTokens } from "../model/context-editing";
 import type { ContextEdits } from "../model/context-management";
 import { contextWindowOf } from "../model/context-windows";

@@ -35,7 +35,8 @@ export function lastServerCompaction(messages: readonly ModelMessage[]): Compact
 /** Whether any message holds a `compaction` block (a summary, or a failed compaction's no-op). */
 export function hasServerCompaction(messages: readonly ModelMessage[]): boolean {
   return messages.some(
-    (message) => Array.isArray(message.content) && message.content.some((block) => block.type === "compaction"),
+    (message) =>
+      Array.isArray(message.content) && message.content.some((block) => block.type === "compaction"),
   );
 }
 

@@ -127,8 +127,12 @@ function observeCompaction(loop: LoopContext<unknown>, query: QueryState, reply:
   if (reply.kind !== "response") return;
   const { message } = reply;
   if (hasCompactionBlock(message)) {
-    const usage = recordUsage(loop.conversation, query, reply.model, message.meta?.compaction_usage, (notice) =>
-      query.channel.emit(notice),
+    const usage = recordUsage(
+      loop.conversation,
+      query,
+      reply.model,
+      message.meta?.compaction_usage,
+      (notice) => query.channel.emit(notice),
     );
     query.channel.emit({
       type: "system",

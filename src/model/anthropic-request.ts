@@ -145,7 +145,11 @@ function mergeExtraBody(body: AnthropicRequestBody, extraBody: Record<string, un
  */
 export function betaHeaderOf(request: ModelRequest, nativeTools = false): string | undefined {
   const betas = request.contextManagement ? betasOfEdits(request.contextManagement) : [];
-  if (nativeTools && request.tools?.some((tool) => tool.native_type) && !betas.includes(CONTEXT_MANAGEMENT_BETA))
+  if (
+    nativeTools &&
+    request.tools?.some((tool) => tool.native_type) &&
+    !betas.includes(CONTEXT_MANAGEMENT_BETA)
+  )
     betas.unshift(CONTEXT_MANAGEMENT_BETA);
   return betas.length > 0 ? betas.join(",") : undefined;
 }

@@ -11,13 +11,13 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { AppliedContextEdit } from "../messages/applied-context-edit";
 import { applyContextEdits, estimateRequestTokens } from "../model/context-editing";
 import { CONTEXT_MANAGEMENT_BETA, fromWireContextManagement } from "../model/context-management";
+import { estimatePromptTokens } from "./mock-prompt-cache";
 import {
   compactionRefusal,
   type MockCompactionLedger,
   type MockCompactionRun,
   readFromLastCompaction,
 } from "./mock-server-compaction";
-import { estimatePromptTokens } from "./mock-prompt-cache";
 import { apiErrorBody } from "./mock-server-errors";
 
 /** What context management made of one request. */
@@ -126,7 +126,11 @@ export function applyMockContextManagement(
     const refused = compactionRefusal(edits.compact, betas, compaction.modelCompacts);
     if (refused) return { error: refused };
     run = compaction.ledger.run(model, edits.compact);
-    if (run) model = { ...model, messages: [{ role: "user", content: [{ type: "text", text: run.block.content }] }] };
+    if (run)
+      model = {
+        ...model,
+        messages: [{ role: "user", content: [{ type: "text", text: run.block.content }] }],
+      };
   }
   const messages: any[] = model.messages;
   const tokens = estimateRequestTokens({ system: model.system, tools: model.tools, messages });
@@ -145,15 +149,15 @@ export function countMockTokens(
   body: any,
   headers: IncomingHttpHeaders,
   compaction: MockCompactionSupport,
-): { status: number; body: unknown } {
+): [status: number, body: unknown] {
   const { compact: _compact, ...rest } = fromWireContextManagement(body.context_management) ?? {};
   const counted = { ...body, context_management: undefined };
   const outcome = applyMockContextManagement(counted, headers, true, compaction);
-  if ("error" in outcome) return { status: 400, body: apiErrorBody("invalid_request_error", outcome.error) };
+  if ("error" in outcome) return [400, apiErrorBody("invalid_request_error", outcome.error)];
   let messages: any[] = outcome.body.messages ?? [];
   if (rest.clearToolUses || rest.clearThinking) {
     const tokens = estimateRequestTokens({ system: body.system, tools: body.tools, messages });
     messages = applyContextEdits(messages, rest, tokens).messages;
   }
-  return { status: 200, body: { input_tokens: Math.max(1, estimatePromptTokens({ ...outcome.body, messages })) } };
+  return [200, { input_tokens: Math.max(1, estimatePromptTokens({ ...outcome.body, messages })) }];
 }

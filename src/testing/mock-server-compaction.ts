@@ -10,7 +10,11 @@
  */
 import { createHash } from "node:crypto";
 import type { CompactionBlock, Usage } from "../messages/types";
-import { type CompactEdit, COMPACTION_BETA, MIN_SERVER_COMPACTION_TRIGGER } from "../model/context-management";
+import {
+  COMPACTION_BETA,
+  type CompactEdit,
+  MIN_SERVER_COMPACTION_TRIGGER,
+} from "../model/context-management";
 import { estimatePromptTokens } from "./mock-prompt-cache";
 
 /** A compaction the server ran for one request: the block the response opens with, and its usage. */
@@ -56,12 +60,19 @@ export class MockCompactionLedger {
     block.encrypted_content = Buffer.from(`mock-compaction:${before}`).toString("base64");
     block.signature = createHash("sha256").update(content).update(block.encrypted_content).digest("base64");
     this.issued.set(block.signature, signatureOf(block));
-    return { block, usage: { input_tokens: before, output_tokens: Math.max(1, Math.ceil(content.length / 4)) } };
+    return {
+      block,
+      usage: { input_tokens: before, output_tokens: Math.max(1, Math.ceil(content.length / 4)) },
+    };
   }
 }
 
 /** Why a `compact_20260112` edit is refused (the beta, the trigger, the model), or `undefined`. */
-export function compactionRefusal(edit: CompactEdit, betas: readonly string[], modelCompacts: boolean): string | undefined {
+export function compactionRefusal(
+  edit: CompactEdit,
+  betas: readonly string[],
+  modelCompacts: boolean,
+): string | undefined {
   if (!modelCompacts) return "context_management.edits: compact_20260112 is not supported for this model.";
   if (!betas.includes(COMPACTION_BETA))
     return `context_management.edits: compact_20260112 needs the beta header "anthropic-beta: ${COMPACTION_BETA}".`;
@@ -98,11 +109,22 @@ export function readFromLastCompaction(messages: any[]): any[] {
   const opening = messages[from];
   const summary = { role: "user", content: [{ type: "text", text: opening.content[place].content }] };
   const rest = { ...opening, content: opening.content.slice(place + 1) };
-  return [summary, ...(rest.content.length > 0 ? [withoutNoOps(rest)] : []), ...messages.slice(from + 1).map(withoutNoOps)];
+  return [
+    summary,
+    ...(rest.content.length > 0 ? [withoutNoOps(rest)] : []),
+    ...messages.slice(from + 1).map(withoutNoOps),
+  ];
 }
 
-/** The response for a request that was compacted: the block first, the compaction in `usage.iterations`. */
-export function withCompaction<M extends { content: any[]; usage: Usage }>(message: M, run: MockCompactionRun): M {
+/**
+ * The response for a request that was compacted: the block first, the compaction in
+ * `usage.iterations`; `message` itself when no compaction ran.
+ */
+export function withCompaction<M extends { content: any[]; usage: Usage }>(
+  message: M,
+  run: MockCompactionRun | undefined,
+): M {
+  if (!run) return message;
   const { usage } = message;
   return {
     ...message,

@@ -126,7 +126,10 @@ export function buildStreamEvents(message: MockMessageBody): ServerSentEvent[] {
   events.push(
     frame("message_delta", {
       delta: { stop_reason: message.stop_reason, stop_sequence: message.stop_sequence },
-      usage: { output_tokens: usage.output_tokens, ...(usage.iterations && { iterations: usage.iterations }) },
+      usage: {
+        output_tokens: usage.output_tokens,
+        ...(usage.iterations && { iterations: usage.iterations }),
+      },
       ...(message.context_management && { context_management: message.context_management }),
     }),
     frame("message_stop", {}),
@@ -181,7 +184,13 @@ function blockDeltas(block: ContentBlock): Array<Record<string, unknown>> {
         { type: "signature_delta", signature: block.signature },
       ];
     case "compaction":
-      return [{ type: "compaction_delta", content: block.content, encrypted_content: block.encrypted_content ?? null }];
+      return [
+        {
+          type: "compaction_delta",
+          content: block.content,
+          encrypted_content: block.encrypted_content ?? null,
+        },
+      ];
     default:
       return hasStreamedInput(block) ? inputDeltas((block as { input?: unknown }).input) : [];
   }

@@ -228,10 +228,8 @@ async function handleRequest(exchange: Exchange, state: ServerState): Promise<vo
 
   const pathname = new URL(request.url ?? "/", "http://localhost").pathname;
   const vertex = vertexRouteOf(pathname);
-  if (request.method === "POST" && pathname === COUNT_TOKENS_PATH && state.contextManagement && body) {
-    const counted = countMockTokens(body, request.headers, state.compaction);
-    return sendJson(exchange, counted.status, counted.body);
-  }
+  if (request.method === "POST" && pathname === COUNT_TOKENS_PATH && state.contextManagement && body)
+    return sendJson(exchange, ...countMockTokens(body, request.headers, state.compaction));
   if (request.method !== "POST" || (pathname !== "/v1/messages" && !vertex)) {
     return sendJson(
       exchange,
@@ -247,19 +245,12 @@ async function handleRequest(exchange: Exchange, state: ServerState): Promise<vo
     );
   }
   const prepared = prepareBody(exchange, state, body, vertex);
-  if ("refusal" in prepared)
-    return sendJson(
-      exchange,
-      400,
-      apiErrorBody("invalid_request_error", prepared.refusal, exchange.requestId),
-    );
+  if ("refusal" in prepared) return refuse(exchange, prepared.refusal);
   const { context } = prepared;
   ({ body } = context);
   const cached = state.cache?.prepare(body, apiKeyOf(request.headers));
   const refusal = toolSearchRefusal(body, state.toolSearch) ?? cacheOrThinkingRefusal(body, state, cached);
-  if (refusal !== undefined) {
-    return sendJson(exchange, 400, apiErrorBody("invalid_request_error", refusal, exchange.requestId));
-  }
+  if (refusal !== undefined) return refuse(exchange, refusal);
   const answer = state.takeStep();
   if (!answer) {
     return sendJson(
@@ -286,8 +277,10 @@ async function handleRequest(exchange: Exchange, state: ServerState): Promise<vo
   }
   await pause(step.delayMs, exchange.signal);
   const inputUsage = cached && "commit" in cached ? cached.commit() : estimate();
-  const answered = { ...toMessageBody(step, body, exchange.number, inputUsage), ...context.response };
-  const message = context.compaction ? withCompaction(answered, context.compaction) : answered;
+  const message = withCompaction(
+    { ...toMessageBody(step, body, exchange.number, inputUsage), ...context.response },
+    context.compaction,
+  );
   state.thinking?.record(message.content);
   if (!stream) return sendJson(exchange, 200, message, step.headers);
   if (!step.eventDelayMs || step.eventDelayMs <= 0)
@@ -349,6 +342,11 @@ function toMessageBody(
     requestChars: 0,
     inputUsage,
   });
+}
+
+/** Refuses the request as the API does: a 400 `invalid_request_error` saying why. */
+function refuse(exchange: Exchange, message: string): void {
+  sendJson(exchange, 400, apiErrorBody("invalid_request_error", message, exchange.requestId));
 }
 
 /** Why the prompt cache or the thinking check refuses the request, or `undefined`. */

@@ -116,9 +116,9 @@ describe("context windows and the compaction threshold", () => {
         .history?.thresholdTokens,
     ).toBe(5_000);
     expect(resolveLoopConfig({ model: "m", autoCompact: true }).compaction.history?.where).toBe("auto");
-    expect(resolveLoopConfig({ model: "m", autoCompact: { where: "provider" } }).compaction.history?.where).toBe(
-      "provider",
-    );
+    expect(
+      resolveLoopConfig({ model: "m", autoCompact: { where: "provider" } }).compaction.history?.where,
+    ).toBe("provider");
     expect(() =>
       createAgent({ model: "m", client, autoCompact: { where: "provider", thresholdTokens: 20_000 } }),
     ).toThrow(/needs `autoCompact.thresholdTokens` of at least 50000/);

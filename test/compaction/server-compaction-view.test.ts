@@ -42,7 +42,11 @@ describe("withoutServerCompaction", () => {
   });
 
   it("starts from the last summary, drops failed compactions and merges the user turns it makes adjacent", () => {
-    expect(lastServerCompaction(history)).toEqual({ messageIndex: 5, blockIndex: 0, summary: "second summary" });
+    expect(lastServerCompaction(history)).toEqual({
+      messageIndex: 5,
+      blockIndex: 0,
+      summary: "second summary",
+    });
     expect(withoutServerCompaction(history)).toEqual([
       {
         role: "user",
@@ -57,10 +61,19 @@ describe("withoutServerCompaction", () => {
 
   it("keeps the blocks that follow the summary in its own message", () => {
     const view = withoutServerCompaction(history.slice(0, 5));
-    expect(view[0]).toEqual({ role: "user", content: [{ type: "text", text: wrapSummary("first summary") }] });
-    expect(view.slice(1)).toEqual(history.slice(3, 5).map((message, index) =>
-      index === 0 ? { ...message, content: [{ type: "tool_use", id: "b", name: "read", input: {} }] } : message,
-    ));
+    expect(view[0]).toEqual({
+      role: "user",
+      content: [{ type: "text", text: wrapSummary("first summary") }],
+    });
+    expect(view.slice(1)).toEqual(
+      history
+        .slice(3, 5)
+        .map((message, index) =>
+          index === 0
+            ? { ...message, content: [{ type: "tool_use", id: "b", name: "read", input: {} }] }
+            : message,
+        ),
+    );
     expect(history[3]!.content).toHaveLength(2); // history itself untouched
   });
 

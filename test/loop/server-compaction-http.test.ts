@@ -131,7 +131,9 @@ describe("server compaction on the provider", () => {
       // The response that compacted opens with the block; every later request carries it as it came.
       const at = history.findIndex((message) => compactionBlocks([message]).length > 0);
       expect((history[at]!.content as Array<{ type: string }>)[0]!.type).toBe("compaction");
-      const later = server.requests.filter((request) => JSON.stringify(request.body).includes('"compaction"'));
+      const later = server.requests.filter((request) =>
+        JSON.stringify(request.body).includes('"compaction"'),
+      );
       expect(later.length).toBeGreaterThan(0);
       for (const request of later) {
         const sent = compactionBlocks(request.body.messages);
@@ -147,7 +149,11 @@ describe("server compaction on the provider", () => {
       expect(compaction).toMatchObject({ where: "provider", trigger: "auto", compacted_messages: at });
       expect(compaction!.usage.input_tokens).toBeGreaterThan(THRESHOLD);
       const answered = history.flatMap((message) => (message.role === "assistant" ? [message.usage!] : []));
-      const inputs = (usage: { input_tokens: number; cache_creation_input_tokens?: number; cache_read_input_tokens?: number }) =>
+      const inputs = (usage: {
+        input_tokens: number;
+        cache_creation_input_tokens?: number;
+        cache_read_input_tokens?: number;
+      }) =>
         usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
       const sum = answered.reduce((total, usage) => total + inputs(usage), 0);
       expect(inputs(result.usage)).toBe(sum + inputs(compaction!.usage));
@@ -164,19 +170,27 @@ describe("server compaction on the provider", () => {
     folders.push(folder);
     const path = join(folder, "conversation.jsonl");
     const server = await start();
-    const first = createAgent({ ...options(asAnthropicApi(server), "auto"), historyStore: createJsonlHistoryStore({ path }) });
+    const first = createAgent({
+      ...options(asAnthropicApi(server), "auto"),
+      historyStore: createJsonlHistoryStore({ path }),
+    });
     expect((await first.prompt("Read them all.")).subtype).toBe("success");
     const stored = compactionBlocks(await first.getHistory());
     expect(stored).toHaveLength(1);
     await first.close();
 
     server.setHandler(() => ({ content: "Still here." }));
-    const second = createAgent({ ...options(asAnthropicApi(server), "auto"), historyStore: createJsonlHistoryStore({ path }) });
+    const second = createAgent({
+      ...options(asAnthropicApi(server), "auto"),
+      historyStore: createJsonlHistoryStore({ path }),
+    });
     const before = server.requests.length;
     expect((await second.prompt("What did you read?")).result).toBe("Still here.");
     const request = server.requests[before]!;
     expect(compactionBlocks(request.body.messages)).toEqual(stored); // byte for byte from the file
-    expect((request.editedMessages![0] as { content: Array<{ text: string }> }).content[0]!.text).toBe(stored[0]!.content);
+    expect((request.editedMessages![0] as { content: Array<{ text: string }> }).content[0]!.text).toBe(
+      stored[0]!.content,
+    );
     await second.close();
   });
 });
@@ -241,15 +255,23 @@ describe('"auto" server compaction', () => {
 describe("history after a server compaction on a provider without it", () => {
   it("sends the summary in place of the block and what preceded it", async () => {
     const donor = await start();
-    const compacting = createAgent(options(createAnthropicClient({ apiKey: "sk-a", baseURL: donor.url }), "provider"));
+    const compacting = createAgent(
+      options(createAnthropicClient({ apiKey: "sk-a", baseURL: donor.url }), "provider"),
+    );
     await compacting.prompt("Read them all.");
     const history = await compacting.getHistory();
     const [block] = compactionBlocks(history);
 
     // A provider that knows no compaction block (the mock refuses one with a 400).
-    const plain = await startMockAnthropicServer({ contextManagement: false, responses: [{ content: "Go on." }] });
+    const plain = await startMockAnthropicServer({
+      contextManagement: false,
+      responses: [{ content: "Go on." }],
+    });
     servers.push(plain);
-    const agent = createAgent({ model: MODEL, client: createAnthropicClient({ apiKey: "sk-b", baseURL: plain.url }) });
+    const agent = createAgent({
+      model: MODEL,
+      client: createAnthropicClient({ apiKey: "sk-b", baseURL: plain.url }),
+    });
     await agent.replaceHistory(history);
     expect((await agent.prompt("And now?")).subtype).toBe("success");
     const sent: ModelMessage[] = plain.requests[0]!.body.messages;
@@ -273,6 +295,8 @@ describe("autoCompact.where validation", () => {
       /"auto", "provider" or "client"/,
     );
     // "auto" below it is no mistake: the SDK compacts.
-    expect(() => createAgent({ ...base, autoCompact: { where: "auto", thresholdTokens: 10_000 } })).not.toThrow();
+    expect(() =>
+      createAgent({ ...base, autoCompact: { where: "auto", thresholdTokens: 10_000 } }),
+    ).not.toThrow();
   });
 });

@@ -35,7 +35,10 @@ describe("reading a server compaction", () => {
 
   it("assembles a streamed compaction block from its start and one compaction_delta", () => {
     const stream = new StreamedMessageAssembler();
-    stream.apply({ type: "message_start", message: { id: "m", model: "x", usage: { input_tokens: 900 } } } as never);
+    stream.apply({
+      type: "message_start",
+      message: { id: "m", model: "x", usage: { input_tokens: 900 } },
+    } as never);
     stream.apply({
       type: "content_block_start",
       index: 0,
@@ -57,14 +60,24 @@ describe("reading a server compaction", () => {
   it("refuses a compaction_delta on another block type (stream protocol)", () => {
     const stream = new StreamedMessageAssembler();
     stream.apply({ type: "message_start", message: {} } as never);
-    stream.apply({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } } as never);
+    stream.apply({
+      type: "content_block_start",
+      index: 0,
+      content_block: { type: "text", text: "" },
+    } as never);
     expect(() =>
-      stream.apply({ type: "content_block_delta", index: 0, delta: { type: "compaction_delta", content: "x" } } as never),
+      stream.apply({
+        type: "content_block_delta",
+        index: 0,
+        delta: { type: "compaction_delta", content: "x" },
+      } as never),
     ).toThrow(/compaction_delta for block 0, which is a text block/);
   });
 
   it("reports no compaction usage without compaction entries", () => {
-    expect(readCompactionUsage({ input_tokens: 5, iterations: [{ type: "message", input_tokens: 5 }] })).toBeUndefined();
+    expect(
+      readCompactionUsage({ input_tokens: 5, iterations: [{ type: "message", input_tokens: 5 }] }),
+    ).toBeUndefined();
     expect(readCompactionUsage({ input_tokens: 5 })).toBeUndefined();
   });
 });
@@ -82,7 +95,11 @@ describe("asking for a server compaction", () => {
     const compact = { triggerTokens: 60_000, instructions: "Keep file names." };
     expect(toAnthropicRequestBody(request({ compact })).context_management).toEqual({
       edits: [
-        { type: "compact_20260112", trigger: { type: "input_tokens", value: 60_000 }, instructions: "Keep file names." },
+        {
+          type: "compact_20260112",
+          trigger: { type: "input_tokens", value: 60_000 },
+          instructions: "Keep file names.",
+        },
       ],
     });
     expect(betaHeaderOf(request({ compact }))).toBe("compact-2026-01-12");

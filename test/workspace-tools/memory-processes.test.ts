@@ -56,7 +56,9 @@ describe("a memory folder written by several processes at once", { timeout: 180_
     // Each process's own inserts keep their order (each went on top of the file when it ran).
     for (let writer = 0; writer < WRITERS; writer++) {
       const own = lines.filter((line) => line.startsWith(`writer-${writer} `));
-      expect(own).toEqual(Array.from({ length: INSERTS }, (_, index) => `writer-${writer} ${INSERTS - 1 - index}`));
+      expect(own).toEqual(
+        Array.from({ length: INSERTS }, (_, index) => `writer-${writer} ${INSERTS - 1 - index}`),
+      );
     }
     expect(existsSync(path.join(root, MEMORY_LOCK_FILE))).toBe(false);
     // A memory read in this process sees every process's writes, and no lock file among the memories.

@@ -57,7 +57,9 @@ export class ContextState {
     thresholdTokens: number,
   ): ContextManagementSide {
     this.compactionSide ??=
-      where === "auto" && thresholdTokens < MIN_SERVER_COMPACTION_TRIGGER ? "client" : contextSideOf(where, endpoint);
+      where === "auto" && thresholdTokens < MIN_SERVER_COMPACTION_TRIGGER
+        ? "client"
+        : contextSideOf(where, endpoint);
     return this.compactionSide;
   }
 
