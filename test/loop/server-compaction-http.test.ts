@@ -8,6 +8,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import Anthropic from "@anthropic-ai/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
@@ -164,6 +165,22 @@ describe("server compaction on the provider", () => {
       expect(usage.inputTokens).toBeLessThan(THRESHOLD);
     });
   }
+
+  it("works through an injected Anthropic SDK client (its beta header and stream)", async () => {
+    const server = await start();
+    const sdk = new Anthropic({ apiKey: "sk-compaction-sdk", baseURL: server.url });
+    const agent = createAgent(options(createAnthropicClient({ anthropic: sdk }), "provider"));
+    const messages = await collect(agent.query("Read them all."));
+    expect(lastResult(messages).subtype).toBe("success");
+    for (const request of server.requests)
+      expect(request.headers["anthropic-beta"]).toContain("compact-2026-01-12");
+    const [block] = compactionBlocks(await agent.getHistory());
+    expect(block?.signature).toBeTruthy();
+    expect(ofSubtype(messages, "compaction")).toEqual([expect.objectContaining({ where: "provider" })]);
+    const later = server.requests.filter((request) => compactionBlocks(request.body.messages).length > 0);
+    expect(later.length).toBeGreaterThan(0);
+    for (const request of later) expect(compactionBlocks(request.body.messages)).toEqual([block]);
+  });
 
   it("resumes after a server compaction in a fresh agent over the same JSONL store", async () => {
     const folder = await mkdtemp(join(tmpdir(), "server-compaction-"));
