@@ -9,11 +9,17 @@
 //              uses, steps of 20,000 tokens) applied by the server (where: "provider")
 //   client     the same edits applied by the SDK to each outgoing request, against a server that
 //              ignores context_management (where: "client")
+//   compact-provider  autoCompact (default threshold: 150,000 tokens for this model) by the
+//              server's compaction (where: "provider", compact_20260112)
+//   compact-client    autoCompact by the SDK (where: "client": a summary request), against a
+//              server that ignores context_management
+// Compaction's own requests (the server's compaction iteration, the SDK's summary request) are
+// billed too (from the `compaction` messages' usage), and counted apart.
 // Per mode: the peak input tokens of one request (input + cache reads + cache writes), the billed
 // input-token equivalents of the whole run (input + 1.25 × cache writes + 0.1 × cache reads), and
 // the requests that broke the cache (read less than the request before them had cached).
 // Targets: peak ≤ 40 % of unmanaged, billed below unmanaged, on both paths.
-//   npm run build && node bench/context.mjs [--turns 200] [--json]
+//   npm run build && node bench/context.mjs [--turns 200] [--modes unmanaged,compact-provider] [--json]
 import { createAgent, createAnthropicClient, defineTool } from "../dist/index.js";
 import { startMockAnthropicServer } from "../dist/testing.js";
 import { z } from "zod";
@@ -39,15 +45,28 @@ const read = defineTool({
   execute: ({ n }) => fileText(n),
 });
 
+/** The agent's options of each mode, beyond the common ones. */
+const MODES = {
+  unmanaged: {},
+  provider: { contextManagement: { clearToolUses: true, where: "provider" } },
+  client: { contextManagement: { clearToolUses: true, where: "client" } },
+  "compact-provider": { autoCompact: { where: "provider" } },
+  "compact-client": { autoCompact: { where: "client" } },
+};
+
 async function run(mode) {
   let now = 0;
+  let reads = 0;
   const server = await startMockAnthropicServer({
     promptCache: { now: () => now },
-    contextManagement: mode !== "client",
-    handler: (_body, index) => {
+    contextManagement: mode !== "client" && mode !== "compact-client",
+    handler: (body) => {
       now += STEP_MS;
-      return index < TURNS
-        ? { content: [{ type: "tool_use", id: `call_${index}`, name: "read_file", input: { n: index } }] }
+      // The SDK's summary request carries no tools.
+      if (!Array.isArray(body.tools)) return { content: `Read files 0 to ${reads - 1}; all ordinary.` };
+      const n = reads++;
+      return n < TURNS
+        ? { content: [{ type: "tool_use", id: `call_${n}`, name: "read_file", input: { n } }] }
         : { content: "Read them all." };
     },
   });
@@ -58,12 +77,14 @@ async function run(mode) {
       systemPrompt: "You read every file of the repository, one per turn. ".repeat(20),
       tools: [read],
       maxTurns: TURNS + 5,
-      ...(mode !== "unmanaged" && { contextManagement: { clearToolUses: true, where: mode } }),
+      ...MODES[mode],
     });
     const usages = [];
-    const notices = { context_edits: 0, context_management_fallback: 0 };
+    const compactions = [];
+    const notices = { context_edits: 0, context_management_fallback: 0, compaction: 0 };
     for await (const message of agent.query("Read all the files.")) {
       if (message.type === "assistant" && message.message.usage) usages.push(message.message.usage);
+      if (message.type === "system" && message.subtype === "compaction") compactions.push(message.usage);
       if (message.type === "system" && message.subtype in notices) notices[message.subtype] += 1;
     }
     let peak = 0;
@@ -78,6 +99,11 @@ async function run(mode) {
       if (cachedBefore > 0 && read < cachedBefore) breaks += 1;
       cachedBefore = read + written;
     }
+    for (const usage of compactions) {
+      const read = usage.cache_read_input_tokens ?? 0;
+      const written = usage.cache_creation_input_tokens ?? 0;
+      billed += usage.input_tokens + 1.25 * written + 0.1 * read;
+    }
     return { mode, requests: usages.length, peak, billed: Math.round(billed), breaks, notices };
   } finally {
     await server.close();
@@ -85,7 +111,7 @@ async function run(mode) {
 }
 
 const results = [];
-for (const mode of ["unmanaged", "provider", "client"]) {
+for (const mode of args.includes("--modes") ? args[args.indexOf("--modes") + 1].split(",") : Object.keys(MODES)) {
   const started = Date.now();
   results.push(await run(mode));
   process.stderr.write(`${mode}: ${Math.round((Date.now() - started) / 1000)} s\n`);
@@ -94,12 +120,12 @@ if (args.includes("--json")) {
   console.log(JSON.stringify(results, null, 2));
 } else {
   const base = results[0];
-  console.log(`| mode | requests | peak input tokens | peak vs unmanaged | billed input-token equivalents | billed vs unmanaged | cache-breaking requests |`);
-  console.log(`| --- | ---: | ---: | ---: | ---: | ---: | ---: |`);
+  console.log(`| mode | requests | compactions | peak input tokens | peak vs unmanaged | billed input-token equivalents | billed vs unmanaged | cache-breaking requests |`);
+  console.log(`| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |`);
   for (const result of results) {
     const ratio = (value, of) => `${((100 * value) / of).toFixed(1)} %`;
     console.log(
-      `| ${result.mode} | ${result.requests} | ${result.peak.toLocaleString("en-US")} | ${ratio(result.peak, base.peak)} | ${result.billed.toLocaleString("en-US")} | ${ratio(result.billed, base.billed)} | ${result.breaks} |`,
+      `| ${result.mode} | ${result.requests} | ${result.notices.compaction} | ${result.peak.toLocaleString("en-US")} | ${ratio(result.peak, base.peak)} | ${result.billed.toLocaleString("en-US")} | ${ratio(result.billed, base.billed)} | ${result.breaks} |`,
     );
   }
   for (const result of results.slice(1)) {

@@ -1,13 +1,16 @@
 /**
  * `agent.getContextUsage()`: how full the context is, and with what — the context the next request
- * would carry (system prompt, tools, history as the SDK would send it), counted by the provider
- * where it counts tokens (the Messages API's `count_tokens`), estimated otherwise.
+ * would make the model read (system prompt, tools, history from its last server compaction on,
+ * with the context edits applied), counted by the provider where it counts tokens (the Messages
+ * API's `count_tokens`, asked to apply the provider-side edits), estimated otherwise.
  * @module
  */
 
+import { withoutServerCompaction } from "../compaction/server-compaction-view";
 import type { LoopContext } from "../loop/state/loop-context";
 import type { ContentBlock, ModelMessage } from "../messages/types";
 import { applyContextEdits, estimateRequestTokens, estimateTokens } from "../model/context-editing";
+import type { ContextEdits } from "../model/context-management";
 import { contextWindowOf } from "../model/context-windows";
 
 /** Input tokens by what they hold. */
@@ -49,10 +52,10 @@ export async function measureContextUsage(loop: LoopContext<unknown>): Promise<C
   const model = conversation.model;
   const system = config.modelSettings.systemPrompt;
   const tools = conversation.tools.definitions();
-  const messages = messagesToSend(loop, system, tools);
-  const byCategory = categoriesOf(system, tools, messages);
+  const sent = requestToCount(loop, system, tools);
+  const byCategory = categoriesOf(system, tools, sent.edited);
   const estimated = Object.values(byCategory).reduce((sum, tokens) => sum + tokens, 0);
-  const counted = await count(loop, { model, system, tools, messages });
+  const counted = await count(loop, { model, system, tools, messages: sent.messages, edits: sent.edits });
   if (counted !== undefined && estimated > 0) {
     const scale = counted / estimated;
     for (const key of Object.keys(byCategory) as Array<keyof ContextUsageByCategory>)
@@ -71,19 +74,26 @@ export async function measureContextUsage(loop: LoopContext<unknown>): Promise<C
   };
 }
 
-/** History as the next request would carry it: edited by the SDK when it manages context. */
-function messagesToSend(
+/**
+ * What the next request would make the model read: history from its last server compaction on
+ * (the provider reads nothing before a compaction block), with the context edits applied — by the
+ * SDK on the client side; on the provider side they go to the counting request (`edits`), the
+ * SDK applying the same rules locally for the split by category and the estimate.
+ */
+function requestToCount(
   loop: LoopContext<unknown>,
   system: string | undefined,
   tools: unknown,
-): readonly ModelMessage[] {
-  const history = loop.conversation.history.messages;
+): { messages: ModelMessage[]; edited: readonly ModelMessage[]; edits: ContextEdits | undefined } {
+  const read = withoutServerCompaction(loop.conversation.history.messages);
   const management = loop.config.context.management;
-  if (!management) return history;
+  if (!management) return { messages: read, edited: read, edits: undefined };
+  const tokens = estimateRequestTokens({ system, tools, messages: read });
+  const edited = applyContextEdits(read, management.edits, tokens).messages;
   const side = loop.conversation.context.sideFor(management.where, loop.services.client.endpoint);
-  if (side === "provider") return history;
-  const tokens = estimateRequestTokens({ system, tools, messages: history });
-  return applyContextEdits(history, management.edits, tokens).messages;
+  return side === "provider"
+    ? { messages: read, edited, edits: management.edits }
+    : { messages: edited, edited, edits: undefined };
 }
 
 function categoriesOf(
@@ -117,7 +127,13 @@ function categoryOf(block: ContentBlock): "messages" | "toolResults" | "thinking
 /** The provider's count, or `undefined` when the client cannot count or counting failed. */
 async function count(
   loop: LoopContext<unknown>,
-  parts: { model: string; system: string | undefined; tools: unknown; messages: readonly ModelMessage[] },
+  parts: {
+    model: string;
+    system: string | undefined;
+    tools: unknown;
+    messages: readonly ModelMessage[];
+    edits: ContextEdits | undefined;
+  },
 ): Promise<number | undefined> {
   const client = loop.services.client;
   if (typeof client.countTokens !== "function") return undefined;
@@ -127,6 +143,7 @@ async function count(
       ...(parts.system !== undefined && { system: parts.system }),
       ...(Array.isArray(parts.tools) && parts.tools.length > 0 && { tools: parts.tools }),
       messages: [...parts.messages],
+      ...(parts.edits && { contextManagement: parts.edits }),
       maxTokens: loop.config.modelSettings.maxTokens,
       signal: AbortSignal.timeout(COUNT_TIMEOUT_MS),
     });

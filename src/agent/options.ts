@@ -79,10 +79,13 @@ export interface AutoCompactOptions {
   /** Output budget of the summary call. @default 4096 */
   maxTokens?: number;
   /**
-   * Who compacts. `"client"`: the SDK, with a summary request (the threshold as above). `"auto"`:
-   * the provider's server compaction where it has one, the SDK elsewhere — in this version the SDK
-   * everywhere: server compaction (`compact_20260112`) is not implemented yet, and `"provider"` is
-   * refused with an `InvalidOptionError` rather than silently compacting on our side.
+   * Who compacts. `"client"`: the SDK, with a summary request (the threshold as above).
+   * `"provider"`: the provider's server compaction (`compact_20260112`, beta `compact-2026-01-12`)
+   * at `thresholdTokens` (at least 50,000), with `prompt` as its instructions; its `compaction`
+   * blocks stay in history and are sent back. `"auto"`: the provider on the Anthropic API, Bedrock
+   * and Vertex AI (with a threshold of 50,000 or more), the SDK elsewhere — and the SDK from then
+   * on when the provider refuses the compaction (a 400 naming it) or ignores it. `model` and
+   * `maxTokens` apply to the SDK's compaction only.
    * @default "auto"
    */
   where?: "auto" | "provider" | "client";

@@ -13,6 +13,7 @@ import type {
   LoopLimits,
   ToolResultCompactionSettings,
 } from "../loop/state/loop-config";
+import { MIN_SERVER_COMPACTION_TRIGGER } from "../model/context-management";
 import { readEnv } from "../model/env";
 import type { RetryPolicy } from "../model/retry";
 import { urlSecretsOf } from "../shared/redact";
@@ -175,11 +176,12 @@ function resolveAutoCompact(
 ): CompactionSettings | undefined {
   if (!option) return undefined;
   const settings = option === true ? {} : option;
+  const thresholdTokens =
+    positiveInteger("autoCompact.thresholdTokens", settings.thresholdTokens) ??
+    (window ? Math.floor(window * DEFAULT_COMPACTION_WINDOW_SHARE) : DEFAULT_COMPACTION_THRESHOLD_TOKENS);
   return {
-    thresholdTokens:
-      positiveInteger("autoCompact.thresholdTokens", settings.thresholdTokens) ??
-      (window ? Math.floor(window * DEFAULT_COMPACTION_WINDOW_SHARE) : DEFAULT_COMPACTION_THRESHOLD_TOKENS),
-    where: resolveCompactionWhere(settings.where),
+    thresholdTokens,
+    where: resolveCompactionWhere(settings.where, thresholdTokens),
     keepRecentMessages:
       nonNegativeInteger("autoCompact.keepRecentMessages", settings.keepRecentMessages) ??
       DEFAULT_KEEP_RECENT_MESSAGES,
@@ -190,14 +192,15 @@ function resolveAutoCompact(
 }
 
 /**
- * `autoCompact.where`. Server compaction (`compact_20260112`) is not implemented yet: `"auto"` and
- * `"client"` compact on our side, `"provider"` is refused rather than silently compacting here.
+ * `autoCompact.where`. `"provider"` asks for the provider's server compaction (`compact_20260112`),
+ * whose trigger must be at least 50,000 tokens: a lower `thresholdTokens` is refused with it (and
+ * compacts on our side with `"auto"`).
  */
-function resolveCompactionWhere(value: unknown): "auto" | "client" {
+function resolveCompactionWhere(value: unknown, thresholdTokens: number): "auto" | "provider" | "client" {
   const where = resolveWhere("autoCompact.where", value);
-  if (where === "provider") {
+  if (where === "provider" && thresholdTokens < MIN_SERVER_COMPACTION_TRIGGER) {
     throw new InvalidOptionError(
-      '`autoCompact.where: "provider"` (the provider\'s server compaction) is not available in this version: use "auto" (today: our compaction everywhere) or "client".',
+      `\`autoCompact.where: "provider"\` needs \`autoCompact.thresholdTokens\` of at least ${MIN_SERVER_COMPACTION_TRIGGER} (the lowest trigger of the provider's server compaction), got ${thresholdTokens}.`,
     );
   }
   return where;

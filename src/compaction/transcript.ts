@@ -156,6 +156,9 @@ function pieceOf(block: ContentBlock, toolNames: ReadonlyMap<string, string>): T
         },
       ];
     }
+    case "compaction":
+      // The provider's summary of what came before it: it stands for that part of the conversation.
+      return block.content ? [{ label: "[summary of the earlier conversation]", body: block.content }] : [];
     default:
       return []; // thinking and redacted thinking
   }

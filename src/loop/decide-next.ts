@@ -105,6 +105,7 @@ function shouldAutoCompact<T>(loop: LoopContext<T>): boolean {
   return (
     settings !== undefined &&
     !conversation.compaction.disabled &&
+    !conversation.context.providerCompacts && // server compaction: the provider compacts
     tokens !== undefined &&
     tokens > settings.thresholdTokens
   );
@@ -120,6 +121,8 @@ function afterAnswer<T>(loop: LoopContext<T>, query: QueryState, response: Assis
 }
 
 function afterFailure<T>(loop: LoopContext<T>, query: QueryState, failure: ModelFailure): Next<T> {
+  // The provider refused server compaction: the same turn again, the SDK compacting.
+  if (loop.conversation.context.takeCompactionRetry()) return nextRequest(loop, query);
   if (failure.kind === "failed" && failure.promptTooLong)
     return recoverOrEnd(loop, query, endingForFailure(failure));
   // The provider refused the tool-search fields: the same turn again, searched on our side.

@@ -40,9 +40,8 @@ export class MainRequest {
       conversation.history.messages,
       this.base.toolChoice,
     );
-    if (this.loop.config.context.management)
-      manageContext(this.loop, this.base, conversation.model); // history, or the edited copy this turn sends
-    else this.base.messages = conversation.history.messages; // replaced by compaction and replaceHistory
+    // History (replaced by compaction and replaceHistory), or the edited copy this turn sends.
+    manageContext(this.loop, this.base, conversation.model);
     return this.base;
   }
 

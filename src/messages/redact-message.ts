@@ -5,15 +5,16 @@
  * output, a store, a provider), no configured secret and no credential-shaped string survives it.
  *
  * Left as they are, because changing them would break them: thinking and redacted thinking blocks
- * (their signature covers the text) and base64 payloads (images, documents).
+ * (their signature covers the text), server compaction's `compaction` blocks (signed and sent back
+ * verbatim; summarised from a history already redacted) and base64 payloads (images, documents).
  * @module
  */
 import { type KeepAsIs, redactValue } from "../shared/redact-value";
 
-/** Signed thinking and base64 payloads are never rewritten. */
+/** Signed thinking, server compaction's signed summary and base64 payloads are never rewritten. */
 const keepAsIs: KeepAsIs = (value) => {
   const type = (value as { type?: unknown }).type;
-  return type === "thinking" || type === "redacted_thinking" || type === "base64";
+  return type === "thinking" || type === "redacted_thinking" || type === "compaction" || type === "base64";
 };
 
 /** Brands what {@link redactMessage} returned (a type only: nothing is added to the value). */

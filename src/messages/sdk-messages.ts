@@ -86,6 +86,11 @@ export type SDKSystemMessage =
       compacted_messages: number;
       usage: Usage;
       trigger: "auto" | "overflow";
+      /**
+       * Who compacted: `"provider"` for the provider's server compaction (`usage` is the
+       * compaction's own, `compacted_messages` the messages before its block); absent: the SDK.
+       */
+      where?: "provider";
     }
   | { type: "system"; subtype: "compaction_failed"; error: Error; consecutive_failures: number }
   | { type: "system"; subtype: "compaction_disabled"; reason: string }

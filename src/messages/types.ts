@@ -52,6 +52,20 @@ export type ToolSearchToolResultBlock = {
     | { type: "tool_search_tool_result_error"; error_code: string };
 };
 
+/**
+ * The provider's server compaction (`compact_20260112`): a summary of everything before it in the
+ * conversation, opening an assistant message. Kept in history byte for byte and sent back as it
+ * came — the provider then reads the conversation from this block on. `content` is `null` when the
+ * compaction failed (the provider treats the block as a no-op); `encrypted_content`, `signature`
+ * and any other field are opaque and returned verbatim.
+ */
+export type CompactionBlock = {
+  type: "compaction";
+  content: string | null;
+  encrypted_content?: string | null;
+  signature?: string | null;
+};
+
 /** Any block a history message may hold. */
 export type ContentBlock =
   | TextBlock
@@ -61,7 +75,8 @@ export type ContentBlock =
   | ThinkingBlock
   | RedactedThinkingBlock
   | ServerToolUseBlock
-  | ToolSearchToolResultBlock;
+  | ToolSearchToolResultBlock
+  | CompactionBlock;
 
 /**
  * Token counts reported by the provider for one response (or summed over several). The prompt is
@@ -133,6 +148,12 @@ export type MessageMeta = {
    * provider sent no `context_management` — it did not honour the edits, or none were asked.
    */
   context_management?: { applied_edits: AppliedContextEdit[] };
+  /**
+   * On a response that opens with the provider's server compaction (a {@link CompactionBlock}):
+   * the usage of the compaction itself, which the response's `usage` leaves out (the Messages API
+   * reports it as a `compaction` entry of `usage.iterations`). Counted in the query's usage and cost.
+   */
+  compaction_usage?: Usage;
   /**
    * On a user prompt only: the id of the checkpoint it starts — what `agent.rewind({ to })` and
    * `agent.fork({ at })` name. Recorded once, when the prompt enters history, and kept by every

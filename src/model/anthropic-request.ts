@@ -8,6 +8,7 @@ import { withToolSearchTool } from "./anthropic-tool-search";
 import { placeCacheMarkers } from "./cache-markers";
 import type { JsonSchema, ModelRequest, ModelToolDefinition } from "./client";
 import {
+  betasOfEdits,
   CONTEXT_MANAGEMENT_BETA,
   toWireContextManagement,
   type WireContextManagement,
@@ -139,12 +140,18 @@ function mergeExtraBody(body: AnthropicRequestBody, extraBody: Record<string, un
 
 /**
  * The `anthropic-beta` header a request needs, or `undefined`: the context-management beta when it
- * asks for `contextManagement`.
+ * asks for context edits or declares a native tool, the compaction beta when it asks for server
+ * compaction (comma-separated when both).
  */
 export function betaHeaderOf(request: ModelRequest, nativeTools = false): string | undefined {
-  if (request.contextManagement) return CONTEXT_MANAGEMENT_BETA;
-  if (nativeTools && request.tools?.some((tool) => tool.native_type)) return CONTEXT_MANAGEMENT_BETA;
-  return undefined;
+  const betas = request.contextManagement ? betasOfEdits(request.contextManagement) : [];
+  if (
+    nativeTools &&
+    request.tools?.some((tool) => tool.native_type) &&
+    !betas.includes(CONTEXT_MANAGEMENT_BETA)
+  )
+    betas.unshift(CONTEXT_MANAGEMENT_BETA);
+  return betas.length > 0 ? betas.join(",") : undefined;
 }
 
 /**
@@ -172,13 +179,25 @@ function toWireMessage(message: ModelMessage): {
   return { role: message.role, content: message.content };
 }
 
-/** The body of `POST /v1/messages/count_tokens` for `request`: what its prompt is made of. */
+/**
+ * The body of `POST /v1/messages/count_tokens` for `request`: what its prompt is made of, with the
+ * context edits it asks of the provider (`context_management`, server compaction left out), so the
+ * count is of what the model would read.
+ */
 export function toCountTokensBody(request: ModelRequest): Record<string, unknown> {
-  const full = toAnthropicRequestBody({ ...request, promptCaching: undefined, extraBody: undefined });
+  const { compact: _compact, ...edits } = request.contextManagement ?? {};
+  const contextManagement = edits.clearToolUses || edits.clearThinking ? edits : undefined;
+  const full = toAnthropicRequestBody({
+    ...request,
+    contextManagement,
+    promptCaching: undefined,
+    extraBody: undefined,
+  });
   const body: Record<string, unknown> = { model: full.model, messages: full.messages };
   if (full.system !== undefined) body.system = full.system;
   if (full.tools !== undefined) body.tools = full.tools;
   if (full.tool_choice !== undefined) body.tool_choice = full.tool_choice;
   if (full.thinking !== undefined) body.thinking = full.thinking;
+  if (full.context_management !== undefined) body.context_management = full.context_management;
   return body;
 }

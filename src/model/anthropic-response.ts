@@ -6,6 +6,7 @@
 import { readUsage, toUsage } from "../messages/reported-usage";
 import type { AssistantModelMessage, ContentBlock } from "../messages/types";
 import { readAppliedEdits } from "./context-management";
+import { readCompactionUsage } from "./server-compaction";
 
 /** The fields of a Messages API response the client reads. */
 export interface AnthropicResponseBody {
@@ -36,6 +37,8 @@ export function toAssistantMessage(response: AnthropicResponseBody): AssistantMo
   if (typeof response.model === "string" && response.model) message.model = response.model;
   const applied = readAppliedEdits(response.context_management);
   if (applied) message.meta = { context_management: { applied_edits: applied } };
+  const compactionUsage = readCompactionUsage(response.usage);
+  if (compactionUsage) message.meta = { ...message.meta, compaction_usage: compactionUsage };
   return message;
 }
 
@@ -47,7 +50,8 @@ export function readStopSequence(value: unknown): string | undefined {
 /**
  * Keeps the fields of a content block that belong in history: `text` (+ non-empty `citations`),
  * `tool_use` (`id`, `name`, `input`), `thinking` (+ `signature`), `redacted_thinking` (`data`).
- * Other block types (server tools …) are kept whole, since the API wants them back verbatim.
+ * Other block types (server tools, server compaction's `compaction` …) are kept whole, since the
+ * API wants them back verbatim.
  */
 export function toContentBlock(block: unknown): ContentBlock {
   const source = (typeof block === "object" && block !== null ? block : {}) as Record<string, unknown>;

@@ -14,7 +14,7 @@ import type { RequestScope } from "./anthropic-request-failure";
 import { StreamedResponse } from "./anthropic-streamed-response";
 import { betasOf } from "./anthropic-tool-search";
 import type { ModelRequest, ModelStreamEvent } from "./client";
-import { CONTEXT_MANAGEMENT_BETA } from "./context-management";
+import { COMPACT_EDIT, COMPACTION_BETA, CONTEXT_MANAGEMENT_BETA } from "./context-management";
 import { sdkSpanParenting } from "./sdk-span-parenting";
 
 /**
@@ -170,12 +170,15 @@ function tracedClient(sdk: AnthropicSdkClient): AnthropicSdkClient {
 
 /**
  * The `anthropic-beta` header a body needs, as an SDK request option (the SDKs merge a per-request
- * `anthropic-beta` with their own headers): tool search, and context management when the body asks
- * for edits or declares a native tool other than the search tool.
+ * `anthropic-beta` with their own headers): tool search, context management when the body asks
+ * for edits or declares a native tool other than the search tool, compaction when it asks for
+ * server compaction.
  */
 function sdkBetaHeaders(body: AnthropicRequestBody): { headers?: Record<string, string> } {
   const betas = betasOf(body);
   const nativeTool = body.tools?.some((tool) => "type" in tool && !tool.type.startsWith("tool_search_tool_"));
-  if (body.context_management || nativeTool) betas.push(CONTEXT_MANAGEMENT_BETA);
+  const edits = body.context_management?.edits ?? [];
+  if (edits.some((edit) => edit.type !== COMPACT_EDIT) || nativeTool) betas.push(CONTEXT_MANAGEMENT_BETA);
+  if (edits.some((edit) => edit.type === COMPACT_EDIT)) betas.push(COMPACTION_BETA);
   return betas.length > 0 ? { headers: { "anthropic-beta": betas.join(",") } } : {};
 }

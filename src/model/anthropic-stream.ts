@@ -6,10 +6,11 @@
 import { ProviderError } from "../errors";
 import type { AppliedContextEdit } from "../messages/applied-context-edit";
 import { type PartialUsage, readUsage, toUsage } from "../messages/reported-usage";
-import type { AssistantModelMessage, ContentBlock, StopReason } from "../messages/types";
+import type { AssistantModelMessage, ContentBlock, StopReason, Usage } from "../messages/types";
 import { readStopSequence, toContentBlock } from "./anthropic-response";
 import type { ModelStreamEvent } from "./client";
 import { readAppliedEdits } from "./context-management";
+import { readCompactionUsage } from "./server-compaction";
 import { StreamProtocol } from "./stream-protocol";
 
 /**
@@ -47,6 +48,8 @@ export class StreamedMessageAssembler {
   private stopped = false;
   /** The edits the provider applied (`message_delta`'s `context_management`), when it reported them. */
   private contextManagement: AppliedContextEdit[] | undefined;
+  /** The usage of a server compaction (`usage.iterations`' `compaction` entries), when reported. */
+  private compactionUsage: Usage | undefined;
   private readonly protocol = new StreamProtocol();
 
   /** Whether any content block has started: a failure from now on loses visible output. */
@@ -118,6 +121,7 @@ export class StreamedMessageAssembler {
     if (this.servingModel) message.model = this.servingModel;
     if (this.contextManagement)
       message.meta = { context_management: { applied_edits: this.contextManagement } };
+    if (this.compactionUsage) message.meta = { ...message.meta, compaction_usage: this.compactionUsage };
     return message;
   }
 
@@ -154,6 +158,11 @@ export class StreamedMessageAssembler {
         if (typeof piece.signature === "string")
           block.signature = `${block.signature ?? ""}${piece.signature}`;
         return;
+      case "compaction_delta":
+        // Server compaction: the summary and its opaque part arrive whole, in one delta.
+        if (piece.content !== undefined) block.content = piece.content;
+        if (piece.encrypted_content !== undefined) block.encrypted_content = piece.encrypted_content;
+        return;
       case "citations_delta":
         if (piece.citation !== undefined) {
           block.citations = [...(Array.isArray(block.citations) ? block.citations : []), piece.citation];
@@ -189,6 +198,7 @@ export class StreamedMessageAssembler {
   }
 
   private mergeUsage(raw: unknown): void {
+    this.compactionUsage = readCompactionUsage(raw) ?? this.compactionUsage;
     const reported = readUsage(raw);
     if (!reported) return;
     const merged: PartialUsage = { ...this.usage, ...reported };

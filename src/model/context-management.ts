@@ -14,6 +14,12 @@ export const CONTEXT_MANAGEMENT_BETA = "context-management-2025-06-27";
 export const CLEAR_TOOL_USES_EDIT = "clear_tool_uses_20250919";
 /** The API name of clearing old thinking. */
 export const CLEAR_THINKING_EDIT = "clear_thinking_20251015";
+/** The API name of server compaction. */
+export const COMPACT_EDIT = "compact_20260112";
+/** The beta the Messages API needs for server compaction. */
+export const COMPACTION_BETA = "compact-2026-01-12";
+/** The lowest trigger server compaction accepts, in input tokens. */
+export const MIN_SERVER_COMPACTION_TRIGGER = 50_000;
 
 /** Clearing old tool results, resolved (every field set). */
 export interface ClearToolUsesEdit {
@@ -37,10 +43,23 @@ export interface ClearThinkingEdit {
   readonly keepTurns: number | "all";
 }
 
+/**
+ * Server compaction (`compact_20260112`), resolved: once a request's input is over `triggerTokens`,
+ * the provider summarises the conversation and answers with a `compaction` block first.
+ */
+export interface CompactEdit {
+  /** Compaction starts once the request's input is over this many tokens (at least 50,000). */
+  readonly triggerTokens: number;
+  /** Instructions for the summary, replacing the provider's own; undefined: the provider's. */
+  readonly instructions?: string;
+}
+
 /** The edits of one request; at least one is set. */
 export interface ContextEdits {
   readonly clearToolUses?: ClearToolUsesEdit;
   readonly clearThinking?: ClearThinkingEdit;
+  /** Server compaction: only ever asked of the provider (the SDK compacts with `autoCompact`). */
+  readonly compact?: CompactEdit;
 }
 
 /** One edit as the Messages API reads it in `context_management.edits`. */
@@ -53,12 +72,13 @@ export type WireContextEdit =
       exclude_tools?: string[];
       clear_tool_inputs?: boolean;
     }
-  | { type: typeof CLEAR_THINKING_EDIT; keep: { type: "thinking_turns"; value: number } | "all" };
+  | { type: typeof CLEAR_THINKING_EDIT; keep: { type: "thinking_turns"; value: number } | "all" }
+  | { type: typeof COMPACT_EDIT; trigger: { type: "input_tokens"; value: number }; instructions?: string };
 
 /** `context_management` as the Messages API reads it. */
 export type WireContextManagement = { edits: WireContextEdit[] };
 
-/** The edits in the API's form; clearing thinking first, as the API requires. */
+/** The edits in the API's form; clearing thinking first, as the API requires, compaction last. */
 export function toWireContextManagement(edits: ContextEdits): WireContextManagement {
   const wire: WireContextEdit[] = [];
   const { clearThinking, clearToolUses } = edits;
@@ -81,20 +101,44 @@ export function toWireContextManagement(edits: ContextEdits): WireContextManagem
     if (clearToolUses.clearInputs) edit.clear_tool_inputs = true;
     wire.push(edit);
   }
+  if (edits.compact) {
+    const { triggerTokens, instructions } = edits.compact;
+    wire.push({
+      type: COMPACT_EDIT,
+      trigger: { type: "input_tokens", value: triggerTokens },
+      ...(instructions !== undefined && { instructions }),
+    });
+  }
   return { edits: wire };
+}
+
+/** The `anthropic-beta` values `edits` need: context editing's and/or server compaction's. */
+export function betasOfEdits(edits: ContextEdits): string[] {
+  const betas: string[] = [];
+  if (edits.clearToolUses || edits.clearThinking) betas.push(CONTEXT_MANAGEMENT_BETA);
+  if (edits.compact) betas.push(COMPACTION_BETA);
+  return betas;
 }
 
 /**
  * The edits of a request body's `context_management` (what a server honouring them reads), with
  * the API's defaults for fields left out (trigger 100,000 tokens, keep 3 tool uses, keep 1 thinking
- * turn); `undefined` when it holds no edit this module knows.
+ * turn; compaction at 150,000 tokens); `undefined` when it holds no edit this module knows.
  */
 export function fromWireContextManagement(value: unknown): ContextEdits | undefined {
   const edits = (value as { edits?: unknown } | undefined)?.edits;
   if (!Array.isArray(edits)) return undefined;
   let clearToolUses: ClearToolUsesEdit | undefined;
   let clearThinking: ClearThinkingEdit | undefined;
+  let compact: CompactEdit | undefined;
   for (const edit of edits as Array<Record<string, any>>) {
+    if (edit?.type === COMPACT_EDIT) {
+      compact = {
+        triggerTokens: numberOr(edit.trigger?.value, 150_000),
+        ...(typeof edit.instructions === "string" && { instructions: edit.instructions }),
+      };
+      continue;
+    }
     if (edit?.type === CLEAR_TOOL_USES_EDIT) {
       clearToolUses = {
         triggerTokens: numberOr(edit.trigger?.value, 100_000),
@@ -107,8 +151,12 @@ export function fromWireContextManagement(value: unknown): ContextEdits | undefi
       clearThinking = { keepTurns: edit.keep === "all" ? "all" : numberOr(edit.keep?.value, 1) };
     }
   }
-  if (!clearToolUses && !clearThinking) return undefined;
-  return { ...(clearToolUses && { clearToolUses }), ...(clearThinking && { clearThinking }) };
+  if (!clearToolUses && !clearThinking && !compact) return undefined;
+  return {
+    ...(clearToolUses && { clearToolUses }),
+    ...(clearThinking && { clearThinking }),
+    ...(compact && { compact }),
+  };
 }
 
 /**

@@ -15,10 +15,22 @@ export const CLAUDE_LONG_CONTEXT_WINDOW = 1_000_000;
  * Context windows by model id prefix, longest prefix first wins. A dated id (`claude-sonnet-4-5-20250929`)
  * and an alias (`claude-sonnet-4-5`) share their entry. Override one with
  * `contextManagement.contextWindow` (for example to use the 1M-token option).
+ *
+ * Where each value comes from (checked 2026-12-03; docs/en/context.md keeps the same list):
+ * - MiniMax: the provider's own model table (platform.minimax.io, Anthropic API page) — M2 to M2.7
+ *   204,800, M3 1,000,000. Verified.
+ * - Kimi: Moonshot's own quick start says kimi-k2.5, k2-0905, k2-turbo and k2-thinking have a
+ *   "256K" window (taken as 256,000, the lower reading). The first K2 (`kimi-k2-0711`): unverified.
+ * - DeepSeek V4 (`deepseek-v4-flash`, `deepseek-v4-pro`): 1,000,000 per several third-party pages
+ *   citing DeepSeek's docs (DeepSeek's own page not reachable here). `deepseek-chat` /
+ *   `deepseek-reasoner` (128,000): unverified — older DeepSeek pages said 64K.
+ * - GLM: third-party pages only (GLM-4.6 200K, "expanded from 128K"); GLM-4.7 and GLM-5 unverified
+ *   (sources disagree on GLM-5: 128K or 200K).
  */
 export const CONTEXT_WINDOWS: Readonly<Record<string, number>> = Object.freeze({
   "claude-": CLAUDE_CONTEXT_WINDOW,
   "deepseek-": 128_000,
+  "deepseek-v4": 1_000_000,
   "kimi-k2": 256_000,
   "kimi-k2-0711": 128_000,
   "glm-4.5": 128_000,
@@ -26,6 +38,7 @@ export const CONTEXT_WINDOWS: Readonly<Record<string, number>> = Object.freeze({
   "glm-4.7": 200_000,
   "glm-5": 200_000,
   "MiniMax-M2": 204_800,
+  "MiniMax-M3": 1_000_000,
 });
 
 /**

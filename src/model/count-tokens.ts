@@ -7,7 +7,9 @@
 import type { FetchLike } from "./anthropic-http";
 import { toCountTokensBody } from "./anthropic-request";
 import type { AnthropicSdkClient } from "./anthropic-sdk-client";
+import { withBetaHeader } from "./anthropic-tool-search";
 import type { ModelRequest } from "./client";
+import { CONTEXT_MANAGEMENT_BETA } from "./context-management";
 
 /** The counting URL beside a messages URL: `…/v1/messages?q` → `…/v1/messages/count_tokens?q`. */
 export function countTokensUrlOf(messagesUrl: string): string {
@@ -24,10 +26,11 @@ export async function countTokensOverFetch(
   transport: { url: string; headers: Readonly<Record<string, string>>; fetch: FetchLike },
   request: ModelRequest,
 ): Promise<number> {
+  const body = toCountTokensBody(request);
   const response = await transport.fetch(countTokensUrlOf(transport.url), {
     method: "POST",
-    headers: transport.headers,
-    body: JSON.stringify(toCountTokensBody(request)),
+    headers: withBetaHeader(transport.headers, betasOfCount(body)),
+    body: JSON.stringify(body),
     signal: request.signal,
   });
   if (!response.ok) {
@@ -44,9 +47,20 @@ export async function countTokensOverSdk(sdk: AnthropicSdkClient, request: Model
   };
   if (typeof messages.countTokens !== "function")
     throw new Error("the SDK client has no messages.countTokens");
+  const body = toCountTokensBody(request);
+  const betas = betasOfCount(body);
   return inputTokensOf(
-    await messages.countTokens(toCountTokensBody(request), { signal: request.signal, maxRetries: 0 }),
+    await messages.countTokens(body, {
+      signal: request.signal,
+      maxRetries: 0,
+      ...(betas.length > 0 && { headers: { "anthropic-beta": betas.join(",") } }),
+    }),
   );
+}
+
+/** The beta a counting body needs: context management's, when it carries edits. */
+function betasOfCount(body: Record<string, unknown>): string[] {
+  return body.context_management !== undefined ? [CONTEXT_MANAGEMENT_BETA] : [];
 }
 
 function inputTokensOf(body: unknown): number {

@@ -27,8 +27,9 @@ const BLOCK_OF_DELTA: Readonly<Record<string, string>> = {
   citations_delta: "text",
   thinking_delta: "thinking",
   signature_delta: "thinking",
+  compaction_delta: "compaction",
 };
-const WITHOUT_INPUT: ReadonlySet<string> = new Set(["text", "thinking", "redacted_thinking"]);
+const WITHOUT_INPUT: ReadonlySet<string> = new Set(["text", "thinking", "redacted_thinking", "compaction"]);
 
 /** Follows one stream's events and throws at the first that breaks the protocol. */
 export class StreamProtocol {

@@ -11,6 +11,14 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { AppliedContextEdit } from "../messages/applied-context-edit";
 import { applyContextEdits, estimateRequestTokens } from "../model/context-editing";
 import { CONTEXT_MANAGEMENT_BETA, fromWireContextManagement } from "../model/context-management";
+import { estimatePromptTokens } from "./mock-prompt-cache";
+import {
+  compactionRefusal,
+  type MockCompactionLedger,
+  type MockCompactionRun,
+  readFromLastCompaction,
+} from "./mock-server-compaction";
+import { apiErrorBody } from "./mock-server-errors";
 
 /** What context management made of one request. */
 export type MockContextOutcome =
@@ -22,6 +30,8 @@ export type MockContextOutcome =
       editedMessages?: unknown[];
       /** What the response adds: its `context_management`, when the request asked for edits. */
       response?: { context_management: { applied_edits: AppliedContextEdit[] } };
+      /** The compaction the server ran before answering, when it ran one. */
+      compaction?: MockCompactionRun;
     };
 
 /** The route of token counting. */
@@ -69,33 +79,85 @@ export function betasOf(headers: IncomingHttpHeaders): string[] {
   );
 }
 
+/** The server's compaction state and whether its model compacts. */
+export interface MockCompactionSupport {
+  readonly ledger: MockCompactionLedger;
+  /** False: the model refuses `compact_20260112` with a 400 (`serverCompaction: false`). */
+  readonly modelCompacts: boolean;
+}
+
 /**
- * Applies the request's `context_management` when the server supports it: edits its messages (the
- * trigger counted with the estimate the SDK's client path uses) and says what it applied. Refuses
- * (as the API does, with a 400) `context_management` without its beta or without a known edit.
+ * Applies the request's `context_management` when the server supports it: reads the conversation
+ * from its last compaction block on, compacts it when asked and over the trigger, edits its
+ * messages (the trigger counted with the estimate the SDK's client path uses) and says what it
+ * applied. Refuses (as the API does, with a 400) `context_management` without its beta or without
+ * a known edit, a compaction the model does not do, and compaction blocks not sent back as issued
+ * (or at all, on a server without support).
  */
 export function applyMockContextManagement(
   body: any,
   headers: IncomingHttpHeaders,
   supported: boolean,
+  compaction: MockCompactionSupport,
 ): MockContextOutcome {
-  const refusal = checkNativeTools(body, headers, supported);
+  const sent: any[] = Array.isArray(body.messages) ? body.messages : [];
+  const refusal = checkNativeTools(body, headers, supported) ?? compaction.ledger.check(sent, supported);
   if (refusal) return { error: refusal };
-  if (!supported || body.context_management === undefined) return { body };
-  if (!betasOf(headers).includes(CONTEXT_MANAGEMENT_BETA)) {
-    return {
-      error: `context_management: this feature needs the beta header "anthropic-beta: ${CONTEXT_MANAGEMENT_BETA}".`,
-    };
-  }
+  if (!supported) return { body };
+  const read = readFromLastCompaction(sent);
+  const compacted = read !== sent;
+  let model = compacted ? { ...body, messages: read } : body;
+  if (body.context_management === undefined)
+    return compacted ? { body: model, editedMessages: read } : { body };
   const edits = fromWireContextManagement(body.context_management);
   if (!edits)
     return {
-      error: "context_management.edits: no known edit (clear_tool_uses_20250919, clear_thinking_20251015).",
+      error:
+        "context_management.edits: no known edit (clear_tool_uses_20250919, clear_thinking_20251015, compact_20260112).",
     };
-  const messages: any[] = Array.isArray(body.messages) ? body.messages : [];
-  const tokens = estimateRequestTokens({ system: body.system, tools: body.tools, messages });
-  const edited = applyContextEdits(messages, edits, tokens);
+  const betas = betasOf(headers);
+  const clears = edits.clearToolUses !== undefined || edits.clearThinking !== undefined;
+  if (clears && !betas.includes(CONTEXT_MANAGEMENT_BETA))
+    return {
+      error: `context_management: this feature needs the beta header "anthropic-beta: ${CONTEXT_MANAGEMENT_BETA}".`,
+    };
+  let run: MockCompactionRun | undefined;
+  if (edits.compact) {
+    const refused = compactionRefusal(edits.compact, betas, compaction.modelCompacts);
+    if (refused) return { error: refused };
+    run = compaction.ledger.run(model, edits.compact);
+    if (run)
+      model = {
+        ...model,
+        messages: [{ role: "user", content: [{ type: "text", text: run.block.content }] }],
+      };
+  }
+  const messages: any[] = model.messages;
+  const tokens = estimateRequestTokens({ system: model.system, tools: model.tools, messages });
+  const edited = clears ? applyContextEdits(messages, edits, tokens) : { messages, applied: [] };
   const response = { context_management: { applied_edits: edited.applied } };
-  if (edited.applied.length === 0) return { body, response };
-  return { body: { ...body, messages: edited.messages }, editedMessages: edited.messages, response };
+  if (edited.applied.length > 0) model = { ...model, messages: edited.messages };
+  const changed = model !== body;
+  return { body: model, ...(changed && { editedMessages: model.messages }), response, compaction: run };
+}
+
+/**
+ * The answer of `POST /v1/messages/count_tokens`: the input tokens of what the model would read —
+ * the conversation from its last compaction block on, with the request's context edits applied.
+ */
+export function countMockTokens(
+  body: any,
+  headers: IncomingHttpHeaders,
+  compaction: MockCompactionSupport,
+): [status: number, body: unknown] {
+  const { compact: _compact, ...rest } = fromWireContextManagement(body.context_management) ?? {};
+  const counted = { ...body, context_management: undefined };
+  const outcome = applyMockContextManagement(counted, headers, true, compaction);
+  if ("error" in outcome) return [400, apiErrorBody("invalid_request_error", outcome.error)];
+  let messages: any[] = outcome.body.messages ?? [];
+  if (rest.clearToolUses || rest.clearThinking) {
+    const tokens = estimateRequestTokens({ system: body.system, tools: body.tools, messages });
+    messages = applyContextEdits(messages, rest, tokens).messages;
+  }
+  return [200, { input_tokens: Math.max(1, estimatePromptTokens({ ...outcome.body, messages })) }];
 }

@@ -15,7 +15,8 @@ export interface MockMessageBody {
   content: ContentBlock[];
   stop_reason: StopReason | null;
   stop_sequence: string | null;
-  usage: Usage;
+  /** With `iterations` after a server compaction (streamed on `message_delta`). */
+  usage: Usage & { iterations?: unknown[] };
   /** The edits context management applied to the request (streamed on `message_delta`). */
   context_management?: { applied_edits: unknown[] };
 }
@@ -89,7 +90,8 @@ export function cutAtStopSequence(
  * cache buckets, `output_tokens: 1`), `ping`, per block `content_block_start` / deltas /
  * `content_block_stop`, `message_delta` (stop reason and stop sequence, output tokens), `message_stop`.
  * A thinking block streams as `thinking_delta`s then one `signature_delta`; a redacted one arrives
- * whole in its `content_block_start`. Text and
+ * whole in its `content_block_start`; a compaction block's summary and opaque part come in one
+ * `compaction_delta`, and `usage.iterations` (a server compaction's) on `message_delta`. Text and
  * thinking arrive in several deltas; the input JSON of a tool call (`tool_use`, and a server or MCP
  * tool call: `server_tool_use`, `mcp_tool_use`) is cut at uneven character boundaries after a first
  * empty piece, as the API does.
@@ -124,7 +126,10 @@ export function buildStreamEvents(message: MockMessageBody): ServerSentEvent[] {
   events.push(
     frame("message_delta", {
       delta: { stop_reason: message.stop_reason, stop_sequence: message.stop_sequence },
-      usage: { output_tokens: usage.output_tokens },
+      usage: {
+        output_tokens: usage.output_tokens,
+        ...(usage.iterations && { iterations: usage.iterations }),
+      },
       ...(message.context_management && { context_management: message.context_management }),
     }),
     frame("message_stop", {}),
@@ -145,6 +150,8 @@ function emptyBlock(block: ContentBlock): ContentBlock {
       return { type: "tool_use", id: block.id, name: block.name, input: {} };
     case "thinking":
       return { type: "thinking", thinking: "", signature: "" };
+    case "compaction": // the summary and its opaque part follow in one compaction_delta
+      return { ...block, content: null, encrypted_content: null };
     default:
       return hasStreamedInput(block) ? ({ ...block, input: {} } as unknown as ContentBlock) : block;
   }
@@ -175,6 +182,14 @@ function blockDeltas(block: ContentBlock): Array<Record<string, unknown>> {
       return [
         ...splitEvenly(block.thinking, 3).map((thinking) => ({ type: "thinking_delta", thinking })),
         { type: "signature_delta", signature: block.signature },
+      ];
+    case "compaction":
+      return [
+        {
+          type: "compaction_delta",
+          content: block.content,
+          encrypted_content: block.encrypted_content ?? null,
+        },
       ];
     default:
       return hasStreamedInput(block) ? inputDeltas((block as { input?: unknown }).input) : [];

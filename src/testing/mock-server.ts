@@ -12,9 +12,12 @@ import type { Usage } from "../messages/types";
 import {
   applyMockContextManagement,
   COUNT_TOKENS_PATH,
+  countMockTokens,
+  type MockCompactionSupport,
   type MockContextOutcome,
 } from "./mock-context-management";
 import { estimatePromptTokens, MockPromptCache, type MockPromptCacheOptions } from "./mock-prompt-cache";
+import { MockCompactionLedger, withCompaction } from "./mock-server-compaction";
 import { apiErrorBody } from "./mock-server-errors";
 import {
   type Exchange,
@@ -78,6 +81,11 @@ export interface MockAnthropicServerOptions {
    */
   contextManagement?: boolean;
   /**
+   * Server compaction (`compact_20260112`) as the model does it, with context management on.
+   * `false`: a model without it, which refuses the edit with a 400. @default true
+   */
+  serverCompaction?: boolean;
+  /**
    * Tool search as the Messages API has it: deferred tools (`defer_loading`) need a search tool and
    * cost no prompt tokens until found (answer searches with `mockToolSearch`). `false`: act as a
    * provider without it, refusing (400) any `defer_loading` field or search tool. @default true
@@ -139,6 +147,7 @@ export async function startMockAnthropicServer(
         : new MockPromptCache(options.promptCache === true ? {} : options.promptCache),
     thinking: options.checkThinking === false ? undefined : new ThinkingLedger(),
     contextManagement: options.contextManagement !== false,
+    compaction: { ledger: new MockCompactionLedger(), modelCompacts: options.serverCompaction !== false },
     toolSearch: options.toolSearch ?? true,
   };
 
@@ -199,6 +208,7 @@ interface ServerState {
   cache: MockPromptCache | undefined;
   thinking: ThinkingLedger | undefined;
   contextManagement: boolean;
+  compaction: MockCompactionSupport;
   /** Whether tool search is supported (`MockAnthropicServerOptions.toolSearch`). */
   toolSearch: boolean;
 }
@@ -219,7 +229,7 @@ async function handleRequest(exchange: Exchange, state: ServerState): Promise<vo
   const pathname = new URL(request.url ?? "/", "http://localhost").pathname;
   const vertex = vertexRouteOf(pathname);
   if (request.method === "POST" && pathname === COUNT_TOKENS_PATH && state.contextManagement && body)
-    return sendJson(exchange, 200, { input_tokens: Math.max(1, estimatePromptTokens(body)) });
+    return sendJson(exchange, ...countMockTokens(body, request.headers, state.compaction));
   if (request.method !== "POST" || (pathname !== "/v1/messages" && !vertex)) {
     return sendJson(
       exchange,
@@ -235,19 +245,12 @@ async function handleRequest(exchange: Exchange, state: ServerState): Promise<vo
     );
   }
   const prepared = prepareBody(exchange, state, body, vertex);
-  if ("refusal" in prepared)
-    return sendJson(
-      exchange,
-      400,
-      apiErrorBody("invalid_request_error", prepared.refusal, exchange.requestId),
-    );
+  if ("refusal" in prepared) return refuse(exchange, prepared.refusal);
   const { context } = prepared;
   ({ body } = context);
   const cached = state.cache?.prepare(body, apiKeyOf(request.headers));
   const refusal = toolSearchRefusal(body, state.toolSearch) ?? cacheOrThinkingRefusal(body, state, cached);
-  if (refusal !== undefined) {
-    return sendJson(exchange, 400, apiErrorBody("invalid_request_error", refusal, exchange.requestId));
-  }
+  if (refusal !== undefined) return refuse(exchange, refusal);
   const answer = state.takeStep();
   if (!answer) {
     return sendJson(
@@ -274,7 +277,10 @@ async function handleRequest(exchange: Exchange, state: ServerState): Promise<vo
   }
   await pause(step.delayMs, exchange.signal);
   const inputUsage = cached && "commit" in cached ? cached.commit() : estimate();
-  const message = { ...toMessageBody(step, body, exchange.number, inputUsage), ...context.response };
+  const message = withCompaction(
+    { ...toMessageBody(step, body, exchange.number, inputUsage), ...context.response },
+    context.compaction,
+  );
   state.thinking?.record(message.content);
   if (!stream) return sendJson(exchange, 200, message, step.headers);
   if (!step.eventDelayMs || step.eventDelayMs <= 0)
@@ -300,7 +306,12 @@ function prepareBody(
     if ("refusal" in adapted) return adapted;
     messagesBody = adapted.body;
   }
-  const context = applyMockContextManagement(messagesBody, exchange.request.headers, state.contextManagement);
+  const context = applyMockContextManagement(
+    messagesBody,
+    exchange.request.headers,
+    state.contextManagement,
+    state.compaction,
+  );
   if ("error" in context) return { refusal: context.error };
   if (context.editedMessages) state.requests.at(-1)!.editedMessages = context.editedMessages;
   return { context };
@@ -331,6 +342,11 @@ function toMessageBody(
     requestChars: 0,
     inputUsage,
   });
+}
+
+/** Refuses the request as the API does: a 400 `invalid_request_error` saying why. */
+function refuse(exchange: Exchange, message: string): void {
+  sendJson(exchange, 400, apiErrorBody("invalid_request_error", message, exchange.requestId));
 }
 
 /** Why the prompt cache or the thinking check refuses the request, or `undefined`. */

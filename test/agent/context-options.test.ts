@@ -93,7 +93,9 @@ describe("context windows and the compaction threshold", () => {
   it("knows the documented models, by prefix; unknown models have none", () => {
     expect(contextWindowOf("claude-sonnet-4-6")).toBe(CLAUDE_CONTEXT_WINDOW);
     expect(contextWindowOf("claude-haiku-4-5-20251001")).toBe(200_000);
-    expect(contextWindowOf("deepseek-v4-flash")).toBe(128_000);
+    expect(contextWindowOf("deepseek-v4-flash")).toBe(1_000_000);
+    expect(contextWindowOf("deepseek-chat")).toBe(128_000);
+    expect(contextWindowOf("MiniMax-M3")).toBe(1_000_000);
     expect(contextWindowOf("kimi-k2.5")).toBe(256_000);
     expect(contextWindowOf("glm-4.6")).toBe(200_000);
     expect(contextWindowOf("glm-4.5-air")).toBe(128_000);
@@ -106,7 +108,7 @@ describe("context windows and the compaction threshold", () => {
       resolveLoopConfig({ model, autoCompact: true, ...extra }).compaction.history?.thresholdTokens;
     expect(threshold("claude-sonnet-4-6")).toBe(150_000);
     expect(threshold("claude-sonnet-4-6", { contextManagement: { contextWindow: 1_000_000 } })).toBe(750_000);
-    expect(threshold("deepseek-v4-pro")).toBe(96_000);
+    expect(threshold("deepseek-v4-pro")).toBe(750_000);
     expect(threshold("my-local-model")).toBe(100_000);
     expect(threshold("my-local-model", { contextManagement: { contextWindow: 32_000 } })).toBe(24_000);
     expect(
@@ -114,8 +116,11 @@ describe("context windows and the compaction threshold", () => {
         .history?.thresholdTokens,
     ).toBe(5_000);
     expect(resolveLoopConfig({ model: "m", autoCompact: true }).compaction.history?.where).toBe("auto");
-    expect(() => createAgent({ model: "m", client, autoCompact: { where: "provider" } })).toThrow(
-      /server compaction\) is not available in this version/,
-    );
+    expect(
+      resolveLoopConfig({ model: "m", autoCompact: { where: "provider" } }).compaction.history?.where,
+    ).toBe("provider");
+    expect(() =>
+      createAgent({ model: "m", client, autoCompact: { where: "provider", thresholdTokens: 20_000 } }),
+    ).toThrow(/needs `autoCompact.thresholdTokens` of at least 50000/);
   });
 });

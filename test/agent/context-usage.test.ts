@@ -87,6 +87,32 @@ describe("getContextUsage", () => {
     expect(usage.byCategory.toolResults).toBeLessThan(1_800);
   });
 
+  it("counts what the model reads when the provider edits the requests: the edits go to count_tokens", async () => {
+    const server = await start(true);
+    const agent = createAgent({
+      model: "claude-sonnet-4-6",
+      client: createAnthropicClient({ apiKey: "sk-usage", baseURL: server.url }),
+      systemPrompt: "You look at files and tell what they hold.",
+      tools: [look],
+      contextManagement: {
+        clearToolUses: { triggerTokens: 500, keepToolUses: 0, clearAtLeastTokens: 0 },
+        where: "provider",
+      },
+    });
+    await agent.prompt("What is in a.txt?");
+    const usage = await agent.getContextUsage();
+    const countRequest = server.requests.at(-1)!;
+    expect(countRequest.path).toBe("/v1/messages/count_tokens");
+    expect(countRequest.headers["anthropic-beta"]).toContain("context-management-2025-06-27");
+    expect(countRequest.body.context_management.edits[0]).toMatchObject({ type: "clear_tool_uses_20250919" });
+    expect(usage.measured).toBe(true);
+    // History is sent whole; the count is of the request after the provider's edits.
+    expect(JSON.stringify(countRequest.body.messages)).toContain("once upon a time");
+    const unedited = estimatePromptTokens({ ...countRequest.body, context_management: undefined });
+    expect(usage.inputTokens).toBeLessThan(unedited - 1_000);
+    expect(usage.byCategory.toolResults).toBeLessThan(100); // the split follows the same edits
+  });
+
   it("before any request: the system prompt and tools alone", async () => {
     const server = await start(true);
     const usage = await agentOn(server).getContextUsage();

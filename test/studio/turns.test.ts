@@ -59,3 +59,18 @@ describe("the studio page's timeline model", () => {
     expect(series.toolMs).toEqual([30, 0, 0]);
   });
 });
+
+describe("a turn opening with the provider's server compaction", () => {
+  it("shows the compaction summary among the turn's prose, before its text", async () => {
+    const { proseOf } = await import("../../src/studio/page/turns");
+    const prose = proseOf({
+      role: "assistant",
+      content: [
+        { type: "compaction", content: "We read three files.", encrypted_content: "b3Bh", signature: "c2ln" },
+        { type: "text", text: "Next file." },
+        { type: "tool_use", id: "c", name: "read_file", input: {} },
+      ],
+    });
+    expect(prose.map((block) => block.type)).toEqual(["compaction", "text"]);
+  });
+});

@@ -88,10 +88,11 @@ export interface CompactionSettings {
   /** Output budget of the summary call. */
   readonly maxTokens: number;
   /**
-   * Who compacts: the SDK (a summary request), or `"auto"`: the provider where it compacts — not
-   * implemented yet, so the SDK everywhere (`"provider"` is refused at creation).
+   * Who compacts: the SDK (`"client"`: a summary request), the provider (`"provider"`: server
+   * compaction, `compact_20260112`), or `"auto"`: the provider where its profile says it compacts,
+   * until it refuses or ignores it, the SDK elsewhere.
    */
-  readonly where: "auto" | "client";
+  readonly where: "auto" | "provider" | "client";
 }
 
 /** Resolved settings of summarising oversized tool results. */

@@ -77,6 +77,16 @@ function turnElement(item: Extract<TimelineItem, { kind: "turn" }>, context: Tim
           el("pre", { text: block.thinking }),
         ),
       );
+    else if (block.type === "compaction")
+      // The provider's server compaction: the summary that stands for everything before it.
+      box.append(
+        el(
+          "details",
+          { class: "thinking" },
+          el("summary", { text: "Earlier conversation compacted by the provider" }),
+          el("pre", { text: block.content ?? "(the compaction failed: no summary)" }),
+        ),
+      );
     else
       box.append(
         el("details", { class: "thinking" }, el("summary", { text: "Thinking (redacted by the provider)" })),

@@ -96,10 +96,14 @@ export function resultText(content: ToolResultBlock["content"]): string {
   return content.map((block) => (block.type === "text" ? block.text : `[${block.type}]`)).join("\n");
 }
 
-/** The blocks of a turn the timeline shows as text or thinking. */
+/** The blocks of a turn the timeline shows as text, thinking or the provider's compaction summary. */
 export function proseOf(message: AssistantModelMessage): ContentBlock[] {
   return message.content.filter(
-    (block) => block.type === "text" || block.type === "thinking" || block.type === "redacted_thinking",
+    (block) =>
+      block.type === "text" ||
+      block.type === "thinking" ||
+      block.type === "redacted_thinking" ||
+      block.type === "compaction",
   );
 }
 
