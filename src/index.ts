@@ -73,6 +73,11 @@ export {
   type JsonlHistoryStore,
   type JsonlHistoryStoreOptions,
 } from "./history/jsonl";
+export {
+  type HistoryRange,
+  type HistoryWindow,
+  readHistoryWindow,
+} from "./history/history-window";
 export { defineHistoryStore, type HistoryStore } from "./history/store";
 export type * from "./hooks/types";
 export type {

@@ -10,6 +10,7 @@
 import { AgentLatticeError, HistoryStoreError } from "../../errors";
 import type { ModelMessage } from "../../messages/types";
 import { containsSecret, redact } from "../../shared/redact";
+import { assertHistoryRange, type HistoryRange, type HistoryWindow } from "../history-window";
 import type { HistoryStore } from "../store";
 import { serializeMessage } from "./message-codec";
 
@@ -24,6 +25,12 @@ import { serializeMessage } from "./message-codec";
 export interface VersionedBackend {
   /** Reads the conversation and makes its current version the expected one. */
   load(): Promise<ModelMessage[]>;
+  /**
+   * Reads a window of the conversation and its message count together (see `HistoryStore.loadRange`),
+   * leaving the expected version as it was. Optional: a store over a backend without it has no
+   * `loadRange`.
+   */
+  loadRange?(range: HistoryRange): Promise<HistoryWindow>;
   /** Appends serialized messages, in order, after the stored ones. */
   append(serializedMessages: readonly string[]): Promise<void>;
   /** Replaces the whole conversation with these serialized messages. */
@@ -104,6 +111,12 @@ export function createVersionedStoreCore(
     );
   }
 
+  /** A window, after the calls before it (a writer reads its own writes); the range checked first. */
+  async function loadRange(range: HistoryRange): Promise<HistoryWindow> {
+    assertHistoryRange(range); // a TypeError of the caller's, not a store failure
+    return asStoreError("load", () => exclusive(() => backend.loadRange!(range)));
+  }
+
   async function append(message: ModelMessage): Promise<void> {
     return asStoreError("append", () => {
       const line = serializeMessage(message);
@@ -135,6 +148,7 @@ export function createVersionedStoreCore(
 
   return {
     load,
+    ...(typeof backend.loadRange === "function" ? { loadRange } : {}),
     append,
     replace,
     close,
