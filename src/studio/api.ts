@@ -137,13 +137,20 @@ async function act(
  */
 async function conversationWindow(context: ApiContext, params: URLSearchParams) {
   const { source, id, index } = target(context, params);
-  const [version, entries] = await Promise.all([source.version(id), source.list()]);
-  const entry = entries.find((candidate) => candidate.conversationId === id);
-  if (version === undefined || entry === undefined) throw new UnknownConversationError(id);
   const limit = Math.min(intParam(params, "limit", 200), MAX_WINDOW);
   const from = params.has("from") ? intParam(params, "from", 0) : undefined;
   const store = source.open(id);
-  const window = await readHistoryWindow(store, { from, limit });
+  const [version, entries, window] = await Promise.all([
+    source.version(id),
+    source.list(),
+    readHistoryWindow(store, { from, limit }),
+  ]);
+  if (version === undefined) throw new UnknownConversationError(id);
+  // Not in a listing made a moment before it was written (a fork just made): written now.
+  const entry = entries.find((candidate) => candidate.conversationId === id) ?? {
+    conversationId: id,
+    updatedAt: new Date(),
+  };
   const listed = { ...entry, source: index };
   const running = await context.running(index, id);
   const summary =

@@ -91,7 +91,7 @@ export function storeSource(store: HistoryStore, index: number): StudioSource {
  * A store object's version: its message count and a hash of its newest message, from a window of
  * one (a whole `load()` per poll for a store without `loadRange`).
  */
-async function windowVersion(store: HistoryStore): Promise<string> {
+export async function windowVersion(store: HistoryStore): Promise<string> {
   const { messages, total } = await readHistoryWindow(store, { limit: 1 });
   return `${total}:${hex32(fnv1a32(JSON.stringify(messages[0] ?? null)))}`;
 }

@@ -114,8 +114,24 @@ function prepareSingleStatements(database: Database.Database, { messages, conver
   };
 }
 
-/** Creates the tables (when missing) and prepares every statement the store runs. */
+/** Statements already prepared, by database and tables: one set serves every store of a database. */
+const prepared = new WeakMap<Database.Database, Map<string, Statements>>();
+
+/**
+ * Creates the tables (when missing) and prepares every statement the store runs — once per
+ * database and table names: the next store of the same database and tables reuses them (opening a
+ * store per conversation, as a server or the studio does, costs no preparing).
+ */
 export function prepareStatements(database: Database.Database, tables: TableNames): Statements {
+  let byTables = prepared.get(database);
+  if (byTables === undefined) prepared.set(database, (byTables = new Map()));
+  const key = `${tables.messages}\u0000${tables.conversations}`;
+  let statements = byTables.get(key);
+  if (statements === undefined) byTables.set(key, (statements = prepareAll(database, tables)));
+  return statements;
+}
+
+function prepareAll(database: Database.Database, tables: TableNames): Statements {
   createTables(database, tables);
   const {
     selectState,
