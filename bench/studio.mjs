@@ -138,6 +138,7 @@ const browser = await chromium.launch({
 let studio = await startStudio({ store: `sqlite:${path}` });
 const results = {
   conversation: [],
+  tiny: [],
   list: [],
   filtered: [],
   apiConversation: [],
@@ -193,6 +194,7 @@ try {
     token = new URL(studio.url).searchParams.get("token");
     const page = await browser.newPage();
     results.conversation.push(await timed(page, `${studio.url}#/c/0/long`, "[data-testid=timeline] li.turn"));
+    results.tiny.push(await timed(page, `${studio.url}#/c/0/conversation-00001`, "[data-testid=timeline] li.turn"));
     results.list.push(await timed(page, `${studio.url}#/`, "[data-testid=conversation-list] tbody tr"));
     results.filtered.push(
       await timed(page, `${studio.url}#/?text=Question%20number%209999`, "[data-testid=conversation-list] tbody tr"),
@@ -210,6 +212,7 @@ console.log(`Seeded ${TURNS.toLocaleString("en-US")} turns + ${CONVERSATIONS.toL
 console.log("| measure | median | slowest |\n| --- | --- | --- |");
 for (const [name, label] of [
   ["conversation", "first paint, 10,000-turn conversation (newest 200 messages, charts)"],
+  ["tiny", "first paint, a 1-turn conversation of the same store (the page's floor at that moment)"],
   ["list", "first paint, list of 10,001 conversations (50 summarised)"],
   ["filtered", "list filtered by text, match at the end of 10,001"],
   ["apiConversation", "of which the API: the conversation's newest 200 messages (fresh studio)"],
