@@ -69,15 +69,15 @@ export {
   TimeoutError,
 } from "./errors";
 export {
-  createJsonlHistoryStore,
-  type JsonlHistoryStore,
-  type JsonlHistoryStoreOptions,
-} from "./history/jsonl";
-export {
   type HistoryRange,
   type HistoryWindow,
   readHistoryWindow,
 } from "./history/history-window";
+export {
+  createJsonlHistoryStore,
+  type JsonlHistoryStore,
+  type JsonlHistoryStoreOptions,
+} from "./history/jsonl";
 export { defineHistoryStore, type HistoryStore } from "./history/store";
 export type * from "./hooks/types";
 export type {

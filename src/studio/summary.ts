@@ -3,7 +3,6 @@
  * tokens and cost — computed from its messages and the `meta` recorded beside them.
  * @module
  */
-import type { HistoryWindow } from "../history/history-window";
 import type { ContentBlock, ModelMessage } from "../messages/types";
 
 /** Where a conversation stands (see {@link statusOf} for what each means). */
@@ -72,7 +71,7 @@ export function summarize(
  */
 export function summarizeWindows(
   head: readonly ModelMessage[],
-  tail: HistoryWindow,
+  tail: { messages: readonly ModelMessage[]; from: number; total: number },
   entry: SummaryEntry,
   now: number,
 ): ConversationSummary {

@@ -111,12 +111,6 @@ export function createVersionedStoreCore(
     );
   }
 
-  /** A window, after the calls before it (a writer reads its own writes); the range checked first. */
-  async function loadRange(range: HistoryRange): Promise<HistoryWindow> {
-    assertHistoryRange(range); // a TypeError of the caller's, not a store failure
-    return asStoreError("load", () => exclusive(() => backend.loadRange!(range)));
-  }
-
   async function append(message: ModelMessage): Promise<void> {
     return asStoreError("append", () => {
       const line = serializeMessage(message);
@@ -148,13 +142,30 @@ export function createVersionedStoreCore(
 
   return {
     load,
-    ...(typeof backend.loadRange === "function" ? { loadRange } : {}),
+    ...windowReader(backend, (read) => asStoreError("load", () => exclusive(read))),
     append,
     replace,
     close,
     exclusive,
     withoutSecrets: redacting,
     failOnError: options.failOnError ?? false,
+  };
+}
+
+/**
+ * The store's `loadRange` when the backend has one: the range checked first (a TypeError of the
+ * caller's, not a store failure), then read after the calls before it (a writer reads its own writes).
+ */
+function windowReader(
+  backend: VersionedBackend,
+  run: (read: () => Promise<HistoryWindow>) => Promise<HistoryWindow>,
+): { loadRange?: (range: HistoryRange) => Promise<HistoryWindow> } {
+  if (typeof backend.loadRange !== "function") return {};
+  return {
+    async loadRange(range) {
+      assertHistoryRange(range);
+      return run(() => backend.loadRange!(range));
+    },
   };
 }
 

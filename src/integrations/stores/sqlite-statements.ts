@@ -114,6 +114,19 @@ function prepareSingleStatements(database: Database.Database, { messages, conver
   };
 }
 
+/** A window of a conversation and its message count, read in one (deferred) transaction. */
+function windowTransaction(
+  database: Database.Database,
+  stateOf: (id: string) => ConversationState,
+  selectWindow: Database.Statement<[string, number, number], string>,
+) {
+  return database.transaction((id: string, range: { from?: number; limit: number }) => {
+    const total = stateOf(id).messageCount;
+    const start = range.from === undefined ? Math.max(0, total - range.limit) : Math.min(range.from, total);
+    return { total, start, rows: selectWindow.all(id, start, start + range.limit) };
+  });
+}
+
 /** Statements already prepared, by database and tables: one set serves every store of a database. */
 const prepared = new WeakMap<Database.Database, Map<string, Statements>>();
 
@@ -166,12 +179,7 @@ function prepareAll(database: Database.Database, tables: TableNames): Statements
 
   const load = database.transaction((id: string) => ({ state: stateOf(id), rows: selectMessages.all(id) }));
 
-  const loadRange = database.transaction((id: string, range: { from?: number; limit: number }) => {
-    const total = stateOf(id).messageCount;
-    const start = range.from === undefined ? Math.max(0, total - range.limit) : Math.min(range.from, total);
-    return { total, start, rows: selectWindow.all(id, start, start + range.limit) };
-  });
-
+  const loadRange = windowTransaction(database, stateOf, selectWindow);
   const write = database.transaction(
     (
       id: string,
