@@ -22,6 +22,7 @@ const root = resolve(fileURLToPath(import.meta.url), "../..");
 const dist = join(root, "dist");
 const { createSqliteHistoryStore } = await import(join(dist, "stores/sqlite.js"));
 const { startStudio } = await import(join(dist, "studio.js"));
+const { createJsonlHistoryStore } = await import(join(dist, "index.js"));
 
 const runsArgument = process.argv.indexOf("--runs");
 const RUNS = runsArgument > 0 ? Number(process.argv[runsArgument + 1]) : 3;
@@ -134,9 +135,42 @@ const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
   args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
 });
-const studio = await startStudio({ store: `sqlite:${path}` });
-const results = { conversation: [], list: [], filtered: [], apiConversation: [], apiList: [] };
-const token = new URL(studio.url).searchParams.get("token");
+let studio = await startStudio({ store: `sqlite:${path}` });
+const results = {
+  conversation: [],
+  tiny: [],
+  list: [],
+  filtered: [],
+  apiConversation: [],
+  apiList: [],
+  apiSummary: [],
+  storeLoad: [],
+  storeWindow: [],
+  jsonlLoad: [],
+  jsonlWindow: [],
+};
+let token = new URL(studio.url).searchParams.get("token");
+const jsonlPath = join(folder, "long.jsonl");
+{
+  const jsonl = createJsonlHistoryStore({ path: jsonlPath });
+  await jsonl.replace(longConversation());
+  await jsonl.close();
+}
+/** The stores alone: the long conversation whole (`load()`) and its newest 200 (`loadRange`). */
+async function storeTimes() {
+  for (const [store, whole, window] of [
+    [createSqliteHistoryStore({ path, conversationId: "long" }), "storeLoad", "storeWindow"],
+    [createJsonlHistoryStore({ path: jsonlPath }), "jsonlLoad", "jsonlWindow"],
+  ]) {
+    let started = performance.now();
+    await store.load();
+    results[whole].push(performance.now() - started);
+    started = performance.now();
+    await store.loadRange({ limit: 200 });
+    results[window].push(performance.now() - started);
+    await store.close();
+  }
+}
 async function apiTime(path) {
   const started = performance.now();
   const response = await fetch(new URL(path, studio.url), { headers: { "x-studio-token": token } });
@@ -145,9 +179,21 @@ async function apiTime(path) {
 }
 try {
   for (let run = 0; run < RUNS; run++) {
+    // A fresh studio each run: nothing counted or cached from the run before.
+    if (run > 0) {
+      await studio.close();
+      studio = await startStudio({ store: `sqlite:${path}` });
+      token = new URL(studio.url).searchParams.get("token");
+    }
+    await storeTimes(run);
     results.apiConversation.push(await apiTime("/api/conversation?source=0&id=long&limit=200"));
     results.apiList.push(await apiTime(`/api/conversations?limit=50&run=${run}`));
+    results.apiSummary.push(await apiTime("/api/summary?source=0&id=long"));
+    await studio.close();
+    studio = await startStudio({ store: `sqlite:${path}` });
+    token = new URL(studio.url).searchParams.get("token");
     const page = await browser.newPage();
+    results.tiny.push(await timed(page, `${studio.url}#/c/0/conversation-00001`, "[data-testid=timeline] li.turn"));
     results.conversation.push(await timed(page, `${studio.url}#/c/0/long`, "[data-testid=timeline] li.turn"));
     results.list.push(await timed(page, `${studio.url}#/`, "[data-testid=conversation-list] tbody tr"));
     results.filtered.push(
@@ -166,10 +212,16 @@ console.log(`Seeded ${TURNS.toLocaleString("en-US")} turns + ${CONVERSATIONS.toL
 console.log("| measure | median | slowest |\n| --- | --- | --- |");
 for (const [name, label] of [
   ["conversation", "first paint, 10,000-turn conversation (newest 200 messages, charts)"],
+  ["tiny", "first paint, a 1-turn conversation of the same store, first in each run (the floor)"],
   ["list", "first paint, list of 10,001 conversations (50 summarised)"],
   ["filtered", "list filtered by text, match at the end of 10,001"],
-  ["apiConversation", "of which the API: the conversation's newest 200 messages (a fresh load)"],
-  ["apiList", "of which the API: the list's first 50"],
+  ["apiConversation", "of which the API: the conversation's newest 200 messages (fresh studio)"],
+  ["apiList", "of which the API: the list's first 50 (fresh studio)"],
+  ["apiSummary", "the API: the long conversation's totals counted whole (/api/summary, after the page)"],
+  ["storeLoad", "SQLite store: load() of the 20,001 messages"],
+  ["storeWindow", "SQLite store: loadRange({ limit: 200 })"],
+  ["jsonlLoad", "JSONL store (the same conversation in one file): load()"],
+  ["jsonlWindow", "JSONL store: loadRange({ limit: 200 })"],
 ]) {
   const { median, max } = summary(results[name]);
   console.log(`| ${label} | ${format(median)} | ${format(max)} |`);

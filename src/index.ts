@@ -69,6 +69,11 @@ export {
   TimeoutError,
 } from "./errors";
 export {
+  type HistoryRange,
+  type HistoryWindow,
+  readHistoryWindow,
+} from "./history/history-window";
+export {
   createJsonlHistoryStore,
   type JsonlHistoryStore,
   type JsonlHistoryStoreOptions,

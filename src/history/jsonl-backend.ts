@@ -8,6 +8,7 @@ import { mkdir, open } from "node:fs/promises";
 import { dirname } from "node:path";
 import { ConversationConflictError } from "../errors";
 import type { ModelMessage } from "../messages/types";
+import type { HistoryRange, HistoryWindow } from "./history-window";
 import {
   describeDifference,
   type FileVersion,
@@ -18,6 +19,7 @@ import {
   writeAll,
   writeFileAtomically,
 } from "./jsonl-file";
+import { windowOfLines } from "./jsonl-window";
 import { createFileWriteLock, type FileWriteLock, siblingPath } from "./store-kit/file-write-lock";
 import type { VersionedBackend } from "./store-kit/versioned-store";
 
@@ -47,6 +49,12 @@ export class JsonlBackend implements VersionedBackend {
     this.expected = version;
     this.partialWriteLeft = false;
     return parseLines(content);
+  }
+
+  /** A window of the file as it is now; the version this store writes against stays as it was. */
+  async loadRange(range: HistoryRange): Promise<HistoryWindow> {
+    const { content } = await readWholeFile(this.path);
+    return windowOfLines(content, range);
   }
 
   async append(serializedMessages: readonly string[]): Promise<void> {

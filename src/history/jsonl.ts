@@ -23,6 +23,7 @@
  */
 import type { ModelMessage } from "../messages/types";
 import { assertKnownOptions } from "../shared/known-options";
+import type { HistoryRange, HistoryWindow } from "./history-window";
 import type { HistoryStore } from "./store";
 import { createVersionedStoreCore, type VersionedBackend } from "./store-kit/versioned-store";
 
@@ -51,6 +52,8 @@ export interface JsonlHistoryStoreOptions {
 export interface JsonlHistoryStore extends HistoryStore {
   /** The transcript file, as given. */
   readonly path: string;
+  /** A window of the transcript (see `HistoryStore.loadRange`): the file is read, only the window's lines parsed. */
+  loadRange(range: HistoryRange): Promise<HistoryWindow>;
   readonly failOnError: boolean;
   /** Closes the append handle. Safe to call twice. */
   close(): Promise<void>;
@@ -81,6 +84,7 @@ export function createJsonlHistoryStore(options: JsonlHistoryStoreOptions): Json
     path: options.path,
     failOnError: core.failOnError,
     load: core.load,
+    loadRange: core.loadRange!,
     append: core.append,
     replace: core.replace,
     close: core.close,
@@ -107,6 +111,10 @@ class LazyJsonlBackend implements VersionedBackend {
 
   async load(): Promise<ModelMessage[]> {
     return (await this.loaded()).load();
+  }
+
+  async loadRange(range: HistoryRange): Promise<HistoryWindow> {
+    return (await this.loaded()).loadRange!(range);
   }
 
   async append(serializedMessages: readonly string[]): Promise<void> {

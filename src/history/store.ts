@@ -4,12 +4,21 @@
  * @module
  */
 import type { ModelMessage } from "../messages/types";
+import type { HistoryRange, HistoryWindow } from "./history-window";
 import type { RunClaim, RunClaimOptions } from "./run-claim";
 
 /** Durable storage for one conversation. */
 export interface HistoryStore {
   /** The stored conversation; called once per Agent, before its first query (again after a failure). */
   load(): Promise<ModelMessage[]>;
+  /**
+   * Optional: a window of the stored conversation (`{ from?, limit }`; no `from`: the newest
+   * `limit` messages) and its message count, read together, without reading the rest. A read only:
+   * unlike `load()`, it does not make what it saw the version this store writes against. The
+   * built-in stores all have it; readers fall back to `load()` where a store has none
+   * (`readHistoryWindow`). The agent never calls it.
+   */
+  loadRange?(range: HistoryRange): Promise<HistoryWindow>;
   /** Called after every message that enters history, in order. */
   append(message: ModelMessage): Promise<void>;
   /** Called when history is rewritten wholesale (compaction, `replaceHistory`). */
@@ -46,6 +55,9 @@ export function defineHistoryStore(store: HistoryStore & { failOnError?: boolean
     load: () => store.load(),
     append: (message) => store.append(message),
     replace: (messages) => store.replace(messages),
+    ...(typeof store.loadRange === "function"
+      ? { loadRange: (range: HistoryRange) => store.loadRange!(range) }
+      : {}),
     failOnError: store.failOnError ?? false,
     close: store.close ? () => store.close!() : undefined,
     claimRun: store.claimRun ? (options) => store.claimRun!(options) : undefined,

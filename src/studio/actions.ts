@@ -31,6 +31,7 @@ export class StudioRequestError extends Error {
 /** The acting side of a studio. */
 export class StudioActions {
   private readonly chains = new Map<string, Promise<unknown>>();
+  private readonly resuming = new Set<string>();
 
   constructor(private readonly createAgent: StudioAgentFactory) {}
 
@@ -41,6 +42,7 @@ export class StudioActions {
   decide(conversationId: string, decisions: ApprovalDecisions): Promise<{ subtype: string }> {
     return this.serialized(conversationId, async () => {
       const agent = await this.createAgent({ conversationId });
+      this.resuming.add(conversationId);
       try {
         const pending = new Set((await agent.getPendingApprovals()).map((call) => call.tool_use_id));
         const ids = Object.keys(decisions);
@@ -51,6 +53,7 @@ export class StudioActions {
         const result = await agent.prompt({ approvals: decisions });
         return { subtype: result.subtype };
       } finally {
+        this.resuming.delete(conversationId);
         await agent.close();
       }
     });
@@ -81,6 +84,11 @@ export class StudioActions {
       await store.close?.();
       return { conversationId: newId };
     });
+  }
+
+  /** Whether this studio is resuming the conversation after approval now. */
+  busy(conversationId: string): boolean {
+    return this.resuming.has(conversationId);
   }
 
   /** Runs `work` after every earlier action of the conversation settled. */

@@ -2,8 +2,10 @@
  * The studio's JSON API, behind the request guard:
  * - `GET  /api/info` — the sources and whether the studio may act;
  * - `GET  /api/conversations?offset&limit&text&model&status` — a page of the list;
- * - `GET  /api/conversation?source&id&from&limit` — a window of one conversation's messages, its
- *   summary, pending approvals and known subagent children;
+ * - `GET  /api/conversation?source&id&from&limit` — a window of one conversation's messages (the
+ *   newest without `from`), its summary, pending approvals and known subagent children;
+ * - `GET  /api/summary?source&id` — the summary of the whole conversation (a long one is read whole
+ *   here, once per version, not for the window);
  * - `GET  /api/version?source&id` — what the page polls to see new turns;
  * - `POST /api/approvals?source&id` `{ decisions }` and `POST /api/fork?source&id` `{ at, newId? }`
  *   — only with `createAgent`.
@@ -13,13 +15,12 @@
  */
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import type { ApprovalDecisions, ModelMessage } from "../index";
+import { type ApprovalDecisions, type ModelMessage, readHistoryWindow } from "../index";
 import { redactValue } from "../shared/redact-value";
 import { type StudioActions, StudioConflictError, StudioRequestError } from "./actions";
-import type { Catalog } from "./catalog";
-import type { LoadedConversations } from "./loaded-conversations";
+import type { Catalog, RunningCheck } from "./catalog";
 import { type StudioSource, UnknownConversationError } from "./source";
-import { summarize } from "./summary";
+import { summarize, summarizeWindows } from "./summary";
 
 /** An answer: a status and a JSON body. */
 export interface ApiAnswer {
@@ -35,8 +36,9 @@ const MAX_BODY_BYTES = 64 * 1024;
 /** What the API works on. */
 export interface ApiContext {
   sources: readonly StudioSource[];
-  loaded: LoadedConversations;
   catalog: Catalog;
+  /** Whether a run holds a conversation now (this studio's resume, or the `isRunning` option). */
+  running: RunningCheck;
   actions: StudioActions | undefined;
 }
 
@@ -88,6 +90,9 @@ async function route(context: ApiContext, request: IncomingMessage, url: URL): P
     case "/api/conversation":
       if (!get) break;
       return { status: 200, body: await conversationWindow(context, params) };
+    case "/api/summary":
+      if (!get) break;
+      return { status: 200, body: await wholeSummary(context, params) };
     case "/api/version": {
       if (!get) break;
       const { source, id } = target(context, params);
@@ -125,36 +130,64 @@ async function act(
   return { status: 200, body: await actions.fork(source, id, at, newId) };
 }
 
-/** A window of one conversation, with what the page shows beside it. */
+/**
+ * A window of one conversation (through the store's `loadRange`, or a load cut to it), with what
+ * the page shows beside it: the summary — whole when the window holds the whole conversation or it
+ * was counted already, else partial (the page asks `/api/summary`) — pending calls, subagents.
+ */
 async function conversationWindow(context: ApiContext, params: URLSearchParams) {
   const { source, id, index } = target(context, params);
-  const [version, entries] = await Promise.all([source.version(id), source.list()]);
-  if (version === undefined) throw new UnknownConversationError(id);
-  const messages = await context.loaded.load(source, index, id, version);
-  const total = messages.length;
   const limit = Math.min(intParam(params, "limit", 200), MAX_WINDOW);
-  // Without `from`, the newest window: a long conversation opens at its end.
-  const from = params.has("from") ? Math.min(intParam(params, "from", 0), total) : Math.max(0, total - limit);
-  const window = messages.slice(from, from + limit);
-  const entry = entries.find((candidate) => candidate.conversationId === id);
+  const from = params.has("from") ? intParam(params, "from", 0) : undefined;
+  const store = source.open(id);
+  const [version, entries, window] = await Promise.all([
+    source.version(id),
+    source.list(),
+    readHistoryWindow(store, { from, limit }),
+  ]);
+  if (version === undefined) throw new UnknownConversationError(id);
+  // Not in a listing made a moment before it was written (a fork just made): written now.
+  const entry = entries.find((candidate) => candidate.conversationId === id) ?? {
+    conversationId: id,
+    updatedAt: new Date(),
+  };
+  const listed = { ...entry, source: index };
+  const running = await context.running(index, id);
+  const summary =
+    window.from === 0 && window.messages.length === window.total
+      ? summarize(window.messages, { ...listed, running }, Date.now())
+      : (context.catalog.cached(listed) ??
+        summarizeWindows(
+          (await readHistoryWindow(store, { from: 0, limit: 20 })).messages,
+          window,
+          { ...listed, running },
+          Date.now(),
+        ));
+  const atEnd = window.from + window.messages.length === window.total;
   return {
     conversationId: id,
     source: index,
     version,
-    total,
-    from,
-    messages: window,
-    summary: summarize(
-      messages,
-      { conversationId: id, source: index, updatedAt: entry?.updatedAt ?? new Date() },
-      Date.now(),
-    ),
-    pending: pendingOf(messages),
+    total: window.total,
+    from: window.from,
+    messages: window.messages,
+    summary,
+    pending: atEnd ? pendingOf(window.messages) : [],
     children: childrenOf(
-      window,
+      window.messages,
       entries.map((candidate) => candidate.conversationId),
     ),
   };
+}
+
+/** The summary of all of a conversation (read whole, once per version). */
+async function wholeSummary(context: ApiContext, params: URLSearchParams) {
+  const { source, id, index } = target(context, params);
+  const entry = (await source.list()).find((candidate) => candidate.conversationId === id);
+  if (entry === undefined) throw new UnknownConversationError(id);
+  const summary = await context.catalog.wholeSummary({ ...entry, source: index });
+  if (summary === undefined) throw new UnknownConversationError(id);
+  return summary;
 }
 
 /** The calls waiting for a decision, when history ends in a pause. */

@@ -1,12 +1,14 @@
 /**
- * The conversation list over every source: listed most recent first, summarised on demand and
- * cached by version (a conversation is loaded again only when it was written since), paged, and
- * filtered — a filtered page loads summaries until the page is full, so a store of 10,000
- * conversations costs one listing per request plus the conversations the page needs.
+ * The conversation list over every source: listed most recent first, summarised on demand from
+ * windows (a long conversation's first and newest messages; its totals counted whole in the
+ * background, once per version), paged, and filtered — a filtered page summarises until the page
+ * is full, so a store of 10,000 conversations costs one listing per request plus the windows the
+ * page needs.
  * @module
  */
+import { readHistoryWindow } from "../index";
 import type { ConversationEntry, StudioSource } from "./source";
-import { type ConversationSummary, matches, summarize } from "./summary";
+import { type ConversationSummary, matches, type SummaryEntry, summarize, summarizeWindows } from "./summary";
 
 /** A page of the list. */
 export interface CatalogPage {
@@ -24,15 +26,27 @@ export interface CatalogFilter {
   status?: string;
 }
 
-/** How many conversations are loaded at once while summarising. */
+/** How many conversations are read at once while summarising. */
 const LOAD_CONCURRENCY = 8;
+/** A conversation up to this many messages is summarised whole from one window. */
+export const WHOLE_SUMMARY_LIMIT = 400;
+/** How many of a long conversation's first messages are read for its title. */
+const HEAD_LIMIT = 20;
+
+/** Tells whether a run holds a conversation now (see `SummaryEntry.running`). */
+export type RunningCheck = (source: number, conversationId: string) => Promise<SummaryEntry["running"]>;
+
+/** A listed conversation, with the index of its source. */
+export type CatalogEntry = ConversationEntry & { source: number };
 
 /** Lists and summarises the conversations of `sources`. */
 export class Catalog {
   private readonly cache = new Map<string, { key: string; summary: ConversationSummary }>();
+  private readonly counting = new Map<string, Promise<ConversationSummary | undefined>>();
 
   constructor(
     private readonly sources: readonly StudioSource[],
+    private readonly running: RunningCheck = async () => undefined,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -53,24 +67,64 @@ export class Catalog {
     return { total: entries.length, items, next: position < entries.length ? position : null };
   }
 
-  /** A summary of one conversation, from the cache while its version is unchanged. */
-  async summary(entry: ConversationEntry & { source: number }): Promise<ConversationSummary | undefined> {
-    const id = `${entry.source}\u0000${entry.conversationId}`;
-    const key = `${entry.updatedAt.getTime()}:${entry.messageCount ?? ""}`;
-    const cached = this.cache.get(id);
-    if (cached?.key === key && cached.summary.status !== "running") return cached.summary;
+  /**
+   * A summary of one conversation without reading all of a long one: its newest
+   * {@link WHOLE_SUMMARY_LIMIT} messages (all of a short one), plus its first few for the title; the
+   * whole count comes from the cache while the conversation is unchanged, and is started in the
+   * background otherwise. `undefined` when it cannot be read now (deleted since the listing, a
+   * dropped connection): left out of the list.
+   */
+  async summary(entry: CatalogEntry): Promise<ConversationSummary | undefined> {
     try {
-      const messages = await this.sources[entry.source]!.open(entry.conversationId).load();
-      const summary = summarize(messages, entry, this.now());
-      this.cache.set(id, { key, summary });
+      const running = await this.running(entry.source, entry.conversationId);
+      const cached = this.cached(entry);
+      if (cached && !running && cached.status !== "running") return cached;
+      const store = this.sources[entry.source]!.open(entry.conversationId);
+      const tail = await readHistoryWindow(store, { limit: WHOLE_SUMMARY_LIMIT });
+      const head =
+        tail.from === 0 ? [] : (await readHistoryWindow(store, { from: 0, limit: HEAD_LIMIT })).messages;
+      const summary = summarizeWindows(head, tail, { ...entry, running }, this.now());
+      if (!summary.partial) this.remember(entry, summary);
+      else if (cached) return { ...cached, status: summary.status, statusBasis: summary.statusBasis };
+      else void this.wholeSummary(entry).catch(() => undefined);
       return summary;
     } catch {
-      return undefined; // unreadable now (deleted since the listing, a dropped connection): left out
+      return undefined;
     }
   }
 
+  /** The summary of all of a conversation's messages (read whole once per version). */
+  wholeSummary(entry: CatalogEntry): Promise<ConversationSummary | undefined> {
+    const id = idOf(entry);
+    const key = keyOf(entry);
+    const cached = this.cached(entry);
+    if (cached && cached.status !== "running") return Promise.resolve(cached);
+    const inFlight = this.counting.get(`${id}\u0000${key}`);
+    if (inFlight) return inFlight;
+    const counted = (async () => {
+      const running = await this.running(entry.source, entry.conversationId);
+      const messages = await this.sources[entry.source]!.open(entry.conversationId).load();
+      const summary = summarize(messages, { ...entry, running }, this.now());
+      this.remember(entry, summary);
+      return summary;
+    })();
+    this.counting.set(`${id}\u0000${key}`, counted);
+    void counted.finally(() => this.counting.delete(`${id}\u0000${key}`)).catch(() => undefined);
+    return counted;
+  }
+
+  /** The whole summary of `entry`'s version, when counted already. */
+  cached(entry: CatalogEntry): ConversationSummary | undefined {
+    const cached = this.cache.get(idOf(entry));
+    return cached?.key === keyOf(entry) ? cached.summary : undefined;
+  }
+
+  private remember(entry: CatalogEntry, summary: ConversationSummary): void {
+    this.cache.set(idOf(entry), { key: keyOf(entry), summary });
+  }
+
   /** Every conversation of every source, most recent first. */
-  async entries(): Promise<Array<ConversationEntry & { source: number }>> {
+  async entries(): Promise<CatalogEntry[]> {
     const lists = await Promise.all(
       this.sources.map(async (source, index) =>
         (await source.list()).map((entry) => ({ ...entry, source: index })),
@@ -78,6 +132,15 @@ export class Catalog {
     );
     return lists.flat().sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime());
   }
+}
+
+function idOf(entry: CatalogEntry): string {
+  return `${entry.source}\u0000${entry.conversationId}`;
+}
+
+/** What changes when the conversation is written: its write time and (where listed) its count. */
+function keyOf(entry: CatalogEntry): string {
+  return `${entry.updatedAt.getTime()}:${entry.messageCount ?? ""}:${entry.version ?? ""}`;
 }
 
 async function mapLimited<T, R>(

@@ -10,7 +10,7 @@ import { readdir, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { createJsonlHistoryStore, type HistoryStore } from "../index";
 import type { ConversationEntry, StudioSource } from "./source";
-import { UnknownConversationError } from "./source";
+import { UnknownConversationError, windowVersion } from "./source";
 
 /** A conversation id that is safe as a file name: no separators, no `..`. */
 const FILE_ID = /^[\w@:+=,.-]+$/;
@@ -96,7 +96,11 @@ interface DatabaseStores {
   close(): Promise<void>;
 }
 
-/** A database source: listing through any store of it, a conversation's version from the listing. */
+/**
+ * A database source: listing through any store of it; a conversation's version from a window of
+ * its newest message (one small query or script, whatever the number of conversations), or — for
+ * a conversation stored without messages — from the listing.
+ */
 function databaseSource(database: DatabaseStores): StudioSource {
   // Listing is one query whichever conversation the store is for.
   const lister = database.open("studio-listing");
@@ -108,6 +112,8 @@ function databaseSource(database: DatabaseStores): StudioSource {
     list: () => list(),
     open: (conversationId) => database.open(conversationId),
     async version(conversationId) {
+      const version = await windowVersion(database.open(conversationId));
+      if (!version.startsWith("0:")) return version;
       const find = (entries: ConversationEntry[]) =>
         entries.find((candidate) => candidate.conversationId === conversationId);
       // Not in the reused listing: maybe created since (a fork), so asked again.
@@ -170,8 +176,11 @@ function takeParameter(url: URL, name: string): string | undefined {
   return value;
 }
 
-/** How long a listing is reused: the requests of one page load share it; a poll sees writes. */
-const LISTING_REUSE_MS = 200;
+/**
+ * How long a listing is reused: the requests of a page load, and of a second, share it (a listing
+ * of 10,000 conversations is a query of them all). A conversation's version does not come from it.
+ */
+const LISTING_REUSE_MS = 1_000;
 
 /** `list` with its result reused for {@link LISTING_REUSE_MS} (and one call in flight at a time). */
 function shortLived<T>(list: () => Promise<T>): (fresh?: boolean) => Promise<T> {

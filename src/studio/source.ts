@@ -5,7 +5,8 @@
  * `location-source.ts`, or from a store object.
  * @module
  */
-import type { HistoryStore } from "../index";
+import { type HistoryStore, readHistoryWindow } from "../index";
+import { fnv1a32, hex32 } from "../shared/fnv-hash";
 
 /** One conversation of a source, as listed. */
 export interface ConversationEntry {
@@ -15,6 +16,8 @@ export interface ConversationEntry {
   updatedAt: Date;
   /** How many messages it holds, when the source knows without loading it. */
   messageCount?: number;
+  /** What `version()` would say, when the listing knows it (a store object's). */
+  version?: string;
 }
 
 /** A place holding conversations. */
@@ -58,8 +61,17 @@ export function storeSource(store: HistoryStore, index: number): StudioSource {
   return {
     label: `store ${index + 1}`,
     async list() {
-      if (typeof given.listConversations !== "function")
-        return [{ conversationId: ownId, updatedAt: startedAt }];
+      if (typeof given.listConversations !== "function") {
+        const version = await windowVersion(store);
+        return [
+          {
+            conversationId: ownId,
+            updatedAt: startedAt,
+            messageCount: Number(version.split(":")[0]),
+            version,
+          },
+        ];
+      }
       const listed = await given.listConversations();
       return listed.filter((entry) => entry.conversationId === ownId);
     },
@@ -69,12 +81,19 @@ export function storeSource(store: HistoryStore, index: number): StudioSource {
     },
     async version(conversationId) {
       if (conversationId !== ownId) return undefined;
-      // One load per poll: a store object offers nothing cheaper.
-      const messages = await store.load();
-      return String(messages.length);
+      return windowVersion(store);
     },
     close: async () => {},
   };
+}
+
+/**
+ * A store object's version: its message count and a hash of its newest message, from a window of
+ * one (a whole `load()` per poll for a store without `loadRange`).
+ */
+export async function windowVersion(store: HistoryStore): Promise<string> {
+  const { messages, total } = await readHistoryWindow(store, { limit: 1 });
+  return `${total}:${hex32(fnv1a32(JSON.stringify(messages[0] ?? null)))}`;
 }
 
 /** A conversation id this source does not hold (or may not open). */

@@ -11,8 +11,7 @@ import { fileURLToPath } from "node:url";
 import type { HistoryStore } from "../index";
 import { StudioActions, type StudioAgentFactory } from "./actions";
 import { answerApi } from "./api";
-import { Catalog } from "./catalog";
-import { LoadedConversations } from "./loaded-conversations";
+import { Catalog, type RunningCheck } from "./catalog";
 import { locationSource } from "./location-source";
 import { hostNamesFor, newToken, RequestGuard } from "./request-guard";
 import { type StudioSource, storeSource } from "./source";
@@ -35,6 +34,13 @@ export interface StudioOptions {
    * (resuming through `agent.prompt({ approvals })`) and fork a conversation. Without it, it only reads.
    */
   createAgent?: StudioAgentFactory;
+  /**
+   * Tells whether a run holds a conversation now — what the stores cannot say (they keep history,
+   * not runs): for example the lease of a fleet worker, or a map of the host process's running
+   * agents. With it, the status `running` is this answer (and the studio's own resumes) rather than
+   * "written in the last minute". A check that throws counts as "cannot tell".
+   */
+  isRunning?: (conversation: { conversationId: string; source: string }) => boolean | Promise<boolean>;
 }
 
 /** A running studio. */
@@ -68,12 +74,9 @@ export async function startStudio(options: StudioOptions): Promise<Studio> {
   }
   const page = await loadPage();
   const token = newToken();
-  const context = {
-    sources,
-    loaded: new LoadedConversations(),
-    catalog: new Catalog(sources),
-    actions: options.createAgent ? new StudioActions(options.createAgent) : undefined,
-  };
+  const actions = options.createAgent ? new StudioActions(options.createAgent) : undefined;
+  const running = runningCheck(sources, actions, options.isRunning);
+  const context = { sources, catalog: new Catalog(sources, running), running, actions };
   let guard: RequestGuard | undefined;
   const server = createServer((request, response) => {
     void handle(request, response, guard!, context, page, token);
@@ -167,4 +170,21 @@ async function loadPage(): Promise<PageFiles> {
   throw new Error(
     "The studio page is missing from the package (dist/studio-page): rebuild it with `npm run build`.",
   );
+}
+
+/** Whether a run holds a conversation: this studio's own action on it, else `isRunning`'s answer. */
+function runningCheck(
+  sources: readonly StudioSource[],
+  actions: StudioActions | undefined,
+  isRunning: StudioOptions["isRunning"],
+): RunningCheck {
+  return async (source, conversationId) => {
+    if (actions?.busy(conversationId)) return "studio";
+    if (!isRunning) return undefined;
+    try {
+      return (await isRunning({ conversationId, source: sources[source]!.label })) ? "isRunning" : undefined;
+    } catch {
+      return undefined;
+    }
+  };
 }

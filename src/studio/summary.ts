@@ -5,8 +5,15 @@
  */
 import type { ContentBlock, ModelMessage } from "../messages/types";
 
-/** Where a conversation stands, as far as its history tells. */
+/** Where a conversation stands (see {@link statusOf} for what each means). */
 export type ConversationStatus = "finished" | "failed" | "paused" | "running";
+
+/**
+ * What a status was told by: the pause marker history ends in; an answer ending it; a run this
+ * studio is making (a resume after approval); the `isRunning` option of `startStudio` (a fleet's
+ * lease, an agent of the host process); a write in the last minute; or none of these.
+ */
+export type StatusBasis = "pause marker" | "answer" | "studio" | "isRunning" | "recent write" | "no answer";
 
 /** A conversation as the list shows it. */
 export interface ConversationSummary {
@@ -18,6 +25,13 @@ export interface ConversationSummary {
   title: string;
   models: string[];
   status: ConversationStatus;
+  /** What {@link ConversationSummary.status} was told by. */
+  statusBasis: StatusBasis;
+  /**
+   * The totals (turns, tokens, cost, time) are not counted yet: a long conversation is listed from
+   * its first and newest messages, and counted whole afterwards (`/api/summary`).
+   */
+  partial?: boolean;
   turns: number;
   inputTokens: number;
   outputTokens: number;
@@ -31,25 +45,60 @@ export interface ConversationSummary {
 /** How long after its last write an unfinished conversation still counts as running. */
 export const RUNNING_WINDOW_MS = 60_000;
 
-/**
- * Summarises `messages`. Status: `paused` when history ends in a pause for approval, `finished`
- * when it ends in an answer (an assistant turn without tool calls), `running` when it ends anywhere
- * else and was written in the last minute, `failed` otherwise (it stopped without an answer: an
- * error ended the query, or its process did).
- */
+/** The conversation as listed, and whether a run is known to hold it now. */
+export interface SummaryEntry {
+  conversationId: string;
+  source: number;
+  updatedAt: Date;
+  /** A run holds it (this studio's resume, or `isRunning` said so); `undefined`: nobody could tell. */
+  running?: "studio" | "isRunning";
+}
+
+/** Summarises a conversation from all of its `messages`. */
 export function summarize(
   messages: readonly ModelMessage[],
-  entry: { conversationId: string; source: number; updatedAt: Date },
+  entry: SummaryEntry,
   now: number,
 ): ConversationSummary {
-  const summary: ConversationSummary = {
+  const summary = emptySummary(entry, messages.length, statusOf(messages, entry, now));
+  for (const message of messages) addMessage(summary, message);
+  return summary;
+}
+
+/**
+ * Summarises a long conversation from its first messages (`head`: the title) and its newest
+ * (`tail`: models and status), totals left to a whole count ({@link ConversationSummary.partial}).
+ */
+export function summarizeWindows(
+  head: readonly ModelMessage[],
+  tail: { messages: readonly ModelMessage[]; from: number; total: number },
+  entry: SummaryEntry,
+  now: number,
+): ConversationSummary {
+  if (tail.from === 0) return summarize(tail.messages, entry, now);
+  const summary = emptySummary(entry, tail.total, statusOf(tail.messages, entry, now));
+  summary.partial = true;
+  summary.title = titleOf(head);
+  for (const message of tail.messages)
+    if (message.role === "assistant" && message.model && !summary.models.includes(message.model))
+      summary.models.push(message.model);
+  return summary;
+}
+
+function emptySummary(
+  entry: SummaryEntry,
+  messageCount: number,
+  [status, statusBasis]: [ConversationStatus, StatusBasis],
+): ConversationSummary {
+  return {
     conversationId: entry.conversationId,
     source: entry.source,
     updatedAt: entry.updatedAt.toISOString(),
-    messageCount: messages.length,
+    messageCount,
     title: "",
     models: [],
-    status: statusOf(messages, now - entry.updatedAt.getTime()),
+    status,
+    statusBasis,
     turns: 0,
     inputTokens: 0,
     outputTokens: 0,
@@ -58,31 +107,59 @@ export function summarize(
     costUsd: 0,
     recordedMs: 0,
   };
-  for (const message of messages) {
-    if (message.role === "user") {
-      if (!summary.title) summary.title = promptText(message.content).slice(0, 200);
-      for (const ms of Object.values(message.meta?.tool_durations_ms ?? {})) summary.recordedMs += ms;
-      continue;
-    }
-    summary.turns++;
-    if (message.model && !summary.models.includes(message.model)) summary.models.push(message.model);
-    const usage = message.usage;
-    summary.inputTokens += usage?.input_tokens ?? 0;
-    summary.outputTokens += usage?.output_tokens ?? 0;
-    summary.cacheReadTokens += usage?.cache_read_input_tokens ?? 0;
-    summary.cacheWriteTokens += usage?.cache_creation_input_tokens ?? 0;
-    summary.costUsd += message.meta?.cost_usd ?? 0;
-    summary.recordedMs += message.meta?.latency_ms ?? 0;
-  }
-  return summary;
 }
 
-function statusOf(messages: readonly ModelMessage[], sinceWriteMs: number): ConversationStatus {
+/** The first prompt's text, cut to 200 characters. */
+function titleOf(messages: readonly ModelMessage[]): string {
+  for (const message of messages) {
+    if (message.role !== "user") continue;
+    const text = promptText(message.content);
+    if (text) return text.slice(0, 200);
+  }
+  return "";
+}
+
+/** Counts one message into the summary's title and totals. */
+function addMessage(summary: ConversationSummary, message: ModelMessage): void {
+  if (message.role === "user") {
+    if (!summary.title) summary.title = promptText(message.content).slice(0, 200);
+    for (const ms of Object.values(message.meta?.tool_durations_ms ?? {})) summary.recordedMs += ms;
+    return;
+  }
+  summary.turns++;
+  if (message.model && !summary.models.includes(message.model)) summary.models.push(message.model);
+  const usage = message.usage;
+  summary.inputTokens += usage?.input_tokens ?? 0;
+  summary.outputTokens += usage?.output_tokens ?? 0;
+  summary.cacheReadTokens += usage?.cache_read_input_tokens ?? 0;
+  summary.cacheWriteTokens += usage?.cache_creation_input_tokens ?? 0;
+  summary.costUsd += message.meta?.cost_usd ?? 0;
+  summary.recordedMs += message.meta?.latency_ms ?? 0;
+}
+
+/**
+ * Where a conversation ending in `messages` stands. `paused`: history ends in the pause marker (a
+ * pause for approval, waiting for decisions). `running`: a run holds it now — this studio's own
+ * resume, or the `isRunning` option said so — or, when nobody can tell, it ends without an answer
+ * and was written in the last minute. `finished`: it ends in an answer (an assistant turn without
+ * tool calls) and no run holds it. `failed`: it ends without an answer (a prompt or tool results
+ * never answered, calls never run), nothing holds it and it has not been written for a minute: an
+ * error ended its query, or its process died.
+ */
+export function statusOf(
+  messages: readonly ModelMessage[],
+  entry: SummaryEntry,
+  now: number,
+): [ConversationStatus, StatusBasis] {
   const last = messages.at(-1);
-  if (last && Array.isArray((last as { pending_approvals?: unknown }).pending_approvals)) return "paused";
+  if (last && Array.isArray((last as { pending_approvals?: unknown }).pending_approvals))
+    return ["paused", "pause marker"];
+  if (entry.running) return ["running", entry.running];
   if (last?.role === "assistant" && !last.content.some((block) => block.type === "tool_use"))
-    return "finished";
-  return sinceWriteMs <= RUNNING_WINDOW_MS ? "running" : "failed";
+    return ["finished", "answer"];
+  return now - entry.updatedAt.getTime() <= RUNNING_WINDOW_MS
+    ? ["running", "recent write"]
+    : ["failed", "no answer"];
 }
 
 /** The text of a prompt: its string, or its text blocks; tool results are not a prompt. */

@@ -11,6 +11,7 @@ import { registerConcurrencyTests } from "./store-conformance-concurrency-tests"
 import { registerHistoryTests } from "./store-conformance-history-tests";
 import { createTestRunner } from "./store-conformance-runner";
 import { registerStrainTests } from "./store-conformance-strain-tests";
+import { registerWindowTests } from "./store-conformance-window-tests";
 
 export type {
   ConformanceAssertion,
@@ -44,5 +45,6 @@ export function runHistoryStoreConformance(
     registerApprovalTests(test, expect, options.concurrency ?? true);
     if (options.concurrency ?? true) registerConcurrencyTests(test, expect);
     registerCheckpointTests(test, expect, factory, options);
+    registerWindowTests(test, expect, options.concurrency ?? true);
   });
 }

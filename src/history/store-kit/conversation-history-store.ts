@@ -4,6 +4,8 @@
  * and forked.
  * @module
  */
+
+import type { HistoryRange, HistoryWindow } from "../history-window";
 import type { RunClaim, RunClaimOptions } from "../run-claim";
 import type { ClosableHistoryStore } from "./versioned-store";
 
@@ -21,6 +23,11 @@ export interface ConversationInfo {
 export interface ConversationHistoryStore extends ClosableHistoryStore {
   /** The conversation this store reads and writes. */
   readonly conversationId: string;
+  /**
+   * A window of this conversation and its message count, read together in one statement or
+   * script, by message position (see `HistoryStore.loadRange`).
+   */
+  loadRange(range: HistoryRange): Promise<HistoryWindow>;
   /** Every conversation in the database (under this store's tables or key prefix), most recently written first. */
   listConversations(): Promise<ConversationInfo[]>;
   /**

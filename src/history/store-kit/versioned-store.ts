@@ -10,6 +10,7 @@
 import { AgentLatticeError, HistoryStoreError } from "../../errors";
 import type { ModelMessage } from "../../messages/types";
 import { containsSecret, redact } from "../../shared/redact";
+import { assertHistoryRange, type HistoryRange, type HistoryWindow } from "../history-window";
 import type { HistoryStore } from "../store";
 import { serializeMessage } from "./message-codec";
 
@@ -24,6 +25,12 @@ import { serializeMessage } from "./message-codec";
 export interface VersionedBackend {
   /** Reads the conversation and makes its current version the expected one. */
   load(): Promise<ModelMessage[]>;
+  /**
+   * Reads a window of the conversation and its message count together (see `HistoryStore.loadRange`),
+   * leaving the expected version as it was. Optional: a store over a backend without it has no
+   * `loadRange`.
+   */
+  loadRange?(range: HistoryRange): Promise<HistoryWindow>;
   /** Appends serialized messages, in order, after the stored ones. */
   append(serializedMessages: readonly string[]): Promise<void>;
   /** Replaces the whole conversation with these serialized messages. */
@@ -135,12 +142,30 @@ export function createVersionedStoreCore(
 
   return {
     load,
+    ...windowReader(backend, (read) => asStoreError("load", () => exclusive(read))),
     append,
     replace,
     close,
     exclusive,
     withoutSecrets: redacting,
     failOnError: options.failOnError ?? false,
+  };
+}
+
+/**
+ * The store's `loadRange` when the backend has one: the range checked first (a TypeError of the
+ * caller's, not a store failure), then read after the calls before it (a writer reads its own writes).
+ */
+function windowReader(
+  backend: VersionedBackend,
+  run: (read: () => Promise<HistoryWindow>) => Promise<HistoryWindow>,
+): { loadRange?: (range: HistoryRange) => Promise<HistoryWindow> } {
+  if (typeof backend.loadRange !== "function") return {};
+  return {
+    async loadRange(range) {
+      assertHistoryRange(range);
+      return run(() => backend.loadRange!(range));
+    },
   };
 }
 

@@ -67,6 +67,17 @@ export function createPostgresBackend(
       expected = { version, messageCount: stored.length };
       return stored.flatMap((row) => parseStoredMessage(row.message) ?? []);
     },
+    async loadRange(range) {
+      await ensureSchema(pool, tables);
+      const { rows } = await pool.query(queries.loadRange, [conversationId, range.from ?? null, range.limit]);
+      if (rows.length === 0) return { messages: [], from: 0, total: 0 };
+      const stored = rows.filter((row) => row.message !== null);
+      return {
+        messages: stored.flatMap((row) => parseStoredMessage(row.message) ?? []),
+        from: Number(rows[0].start),
+        total: Number(rows[0].message_count),
+      };
+    },
     async append(serializedMessages) {
       await ensureSchema(pool, tables);
       const from = expected ?? (await stateOf(pool, queries, conversationId));

@@ -40,6 +40,16 @@ export function createQueries({ conversations, messages }: Tables) {
     load: `SELECT c.version, m.message::text AS message
            FROM ${conversations} c LEFT JOIN ${messages} m ON m.conversation_id = c.id
            WHERE c.id = $1 ORDER BY m.ordinal`,
+    /** $1 id, $2 first ordinal (null: the newest $3), $3 limit: the count, the start and the window's rows. */
+    loadRange: `WITH c AS (
+        SELECT id, message_count,
+               CASE WHEN $2::int IS NULL THEN GREATEST(0, message_count - $3::int) ELSE LEAST($2::int, message_count) END AS start
+        FROM ${conversations} WHERE id = $1
+      )
+      SELECT c.message_count, c.start, m.message::text AS message
+      FROM c LEFT JOIN ${messages} m
+        ON m.conversation_id = c.id AND m.ordinal >= c.start AND m.ordinal < c.start + $3::int
+      ORDER BY m.ordinal`,
     appendToNew: `WITH created AS (
         INSERT INTO ${conversations} (id, version, message_count) VALUES ($1, 1, $2)
         ON CONFLICT (id) DO NOTHING RETURNING id, 0 AS first_ordinal

@@ -125,6 +125,7 @@ function createStore(
     conversationId,
     failOnError: core.failOnError,
     load: core.load,
+    loadRange: core.loadRange!,
     append: core.append,
     replace: core.replace,
     close: core.close,

@@ -10,7 +10,7 @@ import { parseStoredMessage } from "../../history/store-kit/message-codec";
 import type { SharedResource } from "../../history/store-kit/shared-resource";
 import type { DeletableVersionedBackend } from "../../history/store-kit/versioned-store";
 import type { ModelMessage } from "../../messages/types";
-import { type ConversationKeys, loadConversation } from "./redis-conversations";
+import { type ConversationKeys, loadConversation, loadConversationRange } from "./redis-conversations";
 import { APPEND_SCRIPT, REPLACE_SCRIPT, runScript } from "./redis-scripts";
 
 /** The backend of conversation `conversationId` at `keys`, on the client of `resource` (released by `close()`). */
@@ -48,6 +48,10 @@ export function createRedisBackend(
       const { version, rows } = await loadConversation(client, keys);
       expectedVersion = version;
       return rows.flatMap((text) => parseStoredMessage(text) ?? []);
+    },
+    async loadRange(range) {
+      const { total, start, rows } = await loadConversationRange(client, keys, range);
+      return { messages: rows.flatMap((text) => parseStoredMessage(text) ?? []), from: start, total };
     },
     append: (serializedMessages) => write(APPEND_SCRIPT, [keys.meta, keys.messages], serializedMessages),
     replace: (serializedMessages) =>

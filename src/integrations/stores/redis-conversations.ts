@@ -5,7 +5,7 @@
  */
 import type { Redis } from "ioredis";
 import type { ConversationInfo } from "../../history/store-kit/conversation-history-store";
-import { LOAD_SCRIPT, runScript } from "./redis-scripts";
+import { LOAD_RANGE_SCRIPT, LOAD_SCRIPT, runScript } from "./redis-scripts";
 
 /** The keys of one conversation. */
 export interface ConversationKeys {
@@ -37,6 +37,21 @@ export async function loadConversation(
     string[],
   ];
   return { version: Number(version ?? 0), rows };
+}
+
+/** A window of the messages and their count, in one script. */
+export async function loadConversationRange(
+  client: Redis,
+  keys: ConversationKeys,
+  range: { from?: number; limit: number },
+): Promise<{ total: number; start: number; rows: string[] }> {
+  const [total, start, rows] = (await runScript(
+    client,
+    LOAD_RANGE_SCRIPT,
+    [keys.messages],
+    [String(range.from ?? -1), String(range.limit)],
+  )) as [number, number, string[]];
+  return { total: Number(total), start: Number(start), rows };
 }
 
 /** Every conversation under `keyPrefix`, the most recently updated first. */

@@ -50,6 +50,17 @@ return {1, touch(KEYS[1], KEYS[2])}`;
  */
 export const LOAD_SCRIPT = `return {redis.call('HGET', KEYS[1], 'version'), redis.call('LRANGE', KEYS[2], 0, -1)}`;
 
+/**
+ * KEYS: messages. ARGV: first index (-1: the newest ARGV[2]), limit. Returns {count, start, messages}:
+ * the window and the count read together, as one command.
+ */
+export const LOAD_RANGE_SCRIPT = `local total = redis.call('LLEN', KEYS[1])
+local limit = tonumber(ARGV[2])
+local start = tonumber(ARGV[1])
+if start < 0 then start = math.max(0, total - limit) else start = math.min(start, total) end
+if start >= total then return {total, start, {}} end
+return {total, start, redis.call('LRANGE', KEYS[1], start, start + limit - 1)}`;
+
 /** Runs a script by its SHA1, loading it first when the server does not have it cached. */
 export async function runScript(
   client: Redis,

@@ -33,6 +33,11 @@ export interface ConversationState {
 export interface Statements {
   /** The conversation's state and its stored message lines, read together. */
   load(id: string): { state: ConversationState; rows: string[] };
+  /** The message count and the lines of ordinals `start` to `start + limit` (exclusive), read together. */
+  loadRange(
+    id: string,
+    range: { from?: number; limit: number },
+  ): { total: number; start: number; rows: string[] };
   /**
    * Appends `lines` after the stored messages, or replaces them with `lines`, once the version is
    * claimed from `expected` (else the stored one); returns the new state. Throws a
@@ -80,6 +85,11 @@ function prepareSingleStatements(database: Database.Database, { messages, conver
     selectMessages: database
       .prepare<[string], string>(`SELECT message FROM ${messages} WHERE conversation_id = ? ORDER BY ordinal`)
       .pluck(),
+    selectWindow: database
+      .prepare<[string, number, number], string>(
+        `SELECT message FROM ${messages} WHERE conversation_id = ? AND ordinal >= ? AND ordinal < ? ORDER BY ordinal`,
+      )
+      .pluck(),
     createConversation: database.prepare<[string, number, string, string]>(
       `INSERT INTO ${conversations} (id, version, message_count, created_at, updated_at) VALUES (?, 1, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
     ),
@@ -104,12 +114,42 @@ function prepareSingleStatements(database: Database.Database, { messages, conver
   };
 }
 
-/** Creates the tables (when missing) and prepares every statement the store runs. */
+/** A window of a conversation and its message count, read in one (deferred) transaction. */
+function windowTransaction(
+  database: Database.Database,
+  stateOf: (id: string) => ConversationState,
+  selectWindow: Database.Statement<[string, number, number], string>,
+) {
+  return database.transaction((id: string, range: { from?: number; limit: number }) => {
+    const total = stateOf(id).messageCount;
+    const start = range.from === undefined ? Math.max(0, total - range.limit) : Math.min(range.from, total);
+    return { total, start, rows: selectWindow.all(id, start, start + range.limit) };
+  });
+}
+
+/** Statements already prepared, by database and tables: one set serves every store of a database. */
+const prepared = new WeakMap<Database.Database, Map<string, Statements>>();
+
+/**
+ * Creates the tables (when missing) and prepares every statement the store runs — once per
+ * database and table names: the next store of the same database and tables reuses them (opening a
+ * store per conversation, as a server or the studio does, costs no preparing).
+ */
 export function prepareStatements(database: Database.Database, tables: TableNames): Statements {
+  let byTables = prepared.get(database);
+  if (byTables === undefined) prepared.set(database, (byTables = new Map()));
+  const key = `${tables.messages}\u0000${tables.conversations}`;
+  let statements = byTables.get(key);
+  if (statements === undefined) byTables.set(key, (statements = prepareAll(database, tables)));
+  return statements;
+}
+
+function prepareAll(database: Database.Database, tables: TableNames): Statements {
   createTables(database, tables);
   const {
     selectState,
     selectMessages,
+    selectWindow,
     createConversation,
     bumpVersion,
     insertMessage,
@@ -139,6 +179,7 @@ export function prepareStatements(database: Database.Database, tables: TableName
 
   const load = database.transaction((id: string) => ({ state: stateOf(id), rows: selectMessages.all(id) }));
 
+  const loadRange = windowTransaction(database, stateOf, selectWindow);
   const write = database.transaction(
     (
       id: string,
@@ -170,6 +211,7 @@ export function prepareStatements(database: Database.Database, tables: TableName
 
   return {
     load: (id: string) => load.deferred(id),
+    loadRange: (id: string, range: { from?: number; limit: number }) => loadRange.deferred(id, range),
     write: (
       id: string,
       expected: ConversationState | undefined,

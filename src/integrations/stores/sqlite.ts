@@ -149,6 +149,7 @@ function createStore(
     conversationId,
     failOnError: core.failOnError,
     load: core.load,
+    loadRange: core.loadRange!,
     append: core.append,
     replace: core.replace,
     close: core.close,
@@ -191,6 +192,10 @@ function createBackend(
       const { state, rows } = statements.load(conversationId);
       expected = state;
       return rows.flatMap((text) => parseStoredMessage(text) ?? []);
+    },
+    async loadRange(range) {
+      const { total, start, rows } = statements.loadRange(conversationId, range);
+      return { messages: rows.flatMap((text) => parseStoredMessage(text) ?? []), from: start, total };
     },
     async append(serializedMessages) {
       expected = statements.write(conversationId, expected, serializedMessages, "append");

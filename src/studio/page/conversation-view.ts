@@ -50,6 +50,20 @@ export async function showConversation(
   const [first, canAct] = await Promise.all([fetchWindow(source, id), acting]);
   let view = first;
   let earlier: ModelMessage[] = [];
+  // A long conversation's window comes with a partial summary: the whole one is asked once per version.
+  let whole: { version: string; summary: ConversationSummary } | undefined;
+  const countWhole = async () => {
+    const version = view.version;
+    if (!view.summary.partial || whole?.version === version) return;
+    whole = { version, summary: view.summary };
+    const summary = await api<ConversationSummary>(`/api/summary${query({ source, id })}`).catch(
+      () => undefined,
+    );
+    if (summary && view.version === version && !signal.aborted) {
+      whole = { version, summary };
+      render();
+    }
+  };
   const render = () => {
     const messages = [...earlier, ...view.messages];
     const from = view.from - earlier.length;
@@ -63,7 +77,7 @@ export async function showConversation(
       render();
     });
     main.replaceChildren(
-      header(view.summary),
+      header(view.summary.partial && whole?.version === view.version ? whole.summary : view.summary),
       pendingPanel(view, canAct, () => void refresh()),
       chartsOf(seriesOf(items)),
       older,
@@ -79,6 +93,7 @@ export async function showConversation(
     render();
   };
   render();
+  void countWhole();
   while (!signal.aborted) {
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     if (signal.aborted) break;
@@ -87,7 +102,10 @@ export async function showConversation(
         version: view.version,
       }),
     );
-    if (version !== null && version !== view.version) await refresh().catch(() => {});
+    if (version !== null && version !== view.version) {
+      await refresh().catch(() => {});
+      void countWhole();
+    }
   }
 }
 
@@ -95,14 +113,19 @@ function header(summary: ConversationSummary): HTMLElement {
   const totals = el("dl", { class: "totals", "data-testid": "totals" });
   const add = (term: string, value: string) =>
     totals.append(el("dt", { text: term }), el("dd", { text: value }));
-  add("Status", summary.status);
+  add("Status", `${summary.status} (${summary.statusBasis})`);
   add("Model", summary.models.join(", ") || "–");
-  add("Turns", String(summary.turns));
-  add("Input tokens", count(summary.inputTokens));
-  add("Cache read / written", `${count(summary.cacheReadTokens)} / ${count(summary.cacheWriteTokens)}`);
-  add("Output tokens", count(summary.outputTokens));
-  add("Cost", dollars(summary.costUsd));
-  add("Recorded time", duration(summary.recordedMs));
+  // Totals of a long conversation not counted yet: shown as such, filled in when counted.
+  const total = (text: string) => (summary.partial ? "counting…" : text);
+  add("Turns", total(String(summary.turns)));
+  add("Input tokens", total(count(summary.inputTokens)));
+  add(
+    "Cache read / written",
+    total(`${count(summary.cacheReadTokens)} / ${count(summary.cacheWriteTokens)}`),
+  );
+  add("Output tokens", total(count(summary.outputTokens)));
+  add("Cost", total(dollars(summary.costUsd)));
+  add("Recorded time", total(duration(summary.recordedMs)));
   return el(
     "section",
     { class: "header" },

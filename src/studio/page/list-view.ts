@@ -59,6 +59,7 @@ export async function showList(main: HTMLElement, filter: Record<string, string>
     const page = await api<Page>(`/api/conversations${query({ ...filter, offset, limit: PAGE_SIZE })}`);
     info.textContent = `${page.total.toLocaleString("en-US")} conversations`;
     for (const item of page.items) body.append(itemRow(item));
+    void countPartial(body, page.items);
     offset = page.next ?? offset;
     more.hidden = page.next === null;
     more.disabled = false;
@@ -67,20 +68,41 @@ export async function showList(main: HTMLElement, filter: Record<string, string>
   await load();
 }
 
+/** Rows listed before their totals were counted (long conversations) get them, one at a time. */
+async function countPartial(body: HTMLElement, items: readonly ConversationSummary[]): Promise<void> {
+  for (const item of items) {
+    if (!item.partial) continue;
+    const whole = await api<ConversationSummary>(
+      `/api/summary${query({ source: item.source, id: item.conversationId })}`,
+    ).catch(() => undefined);
+    const row = [...body.children].find(
+      (candidate) =>
+        candidate.getAttribute("data-conversation") === item.conversationId &&
+        candidate.getAttribute("data-source") === String(item.source),
+    );
+    if (whole && row?.isConnected) row.replaceWith(itemRow(whole));
+  }
+}
+
 function itemRow(item: ConversationSummary): HTMLElement {
   const link = el("a", { href: `#/c/${item.source}/${encodeURIComponent(item.conversationId)}` });
   link.append(
     el("strong", { text: item.title || "(no prompt)" }),
     el("span", { class: "id", text: item.conversationId }),
   );
-  const tr = el("tr", { "data-conversation": item.conversationId });
+  const tr = el("tr", { "data-conversation": item.conversationId, "data-source": String(item.source) });
+  const total = (text: string) => (item.partial ? "counting…" : text);
   tr.append(
     el("td", {}, link),
-    el("td", {}, el("span", { class: `status ${item.status}`, text: item.status })),
+    el(
+      "td",
+      {},
+      el("span", { class: `status ${item.status}`, text: item.status, title: `by ${item.statusBasis}` }),
+    ),
     el("td", { text: item.models.join(", ") }),
-    el("td", { text: String(item.turns) }),
-    el("td", { text: dollars(item.costUsd) }),
-    el("td", { text: duration(item.recordedMs) }),
+    el("td", { text: total(String(item.turns)) }),
+    el("td", { text: total(dollars(item.costUsd)) }),
+    el("td", { text: total(duration(item.recordedMs)) }),
     el("td", { text: new Date(item.updatedAt).toLocaleString() }),
   );
   return tr;

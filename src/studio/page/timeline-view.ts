@@ -1,6 +1,6 @@
 /**
- * The timeline's entries as elements: prompts, model turns (latency, stop reason, tokens, cost,
- * retries and fallback; thinking collapsed), tool calls (input, output or error, duration; a
+ * The timeline's entries as elements: prompts (with their checkpoint ids), model turns (latency,
+ * stop reason, tokens, cost, retries and fallback, context edits and tool searches; thinking collapsed), tool calls (input, output or error, duration; a
  * subagent's own conversation nested when its store is known), pauses.
  * @module
  */
@@ -36,6 +36,9 @@ function itemElement(item: TimelineItem, context: TimelineContext): HTMLElement 
         "div",
         {},
         el("span", { class: "label", text: "Prompt" }),
+        item.checkpointId
+          ? el("span", { class: "muted checkpoint", text: ` checkpoint ${item.checkpointId}` })
+          : null,
         el("pre", { class: "text", text: item.text }),
       );
     case "pause":
@@ -66,6 +69,14 @@ function turnElement(item: Extract<TimelineItem, { kind: "turn" }>, context: Tim
     { class: "turn" },
     el("div", { class: "facts" }, ...facts(message, item.number, item.toolMs)),
   );
+  if (item.events.length > 0)
+    box.append(
+      el(
+        "ul",
+        { class: "events", "data-testid": "turn-events" },
+        ...item.events.map((text) => el("li", { text })),
+      ),
+    );
   for (const block of proseOf(message)) {
     if (block.type === "text") box.append(el("pre", { class: "text", text: block.text }));
     else if (block.type === "thinking")

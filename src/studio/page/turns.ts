@@ -9,6 +9,7 @@ import type {
   ContentBlock,
   ModelMessage,
   ToolResultBlock,
+  ToolSearchToolResultBlock,
   ToolUseBlock,
 } from "../../messages/types";
 
@@ -21,7 +22,7 @@ export interface ToolCallView {
 
 /** One entry of the timeline. */
 export type TimelineItem =
-  | { kind: "prompt"; index: number; text: string; createdAt?: string }
+  | { kind: "prompt"; index: number; text: string; createdAt?: string; checkpointId?: string }
   | { kind: "compaction"; index: number; text: string }
   | {
       kind: "turn";
@@ -30,6 +31,8 @@ export type TimelineItem =
       message: AssistantModelMessage;
       calls: ToolCallView[];
       toolMs: number;
+      /** What happened around the turn besides its content: context edits, tool searches. */
+      events: string[];
     }
   | { kind: "pause"; index: number; pending: Array<{ tool_use_id: string; name: string }> }
   | { kind: "note"; index: number; text: string };
@@ -50,7 +53,7 @@ export function timelineOf(messages: readonly ModelMessage[], from: number): Tim
       const next = messages[offset + 1];
       const calls = toolCallsOf(message, next);
       const toolMs = calls.reduce((sum, view) => sum + (view.durationMs ?? 0), 0);
-      items.push({ kind: "turn", index, number: ++turn, message, calls, toolMs });
+      items.push({ kind: "turn", index, number: ++turn, message, calls, toolMs, events: eventsOf(message) });
       return;
     }
     const pending = (message as { pending_approvals?: Array<{ tool_use_id: string; name: string }> })
@@ -62,7 +65,7 @@ export function timelineOf(messages: readonly ModelMessage[], from: number): Tim
     if (typeof message.content === "string") {
       if (message.content.startsWith(COMPACTION_NOTE))
         items.push({ kind: "compaction", index, text: message.content });
-      else items.push({ kind: "prompt", index, text: message.content, createdAt: message.meta?.created_at });
+      else items.push(promptItem(index, message.content, message));
       return;
     }
     const text = message.content
@@ -73,10 +76,50 @@ export function timelineOf(messages: readonly ModelMessage[], from: number): Tim
     // Results of the previous turn's calls are shown with the calls; others (the first message of the window) as a note.
     if (results.length > 0 && previous?.role !== "assistant")
       items.push({ kind: "note", index, text: `${results.length} tool result(s) of an earlier turn` });
-    if (text.length > 0)
-      items.push({ kind: "prompt", index, text: text.join("\n"), createdAt: message.meta?.created_at });
+    if (text.length > 0) items.push(promptItem(index, text.join("\n"), message));
   });
   return items;
+}
+
+function promptItem(index: number, text: string, message: ModelMessage): TimelineItem {
+  return {
+    kind: "prompt",
+    index,
+    text,
+    createdAt: message.meta?.created_at,
+    checkpointId: message.meta?.checkpoint_id,
+  };
+}
+
+/**
+ * The events a turn's record holds: context edits the provider applied to its request
+ * (`meta.context_management`), and the provider's tool searches in it (`server_tool_use` with its
+ * `tool_search_tool_result`: the query and the tools found, or the error).
+ */
+export function eventsOf(message: AssistantModelMessage): string[] {
+  const events: string[] = [];
+  for (const edit of message.meta?.context_management?.applied_edits ?? []) {
+    const what =
+      edit.type === "clear_tool_uses_20250919"
+        ? `${edit.cleared_tool_uses} tool use(s)`
+        : `${edit.cleared_thinking_turns} thinking turn(s)`;
+    events.push(`Context edit: cleared ${what}, ${edit.cleared_input_tokens} input tokens freed`);
+  }
+  const results = new Map<string, ToolSearchToolResultBlock>();
+  for (const block of message.content)
+    if (block.type === "tool_search_tool_result") results.set(block.tool_use_id, block);
+  for (const block of message.content) {
+    if (block.type !== "server_tool_use") continue;
+    const found = results.get(block.id)?.content;
+    const outcome =
+      found === undefined
+        ? "no result recorded"
+        : found.type === "tool_search_tool_result_error"
+          ? `error ${found.error_code}`
+          : `found ${found.tool_references.map((reference) => reference.tool_name).join(", ") || "nothing"}`;
+    events.push(`Tool search (${block.name}) ${JSON.stringify(block.input)}: ${outcome}`);
+  }
+  return events;
 }
 
 function toolCallsOf(message: AssistantModelMessage, next: ModelMessage | undefined): ToolCallView[] {
