@@ -128,7 +128,9 @@ describe("the published tarball", () => {
 describe("the package's scripts and version", () => {
   it("npm test's build step is silent (the test output starts with the tests)", () => {
     // setup:tests, then a build only when dist/ is stale, tsup run with --silent (one line says why it builds).
-    expect(packageJson.scripts.pretest).toBe("node scripts/setup-tests.mjs && node scripts/build-if-stale.mjs");
+    expect(packageJson.scripts.pretest).toBe(
+      "node scripts/setup-tests.mjs && node scripts/build-if-stale.mjs",
+    );
     const build = readFileSync(join(root, "scripts/build-if-stale.mjs"), "utf8");
     expect(build).toMatch(/spawnSync\(tsup, \["--silent"\]/);
   });
