@@ -1,4 +1,4 @@
-import { defineConfig } from "tsup";
+import { defineConfig, type Options } from "tsup";
 
 /**
  * Two builds, run in parallel by tsup:
@@ -12,43 +12,50 @@ import { defineConfig } from "tsup";
  */
 const CLI_FOLDER = "cli";
 
-export default defineConfig([
-  {
-    entry: {
-      index: "src/index.ts",
-      testing: "src/testing/index.ts",
-      "stores/sqlite": "src/integrations/stores/sqlite.ts",
-      "stores/postgres": "src/integrations/stores/postgres.ts",
-      "stores/redis": "src/integrations/stores/redis.ts",
-      mcp: "src/integrations/mcp/index.ts",
-      tools: "src/workspace-tools/index.ts",
-      queue: "src/queue/index.ts",
-      ui: "src/ui/index.ts",
-      "skills/files": "src/skills/files.ts",
-      studio: "src/studio/index.ts",
-    },
-    format: ["esm", "cjs"],
-    dts: true,
-    splitting: true,
-    sourcemap: false,
-    // Everything from an earlier build goes, but the command, which the other build writes.
-    clean: [`!${CLI_FOLDER}/**`],
-    target: "node20",
-    platform: "node",
-    treeshake: true,
-    // The studio's page (browser code, not part of the library's modules): dist/studio-page.
-    onSuccess: "node scripts/build-studio-page.mjs",
+/**
+ * `AGENT_LATTICE_BUILD=cli` builds the command alone (scripts/build-if-stale.mjs --cli: what
+ * `npm run demo` and a developer's `npm install` in the clone need, in seconds).
+ */
+const cliOnly = process.env.AGENT_LATTICE_BUILD === "cli";
+
+const library = {
+  entry: {
+    index: "src/index.ts",
+    testing: "src/testing/index.ts",
+    "stores/sqlite": "src/integrations/stores/sqlite.ts",
+    "stores/postgres": "src/integrations/stores/postgres.ts",
+    "stores/redis": "src/integrations/stores/redis.ts",
+    mcp: "src/integrations/mcp/index.ts",
+    tools: "src/workspace-tools/index.ts",
+    queue: "src/queue/index.ts",
+    ui: "src/ui/index.ts",
+    "skills/files": "src/skills/files.ts",
+    studio: "src/studio/index.ts",
   },
-  {
-    entry: { main: "src/cli/main.ts" },
-    outDir: `dist/${CLI_FOLDER}`,
-    format: ["esm"],
-    dts: false,
-    splitting: true,
-    sourcemap: false,
-    clean: true,
-    target: "node20",
-    platform: "node",
-    treeshake: true,
-  },
-]);
+  format: ["esm", "cjs"],
+  dts: true,
+  splitting: true,
+  sourcemap: false,
+  // Everything from an earlier build goes, but the command, which the other build writes.
+  clean: [`!${CLI_FOLDER}/**`],
+  target: "node20",
+  platform: "node",
+  treeshake: true,
+  // The studio's page (browser code, not part of the library's modules): dist/studio-page.
+  onSuccess: "node scripts/build-studio-page.mjs",
+} satisfies Options;
+
+const command = {
+  entry: { main: "src/cli/main.ts" },
+  outDir: `dist/${CLI_FOLDER}`,
+  format: ["esm"],
+  dts: false,
+  splitting: true,
+  sourcemap: false,
+  clean: true,
+  target: "node20",
+  platform: "node",
+  treeshake: true,
+} satisfies Options;
+
+export default defineConfig(cliOnly ? [command] : [library, command]);

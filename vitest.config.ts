@@ -16,5 +16,7 @@ export default defineConfig({
     hookTimeout: 30_000,
     pool: "forks",
     setupFiles: ["test/support/ignore-meta.ts"],
+    // Links better-sqlite3 from test/extras (installed by `npm run setup:tests`) into node_modules.
+    globalSetup: ["test/support/link-test-extras.ts"],
   },
 });

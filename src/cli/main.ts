@@ -14,6 +14,7 @@ import { type CliIo, processIo } from "./io";
 import type { QueryOutput } from "./query-output";
 import { createRedactor, type Redactor } from "./redact";
 import { exitOnTerminationSignals } from "./termination";
+import { unbuiltEntryHint } from "./unbuilt-entry";
 
 // `--version` and `--help` load nothing but the above: the agent, its tools and the terminal
 // output are imported when a command runs (start-up time of the command line, bench/startup.mjs).
@@ -178,7 +179,8 @@ function reportFailure(error: unknown, io: CliIo, redact: Redactor): number {
     return EXIT_USAGE_ERROR;
   }
   const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  io.stderr.write(`agent-lattice: ${redact(message)}\n`);
+  const hint = unbuiltEntryHint(error);
+  io.stderr.write(`agent-lattice: ${redact(message)}${hint ? ` — ${hint}` : ""}\n`);
   return EXIT_AGENT_ERROR;
 }
 

@@ -12,16 +12,19 @@ import { toProviderError } from "./errors";
 
 /**
  * Reads a JSON response as the message; the request id is known before the body is read, so a
- * body cut mid-way still fails with the id of the request it belonged to.
+ * body cut mid-way still fails with the id of the request it belonged to. `source` names the
+ * service in errors ("Anthropic API", "Model provider host:port").
  */
 export async function readJsonMessage(
   response: Response,
   progress: { requestId?: string },
   secrets: readonly string[],
+  source: string,
 ): Promise<AssistantModelMessage> {
   const requestId = response.headers.get("request-id") ?? undefined;
   progress.requestId = requestId;
-  return messageFromJsonBody(await readJsonBody(response, requestId, secrets), requestId, secrets);
+  const body = await readJsonBody(response, requestId, secrets, source);
+  return messageFromJsonBody(body, requestId, secrets, source);
 }
 
 /**
@@ -33,45 +36,53 @@ export async function readJsonBody(
   response: Response,
   requestId: string | undefined,
   secrets: readonly string[],
+  source: string,
 ): Promise<unknown> {
   const text = await response.text();
   try {
     return JSON.parse(text);
   } catch {
-    throw notAMessageError("not JSON", response, text, requestId, secrets);
+    throw notAMessageError("not JSON", response, { start: text, requestId }, secrets, source);
   }
 }
 
-/** A 200 whose body is not what was asked for: a non-retryable ProviderError saying what came instead. */
+/**
+ * A 200 whose body is not what was asked for: a non-retryable ProviderError saying what came
+ * instead (`body.start`: the start of the body), naming the service as `source`.
+ */
 export function notAMessageError(
   what: string,
   response: Response,
-  start: string,
-  requestId: string | undefined,
+  { start, requestId }: { start: string; requestId: string | undefined },
   secrets: readonly string[],
+  source: string,
 ): ProviderError {
   const contentType = response.headers.get("content-type");
   const body = start.trim() ? snippet(start, secrets) : "an empty body";
   return new ProviderError(
-    `Anthropic API: the response is ${what} (${contentType ? `content-type ${redact(contentType, secrets)}` : "no content-type"}): ${body}${requestId ? ` (request-id ${requestId})` : ""}`,
+    `${source}: the response is ${what} (${contentType ? `content-type ${redact(contentType, secrets)}` : "no content-type"}): ${body}${requestId ? ` (request-id ${requestId})` : ""}`,
     { status: response.status, requestId, retryable: false },
   );
 }
 
-/** A JSON response body as a message; an API error body or a body that is no message is a failure. */
+/**
+ * A JSON response body as a message; an API error body or a body that is no message is a failure
+ * naming the service as `source`.
+ */
 export function messageFromJsonBody(
   parsed: unknown,
   requestId: string | undefined,
   secrets: readonly string[],
+  source: string,
 ): AssistantModelMessage {
   if (isRecord(parsed) && parsed.type === "error") {
     // An endpoint that answers 200 with the Messages API error body: the same failure as the
     // stream's `error` event (an overloaded_error is retried).
-    throw toProviderError({ ...parsed, requestID: requestId }, { label: "Anthropic API" });
+    throw toProviderError({ ...parsed, requestID: requestId }, { label: source });
   }
   if (!isRecord(parsed) || !Array.isArray(parsed.content)) {
     throw new ProviderError(
-      `Anthropic API: the response is not a message (no content array): ${snippet(JSON.stringify(parsed) ?? "", secrets)}${requestId ? ` (request-id ${requestId})` : ""}`,
+      `${source}: the response is not a message (no content array): ${snippet(JSON.stringify(parsed) ?? "", secrets)}${requestId ? ` (request-id ${requestId})` : ""}`,
       { requestId, retryable: false },
     );
   }

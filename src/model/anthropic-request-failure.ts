@@ -9,7 +9,7 @@ import { TimeoutError } from "../errors";
 import type { AssistantModelMessage } from "../messages/types";
 import { linkSignals, MAX_TIMER_MS } from "../shared/signals";
 import type { ModelRequest } from "./client";
-import { type ModelEndpoint, serviceLabelOf } from "./endpoint";
+import { errorSourceOf, type ModelEndpoint, serviceLabelOf } from "./endpoint";
 import { isAbortError, toProviderError } from "./errors";
 
 /** What a failing request had achieved, for the `partial` flag. */
@@ -28,6 +28,11 @@ export interface RequestScope {
   /** Whether the request has a deadline of its own (`timeoutMs`). */
   readonly hasDeadline: boolean;
   readonly progress: RequestProgress;
+  /**
+   * How errors name the service: "Anthropic API", or "Model provider host:port" for any other
+   * endpoint (see {@link errorSourceOf}).
+   */
+  readonly source: string;
 }
 
 /** What a failure is described with: the secrets it must not show, and where the request went. */
@@ -70,6 +75,7 @@ export async function withFailureMapping(
     abort: link.abort,
     hasDeadline: timer !== undefined,
     progress: { hasContent: false },
+    source: errorSourceOf(context.endpoint),
   };
   try {
     return await run(scope);
@@ -80,7 +86,7 @@ export async function withFailureMapping(
     throw toProviderError(error, {
       secrets: context.secrets,
       partial: scope.progress.hasContent || undefined,
-      label: httpErrorLabelOf(context.endpoint),
+      label: scope.source,
       requestId: scope.progress.requestId,
       endpoint: hostPortOf(context.endpoint),
       endpointLabel: serviceLabelOf(context.endpoint),
@@ -89,18 +95,6 @@ export async function withFailureMapping(
     if (timer !== undefined) clearTimeout(timer);
     link.dispose();
   }
-}
-
-/**
- * What an HTTP error names as its source: "Anthropic API" for the Anthropic API only; another
- * endpoint by its host and port (a proxy, a compatible provider, a local server), so the error
- * points at the service that answered.
- */
-function httpErrorLabelOf(endpoint: ModelEndpoint): string {
-  const label = serviceLabelOf(endpoint);
-  if (label === "Anthropic API") return label;
-  const host = hostPortOf(endpoint);
-  return host === undefined ? label : `${label} ${host}`;
 }
 
 function hostPortOf(endpoint: ModelEndpoint): string | undefined {

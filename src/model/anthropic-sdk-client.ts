@@ -92,7 +92,7 @@ export async function createSdkMessage(
   const { data, requestId } = await settle(call);
   scope.progress.requestId = requestId;
   if (!isAsyncIterable(data)) {
-    return messageFromJsonBody(data, requestId, secrets);
+    return messageFromJsonBody(data, requestId, secrets, scope.source);
   }
   const streamed = new StreamedResponse(request, scope);
   const events = data[Symbol.asyncIterator]();

@@ -50,7 +50,12 @@ export class StreamedMessageAssembler {
   private contextManagement: AppliedContextEdit[] | undefined;
   /** The usage of a server compaction (`usage.iterations`' `compaction` entries), when reported. */
   private compactionUsage: Usage | undefined;
-  private readonly protocol = new StreamProtocol();
+  private readonly protocol: StreamProtocol;
+
+  /** `source`: how errors name the service, e.g. "Anthropic API" or "Model provider 127.0.0.1:8080". */
+  constructor(private readonly source = "Anthropic API") {
+    this.protocol = new StreamProtocol(source);
+  }
 
   /** Whether any content block has started: a failure from now on loses visible output. */
   get hasContent(): boolean {
@@ -106,7 +111,7 @@ export class StreamedMessageAssembler {
     const malformed = entries.find((entry) => entry.malformedInput);
     if (malformed && !CUT_OFF_STOP_REASONS.has(this.stopReason ?? "")) {
       throw new ProviderError(
-        `Anthropic API stream: a ${malformed.block.type} block's input is not valid JSON.`,
+        `${this.source} stream: a ${malformed.block.type} block's input is not valid JSON.`,
         { errorType: "invalid_tool_input", retryable: true, partial: true },
       );
     }

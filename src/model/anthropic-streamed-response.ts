@@ -25,12 +25,14 @@ import { type ServerSentEvent, SseDecoder } from "./sse-decoder";
  * `onEvent`, stops at a cancellation, fails at an `error` event, assembles the message.
  */
 export class StreamedResponse {
-  private readonly assembler = new StreamedMessageAssembler();
+  private readonly assembler: StreamedMessageAssembler;
 
   constructor(
     private readonly request: ModelRequest,
     private readonly scope: RequestScope,
-  ) {}
+  ) {
+    this.assembler = new StreamedMessageAssembler(scope.source);
+  }
 
   /** Takes one event; `true` when reading should stop (the message is complete, or cancelled). */
   accept(event: ModelStreamEvent): boolean {
@@ -39,7 +41,7 @@ export class StreamedResponse {
     if (event.type === "error") {
       throw toProviderError(
         { ...event, requestID: this.scope.progress.requestId },
-        { partial: this.assembler.hasContent, label: "Anthropic API stream" },
+        { partial: this.assembler.hasContent, label: `${this.scope.source} stream` },
       );
     }
     this.assembler.apply(event);
@@ -73,7 +75,12 @@ export async function readStreamedMessage(
   const requestId = response.headers.get("request-id") ?? undefined;
   scope.progress.requestId = requestId;
   if (isJsonResponse(response)) {
-    return messageFromJsonBody(await readJsonBody(response, requestId, secrets), requestId, secrets);
+    return messageFromJsonBody(
+      await readJsonBody(response, requestId, secrets, scope.source),
+      requestId,
+      secrets,
+      scope.source,
+    );
   }
   const labelled = isEventStream(response);
   const streamed = new StreamedResponse(request, scope);
@@ -83,7 +90,7 @@ export async function readStreamedMessage(
     reading: while (!body.done) {
       for (const frame of await body.nextEvents()) {
         frames++;
-        const event = parseEventData(frame.data, secrets);
+        const event = parseEventData(frame.data, secrets, scope.source);
         if (!event || !streamed.accept(event)) continue;
         // The message is whole: a body left open after it (a proxy's doing) must not hold it.
         if (event.type === "message_stop") await body.endsSoon();
@@ -95,7 +102,13 @@ export async function readStreamedMessage(
   }
   scope.signal.throwIfAborted();
   if (!labelled && frames === 0) {
-    throw notAMessageError("neither an event stream nor JSON", response, body.start, requestId, secrets);
+    throw notAMessageError(
+      "neither an event stream nor JSON",
+      response,
+      { start: body.start, requestId },
+      secrets,
+      scope.source,
+    );
   }
   return streamed.finish();
 }
@@ -164,8 +177,15 @@ class BodyReader {
   }
 }
 
-/** One server-sent event's JSON payload; `undefined` for keep-alive noise (`[DONE]`, empty data). */
-export function parseEventData(data: string, secrets: readonly string[]): ModelStreamEvent | undefined {
+/**
+ * One server-sent event's JSON payload; `undefined` for keep-alive noise (`[DONE]`, empty data).
+ * `source` names the service in the error for an event that is not JSON.
+ */
+export function parseEventData(
+  data: string,
+  secrets: readonly string[],
+  source: string,
+): ModelStreamEvent | undefined {
   if (!data || data === "[DONE]") return undefined;
   let parsed: unknown;
   try {
@@ -173,7 +193,7 @@ export function parseEventData(data: string, secrets: readonly string[]): ModelS
   } catch {
     throw toProviderError(
       { message: `the stream sent an event that is not JSON (${snippet(data, secrets)})` },
-      { label: "Anthropic API stream" },
+      { label: `${source} stream` },
     );
   }
   if (

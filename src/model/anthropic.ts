@@ -132,7 +132,7 @@ export function createAnthropicClient(options: AnthropicClientOptions = {}): Mod
         const response = await postMessages(sent, JSON.stringify({ ...wire, stream }), scope);
         return stream
           ? readStreamedMessage(response, request, scope, secrets)
-          : readJsonMessage(response, scope.progress, secrets);
+          : readJsonMessage(response, scope.progress, secrets, scope.source);
       });
     },
     countTokens: (request) => countTokensOverFetch(transport, request),

@@ -47,6 +47,17 @@ export function serviceLabelOf(endpoint: ModelEndpoint): string {
 }
 
 /**
+ * How an error names the service that answered (or sent a malformed answer): "Anthropic API" for
+ * the Anthropic API only; another endpoint by its host and port (`"Model provider
+ * api.deepseek.com:443"`, a proxy, a local server), so the message points at the right server.
+ */
+export function errorSourceOf(endpoint: ModelEndpoint): string {
+  const label = serviceLabelOf(endpoint);
+  if (label === "Anthropic API" || endpoint.address === undefined) return label;
+  return `${label} ${endpoint.address}${endpoint.port === undefined ? "" : `:${endpoint.port}`}`;
+}
+
+/**
  * Describes the endpoint at `baseURL`. A host not in the table (a proxy, a local server) is named
  * `"anthropic"`, the API it speaks; its address and port still tell which server it is.
  */

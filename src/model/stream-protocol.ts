@@ -39,6 +39,9 @@ export class StreamProtocol {
   private readonly open = new Map<number, string>();
   private readonly closed = new Set<number>();
 
+  /** `source`: how errors name the service, e.g. "Anthropic API" or "Model provider 127.0.0.1:8080". */
+  constructor(private readonly source = "Anthropic API") {}
+
   /**
    * Checks `event` against the events before it. `partial` says whether content was already
    * streamed (the failure's `partial`).
@@ -47,7 +50,7 @@ export class StreamProtocol {
   check(event: ModelStreamEvent, partial: boolean): void {
     const problem = this.problemOf(event);
     if (problem !== undefined) {
-      throw new ProviderError(`Anthropic API stream is malformed: ${problem}.`, {
+      throw new ProviderError(`${this.source} stream is malformed: ${problem}.`, {
         errorType: MALFORMED_STREAM_ERROR_TYPE,
         retryable: true,
         partial,

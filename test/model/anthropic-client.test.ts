@@ -601,7 +601,9 @@ describe("createAnthropicClient (JSON only)", () => {
       retryable: true,
       partial: false,
     });
-    expect(overloaded.message).toBe("Anthropic API overloaded_error: Overloaded (request-id req_mock_1)");
+    expect(overloaded.message).toBe(
+      `Model provider ${new URL(mock.url).host} overloaded_error: Overloaded (request-id req_mock_1)`,
+    );
     const invalid = await providerFailure(client.createMessage(request()));
     expect(invalid).toMatchObject({
       errorType: "invalid_request_error",

@@ -138,7 +138,10 @@ describe.each(CLIENTS)("a malformed stream through %s", (_name, client) => {
     expect(retry).toMatchObject({ error_type: MALFORMED_STREAM_ERROR_TYPE });
     const error = (retry as { error?: unknown }).error;
     expect(error).toBeInstanceOf(ProviderError);
-    expect((error as Error).message).toBe(`Anthropic API stream is malformed: ${says}.`);
+    // The mock is not the Anthropic API: the error names the server that sent the stream.
+    expect((error as Error).message).toBe(
+      `Model provider ${new URL(server.url).host} stream is malformed: ${says}.`,
+    );
     // Nothing of the malformed response entered history.
     expect(isWellFormedHistory(history)).toBe(true);
     expect(history).toEqual([

@@ -94,7 +94,9 @@ describe("installing agent-lattice from its repository", () => {
     expect(existsSync(join(clone, "dist"))).toBe(false);
     const { stdout } = await run("npm", ["pack", "--json", "--pack-destination", scratch], {
       cwd: clone,
-      timeout: 400_000,
+      // A liveness bound: the whole build takes about a minute alone, over six with the machine's
+      // two cores shared by several busy builds.
+      timeout: 900_000,
       maxBuffer: 64 * 1024 * 1024,
     });
     const [packed] = JSON.parse(stdout.slice(stdout.indexOf("[")));
@@ -103,7 +105,7 @@ describe("installing agent-lattice from its repository", () => {
       expect.arrayContaining(["dist/index.js", "dist/index.cjs", "dist/index.d.ts", "dist/cli/main.js"]),
     );
     tarball = join(scratch, packed.filename);
-  }, 420_000);
+  }, 920_000);
 
   it("the tarball installs into an empty folder and runs a tool-using agent, ESM and CJS", async () => {
     const project = emptyProject("from-tarball");

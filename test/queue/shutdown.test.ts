@@ -72,7 +72,9 @@ describe("worker.close()", () => {
     await agents.modelCall;
     const started = Date.now();
     await workers[0]!.close({ gracePeriodMs: 100 });
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // Interrupted, not waited out: the model call would take 60 s. A bound far from both (not a
+    // speed assertion), so a loaded machine cannot fail it.
+    expect(Date.now() - started).toBeLessThan(agents.delays.model / 2);
     expect((await queue.getJob(job.id))?.state).toBe("waiting");
     // The model request in flight was abandoned: only the prompt was recorded.
     expect(await historyOf(conversationId)).toEqual([{ role: "user", content: promptOf(conversationId, 0) }]);

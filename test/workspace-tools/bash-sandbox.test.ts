@@ -9,6 +9,7 @@ import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { InvalidOptionError } from "../../src/errors";
 import { createWorkspaceTools, isBashSandboxAvailable } from "../../src/workspace-tools/index";
+import { LIVENESS_FLOOR_MS } from "../support/promises";
 import {
   type CallResult,
   createSandbox as createPlainSandbox,
@@ -350,7 +351,10 @@ describe.skipIf(process.platform !== "linux")("bash in a bubblewrap sandbox", ()
       const marker = `${40 + (process.pid % 1000) / 1000}`;
       const controller = new AbortController();
       const pending = run(`echo started; sleep ${marker}`, {}, controller.signal);
-      for (let attempt = 0; attempt < 200 && hostProcessesWith(`sleep\0${marker}`).length === 0; attempt++) {
+      // Aborted only once the command runs (started under load, bwrap can take seconds to get there).
+      const giveUpAt = Date.now() + LIVENESS_FLOOR_MS;
+      while (hostProcessesWith(`sleep\0${marker}`).length === 0) {
+        if (Date.now() > giveUpAt) throw new Error("the sandboxed sleep never started");
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       controller.abort();

@@ -255,7 +255,6 @@ describe("connectMcpServers failure handling", () => {
       const script = wrapperScript(directory, `"${process.execPath}" "${STDIO_FIXTURE}" silent`);
       let serverPid = 0;
       try {
-        const started = Date.now();
         const connections = await connectMcpServers({
           wrapped: {
             type: "stdio",
@@ -267,8 +266,8 @@ describe("connectMcpServers failure handling", () => {
         expect(connections.statuses()[0]).toMatchObject({ status: "failed" });
         serverPid = Number(readFileSync(pidFile, "utf8"));
         expect(processRunning(serverPid)).toBe(false);
-        // It took about 10 s before (and left the server running); stdin, SIGTERM and the check take ~2.5 s.
-        expect(Date.now() - started).toBeLessThan(8_000);
+        // It took about 10 s before and left the server running; no speed bound here (a loaded machine
+        // stretches the ~2.5 s of stdin, SIGTERM and the check): the server being gone is the point.
         await connections.close();
       } finally {
         if (serverPid && processRunning(serverPid)) process.kill(serverPid, "SIGKILL");

@@ -1,0 +1,90 @@
+#!/usr/bin/env node
+/**
+ * `npm run setup:tests`: installs the test-only dependencies kept out of the root install
+ * (test/extras/package.json — better-sqlite3, which compiles from source when no prebuilt binary can
+ * be downloaded, most of a fresh `npm install`'s time) and links each into the root node_modules,
+ * where the sources, the tests and the built package resolve them. `npm test`, `npm run test:quick`
+ * and .ci/run run it first; vitest's global setup re-links (never installs) before each run, since
+ * every root `npm install` removes links it did not make.
+ *
+ * Steps: a package the root node_modules already has as a real install is left alone; else
+ * test/extras is installed (`npm ci --prefix test/extras`) when its node_modules lacks a package or
+ * is older than its lock; then each package is linked. `--link-only` skips the install (and says
+ * what is missing).
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const extras = join(root, "test", "extras");
+
+/** The packages test/extras/package.json lists. */
+export function extraPackages() {
+  const manifest = JSON.parse(readFileSync(join(extras, "package.json"), "utf8"));
+  return Object.keys({ ...manifest.dependencies, ...manifest.devDependencies });
+}
+
+/** Whether root node_modules has `name` as a real folder (installed there, not linked by us). */
+function installedAtRoot(name) {
+  const path = join(root, "node_modules", name);
+  return existsSync(path) && !lstatSync(path).isSymbolicLink();
+}
+
+/** Whether test/extras needs `npm ci`: a package missing, or the lock changed since the install. */
+function needsInstall(names) {
+  const installed = join(extras, "node_modules", ".package-lock.json");
+  if (!existsSync(installed)) return true;
+  if (statSync(join(extras, "package-lock.json")).mtimeMs > statSync(installed).mtimeMs) return true;
+  return names.some((name) => !existsSync(join(extras, "node_modules", name, "package.json")));
+}
+
+/**
+ * Links root node_modules/`name` to test/extras/node_modules/`name` (relative), replacing a link
+ * that points elsewhere or nowhere. Another process linking at the same time is no failure.
+ */
+function link(name) {
+  const path = join(root, "node_modules", name);
+  const target = relative(dirname(path), join(extras, "node_modules", name));
+  let current;
+  try {
+    current = lstatSync(path).isSymbolicLink() ? readlinkSync(path) : "(a folder)";
+  } catch {
+    current = undefined;
+  }
+  if (current === target || current === "(a folder)") return;
+  if (current !== undefined) rmSync(path, { force: true });
+  mkdirSync(dirname(path), { recursive: true });
+  try {
+    symlinkSync(target, path, "dir");
+  } catch (error) {
+    if (error.code !== "EEXIST") throw error;
+  }
+}
+
+/** Installs (unless `linkOnly`) and links; returns the packages still missing. */
+export function setUpTestExtras({ linkOnly = false } = {}) {
+  const wanted = extraPackages().filter((name) => !installedAtRoot(name));
+  if (wanted.length === 0) return [];
+  if (!linkOnly && needsInstall(wanted)) {
+    console.error(`agent-lattice: installing the test-only dependencies (${wanted.join(", ")}) into test/extras…`);
+    const result = spawnSync("npm", ["ci", "--prefix", extras, "--no-audit", "--no-fund"], {
+      cwd: root,
+      stdio: "inherit",
+    });
+    if (result.status !== 0) process.exit(result.status ?? 1);
+  }
+  const missing = wanted.filter((name) => !existsSync(join(extras, "node_modules", name, "package.json")));
+  for (const name of wanted) if (!missing.includes(name)) link(name);
+  return missing;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const missing = setUpTestExtras({ linkOnly: process.argv.includes("--link-only") });
+  if (missing.length > 0) {
+    console.error(
+      `agent-lattice: ${missing.join(", ")} not installed: run \`npm run setup:tests\` (the tests that use it fail without it).`,
+    );
+  }
+}
