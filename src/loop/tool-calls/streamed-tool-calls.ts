@@ -1,0 +1,210 @@
+/**
+ * Streaming tool execution: read-only calls that start while the model's response still streams.
+ * A `tool_use` block whose `content_block_stop` has arrived has its whole input; when its tool is
+ * read-only, it starts at once — through the whole pipeline of {@link runToolCall} (input check,
+ * lists, mode, `preToolUse` hooks, approval, execution), within the batch's concurrency, in the
+ * model's order. Only the leading run of such calls starts early: the first call that is not one
+ * (a write, an unknown tool, a subagent, an input that does not parse) ends early starts for the
+ * response, and it and every call after it wait for the whole response, as without streaming.
+ *
+ * What a started call produces is held back until the response is in history: its notices (hook
+ * errors, summaries) and permission denials reach the query when the batch takes the calls over
+ * ({@link StreamedToolCalls.takeOver}), so the consumer still sees the assistant message first,
+ * then what the batch did. A response that does not get run as a batch — the attempt failed and
+ * is retried or the model falls back, the query was aborted or interrupted, the response was cut at
+ * `max_tokens`, went over the budget, overflowed the context, or holds `submit_output` — has its
+ * started calls cancelled (their signal aborts) and their results and notices dropped
+ * ({@link StreamedToolCalls.discard}): only read-only calls start early, so nothing with an effect
+ * ran, and nothing runs twice with one.
+ * @module
+ */
+import type { PermissionDenial, SDKMessage } from "../../messages/sdk-messages";
+import type { ModelStreamEvent } from "../../messages/stream-event";
+import type { ToolUseBlock } from "../../messages/types";
+import { type LinkedController, linkSignals } from "../../shared/signals";
+import { emitsLiveMessages } from "../../tools/agent-context";
+import type { ToolCallOutcome } from "../../tools/tool-output";
+import { runToolCall } from "./tool-call";
+import type { ToolRuntime } from "./tool-runtime";
+
+/** A tool_use block still streaming: its id, tool and the input JSON received so far. */
+interface OpenCall {
+  id: string;
+  name: string;
+  json: string;
+}
+
+/** What the batch takes over: the started calls' outcomes, by tool_use_id. */
+export type StartedCalls = ReadonlyMap<string, Promise<ToolCallOutcome>>;
+
+/** The started calls of one main model request (its attempts one after another). */
+export class StreamedToolCalls {
+  private open = new Map<number, OpenCall>();
+  private waiting: ToolUseBlock[] = [];
+  private started = new Map<string, { call: ToolUseBlock; outcome: Promise<ToolCallOutcome> }>();
+  private running = 0;
+  /** False once a call that may not start early was seen, or the response ended. */
+  private starting = true;
+  private link: LinkedController | undefined;
+  private runtime: ToolRuntime | undefined;
+  private notices: SDKMessage<unknown>[] = [];
+  private denials: PermissionDenial[] = [];
+  private forward: ((message: SDKMessage<unknown>) => void) | undefined;
+
+  constructor(
+    private readonly base: ToolRuntime,
+    private readonly concurrency: number,
+  ) {}
+
+  /** Takes one raw event of the streaming attempt into account; may start a call. */
+  readonly observe = (event: ModelStreamEvent): void => {
+    if (!this.starting) return;
+    switch (event.type) {
+      case "content_block_start": {
+        const block = event.content_block;
+        if (block.type !== "tool_use") return;
+        if (!this.mayStartEarly(block.name)) this.starting = false;
+        else this.open.set(event.index, { id: block.id, name: block.name, json: "" });
+        return;
+      }
+      case "content_block_delta": {
+        const delta = event.delta;
+        if (delta.type !== "input_json_delta") return;
+        const open = this.open.get(event.index);
+        if (open) open.json += delta.partial_json;
+        return;
+      }
+      case "content_block_stop": {
+        const open = this.open.get(event.index);
+        if (!open) return;
+        this.open.delete(event.index);
+        this.complete(open);
+        return;
+      }
+    }
+  };
+
+  /** Whether any call started. */
+  get any(): boolean {
+    return this.started.size > 0;
+  }
+
+  /**
+   * The response is complete and its calls run as a batch: no call starts early any more, the
+   * held-back notices and denials reach the query (and later ones go straight to it), and the
+   * started calls whose block is in `calls` with the same input are handed over; any other is
+   * discarded.
+   */
+  takeOver(calls: readonly ToolUseBlock[]): StartedCalls {
+    this.starting = false;
+    const taken = new Map<string, Promise<ToolCallOutcome>>();
+    for (const call of calls) {
+      const started = this.started.get(call.id);
+      if (started && sameInput(started.call, call)) taken.set(call.id, started.outcome);
+    }
+    // A started block the final response does not hold as streamed (never seen): nothing is taken.
+    if (taken.size < this.started.size) {
+      this.abortAll();
+      taken.clear();
+    }
+    const { emit, denials } = this.base;
+    for (const notice of this.notices) emit(notice);
+    for (const denial of this.denials) denials.push(denial);
+    this.forward = emit;
+    this.notices = [];
+    this.denials = [];
+    // The taken calls still follow the query's signal; the link is let go once they all ended.
+    const link = this.link;
+    if (link) void Promise.allSettled(taken.values()).then(() => link.dispose());
+    return taken;
+  }
+
+  /**
+   * The streamed response is not run as a batch (or the attempt that streamed it failed): the
+   * started calls are cancelled and forgotten with their notices; a later attempt starts afresh.
+   */
+  discard(): void {
+    this.abortAll();
+    this.link?.dispose();
+    this.link = undefined;
+    this.runtime = undefined;
+    this.open = new Map();
+    this.waiting = [];
+    this.started = new Map();
+    this.running = 0;
+    this.notices = [];
+    this.denials = [];
+    this.starting = true; // a retried attempt streams its own calls
+  }
+
+  /** A read-only tool of the agent, not a subagent (whose messages would go live before the response). */
+  private mayStartEarly(name: string): boolean {
+    const tool = this.base.tools.get(name);
+    return tool !== undefined && tool.readOnly && !emitsLiveMessages(tool);
+  }
+
+  private complete(open: OpenCall): void {
+    const input = parseInput(open.json);
+    if (input === undefined) {
+      this.starting = false;
+      return;
+    }
+    this.waiting.push({ type: "tool_use", id: open.id, name: open.name, input });
+    this.startWaiting();
+  }
+
+  /** Starts waiting calls, in order, while there is room under the concurrency limit. */
+  private startWaiting(): void {
+    while (this.starting && this.running < this.concurrency && this.waiting.length > 0) {
+      const call = this.waiting.shift()!;
+      const runtime = (this.runtime ??= this.earlyRuntime());
+      this.running++;
+      const outcome = runToolCall(call, runtime).finally(() => this.finished(runtime));
+      outcome.catch(() => {}); // a discarded call's rejection is nobody's; a taken one's the batch sees
+      this.started.set(call.id, { call, outcome });
+    }
+  }
+
+  private finished(runtime: ToolRuntime): void {
+    if (runtime !== this.runtime) return; // a call of a discarded attempt
+    this.running--;
+    this.startWaiting();
+  }
+
+  /** The batch's runtime with a signal of its own (discarding aborts it) and held-back notices. */
+  private earlyRuntime(): ToolRuntime {
+    this.link = linkSignals(this.base.signal);
+    const notices = this.notices;
+    const denials = this.denials;
+    const emit = (message: SDKMessage<unknown>) => {
+      if (this.forward) this.forward(message);
+      else notices.push(message);
+    };
+    return { ...this.base, signal: this.link.signal, emit, denials };
+  }
+
+  private abortAll(): void {
+    if (this.link && !this.link.signal.aborted)
+      this.link.abort(new DOMException("The streamed response was not run as a batch.", "AbortError"));
+  }
+}
+
+/** The input of a completed block (an empty input is `{}`), or undefined when it is no JSON. */
+function parseInput(json: string): unknown {
+  if (json.trim() === "") return {};
+  try {
+    return JSON.parse(json) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the final response's call is the one that started from the stream. */
+function sameInput(streamed: ToolUseBlock, final: ToolUseBlock): boolean {
+  if (streamed.name !== final.name) return false;
+  try {
+    return JSON.stringify(streamed.input) === JSON.stringify(final.input);
+  } catch {
+    return false;
+  }
+}
