@@ -32,6 +32,7 @@ import { agentToolContext } from "./tool-calls/agent-tool-context";
 import { StreamedToolCalls } from "./tool-calls/streamed-tool-calls";
 import { type RunOne, runToolBatch } from "./tool-calls/tool-batch";
 import { runToolCall } from "./tool-calls/tool-call";
+import { compactToolResult } from "./tool-calls/tool-execution";
 import type { ResumedBatch, ToolRuntime } from "./tool-calls/tool-runtime";
 
 /**
@@ -270,7 +271,14 @@ function takenOver(streamed: StreamedToolCalls | undefined, calls: readonly Tool
   if (!streamed) return undefined;
   const started = streamed.takeOver(calls);
   if (started.size === 0) return undefined;
-  return (call, runtime) => started.get(call.id) ?? runToolCall(call, runtime);
+  return (call, runtime) => {
+    const outcome = started.get(call.id);
+    if (!outcome) return runToolCall(call, runtime);
+    // A huge result is summarised now that the call is the batch's (its span parent: the query's).
+    return runtime.compactResult
+      ? outcome.then((done) => compactToolResult(call, done, runtime, runtime.parentSpan))
+      : outcome;
+  };
 }
 
 /** The agent's `allowedTools` with the tools the skills in use pre-approve. */

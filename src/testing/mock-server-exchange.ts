@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ServerSentEvent } from "./sse";
+import { holdStream, pausePosition, type StreamPause } from "./scripted-client";
 import { encodeServerSentEvent } from "./sse";
 
 /** One request/response pair, with a signal that aborts when the client goes away or the server closes. */
@@ -107,15 +108,21 @@ function eventStreamHeaders(exchange: Exchange, headers?: Record<string, string>
   };
 }
 
-/** Writes the frames one by one (each flushed before the next), pausing between them when asked. */
+/**
+ * Writes the frames one by one (each flushed before the next), pausing between them when asked,
+ * and holding after one block's `content_block_stop` when `hold` says so.
+ */
 export async function writeEvents(
   exchange: Exchange,
   events: ServerSentEvent[],
   delayMs?: number,
+  hold?: StreamPause,
 ): Promise<void> {
+  const holdAt = hold ? pausePosition(events.map((event) => event.data as { type: string }), hold.index) : -1;
   for (const [position, event] of events.entries()) {
     if (exchange.signal.aborted) return;
-    if (position > 0) await pause(delayMs, exchange.signal);
+    if (position === holdAt) await holdStream(hold!, exchange.signal);
+    else if (position > 0) await pause(delayMs, exchange.signal);
     await write(exchange.response, encodeServerSentEvent(event));
   }
 }

@@ -34,6 +34,23 @@ export interface ScriptedResponse {
   hang?: boolean;
   /** Behave like a non-cooperative client: ignore the request's signal while delaying or hanging. */
   ignoreSignal?: boolean;
+  /**
+   * Streaming: hold the stream after the `content_block_stop` of one block — for `ms`
+   * milliseconds, or until `until` settles, whichever comes first (either alone is fine) — then
+   * send the rest. The request's signal ends the hold (and the request). What a consumer of the
+   * events can do while the response is still streaming, a test sees here.
+   */
+  pauseAfterBlock?: StreamPause;
+}
+
+/** A hold in a scripted stream: after block `index` is complete. */
+export interface StreamPause {
+  /** The content block (0-based) after whose `content_block_stop` the stream holds. */
+  index: number;
+  /** Hold this long. */
+  ms?: number;
+  /** Hold until this settles. */
+  until?: PromiseLike<unknown>;
 }
 
 /** Options of {@link createScriptedClient}. */
@@ -148,7 +165,16 @@ export function createScriptedClient(
     if (step.hang || step.delayMs !== undefined) await wait(step, request.signal);
     if (request.signal.aborted && !step.ignoreSignal) throw abortReason(request.signal);
     const message = toAssistantMessage(step, request.model, callIndex);
-    if (emitEvents && request.onEvent) emitStreamEvents(message, request.onEvent);
+    if (emitEvents && request.onEvent) {
+      const events = streamEventsOf(message);
+      const cut = step.pauseAfterBlock ? pausePosition(events, step.pauseAfterBlock.index) : events.length;
+      for (const event of events.slice(0, cut)) request.onEvent(event);
+      if (cut < events.length) {
+        await holdStream(step.pauseAfterBlock!, request.signal);
+        if (request.signal.aborted && !step.ignoreSignal) throw abortReason(request.signal);
+        for (const event of events.slice(cut)) request.onEvent(event);
+      }
+    }
     return message;
   }
 
@@ -291,11 +317,37 @@ function toAssistantMessage(
   return message;
 }
 
+/** Where a stream held after block `index` goes on: just after that block's `content_block_stop`. */
+export function pausePosition(
+  events: ReadonlyArray<{ type: string; index?: unknown }>,
+  index: number,
+): number {
+  const stop = events.findIndex((event) => event.type === "content_block_stop" && event.index === index);
+  return stop < 0 ? events.length : stop + 1;
+}
+
+/** Waits out a {@link StreamPause}: its time, its promise, or the signal, whichever comes first. */
+export function holdStream(pause: StreamPause, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = pause.ms === undefined ? undefined : setTimeout(done, pause.ms);
+    signal.addEventListener("abort", done, { once: true });
+    if (pause.until) Promise.resolve(pause.until).then(done, done);
+    function done() {
+      if (timer) clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+  });
+}
+
 /**
- * Emits the events a streaming client would for this message: one delta per text or tool block, a
+ * The events a streaming client would emit for this message: one delta per text or tool block, a
  * `thinking_delta` then a `signature_delta` per thinking block, other blocks whole in their start.
  */
-function emitStreamEvents(message: AssistantModelMessage, onEvent: (event: ModelStreamEvent) => void): void {
+function streamEventsOf(message: AssistantModelMessage): ModelStreamEvent[] {
+  const events: ModelStreamEvent[] = [];
+  const onEvent = (event: ModelStreamEvent) => events.push(event);
   onEvent({
     type: "message_start",
     message: {
@@ -349,4 +401,5 @@ function emitStreamEvents(message: AssistantModelMessage, onEvent: (event: Model
     usage: message.usage ?? {},
   });
   onEvent({ type: "message_stop" });
+  return events;
 }

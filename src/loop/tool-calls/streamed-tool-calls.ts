@@ -49,7 +49,6 @@ export class StreamedToolCalls {
   private runtime: ToolRuntime | undefined;
   private notices: SDKMessage<unknown>[] = [];
   private denials: PermissionDenial[] = [];
-  private forward: ((message: SDKMessage<unknown>) => void) | undefined;
 
   constructor(
     private readonly base: ToolRuntime,
@@ -110,7 +109,11 @@ export class StreamedToolCalls {
     const { emit, denials } = this.base;
     for (const notice of this.notices) emit(notice);
     for (const denial of this.denials) denials.push(denial);
-    this.forward = emit;
+    if (this.runtime) {
+      // The calls still running report to the query directly from now on.
+      this.runtime.emit = emit;
+      this.runtime.denials = denials;
+    }
     this.notices = [];
     this.denials = [];
     // The taken calls still follow the query's signal; the link is let go once they all ended.
@@ -171,16 +174,16 @@ export class StreamedToolCalls {
     this.startWaiting();
   }
 
-  /** The batch's runtime with a signal of its own (discarding aborts it) and held-back notices. */
+  /**
+   * The batch's runtime with a signal of its own (discarding aborts it), its notices and denials
+   * held back, and no result summary: a summary is a model request of its own, made once the batch
+   * takes the call over ({@link StartedCalls}).
+   */
   private earlyRuntime(): ToolRuntime {
     this.link = linkSignals(this.base.signal);
     const notices = this.notices;
-    const denials = this.denials;
-    const emit = (message: SDKMessage<unknown>) => {
-      if (this.forward) this.forward(message);
-      else notices.push(message);
-    };
-    return { ...this.base, signal: this.link.signal, emit, denials };
+    const emit = (message: SDKMessage<unknown>) => notices.push(message);
+    return { ...this.base, signal: this.link.signal, emit, denials: this.denials, compactResult: undefined };
   }
 
   private abortAll(): void {
