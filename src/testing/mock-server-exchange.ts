@@ -118,13 +118,19 @@ export async function writeEvents(
   delayMs?: number,
   hold?: StreamPause,
 ): Promise<void> {
-  const holdAt = hold ? pausePosition(events.map((event) => event.data as { type: string }), hold.index) : -1;
+  const data = events.map((event) => event.data as { type: string; index?: unknown });
+  // Where the stream holds: after the block's stop, even when that is the last frame written (a fault's).
+  const holdAt =
+    hold && data.some((d) => d.type === "content_block_stop" && d.index === hold.index)
+      ? pausePosition(data, hold.index)
+      : -1;
   for (const [position, event] of events.entries()) {
     if (exchange.signal.aborted) return;
     if (position === holdAt) await holdStream(hold!, exchange.signal);
     else if (position > 0) await pause(delayMs, exchange.signal);
     await write(exchange.response, encodeServerSentEvent(event));
   }
+  if (holdAt === events.length) await holdStream(hold!, exchange.signal);
 }
 
 /** Writes a chunk and resolves once it is flushed (at once when the client has gone). */

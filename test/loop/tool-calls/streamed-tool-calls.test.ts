@@ -18,15 +18,7 @@ import {
   type SDKMessage,
 } from "../../../src/index";
 import { createScriptedClient, type ScriptedStep } from "../../../src/testing/index";
-import {
-  collect,
-  type Deferred,
-  deferred,
-  expectWellFormed,
-  MODEL,
-  toolResults,
-  toolUse,
-} from "../support";
+import { collect, type Deferred, deferred, expectWellFormed, MODEL, toolResults, toolUse } from "../support";
 
 /** A log of what happened, in order: stream events by type, and tool starts/ends. */
 type Log = string[];
@@ -85,7 +77,10 @@ describe("a read-only call starts while the response streams", () => {
     const client = loggedClient(
       [
         {
-          content: [toolUse("r1", "read", { path: "a" }), { type: "text", text: "Reading a while I explain." }],
+          content: [
+            toolUse("r1", "read", { path: "a" }),
+            { type: "text", text: "Reading a while I explain." },
+          ],
           pauseAfterBlock: { index: 0, until: started.promise },
         },
         { content: "done" },
@@ -202,7 +197,11 @@ describe("a read-only call starts while the response streams", () => {
     expect(log.indexOf("start:read:a")).toBeLessThan(stop);
     expect(log.indexOf("start:write")).toBeGreaterThan(stop);
     expect(log.indexOf("start:read:b")).toBeGreaterThan(log.indexOf("start:write"));
-    expect(toolResults(await agent.getHistory()).map((block) => block.tool_use_id)).toEqual(["r1", "w1", "r2"]);
+    expect(toolResults(await agent.getHistory()).map((block) => block.tool_use_id)).toEqual([
+      "r1",
+      "w1",
+      "r2",
+    ]);
   });
 });
 
@@ -213,32 +212,35 @@ describe("what never starts early", () => {
     ["askBeforeWrites", { permissionMode: "askBeforeWrites" }],
     ["a tool of the agent with needsApproval", {}, true],
   ];
-  it.each(cases)("%s: the call starts after the whole response", async (_label, options, withApprovalTool) => {
-    const log: Log = [];
-    const started = deferred();
-    const { tool } = readTool("read", log, started);
-    const guarded = defineTool({
-      name: "guarded",
-      inputSchema: z.object({}),
-      needsApproval: true,
-      execute: () => "x",
-    });
-    const client = loggedClient(
-      [
-        {
-          content: [toolUse("r1", "read", { path: "a" }), { type: "text", text: "tail" }],
-          // Held a moment only: nothing starts until the response is whole.
-          pauseAfterBlock: { index: 0, until: started.promise, ms: 20 },
-        },
-        { content: "done" },
-      ],
-      log,
-    );
-    const tools = withApprovalTool ? [tool, guarded] : [tool];
-    const result = await agentWith(client, tools, options).prompt("go");
-    expect(result.subtype).toBe("success");
-    expect(log.indexOf("start:read:a")).toBeGreaterThan(log.indexOf("event:message_stop"));
-  });
+  it.each(cases)(
+    "%s: the call starts after the whole response",
+    async (_label, options, withApprovalTool) => {
+      const log: Log = [];
+      const started = deferred();
+      const { tool } = readTool("read", log, started);
+      const guarded = defineTool({
+        name: "guarded",
+        inputSchema: z.object({}),
+        needsApproval: true,
+        execute: () => "x",
+      });
+      const client = loggedClient(
+        [
+          {
+            content: [toolUse("r1", "read", { path: "a" }), { type: "text", text: "tail" }],
+            // Held a moment only: nothing starts until the response is whole.
+            pauseAfterBlock: { index: 0, until: started.promise, ms: 20 },
+          },
+          { content: "done" },
+        ],
+        log,
+      );
+      const tools = withApprovalTool ? [tool, guarded] : [tool];
+      const result = await agentWith(client, tools, options).prompt("go");
+      expect(result.subtype).toBe("success");
+      expect(log.indexOf("start:read:a")).toBeGreaterThan(log.indexOf("event:message_stop"));
+    },
+  );
 
   it("refuses a streamingToolExecution that is not a boolean", () => {
     const client = createScriptedClient([]);
@@ -284,7 +286,10 @@ describe("a response that is not run as a batch: started calls are cancelled, th
     const log: Log = [];
     const started = deferred();
     const { tool, signals } = readTool("read", log, started, new Promise<void>(() => {}));
-    const client = loggedClient([heldResponse(started, { stop_reason: "max_tokens" }), { content: "ok" }], log);
+    const client = loggedClient(
+      [heldResponse(started, { stop_reason: "max_tokens" }), { content: "ok" }],
+      log,
+    );
     const agent = agentWith(client, [tool]);
     await agent.prompt("go");
     expect(signals[0]?.aborted).toBe(true);
@@ -338,7 +343,9 @@ describe("a response that is not run as a batch: started calls are cancelled, th
     const messages = await collect(agent.query("go"));
     const result = messages.at(-1);
     expect(result).toMatchObject({ type: "result", subtype: "success" });
-    expect(messages.some((message) => message.type === "system" && message.subtype === "api_retry")).toBe(true);
+    expect(messages.some((message) => message.type === "system" && message.subtype === "api_retry")).toBe(
+      true,
+    );
     expect(signals[0]?.aborted).toBe(true);
     const history = await agent.getHistory();
     expect(toolResults(history).map((block) => block.tool_use_id)).toEqual(["r2"]);
@@ -444,10 +451,7 @@ describe("rules the batch keeps", () => {
         return { content: "the final answer", endTurn: true };
       },
     });
-    const client = loggedClient(
-      [{ content: [toolUse("f1", "final"), { type: "text", text: "tail" }] }],
-      log,
-    );
+    const client = loggedClient([{ content: [toolUse("f1", "final"), { type: "text", text: "tail" }] }], log);
     const result = await agentWith(client, [ender]).prompt("go");
     expect(result).toMatchObject({ subtype: "success", result: "the final answer" });
   });
