@@ -106,7 +106,8 @@ export class ToolRunner<T> {
   streamCalls(): StreamedToolCalls | undefined {
     this.discardStreamed();
     if (!this.loop.config.limits.streamingToolExecution) return undefined;
-    const runtime = this.preparedRuntime();
+    // Skill grants only widen `allowedTools`, which matters with canUseTool alone: no early start then.
+    const runtime = (this.runtime ??= this.buildRuntime());
     if (runtime.canUseTool || runtime.permissionMode === "askBeforeWrites") return undefined;
     for (const tool of runtime.tools.values()) if (tool.needsApproval) return undefined;
     this.streamed = new StreamedToolCalls(runtime, this.loop.config.limits.toolConcurrency);
@@ -267,7 +268,10 @@ function truncatedCallResult(call: ToolUseBlock): ToolResultBlock {
 }
 
 /** How a batch runs each call: a call started while the response streamed is taken over, not run again. */
-function takenOver(streamed: StreamedToolCalls | undefined, calls: readonly ToolUseBlock[]): RunOne | undefined {
+function takenOver(
+  streamed: StreamedToolCalls | undefined,
+  calls: readonly ToolUseBlock[],
+): RunOne | undefined {
   if (!streamed) return undefined;
   const started = streamed.takeOver(calls);
   if (started.size === 0) return undefined;

@@ -4,8 +4,8 @@
  * @module
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { ServerSentEvent } from "./sse";
 import { holdStream, pausePosition, type StreamPause } from "./scripted-client";
+import type { ServerSentEvent } from "./sse";
 import { encodeServerSentEvent } from "./sse";
 
 /** One request/response pair, with a signal that aborts when the client goes away or the server closes. */

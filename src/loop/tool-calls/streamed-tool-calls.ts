@@ -37,18 +37,49 @@ interface OpenCall {
 /** What the batch takes over: the started calls' outcomes, by tool_use_id. */
 export type StartedCalls = ReadonlyMap<string, Promise<ToolCallOutcome>>;
 
-/** The started calls of one main model request (its attempts one after another). */
+const NONE_STARTED: StartedCalls = new Map();
+
+/**
+ * The early calls of one attempt, made at its first tool_use block (a response without calls
+ * allocates nothing): the runtime they run on has a signal of its own (discarding aborts it), its
+ * notices and denials held back, and no result summary — a summary is a model request of its
+ * own, made once the batch takes the call over.
+ */
+class EarlyCalls {
+  readonly open = new Map<number, OpenCall>();
+  readonly waiting: ToolUseBlock[] = [];
+  readonly started = new Map<string, { call: ToolUseBlock; outcome: Promise<ToolCallOutcome> }>();
+  running = 0;
+  readonly link: LinkedController;
+  readonly runtime: ToolRuntime;
+  readonly notices: SDKMessage<unknown>[] = [];
+  readonly denials: PermissionDenial[] = [];
+
+  constructor(base: ToolRuntime) {
+    this.link = linkSignals(base.signal);
+    const notices = this.notices;
+    const emit = (message: SDKMessage<unknown>) => notices.push(message);
+    this.runtime = {
+      ...base,
+      signal: this.link.signal,
+      emit,
+      denials: this.denials,
+      compactResult: undefined,
+    };
+  }
+
+  abort(): void {
+    if (!this.link.signal.aborted)
+      this.link.abort(new DOMException("The streamed response was not run as a batch.", "AbortError"));
+    this.link.dispose();
+  }
+}
+
+/** The calls started while one main model request streams (its attempts one after another). */
 export class StreamedToolCalls {
-  private open = new Map<number, OpenCall>();
-  private waiting: ToolUseBlock[] = [];
-  private started = new Map<string, { call: ToolUseBlock; outcome: Promise<ToolCallOutcome> }>();
-  private running = 0;
+  private early: EarlyCalls | undefined;
   /** False once a call that may not start early was seen, or the response ended. */
   private starting = true;
-  private link: LinkedController | undefined;
-  private runtime: ToolRuntime | undefined;
-  private notices: SDKMessage<unknown>[] = [];
-  private denials: PermissionDenial[] = [];
 
   constructor(
     private readonly base: ToolRuntime,
@@ -56,69 +87,65 @@ export class StreamedToolCalls {
   ) {}
 
   /** Takes one raw event of the streaming attempt into account; may start a call. */
-  readonly observe = (event: ModelStreamEvent): void => {
+  observe(event: ModelStreamEvent): void {
     if (!this.starting) return;
     switch (event.type) {
       case "content_block_start": {
         const block = event.content_block;
         if (block.type !== "tool_use") return;
         if (!this.mayStartEarly(block.name)) this.starting = false;
-        else this.open.set(event.index, { id: block.id, name: block.name, json: "" });
+        else
+          (this.early ??= new EarlyCalls(this.base)).open.set(event.index, {
+            id: block.id,
+            name: block.name,
+            json: "",
+          });
         return;
       }
       case "content_block_delta": {
         const delta = event.delta;
         if (delta.type !== "input_json_delta") return;
-        const open = this.open.get(event.index);
+        const open = this.early?.open.get(event.index);
         if (open) open.json += delta.partial_json;
         return;
       }
       case "content_block_stop": {
-        const open = this.open.get(event.index);
+        const open = this.early?.open.get(event.index);
         if (!open) return;
-        this.open.delete(event.index);
-        this.complete(open);
+        this.early!.open.delete(event.index);
+        this.complete(this.early!, open);
         return;
       }
     }
-  };
-
-  /** Whether any call started. */
-  get any(): boolean {
-    return this.started.size > 0;
   }
 
   /**
    * The response is complete and its calls run as a batch: no call starts early any more, the
    * held-back notices and denials reach the query (and later ones go straight to it), and the
-   * started calls whose block is in `calls` with the same input are handed over; any other is
-   * discarded.
+   * started calls are handed over — all of them, or none (then they are discarded) when one of
+   * them is not in `calls` with the input it started with.
    */
   takeOver(calls: readonly ToolUseBlock[]): StartedCalls {
     this.starting = false;
+    const early = this.early;
+    if (!early) return NONE_STARTED;
     const taken = new Map<string, Promise<ToolCallOutcome>>();
     for (const call of calls) {
-      const started = this.started.get(call.id);
+      const started = early.started.get(call.id);
       if (started && sameInput(started.call, call)) taken.set(call.id, started.outcome);
     }
-    // A started block the final response does not hold as streamed (never seen): nothing is taken.
-    if (taken.size < this.started.size) {
-      this.abortAll();
-      taken.clear();
+    if (taken.size < early.started.size) {
+      this.discard();
+      return NONE_STARTED;
     }
     const { emit, denials } = this.base;
-    for (const notice of this.notices) emit(notice);
-    for (const denial of this.denials) denials.push(denial);
-    if (this.runtime) {
-      // The calls still running report to the query directly from now on.
-      this.runtime.emit = emit;
-      this.runtime.denials = denials;
-    }
-    this.notices = [];
-    this.denials = [];
-    // The taken calls still follow the query's signal; the link is let go once they all ended.
-    const link = this.link;
-    if (link) void Promise.allSettled(taken.values()).then(() => link.dispose());
+    for (const notice of early.notices) emit(notice);
+    for (const denial of early.denials) denials.push(denial);
+    // The calls still running report to the query directly from now on, and follow its signal
+    // until they all ended.
+    early.runtime.emit = emit;
+    early.runtime.denials = denials;
+    void Promise.allSettled(taken.values()).then(() => early.link.dispose());
     return taken;
   }
 
@@ -127,68 +154,42 @@ export class StreamedToolCalls {
    * started calls are cancelled and forgotten with their notices; a later attempt starts afresh.
    */
   discard(): void {
-    this.abortAll();
-    this.link?.dispose();
-    this.link = undefined;
-    this.runtime = undefined;
-    this.open = new Map();
-    this.waiting = [];
-    this.started = new Map();
-    this.running = 0;
-    this.notices = [];
-    this.denials = [];
+    this.early?.abort();
+    this.early = undefined;
     this.starting = true; // a retried attempt streams its own calls
   }
 
   /** A read-only tool of the agent, not a subagent (whose messages would go live before the response). */
   private mayStartEarly(name: string): boolean {
     const tool = this.base.tools.get(name);
-    return tool !== undefined && tool.readOnly && !emitsLiveMessages(tool);
+    return tool?.readOnly === true && !emitsLiveMessages(tool);
   }
 
-  private complete(open: OpenCall): void {
+  private complete(early: EarlyCalls, open: OpenCall): void {
     const input = parseInput(open.json);
     if (input === undefined) {
       this.starting = false;
       return;
     }
-    this.waiting.push({ type: "tool_use", id: open.id, name: open.name, input });
-    this.startWaiting();
+    early.waiting.push({ type: "tool_use", id: open.id, name: open.name, input });
+    this.startWaiting(early);
   }
 
   /** Starts waiting calls, in order, while there is room under the concurrency limit. */
-  private startWaiting(): void {
-    while (this.starting && this.running < this.concurrency && this.waiting.length > 0) {
-      const call = this.waiting.shift()!;
-      const runtime = (this.runtime ??= this.earlyRuntime());
-      this.running++;
-      const outcome = runToolCall(call, runtime).finally(() => this.finished(runtime));
+  private startWaiting(early: EarlyCalls): void {
+    while (this.starting && early.running < this.concurrency && early.waiting.length > 0) {
+      const call = early.waiting.shift()!;
+      early.running++;
+      const outcome = runToolCall(call, early.runtime).finally(() => this.finished(early));
       outcome.catch(() => {}); // a discarded call's rejection is nobody's; a taken one's the batch sees
-      this.started.set(call.id, { call, outcome });
+      early.started.set(call.id, { call, outcome });
     }
   }
 
-  private finished(runtime: ToolRuntime): void {
-    if (runtime !== this.runtime) return; // a call of a discarded attempt
-    this.running--;
-    this.startWaiting();
-  }
-
-  /**
-   * The batch's runtime with a signal of its own (discarding aborts it), its notices and denials
-   * held back, and no result summary: a summary is a model request of its own, made once the batch
-   * takes the call over ({@link StartedCalls}).
-   */
-  private earlyRuntime(): ToolRuntime {
-    this.link = linkSignals(this.base.signal);
-    const notices = this.notices;
-    const emit = (message: SDKMessage<unknown>) => notices.push(message);
-    return { ...this.base, signal: this.link.signal, emit, denials: this.denials, compactResult: undefined };
-  }
-
-  private abortAll(): void {
-    if (this.link && !this.link.signal.aborted)
-      this.link.abort(new DOMException("The streamed response was not run as a batch.", "AbortError"));
+  private finished(early: EarlyCalls): void {
+    if (early !== this.early) return; // a call of a discarded attempt
+    early.running--;
+    this.startWaiting(early);
   }
 }
 

@@ -274,9 +274,9 @@ describe("what never starts early", () => {
 
 describe("a response that is not run as a batch: started calls are cancelled, their results dropped", () => {
   /** A response whose first block is a read-only call, held until it started, then `rest`. */
-  function heldResponse(started: Deferred, extra: object = {}) {
+  function heldResponse(started: Deferred, extra: object = {}): ScriptedStep {
     return {
-      content: [toolUse("r1", "read", { path: "a" }), { type: "text", text: "tail" }],
+      content: [toolUse("r1", "read", { path: "a" }), { type: "text" as const, text: "tail" }],
       pauseAfterBlock: { index: 0, until: started.promise },
       ...extra,
     };
@@ -313,9 +313,10 @@ describe("a response that is not run as a batch: started calls are cancelled, th
         return `contents of ${path}`;
       },
     });
+    let attempts = 0;
     const failing: ModelClient = {
       async createMessage(request) {
-        if (failing.calls++ === 0) {
+        if (attempts++ === 0) {
           request.onEvent?.({ type: "message_start", message: { id: "m1", model: MODEL, content: [] } });
           request.onEvent?.({
             type: "content_block_start",
@@ -333,8 +334,7 @@ describe("a response that is not run as a batch: started calls are cancelled, th
         }
         return scripted.createMessage(request);
       },
-      calls: 0,
-    } as ModelClient & { calls: number };
+    };
     const scripted = createScriptedClient([
       { content: [toolUse("r2", "read", { path: "b" })] },
       { content: "done" },
