@@ -62,8 +62,7 @@ export async function* agentLoop<T>(
     // Notices never carry the structured result's type.
     const channel = query.channel as NoticeChannel<SDKMessage<T>>;
     const request = new MainRequest(loop, query);
-    const runner = new ToolRunner(loop, query);
-    tools = runner;
+    const runner = (tools = new ToolRunner(loop, query));
     let pending: PromiseOrValue<Outcome<T>> = STARTED;
     for (;;) {
       // The step's end: awaited only when it did not complete synchronously.

@@ -4,9 +4,9 @@
  * @module
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { holdStream, pausePosition, type StreamPause } from "./scripted-client";
 import type { ServerSentEvent } from "./sse";
 import { encodeServerSentEvent } from "./sse";
+import { holdStream, pausePosition, type StreamPause } from "./stream-pause";
 
 /** One request/response pair, with a signal that aborts when the client goes away or the server closes. */
 export interface Exchange {

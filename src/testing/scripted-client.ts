@@ -7,6 +7,9 @@
 import type { StreamContentBlock } from "../messages/stream-event";
 import type { AssistantModelMessage, ContentBlock, StopReason, Usage } from "../messages/types";
 import type { ModelClient, ModelRequest, ModelStreamEvent } from "../model/client";
+import { holdStream, pausePosition, type StreamPause } from "./stream-pause";
+
+export type { StreamPause } from "./stream-pause";
 
 /** One scripted step: a response, an error to throw, or a function of the request. */
 export type ScriptedStep =
@@ -41,16 +44,6 @@ export interface ScriptedResponse {
    * events can do while the response is still streaming, a test sees here.
    */
   pauseAfterBlock?: StreamPause;
-}
-
-/** A hold in a scripted stream: after block `index` is complete. */
-export interface StreamPause {
-  /** The content block (0-based) after whose `content_block_stop` the stream holds. */
-  index: number;
-  /** Hold this long. */
-  ms?: number;
-  /** Hold until this settles. */
-  until?: PromiseLike<unknown>;
 }
 
 /** Options of {@link createScriptedClient}. */
@@ -315,30 +308,6 @@ function toAssistantMessage(
   if (stopSequence !== undefined) message.stop_sequence = stopSequence;
   if (step.usage) message.usage = { ...step.usage };
   return message;
-}
-
-/** Where a stream held after block `index` goes on: just after that block's `content_block_stop`. */
-export function pausePosition(
-  events: ReadonlyArray<{ type: string; index?: unknown }>,
-  index: number,
-): number {
-  const stop = events.findIndex((event) => event.type === "content_block_stop" && event.index === index);
-  return stop < 0 ? events.length : stop + 1;
-}
-
-/** Waits out a {@link StreamPause}: its time, its promise, or the signal, whichever comes first. */
-export function holdStream(pause: StreamPause, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = pause.ms === undefined ? undefined : setTimeout(done, pause.ms);
-    signal.addEventListener("abort", done, { once: true });
-    if (pause.until) Promise.resolve(pause.until).then(done, done);
-    function done() {
-      if (timer) clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-  });
 }
 
 /**
