@@ -148,7 +148,8 @@ export interface AgentOptions<T = unknown> {
    * while the rest of the response still streams (after its checks, hooks and permissions, as
    * always), instead of after the whole response. Calls that are not read-only, and every call of
    * an agent whose batches may pause for approval (`canUseTool`, `askBeforeWrites`, a tool with
-   * `needsApproval`), still wait for the whole response. `false` restores that order for every call.
+   * `needsApproval`) or with `compactToolResults` on, still wait for the whole response.
+   * `false` restores that order for every call.
    * @default true
    */
   streamingToolExecution?: boolean;

@@ -32,7 +32,6 @@ import { agentToolContext } from "./tool-calls/agent-tool-context";
 import { StreamedToolCalls } from "./tool-calls/streamed-tool-calls";
 import { type RunOne, runToolBatch } from "./tool-calls/tool-batch";
 import { runToolCall } from "./tool-calls/tool-call";
-import { compactToolResult } from "./tool-calls/tool-execution";
 import type { ResumedBatch, ToolRuntime } from "./tool-calls/tool-runtime";
 
 /**
@@ -99,8 +98,9 @@ export class ToolRunner<T> {
   /**
    * Streaming tool execution for the next model request: what starts its read-only calls as their
    * blocks complete — undefined when it is off, or when a batch of this agent could pause for
-   * approval (`canUseTool`, `askBeforeWrites`, a tool with `needsApproval`): such a batch clears
-   * every call before any runs, so none may start early. A response of the request before that was
+   * approval (`canUseTool`, `askBeforeWrites`, a tool with `needsApproval`: such a batch clears
+   * every call before any runs, so none may start early), or summarises results
+   * (`compactToolResults`: a summary is a model request of its own). A response of the request before that was
    * not run (an overflow) has its started calls discarded.
    */
   streamCalls(): StreamedToolCalls | undefined {
@@ -109,6 +109,8 @@ export class ToolRunner<T> {
     // Skill grants only widen `allowedTools`, which matters with canUseTool alone: no early start then.
     const runtime = (this.runtime ??= this.buildRuntime());
     if (runtime.canUseTool || runtime.permissionMode === "askBeforeWrites") return undefined;
+    // A result summary is a model request with notices of its own: it runs in the batch, never early.
+    if (runtime.compactResult) return undefined;
     for (const tool of runtime.tools.values()) if (tool.needsApproval) return undefined;
     this.streamed = new StreamedToolCalls(runtime, this.loop.config.limits.toolConcurrency);
     return this.streamed;
@@ -277,11 +279,7 @@ function takenOver(
   if (started.size === 0) return undefined;
   return (call, runtime) => {
     const outcome = started.get(call.id);
-    if (!outcome) return runToolCall(call, runtime);
-    // A huge result is summarised now that the call is the batch's (its span parent: the query's).
-    return runtime.compactResult
-      ? outcome.then((done) => compactToolResult(call, done, runtime, runtime.parentSpan))
-      : outcome;
+    return outcome ?? runToolCall(call, runtime);
   };
 }
 
