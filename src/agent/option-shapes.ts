@@ -33,6 +33,7 @@ export const AGENT_OPTION_NAMES = [
   "onModelRequest",
   "includePartialMessages",
   "toolConcurrency",
+  "streamingToolExecution",
   "retry",
   "fallbackModel",
   "maxBudgetUsd",

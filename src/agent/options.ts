@@ -146,6 +146,16 @@ export interface AgentOptions<T = unknown> {
   includePartialMessages?: boolean;
   /** How many read-only calls run at once. @default 10 */
   toolConcurrency?: number;
+  /**
+   * Streaming tool execution: a read-only call starts as soon as its `tool_use` block is complete,
+   * while the rest of the response still streams (after its checks, hooks and permissions, as
+   * always), instead of after the whole response. Calls that are not read-only, and every call of
+   * an agent whose batches may pause for approval (`canUseTool`, `askBeforeWrites`, a tool with
+   * `needsApproval`) or with `compactToolResults` on, still wait for the whole response.
+   * `false` restores that order for every call.
+   * @default true
+   */
+  streamingToolExecution?: boolean;
   retry?: RetryOptions;
   /** Tried once the primary model's retries are spent on a transient error. */
   fallbackModel?: string;

@@ -133,12 +133,17 @@ function resolveLimits<T>(options: AgentOptions<T>, maxTurns: number): LoopLimit
   if (options.maxBudgetUsd !== undefined && !(options.maxBudgetUsd >= 0)) {
     throw new InvalidOptionError("createAgent: `maxBudgetUsd` must be a non-negative number of US dollars.");
   }
+  const streaming = options.streamingToolExecution;
+  if (streaming !== undefined && typeof streaming !== "boolean") {
+    throw new InvalidOptionError("createAgent: `streamingToolExecution` must be true or false.");
+  }
   return {
     maxTurns,
     maxBudgetUsd: options.maxBudgetUsd,
     sharedBudget: options._internal?.parent?.budget,
     maxTokensContinuations,
     toolConcurrency,
+    streamingToolExecution: streaming ?? true,
   };
 }
 

@@ -53,6 +53,7 @@ export async function* agentLoop<T>(
   lifecycle: CycleLifecycle,
 ): AsyncGenerator<SDKMessage<T>, SDKResultMessage<T>> {
   let completed = false;
+  let tools: ToolRunner<T> | undefined;
   try {
     if (!isApprovalInput(prompt)) assertPrompt(prompt); // a caller's mistake: thrown before the guard, the store or history is touched
     await lifecycle.prepare();
@@ -61,7 +62,7 @@ export async function* agentLoop<T>(
     // Notices never carry the structured result's type.
     const channel = query.channel as NoticeChannel<SDKMessage<T>>;
     const request = new MainRequest(loop, query);
-    const tools = new ToolRunner(loop, query);
+    const runner = (tools = new ToolRunner(loop, query));
     let pending: PromiseOrValue<Outcome<T>> = STARTED;
     for (;;) {
       // The step's end: awaited only when it did not complete synchronously.
@@ -72,12 +73,14 @@ export async function* agentLoop<T>(
       switch (next.step) {
         case "add_prompt": // 1. add the prompt — or resume a pause with its decisions
           pending = isApprovalInput(prompt)
-            ? resumeApprovals(loop, query, tools, prompt.approvals)
+            ? resumeApprovals(loop, query, runner, prompt.approvals)
             : addPrompt(loop, query, prompt);
           break;
         case "call_model": {
           // 2. call the model, yielding its stream events and retry notices as they come
-          const calling = callModel(loop, query, request.fields(), request.settings());
+          const settings = request.settings();
+          settings.streamedCalls = runner.streamCalls(); // read-only calls may start while it streams
+          const calling = callModel(loop, query, request.fields(), settings);
           pending = takeReply(loop, query, observeContext(loop, query, yield* channel.during(calling)));
           break;
         }
@@ -86,8 +89,8 @@ export async function* agentLoop<T>(
           break;
         case "run_tools": {
           // 4. run the tool calls, 5. add their results — a subagent's messages are yielded as they come
-          const answering = tools.answer(next.response, next.calls);
-          const live = isPromiseLike(answering) && tools.emitsLive(next.calls);
+          const answering = runner.answer(next.response, next.calls);
+          const live = isPromiseLike(answering) && runner.emitsLive(next.calls);
           pending = live ? yield* channel.during(answering as Promise<Outcome<T>>) : answering;
           break;
         }
@@ -102,7 +105,7 @@ export async function* agentLoop<T>(
           break;
         }
         case "refuse_tools": // the response went over the budget: its calls are answered, not run
-          pending = tools.refuse(next.calls, next.ending);
+          pending = runner.refuse(next.calls, next.ending);
           break;
         case "end": {
           // 7. emit the result
@@ -118,6 +121,7 @@ export async function* agentLoop<T>(
     query.span.fail(error);
     throw error;
   } finally {
+    tools?.discardStreamed();
     query.span.end();
     await lifecycle.finish(completed);
   }

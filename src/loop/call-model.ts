@@ -37,6 +37,17 @@ export interface ModelCallSettings {
   applyRequestHooks: boolean;
   /** Parent of the `chat` span. @default the query span */
   parentSpan?: SpanHandle;
+  /**
+   * Streaming tool execution (main turns only): sees every stream event of each attempt, and
+   * forgets what an attempt that got no response started.
+   */
+  streamedCalls?: StreamObserver;
+}
+
+/** Follows the stream events of a request's attempts; told when an attempt fails. */
+export interface StreamObserver {
+  observe(event: ModelStreamEvent): void;
+  discard(): void;
 }
 
 /** What one attempt works with. */
@@ -143,12 +154,17 @@ async function attemptOnce(
   try {
     let request = requestFor(base, model, signal);
     if (deadline) request.timeoutMs = deadline.timeoutMs;
+    const observer = settings.streamedCalls;
     request.onEvent = streamed
       ? (event) => {
           unfinished.observe(event);
+          observer?.observe(event);
           forwardStreamEvent(event, emit, streamed);
         }
-      : (event) => unfinished.observe(event);
+      : (event) => {
+          unfinished.observe(event);
+          observer?.observe(event);
+        };
     const { onModelRequest } = loop.config.modelSettings;
     if (settings.applyRequestHooks && hasRequestShapers(onModelRequest, loop.config.hooks)) {
       request = await raceWithSignal(shapeRequest(request, onModelRequest, loop.config.hooks), signal);
@@ -165,6 +181,7 @@ async function attemptOnce(
     recordResponseOnSpan(span, message);
     return { kind: "response", message, model: message.model ?? model, timing: undefined };
   } catch (error) {
+    settings.streamedCalls?.discard(); // what this attempt started is never run as a batch
     const outcome = failedAttempt(attempt, error, signal);
     // The span records what the query reports (a ProviderError, redacted), not the raw throw.
     span.fail(signal.aborted ? signal.reason : "error" in outcome ? outcome.error : error);

@@ -29,7 +29,9 @@ import type { LoopContext } from "./state/loop-context";
 import type { QueryState } from "./state/query-state";
 import { submitOutput } from "./submit-output";
 import { agentToolContext } from "./tool-calls/agent-tool-context";
-import { runToolBatch } from "./tool-calls/tool-batch";
+import { StreamedToolCalls } from "./tool-calls/streamed-tool-calls";
+import { type RunOne, runToolBatch } from "./tool-calls/tool-batch";
+import { runToolCall } from "./tool-calls/tool-call";
 import type { ResumedBatch, ToolRuntime } from "./tool-calls/tool-runtime";
 
 /**
@@ -51,6 +53,8 @@ export interface ToolResults<T> {
 /** The tool calls of one query's turns; the tool runtime is built on the first batch and reused. */
 export class ToolRunner<T> {
   private runtime: ToolRuntime | undefined;
+  /** The calls started while the current response streams (streaming tool execution), if any may. */
+  private streamed: StreamedToolCalls | undefined;
 
   constructor(
     private readonly loop: LoopContext<T>,
@@ -67,19 +71,18 @@ export class ToolRunner<T> {
     decisions: ReadonlyMap<string, ApprovalDecision> | undefined,
     resumed: ResumedBatch | undefined,
   ): PromiseOrValue<ToolResults<T>> {
-    if (response.stop_reason === "max_tokens") return { blocks: calls.map(truncatedCallResult) };
+    const streamed = this.streamed;
+    this.streamed = undefined;
     const { submitTool } = this.loop.config.modelSettings;
-    if (submitTool && calls.some((call) => call.name === SUBMIT_OUTPUT_TOOL_NAME))
-      return submitOutput(submitTool, calls, this.query.signals.tools);
-    const runtime = (this.runtime ??= this.buildRuntime());
-    // Skills used since the last batch may have granted tools (`allowed-tools`).
-    runtime.allowedTools = withGranted(
-      this.loop.config.permissions.allowedTools,
-      this.loop.conversation.skillGrantedTools(),
-    );
+    const submits = submitTool !== undefined && calls.some((call) => call.name === SUBMIT_OUTPUT_TOOL_NAME);
+    if (response.stop_reason === "max_tokens" || submits) streamed?.discard();
+    if (response.stop_reason === "max_tokens") return { blocks: calls.map(truncatedCallResult) };
+    if (submits) return submitOutput(submitTool, calls, this.query.signals.tools);
+    const runtime = this.preparedRuntime();
     const withOutputSchema = submitTool !== undefined;
     const { toolConcurrency } = this.loop.config.limits;
     if (decisions || batchMayAsk(calls, runtime)) {
+      streamed?.discard(); // none started: a batch that may ask never starts calls early
       const gated = decisions ? { ...runtime, decisions, resumed } : runtime;
       return runGatedBatch(calls, gated, toolConcurrency).then((batch) =>
         "paused" in batch
@@ -87,9 +90,46 @@ export class ToolRunner<T> {
           : batchResults(calls, batch.outcomes, withOutputSchema),
       );
     }
-    return runToolBatch(calls, runtime, this.loop.config.limits.toolConcurrency).then((outcomes) =>
+    return runToolBatch(calls, runtime, toolConcurrency, takenOver(streamed, calls)).then((outcomes) =>
       batchResults(calls, outcomes, withOutputSchema),
     );
+  }
+
+  /**
+   * Streaming tool execution for the next model request: what starts its read-only calls as their
+   * blocks complete — undefined when it is off, or when a batch of this agent could pause for
+   * approval (`canUseTool`, `askBeforeWrites`, a tool with `needsApproval`: such a batch clears
+   * every call before any runs, so none may start early), or summarises results
+   * (`compactToolResults`: a summary is a model request of its own). A response of the request before that was
+   * not run (an overflow) has its started calls discarded.
+   */
+  streamCalls(): StreamedToolCalls | undefined {
+    this.discardStreamed();
+    if (!this.loop.config.limits.streamingToolExecution) return undefined;
+    // Skill grants only widen `allowedTools`, which matters with canUseTool alone: no early start then.
+    const runtime = (this.runtime ??= this.buildRuntime());
+    if (runtime.canUseTool || runtime.permissionMode === "askBeforeWrites") return undefined;
+    // A result summary is a model request with notices of its own: it runs in the batch, never early.
+    if (runtime.compactResult) return undefined;
+    for (const tool of runtime.tools.values()) if (tool.needsApproval) return undefined;
+    this.streamed = new StreamedToolCalls(runtime, this.loop.config.limits.toolConcurrency);
+    return this.streamed;
+  }
+
+  /** The calls started from a response that is not run are cancelled (its query ended, or it overflowed). */
+  discardStreamed(): void {
+    this.streamed?.discard();
+    this.streamed = undefined;
+  }
+
+  /** The runtime, with the tools the skills used since the last batch granted (`allowed-tools`). */
+  private preparedRuntime(): ToolRuntime {
+    const runtime = (this.runtime ??= this.buildRuntime());
+    runtime.allowedTools = withGranted(
+      this.loop.config.permissions.allowedTools,
+      this.loop.conversation.skillGrantedTools(),
+    );
+    return runtime;
   }
 
   /**
@@ -111,6 +151,7 @@ export class ToolRunner<T> {
 
   /** Answers the calls of a response that went over the budget without running them; the query ends. */
   refuse(calls: ToolUseBlock[], ending: Ending<T>): PromiseOrValue<Outcome<T>> {
+    this.discardStreamed();
     const refused = errorResultsFor(calls, notRunOverBudget) as UserModelMessage; // a user message
     return recordResults(this.loop, this.query, refused, ending);
   }
@@ -225,6 +266,20 @@ function truncatedCallResult(call: ToolUseBlock): ToolResultBlock {
     content:
       `The call to "${call.name}" was not run: your response was cut off at the output token limit (max_tokens), ` +
       "so its input may be incomplete. Reissue the call with a shorter input, or split the work into smaller calls.",
+  };
+}
+
+/** How a batch runs each call: a call started while the response streamed is taken over, not run again. */
+function takenOver(
+  streamed: StreamedToolCalls | undefined,
+  calls: readonly ToolUseBlock[],
+): RunOne | undefined {
+  if (!streamed) return undefined;
+  const started = streamed.takeOver(calls);
+  if (started.size === 0) return undefined;
+  return (call, runtime) => {
+    const outcome = started.get(call.id);
+    return outcome ?? runToolCall(call, runtime);
   };
 }
 

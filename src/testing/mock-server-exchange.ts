@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ServerSentEvent } from "./sse";
 import { encodeServerSentEvent } from "./sse";
+import { holdStream, pausePosition, type StreamPause } from "./stream-pause";
 
 /** One request/response pair, with a signal that aborts when the client goes away or the server closes. */
 export interface Exchange {
@@ -107,17 +108,29 @@ function eventStreamHeaders(exchange: Exchange, headers?: Record<string, string>
   };
 }
 
-/** Writes the frames one by one (each flushed before the next), pausing between them when asked. */
+/**
+ * Writes the frames one by one (each flushed before the next), pausing between them when asked,
+ * and holding after one block's `content_block_stop` when `hold` says so.
+ */
 export async function writeEvents(
   exchange: Exchange,
   events: ServerSentEvent[],
   delayMs?: number,
+  hold?: StreamPause,
 ): Promise<void> {
+  const data = events.map((event) => event.data as { type: string; index?: unknown });
+  // Where the stream holds: after the block's stop, even when that is the last frame written (a fault's).
+  const holdAt =
+    hold && data.some((d) => d.type === "content_block_stop" && d.index === hold.index)
+      ? pausePosition(data, hold.index)
+      : -1;
   for (const [position, event] of events.entries()) {
     if (exchange.signal.aborted) return;
-    if (position > 0) await pause(delayMs, exchange.signal);
+    if (position === holdAt) await holdStream(hold!, exchange.signal);
+    else if (position > 0) await pause(delayMs, exchange.signal);
     await write(exchange.response, encodeServerSentEvent(event));
   }
+  if (holdAt === events.length) await holdStream(hold!, exchange.signal);
 }
 
 /** Writes a chunk and resolves once it is flushed (at once when the client has gone). */

@@ -60,6 +60,7 @@ export async function injectFault(
           exchange,
           buildStreamEvents(message).slice(0, fault.afterEvents ?? 0),
           answer.eventDelayMs,
+          answer.pauseAfterBlock,
         );
       } else {
         const text = JSON.stringify(message);

@@ -7,9 +7,12 @@ import { responseProblem, type ScriptedResponse } from "./scripted-client";
 /** A scripted response: the fields of {@link ScriptedResponse} that make sense on the wire, plus pacing. */
 export type MockResponse = Pick<
   ScriptedResponse,
-  "content" | "stop_reason" | "stop_sequence" | "usage" | "model" | "id" | "delayMs"
+  "content" | "stop_reason" | "stop_sequence" | "usage" | "model" | "id" | "delayMs" | "pauseAfterBlock"
 > & {
-  /** Streaming only: wait this long between two events. Without it the whole stream is sent in one write. */
+  /**
+   * Streaming only: wait this long between two events. Without it (and without `pauseAfterBlock`,
+   * which a `drop` fault honours too, before it drops) the whole stream is sent in one write.
+   */
   eventDelayMs?: number;
   /** Extra response headers. */
   headers?: Record<string, string>;

@@ -283,10 +283,10 @@ async function handleRequest(exchange: Exchange, state: ServerState): Promise<vo
   );
   state.thinking?.record(message.content);
   if (!stream) return sendJson(exchange, 200, message, step.headers);
-  if (!step.eventDelayMs || step.eventDelayMs <= 0)
+  if ((!step.eventDelayMs || step.eventDelayMs <= 0) && !step.pauseAfterBlock)
     return sendEventStream(exchange, buildStreamEvents(message), step.headers);
   startEventStream(exchange, step.headers);
-  await writeEvents(exchange, buildStreamEvents(message), step.eventDelayMs);
+  await writeEvents(exchange, buildStreamEvents(message), step.eventDelayMs, step.pauseAfterBlock);
   exchange.response.end();
 }
 

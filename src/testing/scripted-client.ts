@@ -7,6 +7,9 @@
 import type { StreamContentBlock } from "../messages/stream-event";
 import type { AssistantModelMessage, ContentBlock, StopReason, Usage } from "../messages/types";
 import type { ModelClient, ModelRequest, ModelStreamEvent } from "../model/client";
+import { holdStream, pausePosition, type StreamPause } from "./stream-pause";
+
+export type { StreamPause } from "./stream-pause";
 
 /** One scripted step: a response, an error to throw, or a function of the request. */
 export type ScriptedStep =
@@ -34,6 +37,13 @@ export interface ScriptedResponse {
   hang?: boolean;
   /** Behave like a non-cooperative client: ignore the request's signal while delaying or hanging. */
   ignoreSignal?: boolean;
+  /**
+   * Streaming: hold the stream after the `content_block_stop` of one block — for `ms`
+   * milliseconds, or until `until` settles, whichever comes first (either alone is fine) — then
+   * send the rest. The request's signal ends the hold (and the request). What a consumer of the
+   * events can do while the response is still streaming, a test sees here.
+   */
+  pauseAfterBlock?: StreamPause;
 }
 
 /** Options of {@link createScriptedClient}. */
@@ -148,7 +158,16 @@ export function createScriptedClient(
     if (step.hang || step.delayMs !== undefined) await wait(step, request.signal);
     if (request.signal.aborted && !step.ignoreSignal) throw abortReason(request.signal);
     const message = toAssistantMessage(step, request.model, callIndex);
-    if (emitEvents && request.onEvent) emitStreamEvents(message, request.onEvent);
+    if (emitEvents && request.onEvent) {
+      const events = streamEventsOf(message);
+      const cut = step.pauseAfterBlock ? pausePosition(events, step.pauseAfterBlock.index) : events.length;
+      for (const event of events.slice(0, cut)) request.onEvent(event);
+      if (cut < events.length) {
+        await holdStream(step.pauseAfterBlock!, request.signal);
+        if (request.signal.aborted && !step.ignoreSignal) throw abortReason(request.signal);
+        for (const event of events.slice(cut)) request.onEvent(event);
+      }
+    }
     return message;
   }
 
@@ -292,10 +311,12 @@ function toAssistantMessage(
 }
 
 /**
- * Emits the events a streaming client would for this message: one delta per text or tool block, a
+ * The events a streaming client would emit for this message: one delta per text or tool block, a
  * `thinking_delta` then a `signature_delta` per thinking block, other blocks whole in their start.
  */
-function emitStreamEvents(message: AssistantModelMessage, onEvent: (event: ModelStreamEvent) => void): void {
+function streamEventsOf(message: AssistantModelMessage): ModelStreamEvent[] {
+  const events: ModelStreamEvent[] = [];
+  const onEvent = (event: ModelStreamEvent) => events.push(event);
   onEvent({
     type: "message_start",
     message: {
@@ -349,4 +370,5 @@ function emitStreamEvents(message: AssistantModelMessage, onEvent: (event: Model
     usage: message.usage ?? {},
   });
   onEvent({ type: "message_stop" });
+  return events;
 }

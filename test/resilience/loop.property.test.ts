@@ -437,6 +437,9 @@ async function runScenario(settings: Settings, queries: QueryPlan[]): Promise<vo
     toolConcurrency: settings.toolConcurrency,
     maxBudgetUsd: settings.maxBudgetUsd,
     includePartialMessages: settings.includePartialMessages,
+    // The model of this test runs a turn's tools after its response; a read tool that interrupts
+    // would, started early, cut the response itself (covered in test/loop/tool-calls/streamed-tool-calls).
+    streamingToolExecution: false,
     requestTimeoutMs: REQUEST_TIMEOUT_MS,
     retry: { maxRetries: settings.maxRetries, initialDelayMs: 10, maxDelayMs: 100 },
     _internal: { sleep: (_ms, signal) => world.sleep(signal) },

@@ -441,10 +441,10 @@ describe("errors on spans", () => {
   });
 
   it("ends the query span when the consumer stops reading early", async () => {
-    const { agent } = tracedAgent([
-      { content: [toolUse("call_1", "get_weather", { city: "Lisbon" })] },
-      { content: "Sunny." },
-    ]);
+    const { agent } = tracedAgent(
+      [{ content: [toolUse("call_1", "get_weather", { city: "Lisbon" })] }, { content: "Sunny." }],
+      { streamingToolExecution: false }, // the call would start while the response streams
+    );
 
     for await (const message of agent.query("Weather?")) if (message.type === "assistant") break;
 

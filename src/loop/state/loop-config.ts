@@ -65,6 +65,8 @@ export interface LoopLimits {
   readonly maxTokensContinuations: number;
   /** Read-only tool calls run at once. */
   readonly toolConcurrency: number;
+  /** Read-only calls start while the response still streams (`AgentOptions.streamingToolExecution`). */
+  readonly streamingToolExecution: boolean;
 }
 
 /** The deadlines of single operations, in milliseconds (validated for a timer). */
