@@ -104,6 +104,7 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
     parkedRecheckMs: base.parkedRecheckMs,
     continuationPrompt: options.continuationPrompt ?? DEFAULT_CONTINUATION_PROMPT,
     pricing: options.pricing ? { ...DEFAULT_PRICING, ...options.pricing } : DEFAULT_PRICING,
+    redaction: base.redaction,
     runs,
     closing: () => closing !== undefined,
     background(promise) {
@@ -113,7 +114,11 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
   };
   const worker = new Worker<AgentJobData, AgentJobResult, string>(
     base.name,
-    (job, token) => processJob(runtime, job, token!),
+    // Whatever a job throws is redacted before BullMQ stores it (failedReason, stacktrace).
+    (job, token) =>
+      processJob(runtime, job, token!).catch((error: unknown) => {
+        throw runtime.redaction.error(error);
+      }),
     {
       connection: base.connection as ConnectionOptions,
       prefix: base.prefix,
