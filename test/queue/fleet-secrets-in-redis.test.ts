@@ -19,7 +19,7 @@ const { fleet, historyStore, historyPrefix, redis } = fleetKit();
 const ANTHROPIC_KEY = "sk-ant-api03-FleetKey_9d2c7e1b4a6f8e3d";
 /** A provider key not shaped like one: redacted because the queue and the worker list it. */
 const PROVIDER_KEY = "sk-3f9a1c7e5b2d4f6a8c0e1b3d5f7a9c2e";
-/** What per-query options carried: kept only while the job waits or runs. */
+/** What per-query options carried (a stop sequence naming a customer): kept only while the job waits or runs. */
 const USER_ID = "customer-81237-privacy-sensitive";
 
 /** Every value of every key matching `patterns`, as one text (strings, hashes, lists, sets, zsets, streams). */
@@ -33,7 +33,7 @@ async function dumpKeys(client: Redis, patterns: string[]): Promise<string> {
       else if (type === "hash") parts.push(JSON.stringify(await client.hgetall(key)));
       else if (type === "list") parts.push(...(await client.lrange(key, 0, -1)));
       else if (type === "set") parts.push(...(await client.smembers(key)));
-      else if (type === "zset") parts.push(...(await client.zrange(key, 0, -1)));
+      else if (type === "zset") parts.push(...(await client.zrange(key, "0", "-1")));
       else if (type === "stream") parts.push(JSON.stringify(await client.xrange(key, "-", "+")));
     }
   }
@@ -80,11 +80,12 @@ describe("the fleet keeps no secret in Redis", () => {
     const job = await queue.enqueue({
       conversationId,
       input: `deploy with ${ANTHROPIC_KEY} then ${PROVIDER_KEY}`,
-      options: { metadata: { user_id: USER_ID } },
+      options: { stopSequences: [USER_ID] },
     });
     // While it waits, the data holds the redacted prompt and the options (the worker needs them).
     const waiting = await queue.bullmq.getJob(job.id);
     expect(JSON.stringify(waiting?.data)).toContain("deploy with [redacted] then [redacted]");
+    expect(JSON.stringify(waiting?.data)).toContain(USER_ID);
     const result = await queue.waitForResult(job.id, { timeoutMs: 15_000 });
     expect(result.subtype).toBe("success");
     expect(JSON.stringify(seenInput)).toContain("deploy with [redacted] then [redacted]");
@@ -127,7 +128,7 @@ describe("the fleet keeps no secret in Redis", () => {
     expect(streamed.at(-1)).toMatchObject({ subtype: "job_failed" });
     expectNoSecret(JSON.stringify(streamed));
     const raw = await queue.bullmq.getJob(job.id);
-    expect(raw?.stacktrace.length).toBe(2); // both attempts' stacks, each redacted
+    expect(raw?.stacktrace?.length).toBe(2); // both attempts' stacks, each redacted
     const dump = await dumpKeys(redis, keysOf(name));
     expect(dump).toContain("cannot open the store with [redacted]");
     expectNoSecret(dump);
@@ -149,7 +150,7 @@ describe("the fleet keeps no secret in Redis", () => {
     const job = await queue.enqueue({ conversationId: uniqueName("secret-retry"), input: "hi" });
     expect((await queue.waitForResult(job.id, { timeoutMs: 15_000 })).subtype).toBe("success");
     const raw = await queue.bullmq.getJob(job.id);
-    expect(raw?.stacktrace.join("\n")).toContain("token [redacted] refused");
+    expect(raw?.stacktrace?.join("\n")).toContain("token [redacted] refused");
     expectNoSecret(await dumpKeys(redis, keysOf(name)));
   }, 60_000);
 });
