@@ -4,7 +4,7 @@
  * without losing a job.
  * @module
  */
-import { type ConnectionOptions, Queue, Worker } from "bullmq";
+import { type ConnectionOptions, type Job, Queue, Worker } from "bullmq";
 import { DEFAULT_PRICING, InvalidOptionError, type ModelPricing } from "../index";
 import { ConversationLane } from "./conversation-lane";
 import { withInspectSummary } from "./inspect-summary";
@@ -114,11 +114,7 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
   };
   const worker = new Worker<AgentJobData, AgentJobResult, string>(
     base.name,
-    // Whatever a job throws is redacted before BullMQ stores it (failedReason, stacktrace).
-    (job, token) =>
-      processJob(runtime, job, token!).catch((error: unknown) => {
-        throw runtime.redaction.error(error);
-      }),
+    (job, token) => processRedacted(runtime, job, token!),
     {
       connection: base.connection as ConnectionOptions,
       prefix: base.prefix,
@@ -163,6 +159,17 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
     base.name,
     base.prefix,
   );
+}
+
+/** Processes a job; whatever it throws is redacted before BullMQ stores it (failedReason, stacktrace). */
+function processRedacted(
+  runtime: WorkerRuntime,
+  job: Job<AgentJobData, AgentJobResult>,
+  token: string,
+): Promise<AgentJobResult> {
+  return processJob(runtime, job, token).catch((error: unknown) => {
+    throw runtime.redaction.error(error);
+  });
 }
 
 /** Checks the worker's options and applies their defaults. */
