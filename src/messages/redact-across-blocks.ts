@@ -14,46 +14,76 @@ import { mayHoldSecret, REDACTED, secretRanges } from "../shared/redact";
 import type { KeepAsIs } from "../shared/redact-value";
 
 /** Nesting the walk follows (messages inside pause markers inside SDK messages stay well within it). */
-const MAX_DEPTH = 24;
+const MAX_DEPTH = 8;
 
 type Block = { type: "text"; text: string };
+type Shape = Record<string, unknown>;
 
 /**
  * `value` with every secret split across the text blocks of one content array redacted; the same
- * value (no copy) when there is none. Plain objects and arrays are walked (tool inputs and what
- * `keep` names are not: they are no content arrays), copied along the path to each change only.
+ * value (no copy) when there is none. Only where content arrays live is looked at — a message's
+ * `content` (and each tool result's in it), an SDK message's `message`, a pause marker's settled
+ * results and its children's histories, arrays of these — so the walk costs a few property reads
+ * per message; what `keep` names is left alone.
  */
 export function redactAcrossBlocks<V>(value: V, secrets: readonly string[], keep: KeepAsIs): V {
-  const visit = (current: unknown, depth: number): unknown => {
-    if (typeof current !== "object" || current === null || depth > MAX_DEPTH || keep(current)) return current;
-    if (Array.isArray(current)) {
-      const joined = redactJoined(current, secrets);
-      let copy: unknown[] | undefined;
-      for (let index = 0; index < joined.length; index++) {
-        const item = joined[index];
-        const clean = visit(item, depth + 1);
-        if (clean !== item) {
-          copy ??= joined === current ? current.slice() : joined;
-          copy[index] = clean;
-        }
-      }
-      return copy ?? joined;
-    }
-    if (!isPlainObject(current)) return current;
-    let copy: Record<string, unknown> | undefined;
-    for (const key in current) {
-      if (key === "input") continue; // a tool call's input: JSON of the tool's own, never joined
-      const item = (current as Record<string, unknown>)[key];
-      if (typeof item !== "object" || item === null) continue;
-      const clean = visit(item, depth + 1);
-      if (clean !== item) {
-        copy ??= { ...current };
-        copy[key] = clean;
-      }
-    }
-    return copy ?? current;
+  return visit(value, secrets, keep, 0) as V;
+}
+
+function visit(value: unknown, secrets: readonly string[], keep: KeepAsIs, depth: number): unknown {
+  if (typeof value !== "object" || value === null || depth > MAX_DEPTH || keep(value)) return value;
+  if (Array.isArray(value)) return mapCopy(value, (item) => visit(item, secrets, keep, depth + 1));
+  const shape = value as Shape;
+  let copy: Shape | undefined;
+  const set = (key: string, clean: unknown) => {
+    if (clean === shape[key]) return;
+    copy ??= { ...shape };
+    copy[key] = clean;
   };
-  return visit(value, 0) as V;
+  if (Array.isArray(shape.content)) set("content", redactContent(shape.content, secrets));
+  if (typeof shape.message === "object") set("message", visit(shape.message, secrets, keep, depth + 1));
+  if (Array.isArray(shape.settled_results))
+    set("settled_results", redactContent(shape.settled_results, secrets));
+  if (Array.isArray(shape.suspended_calls))
+    set(
+      "suspended_calls",
+      mapCopy(shape.suspended_calls, (call) =>
+        typeof call === "object" && call !== null && Array.isArray((call as Shape).history)
+          ? withField(call as Shape, "history", visit((call as Shape).history, secrets, keep, depth + 1))
+          : call,
+      ),
+    );
+  return copy ?? value;
+}
+
+/** A content array with its joined text blocks redacted, and each tool result's blocks too. */
+function redactContent(blocks: unknown[], secrets: readonly string[]): unknown[] {
+  const joined = redactJoined(blocks, secrets);
+  const results = mapCopy(joined, (block) => {
+    const content = (block as { type?: unknown; content?: unknown } | null)?.content;
+    if ((block as { type?: unknown }).type !== "tool_result" || !Array.isArray(content)) return block;
+    return withField(block as Shape, "content", redactJoined(content, secrets));
+  });
+  return results;
+}
+
+/** `items` mapped, copied only when an item changes. */
+function mapCopy(items: unknown[], map: (item: unknown) => unknown): unknown[] {
+  let copy: unknown[] | undefined;
+  for (let index = 0; index < items.length; index++) {
+    const item = items[index];
+    if (typeof item !== "object" || item === null) continue;
+    const clean = map(item);
+    if (clean !== item) {
+      copy ??= items.slice();
+      copy[index] = clean;
+    }
+  }
+  return copy ?? items;
+}
+
+function withField(object: Shape, key: string, clean: unknown): Shape {
+  return clean === object[key] ? object : { ...object, [key]: clean };
 }
 
 /** `blocks` with the secrets of its joined text blocks redacted (a copy), or `blocks` itself. */
@@ -98,9 +128,4 @@ function isTextBlock(value: unknown): value is Block {
     (value as { type?: unknown }).type === "text" &&
     typeof (value as { text?: unknown }).text === "string"
   );
-}
-
-function isPlainObject(value: object): boolean {
-  const prototype = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
 }
