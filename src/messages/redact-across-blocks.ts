@@ -32,65 +32,71 @@ export function redactAcrossBlocks<V>(value: V, secrets: readonly string[], keep
 
 function visit(value: unknown, secrets: readonly string[], keep: KeepAsIs, depth: number): unknown {
   if (typeof value !== "object" || value === null || depth > MAX_DEPTH || keep(value)) return value;
-  if (Array.isArray(value)) return mapCopy(value, (item) => visit(item, secrets, keep, depth + 1));
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let index = 0; index < value.length; index++) {
+      const clean = visit(value[index], secrets, keep, depth + 1);
+      if (clean !== value[index]) (copy ??= value.slice())[index] = clean;
+    }
+    return copy ?? value;
+  }
   const shape = value as Shape;
   let copy: Shape | undefined;
-  const set = (key: string, clean: unknown) => {
-    if (clean === shape[key]) return;
-    copy ??= { ...shape };
-    copy[key] = clean;
-  };
-  if (Array.isArray(shape.content)) set("content", redactContent(shape.content, secrets));
-  if (typeof shape.message === "object") set("message", visit(shape.message, secrets, keep, depth + 1));
-  if (Array.isArray(shape.settled_results))
-    set("settled_results", redactContent(shape.settled_results, secrets));
-  if (Array.isArray(shape.suspended_calls))
-    set(
-      "suspended_calls",
-      mapCopy(shape.suspended_calls, (call) =>
-        typeof call === "object" && call !== null && Array.isArray((call as Shape).history)
-          ? withField(call as Shape, "history", visit((call as Shape).history, secrets, keep, depth + 1))
-          : call,
-      ),
-    );
-  return copy ?? value;
+  const { content, message } = shape;
+  if (Array.isArray(content)) {
+    const clean = redactContent(content, secrets);
+    if (clean !== content) copy = { ...shape, content: clean };
+  }
+  if (typeof message === "object" && message !== null) {
+    const clean = visit(message, secrets, keep, depth + 1);
+    if (clean !== message) copy = { ...(copy ?? shape), message: clean };
+  }
+  if (shape.settled_results === undefined && shape.suspended_calls === undefined) return copy ?? value;
+  return markerParts(copy ?? shape, secrets, keep, depth);
+}
+
+/** A pause marker's settled results and its children's histories. */
+function markerParts(shape: Shape, secrets: readonly string[], keep: KeepAsIs, depth: number): Shape {
+  let copy: Shape | undefined;
+  const { settled_results: settled, suspended_calls: suspended } = shape;
+  if (Array.isArray(settled)) {
+    const clean = redactContent(settled, secrets);
+    if (clean !== settled) copy = { ...shape, settled_results: clean };
+  }
+  if (Array.isArray(suspended)) {
+    let calls: unknown[] | undefined;
+    for (let index = 0; index < suspended.length; index++) {
+      const call = suspended[index] as Shape | null;
+      const history = call?.history;
+      if (!Array.isArray(history)) continue;
+      const clean = visit(history, secrets, keep, depth + 1);
+      if (clean !== history) (calls ??= suspended.slice())[index] = { ...call, history: clean };
+    }
+    if (calls) copy = { ...(copy ?? shape), suspended_calls: calls };
+  }
+  return copy ?? shape;
 }
 
 /** A content array with its joined text blocks redacted, and each tool result's blocks too. */
 function redactContent(blocks: unknown[], secrets: readonly string[]): unknown[] {
-  const joined = redactJoined(blocks, secrets);
-  const results = mapCopy(joined, (block) => {
-    const content = (block as { type?: unknown; content?: unknown } | null)?.content;
-    if ((block as { type?: unknown }).type !== "tool_result" || !Array.isArray(content)) return block;
-    return withField(block as Shape, "content", redactJoined(content, secrets));
-  });
-  return results;
-}
-
-/** `items` mapped, copied only when an item changes. */
-function mapCopy(items: unknown[], map: (item: unknown) => unknown): unknown[] {
   let copy: unknown[] | undefined;
-  for (let index = 0; index < items.length; index++) {
-    const item = items[index];
-    if (typeof item !== "object" || item === null) continue;
-    const clean = map(item);
-    if (clean !== item) {
-      copy ??= items.slice();
-      copy[index] = clean;
-    }
+  const joined = redactJoined(blocks, secrets);
+  for (let index = 0; index < joined.length; index++) {
+    const block = joined[index] as { type?: unknown; content?: unknown } | null;
+    if (block?.type !== "tool_result" || !Array.isArray(block.content)) continue;
+    const clean = redactJoined(block.content, secrets);
+    if (clean !== block.content) (copy ??= joined.slice())[index] = { ...block, content: clean };
   }
-  return copy ?? items;
-}
-
-function withField(object: Shape, key: string, clean: unknown): Shape {
-  return clean === object[key] ? object : { ...object, [key]: clean };
+  return copy ?? joined;
 }
 
 /** `blocks` with the secrets of its joined text blocks redacted (a copy), or `blocks` itself. */
 function redactJoined(blocks: unknown[], secrets: readonly string[]): unknown[] {
+  let count = 0;
+  for (let index = 0; index < blocks.length && count < 2; index++) if (isTextBlock(blocks[index])) count++;
+  if (count < 2) return blocks; // the common case: nothing allocated
   const texts: number[] = [];
   for (let index = 0; index < blocks.length; index++) if (isTextBlock(blocks[index])) texts.push(index);
-  if (texts.length < 2) return blocks;
   const joined = texts.map((index) => (blocks[index] as Block).text).join("");
   if (!mayHoldSecret(joined, secrets)) return blocks;
   const ranges = secretRanges(joined, secrets);
