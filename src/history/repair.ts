@@ -22,6 +22,15 @@ export const UNRECORDED_TOOL_RESULT_TEXT =
   "The result of this tool call was never recorded: the process stopped before it finished. " +
   "Its effect is unverified — it may or may not have run. Check before relying on it or repeating it.";
 
+/**
+ * The text of the error tool_result {@link repairHistoryTail} gives a call that the record shows
+ * never started: a person denied it when its paused batch was resumed, and the process stopped
+ * before the denial was recorded.
+ */
+export const NOT_RUN_TOOL_RESULT_TEXT =
+  "This tool call was not run: a person denied it when it waited for approval (the process stopped " +
+  "before that answer was recorded). It had no effect.";
+
 /** What {@link repairHistoryTail} returns. */
 export interface HistoryTailRepair {
   /** The repaired history (the input itself is never changed; untouched messages are shared). */
@@ -37,7 +46,9 @@ export interface HistoryTailRepair {
  *   ones before it is dropped;
  * - trailing assistant messages with no content are dropped;
  * - each `tool_use` of the last assistant message that has no `tool_result` gets an `is_error`
- *   result saying it was never recorded ({@link UNRECORDED_TOOL_RESULT_TEXT}). The results go into
+ *   result saying it was never recorded ({@link UNRECORDED_TOOL_RESULT_TEXT}) — unless the message
+ *   records, from the resume of its paused batch (`meta.approvals_resumed`), that the call never
+ *   started (denied: {@link NOT_RUN_TOOL_RESULT_TEXT}) or finished with a result (kept as it was). The results go into
  *   the user message that follows the call when there is one (before its other blocks, as the API
  *   requires), otherwise into a new user message appended at the end.
  *
@@ -70,7 +81,8 @@ export function repairHistoryTail(messages: readonly ModelMessage[]): HistoryTai
   if (dangling.length === 0) return { messages: kept, repaired };
   repaired += dangling.length;
 
-  const results = dangling.map(unrecordedResultFor);
+  const resumed = (kept[callIndex] as AssistantModelMessage).meta?.approvals_resumed;
+  const results = dangling.map((call) => resultFromRecord(call, resumed));
   if (following === undefined) return { messages: [...kept, { role: "user", content: results }], repaired };
   return {
     messages: [...kept.slice(0, -1), withResultsAdded(following as UserModelMessage, results)],
@@ -106,6 +118,18 @@ function isToolResult(block: ContentBlock): block is ToolResultBlock {
 function toolResultIdsOf(message: ModelMessage): string[] {
   if (typeof message.content === "string") return [];
   return message.content.filter(isToolResult).map((block) => block.tool_use_id);
+}
+
+/** The result the record gives a dangling call: settled, not run, or unverified. */
+function resultFromRecord(
+  call: ToolUseBlock,
+  resumed: NonNullable<AssistantModelMessage["meta"]>["approvals_resumed"],
+): ToolResultBlock {
+  const settled = resumed?.settled_results?.find((result) => result.tool_use_id === call.id);
+  if (settled) return settled;
+  if (Array.isArray(resumed?.not_run) && resumed.not_run.includes(call.id))
+    return { type: "tool_result", tool_use_id: call.id, content: NOT_RUN_TOOL_RESULT_TEXT, is_error: true };
+  return unrecordedResultFor(call);
 }
 
 function unrecordedResultFor(call: ToolUseBlock): ToolResultBlock {

@@ -4,12 +4,16 @@
  * with the agent's secrets. Whatever produced it (a hook's error, a permission callback, a tool's
  * output, a store, a provider), no configured secret and no credential-shaped string survives it.
  *
+ * A secret split across the text blocks of one content array is redacted too: the blocks are read
+ * joined, as the model receives them (see `redact-across-blocks.ts`).
+ *
  * Left as they are, because changing them would break them: thinking and redacted thinking blocks
  * (their signature covers the text), server compaction's `compaction` blocks (signed and sent back
  * verbatim; summarised from a history already redacted) and base64 payloads (images, documents).
  * @module
  */
 import { type KeepAsIs, redactValue } from "../shared/redact-value";
+import { redactAcrossBlocks } from "./redact-across-blocks";
 
 /** Signed thinking, server compaction's signed summary and base64 payloads are never rewritten. */
 const keepAsIs: KeepAsIs = (value) => {
@@ -31,5 +35,6 @@ export type Redacted<M> = M & { readonly [REDACTED_BRAND]: true };
  * `[redacted]` — the same object when it holds none.
  */
 export function redactMessage<M>(message: M, secrets: readonly string[]): Redacted<M> {
-  return redactValue(message, secrets, keepAsIs) as Redacted<M>;
+  // Across blocks first, over the texts as written: a block redacted alone would hide its half.
+  return redactValue(redactAcrossBlocks(message, secrets, keepAsIs), secrets, keepAsIs) as Redacted<M>;
 }

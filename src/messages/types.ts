@@ -161,6 +161,14 @@ export type MessageMeta = {
    * prompt's position and content (the same in every process).
    */
   checkpoint_id?: string;
+  /**
+   * An assistant turn whose paused calls were resumed with decisions: recorded with the claim of
+   * the pause, before any call runs, so that a crash before the results are recorded is repaired
+   * truthfully — `not_run` (the calls a person denied: they never start) are answered "not run",
+   * `settled_results` (calls that finished before a pause inside a subagent) keep their results;
+   * only the calls that were to run are "effect unverified".
+   */
+  approvals_resumed?: { not_run: string[]; settled_results?: ToolResultBlock[] };
 };
 
 /** A user turn: a prompt, or tool results fed back. */

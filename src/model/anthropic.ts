@@ -177,7 +177,14 @@ function createSdkBackedClient(sdk: AnthropicSdkClient, options: AnthropicClient
   });
 }
 
-/** The client with its credentials as a non-enumerable `secrets` (hidden from `util.inspect` and JSON). */
+/**
+ * The client with its credentials as `secrets`, held by its prototype: never an own property, so
+ * neither JSON nor `util.inspect` (even with `showHidden`) shows them.
+ */
 function withSecrets(secrets: readonly string[], client: ModelClient): ModelClient {
-  return Object.defineProperty(client, "secrets", { value: Object.freeze([...secrets]), enumerable: false });
+  const holder = Object.create(Object.prototype, {
+    constructor: { value: Object, enumerable: false },
+    secrets: { value: Object.freeze([...secrets]), enumerable: false },
+  }) as object;
+  return Object.setPrototypeOf(client, holder) as ModelClient;
 }

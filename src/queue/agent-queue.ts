@@ -22,6 +22,7 @@ import {
   resolveBaseOptions,
 } from "./options";
 import { ResultWaiter } from "./result-waiter";
+import { type JobRetention, retentionJobOptions } from "./retention";
 
 /** BullMQ's job name of every agent job. */
 export const AGENT_JOB_NAME = "agent-query";
@@ -30,10 +31,17 @@ export const AGENT_JOB_NAME = "agent-query";
 export interface AgentQueueOptions extends QueueBaseOptions {
   /**
    * BullMQ job options applied to every job (merged over the defaults: 8 attempts for thrown
-   * failures with exponential backoff from 1 s; completed jobs kept a day, failed ones a week).
-   * `delay`, `jobId`, `priority` and `lifo` are the queue's own and cannot be set here.
+   * failures with exponential backoff from 1 s). `delay`, `jobId`, `priority` and `lifo` are the
+   * queue's own and cannot be set here. Prefer `retention` to `removeOnComplete` / `removeOnFail`
+   * (giving both is refused).
    */
   defaultJobOptions?: Omit<JobsOptions, "delay" | "jobId" | "priority" | "lifo" | "parent">;
+  /**
+   * How long BullMQ keeps finished jobs (their data, result, failed reason and stack): completed
+   * and failed ones, by age in seconds and/or count. @default DEFAULT_JOB_RETENTION (completed a
+   * day, failed a week)
+   */
+  retention?: JobRetention;
   /** Receives errors of the queue's connections. @default log to stderr */
   onError?: (error: Error) => void;
 }
@@ -102,8 +110,7 @@ export function createAgentQueue(options: AgentQueueOptions): AgentQueue {
   const defaultJobOptions: JobsOptions = {
     attempts: DEFAULT_JOB_ATTEMPTS,
     backoff: { type: "exponential", delay: DEFAULT_BACKOFF_DELAY_MS },
-    removeOnComplete: { age: 86_400 },
-    removeOnFail: { age: 7 * 86_400 },
+    ...retentionJobOptions(options.retention, options.defaultJobOptions),
     ...options.defaultJobOptions,
   };
   const queue = new Queue(base.name, {
@@ -125,7 +132,8 @@ export function createAgentQueue(options: AgentQueueOptions): AgentQueue {
     {
       async enqueue(request) {
         assertOpen();
-        const data = checkEnqueueRequest(request);
+        // Redacted here, before BullMQ or the lane stores anything (the agent would redact it too).
+        const data = base.redaction.value(checkEnqueueRequest(request));
         const jobId = request.jobId ?? randomUUID();
         await admission.admit(jobId, data);
         return { id: jobId, conversationId: data.conversationId };

@@ -4,7 +4,7 @@
  * without losing a job.
  * @module
  */
-import { type ConnectionOptions, Queue, Worker } from "bullmq";
+import { type ConnectionOptions, type Job, Queue, Worker } from "bullmq";
 import { DEFAULT_PRICING, InvalidOptionError, type ModelPricing } from "../index";
 import { ConversationLane } from "./conversation-lane";
 import { withInspectSummary } from "./inspect-summary";
@@ -104,6 +104,7 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
     parkedRecheckMs: base.parkedRecheckMs,
     continuationPrompt: options.continuationPrompt ?? DEFAULT_CONTINUATION_PROMPT,
     pricing: options.pricing ? { ...DEFAULT_PRICING, ...options.pricing } : DEFAULT_PRICING,
+    redaction: base.redaction,
     runs,
     closing: () => closing !== undefined,
     background(promise) {
@@ -113,7 +114,7 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
   };
   const worker = new Worker<AgentJobData, AgentJobResult, string>(
     base.name,
-    (job, token) => processJob(runtime, job, token!),
+    (job, token) => processRedacted(runtime, job, token!),
     {
       connection: base.connection as ConnectionOptions,
       prefix: base.prefix,
@@ -158,6 +159,17 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
     base.name,
     base.prefix,
   );
+}
+
+/** Processes a job; whatever it throws is redacted before BullMQ stores it (failedReason, stacktrace). */
+function processRedacted(
+  runtime: WorkerRuntime,
+  job: Job<AgentJobData, AgentJobResult>,
+  token: string,
+): Promise<AgentJobResult> {
+  return processJob(runtime, job, token).catch((error: unknown) => {
+    throw runtime.redaction.error(error);
+  });
 }
 
 /** Checks the worker's options and applies their defaults. */

@@ -55,4 +55,5 @@ export {
   type QueueConnection,
 } from "./options";
 export { DEFAULT_CONTINUATION_PROMPT } from "./resume-plan";
+export { DEFAULT_JOB_RETENTION, type JobRetention, type KeepFinishedJobs } from "./retention";
 export type { AgentJobContext, CreateJobAgent } from "./worker-runtime";

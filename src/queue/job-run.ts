@@ -57,7 +57,9 @@ export class JobRun implements InterruptibleRun {
     this.lease = new LeaseKeeper(runtime.lane, this.conversationId, fence, runtime.leaseMs, () =>
       this.abort.abort(new LeaseLostError(this.conversationId)),
     );
-    this.stream = new RunStream(runtime.lane, job, this.conversationId, fence, () => this.lease.markLost());
+    this.stream = new RunStream(runtime.lane, job, this.conversationId, fence, runtime.redaction, () =>
+      this.lease.markLost(),
+    );
   }
 
   interrupt(): void {

@@ -4,6 +4,7 @@
  */
 import type { Redis, RedisOptions } from "ioredis";
 import { InvalidOptionError } from "../index";
+import { type FleetRedaction, fleetRedaction } from "./fleet-redaction";
 
 /** Default queue name. */
 export const DEFAULT_QUEUE_NAME = "agent-lattice";
@@ -45,6 +46,14 @@ export interface QueueBaseOptions {
   maxMessagesPerJob?: number;
   /** How often a parked job checks whether the job ahead of it vanished. @default 30_000 */
   parkedRecheckMs?: number;
+  /**
+   * Strings replaced by `[redacted]` in everything this side writes to Redis — the producer: a job's
+   * prompt and per-query options; the worker: results, streamed messages, failed reasons, stacks and
+   * `job_failed` messages. Pass the keys your agents use (their `apiKey`, their `secrets`). The
+   * connection's password and URL credentials, and credential-shaped strings (`sk-ant-…`,
+   * `Bearer …`), are redacted without being listed. @default []
+   */
+  secrets?: string[];
 }
 
 /** {@link QueueBaseOptions} with every default applied. */
@@ -55,6 +64,8 @@ export interface ResolvedBaseOptions {
   jobTtlSeconds: number;
   maxMessagesPerJob: number;
   parkedRecheckMs: number;
+  /** What this side redacts before Redis keeps it. */
+  redaction: FleetRedaction;
 }
 
 /** Checks and completes the shared options; `factory` names the caller in error messages. */
@@ -82,6 +93,7 @@ export function resolveBaseOptions(options: QueueBaseOptions, factory: string): 
       "parkedRecheckMs",
       factory,
     ),
+    redaction: fleetRedaction(options.secrets, options.connection, factory),
   };
 }
 

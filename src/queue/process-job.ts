@@ -72,13 +72,14 @@ async function settle(
   const { conversationId } = job.data;
   switch (outcome.kind) {
     case "result": {
-      const text = toJsonText(outcome.result);
+      const text = toJsonText(runtime.redaction.value(outcome.result));
       const result = JSON.parse(text) as AgentJobResult;
       const entry = { field: "result" as const, value: text, entry: result, entryText: text };
       const next = await runtime.lane.finish(conversationId, job.id!, fence, entry, outcome.unstreamed);
       if (next === undefined) return stepAside(job, token);
       // The next job of the conversation starts while this one is being marked completed.
       if (next) runtime.background(promote(runtime, next));
+      runtime.background(forgetInput(job));
       return result;
     }
     case "requeue":
@@ -103,7 +104,8 @@ async function settleThrown(
   error: unknown,
 ): Promise<never> {
   const { conversationId } = job.data;
-  const failure = error instanceof Error ? error : new Error(String(error));
+  // Redacted before the lane or BullMQ keeps it: the failed reason, the stack, `job_failed`.
+  const failure = runtime.redaction.error(error);
   const unrecoverable = failure instanceof InvalidOptionError || failure instanceof UnrecoverableError;
   const attempts = job.opts.attempts ?? 1;
   if (!unrecoverable && job.attemptsMade + 1 < attempts) {
@@ -121,6 +123,16 @@ async function settleThrown(
   throw unrecoverable && !(failure instanceof UnrecoverableError)
     ? new UnrecoverableError(`${failure.name}: ${failure.message}`)
     : failure;
+}
+
+/**
+ * Once a job's result is recorded its prompt and options are needed no more (a later run of it
+ * returns the recorded result): its data is reduced to the conversation id, for BullMQ's retention.
+ * A failed job keeps its (redacted) data, so that it can be retried by hand.
+ */
+async function forgetInput(job: AgentJob): Promise<void> {
+  const { conversationId } = job.data;
+  await job.updateData({ conversationId } as AgentJobData);
 }
 
 /**

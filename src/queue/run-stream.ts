@@ -9,6 +9,7 @@
 import type { Job } from "bullmq";
 import type { SDKMessage } from "../index";
 import type { ConversationLane } from "./conversation-lane";
+import type { FleetRedaction } from "./fleet-redaction";
 import type { AgentJobProgress, JobRequeuedMessage, JobResumedMessage } from "./job-types";
 import { toJsonText } from "./json-safe";
 
@@ -37,12 +38,13 @@ export class RunStream {
     private readonly job: Job,
     private readonly conversationId: string,
     private readonly fence: string,
+    private readonly redaction: FleetRedaction,
     private readonly onRefused: () => void,
   ) {}
 
   /** Queues `message` for the next write; `progress` is the job's progress after it, for a response. */
   add(message: StreamedMessage, progress?: AgentJobProgress): void {
-    this.entries.push(toJsonText(message));
+    this.entries.push(toJsonText(this.redaction.value(message)));
     if (progress !== undefined) {
       this.progressed = true;
       this.progress = progress;

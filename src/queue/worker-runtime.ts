@@ -7,6 +7,7 @@
 import type { Queue } from "bullmq";
 import type { Agent, ModelPricing } from "../index";
 import type { ConversationLane } from "./conversation-lane";
+import type { FleetRedaction } from "./fleet-redaction";
 
 /** Who a run's agent is for: handed to `createAgent`. */
 export interface AgentJobContext {
@@ -34,6 +35,8 @@ export interface WorkerRuntime {
   parkedRecheckMs: number;
   continuationPrompt: string;
   pricing: Readonly<Record<string, ModelPricing>>;
+  /** What the worker redacts before Redis keeps it: results, messages, failures. */
+  redaction: FleetRedaction;
   /** Runs in progress on this worker. */
   runs: Set<InterruptibleRun>;
   /** Whether `close()` has been called. */

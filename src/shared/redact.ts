@@ -50,6 +50,36 @@ export function redact(text: string, secrets: readonly string[]): string {
 }
 
 /**
+ * Where {@link redact} would replace something in `text`: the `[start, end)` spans of every secret
+ * (4 characters or more) and credential-shaped string (a Bearer credential without its `Bearer `
+ * word), sorted by start, overlapping spans merged.
+ */
+export function secretRanges(text: string, secrets: readonly string[]): Array<[number, number]> {
+  const spans: Array<[number, number]> = [];
+  for (const secret of secrets) {
+    if (secret.length < 4) continue;
+    for (let at = text.indexOf(secret); at !== -1; at = text.indexOf(secret, at + 1))
+      spans.push([at, at + secret.length]);
+  }
+  if (CREDENTIAL_WORDS.test(text)) {
+    for (const pattern of CREDENTIAL_PATTERNS) {
+      for (const match of text.matchAll(pattern)) {
+        const skip = typeof match[1] === "string" ? match[1].length : 0;
+        spans.push([match.index + skip, match.index + match[0].length]);
+      }
+    }
+  }
+  spans.sort((left, right) => left[0] - right[0]);
+  const merged: Array<[number, number]> = [];
+  for (const span of spans) {
+    const last = merged.at(-1);
+    if (last && span[0] <= last[1]) last[1] = Math.max(last[1], span[1]);
+    else merged.push([span[0], span[1]]);
+  }
+  return merged;
+}
+
+/**
  * Whether `value` holds a secret or a credential-shaped string anywhere a debugger or `util.inspect`
  * would show it: own properties (enumerable or not, `message`, `stack` and `cause` included), array
  * items, Map / Headers entries. Too deep or too large counts as holding one: we cannot vouch for it.

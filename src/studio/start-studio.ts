@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { HistoryStore } from "../index";
+import { redactUrl, withInspectForm } from "../shared/inspect-form";
 import { StudioActions, type StudioAgentFactory } from "./actions";
 import { answerApi } from "./api";
 import { Catalog, type RunningCheck } from "./catalog";
@@ -86,8 +87,9 @@ export async function startStudio(options: StudioOptions): Promise<Studio> {
   guard = new RequestGuard(token, hostNamesFor(host, port));
   const shownHost =
     host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
-  return {
-    url: `http://${shownHost}:${port}/?token=${token}`,
+  const url = `http://${shownHost}:${port}/?token=${token}`;
+  const studio: Studio = {
+    url,
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -96,6 +98,8 @@ export async function startStudio(options: StudioOptions): Promise<Studio> {
       await Promise.all(sources.map((source) => source.close()));
     },
   };
+  // A logged studio shows its address, not its token (which reads every conversation).
+  return withInspectForm(studio, () => `Studio { url: ${JSON.stringify(redactUrl(url))} }`);
 }
 
 /** The page's files, read once at start. */

@@ -47,4 +47,38 @@ describe("agent-lattice and the API key", () => {
       }
     },
   );
+
+  it.each([[["--json"]], [[]]])(
+    "a key split across two text blocks of the answer: neither part printed or stored (%j)",
+    async (mode) => {
+      const [head, tail] = [KEY.slice(0, 14), KEY.slice(14)];
+      const split = await startMockAnthropicServer();
+      split.enqueue({
+        content: [
+          { type: "text", text: `The key is ${head}` },
+          { type: "text", text: `${tail} — keep it safe.` },
+        ],
+      });
+      const folder = scratchFolder({});
+      try {
+        const session = path.join(folder.root, "session.jsonl");
+        const run = await runCli(["--base-url", split.url, "--session", session, ...mode, "Show the key"], {
+          env: cleanEnvironment({ ANTHROPIC_API_KEY: KEY }),
+          cwd: folder.root,
+        });
+        expect(run.code).toBe(0);
+        expect(run.stdout).toContain("keep it safe");
+        const stored = readFileSync(session, "utf8");
+        for (const surface of [run.stdout + run.stderr, stored]) {
+          expect(surface).not.toContain(KEY);
+          expect(surface).not.toContain(head);
+          expect(surface).not.toContain(tail);
+        }
+        expect(stored).toContain("The key is [redacted]");
+      } finally {
+        folder.remove();
+        await split.close();
+      }
+    },
+  );
 });

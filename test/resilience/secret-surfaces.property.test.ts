@@ -3,8 +3,14 @@
  * non-`sk-ant-` form, the `secrets` option, a client made with `createAnthropicClient` — never
  * appears on the surfaces the earlier property test did not cover: a subagent's spans, its own
  * store and its messages; span start attributes (a tool call id holding the key); the error for a
- * forged approval id.
+ * forged approval id; a key split across the text blocks of one message (the model's text blocks,
+ * a tool result's blocks) in what a query yields, history and a JSONL store; `util.inspect` of the
+ * stores and the fleet given a password (test/queue/fleet-secrets-in-redis.test.ts reads the fleet's
+ * Redis keys back).
  */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { inspect } from "node:util";
 import {
   BasicTracerProvider,
@@ -18,12 +24,16 @@ import {
   type AgentOptions,
   createAgent,
   createAnthropicClient,
+  createJsonlHistoryStore,
   defineSubagent,
   defineTool,
   InvalidOptionError,
   type ModelClient,
   type SDKMessage,
 } from "../../src/index";
+import { createPostgresHistoryStore } from "../../src/integrations/stores/postgres";
+import { createRedisHistoryStore } from "../../src/integrations/stores/redis";
+import { createAgentQueue } from "../../src/queue/index";
 import {
   createScriptedClient,
   type ScriptedResponse,
@@ -192,4 +202,117 @@ describe("one secret set per run", () => {
       createAgent({ model: "m", client: createScriptedClient([]), secrets: "x" as never }),
     ).toThrow("createAgent: secrets must be an array of strings.");
   });
+});
+
+/** `text` cut at the given points (sorted, inside the text) into non-empty pieces. */
+function cut(text: string, points: readonly number[]): string[] {
+  const at = [...new Set(points.map((point) => 1 + (point % (text.length - 1))))].sort((a, b) => a - b);
+  const pieces: string[] = [];
+  let start = 0;
+  for (const point of [...at, text.length]) {
+    pieces.push(text.slice(start, point));
+    start = point;
+  }
+  return pieces;
+}
+
+/** The joined text of every content array reachable from `value` (what a model would read whole). */
+function joinedTexts(value: unknown, found: string[] = []): string[] {
+  if (Array.isArray(value)) {
+    const texts = value.filter(
+      (item): item is { type: "text"; text: string } =>
+        typeof item === "object" && item !== null && item.type === "text" && typeof item.text === "string",
+    );
+    if (texts.length > 0) found.push(texts.map((block) => block.text).join(""));
+    for (const item of value) joinedTexts(item, found);
+  } else if (typeof value === "object" && value !== null) {
+    for (const item of Object.values(value)) joinedTexts(item, found);
+  }
+  return found;
+}
+
+describe("secrets split across blocks (property)", () => {
+  it("no joined text of any content array holds the key: yielded, in history, in the JSONL store", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "al-split-"));
+    try {
+      await fc.assert(
+        fc.asyncProperty(
+          keyArbitrary,
+          fc.array(fc.nat(), { minLength: 1, maxLength: 4 }),
+          fc.constantFrom("assistant", "tool_result", "both"),
+          fc.boolean(),
+          async (key, points, where, listed) => {
+            const pieces = cut(`before ${key} after`, points).map((text) => ({
+              type: "text" as const,
+              text,
+            }));
+            const tool = defineTool({
+              name: "fetch_config",
+              inputSchema: z.object({}),
+              readOnly: true,
+              execute: () => ({
+                content: where === "assistant" ? [{ type: "text" as const, text: "ok" }] : pieces,
+              }),
+            });
+            const first = { content: [toolUse("f1", "fetch_config", {})] };
+            const last = {
+              content: where === "tool_result" ? [{ type: "text" as const, text: "done" }] : pieces,
+            };
+            const path = join(folder, `${key}-${points.join("-")}-${where}.jsonl`);
+            const agent = createAgent({
+              model: "claude-sonnet-4-6",
+              ...(listed ? { secrets: [key] } : { apiKey: key }),
+              client: createScriptedClient([first, last]),
+              tools: [tool],
+              historyStore: createJsonlHistoryStore({ path }),
+            });
+            const messages = await collect(agent.query("Show the config."));
+            expect(messages.at(-1)).toMatchObject({ type: "result", subtype: "success" });
+            const surfaces = [
+              messages,
+              await agent.getHistory(),
+              readFileSync(path, "utf8")
+                .split("\n")
+                .filter(Boolean)
+                .map((line) => JSON.parse(line)),
+            ];
+            for (const surface of surfaces) {
+              expect(rendered(surface)).not.toContain(key);
+              for (const joined of joinedTexts(surface)) expect(joined).not.toContain(key);
+            }
+            await agent.close();
+          },
+        ),
+        { numRuns: 40 },
+      );
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
+describe("util.inspect of the stores and the fleet (property)", () => {
+  it("a password in a connection string or URL is never shown", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.stringMatching(/^[A-Za-z0-9]{12,24}$/), async (password) => {
+        const objects = [
+          createPostgresHistoryStore({
+            connectionString: `postgres://agent:${password}@127.0.0.1:5432/test`,
+            conversationId: "c",
+          }),
+          createRedisHistoryStore({ url: `redis://:${password}@127.0.0.1:1/0`, conversationId: "c" }),
+          createAgentQueue({
+            connection: { url: `redis://:${password}@127.0.0.1:1/0`, lazyConnect: true },
+            onError: () => {},
+          }),
+        ];
+        for (const object of objects) {
+          const shown = inspect(object, { depth: Number.POSITIVE_INFINITY, showHidden: true, getters: true });
+          expect(shown).not.toContain(password);
+        }
+        await Promise.allSettled(objects.map((object) => object.close()));
+      }),
+      { numRuns: 10 },
+    );
+  }, 60_000);
 });

@@ -65,8 +65,12 @@ export async function resumeApprovals<T>(
     );
   }
   const response = history.messages[index - 1] as AssistantModelMessage;
-  await claim(history, history.messages.slice(0, index));
   const byId = new Map(Object.entries(decisions as Record<string, ApprovalDecision>));
+  // The claim records which calls will never start: a crash before the results is repaired by it.
+  await claim(history, [
+    ...history.messages.slice(0, index - 1),
+    withResumeRecord(response, calls, marker, byId),
+  ]);
   const approvedIds = [...byId].filter(([, decision]) => decision.approved).map(([id]) => id);
   const approved = approvedIds.length;
   query.span.set({
@@ -85,6 +89,24 @@ export async function resumeApprovals<T>(
   // The decisions for the children's calls go to the children; the batch's own calls get theirs.
   const own = new Map([...byId].filter(([id]) => !marker.pending_approvals.some(isChildCall(id))));
   return tools.answer(response, calls, own, resumed);
+}
+
+/**
+ * The paused response as the claim records it: its `meta.approvals_resumed` names the batch's own
+ * calls a person denied (they never start) and keeps the results settled before a child's pause.
+ */
+function withResumeRecord(
+  response: AssistantModelMessage,
+  calls: readonly ToolUseBlock[],
+  marker: ApprovalMarker,
+  decisions: ReadonlyMap<string, ApprovalDecision>,
+): AssistantModelMessage {
+  const notRun = calls.filter((call) => decisions.get(call.id)?.approved === false).map((call) => call.id);
+  const record: NonNullable<NonNullable<AssistantModelMessage["meta"]>["approvals_resumed"]> = {
+    not_run: notRun,
+  };
+  if (marker.settled_results?.length) record.settled_results = marker.settled_results;
+  return { ...response, meta: { ...response.meta, approvals_resumed: record } };
 }
 
 /** What a pause inside a subagent carries over to its resumed batch; undefined for a plain pause. */
