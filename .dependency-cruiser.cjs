@@ -110,11 +110,18 @@ module.exports = {
       name: "queue-builds-on-the-public-api",
       severity: "error",
       comment:
-        "agent-lattice/queue uses the agent through the root entry (src/index.ts), plus the prompt checks and the price table.",
+        "agent-lattice/queue uses the agent through the root entry (src/index.ts), plus the prompt checks, the price table and the option checks.",
       from: { path: "^src/queue/" },
       to: {
         path: "^src/",
-        pathNot: ["^src/queue/", "^src/index\\.ts$", "^src/messages/prompt-input\\.ts$", "^src/cost/", ERRORS],
+        pathNot: [
+          "^src/queue/",
+          "^src/index\\.ts$",
+          "^src/messages/prompt-input\\.ts$",
+          "^src/cost/",
+          "^src/shared/option-checks\\.ts$",
+          ERRORS,
+        ],
       },
     },
     {
