@@ -74,7 +74,25 @@ export {
   type JsonlHistoryStoreOptions,
 } from "./history/jsonl";
 export { defineHistoryStore, type HistoryStore } from "./history/store";
-export type * from "./hooks/types";
+export type {
+  CanUseTool,
+  HookMatcher,
+  Hooks,
+  ModelRequestInput,
+  ModelRequestOutput,
+  PermissionMode,
+  PermissionResult,
+  PostToolUseInput,
+  PostToolUseOutput,
+  PreCompactInput,
+  PreCompactOutput,
+  PreToolUseInput,
+  PreToolUseOutput,
+  StopInput,
+  StopOutput,
+  UserPromptSubmitInput,
+  UserPromptSubmitOutput,
+} from "./hooks/types";
 export type {
   McpHttpServerConfig,
   McpServerConfig,
@@ -88,12 +106,68 @@ export type {
   ApprovalInput,
   PendingApproval,
 } from "./messages/approvals";
-export type * from "./messages/sdk-messages";
-export type * from "./messages/stream-event";
+export type {
+  McpServerStatus,
+  ModelUsage,
+  PermissionDenial,
+  ResultSubtype,
+  SDKMessage,
+  SDKResultMessage,
+  SDKSystemMessage,
+} from "./messages/sdk-messages";
+export type {
+  CitationsDelta,
+  ContentBlockDelta,
+  ContentBlockDeltaEvent,
+  ContentBlockStartEvent,
+  ContentBlockStopEvent,
+  ErrorEvent,
+  InputJsonDelta,
+  KnownStreamEventType,
+  MessageDeltaEvent,
+  MessageStartEvent,
+  MessageStopEvent,
+  ModelStreamEvent,
+  PingEvent,
+  SignatureDelta,
+  StreamContentBlock,
+  StreamMessageStart,
+  StreamUsage,
+  TextDelta,
+  ThinkingDelta,
+  UnknownContentBlockDelta,
+  UnknownStreamContentBlock,
+  UnknownStreamEvent,
+} from "./messages/stream-event";
 export { textDeltas } from "./messages/text-deltas";
-export type * from "./messages/types";
+export type {
+  AssistantModelMessage,
+  CacheCreationUsage,
+  ContentBlock,
+  ImageBlock,
+  MessageMeta,
+  ModelMessage,
+  RedactedThinkingBlock,
+  ServerToolUseBlock,
+  StopReason,
+  TextBlock,
+  ThinkingBlock,
+  ToolReference,
+  ToolResultBlock,
+  ToolSearchToolResultBlock,
+  ToolUseBlock,
+  Usage,
+  UserModelMessage,
+} from "./messages/types";
 export { type AnthropicClientOptions, createAnthropicClient } from "./model/anthropic";
-export type * from "./model/client";
+export type {
+  JsonSchema,
+  ModelClient,
+  ModelRequest,
+  ModelSettingsField,
+  ModelToolDefinition,
+  OutputFormat,
+} from "./model/client";
 export { CLEARED_TOOL_RESULT } from "./model/context-editing";
 export type { ClearThinkingEdit, ClearToolUsesEdit, ContextEdits } from "./model/context-management";
 export {
@@ -105,6 +179,17 @@ export {
 } from "./model/context-windows";
 export type { ModelEndpoint } from "./model/endpoint";
 export { isPromptTooLongError } from "./model/errors";
+export type {
+  CacheTtl,
+  Effort,
+  ModelSettings,
+  PromptCachingConfig,
+  PromptCachingOption,
+  RequestMetadata,
+  ServiceTier,
+  ThinkingConfig,
+  ToolChoice,
+} from "./model/model-settings";
 export { type LoadSkillsOptions, loadSkills, type SkillWarning } from "./skills/load-skills";
 export {
   DEFAULT_INSTRUCTIONS_MAX_BYTES,
