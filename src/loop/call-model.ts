@@ -8,7 +8,7 @@ import { totalInputTokens } from "../cost/usage";
 import { HookFailure, TimeoutError } from "../errors";
 import type { SDKMessage } from "../messages/sdk-messages";
 import type { AssistantModelMessage } from "../messages/types";
-import type { ModelRequest, ModelSettingsField, ModelStreamEvent } from "../model/client";
+import type { ModelRequest, ModelStreamEvent } from "../model/client";
 import { isPromptTooLongError, toProviderError } from "../model/errors";
 import { retryDelayMs } from "../model/retry";
 import { startDeadline } from "../shared/deadline";
@@ -16,7 +16,6 @@ import { raceWithSignal } from "../shared/signals";
 import { NOOP_SPAN, type SpanHandle } from "../telemetry/telemetry";
 import { cancelledOutcome, type ModelFailure, type ModelOutcome, unfinishedOf } from "./model-outcome";
 import { recordUsage } from "./record-usage";
-import { withRequestSettings } from "./request-settings";
 import { hasRequestShapers, shapeRequest } from "./shape-request";
 import type { Emit } from "./state/live-messages";
 import type { LoopContext } from "./state/loop-context";
@@ -210,7 +209,18 @@ function requestFor(base: RequestBase, model: string, signal: AbortSignal): Mode
   if (base.system !== undefined) request.system = base.system;
   if (base.tools !== undefined) request.tools = base.tools;
   if (base.outputFormat !== undefined) request.outputFormat = base.outputFormat;
-  withRequestSettings(request, base);
+  if (base.temperature !== undefined) request.temperature = base.temperature;
+  if (base.topP !== undefined) request.topP = base.topP;
+  if (base.topK !== undefined) request.topK = base.topK;
+  if (base.stopSequences !== undefined) request.stopSequences = base.stopSequences;
+  if (base.toolChoice !== undefined) request.toolChoice = base.toolChoice;
+  if (base.parallelToolCalls !== undefined) request.parallelToolCalls = base.parallelToolCalls;
+  if (base.thinking !== undefined) request.thinking = base.thinking;
+  if (base.effort !== undefined) request.effort = base.effort;
+  if (base.metadata !== undefined) request.metadata = base.metadata;
+  if (base.serviceTier !== undefined) request.serviceTier = base.serviceTier;
+  if (base.extraBody !== undefined) request.extraBody = base.extraBody;
+  if (base.promptCaching !== undefined) request.promptCaching = base.promptCaching;
   if (base.contextManagement !== undefined) request.contextManagement = base.contextManagement;
   return request;
 }
@@ -222,7 +232,18 @@ type CopiedByRequestFor =
   | "tools"
   | "maxTokens"
   | "outputFormat"
-  | ModelSettingsField
+  | "temperature"
+  | "topP"
+  | "topK"
+  | "stopSequences"
+  | "toolChoice"
+  | "parallelToolCalls"
+  | "thinking"
+  | "effort"
+  | "metadata"
+  | "serviceTier"
+  | "extraBody"
+  | "promptCaching"
   | "contextManagement";
 type _RequestForCopiesEveryField = AssertNever<Exclude<keyof RequestBase, CopiedByRequestFor>>;
 type AssertNever<T extends never> = T;
