@@ -28,15 +28,12 @@ export type {
   AutoCompactOptions,
   CompactToolResultsOptions,
   InternalOptions,
-  OutputSchema,
-  PromptInput,
   QueryOptions,
   RetryOptions,
 } from "./agent/options";
 export {
   DEFAULT_COMPACTION_THRESHOLD_TOKENS,
   DEFAULT_COMPACTION_WINDOW_SHARE,
-  DEFAULT_HOOK_TIMEOUT_MS,
   DEFAULT_KEEP_RECENT_MESSAGES,
   DEFAULT_MAX_RETRIES,
   DEFAULT_MAX_TOKENS,
@@ -74,24 +71,25 @@ export {
   type JsonlHistoryStoreOptions,
 } from "./history/jsonl";
 export { defineHistoryStore, type HistoryStore } from "./history/store";
-export type {
-  CanUseTool,
-  HookMatcher,
-  Hooks,
-  ModelRequestInput,
-  ModelRequestOutput,
-  PermissionMode,
-  PermissionResult,
-  PostToolUseInput,
-  PostToolUseOutput,
-  PreCompactInput,
-  PreCompactOutput,
-  PreToolUseInput,
-  PreToolUseOutput,
-  StopInput,
-  StopOutput,
-  UserPromptSubmitInput,
-  UserPromptSubmitOutput,
+export {
+  type CanUseTool,
+  DEFAULT_HOOK_TIMEOUT_MS,
+  type HookMatcher,
+  type Hooks,
+  type ModelRequestInput,
+  type ModelRequestOutput,
+  type PermissionMode,
+  type PermissionResult,
+  type PostToolUseInput,
+  type PostToolUseOutput,
+  type PreCompactInput,
+  type PreCompactOutput,
+  type PreToolUseInput,
+  type PreToolUseOutput,
+  type StopInput,
+  type StopOutput,
+  type UserPromptSubmitInput,
+  type UserPromptSubmitOutput,
 } from "./hooks/types";
 export type {
   McpHttpServerConfig,
@@ -106,6 +104,7 @@ export type {
   ApprovalInput,
   PendingApproval,
 } from "./messages/approvals";
+export type { PromptInput } from "./messages/prompt-input";
 export type {
   McpServerStatus,
   ModelUsage,
@@ -178,7 +177,6 @@ export {
   LONG_CONTEXT_MODELS,
 } from "./model/context-windows";
 export type { ModelEndpoint } from "./model/endpoint";
-export { isPromptTooLongError } from "./model/errors";
 export type {
   CacheTtl,
   Effort,
@@ -190,12 +188,14 @@ export type {
   ThinkingConfig,
   ToolChoice,
 } from "./model/model-settings";
-export { type LoadSkillsOptions, loadSkills, type SkillWarning } from "./skills/load-skills";
+export { isPromptTooLongError } from "./model/prompt-too-long";
+export { type LoadSkillsOptions, loadSkills } from "./skills/load-skills";
 export {
   DEFAULT_INSTRUCTIONS_MAX_BYTES,
   type ProjectInstructions,
 } from "./skills/project-instructions";
-export { defineSkill, type Skill, type SkillDefinition, SkillFormatError } from "./skills/skill";
+export { defineSkill, type Skill, type SkillDefinition, type SkillWarning } from "./skills/skill";
+export { SkillFormatError } from "./skills/skill-format-error";
 export { defineSubagent } from "./subagents/define-subagent";
 export {
   MAX_SUBAGENT_DEPTH,
@@ -206,6 +206,7 @@ export type { TelemetryOptions } from "./telemetry/telemetry";
 export type { AgentToolContext } from "./tools/agent-context";
 export { defineTool, type ToolDefinition } from "./tools/define-tool";
 export type { CheckpointFiles, FileCheckpoints, FileRestoreReport } from "./tools/file-checkpoints";
+export type { OutputSchema } from "./tools/output-schema";
 export type {
   InferSchema,
   ParseWithJsonSchema,

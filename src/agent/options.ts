@@ -7,7 +7,6 @@ import type { ModelPricing } from "../cost/pricing";
 import type { HistoryStore } from "../history/store";
 import type { CanUseTool, Hooks, PermissionMode } from "../hooks/types";
 import type { McpServerConfig } from "../integrations/mcp/config";
-import type { PromptInput } from "../messages/prompt-input";
 import type { ModelClient, ModelRequest, OutputFormat } from "../model/client";
 import type { QuerySettingKey } from "../model/model-setting-keys";
 import type { ModelSettings, ModelSettingsInput } from "../model/model-settings";
@@ -226,6 +225,3 @@ export interface QueryOptions extends QueryModelSettings {
 
 /** The model settings a query may override ({@link QuerySettingKey}), as {@link QueryOptions} takes them. */
 export type QueryModelSettings = Pick<ModelSettings, QuerySettingKey>;
-
-export { DEFAULT_HOOK_TIMEOUT_MS } from "../hooks/types";
-export type { OutputSchema, PromptInput };

@@ -14,8 +14,8 @@ import {
   timerMilliseconds,
 } from "../../src/shared/option-checks";
 import { createScriptedClient } from "../../src/testing/index";
-import { createMemoryTool } from "../../src/workspace-tools/memory/memory-tool";
 import { createWorkspaceTools } from "../../src/workspace-tools/index";
+import { createMemoryTool } from "../../src/workspace-tools/memory/memory-tool";
 
 const root = mkdtempSync(join(tmpdir(), "option-checks-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
