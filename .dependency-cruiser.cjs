@@ -110,7 +110,7 @@ module.exports = {
       name: "queue-builds-on-the-public-api",
       severity: "error",
       comment:
-        "agent-lattice/queue uses the agent through the root entry (src/index.ts), plus the prompt checks, the redaction and the price table.",
+        "agent-lattice/queue uses the agent through the root entry (src/index.ts), plus the prompt checks, the redaction, the price table and the option checks.",
       from: { path: "^src/queue/" },
       to: {
         path: "^src/",
@@ -120,6 +120,7 @@ module.exports = {
           "^src/messages/(prompt-input|redact-message)\\.ts$",
           "^src/shared/redact\\.ts$",
           "^src/cost/",
+          "^src/shared/option-checks\\.ts$",
           ERRORS,
         ],
       },

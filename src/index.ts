@@ -28,15 +28,12 @@ export type {
   AutoCompactOptions,
   CompactToolResultsOptions,
   InternalOptions,
-  OutputSchema,
-  PromptInput,
   QueryOptions,
   RetryOptions,
 } from "./agent/options";
 export {
   DEFAULT_COMPACTION_THRESHOLD_TOKENS,
   DEFAULT_COMPACTION_WINDOW_SHARE,
-  DEFAULT_HOOK_TIMEOUT_MS,
   DEFAULT_KEEP_RECENT_MESSAGES,
   DEFAULT_MAX_RETRIES,
   DEFAULT_MAX_TOKENS,
@@ -80,7 +77,26 @@ export {
 } from "./history/jsonl";
 export { DEFAULT_RUN_CLAIM_TTL_MS, type RunClaim, type RunClaimOptions } from "./history/run-claim";
 export { defineHistoryStore, type HistoryStore } from "./history/store";
-export type * from "./hooks/types";
+export {
+  type CanUseTool,
+  DEFAULT_HOOK_TIMEOUT_MS,
+  type HookMatcher,
+  type Hooks,
+  type ModelRequestInput,
+  type ModelRequestOutput,
+  type PermissionMode,
+  type PermissionResult,
+  type PostToolUseInput,
+  type PostToolUseOutput,
+  type PreCompactInput,
+  type PreCompactOutput,
+  type PreToolUseInput,
+  type PreToolUseOutput,
+  type StopInput,
+  type StopOutput,
+  type UserPromptSubmitInput,
+  type UserPromptSubmitOutput,
+} from "./hooks/types";
 export type {
   McpHttpServerConfig,
   McpServerConfig,
@@ -94,12 +110,69 @@ export type {
   ApprovalInput,
   PendingApproval,
 } from "./messages/approvals";
-export type * from "./messages/sdk-messages";
-export type * from "./messages/stream-event";
+export type { PromptInput } from "./messages/prompt-input";
+export type {
+  McpServerStatus,
+  ModelUsage,
+  PermissionDenial,
+  ResultSubtype,
+  SDKMessage,
+  SDKResultMessage,
+  SDKSystemMessage,
+} from "./messages/sdk-messages";
+export type {
+  CitationsDelta,
+  ContentBlockDelta,
+  ContentBlockDeltaEvent,
+  ContentBlockStartEvent,
+  ContentBlockStopEvent,
+  ErrorEvent,
+  InputJsonDelta,
+  KnownStreamEventType,
+  MessageDeltaEvent,
+  MessageStartEvent,
+  MessageStopEvent,
+  ModelStreamEvent,
+  PingEvent,
+  SignatureDelta,
+  StreamContentBlock,
+  StreamMessageStart,
+  StreamUsage,
+  TextDelta,
+  ThinkingDelta,
+  UnknownContentBlockDelta,
+  UnknownStreamContentBlock,
+  UnknownStreamEvent,
+} from "./messages/stream-event";
 export { textDeltas } from "./messages/text-deltas";
-export type * from "./messages/types";
+export type {
+  AssistantModelMessage,
+  CacheCreationUsage,
+  ContentBlock,
+  ImageBlock,
+  MessageMeta,
+  ModelMessage,
+  RedactedThinkingBlock,
+  ServerToolUseBlock,
+  StopReason,
+  TextBlock,
+  ThinkingBlock,
+  ToolReference,
+  ToolResultBlock,
+  ToolSearchToolResultBlock,
+  ToolUseBlock,
+  Usage,
+  UserModelMessage,
+} from "./messages/types";
 export { type AnthropicClientOptions, createAnthropicClient } from "./model/anthropic";
-export type * from "./model/client";
+export type {
+  JsonSchema,
+  ModelClient,
+  ModelRequest,
+  ModelSettingsField,
+  ModelToolDefinition,
+  OutputFormat,
+} from "./model/client";
 export { CLEARED_TOOL_RESULT } from "./model/context-editing";
 export type { ClearThinkingEdit, ClearToolUsesEdit, ContextEdits } from "./model/context-management";
 export {
@@ -110,13 +183,25 @@ export {
   LONG_CONTEXT_MODELS,
 } from "./model/context-windows";
 export type { ModelEndpoint } from "./model/endpoint";
-export { isPromptTooLongError } from "./model/errors";
-export { type LoadSkillsOptions, loadSkills, type SkillWarning } from "./skills/load-skills";
+export type {
+  CacheTtl,
+  Effort,
+  ModelSettings,
+  PromptCachingConfig,
+  PromptCachingOption,
+  RequestMetadata,
+  ServiceTier,
+  ThinkingConfig,
+  ToolChoice,
+} from "./model/model-settings";
+export { isPromptTooLongError } from "./model/prompt-too-long";
+export { type LoadSkillsOptions, loadSkills } from "./skills/load-skills";
 export {
   DEFAULT_INSTRUCTIONS_MAX_BYTES,
   type ProjectInstructions,
 } from "./skills/project-instructions";
-export { defineSkill, type Skill, type SkillDefinition, SkillFormatError } from "./skills/skill";
+export { defineSkill, type Skill, type SkillDefinition, type SkillWarning } from "./skills/skill";
+export { SkillFormatError } from "./skills/skill-format-error";
 export { defineSubagent } from "./subagents/define-subagent";
 export {
   MAX_SUBAGENT_DEPTH,
@@ -127,6 +212,7 @@ export type { TelemetryOptions } from "./telemetry/telemetry";
 export type { AgentToolContext } from "./tools/agent-context";
 export { defineTool, type ToolDefinition } from "./tools/define-tool";
 export type { CheckpointFiles, FileCheckpoints, FileRestoreReport } from "./tools/file-checkpoints";
+export type { OutputSchema } from "./tools/output-schema";
 export type {
   InferSchema,
   ParseWithJsonSchema,

@@ -4,8 +4,9 @@
  * @module
  */
 import { InvalidOptionError } from "../errors";
-import { type CheckpointEntry, isCheckpointId, listCheckpoints } from "../history/checkpoints";
+import { type CheckpointEntry, listCheckpoints } from "../history/checkpoints";
 import type { HistoryStore } from "../history/store";
+import { isCheckpointId } from "../messages/checkpoint-id";
 import type { ModelMessage } from "../messages/types";
 import type { FileCheckpoints, FileRestoreReport } from "../tools/file-checkpoints";
 import type { Tool } from "../tools/tool";

@@ -4,7 +4,12 @@
  * @module
  */
 import type { RequestSettings } from "../loop/state/loop-config";
-import { resolvePromptCaching, validateModelSettings } from "../model/model-settings";
+import { MODEL_SETTING_KEYS, QUERY_SETTING_KEYS } from "../model/model-setting-keys";
+import {
+  type ModelSettingsInput,
+  resolvePromptCaching,
+  validateModelSettings,
+} from "../model/model-settings";
 import { positiveInteger } from "./option-checks";
 import type { AgentOptions, QueryOptions } from "./options";
 
@@ -18,37 +23,17 @@ export interface SettingsCheck {
   outputTool: string | undefined;
 }
 
-/** The query overrides, in the order they are documented. */
-const QUERY_OVERRIDES = [
-  "temperature",
-  "topP",
-  "topK",
-  "stopSequences",
-  "toolChoice",
-  "thinking",
-  "effort",
-] as const satisfies ReadonlyArray<keyof QueryOptions & keyof RequestSettings>;
-
 /**
  * The agent's model settings, validated and resolved: each set option as given, prompt caching as
  * `{ ttl }` (on by default) or absent when off.
  * @throws InvalidOptionError naming the option
  */
 export function resolveAgentSettings<T>(options: AgentOptions<T>, check: SettingsCheck): RequestSettings {
-  const input = {
-    temperature: options.temperature,
-    topP: options.topP,
-    topK: options.topK,
-    stopSequences: options.stopSequences,
-    toolChoice: options.toolChoice,
-    parallelToolCalls: options.parallelToolCalls,
-    thinking: options.thinking,
-    effort: options.effort,
-    metadata: options.metadata,
-    serviceTier: options.serviceTier,
-    extraBody: options.extraBody,
-    promptCaching: options.promptCaching,
-  };
+  const input: ModelSettingsInput = {};
+  for (const key of MODEL_SETTING_KEYS) {
+    const value = options[key];
+    if (value !== undefined) (input as Record<string, unknown>)[key] = value;
+  }
   validateModelSettings(input, "createAgent", check);
   const { promptCaching, ...settings } = input;
   const resolved: RequestSettings = {};
@@ -75,7 +60,7 @@ export function resolveQuerySettings(
   const maxTokens = positiveInteger("maxTokens", options?.maxTokens) ?? agentMaxTokens;
   let settings = agent;
   if (options) {
-    for (const key of QUERY_OVERRIDES) {
+    for (const key of QUERY_SETTING_KEYS) {
       const value = options[key];
       if (value === undefined) continue;
       if (settings === agent) settings = { ...agent };

@@ -1,50 +1,48 @@
 /**
- * The checks of numeric options: each returns the value (or undefined when unset) or throws an
- * {@link InvalidOptionError} naming the option.
+ * `createAgent`'s checks of numeric options, over the one option-checker module
+ * (`shared/option-checks.ts`): each returns the value (or undefined when unset) or throws an
+ * {@link InvalidOptionError} naming the option; and the check of `pricing`.
  * @module
  */
 import type { ModelPricing } from "../cost/pricing";
 import { InvalidOptionError } from "../errors";
-import { MAX_TIMER_MS } from "../shared/signals";
+import {
+  nonNegativeInteger as checkNonNegative,
+  positiveInteger as checkPositive,
+  type OptionLabel,
+  timerMilliseconds,
+} from "../shared/option-checks";
+
+/** How `createAgent` names an option: in backticks, the value shown as JSON, any integer taken. */
+function agentOption(name: string): OptionLabel {
+  return { option: `\`${name}\``, integers: "any" };
+}
 
 /** Validates an optional positive integer option. */
 export function positiveInteger(name: string, value: number | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  if (!Number.isInteger(value) || value <= 0) {
-    throw new InvalidOptionError(`\`${name}\` must be a positive integer, got ${JSON.stringify(value)}.`);
-  }
-  return value;
+  return value === undefined ? undefined : checkPositive(value, agentOption(name));
 }
 
 /** Validates an optional non-negative integer option. */
 export function nonNegativeInteger(name: string, value: number | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  if (!Number.isInteger(value) || value < 0) {
-    throw new InvalidOptionError(`\`${name}\` must be a non-negative integer, got ${JSON.stringify(value)}.`);
-  }
-  return value;
+  return value === undefined ? undefined : checkNonNegative(value, agentOption(name));
 }
 
 /**
  * Validates an optional positive duration in milliseconds. It goes to a timer, so it is also at
- * most {@link MAX_TIMER_MS}: a larger one would fire at once.
+ * most `MAX_TIMER_MS`: a larger one would fire at once.
  */
 export function positiveMilliseconds(name: string, value: number | undefined): number | undefined {
-  return withinTimerRange(name, positiveInteger(name, value));
+  return value === undefined
+    ? undefined
+    : timerMilliseconds(checkPositive(value, agentOption(name)), agentOption(name));
 }
 
 /** Validates an optional non-negative duration in milliseconds; see {@link positiveMilliseconds}. */
 export function nonNegativeMilliseconds(name: string, value: number | undefined): number | undefined {
-  return withinTimerRange(name, nonNegativeInteger(name, value));
-}
-
-function withinTimerRange(name: string, value: number | undefined): number | undefined {
-  if (value !== undefined && value > MAX_TIMER_MS) {
-    throw new InvalidOptionError(
-      `\`${name}\` must be at most ${MAX_TIMER_MS} ms (about 24.8 days, the longest a timer can wait), got ${value}.`,
-    );
-  }
-  return value;
+  return value === undefined
+    ? undefined
+    : timerMilliseconds(checkNonNegative(value, agentOption(name)), agentOption(name));
 }
 
 /** Every price must be a finite non-negative number: a NaN cost would never cross a budget. */

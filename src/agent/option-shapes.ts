@@ -5,13 +5,14 @@
  * @module
  */
 import { InvalidOptionError } from "../errors";
+import { MODEL_SETTING_KEYS } from "../model/model-setting-keys";
 import { assertKnownOptions } from "../shared/known-options";
 import type { AgentOptions } from "./options";
 
 /**
  * Every option name of `createAgent` — THE list to extend when an option is added (the type check
- * below fails when an option of {@link AgentOptions} is missing). It already holds the model
- * settings being added (temperature … extraBody).
+ * below fails when an option of {@link AgentOptions} is missing). The model settings come from
+ * their own list, {@link MODEL_SETTING_KEYS}.
  */
 export const AGENT_OPTION_NAMES = [
   "model",
@@ -51,19 +52,7 @@ export const AGENT_OPTION_NAMES = [
   "instructions",
   "toolSearch",
   "_internal",
-  // model settings
-  "temperature",
-  "topP",
-  "topK",
-  "stopSequences",
-  "toolChoice",
-  "parallelToolCalls",
-  "thinking",
-  "effort",
-  "metadata",
-  "serviceTier",
-  "promptCaching",
-  "extraBody",
+  ...MODEL_SETTING_KEYS,
   "anthropic",
 ] as const;
 

@@ -7,18 +7,9 @@ import type { ModelPricing } from "../cost/pricing";
 import type { HistoryStore } from "../history/store";
 import type { CanUseTool, Hooks, PermissionMode } from "../hooks/types";
 import type { McpServerConfig } from "../integrations/mcp/config";
-import type { PromptInput } from "../messages/prompt-input";
-import type {
-  Effort,
-  ModelClient,
-  ModelRequest,
-  OutputFormat,
-  PromptCachingOption,
-  RequestMetadata,
-  ServiceTier,
-  ThinkingConfig,
-  ToolChoice,
-} from "../model/client";
+import type { ModelClient, ModelRequest, OutputFormat } from "../model/client";
+import type { QuerySettingKey } from "../model/model-setting-keys";
+import type { ModelSettings, ModelSettingsInput } from "../model/model-settings";
 import type { ProjectInstructions } from "../skills/project-instructions";
 import type { Skill } from "../skills/skill";
 import type { TelemetryOptions } from "../telemetry/telemetry";
@@ -101,8 +92,11 @@ export interface CompactToolResultsOptions {
   maxTokens?: number;
 }
 
-/** Options of {@link createAgent}. */
-export interface AgentOptions<T = unknown> {
+/**
+ * Options of {@link createAgent}. The model settings (`temperature` … `extraBody`, `promptCaching`)
+ * are {@link ModelSettingsInput}'s, listed once in `model/model-setting-keys.ts`.
+ */
+export interface AgentOptions<T = unknown> extends ModelSettingsInput {
   /** Model id, e.g. `claude-sonnet-4-6` or `deepseek-v4-flash`. */
   model: string;
   /** API key for the built-in client. @default process.env.ANTHROPIC_API_KEY */
@@ -181,45 +175,6 @@ export interface AgentOptions<T = unknown> {
    * the GenAI semantic conventions. Needs `@opentelemetry/api`; a no-op without it. @default off
    */
   telemetry?: boolean | TelemetryOptions;
-  /** Sampling temperature, 0 to 1 (1, or unset, while `thinking` is on). @default the provider's */
-  temperature?: number;
-  /** Nucleus sampling, above 0 and at most 1 (0.95 or more while `thinking` is on). @default the provider's */
-  topP?: number;
-  /** Sample only from the top K tokens: a positive integer (not while `thinking` is on). @default the provider's */
-  topK?: number;
-  /** Texts that end a response when generated (`stop_reason: "stop_sequence"`). @default none */
-  stopSequences?: string[];
-  /**
-   * Which tool the model may or must call; a named tool must be one the agent has (re-checked by
-   * `addTools`). Forcing tool use is refused while `thinking` is on, `"none"` with `outputSchema`.
-   * @default "auto"
-   */
-  toolChoice?: ToolChoice;
-  /** `false`: at most one tool call per response (`disable_parallel_tool_use`). @default true */
-  parallelToolCalls?: boolean;
-  /**
-   * Extended thinking: `{ type: "enabled", budgetTokens }` (at least 1,024 and below `maxTokens`),
-   * `{ type: "adaptive" }` or `{ type: "disabled" }`. Thinking blocks stay in history with their
-   * signatures and go back to the model unchanged. @default the provider's (off)
-   */
-  thinking?: ThinkingConfig;
-  /** How much effort the model spends (`output_config.effort`). @default the provider's */
-  effort?: Effort;
-  /** Request metadata: `userId`, an opaque id of the end user (`metadata.user_id`). @default none */
-  metadata?: RequestMetadata;
-  /** `service_tier`: `"auto"` (priority capacity when available) or `"standard_only"`. @default the provider's */
-  serviceTier?: ServiceTier;
-  /**
-   * Prompt caching: each request marks what it shares with the next as cacheable (`cache_control`),
-   * the tools and system prompt included; `{ ttl: "1h" }` marks with the one-hour TTL, `false`
-   * sends no marker at all. @default true (5-minute TTL)
-   */
-  promptCaching?: PromptCachingOption;
-  /**
-   * Fields merged into every request body, for provider fields this SDK does not model; never
-   * `model`, `messages`, `max_tokens`, `tools`, `stream` or `system` (refused). @default none
-   */
-  extraBody?: Record<string, unknown>;
   /**
    * Agent Skills: folders (a folder holding skill folders, or one skill folder with a `SKILL.md`),
    * read before the first query, or skills from `defineSkill` / `loadSkills`. Their names and
@@ -267,29 +222,19 @@ export interface ParentQuery {
   ownClient?: boolean;
 }
 
-/** Per-query options. */
-export interface QueryOptions {
+/**
+ * Per-query options. The model settings a query may override (`temperature`, `topP`, `topK`,
+ * `stopSequences`, `toolChoice` — a named tool must be one the agent has —, `thinking` — its budget
+ * below this query's `maxTokens` — and `effort`) override the agent's for this query.
+ */
+export interface QueryOptions extends QueryModelSettings {
   /** Bounds the whole query; aborting ends it `error_abort`. */
   signal?: AbortSignal;
   /** Overrides the agent's `requestTimeoutMs` for this query. */
   requestTimeoutMs?: number;
   /** Overrides the agent's `maxTokens` for this query. */
   maxTokens?: number;
-  /** Overrides the agent's `temperature` for this query. */
-  temperature?: number;
-  /** Overrides the agent's `topP` for this query. */
-  topP?: number;
-  /** Overrides the agent's `topK` for this query. */
-  topK?: number;
-  /** Overrides the agent's `stopSequences` for this query. */
-  stopSequences?: string[];
-  /** Overrides the agent's `toolChoice` for this query (a named tool must be one the agent has). */
-  toolChoice?: ToolChoice;
-  /** Overrides the agent's `thinking` for this query (its budget below this query's `maxTokens`). */
-  thinking?: ThinkingConfig;
-  /** Overrides the agent's `effort` for this query. */
-  effort?: Effort;
 }
 
-export { DEFAULT_HOOK_TIMEOUT_MS } from "../hooks/types";
-export type { OutputSchema, PromptInput };
+/** The model settings a query may override ({@link QuerySettingKey}), as {@link QueryOptions} takes them. */
+export type QueryModelSettings = Pick<ModelSettings, QuerySettingKey>;

@@ -9,6 +9,7 @@
 import { InvalidOptionError } from "../errors";
 import type { Conversation } from "../loop/state/conversation";
 import { SkillGrants } from "../loop/state/skill-grants";
+import { positiveInteger } from "../shared/option-checks";
 import { importAtRunTime } from "../shared/run-time-import";
 import { loadSkills } from "../skills/load-skills";
 import { instructionsBlock, type ProjectInstructions } from "../skills/project-instructions";
@@ -45,8 +46,12 @@ export class PromptAdditions {
         throw new InvalidOptionError("createAgent: `instructions.files` must be an array of file paths.");
       if (root !== undefined && (typeof root !== "string" || root.length === 0))
         throw new InvalidOptionError("createAgent: `instructions.root` must be a folder path.");
-      if (maxBytes !== undefined && !(Number.isSafeInteger(maxBytes) && maxBytes > 0))
-        throw new InvalidOptionError("createAgent: `instructions.maxBytes` must be a positive integer.");
+      if (maxBytes !== undefined)
+        positiveInteger(maxBytes, {
+          factory: "createAgent",
+          option: "`instructions.maxBytes`",
+          show: "none",
+        });
     }
   }
 

@@ -6,6 +6,7 @@
  */
 import { DEFAULT_MAX_TOKENS } from "../agent/options";
 import { InvalidOptionError } from "../errors";
+import type { FlagSettingKey } from "../model/model-setting-keys";
 import {
   EFFORT_LEVELS,
   type Effort,
@@ -36,7 +37,7 @@ export interface ModelFlagValues {
   "no-thinking-display"?: boolean;
 }
 
-/** The agent options the flags set (each absent when its flag is). */
+/** The agent options the flags set (each absent when its flag is): the settings with a flag, and `maxTokens`. */
 export interface CliModelSettings {
   temperature?: number;
   thinking?: ThinkingConfig;
@@ -63,18 +64,28 @@ export const MODEL_FLAG_USAGE = `  --temperature <n>        sampling temperature
  */
 export function modelSettingsOf(values: ModelFlagValues): CliModelSettings {
   const settings: CliModelSettings = {};
-  const temperature = temperatureOf(values.temperature);
-  if (temperature !== undefined) settings.temperature = temperature;
-  const thinking = thinkingOf(values.thinking);
-  if (thinking !== undefined) settings.thinking = thinking;
-  const effort = effortOf(values.effort);
-  if (effort !== undefined) settings.effort = effort;
+  for (const [key, parse] of Object.entries(FLAG_PARSERS)) {
+    const value = parse(values);
+    if (value !== undefined) (settings as Record<string, unknown>)[key] = value;
+  }
   const maxTokens = maxTokensOf(values["max-tokens"]);
   if (maxTokens !== undefined) settings.maxTokens = maxTokens;
-  if (values["no-cache"]) settings.promptCaching = false;
   checkTogether(settings);
   return settings;
 }
+
+/**
+ * The parser of each model setting that has a flag (`MODEL_SETTINGS[key].flag`), in the order
+ * their errors are reported; the type fails to compile when such a setting has no parser here.
+ */
+const FLAG_PARSERS: {
+  readonly [K in FlagSettingKey]: (values: ModelFlagValues) => CliModelSettings[K] | undefined;
+} = {
+  temperature: (values) => temperatureOf(values.temperature),
+  thinking: (values) => thinkingOf(values.thinking),
+  effort: (values) => effortOf(values.effort),
+  promptCaching: (values) => (values["no-cache"] ? false : undefined),
+};
 
 function temperatureOf(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;

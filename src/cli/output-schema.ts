@@ -7,12 +7,10 @@
  */
 import { readFile } from "node:fs/promises";
 import type { AnySchemaObject, ErrorObject } from "ajv";
-import type { OutputSchema } from "../agent/options";
 import type { JsonSchema } from "../model/client";
+import type { OutputSchema } from "../tools/output-schema";
 import { UsageError } from "./args";
 import { issuesOf, type SchemaIssue } from "./schema-issues";
-
-export type { SchemaIssue };
 
 /** The error a failed validation throws; the loop turns its `issues` into `- path: message` lines. */
 export class OutputValidationError extends Error {

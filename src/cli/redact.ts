@@ -2,10 +2,7 @@
  * Keeps secrets out of everything the command prints, streamed answer text included.
  * @module
  */
-import { REDACTED, redact } from "../shared/redact";
-
-/** Placeholder written where a secret was. */
-export { REDACTED };
+import { redact } from "../shared/redact";
 
 /** Replaces each secret in a text with `[redacted]`. */
 export interface Redactor {

@@ -8,8 +8,6 @@ import { isCheckpointId } from "../messages/checkpoint-id";
 import type { ContentBlock, ModelMessage } from "../messages/types";
 import { fnv1a32, hex32 } from "../shared/fnv-hash";
 
-export { isCheckpointId };
-
 /** One checkpoint of a conversation: the prompt it starts, and where it is in history. */
 export interface CheckpointEntry {
   /** The checkpoint id (recorded in the prompt's `meta`, or derived). */

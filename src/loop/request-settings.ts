@@ -3,33 +3,29 @@
  * summary request (compaction of history or of a tool result) keeps.
  * @module
  */
+import { MODEL_SETTING_KEYS, SUMMARY_SETTING_KEYS } from "../model/model-setting-keys";
 import type { RequestSettings } from "./state/loop-config";
 
 /** The request fields the settings go onto (a main or a summary request's base). */
 type SettingsTarget = RequestSettings & { maxTokens: number };
 
 /**
- * `target` with every set field of `settings` copied onto it, field by field (absent fields stay
- * absent, so the provider's defaults apply). Returns `target`.
+ * `target` with every set field of `settings` copied onto it, key by key in
+ * {@link MODEL_SETTING_KEYS}' order (absent fields stay absent, so the provider's defaults apply).
+ * Returns `target`.
  */
 export function withRequestSettings<R extends SettingsTarget>(target: R, settings: RequestSettings): R {
-  if (settings.temperature !== undefined) target.temperature = settings.temperature;
-  if (settings.topP !== undefined) target.topP = settings.topP;
-  if (settings.topK !== undefined) target.topK = settings.topK;
-  if (settings.stopSequences !== undefined) target.stopSequences = settings.stopSequences;
-  if (settings.toolChoice !== undefined) target.toolChoice = settings.toolChoice;
-  if (settings.parallelToolCalls !== undefined) target.parallelToolCalls = settings.parallelToolCalls;
-  if (settings.thinking !== undefined) target.thinking = settings.thinking;
-  if (settings.effort !== undefined) target.effort = settings.effort;
-  if (settings.metadata !== undefined) target.metadata = settings.metadata;
-  if (settings.serviceTier !== undefined) target.serviceTier = settings.serviceTier;
-  if (settings.extraBody !== undefined) target.extraBody = settings.extraBody;
-  if (settings.promptCaching !== undefined) target.promptCaching = settings.promptCaching;
+  const into = target as Record<string, unknown>;
+  for (const key of MODEL_SETTING_KEYS) {
+    const value = settings[key];
+    if (value !== undefined) into[key] = value;
+  }
   return target;
 }
 
 /**
- * The settings a summary request keeps, for a response of `maxTokens`: sampling (`temperature`,
+ * The settings a summary request keeps, for a response of `maxTokens` (the `summary` rule of each
+ * in `MODEL_SETTINGS`): sampling (`temperature`,
  * `topP`, `topK`), `effort`, `metadata`, `serviceTier` and `extraBody` as set; thinking only when
  * it fits — adaptive, or a budget below `maxTokens` (a disabled one is kept: it asks for nothing).
  * Never a tool choice or `parallelToolCalls` (a summary offers no tools), never stop sequences
@@ -38,16 +34,13 @@ export function withRequestSettings<R extends SettingsTarget>(target: R, setting
  * 2× with the one-hour TTL) that no later request reads.
  */
 export function summaryRequestSettings(settings: RequestSettings, maxTokens: number): RequestSettings {
-  const {
-    toolChoice,
-    parallelToolCalls,
-    stopSequences,
-    thinking,
-    promptCaching: _caching,
-    ...kept
-  } = settings;
-  const summary: RequestSettings = kept;
+  const summary: Record<string, unknown> = {};
+  for (const key of SUMMARY_SETTING_KEYS) {
+    const value = settings[key];
+    if (value !== undefined) summary[key] = value;
+  }
+  const { thinking } = settings;
   if (thinking && (thinking.type !== "enabled" || thinking.budgetTokens < maxTokens))
     summary.thinking = thinking;
-  return summary;
+  return summary as RequestSettings;
 }

@@ -6,7 +6,7 @@
 import type { ModelMessage, TextBlock } from "../messages/types";
 import { withToolSearchTool } from "./anthropic-tool-search";
 import { placeCacheMarkers } from "./cache-markers";
-import type { JsonSchema, ModelRequest, ModelToolDefinition } from "./client";
+import type { JsonSchema, ModelRequest, ModelSettingsField, ModelToolDefinition } from "./client";
 import {
   betasOfEdits,
   CONTEXT_MANAGEMENT_BETA,
@@ -82,30 +82,62 @@ export function toAnthropicRequestBody(
   if (request.system !== undefined && request.system.length > 0) body.system = request.system;
   if (request.tools && request.tools.length > 0)
     body.tools = withToolSearchTool(wireTools(request.tools, options.nativeTools));
-  addSamplingSettings(body, request);
-  const toolChoice = wireToolChoice(request.toolChoice, request.parallelToolCalls);
-  // The API refuses a tool_choice without tools (a compaction request has none).
-  if (toolChoice && body.tools) body.tool_choice = toolChoice;
-  if (request.thinking) body.thinking = wireThinking(request.thinking);
-  const outputConfig: NonNullable<AnthropicRequestBody["output_config"]> = {};
-  if (request.outputFormat)
-    outputConfig.format = { type: "json_schema", schema: request.outputFormat.schema };
-  if (request.effort) outputConfig.effort = request.effort;
-  if (outputConfig.format || outputConfig.effort) body.output_config = outputConfig;
-  if (request.metadata?.userId !== undefined) body.metadata = { user_id: request.metadata.userId };
-  if (request.serviceTier) body.service_tier = request.serviceTier;
+  for (const write of SETTING_WRITERS_IN_ORDER) write(body, request);
   if (request.contextManagement) body.context_management = toWireContextManagement(request.contextManagement);
   mergeExtraBody(body, request.extraBody);
   return request.promptCaching ? placeCacheMarkers(body, request.promptCaching) : body;
 }
 
-function addSamplingSettings(body: AnthropicRequestBody, request: ModelRequest): void {
-  if (request.temperature !== undefined) body.temperature = request.temperature;
-  if (request.topP !== undefined) body.top_p = request.topP;
-  if (request.topK !== undefined) body.top_k = request.topK;
-  if (request.stopSequences && request.stopSequences.length > 0)
-    body.stop_sequences = [...request.stopSequences];
-}
+/** Writes one model setting of a request onto the body. */
+type SettingWriter = (body: AnthropicRequestBody, request: ModelRequest) => void;
+
+/** The settings written over the finished body, after `context_management`, by {@link toAnthropicRequestBody}. */
+type OverBodySetting = "extraBody" | "promptCaching";
+
+/**
+ * Each model setting under its Messages API name (`MODEL_SETTINGS[key].wire`), in the order the
+ * body holds them. The type fails to compile when a setting of {@link ModelSettingsField} has no
+ * writer here (or is not one of the two written over the finished body).
+ */
+const SETTING_WRITERS: { readonly [K in Exclude<ModelSettingsField, OverBodySetting>]: SettingWriter } = {
+  temperature: (body, { temperature }) => {
+    if (temperature !== undefined) body.temperature = temperature;
+  },
+  topP: (body, { topP }) => {
+    if (topP !== undefined) body.top_p = topP;
+  },
+  topK: (body, { topK }) => {
+    if (topK !== undefined) body.top_k = topK;
+  },
+  stopSequences: (body, { stopSequences }) => {
+    if (stopSequences && stopSequences.length > 0) body.stop_sequences = [...stopSequences];
+  },
+  toolChoice: (body, request) => {
+    const toolChoice = wireToolChoice(request.toolChoice, request.parallelToolCalls);
+    // The API refuses a tool_choice without tools (a compaction request has none).
+    if (toolChoice && body.tools) body.tool_choice = toolChoice;
+  },
+  // Part of `tool_choice` (`disable_parallel_tool_use`): written with `toolChoice`, just above.
+  parallelToolCalls: () => {},
+  thinking: (body, { thinking }) => {
+    if (thinking) body.thinking = wireThinking(thinking);
+  },
+  // `output_config` holds the effort and the JSON output format (not a model setting) together.
+  effort: (body, { effort, outputFormat }) => {
+    const outputConfig: NonNullable<AnthropicRequestBody["output_config"]> = {};
+    if (outputFormat) outputConfig.format = { type: "json_schema", schema: outputFormat.schema };
+    if (effort) outputConfig.effort = effort;
+    if (outputConfig.format || outputConfig.effort) body.output_config = outputConfig;
+  },
+  metadata: (body, { metadata }) => {
+    if (metadata?.userId !== undefined) body.metadata = { user_id: metadata.userId };
+  },
+  serviceTier: (body, { serviceTier }) => {
+    if (serviceTier) body.service_tier = serviceTier;
+  },
+};
+
+const SETTING_WRITERS_IN_ORDER: readonly SettingWriter[] = Object.freeze(Object.values(SETTING_WRITERS));
 
 /**
  * `tool_choice` on the wire. `parallelToolCalls: false` adds `disable_parallel_tool_use: true` to

@@ -27,9 +27,6 @@ import { countTokensOverFetch, countTokensOverSdk } from "./count-tokens";
 import { endpointOf } from "./endpoint";
 import { readEnv } from "./env";
 
-export type { FetchLike } from "./anthropic-http";
-export type { AnthropicSdkClient } from "./anthropic-sdk-client";
-
 /** Options of {@link createAnthropicClient}. */
 export interface AnthropicClientOptions {
   /** API key, sent as `x-api-key` and as a bearer token. @default process.env.ANTHROPIC_API_KEY */

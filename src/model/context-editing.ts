@@ -16,9 +16,9 @@
  *   be left empty keeps its thinking.
  * @module
  */
+import type { AppliedContextEdit } from "../messages/applied-context-edit";
 import type { ContentBlock, ModelMessage, ToolResultBlock, ToolUseBlock } from "../messages/types";
 import {
-  type AppliedContextEdit,
   CLEAR_THINKING_EDIT,
   CLEAR_TOOL_USES_EDIT,
   type ClearThinkingEdit,

@@ -6,8 +6,6 @@
  */
 import type { AppliedContextEdit } from "../messages/applied-context-edit";
 
-export type { AppliedContextEdit };
-
 /** The beta the Messages API needs for `context_management`. */
 export const CONTEXT_MANAGEMENT_BETA = "context-management-2025-06-27";
 /** The API name of clearing old tool results. */

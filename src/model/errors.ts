@@ -19,7 +19,6 @@ import {
   readStatus,
 } from "./provider-error-fields";
 
-export { redact } from "../shared/redact";
 export { isPromptTooLongError } from "./prompt-too-long";
 
 /** Options of {@link toProviderError}. */

@@ -39,32 +39,55 @@ export type PromptCachingOption = boolean | { ttl?: CacheTtl };
 /** Request metadata: `userId` is an opaque id of the end user (`metadata.user_id`), never a name or address. */
 export type RequestMetadata = { userId?: string };
 
-/** The model settings of a request; every field is optional and absent means the provider's default. */
+/**
+ * The model settings of a request; every field is optional and absent means the provider's default.
+ * The agent's options (`AgentOptions`) take them as they are, a query's options the ones a
+ * query may override; `model-setting-keys.ts` lists them, with their Messages API names.
+ */
 export interface ModelSettings {
-  /** Sampling temperature, 0 to 1. */
+  /** Sampling temperature, 0 to 1 (1, or unset, while `thinking` is on). @default the provider's */
   temperature?: number;
-  /** Nucleus sampling, above 0 up to 1. */
+  /** Nucleus sampling, above 0 and at most 1 (0.95 or more while `thinking` is on). @default the provider's */
   topP?: number;
-  /** Sample only from the top K tokens; a positive integer. */
+  /** Sample only from the top K tokens: a positive integer (not while `thinking` is on). @default the provider's */
   topK?: number;
-  /** Texts that end the response when generated (`stop_reason: "stop_sequence"`). */
+  /** Texts that end a response when generated (`stop_reason: "stop_sequence"`). @default none */
   stopSequences?: string[];
+  /**
+   * Which tool the model may or must call; a named tool must be one the agent has (re-checked by
+   * `addTools`). Forcing tool use is refused while `thinking` is on, `"none"` with `outputSchema`.
+   * @default "auto"
+   */
   toolChoice?: ToolChoice;
-  /** `false`: at most one tool call per response (`disable_parallel_tool_use`). */
+  /** `false`: at most one tool call per response (`disable_parallel_tool_use`). @default true */
   parallelToolCalls?: boolean;
+  /**
+   * Extended thinking: `{ type: "enabled", budgetTokens }` (at least 1,024 and below `maxTokens`),
+   * `{ type: "adaptive" }` or `{ type: "disabled" }`. Thinking blocks stay in history with their
+   * signatures and go back to the model unchanged. @default the provider's (off)
+   */
   thinking?: ThinkingConfig;
+  /** How much effort the model spends (`output_config.effort`). @default the provider's */
   effort?: Effort;
+  /** Request metadata: `userId`, an opaque id of the end user (`metadata.user_id`). @default none */
   metadata?: RequestMetadata;
+  /** `service_tier`: `"auto"` (priority capacity when available) or `"standard_only"`. @default the provider's */
   serviceTier?: ServiceTier;
   /**
-   * Fields merged into the request body, for provider fields this SDK does not model. Written after
-   * the modelled settings; never over `model`, `messages`, `max_tokens`, `tools`, `stream`, `system`.
+   * Fields merged into every request body, for provider fields this SDK does not model; written
+   * after the modelled settings, never over `model`, `messages`, `max_tokens`, `tools`, `stream` or
+   * `system` (refused). @default none
    */
   extraBody?: Record<string, unknown>;
 }
 
 /** Model settings plus the caching option, as {@link validateModelSettings} checks them. */
 export interface ModelSettingsInput extends ModelSettings {
+  /**
+   * Prompt caching: each request marks what it shares with the next as cacheable (`cache_control`),
+   * the tools and system prompt included; `{ ttl: "1h" }` marks with the one-hour TTL, `false`
+   * sends no marker at all. @default true (5-minute TTL)
+   */
   promptCaching?: PromptCachingOption;
 }
 

@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { type ConnectionOptions, type JobState, type JobsOptions, Queue } from "bullmq";
 import { InvalidOptionError, type RewindResult } from "../index";
+import { positiveInteger } from "../shared/option-checks";
 import { ConversationLane } from "./conversation-lane";
 import { type QueueRewindOptions, rewindHeld } from "./conversation-rewind";
 import { ConversationsInFlight } from "./conversations-in-flight";
@@ -17,8 +18,8 @@ import type { AgentJobMessage, AgentJobProgress, AgentJobResult } from "./job-ty
 import {
   DEFAULT_BACKOFF_DELAY_MS,
   DEFAULT_JOB_ATTEMPTS,
-  positiveInteger,
   type QueueBaseOptions,
+  queueOption,
   resolveBaseOptions,
 } from "./options";
 import { ResultWaiter } from "./result-waiter";
@@ -140,7 +141,7 @@ export function createAgentQueue(options: AgentQueueOptions): AgentQueue {
       },
       waitForResult(jobId, waitOptions) {
         assertOpen();
-        const timeoutMs = positiveInteger(waitOptions?.timeoutMs, "timeoutMs", "waitForResult");
+        const timeoutMs = positiveInteger(waitOptions?.timeoutMs, queueOption("timeoutMs", "waitForResult"));
         return waiter.wait(jobId, timeoutMs);
       },
       messages(jobId) {

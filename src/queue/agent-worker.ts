@@ -6,10 +6,11 @@
  */
 import { type ConnectionOptions, type Job, Queue, Worker } from "bullmq";
 import { DEFAULT_PRICING, InvalidOptionError, type ModelPricing } from "../index";
+import { nonNegativeInteger, positiveInteger } from "../shared/option-checks";
 import { ConversationLane } from "./conversation-lane";
 import { withInspectSummary } from "./inspect-summary";
 import type { AgentJobData, AgentJobResult } from "./job-types";
-import { positiveInteger, type QueueBaseOptions, resolveBaseOptions } from "./options";
+import { type QueueBaseOptions, queueOption, resolveBaseOptions } from "./options";
 import { processJob } from "./process-job";
 import { DEFAULT_CONTINUATION_PROMPT } from "./resume-plan";
 import type { CreateJobAgent, InterruptibleRun, WorkerRuntime } from "./worker-runtime";
@@ -145,7 +146,7 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
       close(closeOptions) {
         const grace = nonNegativeInteger(
           closeOptions?.gracePeriodMs ?? settings.gracePeriodMs,
-          "gracePeriodMs",
+          queueOption("gracePeriodMs", "createAgentWorker"),
         );
         closing ??= shutDown(grace);
         return closing;
@@ -179,26 +180,21 @@ function resolveWorkerOptions(options: AgentWorkerOptions) {
   if (typeof options.createAgent !== "function")
     throw new InvalidOptionError(`${factory} needs \`createAgent\`: a function building the agent of a job.`);
   const integer = (value: number | undefined, fallback: number, option: string) =>
-    positiveInteger(value ?? fallback, option, factory);
+    positiveInteger(value ?? fallback, queueOption(option, factory));
   return {
     base,
     concurrency: integer(options.concurrency, DEFAULT_WORKER_CONCURRENCY, "concurrency"),
-    gracePeriodMs: nonNegativeInteger(options.gracePeriodMs ?? DEFAULT_GRACE_PERIOD_MS, "gracePeriodMs"),
+    gracePeriodMs: nonNegativeInteger(
+      options.gracePeriodMs ?? DEFAULT_GRACE_PERIOD_MS,
+      queueOption("gracePeriodMs", factory),
+    ),
     lockDuration: integer(options.lockDurationMs, DEFAULT_LOCK_DURATION_MS, "lockDurationMs"),
     stalledInterval: integer(options.stalledIntervalMs, DEFAULT_STALLED_INTERVAL_MS, "stalledIntervalMs"),
     maxStalledCount: nonNegativeInteger(
       options.maxStalledCount ?? DEFAULT_MAX_STALLED_COUNT,
-      "maxStalledCount",
+      queueOption("maxStalledCount", factory),
     ),
     onError:
       options.onError ?? ((error: Error) => console.error(`agent-lattice/queue worker: ${error.message}`)),
   };
-}
-
-function nonNegativeInteger(value: unknown, option: string): number {
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0)
-    throw new InvalidOptionError(
-      `createAgentWorker: \`${option}\` must be a non-negative integer, got ${String(value)}.`,
-    );
-  return value;
 }

@@ -6,6 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { type Agent, InvalidOptionError, type RewindResult } from "../index";
+import { positiveInteger } from "../shared/option-checks";
 import type { ConversationLane } from "./conversation-lane";
 import { ConversationHeldError } from "./errors";
 
@@ -36,9 +37,11 @@ export async function rewindHeld(lane: ConversationLane, options: QueueRewindOpt
     throw new InvalidOptionError("rewind() needs the conversationId.");
   if (typeof agent?.rewind !== "function")
     throw new InvalidOptionError("rewind() needs an agent over the conversation.");
-  const holdMs = options.holdMs ?? DEFAULT_REWIND_HOLD_MS;
-  if (!Number.isSafeInteger(holdMs) || holdMs <= 0)
-    throw new InvalidOptionError("rewind(): holdMs must be a positive integer.");
+  const holdMs = positiveInteger(options.holdMs ?? DEFAULT_REWIND_HOLD_MS, {
+    factory: "rewind()",
+    option: "holdMs",
+    show: "none",
+  });
   const fence = `rewind:${randomUUID()}`;
   const held = await lane.holdIdle(conversationId, fence, holdMs);
   if (held.kind !== "held")

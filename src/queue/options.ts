@@ -4,6 +4,7 @@
  */
 import type { Redis, RedisOptions } from "ioredis";
 import { InvalidOptionError } from "../index";
+import { type OptionLabel, positiveInteger } from "../shared/option-checks";
 import { type FleetRedaction, fleetRedaction } from "./fleet-redaction";
 
 /** Default queue name. */
@@ -80,30 +81,23 @@ export function resolveBaseOptions(options: QueueBaseOptions, factory: string): 
     prefix: nonEmptyString(options.prefix ?? DEFAULT_QUEUE_PREFIX, "prefix", factory, true),
     jobTtlSeconds: positiveInteger(
       options.jobTtlSeconds ?? DEFAULT_JOB_TTL_SECONDS,
-      "jobTtlSeconds",
-      factory,
+      queueOption("jobTtlSeconds", factory),
     ),
     maxMessagesPerJob: positiveInteger(
       options.maxMessagesPerJob ?? DEFAULT_MAX_MESSAGES_PER_JOB,
-      "maxMessagesPerJob",
-      factory,
+      queueOption("maxMessagesPerJob", factory),
     ),
     parkedRecheckMs: positiveInteger(
       options.parkedRecheckMs ?? DEFAULT_PARKED_RECHECK_MS,
-      "parkedRecheckMs",
-      factory,
+      queueOption("parkedRecheckMs", factory),
     ),
     redaction: fleetRedaction(options.secrets, options.connection, factory),
   };
 }
 
-/** `value` when it is a positive safe integer, else InvalidOptionError naming `option`. */
-export function positiveInteger(value: unknown, option: string, factory: string): number {
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0)
-    throw new InvalidOptionError(
-      `${factory}: \`${option}\` must be a positive integer, got ${String(value)}.`,
-    );
-  return value;
+/** How the queue's factories name an option in their messages: `factory: \`option\``, the value as text. */
+export function queueOption(option: string, factory: string): OptionLabel {
+  return { factory, option: `\`${option}\``, show: "text" };
 }
 
 /** BullMQ refuses a queue name holding ":" (it separates the parts of its keys). */

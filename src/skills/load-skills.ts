@@ -8,8 +8,6 @@
 import { importAtRunTime } from "../shared/run-time-import";
 import type { Skill, SkillWarning } from "./skill";
 
-export type { SkillWarning };
-
 /** Options of {@link loadSkills}. */
 export interface LoadSkillsOptions {
   /**

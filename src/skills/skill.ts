@@ -8,8 +8,6 @@ import { InvalidOptionError } from "../errors";
 import { SkillFormatError } from "./skill-format-error";
 import { checkSkillFields, type SkillFields } from "./skill-rules";
 
-export { SkillFormatError };
-
 /**
  * An Agent Skill, ready for `AgentOptions.skills`. Build one with {@link defineSkill}, or load
  * folders with {@link loadSkills}.

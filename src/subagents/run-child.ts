@@ -11,6 +11,7 @@
  * @module
  */
 import { type Agent, createAgent } from "../agent/create-agent";
+import { DEFAULT_MAX_TURNS } from "../agent/options";
 import type { PendingApproval } from "../messages/approvals";
 import type { SDKMessage, SDKResultMessage } from "../messages/sdk-messages";
 import { redact } from "../shared/redact";
@@ -18,8 +19,6 @@ import type { AgentToolContext } from "../tools/agent-context";
 import { childResumeOf, suspendedOutput } from "../tools/child-suspension";
 import type { Tool, ToolContext, ToolOutput } from "../tools/tool";
 import type { SubagentDefinition } from "./subagent-definition";
-
-const DEFAULT_MAX_TURNS = 50;
 
 /** Runs one child conversation for the call `context` answers, at `depth`; resolves with the tool result. */
 export async function runChild(

@@ -5,8 +5,8 @@
 import { realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { InvalidOptionError } from "../errors";
+import { type OptionLabel, positiveInteger, timerMilliseconds } from "../shared/option-checks";
 import { urlSecretsOf } from "../shared/redact";
-import { MAX_TIMER_MS } from "../shared/signals";
 import {
   type BashSandbox,
   type BashSandboxOptions,
@@ -155,16 +155,12 @@ export function resolveWorkspaceSettings(options: WorkspaceToolsOptions): Worksp
     realRoot,
     allowBash: options.allowBash ?? false,
     allowWrite: options.allowWrite ?? true,
-    maxReadBytes: positiveInteger("maxReadBytes", options.maxReadBytes, DEFAULT_MAX_READ_BYTES),
-    maxOutputChars: positiveInteger("maxOutputChars", options.maxOutputChars, DEFAULT_MAX_OUTPUT_CHARS),
-    maxLineChars: positiveInteger("maxLineChars", options.maxLineChars, DEFAULT_MAX_LINE_CHARS),
-    maxEntries: positiveInteger("maxEntries", options.maxEntries, DEFAULT_MAX_ENTRIES),
-    maxMatches: positiveInteger("maxMatches", options.maxMatches, DEFAULT_MAX_MATCHES),
-    maxGrepFileBytes: positiveInteger(
-      "maxGrepFileBytes",
-      options.maxGrepFileBytes,
-      DEFAULT_MAX_GREP_FILE_BYTES,
-    ),
+    maxReadBytes: count("maxReadBytes", options.maxReadBytes, DEFAULT_MAX_READ_BYTES),
+    maxOutputChars: count("maxOutputChars", options.maxOutputChars, DEFAULT_MAX_OUTPUT_CHARS),
+    maxLineChars: count("maxLineChars", options.maxLineChars, DEFAULT_MAX_LINE_CHARS),
+    maxEntries: count("maxEntries", options.maxEntries, DEFAULT_MAX_ENTRIES),
+    maxMatches: count("maxMatches", options.maxMatches, DEFAULT_MAX_MATCHES),
+    maxGrepFileBytes: count("maxGrepFileBytes", options.maxGrepFileBytes, DEFAULT_MAX_GREP_FILE_BYTES),
     bashTimeoutMs: timerDelay("bashTimeoutMs", options.bashTimeoutMs, DEFAULT_BASH_TIMEOUT_MS),
     bashKillGraceMs: timerDelay("bashKillGraceMs", options.bashKillGraceMs, DEFAULT_BASH_KILL_GRACE_MS),
     bashEnv:
@@ -187,12 +183,12 @@ function fileCheckpointLimits(
     );
   const limits = typeof option === "object" ? option : {};
   return {
-    maxFileBytes: positiveInteger(
+    maxFileBytes: count(
       "fileCheckpoints.maxFileBytes",
       limits.maxFileBytes,
       DEFAULT_CHECKPOINT_MAX_FILE_BYTES,
     ),
-    maxCheckpointBytes: positiveInteger(
+    maxCheckpointBytes: count(
       "fileCheckpoints.maxCheckpointBytes",
       limits.maxCheckpointBytes,
       DEFAULT_CHECKPOINT_MAX_BYTES,
@@ -218,25 +214,19 @@ function resolveExistingDirectory(directory: string): string {
   return realRoot;
 }
 
-function positiveInteger(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value <= 0) {
-    throw new InvalidOptionError(
-      `createWorkspaceTools: ${name} must be a positive integer, got ${String(value)}.`,
-    );
-  }
-  return value;
+/** How `createWorkspaceTools` names an option in its messages: after its name, unquoted, the value as text. */
+function workspaceOption(option: string): OptionLabel {
+  return { factory: "createWorkspaceTools", option, show: "text" };
 }
 
-/** A positive integer that a timer can wait: at most {@link MAX_TIMER_MS} (a longer one fires at once). */
+/** A positive integer option, `fallback` when unset. */
+function count(name: string, value: number | undefined, fallback: number): number {
+  return positiveInteger(value === undefined ? fallback : value, workspaceOption(name));
+}
+
+/** A positive integer that a timer can wait: at most `MAX_TIMER_MS` (a longer one fires at once). */
 function timerDelay(name: string, value: number | undefined, fallback: number): number {
-  const delay = positiveInteger(name, value, fallback);
-  if (delay > MAX_TIMER_MS) {
-    throw new InvalidOptionError(
-      `createWorkspaceTools: ${name} must be at most ${MAX_TIMER_MS} ms (about 24.8 days, the longest a timer can wait), got ${delay}.`,
-    );
-  }
-  return delay;
+  return timerMilliseconds(count(name, value, fallback), workspaceOption(name));
 }
 
 /** The values of the hidden variables worth redacting (long enough not to be common words), URL credentials too. */

@@ -9,7 +9,7 @@ import type { ToolPattern } from "../../hooks/permissions";
 import type { CanUseTool, Hooks, PermissionMode } from "../../hooks/types";
 import type { ModelRequest, OutputFormat } from "../../model/client";
 import type { ContextEdits } from "../../model/context-management";
-import type { PromptCachingConfig, ModelSettings as ProviderSettings } from "../../model/model-settings";
+import type { RequestModelSettings } from "../../model/model-setting-keys";
 import type { RetryPolicy } from "../../model/retry";
 import type { SharedBudget } from "../../tools/agent-context";
 import type { SubmitOutputTool } from "../../tools/submit-output";
@@ -22,11 +22,9 @@ export type ModelRequestShaper = (
 /**
  * The model settings a request carries, resolved: the sampling, tool-choice, thinking, effort,
  * metadata, tier and extra-body fields as set (absent: the provider's default), and prompt caching
- * as `{ ttl }` when on (absent when off).
+ * as `{ ttl }` when on (absent when off). Their keys are listed once, in `model/model-setting-keys.ts`.
  */
-export interface RequestSettings extends ProviderSettings {
-  promptCaching?: PromptCachingConfig;
-}
+export type RequestSettings = RequestModelSettings;
 
 /** What every main request carries, besides the model and the messages. */
 export interface ModelSettings<T> {

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { InvalidOptionError } from "../../errors";
 import { assertKnownOptions } from "../../shared/known-options";
+import { positiveInteger } from "../../shared/option-checks";
 import { defineTool } from "../../tools/define-tool";
 import type { Tool, ToolOutput } from "../../tools/tool";
 import { WorkspacePathError } from "../workspace";
@@ -115,9 +116,10 @@ function backendOf(options: MemoryToolOptions): MemoryBackend {
 
 function limit(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value <= 0)
-    throw new InvalidOptionError(
-      `createMemoryTool: \`${name}\` must be a positive integer (bytes), got ${JSON.stringify(value)}.`,
-    );
-  return value;
+  return positiveInteger(value, {
+    factory: "createMemoryTool",
+    option: `\`${name}\``,
+    unit: " (bytes)",
+    integers: "any",
+  });
 }
