@@ -148,6 +148,7 @@ export { textDeltas } from "./messages/text-deltas";
 export type {
   AssistantModelMessage,
   CacheCreationUsage,
+  CompactionBlock,
   ContentBlock,
   ImageBlock,
   MessageMeta,
