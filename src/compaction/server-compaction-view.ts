@@ -34,10 +34,12 @@ export function lastServerCompaction(messages: readonly ModelMessage[]): Compact
 
 /** Whether any message holds a `compaction` block (a summary, or a failed compaction's no-op). */
 export function hasServerCompaction(messages: readonly ModelMessage[]): boolean {
-  return messages.some(
-    (message) =>
-      Array.isArray(message.content) && message.content.some((block) => block.type === "compaction"),
-  );
+  return messages.some(holdsCompactionBlock);
+}
+
+/** Whether one message holds a `compaction` block. */
+export function holdsCompactionBlock(message: ModelMessage): boolean {
+  return Array.isArray(message.content) && message.content.some(isCompaction);
 }
 
 /**

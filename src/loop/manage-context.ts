@@ -30,7 +30,8 @@ export function manageContext(loop: LoopContext<unknown>, base: RequestBase, mod
   const compact = serverCompaction(loop);
   state.askedCompaction = compact !== undefined;
   // The provider reads a compaction block itself; any other request carries its summary instead.
-  let messages: ModelMessage[] = compact ? history : withoutServerCompaction(history);
+  let messages: ModelMessage[] =
+    compact || !state.holdsServerCompaction(history) ? history : withoutServerCompaction(history);
   let edits: ContextEdits | undefined = compact && { compact };
   if (management) {
     const side = state.sideFor(management.where, loop.services.client.endpoint);

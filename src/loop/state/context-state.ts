@@ -5,6 +5,7 @@
  * reported, and the last main request's parts (for `getContextUsage()`).
  * @module
  */
+import { holdsCompactionBlock } from "../../compaction/server-compaction-view";
 import type { AppliedContextEdit } from "../../messages/applied-context-edit";
 import type { ModelMessage, TextBlock } from "../../messages/types";
 import type { ModelToolDefinition } from "../../model/client";
@@ -40,6 +41,27 @@ export class ContextState {
   clientEdits: AppliedContextEdit[] = [];
   /** The last main request, once one was made. */
   lastRequest: SentRequest | undefined;
+  /** History as last scanned for compaction blocks, how far, and whether one was seen. */
+  private scanned: readonly ModelMessage[] | undefined;
+  private scannedLength = 0;
+  private sawCompaction = false;
+
+  /**
+   * Whether `history` holds a server compaction block. History only grows between replacements (a
+   * replacement is a new array), so each turn scans only the messages appended since the last call:
+   * a turn costs the same on the thousandth turn as on the first.
+   */
+  holdsServerCompaction(history: readonly ModelMessage[]): boolean {
+    if (history !== this.scanned || history.length < this.scannedLength) {
+      this.scanned = history;
+      this.scannedLength = 0;
+      this.sawCompaction = false;
+    }
+    for (let index = this.scannedLength; !this.sawCompaction && index < history.length; index++)
+      this.sawCompaction = holdsCompactionBlock(history[index]!);
+    this.scannedLength = history.length;
+    return this.sawCompaction;
+  }
 
   /** The side that applies edits: decided once from `where` and the endpoint, until a fallback. */
   sideFor(where: "auto" | ContextManagementSide, endpoint: ModelEndpoint | undefined): ContextManagementSide {
