@@ -107,7 +107,9 @@ describe("the published tarball", () => {
     // With the whole third round merged (web entry, context and memory tool, skills and tool
     // search, checkpoints, the tutorial and recipes pages in two languages): 971 KB packed, 3.4 MB
     // unpacked, 214 files; a source map or a second command would add several hundred KB more.
-    expect(packed.size).toBeLessThan(1_050_000);
+    // With the round's second half (streaming tool execution, server compaction, run claims,
+    // windowed reads, fleet redaction, their docs in two languages): 1,058 KB packed.
+    expect(packed.size).toBeLessThan(1_150_000);
   });
 
   it("the command is ESM, starts with a shebang and loads no optional peer at start", () => {

@@ -104,8 +104,16 @@ describe.each(["jsonl", "sqlite", "postgres", "redis"] as const)("the studio ove
         await page.locator("[data-testid=totals] dd", { hasText: /^155$/ }).waitFor(WAIT);
         await page.locator("[data-testid=totals] dd", { hasText: "finished (answer)" }).waitFor(WAIT);
         // Earlier messages still load from the start.
-        while (await page.locator("button.more").isVisible()) await page.click("button.more");
-        await page.locator("li.prompt", { hasText: "Start the long job." }).waitFor(WAIT);
+        // The button hides itself once nothing earlier is left, possibly between a check and a
+        // click: click it in the page, only while it shows, until the first prompt is there.
+        const firstPrompt = page.locator("li.prompt", { hasText: "Start the long job." });
+        while ((await firstPrompt.count()) === 0) {
+          await page.evaluate(
+            "(() => { const more = document.querySelector('button.more'); if (more && !more.hidden) more.click(); })()",
+          );
+          await page.waitForTimeout(100);
+        }
+        await firstPrompt.waitFor(WAIT);
       } finally {
         await page.close();
         await studio.close();
