@@ -534,7 +534,7 @@ async function waitForFile(path: string): Promise<void> {
           return false;
         }
       },
-      { timeout: 10_000 },
+      { timeout: 25_000 },
     )
     .toBe(true);
 }
