@@ -120,7 +120,7 @@ describe("messages", () => {
       "assistant",
       "result",
     ]);
-    expect(live.at(-1)).toEqual(await queue.waitForResult(job.id, { timeoutMs: 1_000 }));
+    expect(live.at(-1)).toEqual(await queue.waitForResult(job.id, { timeoutMs: 15_000 }));
     expect(JSON.parse(JSON.stringify(live))).toEqual(live);
   });
 });
