@@ -92,7 +92,7 @@ async function waitForPidFile(path: string): Promise<number> {
       return 0;
     }
   };
-  await expect.poll(readPid, { timeout: 10_000 }).toBeGreaterThan(0);
+  await expect.poll(readPid, { timeout: 25_000 }).toBeGreaterThan(0);
   return readPid();
 }
 

@@ -210,7 +210,8 @@ describe("createJsonlHistoryStore", () => {
     const path = join(folder, "old-lock.jsonl");
     const lock = { pid: process.pid, host: "another-host", token: "x", acquiredAt: Date.now() };
     await writeFile(`${path}.lock`, JSON.stringify(lock));
-    const store = createJsonlHistoryStore({ path, staleLockMs: 1500 });
+    // A staleness limit no slow machine reaches; the lock is made old by the test, not by waiting.
+    const store = createJsonlHistoryStore({ path, staleLockMs: 60_000 });
     await store.load();
     let settled = false;
     const append = store.append(user("after the lock")).finally(() => {
@@ -218,6 +219,8 @@ describe("createJsonlHistoryStore", () => {
     });
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(settled).toBe(false);
+    const old = { ...lock, acquiredAt: Date.now() - 61_000 };
+    await writeFile(`${path}.lock`, JSON.stringify(old));
     await append;
     expect(await store.load()).toEqual([user("after the lock")]);
     await store.close();

@@ -4,7 +4,7 @@
  * what that cut-off response had reported (the provider bills it). Through a client that streams
  * through `onEvent`, and through the built-in client against the mock server over HTTP.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import {
   type AssistantModelMessage,
@@ -230,10 +230,32 @@ describe("built-in client over HTTP (streaming): a response cut off mid-stream",
   it("a request deadline: error_timeout with the text streamed so far and the input tokens reported", async () => {
     // message_start, ping, content_block_start, then two text deltas; then nothing more.
     server.enqueue({ fault: "hang", afterEvents: 5, response: answer });
-    const agent = createAgent({ model: MODEL, client: client(), requestTimeoutMs: 300 });
+    // The deadline's clock is a fake one, moved past it only once the text has streamed: a slow
+    // machine can delay the deltas but cannot make the deadline come first.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const agent = createAgent({
+      model: MODEL,
+      client: client(),
+      requestTimeoutMs: 300,
+      includePartialMessages: true,
+    });
 
-    const result = await agent.prompt("Explain");
+    let deltas = 0;
+    const messages: SDKMessage[] = [];
+    try {
+      for await (const message of agent.query("Explain")) {
+        messages.push(message);
+        if (message.type === "stream_event" && message.event.type === "content_block_delta") {
+          deltas += 1;
+          if (deltas === 2) vi.advanceTimersByTime(300);
+        }
+      }
+    } finally {
+      vi.useRealTimers();
+    }
+    const result = messages.at(-1) as Extract<SDKMessage, { type: "result" }>;
 
+    expect(deltas).toBe(2);
     expect(result.subtype).toBe("error_timeout");
     expect(result.result).not.toBe("");
     expect(answer.content.startsWith(result.result)).toBe(true);

@@ -5,12 +5,20 @@
  * new files, no dist/, no node_modules — those are linked, as after `npm ci`), packs it (prepare
  * builds), installs the tarball into an empty folder, and runs a tool-using agent from the
  * installed package against the mock server in ESM and in CommonJS; then installs the folder
- * itself (`npm install <path> --install-links`, npm packs it the same way) and runs it again.
- * Installs prefer npm's cache (`--prefer-offline`): only the four dependencies are fetched, and
- * only when the cache lacks them. Slow by nature (one full build, two installs): one file.
+ * itself (`npm install <path> --install-links`, npm packs it the same way) and runs it again; then
+ * commits the clone to git and installs it from a real git URL twice — `git://` served by `git
+ * daemon` on loopback, and `git+file://` — where npm clones it, installs its devDependencies, runs
+ * `prepare` (a whole build each time) and installs only the dependencies beside it.
+ * Installs prefer npm's cache (`--prefer-offline`): only what the cache lacks is fetched. Slow by
+ * nature: one file, so that the builds run one after the other.
+ *
+ * The git installs cost about three times the rest of the file (measured under load: pack and two
+ * installs 157 s; git:// 159 s and git+file:// 296 s, each a devDependency install and a whole
+ * build), so they run only with AGENT_LATTICE_TEST_GIT_INSTALL=1 — as CI does (.ci/run).
  */
-import { execFile, execFileSync } from "node:child_process";
+import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -22,6 +30,8 @@ const root = resolve(__dirname, "../..");
 const scratch = sharedTemporaryFolder("lattice-install-");
 const clone = join(scratch, "agent-lattice");
 const NPM_FLAGS = ["--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"];
+/** Whether to install from git URLs too (minutes each): CI does, a plain `npx vitest run` does not. */
+const GIT_INSTALLS = process.env.AGENT_LATTICE_TEST_GIT_INSTALL === "1";
 
 const AGENT = (load: string) => `${load}
 const add = defineTool({
@@ -60,11 +70,14 @@ function copyWorkingTree(): void {
   symlinkSync(join(root, "node_modules"), join(clone, "node_modules"), "dir");
 }
 
-/** An empty project with `package.json`, the ESM and CJS scripts. */
-function emptyProject(name: string): string {
+/** An empty project with `package.json` (and `fields` in it), the ESM and CJS scripts. */
+function emptyProject(name: string, fields: Record<string, unknown> = {}): string {
   const folder = join(scratch, name);
   mkdirSync(folder);
-  writeFileSync(join(folder, "package.json"), JSON.stringify({ name, version: "1.0.0", private: true }));
+  writeFileSync(
+    join(folder, "package.json"),
+    JSON.stringify({ name, version: "1.0.0", private: true, ...fields }),
+  );
   writeFileSync(join(folder, "agent.mjs"), ESM);
   writeFileSync(join(folder, "agent.cjs"), CJS);
   return folder;
@@ -139,3 +152,99 @@ describe("installing agent-lattice from its repository", () => {
     );
   });
 });
+
+/** Makes the copied clone a git repository with its files in one commit; returns the commit's id. */
+function commitClone(): string {
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-c", "user.name=install test", "-c", "user.email=install@test", ...args], {
+      cwd: clone,
+      encoding: "utf8",
+    }).trim();
+  git("init", "--quiet");
+  // node_modules is a link here, which .gitignore's `node_modules/` (folders only) does not match.
+  git("add", "--all", "--", ".", ":(exclude)node_modules");
+  git("commit", "--quiet", "--no-gpg-sign", "--no-verify", "--message", "agent-lattice as a clone holds it");
+  return git("rev-parse", "HEAD");
+}
+
+/** A free TCP port on loopback, as the system hands one out. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((done) => probe.listen(0, "127.0.0.1", done));
+  const { port } = probe.address() as { port: number };
+  await new Promise((done) => probe.close(done));
+  return port;
+}
+
+/** `git daemon` serving the scratch folder on loopback, once it says it is ready to serve. */
+async function startGitDaemon(port: number): Promise<ChildProcess> {
+  const daemon = spawn(
+    "git",
+    [
+      "daemon",
+      "--verbose",
+      "--export-all",
+      `--base-path=${scratch}`,
+      `--port=${port}`,
+      "--listen=127.0.0.1",
+      scratch,
+    ],
+    { stdio: ["ignore", "ignore", "pipe"] },
+  );
+  let said = "";
+  await new Promise<void>((ready, failed) => {
+    daemon.stderr?.on("data", (chunk: Buffer) => {
+      said += chunk;
+      if (said.includes("Ready to rumble")) ready();
+    });
+    daemon.on("exit", (code) => failed(new Error(`git daemon exited (${code}): ${said}`)));
+  });
+  return daemon;
+}
+
+describe.runIf(GIT_INSTALLS)(
+  "installing agent-lattice from a git URL: npm clones it, installs its devDependencies and runs prepare",
+  () => {
+    let commit: string;
+    let daemon: ChildProcess;
+    let gitURL: string;
+
+    beforeAll(async () => {
+      commit = commitClone();
+      const port = await freePort();
+      daemon = await startGitDaemon(port);
+      gitURL = `git://127.0.0.1:${port}/agent-lattice`;
+    });
+
+    afterAll(() => daemon?.kill());
+
+    /**
+     * `npm install <url>` into an empty project that approves the package's `prepare` by its URL
+     * (`allowScripts`; npm 12 skips unapproved dependency scripts, which `--strict-allow-scripts`
+     * turns into an error on npm 11), then the agent in ESM and CJS.
+     */
+    async function installFromGit(url: string, name: string): Promise<void> {
+      const project = emptyProject(name, { allowScripts: { [url]: true } });
+      await run("npm", ["install", url, "--strict-allow-scripts", ...NPM_FLAGS], {
+        cwd: project,
+        // A liveness bound: a devDependency install and a whole build, minutes on a busy machine.
+        timeout: 900_000,
+        maxBuffer: 64 * 1024 * 1024,
+      });
+      const lock = JSON.parse(readFileSync(join(project, "package-lock.json"), "utf8"));
+      expect(lock.packages["node_modules/agent-lattice"].resolved).toBe(`${url}#${commit}`);
+      // The build's devDependencies stayed in npm's clone: the project has the dependencies only.
+      expect(existsSync(join(project, "node_modules/tsup"))).toBe(false);
+      for (const script of ["agent.mjs", "agent.cjs"])
+        expect(await runAgent(project, script), script).toEqual({ result: "2 + 3 = 5.", toolResult: "5" });
+    }
+
+    it("git:// (git daemon on loopback): builds dist/ and runs a tool-using agent, ESM and CJS", async () => {
+      await installFromGit(gitURL, "from-git-daemon");
+    }, 920_000);
+
+    it("git+file://: the same", async () => {
+      await installFromGit(`git+file://${clone}`, "from-git-file");
+    }, 920_000);
+  },
+);

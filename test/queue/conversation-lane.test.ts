@@ -7,6 +7,14 @@ const redis = openRedis();
 const name = uniqueName("lane");
 const lane = new ConversationLane(resolveBaseOptions({ connection: { url: redisUrl }, name }, "test"));
 
+/**
+ * The old run's lease runs out: its key is gone, as Redis removes it when its time to live ends. A
+ * long lease ended this way, not a short one waited out, so a slow machine cannot end it early.
+ */
+async function leaseRunsOut(conversationId: string): Promise<void> {
+  expect(await redis.del(lane.keys.lease(conversationId))).toBe(1);
+}
+
 afterAll(async () => {
   await lane.close();
   await deleteQueueKeys(redis, name);
@@ -44,13 +52,13 @@ describe("ConversationLane", () => {
   it("fences every write: a run whose lease was taken over writes nothing", async () => {
     const conversation = uniqueName("c");
     await lane.append(conversation, "k1");
-    await lane.claim(conversation, "k1", "k1:old", 100);
+    await lane.claim(conversation, "k1", "k1:old", 60_000);
     expect(await lane.markStarted(conversation, "k1", "k1:old", 4)).toBe(true);
     expect(await lane.publish(conversation, "k1", "k1:old", { type: "assistant" }, true)).toBe(true);
     // While the old run's lease lives, a new run of the same job must wait for it.
     const busy = await lane.claim(conversation, "k1", "k1:new", 5_000);
     expect(busy.kind).toBe("busy");
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await leaseRunsOut(conversation);
     expect(await lane.claim(conversation, "k1", "k1:new", 5_000)).toEqual({
       kind: "claimed",
       run: 2,
@@ -71,13 +79,13 @@ describe("ConversationLane", () => {
   it("records a first run's start mark with its first message, once, and only under the lease", async () => {
     const conversation = uniqueName("c");
     await lane.append(conversation, "m1");
-    await lane.claim(conversation, "m1", "m1:old", 100);
+    await lane.claim(conversation, "m1", "m1:old", 60_000);
     // A refused write (another fence) records no mark.
     expect(await lane.publish(conversation, "m1", "m1:other", { type: "system" }, false, 7)).toBe(false);
     expect(await redis.hget(lane.keys.job("m1"), "started")).toBeNull();
     expect(await lane.publish(conversation, "m1", "m1:old", { type: "system" }, false, 3)).toBe(true);
     expect(await lane.publish(conversation, "m1", "m1:old", { type: "assistant" }, true, 8)).toBe(true); // kept
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await leaseRunsOut(conversation);
     expect(await lane.claim(conversation, "m1", "m1:new", 5_000)).toEqual({
       kind: "claimed",
       run: 2,

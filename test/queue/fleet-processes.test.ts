@@ -27,18 +27,20 @@ const historyPrefix = `${uniqueName("fleet-history")}:`;
 const names: string[] = [];
 let script: string;
 let server: MockAnthropicServer;
-/** Per request: the delay of the answer; and a hook to watch requests arrive. */
+/** Per request: the delay of the answer; a hook to watch requests arrive; what the answer waits for. */
 let modelDelayMs: (prompt: string, hasToolResult: boolean) => number = () => 20;
 let onModelRequest: (prompt: string, hasToolResult: boolean) => void = () => {};
+let answerHeldUntil: (prompt: string, hasToolResult: boolean) => Promise<void> | undefined = () => undefined;
 
 beforeAll(async () => {
   script = await bundleChild("test/fixtures/queue/worker-child.ts");
   server = await startMockAnthropicServer({
-    handler: (body) => {
+    handler: async (body) => {
       const step = nextStep(body.messages);
       const prompt = lastPrompt(body.messages);
       const hasToolResult = typeof step.content === "string";
       onModelRequest(prompt, hasToolResult);
+      await answerHeldUntil(prompt, hasToolResult);
       return { ...step, delayMs: modelDelayMs(prompt, hasToolResult) };
     },
   });
@@ -244,16 +246,26 @@ describe("a fleet of worker processes", () => {
   }, 240_000);
 
   it("drains on SIGTERM: a query that finishes within the grace period completes, the rest are re-queued", async () => {
+    // Event-driven, so that a slow machine cannot use up the grace period: the quick query's last
+    // answer is held until the worker says it is closing, and then only its history write and
+    // completion are left inside a 15 s grace; the slow query's answer is held past the grace.
     let slowRequests = 0;
     let slowSeen: () => void = () => {};
     const slowArrived = new Promise<void>((resolve) => (slowSeen = resolve));
+    let quickSeen: () => void = () => {};
+    const quickLastArrived = new Promise<void>((resolve) => (quickSeen = resolve));
+    let releaseQuick: () => void = () => {};
+    const quickReleased = new Promise<void>((resolve) => (releaseQuick = resolve));
     let holdSlow = true;
     modelDelayMs = (prompt, hasToolResult) =>
-      prompt.includes("slow") && hasToolResult && holdSlow ? 60_000 : 300;
+      prompt.includes("slow") && hasToolResult && holdSlow ? 60_000 : 20;
     onModelRequest = (prompt, hasToolResult) => {
       if (prompt.includes("slow") && hasToolResult && ++slowRequests === 1) slowSeen();
+      if (prompt.includes("quick") && hasToolResult) quickSeen();
     };
-    const fleet = await startFleet(1, { gracePeriodMs: 1_500 });
+    answerHeldUntil = (prompt, hasToolResult) =>
+      prompt.includes("quick") && hasToolResult ? quickReleased : undefined;
+    const fleet = await startFleet(1, { gracePeriodMs: 15_000 });
     try {
       const slow = uniqueName("slow");
       const quick = uniqueName("quick");
@@ -261,8 +273,10 @@ describe("a fleet of worker processes", () => {
       await slowArrived;
       const quickJob = await fleet.queue.enqueue({ conversationId: quick, input: promptOf(quick, 0) });
       const first = fleet.children[0]!;
-      await first.waitForLine((line) => line.includes('"run"') && line.includes(quick));
+      await quickLastArrived;
       first.process.kill("SIGTERM");
+      await first.waitForLine((line) => line.includes('"closing"'));
+      releaseQuick();
       expect(await first.exited).toEqual({ code: 0, signal: null });
       // The quick query finished on the closing worker; the slow one was interrupted and re-queued.
       expect(events(first, "completed").map((entry) => entry.jobId)).toEqual([quickJob.id]);
@@ -286,6 +300,8 @@ describe("a fleet of worker processes", () => {
       expect(fleet.completions.get(slowJob.id)).toBe(1);
     } finally {
       onModelRequest = () => {};
+      answerHeldUntil = () => undefined;
+      releaseQuick();
       await fleet.close();
     }
   }, 120_000);

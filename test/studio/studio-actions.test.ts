@@ -16,18 +16,20 @@ import { toolUse } from "../support/content";
 import { mockServerPerTest } from "../support/mock-server";
 import { startBrowser } from "./support";
 
-const WAIT = { timeout: 15_000 };
+// Liveness bounds for a browser on a loaded machine; every wait is for an event on the page.
+const WAIT = { timeout: 60_000 };
+const BROWSER_TEST = { timeout: 240_000 };
 let browser: Browser;
 
 beforeAll(async () => {
   browser = await startBrowser();
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await browser?.close();
 });
 
-describe("acting from the studio page (SQLite)", () => {
+describe("acting from the studio page (SQLite)", BROWSER_TEST, () => {
   const server = mockServerPerTest();
   let folder: string;
   let path: string;

@@ -13,20 +13,22 @@ import { type Studio, startStudio } from "../../src/studio/index";
 import { mockServerPerTest } from "../support/mock-server";
 import { HOSTILE_OUTPUT, HOSTILE_PROMPT, recordConversation, startBrowser } from "./support";
 
-const WAIT = { timeout: 15_000 };
+// Liveness bounds for a browser on a loaded machine; every wait is for an event on the page.
+const WAIT = { timeout: 60_000 };
+const BROWSER_TEST = { timeout: 240_000 };
 
 let browser: Browser;
 let folder: string;
 
 beforeAll(async () => {
   browser = await startBrowser();
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await browser?.close();
 });
 
-describe("the studio page over a JSONL folder", () => {
+describe("the studio page over a JSONL folder", BROWSER_TEST, () => {
   const server = mockServerPerTest();
   let studio: Studio;
   let page: Page;

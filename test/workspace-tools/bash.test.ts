@@ -68,11 +68,12 @@ describe("bash", () => {
 
   it("kills the whole process group on timeout, leaving no process behind", async () => {
     const { sandbox, run } = bashTools({ bashKillGraceMs: 500 });
-    const result = await run({ command: SPAWN_CHILDREN, timeout_ms: 1_500 });
+    // A limit the command's start (a shell, two sleeps, "ready") cannot reach on a busy machine.
+    const result = await run({ command: SPAWN_CHILDREN, timeout_ms: 5_000 });
     const pids = await waitForPids(path.join(sandbox.root, "pids"), 3);
     leftoverPids.push(...pids);
     expect(result).toEqual({
-      text: "ready\n[Timed out after 1500 ms; the command and its child processes were killed.]",
+      text: "ready\n[Timed out after 5000 ms; the command and its child processes were killed.]",
       isError: true,
     });
     expect(await survivorsOf(pids)).toEqual([]);

@@ -199,14 +199,23 @@ describe("connectMcpServers failure handling", () => {
   it("bounds a server that never answers initialize by connectTimeoutMs, and kills its process", async () => {
     const directory = temporaryFolder("mcp-pid-");
     const pidFile = join(directory, "pid");
+    // Through a shell that writes its pid (kept by `exec`) before Node loads anything: the pid is
+    // known even when a busy machine takes longer than connectTimeoutMs to load the server.
+    const { command, args = [] } = stdioFixture("silent");
     const connections = await connectMcpServers({
-      mute: stdioFixture("silent", { connectTimeoutMs: 300, env: { FIXTURE_PID_FILE: pidFile } }),
+      mute: {
+        type: "stdio",
+        command: "/bin/sh",
+        args: ["-c", 'echo $$ > "$PID_FILE"; exec "$@"', "sh", command, ...args],
+        env: { PID_FILE: pidFile },
+        connectTimeoutMs: 1_000,
+      },
     });
     expect(connections.statuses()).toEqual([
       {
         name: "mute",
         status: "failed",
-        error: "No answer within connectTimeoutMs (300 ms) while starting, initializing and listing tools.",
+        error: "No answer within connectTimeoutMs (1000 ms) while starting, initializing and listing tools.",
       },
     ]);
     expect(connections.tools()).toEqual([]);
@@ -259,7 +268,8 @@ describe("connectMcpServers failure handling", () => {
           wrapped: {
             type: "stdio",
             command: script,
-            connectTimeoutMs: 500,
+            // Long enough for Node to start the server (and write its pid) on a busy machine.
+            connectTimeoutMs: 5_000,
             env: { FIXTURE_PID_FILE: pidFile },
           },
         });
@@ -534,7 +544,7 @@ async function waitForFile(path: string): Promise<void> {
           return false;
         }
       },
-      { timeout: 10_000 },
+      { timeout: 25_000 },
     )
     .toBe(true);
 }
