@@ -1,5 +1,5 @@
 /**
- * Run claims of the durable stores (SQLite, PostgreSQL, Redis, against the real services): one
+ * Run claims of the durable stores (JSONL, SQLite, PostgreSQL, Redis, against the real services): one
  * holder at a time per conversation, across store instances (connections) as across processes;
  * renewal by the holder only; release frees it; an expired claim can be taken, and its old holder
  * learns it lost it on its next renewal. And `Agent.claimRun()` over a store that cannot claim.
@@ -12,6 +12,7 @@ import { Redis } from "ioredis";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../../src/agent/create-agent";
+import { createJsonlHistoryStore } from "../../../src/history/jsonl";
 import type { HistoryStore } from "../../../src/history/store";
 import { createPostgresHistoryStore } from "../../../src/integrations/stores/postgres";
 import { createRedisHistoryStore } from "../../../src/integrations/stores/redis";
@@ -41,6 +42,7 @@ afterAll(async () => {
 });
 
 const stores: Record<string, (conversationId: string) => HistoryStore & { close(): Promise<void> }> = {
+  jsonl: (conversationId) => createJsonlHistoryStore({ path: join(folder, "jsonl", `${conversationId}.jsonl`) }),
   sqlite: (conversationId) => createSqliteHistoryStore({ path: join(folder, "claims.db"), conversationId }),
   postgres: (conversationId) =>
     createPostgresHistoryStore({ connectionString: postgresUrl, schema, conversationId }),
@@ -59,14 +61,18 @@ describe.each(Object.keys(stores))("run claims over %s", (kind) => {
     const second = stores[kind]!(`one-${kind}`);
     const other = stores[kind]!(`other-${kind}`);
     try {
+      expect(await second.isRunClaimed!()).toBe(false);
       const claim = await first.claimRun!();
       expect(claim?.shared).toBe(true);
+      expect(await second.isRunClaimed!()).toBe(true);
+      expect(await other.isRunClaimed!()).toBe(false);
       expect(await second.claimRun!()).toBeUndefined();
       const otherClaim = await other.claimRun!(); // another conversation is free
       expect(otherClaim).toBeDefined();
       expect(await claim!.renew()).toBe(true);
       await claim!.release();
       await claim!.release(); // idempotent
+      expect(await second.isRunClaimed!()).toBe(false);
       expect(await claim!.renew()).toBe(false);
       const again = await second.claimRun!();
       expect(again).toBeDefined();
@@ -84,6 +90,7 @@ describe.each(Object.keys(stores))("run claims over %s", (kind) => {
       const stale = await first.claimRun!({ ttlMs: 50 });
       expect(stale).toBeDefined();
       await pastMs(120);
+      expect(await second.isRunClaimed!()).toBe(false); // expired: nobody runs it
       const taken = await second.claimRun!({ ttlMs: 60_000 });
       expect(taken).toBeDefined();
       expect(await stale!.renew()).toBe(false);
