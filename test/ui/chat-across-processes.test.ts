@@ -1,10 +1,11 @@
 /**
- * Two server processes over one durable store (SQLite file, PostgreSQL, Redis), each a
+ * Two server processes over one durable store (JSONL file, SQLite file, PostgreSQL, Redis), each a
  * `createChatHandler` with no lock option: while one runs a conversation, the other answers 409
  * `conversation_busy` and records nothing (the store's run claim); once the run ended, the other
  * runs it. A server killed mid-run leaves its claim, which holds until its time to live passes.
  * Runs end when the test says so (a `release` line), never by a clock.
  */
+import { basename } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openStore } from "../fixtures/stores/open-store";
 import type { StoreLocation } from "../fixtures/stores/store-workload";
@@ -59,14 +60,21 @@ async function storedHistory(location: StoreLocation) {
   }
 }
 
-describe.each(["sqlite", "postgres", "redis"] as const)("chat runs across processes over %s", (kind) => {
+/** The conversation's id in the chat requests: the database stores' own, a JSONL file's name. */
+function conversationOf(location: StoreLocation): string {
+  return "conversationId" in location
+    ? location.conversationId
+    : basename(location.path).replace(/\.jsonl$/, "");
+}
+
+describe.each(["jsonl", "sqlite", "postgres", "redis"] as const)("chat runs across processes over %s", (kind) => {
   it(
     "a second server answers 409 while the first runs the conversation, and runs it once the first ended",
     async () => {
       const location = locations[kind](`busy-${kind}`);
       const first = await startServer(location);
       const second = await startServer(location);
-      const conversationId = (location as { conversationId: string }).conversationId;
+      const conversationId = conversationOf(location);
       const running = send(first.api, conversationId, "one");
       await first.child.waitForLine((line) => line.includes('"holding"'));
       const before = await storedHistory(location);
@@ -105,7 +113,7 @@ describe.each(["sqlite", "postgres", "redis"] as const)("chat runs across proces
     "a server killed mid-run leaves its claim: another server answers 409 (the claim expires after its time to live)",
     async () => {
       const location = locations[kind](`killed-${kind}`);
-      const conversationId = (location as { conversationId: string }).conversationId;
+      const conversationId = conversationOf(location);
       const first = await startServer(location);
       const running = send(first.api, conversationId, "one").catch(() => undefined);
       await first.child.waitForLine((line) => line.includes('"holding"'));
