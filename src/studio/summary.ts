@@ -70,7 +70,10 @@ export interface SummaryEntry {
  * `summary` (counted earlier) with what is known now of a run: a conversation a run holds shows as
  * running, unless its history ends in a pause (as {@link statusOf} decides).
  */
-export function withRunning(summary: ConversationSummary, running: RunningBasis | undefined): ConversationSummary {
+export function withRunning(
+  summary: ConversationSummary,
+  running: RunningBasis | undefined,
+): ConversationSummary {
   if (running === undefined || summary.status === "paused") return summary;
   return { ...summary, status: "running", statusBasis: running };
 }

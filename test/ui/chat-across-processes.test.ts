@@ -67,64 +67,67 @@ function conversationOf(location: StoreLocation): string {
     : basename(location.path).replace(/\.jsonl$/, "");
 }
 
-describe.each(["jsonl", "sqlite", "postgres", "redis"] as const)("chat runs across processes over %s", (kind) => {
-  it(
-    "a second server answers 409 while the first runs the conversation, and runs it once the first ended",
-    async () => {
-      const location = locations[kind](`busy-${kind}`);
-      const first = await startServer(location);
-      const second = await startServer(location);
-      const conversationId = conversationOf(location);
-      const running = send(first.api, conversationId, "one");
-      await first.child.waitForLine((line) => line.includes('"holding"'));
-      const before = await storedHistory(location);
+describe.each(["jsonl", "sqlite", "postgres", "redis"] as const)(
+  "chat runs across processes over %s",
+  (kind) => {
+    it(
+      "a second server answers 409 while the first runs the conversation, and runs it once the first ended",
+      async () => {
+        const location = locations[kind](`busy-${kind}`);
+        const first = await startServer(location);
+        const second = await startServer(location);
+        const conversationId = conversationOf(location);
+        const running = send(first.api, conversationId, "one");
+        await first.child.waitForLine((line) => line.includes('"holding"'));
+        const before = await storedHistory(location);
 
-      const refused = await send(second.api, conversationId, "two");
-      expect(refused.status).toBe(409);
-      expect(await refused.json()).toMatchObject({ error: { code: "conversation_busy" } });
-      // The other server's history route does not load (and so repair) the running conversation either.
-      const page = await fetch(`${second.api}/${encodeURIComponent(conversationId)}/messages`);
-      expect(page.status).toBe(409);
-      expect(await storedHistory(location)).toEqual(before); // nothing recorded
+        const refused = await send(second.api, conversationId, "two");
+        expect(refused.status).toBe(409);
+        expect(await refused.json()).toMatchObject({ error: { code: "conversation_busy" } });
+        // The other server's history route does not load (and so repair) the running conversation either.
+        const page = await fetch(`${second.api}/${encodeURIComponent(conversationId)}/messages`);
+        expect(page.status).toBe(409);
+        expect(await storedHistory(location)).toEqual(before); // nothing recorded
 
-      first.child.process.stdin.write("release\n");
-      const firstChunks = await chunksOf(await running);
-      expect(
-        firstChunks.at(-1),
-        JSON.stringify(firstChunks.filter((chunk) => chunk.type === "error")),
-      ).toMatchObject({ type: "finish", messageMetadata: { end: "success" } });
+        first.child.process.stdin.write("release\n");
+        const firstChunks = await chunksOf(await running);
+        expect(
+          firstChunks.at(-1),
+          JSON.stringify(firstChunks.filter((chunk) => chunk.type === "error")),
+        ).toMatchObject({ type: "finish", messageMetadata: { end: "success" } });
 
-      second.child.process.stdin.write("release\n");
-      const accepted = await send(second.api, conversationId, "two");
-      expect(accepted.status).toBe(200);
-      const secondChunks = await chunksOf(accepted);
-      expect(secondChunks.at(-1)).toMatchObject({ type: "finish", messageMetadata: { end: "success" } });
-      const prompts = (await storedHistory(location)).filter(
-        (message) => message.role === "user" && typeof message.content === "string",
-      );
-      expect(prompts.map((message) => message.content)).toEqual(["one", "two"]);
-      first.child.process.kill("SIGKILL");
-      second.child.process.kill("SIGKILL");
-    },
-    PROCESS_TEST_TIMEOUT_MS,
-  );
+        second.child.process.stdin.write("release\n");
+        const accepted = await send(second.api, conversationId, "two");
+        expect(accepted.status).toBe(200);
+        const secondChunks = await chunksOf(accepted);
+        expect(secondChunks.at(-1)).toMatchObject({ type: "finish", messageMetadata: { end: "success" } });
+        const prompts = (await storedHistory(location)).filter(
+          (message) => message.role === "user" && typeof message.content === "string",
+        );
+        expect(prompts.map((message) => message.content)).toEqual(["one", "two"]);
+        first.child.process.kill("SIGKILL");
+        second.child.process.kill("SIGKILL");
+      },
+      PROCESS_TEST_TIMEOUT_MS,
+    );
 
-  it(
-    "a server killed mid-run leaves its claim: another server answers 409 (the claim expires after its time to live)",
-    async () => {
-      const location = locations[kind](`killed-${kind}`);
-      const conversationId = conversationOf(location);
-      const first = await startServer(location);
-      const running = send(first.api, conversationId, "one").catch(() => undefined);
-      await first.child.waitForLine((line) => line.includes('"holding"'));
-      first.child.process.kill("SIGKILL");
-      await first.child.exited;
-      await running;
-      const second = await startServer(location);
-      const refused = await send(second.api, conversationId, "two");
-      expect(refused.status).toBe(409);
-      second.child.process.kill("SIGKILL");
-    },
-    PROCESS_TEST_TIMEOUT_MS,
-  );
-});
+    it(
+      "a server killed mid-run leaves its claim: another server answers 409 (the claim expires after its time to live)",
+      async () => {
+        const location = locations[kind](`killed-${kind}`);
+        const conversationId = conversationOf(location);
+        const first = await startServer(location);
+        const running = send(first.api, conversationId, "one").catch(() => undefined);
+        await first.child.waitForLine((line) => line.includes('"holding"'));
+        first.child.process.kill("SIGKILL");
+        await first.child.exited;
+        await running;
+        const second = await startServer(location);
+        const refused = await send(second.api, conversationId, "two");
+        expect(refused.status).toBe(409);
+        second.child.process.kill("SIGKILL");
+      },
+      PROCESS_TEST_TIMEOUT_MS,
+    );
+  },
+);

@@ -28,11 +28,7 @@ async function route(): Promise<void> {
         leaving.signal,
       );
     else
-      await showList(
-        main,
-        Object.fromEntries(new URLSearchParams(hash.split("?")[1] ?? "")),
-        leaving.signal,
-      );
+      await showList(main, Object.fromEntries(new URLSearchParams(hash.split("?")[1] ?? "")), leaving.signal);
   } catch (error) {
     main.replaceChildren(el("p", { class: "error", text: (error as Error).message }));
   }

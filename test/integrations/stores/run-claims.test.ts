@@ -42,7 +42,8 @@ afterAll(async () => {
 });
 
 const stores: Record<string, (conversationId: string) => HistoryStore & { close(): Promise<void> }> = {
-  jsonl: (conversationId) => createJsonlHistoryStore({ path: join(folder, "jsonl", `${conversationId}.jsonl`) }),
+  jsonl: (conversationId) =>
+    createJsonlHistoryStore({ path: join(folder, "jsonl", `${conversationId}.jsonl`) }),
   sqlite: (conversationId) => createSqliteHistoryStore({ path: join(folder, "claims.db"), conversationId }),
   postgres: (conversationId) =>
     createPostgresHistoryStore({ connectionString: postgresUrl, schema, conversationId }),
