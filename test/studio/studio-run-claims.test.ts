@@ -1,6 +1,6 @@
 /**
- * The studio's "running" from run claims (API level, no browser), over a JSONL folder, an SQLite
- * file, PostgreSQL and Redis: a finished conversation shows as running with basis "run claim" while
+ * The studio's "running" from run claims (API level, no browser), over a JSONL folder and file, an
+ * SQLite file, PostgreSQL and Redis: a finished conversation shows as running with basis "run claim" while
  * a claim taken through the store (as a chat server's run takes it, from any process) is live — in
  * the list, the conversation, its whole summary and the rows' `/api/running` — and the version the
  * page polls changes when the claim starts and ends; released or expired, the status is what
@@ -50,6 +50,11 @@ const kinds: Array<{ name: string; location: () => string; open: (id: string) =>
     name: "a JSONL folder",
     location: () => join(folder, "jsonl"),
     open: (id) => createJsonlHistoryStore({ path: join(folder, "jsonl", `${id}.jsonl`) }),
+  },
+  {
+    name: "a JSONL file",
+    location: () => join(folder, "file", "claimed.jsonl"),
+    open: () => createJsonlHistoryStore({ path: join(folder, "file", "claimed.jsonl") }),
   },
   {
     name: "SQLite",

@@ -13,7 +13,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../../src/agent/create-agent";
 import { createJsonlHistoryStore } from "../../../src/history/jsonl";
-import type { HistoryStore } from "../../../src/history/store";
+import { defineHistoryStore, type HistoryStore } from "../../../src/history/store";
 import { createPostgresHistoryStore } from "../../../src/integrations/stores/postgres";
 import { createRedisHistoryStore } from "../../../src/integrations/stores/redis";
 import { createSqliteHistoryStore } from "../../../src/integrations/stores/sqlite";
@@ -119,6 +119,23 @@ describe("Agent.claimRun", () => {
     await claim!.release();
     expect(await second.claimRun()).toBeDefined();
     await Promise.all([first.close(), second.close()]);
+  });
+
+  it("defineHistoryStore passes claimRun and isRunClaimed through", async () => {
+    const inner = stores.jsonl!("defined");
+    const defined = defineHistoryStore(inner);
+    const claim = await defined.claimRun!();
+    expect(claim?.shared).toBe(true);
+    expect(await defined.isRunClaimed!()).toBe(true);
+    await claim!.release();
+    expect(await defined.isRunClaimed!()).toBe(false);
+    const plain = defineHistoryStore({
+      load: async () => [],
+      append: async () => {},
+      replace: async () => {},
+    });
+    expect(plain.isRunClaimed).toBeUndefined();
+    await inner.close();
   });
 
   it("holds within the Agent when its store cannot claim (in memory)", async () => {
