@@ -43,8 +43,10 @@ interface ClaimFile {
 export function jsonlRunClaimRecord(transcriptPath: string, staleLockMs: number): RunClaimRecord {
   const claimPath = siblingPath(transcriptPath, ".run");
   const lock = createFileWriteLock(siblingPath(transcriptPath, ".run.lock"), staleLockMs);
+  let directoryReady = false;
   const underLock = async <T>(change: (current: ClaimFile | undefined) => Promise<T>): Promise<T> => {
-    await mkdir(dirname(claimPath), { recursive: true });
+    if (!directoryReady) await mkdir(dirname(claimPath), { recursive: true });
+    directoryReady = true;
     return lock.hold(async () => change(await readClaim(claimPath)));
   };
   return {
