@@ -86,10 +86,10 @@ export interface Agent<T = unknown> {
    */
   fork(options: ForkOptions): Promise<Agent<T>>;
   /**
-   * Claims the conversation for one run across processes, through the history store (the SQLite,
-   * PostgreSQL and Redis stores keep the claim where every process sees it; a claim nobody renews
-   * expires after `ttlMs`). Resolves `undefined` when another run holds it. With a store that
-   * cannot claim (in memory, JSONL, a custom one without `claimRun`) the claim holds within this
+   * Claims the conversation for one run across processes, through the history store (the JSONL,
+   * SQLite, PostgreSQL and Redis stores keep the claim where every process sees it; a claim nobody
+   * renews expires after `ttlMs`). Resolves `undefined` when another run holds it. With a store that
+   * cannot claim (in memory, a custom one without `claimRun`) the claim holds within this
    * Agent only (`shared: false`). Advisory: queries do not check it; `createChatHandler` of
    * `agent-lattice/ui` takes one for each run.
    */

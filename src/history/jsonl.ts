@@ -17,6 +17,10 @@
  *   held only for the duration of one write, so an Agent that is never closed blocks nobody. A lock
  *   left by a killed process is stale once its pid is dead (same host) or it is older than
  *   `staleLockMs` (any host).
+ * - **One run per conversation, across processes: run claims.** `claimRun()` keeps its claim in a
+ *   file beside the transcript (`<path>.run`: owner token and expiry), changed only under a short
+ *   lock of its own, so processes on one machine (or one shared file system) see one holder; a
+ *   claim nobody renews expires. See `jsonl-run-claim.ts`.
  *
  * Files are created with mode 0600 (transcripts hold user data); parent folders are created.
  * @module
@@ -24,6 +28,7 @@
 import type { ModelMessage } from "../messages/types";
 import { assertKnownOptions } from "../shared/known-options";
 import type { HistoryRange, HistoryWindow } from "./history-window";
+import { claimRunWith, type RunClaim, type RunClaimOptions, type RunClaimRecord } from "./run-claim";
 import type { HistoryStore } from "./store";
 import { createVersionedStoreCore, type VersionedBackend } from "./store-kit/versioned-store";
 
@@ -57,6 +62,13 @@ export interface JsonlHistoryStore extends HistoryStore {
   readonly failOnError: boolean;
   /** Closes the append handle. Safe to call twice. */
   close(): Promise<void>;
+  /**
+   * Claims the conversation for one run, across every process that uses this file (see
+   * `HistoryStore.claimRun`): the claim lives in `<path>.run`, removed on release.
+   */
+  claimRun(options?: RunClaimOptions): Promise<RunClaim | undefined>;
+  /** Whether a live claim (of any process) holds the conversation now. */
+  isRunClaimed(): Promise<boolean>;
 }
 
 /**
@@ -80,6 +92,7 @@ export function createJsonlHistoryStore(options: JsonlHistoryStoreOptions): Json
     throw new TypeError("createJsonlHistoryStore needs a non-empty `path`.");
   }
   const core = createVersionedStoreCore(new LazyJsonlBackend(options), options);
+  const runRecord = lazyRunClaimRecord(options);
   return {
     path: options.path,
     failOnError: core.failOnError,
@@ -88,6 +101,19 @@ export function createJsonlHistoryStore(options: JsonlHistoryStoreOptions): Json
     append: core.append,
     replace: core.replace,
     close: core.close,
+    claimRun: async (claimOptions) => claimRunWith(await runRecord(), claimOptions),
+    isRunClaimed: async () => (await runRecord()).isHeld(),
+  };
+}
+
+/** The run-claim record of the store's file, loaded on first use (like the backend, below). */
+function lazyRunClaimRecord(options: JsonlHistoryStoreOptions): () => Promise<RunClaimRecord> {
+  let record: Promise<RunClaimRecord> | undefined;
+  return () => {
+    record ??= import("./jsonl-run-claim").then(({ jsonlRunClaimRecord }) =>
+      jsonlRunClaimRecord(options.path, options.staleLockMs ?? DEFAULT_JSONL_STALE_LOCK_MS),
+    );
+    return record;
   };
 }
 

@@ -33,6 +33,8 @@ export interface RunClaimRecord {
   extend(owner: string, ttlMs: number): Promise<boolean>;
   /** Removes the record when `owner` holds it. */
   free(owner: string): Promise<void>;
+  /** Whether anyone holds the record now (it exists and has not expired). A read only. */
+  isHeld(): Promise<boolean>;
 }
 
 /**

@@ -30,9 +30,15 @@ export interface HistoryStore {
   /**
    * Claims the conversation for one run, seen by every process over the same storage: a claim to
    * renew while the run goes on and release at its end, or `undefined` when another run holds it.
-   * The SQLite, PostgreSQL and Redis stores have it; `Agent.claimRun()` uses it.
+   * The JSONL, SQLite, PostgreSQL and Redis stores have it; `Agent.claimRun()` uses it.
    */
   claimRun?(options?: RunClaimOptions): Promise<RunClaim | undefined>;
+  /**
+   * Optional, beside `claimRun`: whether a run's claim holds the conversation now (taken by any
+   * process over the same storage, not yet released or expired). A read only; the built-in stores
+   * have it, and the studio shows such a conversation as running (basis "run claim").
+   */
+  isRunClaimed?(): Promise<boolean>;
 }
 
 /**
@@ -61,5 +67,6 @@ export function defineHistoryStore(store: HistoryStore & { failOnError?: boolean
     failOnError: store.failOnError ?? false,
     close: store.close ? () => store.close!() : undefined,
     claimRun: store.claimRun ? (options) => store.claimRun!(options) : undefined,
+    ...(typeof store.isRunClaimed === "function" ? { isRunClaimed: () => store.isRunClaimed!() } : {}),
   };
 }

@@ -6,7 +6,11 @@
  *   newest without `from`), its summary, pending approvals and known subagent children;
  * - `GET  /api/summary?source&id` — the summary of the whole conversation (a long one is read whole
  *   here, once per version, not for the window);
- * - `GET  /api/version?source&id` — what the page polls to see new turns;
+ * - `GET  /api/version?source&id` — what the page polls to see new turns (and a run's start and
+ *   end: the version names what holds the conversation, e.g. a run claim);
+ * - `GET  /api/running?c=<source>/<id>&c=…` — for the rows a list shows (at most
+ *   {@link MAX_RUNNING_CHECKS}), what holds each now (`"run claim"`, `"studio"`, `"isRunning"`) or
+ *   `null`: what the list polls to show runs start and end;
  * - `POST /api/approvals?source&id` `{ decisions }` and `POST /api/fork?source&id` `{ at, newId? }`
  *   — only with `createAgent`.
  *
@@ -20,7 +24,7 @@ import { redactValue } from "../shared/redact-value";
 import { type StudioActions, StudioConflictError, StudioRequestError } from "./actions";
 import type { Catalog, RunningCheck } from "./catalog";
 import { type StudioSource, UnknownConversationError } from "./source";
-import { summarize, summarizeWindows } from "./summary";
+import { type RunningBasis, summarize, summarizeWindows, withRunning } from "./summary";
 
 /** An answer: a status and a JSON body. */
 export interface ApiAnswer {
@@ -30,6 +34,8 @@ export interface ApiAnswer {
 
 /** The largest window of messages one request returns. */
 export const MAX_WINDOW = 500;
+/** The most conversations one `/api/running` request asks about. */
+export const MAX_RUNNING_CHECKS = 200;
 /** The largest request body accepted (decisions, a fork). */
 const MAX_BODY_BYTES = 64 * 1024;
 
@@ -95,9 +101,13 @@ async function route(context: ApiContext, request: IncomingMessage, url: URL): P
       return { status: 200, body: await wholeSummary(context, params) };
     case "/api/version": {
       if (!get) break;
-      const { source, id } = target(context, params);
-      return { status: 200, body: { version: (await source.version(id)) ?? null } };
+      const { source, id, index } = target(context, params);
+      const [version, running] = await Promise.all([source.version(id), context.running(index, id)]);
+      return { status: 200, body: { version: liveVersion(version, running) ?? null } };
     }
+    case "/api/running":
+      if (!get) break;
+      return { status: 200, body: { running: await runningOf(context, params.getAll("c")) } };
     case "/api/approvals":
     case "/api/fork":
       if (!post) break;
@@ -153,10 +163,11 @@ async function conversationWindow(context: ApiContext, params: URLSearchParams) 
   };
   const listed = { ...entry, source: index };
   const running = await context.running(index, id);
+  const cached = context.catalog.cached(listed);
   const summary =
     window.from === 0 && window.messages.length === window.total
       ? summarize(window.messages, { ...listed, running }, Date.now())
-      : (context.catalog.cached(listed) ??
+      : ((cached && withRunning(cached, running)) ??
         summarizeWindows(
           (await readHistoryWindow(store, { from: 0, limit: 20 })).messages,
           window,
@@ -167,7 +178,7 @@ async function conversationWindow(context: ApiContext, params: URLSearchParams) 
   return {
     conversationId: id,
     source: index,
-    version,
+    version: liveVersion(version, running),
     total: window.total,
     from: window.from,
     messages: window.messages,
@@ -178,6 +189,31 @@ async function conversationWindow(context: ApiContext, params: URLSearchParams) 
       entries.map((candidate) => candidate.conversationId),
     ),
   };
+}
+
+/**
+ * A conversation's version as the page sees it: the store's, and what holds it now — so the page
+ * polling it sees a run start and end (a claim taken, released or expired) even before a write.
+ */
+function liveVersion(version: string | undefined, running: RunningBasis | undefined): string | undefined {
+  return version === undefined || running === undefined ? version : `${version}:${running}`;
+}
+
+/** What holds each of the conversations `wanted` (`<source>/<id>`) now; `null`: nothing known. */
+async function runningOf(context: ApiContext, wanted: readonly string[]) {
+  if (wanted.length > MAX_RUNNING_CHECKS)
+    throw new StudioRequestError(`Ask about at most ${MAX_RUNNING_CHECKS} conversations at once.`);
+  const answers: Record<string, RunningBasis | null> = {};
+  await Promise.all(
+    wanted.map(async (key) => {
+      const match = /^(\d+)\/(.+)$/s.exec(key);
+      const index = Number(match?.[1]);
+      if (!match || context.sources[index] === undefined)
+        throw new StudioRequestError("Name conversations as c=<source>/<id>.");
+      answers[key] = (await context.running(index, match[2]!)) ?? null;
+    }),
+  );
+  return answers;
 }
 
 /** The summary of all of a conversation (read whole, once per version). */

@@ -8,7 +8,14 @@
  */
 import { readHistoryWindow } from "../index";
 import type { ConversationEntry, StudioSource } from "./source";
-import { type ConversationSummary, matches, type SummaryEntry, summarize, summarizeWindows } from "./summary";
+import {
+  type ConversationSummary,
+  matches,
+  type SummaryEntry,
+  summarize,
+  summarizeWindows,
+  withRunning,
+} from "./summary";
 
 /** A page of the list. */
 export interface CatalogPage {
@@ -98,7 +105,8 @@ export class Catalog {
     const id = idOf(entry);
     const key = keyOf(entry);
     const cached = this.cached(entry);
-    if (cached && cached.status !== "running") return Promise.resolve(cached);
+    if (cached && cached.status !== "running")
+      return this.running(entry.source, entry.conversationId).then((running) => withRunning(cached, running));
     const inFlight = this.counting.get(`${id}\u0000${key}`);
     if (inFlight) return inFlight;
     const counted = (async () => {

@@ -36,10 +36,11 @@ export interface StudioOptions {
    */
   createAgent?: StudioAgentFactory;
   /**
-   * Tells whether a run holds a conversation now — what the stores cannot say (they keep history,
-   * not runs): for example the lease of a fleet worker, or a map of the host process's running
-   * agents. With it, the status `running` is this answer (and the studio's own resumes) rather than
-   * "written in the last minute". A check that throws counts as "cannot tell".
+   * Tells whether a run holds a conversation now — what the stores cannot say beyond run claims
+   * (they keep history, and the claims of runs that take one, as `createChatHandler`'s do): for
+   * example the lease of a fleet worker, or a map of the host process's running agents. With it,
+   * the status `running` is this answer (beside the studio's own resumes and live run claims)
+   * rather than "written in the last minute". A check that throws counts as "cannot tell".
    */
   isRunning?: (conversation: { conversationId: string; source: string }) => boolean | Promise<boolean>;
 }
@@ -176,7 +177,11 @@ async function loadPage(): Promise<PageFiles> {
   );
 }
 
-/** Whether a run holds a conversation: this studio's own action on it, else `isRunning`'s answer. */
+/**
+ * Whether a run holds a conversation: this studio's own action on it, else a live run claim in the
+ * store (`isRunClaimed()`, a read of one claim record: a file, a row, a key), else `isRunning`'s
+ * answer. A claim that cannot be read counts as "cannot tell".
+ */
 function runningCheck(
   sources: readonly StudioSource[],
   actions: StudioActions | undefined,
@@ -184,6 +189,7 @@ function runningCheck(
 ): RunningCheck {
   return async (source, conversationId) => {
     if (actions?.busy(conversationId)) return "studio";
+    if (await isClaimed(sources[source]!, conversationId)) return "run claim";
     if (!isRunning) return undefined;
     try {
       return (await isRunning({ conversationId, source: sources[source]!.label })) ? "isRunning" : undefined;
@@ -191,4 +197,14 @@ function runningCheck(
       return undefined;
     }
   };
+}
+
+/** Whether the conversation's store has a live run claim; false when it has no claims or cannot tell. */
+async function isClaimed(source: StudioSource, conversationId: string): Promise<boolean> {
+  try {
+    const store = source.open(conversationId);
+    return (await store.isRunClaimed?.()) === true;
+  } catch {
+    return false;
+  }
 }

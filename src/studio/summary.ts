@@ -10,10 +10,22 @@ export type ConversationStatus = "finished" | "failed" | "paused" | "running";
 
 /**
  * What a status was told by: the pause marker history ends in; an answer ending it; a run this
- * studio is making (a resume after approval); the `isRunning` option of `startStudio` (a fleet's
- * lease, an agent of the host process); a write in the last minute; or none of these.
+ * studio is making (a resume after approval); a live run claim in the store (taken by a run of any
+ * process through `claimRun()`, e.g. `createChatHandler`'s); the `isRunning` option of
+ * `startStudio` (a fleet's lease, an agent of the host process); a write in the last minute; or
+ * none of these.
  */
-export type StatusBasis = "pause marker" | "answer" | "studio" | "isRunning" | "recent write" | "no answer";
+export type StatusBasis =
+  | "pause marker"
+  | "answer"
+  | "studio"
+  | "run claim"
+  | "isRunning"
+  | "recent write"
+  | "no answer";
+
+/** What told that a run holds a conversation now. */
+export type RunningBasis = "studio" | "run claim" | "isRunning";
 
 /** A conversation as the list shows it. */
 export interface ConversationSummary {
@@ -50,8 +62,20 @@ export interface SummaryEntry {
   conversationId: string;
   source: number;
   updatedAt: Date;
-  /** A run holds it (this studio's resume, or `isRunning` said so); `undefined`: nobody could tell. */
-  running?: "studio" | "isRunning";
+  /** A run holds it (this studio's resume, a run claim, or `isRunning` said so); `undefined`: nobody could tell. */
+  running?: RunningBasis;
+}
+
+/**
+ * `summary` (counted earlier) with what is known now of a run: a conversation a run holds shows as
+ * running, unless its history ends in a pause (as {@link statusOf} decides).
+ */
+export function withRunning(
+  summary: ConversationSummary,
+  running: RunningBasis | undefined,
+): ConversationSummary {
+  if (running === undefined || summary.status === "paused") return summary;
+  return { ...summary, status: "running", statusBasis: running };
 }
 
 /** Summarises a conversation from all of its `messages`. */
@@ -140,7 +164,7 @@ function addMessage(summary: ConversationSummary, message: ModelMessage): void {
 /**
  * Where a conversation ending in `messages` stands. `paused`: history ends in the pause marker (a
  * pause for approval, waiting for decisions). `running`: a run holds it now — this studio's own
- * resume, or the `isRunning` option said so — or, when nobody can tell, it ends without an answer
+ * resume, a live run claim in the store, or the `isRunning` option said so — or, when nobody can tell, it ends without an answer
  * and was written in the last minute. `finished`: it ends in an answer (an assistant turn without
  * tool calls) and no run holds it. `failed`: it ends without an answer (a prompt or tool results
  * never answered, calls never run), nothing holds it and it has not been written for a minute: an

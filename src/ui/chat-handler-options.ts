@@ -47,9 +47,10 @@ export interface ChatHandlerOptions {
   reconnectGraceMs?: number;
   /**
    * An extra lock taken before each run (see {@link ChatRunLock}), for stores that cannot claim a
-   * run across processes (JSONL, a custom store). The SQLite, PostgreSQL and Redis stores need
-   * none: each run also claims its conversation through the Agent's store (`Agent.claimRun()`), so
-   * a second process answers 409 while the first runs. @default a lock for this process
+   * run across processes (a custom store without `claimRun`). The JSONL, SQLite, PostgreSQL and
+   * Redis stores need none: each run also claims its conversation through the Agent's store
+   * (`Agent.claimRun()`), so a second process answers 409 while the first runs. @default a lock
+   * for this process
    */
   lock?: ChatRunLock;
   /**

@@ -198,7 +198,12 @@ class ChatService {
     return { run, agent, before: history.length, userText: plan.userText, continues: rebuild !== undefined };
   }
 
-  /** The live run's record; once it ends: forgotten, its lease and claim released, `onRunEnd` called. */
+  /**
+   * The live run's record; once it ends: its claim and lease released, then forgotten, then
+   * `onRunEnd` called. Forgotten only once released: a message arriving meanwhile finds the ended
+   * run and waits for `ended`, rather than finding the claim still held (a file store's release
+   * takes a few turns of the event loop) and answering 409.
+   */
   private track(
     conversationId: string,
     agent: Agent<unknown>,
@@ -207,9 +212,12 @@ class ChatService {
   ): LiveRun {
     const live: LiveRun = { ...started, ended: Promise.resolve() };
     live.ended = started.run.done.then(async () => {
-      if (this.runs.get(conversationId) === live) this.runs.delete(conversationId);
-      await held.claim.release().catch(() => {}); // unreleased, it expires after its time to live
-      await held.lease.release();
+      try {
+        await held.claim.release().catch(() => {}); // unreleased, it expires after its time to live
+        await held.lease.release();
+      } finally {
+        if (this.runs.get(conversationId) === live) this.runs.delete(conversationId);
+      }
       await this.options.onRunEnd?.({ conversationId, agent });
     });
     return live;
@@ -229,6 +237,8 @@ class ChatService {
       running?.run.stop();
       return new Response(null, { status: 204 });
     }
+    // A run that just ended lets go of its claim first: reading meanwhile would find it held.
+    if (live !== undefined && running === undefined) await live.ended.catch(() => {});
     return this.messages(request, conversationId, running);
   }
 

@@ -1,7 +1,8 @@
 /**
  * The studio in a real browser (headless Chromium) over a JSONL folder: the list, a timeline with
- * tool calls and a nested subagent, the charts, stored HTML shown as text and never run, and a
- * running conversation's new turns appearing without a reload.
+ * tool calls and a nested subagent, the charts, stored HTML shown as text and never run, a
+ * running conversation's new turns appearing without a reload, and a run claim's start and end
+ * shown live in the list and the conversation.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -114,5 +115,30 @@ describe("the studio page over a JSONL folder", BROWSER_TEST, () => {
     await agent.prompt("Anything else?");
     await page.locator("li.turn", { hasText: "A later answer arrived." }).waitFor(WAIT);
     expect(await page.locator("li.prompt", { hasText: "Anything else?" }).count()).toBe(1);
+  });
+
+  it("shows a run claim's start and end live: running (run claim) in the list and the conversation, then finished", async () => {
+    const claimer = createJsonlHistoryStore({ path: join(folder, "research.jsonl") });
+    const status = page.locator('tr[data-conversation="research"] .status');
+    await page.goto(studio.url);
+    await status.waitFor(WAIT);
+    expect(await status.textContent()).toBe("finished");
+
+    // A run (of a chat server in another process, say) claims the conversation; the list shows it.
+    const claim = await claimer.claimRun({ ttlMs: 600_000 });
+    await page.locator('tr[data-conversation="research"] .status[title="by run claim"]').waitFor(WAIT);
+    expect(await status.textContent()).toBe("running");
+    await claim!.release();
+    await page.locator('tr[data-conversation="research"] .status[title="by answer"]').waitFor(WAIT);
+    expect(await status.textContent()).toBe("finished");
+
+    await page.click('tr[data-conversation="research"] a');
+    const totals = page.locator("[data-testid=totals]");
+    await totals.waitFor(WAIT);
+    const again = await claimer.claimRun({ ttlMs: 600_000 });
+    await totals.filter({ hasText: "running (run claim)" }).waitFor(WAIT);
+    await again!.release();
+    await totals.filter({ hasText: "finished (answer)" }).waitFor(WAIT);
+    await claimer.close();
   });
 });

@@ -1,9 +1,11 @@
 import { randomUUID } from "node:crypto";
+import { join } from "node:path";
 import Redis from "ioredis";
 import { describe, expect, it } from "vitest";
-import { type Agent, createAgent } from "../../src/index";
+import { type Agent, createAgent, createJsonlHistoryStore } from "../../src/index";
 import type { ChatRunLock } from "../../src/ui/index";
 import { mockServerPerTest } from "../support/mock-server";
+import { temporaryFolder } from "../support/temporary-folders";
 import { post, send, serveChat, textOf, userMessage } from "./chat-test-kit";
 
 const server = mockServerPerTest();
@@ -230,3 +232,28 @@ async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 20
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
+
+describe("createChatHandler over a store whose claim takes time to release (JSONL)", () => {
+  it("a history read or a message sent the moment a reply ends is never refused: the run lets go of its claim first", async () => {
+    const folder = temporaryFolder("ui-claim-release-");
+    const endpoint = await serveChat({
+      agent: ({ conversationId }) =>
+        createAgent({
+          model: "claude-test",
+          apiKey: "test-key",
+          baseURL: server.url,
+          historyStore: createJsonlHistoryStore({ path: join(folder, `${conversationId}.jsonl`) }),
+        }),
+    });
+    // Odd rounds read the history at once; even rounds go straight on to the next message.
+    for (let round = 0; round < 6; round++) {
+      server.enqueue({ content: `Answer ${round}.` });
+      const { message } = await send(endpoint, "quick", [userMessage(`Question ${round}`)]);
+      expect(textOf(message)).toBe(`Answer ${round}.`);
+      if (round % 2 === 0) continue;
+      const history = await fetch(`${endpoint.api}/quick/messages`);
+      expect(history.status, `round ${round}`).toBe(200);
+      expect(((await history.json()) as { messages: unknown[] }).messages).toHaveLength(2 * (round + 1));
+    }
+  });
+});

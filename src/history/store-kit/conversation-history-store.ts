@@ -43,6 +43,8 @@ export interface ConversationHistoryStore extends ClosableHistoryStore {
   fork(newConversationId: string): Promise<ConversationHistoryStore>;
   /** Claims this conversation for one run across processes (see {@link HistoryStore.claimRun}). */
   claimRun(options?: RunClaimOptions): Promise<RunClaim | undefined>;
+  /** Whether a run's claim holds this conversation now (see {@link HistoryStore.isRunClaimed}). */
+  isRunClaimed(): Promise<boolean>;
 }
 
 /** A UTF-16 surrogate not paired with its partner (the `u` flag matches a pair as one code point). */

@@ -9,6 +9,9 @@ import type { RunClaimRecord } from "../../history/run-claim";
 import { inTransaction } from "./postgres-connection";
 import type { Tables } from "./postgres-queries";
 
+/** PostgreSQL's error code for a table that does not exist. */
+const UNDEFINED_TABLE = "42P01";
+
 /** The table's creation, once per pool and table. */
 const tableReady = new WeakMap<pg.Pool, Map<string, Promise<void>>>();
 
@@ -38,6 +41,19 @@ export function postgresRunClaimRecord(pool: pg.Pool, tables: Tables, id: string
     },
     async free(owner) {
       await query(`DELETE FROM ${table} WHERE id = $1 AND owner = $2`, [id, owner]);
+    },
+    async isHeld() {
+      // A read creates nothing: no table yet means nobody ever claimed here.
+      try {
+        const { rowCount } = await pool.query(
+          `SELECT 1 FROM ${table} WHERE id = $1 AND expires_at > clock_timestamp()`,
+          [id],
+        );
+        return (rowCount ?? 0) > 0;
+      } catch (error) {
+        if ((error as { code?: unknown }).code === UNDEFINED_TABLE) return false;
+        throw error;
+      }
     },
   };
 }

@@ -130,6 +130,7 @@ function createStore(
     replace: core.replace,
     close: core.close,
     claimRun: (claimOptions) => core.withoutSecrets(() => claimRunWith(runRecord, claimOptions)),
+    isRunClaimed: () => core.withoutSecrets(() => runRecord.isHeld()),
     listConversations(): Promise<ConversationInfo[]> {
       return core.withoutSecrets(async () => {
         await ensureSchema(pool, tables);

@@ -23,5 +23,8 @@ export function redisRunClaimRecord(client: Redis, key: string): RunClaimRecord 
     async free(owner) {
       await runScript(client, FREE_SCRIPT, [key], [owner]);
     },
+    async isHeld() {
+      return (await client.exists(key)) === 1;
+    },
   };
 }

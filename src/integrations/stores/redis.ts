@@ -155,6 +155,7 @@ function createStore(
     close: core.close,
     claimRun: (claimOptions) =>
       core.withoutSecrets(() => claimRunWith(redisRunClaimRecord(client, keys.run), claimOptions)),
+    isRunClaimed: () => core.withoutSecrets(() => redisRunClaimRecord(client, keys.run).isHeld()),
     listConversations: () => core.withoutSecrets(() => listConversations(client, settings.keyPrefix)),
     deleteConversation(id = conversationId): Promise<boolean> {
       assertConversationId(id, "deleteConversation");

@@ -32,6 +32,11 @@ export function sqliteRunClaimRecord(
     async free(owner) {
       prepared().free.run(id, owner);
     },
+    async isHeld() {
+      // A read creates nothing: no table yet means nobody ever claimed here.
+      if (statements === undefined && !tableExists(database, `${tableName}_runs`)) return false;
+      return prepared().held.get(id, Date.now()) !== undefined;
+    },
   };
 }
 
@@ -49,5 +54,12 @@ function prepare(database: Database.Database, table: string) {
       `UPDATE ${table} SET expires_at = ? WHERE id = ? AND owner = ?`,
     ),
     free: database.prepare<[string, string]>(`DELETE FROM ${table} WHERE id = ? AND owner = ?`),
+    held: database.prepare<[string, number]>(`SELECT 1 FROM ${table} WHERE id = ? AND expires_at > ?`),
   };
+}
+
+function tableExists(database: Database.Database, name: string): boolean {
+  return (
+    database.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined
+  );
 }

@@ -154,6 +154,7 @@ function createStore(
     replace: core.replace,
     close: core.close,
     claimRun: (claimOptions) => claimRunWith(runRecord, claimOptions),
+    isRunClaimed: () => runRecord.isHeld(),
     async listConversations(): Promise<ConversationInfo[]> {
       return statements.listConversations().map((row) => ({
         conversationId: row.id,

@@ -1,5 +1,8 @@
 /**
- * The conversation list: filters (text, model, status), most recent first, paged.
+ * The conversation list: filters (text, model, status), most recent first, paged. Its rows' runs
+ * are kept live: the page asks every {@link RUNNING_POLL_MS} what holds the conversations it shows
+ * (`/api/running`, one cheap read per row: a claim file, row or key), and a row whose run started
+ * or ended gets its summary anew.
  * @module
  */
 import type { ConversationSummary } from "../summary";
@@ -13,9 +16,17 @@ interface Page {
 }
 
 const PAGE_SIZE = 50;
+/** How often the list asks whether runs started or ended on the rows it shows. */
+const RUNNING_POLL_MS = 1_000;
+/** The most rows whose runs are kept live (the API's limit per request). */
+const LIVE_ROWS = 200;
 
-/** Renders the list into `main`. */
-export async function showList(main: HTMLElement, filter: Record<string, string>): Promise<void> {
+/** Renders the list into `main`, keeping its rows' runs live until `signal` aborts. */
+export async function showList(
+  main: HTMLElement,
+  filter: Record<string, string>,
+  signal: AbortSignal,
+): Promise<void> {
   const text = el("input", {
     type: "search",
     placeholder: "Search prompts and ids",
@@ -66,6 +77,34 @@ export async function showList(main: HTMLElement, filter: Record<string, string>
   };
   more.addEventListener("click", () => void load());
   await load();
+  void keepRunsLive(body, signal);
+}
+
+/**
+ * Polls what holds the shown rows' conversations; a row whose answer changed (a run claimed it, or
+ * its claim ended) is summarised anew — its status then says running by what, or how it ended.
+ */
+async function keepRunsLive(body: HTMLElement, signal: AbortSignal): Promise<void> {
+  while (!signal.aborted) {
+    await new Promise((resolve) => setTimeout(resolve, RUNNING_POLL_MS));
+    if (signal.aborted || !body.isConnected) return;
+    const rows = [...body.children].slice(0, LIVE_ROWS) as HTMLElement[];
+    if (rows.length === 0) continue;
+    const keys = rows.map((row) => `${row.dataset.source}/${row.dataset.conversation}`);
+    const params = new URLSearchParams(keys.map((key) => ["c", key]));
+    const answer = await api<{ running: Record<string, string | null> }>(`/api/running?${params}`).catch(
+      () => undefined,
+    );
+    if (!answer || signal.aborted) continue;
+    for (const [index, row] of rows.entries()) {
+      const running = answer.running[keys[index]!] ?? "";
+      if ((row.dataset.running ?? "") === running || !row.isConnected) continue;
+      const whole = await api<ConversationSummary>(
+        `/api/summary${query({ source: row.dataset.source, id: row.dataset.conversation })}`,
+      ).catch(() => undefined);
+      if (whole && row.isConnected) row.replaceWith(itemRow(whole, running));
+    }
+  }
 }
 
 /** Rows listed before their totals were counted (long conversations) get them, one at a time. */
@@ -84,13 +123,21 @@ async function countPartial(body: HTMLElement, items: readonly ConversationSumma
   }
 }
 
-function itemRow(item: ConversationSummary): HTMLElement {
+/**
+ * One row. `running` is what holds it as the last poll saw (a row is made from a summary, which
+ * knows it too); `""` when nothing does.
+ */
+function itemRow(item: ConversationSummary, running = runningOf(item)): HTMLElement {
   const link = el("a", { href: `#/c/${item.source}/${encodeURIComponent(item.conversationId)}` });
   link.append(
     el("strong", { text: item.title || "(no prompt)" }),
     el("span", { class: "id", text: item.conversationId }),
   );
-  const tr = el("tr", { "data-conversation": item.conversationId, "data-source": String(item.source) });
+  const tr = el("tr", {
+    "data-conversation": item.conversationId,
+    "data-source": String(item.source),
+    "data-running": running,
+  });
   const total = (text: string) => (item.partial ? "counting…" : text);
   tr.append(
     el("td", {}, link),
@@ -111,3 +158,11 @@ function itemRow(item: ConversationSummary): HTMLElement {
 function row(cell: "th" | "td", texts: string[]): HTMLElement {
   return el("tr", {}, ...texts.map((text) => el(cell, { text })));
 }
+
+/** What holds the conversation, as its summary says (`""`: nothing known to). */
+function runningOf(item: ConversationSummary): string {
+  return item.status === "running" && RUN_HOLDERS.includes(item.statusBasis) ? item.statusBasis : "";
+}
+
+/** The bases of a running status that name what holds the run (not a guess from a recent write). */
+const RUN_HOLDERS: readonly string[] = ["studio", "run claim", "isRunning"];

@@ -27,7 +27,8 @@ async function route(): Promise<void> {
         info.then((known) => known.canAct),
         leaving.signal,
       );
-    else await showList(main, Object.fromEntries(new URLSearchParams(hash.split("?")[1] ?? "")));
+    else
+      await showList(main, Object.fromEntries(new URLSearchParams(hash.split("?")[1] ?? "")), leaving.signal);
   } catch (error) {
     main.replaceChildren(el("p", { class: "error", text: (error as Error).message }));
   }

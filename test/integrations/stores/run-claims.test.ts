@@ -1,5 +1,5 @@
 /**
- * Run claims of the durable stores (SQLite, PostgreSQL, Redis, against the real services): one
+ * Run claims of the durable stores (JSONL, SQLite, PostgreSQL, Redis, against the real services): one
  * holder at a time per conversation, across store instances (connections) as across processes;
  * renewal by the holder only; release frees it; an expired claim can be taken, and its old holder
  * learns it lost it on its next renewal. And `Agent.claimRun()` over a store that cannot claim.
@@ -12,7 +12,8 @@ import { Redis } from "ioredis";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../../src/agent/create-agent";
-import type { HistoryStore } from "../../../src/history/store";
+import { createJsonlHistoryStore } from "../../../src/history/jsonl";
+import { defineHistoryStore, type HistoryStore } from "../../../src/history/store";
 import { createPostgresHistoryStore } from "../../../src/integrations/stores/postgres";
 import { createRedisHistoryStore } from "../../../src/integrations/stores/redis";
 import { createSqliteHistoryStore } from "../../../src/integrations/stores/sqlite";
@@ -41,6 +42,8 @@ afterAll(async () => {
 });
 
 const stores: Record<string, (conversationId: string) => HistoryStore & { close(): Promise<void> }> = {
+  jsonl: (conversationId) =>
+    createJsonlHistoryStore({ path: join(folder, "jsonl", `${conversationId}.jsonl`) }),
   sqlite: (conversationId) => createSqliteHistoryStore({ path: join(folder, "claims.db"), conversationId }),
   postgres: (conversationId) =>
     createPostgresHistoryStore({ connectionString: postgresUrl, schema, conversationId }),
@@ -59,14 +62,18 @@ describe.each(Object.keys(stores))("run claims over %s", (kind) => {
     const second = stores[kind]!(`one-${kind}`);
     const other = stores[kind]!(`other-${kind}`);
     try {
+      expect(await second.isRunClaimed!()).toBe(false);
       const claim = await first.claimRun!();
       expect(claim?.shared).toBe(true);
+      expect(await second.isRunClaimed!()).toBe(true);
+      expect(await other.isRunClaimed!()).toBe(false);
       expect(await second.claimRun!()).toBeUndefined();
       const otherClaim = await other.claimRun!(); // another conversation is free
       expect(otherClaim).toBeDefined();
       expect(await claim!.renew()).toBe(true);
       await claim!.release();
       await claim!.release(); // idempotent
+      expect(await second.isRunClaimed!()).toBe(false);
       expect(await claim!.renew()).toBe(false);
       const again = await second.claimRun!();
       expect(again).toBeDefined();
@@ -84,6 +91,7 @@ describe.each(Object.keys(stores))("run claims over %s", (kind) => {
       const stale = await first.claimRun!({ ttlMs: 50 });
       expect(stale).toBeDefined();
       await pastMs(120);
+      expect(await second.isRunClaimed!()).toBe(false); // expired: nobody runs it
       const taken = await second.claimRun!({ ttlMs: 60_000 });
       expect(taken).toBeDefined();
       expect(await stale!.renew()).toBe(false);
@@ -111,6 +119,23 @@ describe("Agent.claimRun", () => {
     await claim!.release();
     expect(await second.claimRun()).toBeDefined();
     await Promise.all([first.close(), second.close()]);
+  });
+
+  it("defineHistoryStore passes claimRun and isRunClaimed through", async () => {
+    const inner = stores.jsonl!("defined");
+    const defined = defineHistoryStore(inner);
+    const claim = await defined.claimRun!();
+    expect(claim?.shared).toBe(true);
+    expect(await defined.isRunClaimed!()).toBe(true);
+    await claim!.release();
+    expect(await defined.isRunClaimed!()).toBe(false);
+    const plain = defineHistoryStore({
+      load: async () => [],
+      append: async () => {},
+      replace: async () => {},
+    });
+    expect(plain.isRunClaimed).toBeUndefined();
+    await inner.close();
   });
 
   it("holds within the Agent when its store cannot claim (in memory)", async () => {
