@@ -10,13 +10,11 @@ import type { UserPromptSubmitOutput } from "../hooks/types";
 import type { PromptInput } from "../messages/prompt-input";
 import { asSentence } from "../shared/sentence";
 import { denyPendingCalls } from "./approvals/resume-approvals";
-import type { Outcome } from "./decide-next";
+import { type Outcome, READY } from "./decide-next";
 import { cancelledEnding } from "./ending";
 import { promptMessages } from "./prompt-message";
 import type { LoopContext } from "./state/loop-context";
 import type { QueryState } from "./state/query-state";
-
-const PROMPT_ADDED: Outcome<never> = Object.freeze({ kind: "prompt_added" });
 
 /**
  * Runs `userPromptSubmit` hooks and adds the prompt to history. The query ends instead when a hook
@@ -72,5 +70,5 @@ export async function addPrompt<T>(
     checkpoint_id: query.checkpointId,
   };
   for (const message of messages) await history.append(message);
-  return PROMPT_ADDED;
+  return READY;
 }

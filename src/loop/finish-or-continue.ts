@@ -9,13 +9,12 @@ import { continueWithOverride } from "../hooks/overrides";
 import { runHookChain } from "../hooks/run-hooks";
 import type { StopOutput } from "../hooks/types";
 import type { AssistantModelMessage, UserModelMessage } from "../messages/types";
-import type { Outcome } from "./decide-next";
+import { type Outcome, READY } from "./decide-next";
 import { cancelledEnding } from "./ending";
 import { parseOutputFormat } from "./output-format";
+import { recordAndHandOver } from "./record-and-hand-over";
 import type { LoopContext } from "./state/loop-context";
 import type { QueryState } from "./state/query-state";
-
-const CONTINUED: Outcome<never> = Object.freeze({ kind: "continued" });
 
 const CONTINUE_CUT_TEXT =
   "Your previous response was cut off at the output limit. Continue exactly where it stopped, without repeating anything.";
@@ -38,7 +37,7 @@ export async function finishOrContinue<T>(
     });
     return addUserMessage(loop, query, { role: "user", content: CONTINUE_CUT_TEXT });
   }
-  if (response.stop_reason === "pause_turn") return CONTINUED;
+  if (response.stop_reason === "pause_turn") return READY;
   let continueWith: string | undefined;
   const signal = query.signals.model;
   const failure = await runHookChain({
@@ -71,7 +70,6 @@ async function addUserMessage<T>(
   query: QueryState,
   message: UserModelMessage,
 ): Promise<Outcome<T>> {
-  await loop.conversation.history.append(message);
-  query.channel.post({ type: "user", message });
-  return CONTINUED;
+  await recordAndHandOver(loop, query, message);
+  return READY;
 }

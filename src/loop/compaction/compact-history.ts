@@ -14,10 +14,10 @@ import type { PreCompactOutput } from "../../hooks/types";
 import type { SDKMessage } from "../../messages/sdk-messages";
 import type { AssistantModelMessage, ModelMessage } from "../../messages/types";
 import type { SpanHandle } from "../../telemetry/telemetry";
-import { callModel } from "../call-model";
-import { type Cancelled, cancelledOutcome } from "../model-outcome";
-import { recordUsage } from "../record-usage";
-import { summaryRequestSettings } from "../request-settings";
+import { callModel } from "../model-call/call-model";
+import { type Cancelled, cancelledOutcome } from "../model-call/model-outcome";
+import { recordUsage } from "../model-call/record-usage";
+import { summaryRequestSettings } from "../model-call/request-settings";
 import type { CompactionSettings } from "../state/loop-config";
 import type { LoopContext } from "../state/loop-context";
 import type { QueryState } from "../state/query-state";
@@ -28,7 +28,7 @@ export { COMPACTION_FAILURE_LIMIT } from "../state/compaction-breaker";
 export type CompactionTrigger = "auto" | "overflow";
 
 /** How a compaction attempt ended. */
-export type CompactionOutcome =
+export type CompactionResult =
   | { kind: "compacted" }
   | { kind: "skipped" }
   | { kind: "failed"; error: Error }
@@ -52,7 +52,7 @@ export async function compactHistory(
   loop: LoopContext<unknown>,
   query: QueryState,
   trigger: CompactionTrigger,
-): Promise<CompactionOutcome> {
+): Promise<CompactionResult> {
   const settings = loop.config.compaction.history!;
   const history = loop.conversation.history.messages;
   const cut = findCompactionCut(history, settings.keepRecentMessages);
@@ -98,7 +98,7 @@ async function summariseAndRebuild(
   compaction: Compaction,
   customInstructions: string | undefined,
   span: SpanHandle,
-): Promise<CompactionOutcome> {
+): Promise<CompactionResult> {
   const { loop, query, settings, trigger, cut } = compaction;
   const { conversation } = loop;
   const history = conversation.history.messages;
@@ -164,7 +164,7 @@ async function rewriteWithSummary(
   return undefined;
 }
 
-function recordFailure(compaction: Compaction, error: Error): CompactionOutcome {
+function recordFailure(compaction: Compaction, error: Error): CompactionResult {
   const { loop, query } = compaction;
   const breaker = loop.conversation.compaction;
   const justDisabled = breaker.recordFailure();

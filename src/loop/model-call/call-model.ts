@@ -4,22 +4,22 @@
  * channel; never throws for provider failures — every way out is a {@link ModelOutcome}.
  * @module
  */
-import { totalInputTokens } from "../cost/usage";
-import { HookFailure, TimeoutError } from "../errors";
-import type { SDKMessage } from "../messages/sdk-messages";
-import type { AssistantModelMessage } from "../messages/types";
-import type { ModelRequest, ModelStreamEvent } from "../model/client";
-import { isPromptTooLongError, toProviderError } from "../model/errors";
-import { retryDelayMs } from "../model/retry";
-import { startDeadline } from "../shared/deadline";
-import { raceWithSignal } from "../shared/signals";
-import { NOOP_SPAN, type SpanHandle } from "../telemetry/telemetry";
+import { totalInputTokens } from "../../cost/usage";
+import { HookFailure, TimeoutError } from "../../errors";
+import type { SDKMessage } from "../../messages/sdk-messages";
+import type { AssistantModelMessage } from "../../messages/types";
+import type { ModelRequest, ModelStreamEvent } from "../../model/client";
+import { isPromptTooLongError, toProviderError } from "../../model/errors";
+import { retryDelayMs } from "../../model/retry";
+import { startDeadline } from "../../shared/deadline";
+import { raceWithSignal } from "../../shared/signals";
+import { NOOP_SPAN, type SpanHandle } from "../../telemetry/telemetry";
 import { cancelledOutcome, type ModelFailure, type ModelOutcome, unfinishedOf } from "./model-outcome";
 import { recordUsage } from "./record-usage";
 import { hasRequestShapers, shapeRequest } from "./shape-request";
-import type { Emit } from "./state/live-messages";
-import type { LoopContext } from "./state/loop-context";
-import type { QueryState } from "./state/query-state";
+import type { Emit } from "../state/live-messages";
+import type { LoopContext } from "../state/loop-context";
+import type { QueryState } from "../state/query-state";
 import { UnfinishedResponse } from "./unfinished-response";
 
 /** The request fields that do not change between attempts. */
