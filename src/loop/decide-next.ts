@@ -11,10 +11,10 @@ import { isNoResponseFailure } from "../model/errors";
 import type { CompactionResult } from "./compaction/compact-history";
 import { abortEnding, budgetEnding, type Ending, endingForFailure, maxTurnsEnding } from "./ending";
 import type { ModelFailure, ModelReply } from "./model-call/model-outcome";
+import { fellBackFromToolSearch } from "./model-call/tool-search-fallback";
 import type { LoopContext } from "./state/loop-context";
 import { budgetCrossing } from "./state/query-budget";
 import type { QueryState } from "./state/query-state";
-import { fellBackFromToolSearch } from "./model-call/tool-search-fallback";
 
 /** What a step of the loop produced. */
 export type Outcome<T> =

@@ -23,8 +23,8 @@ import { type BatchPause, childPause, recordPause } from "./approvals/record-pau
 import { toolResultCompactor } from "./compaction/compact-tool-result";
 import { type Outcome, READY } from "./decide-next";
 import type { Ending } from "./ending";
-import { recordAndHandOver } from "./record-and-hand-over";
 import type { StreamObserver } from "./model-call/call-model";
+import { recordAndHandOver } from "./record-and-hand-over";
 import type { LoopContext } from "./state/loop-context";
 import type { QueryState } from "./state/query-state";
 import { submitOutput } from "./submit-output";
@@ -142,14 +142,16 @@ export class ToolRunner<T> {
     if (results.paused) return recordPause(this.loop, this.query, results.paused);
     const message: UserModelMessage = { role: "user", content: results.blocks };
     if (results.durations) message.meta = { tool_durations_ms: results.durations };
-    return recordResults(this.loop, this.query, message, results.ending);
+    await recordAndHandOver(this.loop, this.query, message);
+    return results.ending ? { kind: "ended", ending: results.ending } : READY;
   }
 
   /** Answers the calls of a response that went over the budget without running them; the query ends. */
   async refuse(calls: ToolUseBlock[], ending: Ending<T>): Promise<Outcome<T>> {
     this.discardStreamed();
     const refused = errorResultsFor(calls, notRunOverBudget) as UserModelMessage; // a user message
-    return recordResults(this.loop, this.query, refused, ending);
+    await recordAndHandOver(this.loop, this.query, refused);
+    return { kind: "ended", ending };
   }
 
   /** Whether a call of the batch emits messages while it runs (a subagent): then they go live. */
@@ -182,20 +184,6 @@ export class ToolRunner<T> {
       checkpointId: query.checkpointId ?? currentCheckpoint(loop.conversation.history.messages),
     };
   }
-}
-
-/**
- * Adds the results of a batch (or of calls answered without running) to history as one user
- * message, and hands it over after the notices of the batch; the batch may end the query.
- */
-async function recordResults<T>(
-  loop: LoopContext<T>,
-  query: QueryState,
-  results: UserModelMessage,
-  ending: Ending<T> | undefined,
-): Promise<Outcome<T>> {
-  await recordAndHandOver(loop, query, results);
-  return ending ? { kind: "ended", ending } : READY;
 }
 
 /**

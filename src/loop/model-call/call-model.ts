@@ -14,12 +14,12 @@ import { retryDelayMs } from "../../model/retry";
 import { startDeadline } from "../../shared/deadline";
 import { raceWithSignal } from "../../shared/signals";
 import { NOOP_SPAN, type SpanHandle } from "../../telemetry/telemetry";
-import { cancelledOutcome, type ModelFailure, type ModelOutcome, unfinishedOf } from "./model-outcome";
-import { recordUsage } from "./record-usage";
-import { hasRequestShapers, shapeRequest } from "./shape-request";
 import type { Emit } from "../state/live-messages";
 import type { LoopContext } from "../state/loop-context";
 import type { QueryState } from "../state/query-state";
+import { cancelledOutcome, type ModelFailure, type ModelOutcome, unfinishedOf } from "./model-outcome";
+import { recordUsage } from "./record-usage";
+import { hasRequestShapers, shapeRequest } from "./shape-request";
 import { UnfinishedResponse } from "./unfinished-response";
 
 /** The request fields that do not change between attempts. */

@@ -15,11 +15,11 @@ import type { ModelMessage } from "../../messages/types";
 import { applyContextEdits, estimateRequestTokens } from "../../model/context-editing";
 import type { CompactEdit, ContextEdits } from "../../model/context-management";
 import { hasCompactionBlock } from "../../model/server-compaction";
+import type { LoopContext } from "../state/loop-context";
+import type { QueryState } from "../state/query-state";
 import type { RequestBase } from "./call-model";
 import type { ModelOutcome } from "./model-outcome";
 import { recordUsage } from "./record-usage";
-import type { LoopContext } from "../state/loop-context";
-import type { QueryState } from "../state/query-state";
 
 /** Puts this turn's messages (edited or not) and edits on `base`, the main request's fields. */
 export function manageContext(loop: LoopContext<unknown>, base: RequestBase, model: string): void {

@@ -34,8 +34,7 @@ export type ModelFailure = Exclude<ModelOutcome, { kind: "response" }>;
 /** What the main request of a turn came to, as the loop's decision reads it. */
 export type ModelReply =
   /** The model answered; the usage is counted, the response not recorded yet. */
-  | { kind: "answered"; response: AssistantModelMessage }
-  | { kind: "unanswered"; failure: ModelFailure };
+  { kind: "answered"; response: AssistantModelMessage } | { kind: "unanswered"; failure: ModelFailure };
 
 /** A model request (or other work) ended by the query's cancellation. */
 export type Cancelled = Extract<ModelOutcome, { kind: "aborted" | "interrupted" }>;

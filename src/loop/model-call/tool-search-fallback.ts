@@ -8,9 +8,9 @@
  */
 import type { ContentBlock, ModelMessage } from "../../messages/types";
 import { mayRefuseToolSearch } from "../../model/tool-search-support";
-import type { ModelFailure } from "./model-outcome";
 import type { LoopContext } from "../state/loop-context";
 import type { QueryState } from "../state/query-state";
+import type { ModelFailure } from "./model-outcome";
 
 /**
  * Whether `failure` made the conversation fall back to client-side tool search (then the request

@@ -8,9 +8,6 @@
 /** Receives messages a phase emits. */
 export type Emit<M> = (message: M) => void;
 
-/** How a watched phase ended. */
-type Ended<R> = { ok: true; value: R } | { ok: false; error: unknown };
-
 /** The messages of one query not yet taken, in the order they were pushed. */
 export class LiveMessages<M> {
   private items: M[] = [];
@@ -18,6 +15,10 @@ export class LiveMessages<M> {
   private head = 0;
   /** Resolves the wait of {@link during}, when it waits. */
   private wake: (() => void) | undefined;
+  /** Whether the phase being delivered ended, and how. */
+  private ended = false;
+  private failed = false;
+  private result: unknown;
 
   /** Queues a message and wakes the waiting phase delivery. */
   readonly emit: Emit<M> = (message) => {
@@ -42,31 +43,42 @@ export class LiveMessages<M> {
 
   /**
    * Yields every message pushed while `phase` runs, in order, then returns what it resolves to. A
-   * rejection is thrown once the messages pushed before it were yielded. At most one promise per
-   * wait; a phase abandoned by its consumer never fails unhandled (its handlers are attached at once).
+   * rejection is thrown once the messages pushed before it were yielded. One phase at a time (the
+   * loop delivers its phases one after another, and a consumer that leaves ends the query): its
+   * end is kept on the queue, by handlers made once, so a phase allocates no closure. At most one
+   * promise per wait; a phase abandoned by its consumer never fails unhandled (its handlers are
+   * attached at once).
    */
   async *during<R>(phase: Promise<R>): AsyncGenerator<M, R> {
-    let ended: Ended<R> | undefined;
-    phase.then(
-      (value) => {
-        ended = { ok: true, value };
-        this.wakeUp();
-      },
-      (error: unknown) => {
-        ended = { ok: false, error };
-        this.wakeUp();
-      },
-    );
+    this.ended = false;
+    phase.then(this.phaseResolved, this.phaseRejected);
     for (;;) {
       while (this.waiting) yield this.take();
-      if (ended) {
-        if (ended.ok) return ended.value;
-        throw ended.error;
+      if (this.ended) {
+        const result = this.result;
+        this.result = undefined;
+        if (this.failed) throw result;
+        return result as R;
       }
       await new Promise<void>((resolve) => {
         this.wake = resolve;
       });
     }
+  }
+
+  private readonly phaseResolved = (value: unknown): void => {
+    this.phaseEnded(false, value);
+  };
+
+  private readonly phaseRejected = (error: unknown): void => {
+    this.phaseEnded(true, error);
+  };
+
+  private phaseEnded(failed: boolean, result: unknown): void {
+    this.ended = true;
+    this.failed = failed;
+    this.result = result;
+    this.wakeUp();
   }
 
   private wakeUp(): void {
