@@ -13,6 +13,7 @@ import { denyPendingCalls } from "./approvals/resume-approvals";
 import { type Outcome, READY } from "./decide-next";
 import { cancelledEnding } from "./ending";
 import { promptMessages } from "./prompt-message";
+import { meetHookFailure } from "./state/hook-failure";
 import type { LoopContext } from "./state/loop-context";
 import type { QueryState } from "./state/query-state";
 
@@ -43,9 +44,9 @@ export async function addPrompt<T>(
     },
     signal,
   });
-  if (failure && signal.aborted) return { kind: "ended", ending: cancelledEnding(query.signals) };
   if (failure) {
-    query.channel.emit({ type: "system", subtype: "hook_error", hook: "userPromptSubmit", error: failure });
+    if (meetHookFailure(failure, signal, query.channel.emit) === "cancelled")
+      return { kind: "ended", ending: cancelledEnding(query.signals) };
     const error = new PromptBlockedError(`${asSentence(failure.message)} The prompt was not sent.`, {
       cause: failure,
     });

@@ -13,6 +13,7 @@ import { type Outcome, READY } from "./decide-next";
 import { cancelledEnding } from "./ending";
 import { parseOutputFormat } from "./output-format";
 import { recordAndHandOver } from "./record-and-hand-over";
+import { meetHookFailure } from "./state/hook-failure";
 import type { LoopContext } from "./state/loop-context";
 import type { QueryState } from "./state/query-state";
 
@@ -54,8 +55,8 @@ export async function finishOrContinue<T>(
     signal,
   });
   // A stop hook abandoned by a cancellation cannot make the query a success (nor continue it).
-  if (failure && signal.aborted) return { kind: "ended", ending: cancelledEnding(query.signals) };
-  if (failure) query.channel.emit({ type: "system", subtype: "hook_error", hook: "stop", error: failure });
+  if (failure && meetHookFailure(failure, signal, query.channel.emit) === "cancelled")
+    return { kind: "ended", ending: cancelledEnding(query.signals) };
   if (continueWith !== undefined) return addUserMessage(loop, query, { role: "user", content: continueWith });
   const { submitTool, outputFormat } = loop.config.modelSettings;
   if (submitTool)

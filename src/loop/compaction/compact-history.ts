@@ -18,6 +18,7 @@ import { callModel } from "../model-call/call-model";
 import { type Cancelled, cancelledOutcome } from "../model-call/model-outcome";
 import { recordUsage } from "../model-call/record-usage";
 import { summaryRequestSettings } from "../model-call/request-settings";
+import { meetHookFailure } from "../state/hook-failure";
 import type { CompactionSettings } from "../state/loop-config";
 import type { LoopContext } from "../state/loop-context";
 import type { QueryState } from "../state/query-state";
@@ -71,10 +72,8 @@ export async function compactHistory(
     },
     signal: query.signals.model,
   });
-  if (hookFailure && query.signals.model.aborted)
+  if (hookFailure && meetHookFailure(hookFailure, query.signals.model, query.channel.emit) === "cancelled")
     return { kind: "cancelled", outcome: cancelledOutcome(query.signals) };
-  if (hookFailure)
-    query.channel.emit({ type: "system", subtype: "hook_error", hook: "preCompact", error: hookFailure });
   if (skip) return { kind: "skipped" };
 
   const compaction: Compaction = { loop, query, settings, trigger, cut };

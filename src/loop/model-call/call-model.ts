@@ -14,6 +14,7 @@ import { retryDelayMs } from "../../model/retry";
 import { startDeadline } from "../../shared/deadline";
 import { raceWithSignal } from "../../shared/signals";
 import { NOOP_SPAN, type SpanHandle } from "../../telemetry/telemetry";
+import { meetHookFailure } from "../state/hook-failure";
 import type { Emit } from "../state/live-messages";
 import type { LoopContext } from "../state/loop-context";
 import type { QueryState } from "../state/query-state";
@@ -202,7 +203,7 @@ function failedAttempt(attempt: Attempt, error: unknown, signal: AbortSignal): M
   }
   if (error instanceof TimeoutError) return { kind: "timeout", error }; // the client's own deadline
   if (error instanceof HookFailure) {
-    attempt.query.channel.emit({ type: "system", subtype: "hook_error", hook: "onModelRequest", error });
+    meetHookFailure(error, signal, attempt.query.channel.emit, "onModelRequest"); // not aborted: reported
     return { kind: "hook_failed", error };
   }
   return {
