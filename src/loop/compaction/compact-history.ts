@@ -14,10 +14,9 @@ import type { PreCompactOutput } from "../../hooks/types";
 import type { SDKMessage } from "../../messages/sdk-messages";
 import type { AssistantModelMessage, ModelMessage } from "../../messages/types";
 import type { SpanHandle } from "../../telemetry/telemetry";
-import { callModel } from "../model-call/call-model";
 import { type Cancelled, cancelledOutcome } from "../model-call/model-outcome";
 import { recordUsage } from "../model-call/record-usage";
-import { summaryRequestSettings } from "../model-call/request-settings";
+import { callSummaryModel } from "../model-call/summary-request";
 import { meetHookFailure } from "../state/hook-failure";
 import type { CompactionSettings } from "../state/loop-config";
 import type { LoopContext } from "../state/loop-context";
@@ -101,25 +100,12 @@ async function summariseAndRebuild(
   const { loop, query, settings, trigger, cut } = compaction;
   const { conversation } = loop;
   const history = conversation.history.messages;
-  const outcome = await callModel(
-    loop,
-    query,
-    {
-      messages: buildCompactionRequestMessages(
-        history.slice(0, cut),
-        settings.prompt ?? DEFAULT_COMPACTION_PROMPT,
-        customInstructions,
-      ),
-      maxTokens: settings.maxTokens,
-      ...summaryRequestSettings(query.settings, settings.maxTokens),
-    },
-    {
-      model: settings.model ?? conversation.model,
-      streamEvents: false,
-      applyRequestHooks: false,
-      parentSpan: span,
-    },
+  const messages = buildCompactionRequestMessages(
+    history.slice(0, cut),
+    settings.prompt ?? DEFAULT_COMPACTION_PROMPT,
+    customInstructions,
   );
+  const outcome = await callSummaryModel(loop, query, { messages, settings, span });
   if (outcome.kind === "aborted" || outcome.kind === "interrupted") return { kind: "cancelled", outcome };
   if (outcome.kind !== "response") return recordFailure(compaction, outcome.error);
   // Notices about the response (a model without a price) wait until history is rewritten: the

@@ -3,6 +3,7 @@
  * summary request (compaction of history or of a tool result) keeps.
  * @module
  */
+
 import { MODEL_SETTING_KEYS, SUMMARY_SETTING_KEYS } from "../../model/model-setting-keys";
 import type { RequestSettings } from "../state/loop-config";
 
