@@ -4,7 +4,7 @@
  *
  * Layers, inner to outer — a folder imports only from its own layer's listed folders and below:
  *   shared, errors.ts → messages → model, cost, compaction, history → tools, telemetry → hooks
- *   → loop (inside it: state ← tool-calls ← the steps, approvals, compaction) → agent, workspace-tools, integrations, testing → subagents → cli, index.ts → queue, ui (on the root entry)
+ *   → loop (inside it: state ← tool-calls, model-call ← the steps, approvals, compaction) → agent, workspace-tools, integrations, testing → subagents → cli, index.ts → queue, ui (on the root entry)
  */
 const inner = (...folders) => `^src/(${folders.join("|")})/`;
 const ERRORS = "^src/errors\\.ts$";
@@ -59,6 +59,14 @@ module.exports = {
         "The tool pipeline (loop/tool-calls/) runs one batch on the query's state: it knows no other step, approvals or compaction.",
       from: { path: "^src/loop/tool-calls/" },
       to: { path: "^src/loop/", pathNot: ["^src/loop/tool-calls/", "^src/loop/state/"] },
+    },
+    {
+      name: "model-call-runs-on-state",
+      severity: "error",
+      comment:
+        "Step 2 (loop/model-call/) makes one model request on the query's state: it knows no other step, the tool pipeline, approvals or compaction.",
+      from: { path: "^src/loop/model-call/" },
+      to: { path: "^src/loop/", pathNot: ["^src/loop/model-call/", "^src/loop/state/"] },
     },
     {
       name: "loop-sees-only-the-model-port",

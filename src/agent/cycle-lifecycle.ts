@@ -27,12 +27,12 @@ export interface GuardUse {
 /** The lifecycle of one cycle of `query`. */
 export function cycleLifecycle(host: CycleHost, query: AgentQuery, use: GuardUse): CycleLifecycle {
   let held = !use.takeOnStart;
-  let settled = false;
+  let released = false;
   const { history } = host.conversation;
   /** Everything of this cycle is recorded: unbind the store from its signal, free the guard. */
-  const settle = () => {
-    if (settled) return;
-    settled = true;
+  const releaseConversation = () => {
+    if (released) return;
+    released = true;
     history.bindSignal(undefined);
     if (use.releaseAtEnd) host.guard.release(query);
   };
@@ -47,15 +47,15 @@ export function cycleLifecycle(host: CycleHost, query: AgentQuery, use: GuardUse
       history.bindSignal(query.state.signals.model);
       await host.prepare();
     },
-    settle() {
-      if (held) settle();
+    release() {
+      if (held) releaseConversation();
     },
     async finish(completed) {
       if (!held) return; // the guard was never ours: touch nothing
       try {
         if (!completed) await stopEarly(host.conversation, query);
       } finally {
-        settle();
+        releaseConversation();
       }
     },
   };

@@ -3,9 +3,9 @@
  * @module
  */
 import { InvalidOptionError } from "../errors";
-import type { ToolSearchMode } from "../loop/state/tool-registry";
 import type { ModelClient } from "../model/client";
 import { providerSearchesTools } from "../model/tool-search-support";
+import type { ToolSearchMode } from "../tools/tool-registry";
 
 /** `AgentOptions.toolSearch`. */
 export type ToolSearchOption = "auto" | "provider" | "client" | false;

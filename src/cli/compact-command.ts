@@ -23,7 +23,7 @@ import { DEFAULT_COMPACTION_PROMPT } from "../compaction/prompt";
 import { buildCompactionRequestMessages, rebuildHistory, summaryText } from "../compaction/transcript";
 import { DEFAULT_PRICING, type ModelPricing } from "../cost/pricing";
 import { CostLedger } from "../cost/usage";
-import { summaryRequestSettings } from "../loop/request-settings";
+import { summaryRequestSettings } from "../loop/model-call/request-settings";
 import type { RequestSettings } from "../loop/state/loop-config";
 import type { AssistantModelMessage, Usage } from "../messages/types";
 import type { ModelClient } from "../model/client";

@@ -10,13 +10,12 @@ import type { UserPromptSubmitOutput } from "../hooks/types";
 import type { PromptInput } from "../messages/prompt-input";
 import { asSentence } from "../shared/sentence";
 import { denyPendingCalls } from "./approvals/resume-approvals";
-import type { Outcome } from "./decide-next";
+import { type Outcome, READY } from "./decide-next";
 import { cancelledEnding } from "./ending";
 import { promptMessages } from "./prompt-message";
+import { meetHookFailure } from "./state/hook-failure";
 import type { LoopContext } from "./state/loop-context";
 import type { QueryState } from "./state/query-state";
-
-const PROMPT_ADDED: Outcome<never> = Object.freeze({ kind: "prompt_added" });
 
 /**
  * Runs `userPromptSubmit` hooks and adds the prompt to history. The query ends instead when a hook
@@ -45,9 +44,9 @@ export async function addPrompt<T>(
     },
     signal,
   });
-  if (failure && signal.aborted) return { kind: "ended", ending: cancelledEnding(query.signals) };
   if (failure) {
-    query.channel.emit({ type: "system", subtype: "hook_error", hook: "userPromptSubmit", error: failure });
+    if (meetHookFailure(failure, signal, query.channel.emit) === "cancelled")
+      return { kind: "ended", ending: cancelledEnding(query.signals) };
     const error = new PromptBlockedError(`${asSentence(failure.message)} The prompt was not sent.`, {
       cause: failure,
     });
@@ -72,5 +71,5 @@ export async function addPrompt<T>(
     checkpoint_id: query.checkpointId,
   };
   for (const message of messages) await history.append(message);
-  return PROMPT_ADDED;
+  return READY;
 }

@@ -8,17 +8,14 @@
 import { type ApprovalInput, isApprovalInput } from "../messages/approvals";
 import { assertPrompt, type PromptInput } from "../messages/prompt-input";
 import type { SDKMessage, SDKResultMessage } from "../messages/sdk-messages";
-import { isPromiseLike, type PromiseOrValue } from "../shared/maybe-async";
 import { addPrompt } from "./add-prompt";
 import { resumeApprovals } from "./approvals/resume-approvals";
-import { callModel } from "./call-model";
-import { type CompactionOutcome, compactHistory } from "./compaction/compact-history";
+import { compactHistory } from "./compaction/compact-history";
 import { decideNext, type Next, type Outcome, STARTED } from "./decide-next";
 import { finishOrContinue } from "./finish-or-continue";
-import { MainRequest } from "./main-request";
-import { observeContext } from "./manage-context";
+import { MainRequest } from "./model-call/main-request";
 import { initMessage, resultMessage } from "./query-messages";
-import { recordResponse, takeReply } from "./record-response";
+import { recordResponse } from "./record-response";
 import { ToolRunner } from "./run-tools";
 import type { LoopContext } from "./state/loop-context";
 import type { NoticeChannel } from "./state/notice-channel";
@@ -26,7 +23,7 @@ import type { QueryState } from "./state/query-state";
 
 /**
  * How the agent brackets one cycle: `prepare` before anything (lazy store load, MCP connect),
- * `settle` once the result is built — everything is recorded, so the conversation is free for the
+ * `release` once the result is built — everything is recorded, so the conversation is free for the
  * next query even before the consumer has taken the result — and `finish` always, told whether the
  * cycle completed (false: the consumer left early or it threw).
  */
@@ -34,7 +31,7 @@ export interface CycleLifecycle {
   /** Before anything: takes the guard if needed, loads the store, connects MCP. */
   prepare(): Promise<void>;
   /** The result is built: the conversation is free. */
-  settle(): void;
+  release(): void;
   /** Always, last; `completed` is false when the consumer left early or the loop threw. */
   finish(completed: boolean): Promise<void>;
 }
@@ -63,55 +60,46 @@ export async function* agentLoop<T>(
     const channel = query.channel as NoticeChannel<SDKMessage<T>>;
     const request = new MainRequest(loop, query);
     const runner = (tools = new ToolRunner(loop, query));
-    let pending: PromiseOrValue<Outcome<T>> = STARTED;
+    let outcome: Outcome<T> = STARTED;
     for (;;) {
-      // The step's end: awaited only when it did not complete synchronously.
-      const outcome: Outcome<T> = isPromiseLike(pending) ? await pending : pending;
       // The hand-over: what the step left for the consumer, notices first.
       while (channel.waiting) yield channel.next();
       const next: Next<T> = decideNext(loop, query, outcome);
       switch (next.step) {
         case "add_prompt": // 1. add the prompt — or resume a pause with its decisions
-          pending = isApprovalInput(prompt)
+          outcome = await (isApprovalInput(prompt)
             ? resumeApprovals(loop, query, runner, prompt.approvals)
-            : addPrompt(loop, query, prompt);
+            : addPrompt(loop, query, prompt));
           break;
-        case "call_model": {
-          // 2. call the model, yielding its stream events and retry notices as they come
-          const settings = request.settings();
-          settings.streamedCalls = runner.streamCalls(); // read-only calls may start while it streams
-          const calling = callModel(loop, query, request.fields(), settings);
-          pending = takeReply(loop, query, observeContext(loop, query, yield* channel.during(calling)));
+        case "call_model": // 2. call the model, yielding its stream events and retry notices as they come
+          // Read-only calls may start while it streams.
+          outcome = yield* channel.during(request.call(runner.streamCalls()));
           break;
-        }
         case "record_response": // 3. emit the response
-          pending = recordResponse(loop, query, next.response);
+          outcome = await recordResponse(loop, query, next.response);
           break;
         case "run_tools": {
           // 4. run the tool calls, 5. add their results — a subagent's messages are yielded as they come
           const answering = runner.answer(next.response, next.calls);
-          const live = isPromiseLike(answering) && runner.emitsLive(next.calls);
-          pending = live ? yield* channel.during(answering as Promise<Outcome<T>>) : answering;
+          outcome = runner.emitsLive(next.calls) ? yield* channel.during(answering) : await answering;
           break;
         }
         case "finish": // 6. repeat — unless the model is done
-          pending = finishOrContinue(loop, query, next.response);
+          outcome = await finishOrContinue(loop, query, next.response);
           break;
         case "compact": {
-          const compaction: CompactionOutcome = yield* channel.during(
-            compactHistory(loop, query, next.trigger),
-          );
-          pending = { kind: "compaction", after: next, result: compaction };
+          const result = yield* channel.during(compactHistory(loop, query, next.trigger));
+          outcome = { kind: "compaction", after: next, result };
           break;
         }
         case "refuse_tools": // the response went over the budget: its calls are answered, not run
-          pending = runner.refuse(next.calls, next.ending);
+          outcome = await runner.refuse(next.calls, next.ending);
           break;
         case "end": {
           // 7. emit the result
           const result = query.channel.clean(resultMessage(loop, query, next.ending));
           completed = true;
-          lifecycle.settle();
+          lifecycle.release();
           yield result;
           return result;
         }

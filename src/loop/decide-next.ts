@@ -1,5 +1,5 @@
 /**
- * The one place that turns what a step of the loop produced (an {@link Outcome}) into the next
+ * The one place that turns what a step of the loop produced (a {@link Outcome}) into the next
  * step or an ending: the limits checked before each request, automatic compaction, overflow
  * recovery, the turn count, the budget, and whether the tool calls run.
  * @module
@@ -8,29 +8,25 @@ import { isContextWindowExceeded } from "../compaction/overflow";
 import { ContextWindowExceededError } from "../errors";
 import type { AssistantModelMessage, ToolUseBlock } from "../messages/types";
 import { isNoResponseFailure } from "../model/errors";
-import type { CompactionOutcome } from "./compaction/compact-history";
+import type { CompactionResult } from "./compaction/compact-history";
 import { abortEnding, budgetEnding, type Ending, endingForFailure, maxTurnsEnding } from "./ending";
-import type { ModelFailure } from "./model-outcome";
+import type { ModelFailure, ModelReply } from "./model-call/model-outcome";
+import { fellBackFromToolSearch } from "./model-call/tool-search-fallback";
 import type { LoopContext } from "./state/loop-context";
 import { budgetCrossing } from "./state/query-budget";
 import type { QueryState } from "./state/query-state";
-import { fellBackFromToolSearch } from "./tool-search-fallback";
 
 /** What a step of the loop produced. */
 export type Outcome<T> =
   /** The query began; nothing is recorded yet. */
   | { kind: "started" }
-  | { kind: "prompt_added" }
-  /** The model answered; the usage is counted, the response not recorded yet. */
-  | { kind: "answered"; response: AssistantModelMessage }
-  | { kind: "unanswered"; failure: ModelFailure }
+  /** The next request is due: the prompt, the tool results or a continuation is in history. */
+  | { kind: "ready" }
+  /** The main request's answer ({@link ModelReply}): the usage is counted, the response not recorded yet. */
+  | ModelReply
   /** The response is in history (when it had content) and handed over; these are its calls. */
   | { kind: "recorded"; response: AssistantModelMessage; calls: ToolUseBlock[] }
-  /** Tool results are in history and handed over; the batch may end the query. */
-  | { kind: "results"; ending: Ending<T> | undefined }
-  /** The query goes on after a response without calls (a continuation, a stop hook's message). */
-  | { kind: "continued" }
-  | { kind: "compaction"; after: CompactStep<T>; result: CompactionOutcome }
+  | { kind: "compaction"; after: CompactStep<T>; result: CompactionResult }
   | { kind: "ended"; ending: Ending<T> };
 
 /** A compaction to run: automatic, or recovering from an overflow (`unrecovered` ends the query if it fails). */
@@ -53,11 +49,16 @@ export type Next<T> =
 
 /** The first outcome of every query. */
 export const STARTED: Outcome<never> = Object.freeze({ kind: "started" });
+/** The next request is due (shared: no allocation per turn). */
+export const READY: Outcome<never> = Object.freeze({ kind: "ready" });
 const ADD_PROMPT: Next<never> = Object.freeze({ step: "add_prompt" });
 const CALL_MODEL: Next<never> = Object.freeze({ step: "call_model" });
 const AUTO_COMPACT: Next<never> = Object.freeze({ step: "compact", trigger: "auto" });
+/** What a main request's outcome decides when the same request is to be made again. */
+const SAME_REQUEST_AGAIN: unique symbol = Symbol("same request again");
+type AfterRequest<T> = Next<T> | typeof SAME_REQUEST_AGAIN;
 
-/** Decides what follows `outcome`. Counts a turn once its request is answered for good. */
+/** Decides what follows `outcome`. */
 export function decideNext<T>(loop: LoopContext<T>, query: QueryState, outcome: Outcome<T>): Next<T> {
   switch (outcome.kind) {
     case "started":
@@ -65,22 +66,40 @@ export function decideNext<T>(loop: LoopContext<T>, query: QueryState, outcome: 
       if (query.signals.aborted) return end(abortEnding(query.signals));
       if (query.signals.interrupted) return end({ subtype: "interrupted" });
       return ADD_PROMPT;
-    case "prompt_added":
-    case "continued":
+    case "ready":
       return nextRequest(loop, query);
-    case "answered":
-      return afterAnswer(loop, query, outcome.response);
-    case "unanswered":
-      return afterFailure(loop, query, outcome.failure);
     case "recorded":
       return afterRecord(loop, query, outcome.response, outcome.calls);
-    case "results":
-      return outcome.ending ? end(outcome.ending) : nextRequest(loop, query);
-    case "compaction":
-      return afterCompaction(loop, query, outcome.after, outcome.result);
     case "ended":
       return end(outcome.ending);
+    case "compaction":
+      if (outcome.after.trigger === "auto") return afterAutoCompaction(loop, query, outcome.result);
+      return afterRequest(loop, query, outcome);
+    default:
+      return afterRequest(loop, query, outcome);
   }
+}
+
+/**
+ * After a main request (or the compaction recovering from its overflow): the same request again,
+ * a compaction first, or the turn is over — counted here, the one place a turn is counted, unless
+ * the request got no response at all (a retried request counts once).
+ */
+function afterRequest<T>(
+  loop: LoopContext<T>,
+  query: QueryState,
+  outcome: ModelReply | (Outcome<T> & { kind: "compaction" }),
+): Next<T> {
+  const next =
+    outcome.kind === "answered"
+      ? afterAnswer(loop, query, outcome.response)
+      : outcome.kind === "unanswered"
+        ? afterFailure(loop, query, outcome.failure)
+        : afterOverflowCompaction(outcome.after, outcome.result);
+  if (next === SAME_REQUEST_AGAIN) return nextRequest(loop, query);
+  const noResponse = outcome.kind === "unanswered" && gotNoResponse(outcome.failure);
+  if (next.step !== "compact" && !noResponse) query.turns += 1;
+  return next;
 }
 
 /** Before each request: the query's cancellation and limits, then whether compaction is due. */
@@ -116,24 +135,23 @@ function afterAnswer<T>(loop: LoopContext<T>, query: QueryState, response: Assis
   loop.conversation.noteUsage(response.usage);
   // The response says the context window overflowed: it is unusable and never enters history.
   if (isContextWindowExceeded(response)) return recoverOrEnd(loop, query, overflowEnding(loop));
-  query.turns += 1;
   return { step: "record_response", response };
 }
 
-function afterFailure<T>(loop: LoopContext<T>, query: QueryState, failure: ModelFailure): Next<T> {
+function afterFailure<T>(loop: LoopContext<T>, query: QueryState, failure: ModelFailure): AfterRequest<T> {
   // The provider refused server compaction: the same turn again, the SDK compacting.
-  if (loop.conversation.context.takeCompactionRetry()) return nextRequest(loop, query);
+  if (loop.conversation.context.takeCompactionRetry()) return SAME_REQUEST_AGAIN;
   if (failure.kind === "failed" && failure.promptTooLong)
     return recoverOrEnd(loop, query, endingForFailure(failure));
   // The provider refused the tool-search fields: the same turn again, searched on our side.
-  if (fellBackFromToolSearch(loop, query, failure)) return nextRequest(loop, query);
-  // A request that got no response at all (the connection never opened, or dropped before the
-  // response headers) is no answered turn: the query reports 0 turns for it, not 1.
-  if (!gotNoResponse(failure)) query.turns += 1;
+  if (fellBackFromToolSearch(loop, query, failure)) return SAME_REQUEST_AGAIN;
   return end(endingForFailure(failure));
 }
 
-/** Whether the failed request got nothing of a response: no status, no streamed part. */
+/**
+ * Whether the failed request got nothing of a response: no status, no streamed part (the
+ * connection never opened, or dropped before the response headers). It is no answered turn.
+ */
 function gotNoResponse(failure: ModelFailure): boolean {
   return failure.kind === "failed" && !failure.unfinished?.received && isNoResponseFailure(failure.error);
 }
@@ -143,35 +161,25 @@ function gotNoResponse(failure: ModelFailure): boolean {
  * `unrecovered` ends the query when recovery cannot run or does not compact.
  */
 function recoverOrEnd<T>(loop: LoopContext<T>, query: QueryState, unrecovered: Ending<T>): Next<T> {
-  if (!loop.config.compaction.history || query.overflowRecoveryUsed) {
-    query.turns += 1;
-    return end(unrecovered);
-  }
+  if (!loop.config.compaction.history || query.overflowRecoveryUsed) return end(unrecovered);
   // The overflowing response itself may have spent the budget: no summarising request after it.
   const over = overBudget(loop, query);
-  if (over) {
-    query.turns += 1;
-    return over;
-  }
+  if (over) return over;
   query.overflowRecoveryUsed = true;
   return { step: "compact", trigger: "overflow", unrecovered };
 }
 
-function afterCompaction<T>(
-  loop: LoopContext<T>,
-  query: QueryState,
-  after: CompactStep<T>,
-  result: CompactionOutcome,
-): Next<T> {
-  if (after.trigger === "auto") {
-    if (result.kind === "cancelled") return end(endingForFailure(result.outcome));
-    // One attempt per turn: compacted, skipped or failed, the trigger re-arms with the next usage.
-    loop.conversation.forgetUsage();
-    return nextRequest(loop, query);
-  }
-  if (result.kind === "compacted") return nextRequest(loop, query); // the same turn is retried
-  query.turns += 1;
-  return end(result.kind === "cancelled" ? endingForFailure(result.outcome) : after.unrecovered);
+function afterOverflowCompaction<T>(after: CompactStep<T>, result: CompactionResult): AfterRequest<T> {
+  if (result.kind === "compacted") return SAME_REQUEST_AGAIN;
+  if (result.kind === "cancelled") return end(endingForFailure(result.outcome));
+  return end((after as CompactStep<T> & { trigger: "overflow" }).unrecovered);
+}
+
+function afterAutoCompaction<T>(loop: LoopContext<T>, query: QueryState, result: CompactionResult): Next<T> {
+  if (result.kind === "cancelled") return end(endingForFailure(result.outcome));
+  // One attempt per turn: compacted, skipped or failed, the trigger re-arms with the next usage.
+  loop.conversation.forgetUsage();
+  return nextRequest(loop, query);
 }
 
 function afterRecord<T>(

@@ -6,7 +6,7 @@ import { AbortError, BudgetExceededError, MaxTurnsError } from "../errors";
 import type { PendingApproval } from "../messages/approvals";
 import type { ResultSubtype } from "../messages/sdk-messages";
 import type { BudgetCrossing } from "../tools/agent-context";
-import { cancelledOutcome, type ModelFailure } from "./model-outcome";
+import { cancelledOutcome, type ModelFailure } from "./model-call/model-outcome";
 import type { QuerySignals } from "./state/query-signals";
 
 /** How a query ends. */

@@ -9,13 +9,13 @@ import { continueWithOverride } from "../hooks/overrides";
 import { runHookChain } from "../hooks/run-hooks";
 import type { StopOutput } from "../hooks/types";
 import type { AssistantModelMessage, UserModelMessage } from "../messages/types";
-import type { Outcome } from "./decide-next";
+import { type Outcome, READY } from "./decide-next";
 import { cancelledEnding } from "./ending";
 import { parseOutputFormat } from "./output-format";
+import { recordAndHandOver } from "./record-and-hand-over";
+import { meetHookFailure } from "./state/hook-failure";
 import type { LoopContext } from "./state/loop-context";
 import type { QueryState } from "./state/query-state";
-
-const CONTINUED: Outcome<never> = Object.freeze({ kind: "continued" });
 
 const CONTINUE_CUT_TEXT =
   "Your previous response was cut off at the output limit. Continue exactly where it stopped, without repeating anything.";
@@ -38,7 +38,7 @@ export async function finishOrContinue<T>(
     });
     return addUserMessage(loop, query, { role: "user", content: CONTINUE_CUT_TEXT });
   }
-  if (response.stop_reason === "pause_turn") return CONTINUED;
+  if (response.stop_reason === "pause_turn") return READY;
   let continueWith: string | undefined;
   const signal = query.signals.model;
   const failure = await runHookChain({
@@ -55,8 +55,8 @@ export async function finishOrContinue<T>(
     signal,
   });
   // A stop hook abandoned by a cancellation cannot make the query a success (nor continue it).
-  if (failure && signal.aborted) return { kind: "ended", ending: cancelledEnding(query.signals) };
-  if (failure) query.channel.emit({ type: "system", subtype: "hook_error", hook: "stop", error: failure });
+  if (failure && meetHookFailure(failure, signal, query.channel.emit) === "cancelled")
+    return { kind: "ended", ending: cancelledEnding(query.signals) };
   if (continueWith !== undefined) return addUserMessage(loop, query, { role: "user", content: continueWith });
   const { submitTool, outputFormat } = loop.config.modelSettings;
   if (submitTool)
@@ -71,7 +71,6 @@ async function addUserMessage<T>(
   query: QueryState,
   message: UserModelMessage,
 ): Promise<Outcome<T>> {
-  await loop.conversation.history.append(message);
-  query.channel.post({ type: "user", message });
-  return CONTINUED;
+  await recordAndHandOver(loop, query, message);
+  return READY;
 }

@@ -9,22 +9,22 @@ import { currentCheckpoint } from "../history/checkpoints";
 import { errorResultsFor } from "../history/dangling";
 import type { ToolPattern } from "../hooks/permissions";
 import type { ApprovalDecision } from "../messages/approvals";
-import type { Redacted } from "../messages/redact-message";
 import type {
   AssistantModelMessage,
   ToolResultBlock,
   ToolUseBlock,
   UserModelMessage,
 } from "../messages/types";
-import { isPromiseLike, type PromiseOrValue } from "../shared/maybe-async";
 import { emitsLiveMessages } from "../tools/agent-context";
 import { SUBMIT_OUTPUT_TOOL_NAME } from "../tools/submit-output";
 import { type ToolCallOutcome, toolResultText } from "../tools/tool-output";
 import { batchMayAsk, runGatedBatch } from "./approvals/approval-gate";
 import { type BatchPause, childPause, recordPause } from "./approvals/record-pause";
 import { toolResultCompactor } from "./compaction/compact-tool-result";
-import type { Outcome } from "./decide-next";
+import { type Outcome, READY } from "./decide-next";
 import type { Ending } from "./ending";
+import type { StreamObserver } from "./model-call/call-model";
+import { recordAndHandOver } from "./record-and-hand-over";
 import type { LoopContext } from "./state/loop-context";
 import type { QueryState } from "./state/query-state";
 import { submitOutput } from "./submit-output";
@@ -33,12 +33,6 @@ import { StreamedToolCalls } from "./tool-calls/streamed-tool-calls";
 import { type RunOne, runToolBatch } from "./tool-calls/tool-batch";
 import { runToolCall } from "./tool-calls/tool-call";
 import type { ResumedBatch, ToolRuntime } from "./tool-calls/tool-runtime";
-
-/**
- * Results recorded, and the query goes on: shared, no allocation per turn. Not frozen: a frozen
- * object has a shape of its own, and one more shape makes `decideNext`'s read of `kind` megamorphic.
- */
-const RESULTS_RECORDED: Outcome<never> = { kind: "results", ending: undefined };
 
 /** The results of one batch, in the model's order, and the ending they cause, if any. */
 export interface ToolResults<T> {
@@ -65,12 +59,12 @@ export class ToolRunner<T> {
    * Steps 4 and 5: answers every call of `response` — tool-call notices (hook errors, summaries)
    * go to the channel — then records the results and hands them over.
    */
-  private run(
+  private async run(
     response: AssistantModelMessage,
     calls: ToolUseBlock[],
     decisions: ReadonlyMap<string, ApprovalDecision> | undefined,
     resumed: ResumedBatch | undefined,
-  ): PromiseOrValue<ToolResults<T>> {
+  ): Promise<ToolResults<T>> {
     const streamed = this.streamed;
     this.streamed = undefined;
     const { submitTool } = this.loop.config.modelSettings;
@@ -90,9 +84,8 @@ export class ToolRunner<T> {
           : batchResults(calls, batch.outcomes, withOutputSchema),
       );
     }
-    return runToolBatch(calls, runtime, toolConcurrency, takenOver(streamed, calls)).then((outcomes) =>
-      batchResults(calls, outcomes, withOutputSchema),
-    );
+    const outcomes = await runToolBatch(calls, runtime, toolConcurrency, takenOver(streamed, calls));
+    return batchResults(calls, outcomes, withOutputSchema);
   }
 
   /**
@@ -103,7 +96,7 @@ export class ToolRunner<T> {
    * (`compactToolResults`: a summary is a model request of its own). A response of the request before that was
    * not run (an overflow) has its started calls discarded.
    */
-  streamCalls(): StreamedToolCalls | undefined {
+  streamCalls(): StreamObserver | undefined {
     this.discardStreamed();
     if (!this.loop.config.limits.streamingToolExecution) return undefined;
     // Skill grants only widen `allowedTools`, which matters with canUseTool alone: no early start then.
@@ -112,8 +105,9 @@ export class ToolRunner<T> {
     // A result summary is a model request with notices of its own: it runs in the batch, never early.
     if (runtime.compactResult) return undefined;
     for (const tool of runtime.tools.values()) if (tool.needsApproval) return undefined;
-    this.streamed = new StreamedToolCalls(runtime, this.loop.config.limits.toolConcurrency);
-    return this.streamed;
+    const streamed = new StreamedToolCalls(runtime, this.loop.config.limits.toolConcurrency);
+    this.streamed = streamed;
+    return this.loop.config.modelSettings.submitTool ? cancelledAtSubmission(streamed) : streamed;
   }
 
   /** The calls started from a response that is not run are cancelled (its query ended, or it overflowed). */
@@ -138,29 +132,26 @@ export class ToolRunner<T> {
    * `decisions` are those of a resumed batch (and `resumed` what it carries over from a pause
    * inside a subagent).
    */
-  answer(
+  async answer(
     response: AssistantModelMessage,
     calls: ToolUseBlock[],
     decisions?: ReadonlyMap<string, ApprovalDecision>,
     resumed?: ResumedBatch,
-  ): PromiseOrValue<Outcome<T>> {
-    const results = this.run(response, calls, decisions, resumed);
-    if (isPromiseLike(results)) return results.then((settled) => this.record(settled));
-    return this.record(results); // no tool ran: no promise, no tick
-  }
-
-  /** Answers the calls of a response that went over the budget without running them; the query ends. */
-  refuse(calls: ToolUseBlock[], ending: Ending<T>): PromiseOrValue<Outcome<T>> {
-    this.discardStreamed();
-    const refused = errorResultsFor(calls, notRunOverBudget) as UserModelMessage; // a user message
-    return recordResults(this.loop, this.query, refused, ending);
-  }
-
-  private record(results: ToolResults<T>): PromiseOrValue<Outcome<T>> {
+  ): Promise<Outcome<T>> {
+    const results = await this.run(response, calls, decisions, resumed);
     if (results.paused) return recordPause(this.loop, this.query, results.paused);
     const message: UserModelMessage = { role: "user", content: results.blocks };
     if (results.durations) message.meta = { tool_durations_ms: results.durations };
-    return recordResults(this.loop, this.query, message, results.ending);
+    await recordAndHandOver(this.loop, this.query, message);
+    return results.ending ? { kind: "ended", ending: results.ending } : READY;
+  }
+
+  /** Answers the calls of a response that went over the budget without running them; the query ends. */
+  async refuse(calls: ToolUseBlock[], ending: Ending<T>): Promise<Outcome<T>> {
+    this.discardStreamed();
+    const refused = errorResultsFor(calls, notRunOverBudget) as UserModelMessage; // a user message
+    await recordAndHandOver(this.loop, this.query, refused);
+    return { kind: "ended", ending };
   }
 
   /** Whether a call of the batch emits messages while it runs (a subagent): then they go live. */
@@ -193,30 +184,6 @@ export class ToolRunner<T> {
       checkpointId: query.checkpointId ?? currentCheckpoint(loop.conversation.history.messages),
     };
   }
-}
-
-/**
- * Adds the results of a batch (or of calls answered without running) to history as one user
- * message, and hands it over after the notices of the batch.
- */
-function recordResults<T>(
-  loop: LoopContext<T>,
-  query: QueryState,
-  results: UserModelMessage,
-  ending: Ending<T> | undefined,
-): PromiseOrValue<Outcome<T>> {
-  const recorded: Outcome<T> = ending ? { kind: "results", ending } : RESULTS_RECORDED;
-  const history = loop.conversation.history;
-  const entry = history.record(results);
-  const writing = history.save(entry);
-  if (writing) return writing.then(() => handOver(query, entry, recorded));
-  return handOver(query, entry, recorded); // no store: no promise, no tick
-}
-
-/** Hands the results over as history holds them (redacted), after the failures their write reported. */
-function handOver<T>(query: QueryState, entry: Redacted<UserModelMessage>, recorded: Outcome<T>): Outcome<T> {
-  query.channel.handOver({ type: "user", message: entry });
-  return recorded;
 }
 
 /**
@@ -281,6 +248,31 @@ function takenOver(
     const outcome = started.get(call.id);
     return outcome ?? runToolCall(call, runtime);
   };
+}
+
+/**
+ * `streamed`, cancelled as soon as the response starts a `submit_output` call: such a response is
+ * never run as a batch (a submission is answered alone), so what started early is cancelled at
+ * once and nothing more starts — until an attempt that failed is retried.
+ */
+function cancelledAtSubmission(streamed: StreamedToolCalls): StreamObserver {
+  let submitted = false;
+  return {
+    observe(event) {
+      if (submitted) return;
+      submitted = event.type === "content_block_start" && isSubmission(event.content_block);
+      if (submitted) streamed.discard();
+      else streamed.observe(event);
+    },
+    discard() {
+      submitted = false;
+      streamed.discard();
+    },
+  };
+}
+
+function isSubmission(block: { type: string; name?: string }): boolean {
+  return block.type === "tool_use" && block.name === SUBMIT_OUTPUT_TOOL_NAME;
 }
 
 /** The agent's `allowedTools` with the tools the skills in use pre-approve. */

@@ -11,87 +11,15 @@
  * @module
  */
 import { mayHoldSecret, REDACTED, secretRanges } from "../shared/redact";
-import type { KeepAsIs } from "../shared/redact-value";
-
-/** Nesting the walk follows (messages inside pause markers inside SDK messages stay well within it). */
-const MAX_DEPTH = 8;
 
 type Block = { type: "text"; text: string };
-type Shape = Record<string, unknown>;
 
 /**
- * `value` with every secret split across the text blocks of one content array redacted; the same
- * value (no copy) when there is none. Only where content arrays live is looked at — a message's
- * `content` (and each tool result's in it), an SDK message's `message`, a pause marker's settled
- * results and its children's histories, arrays of these — so the walk costs a few property reads
- * per message; what `keep` names is left alone.
+ * `blocks` with the secrets of its joined text blocks redacted (a copy), or `blocks` itself: an
+ * array of fewer than two text blocks costs a few property reads. `redactMessage` applies it to
+ * every array of the message in its one walk (a content array, a tool result's, a pause marker's).
  */
-export function redactAcrossBlocks<V>(value: V, secrets: readonly string[], keep: KeepAsIs): V {
-  return visit(value, secrets, keep, 0) as V;
-}
-
-function visit(value: unknown, secrets: readonly string[], keep: KeepAsIs, depth: number): unknown {
-  if (typeof value !== "object" || value === null || depth > MAX_DEPTH || keep(value)) return value;
-  if (Array.isArray(value)) {
-    let copy: unknown[] | undefined;
-    for (let index = 0; index < value.length; index++) {
-      const clean = visit(value[index], secrets, keep, depth + 1);
-      if (clean !== value[index]) (copy ??= value.slice())[index] = clean;
-    }
-    return copy ?? value;
-  }
-  const shape = value as Shape;
-  let copy: Shape | undefined;
-  const { content, message } = shape;
-  if (Array.isArray(content)) {
-    const clean = redactContent(content, secrets);
-    if (clean !== content) copy = { ...shape, content: clean };
-  }
-  if (typeof message === "object" && message !== null) {
-    const clean = visit(message, secrets, keep, depth + 1);
-    if (clean !== message) copy = { ...(copy ?? shape), message: clean };
-  }
-  if (shape.settled_results === undefined && shape.suspended_calls === undefined) return copy ?? value;
-  return markerParts(copy ?? shape, secrets, keep, depth);
-}
-
-/** A pause marker's settled results and its children's histories. */
-function markerParts(shape: Shape, secrets: readonly string[], keep: KeepAsIs, depth: number): Shape {
-  let copy: Shape | undefined;
-  const { settled_results: settled, suspended_calls: suspended } = shape;
-  if (Array.isArray(settled)) {
-    const clean = redactContent(settled, secrets);
-    if (clean !== settled) copy = { ...shape, settled_results: clean };
-  }
-  if (Array.isArray(suspended)) {
-    let calls: unknown[] | undefined;
-    for (let index = 0; index < suspended.length; index++) {
-      const call = suspended[index] as Shape | null;
-      const history = call?.history;
-      if (!Array.isArray(history)) continue;
-      const clean = visit(history, secrets, keep, depth + 1);
-      if (clean !== history) (calls ??= suspended.slice())[index] = { ...call, history: clean };
-    }
-    if (calls) copy = { ...(copy ?? shape), suspended_calls: calls };
-  }
-  return copy ?? shape;
-}
-
-/** A content array with its joined text blocks redacted, and each tool result's blocks too. */
-function redactContent(blocks: unknown[], secrets: readonly string[]): unknown[] {
-  let copy: unknown[] | undefined;
-  const joined = redactJoined(blocks, secrets);
-  for (let index = 0; index < joined.length; index++) {
-    const block = joined[index] as { type?: unknown; content?: unknown } | null;
-    if (block?.type !== "tool_result" || !Array.isArray(block.content)) continue;
-    const clean = redactJoined(block.content, secrets);
-    if (clean !== block.content) (copy ??= joined.slice())[index] = { ...block, content: clean };
-  }
-  return copy ?? joined;
-}
-
-/** `blocks` with the secrets of its joined text blocks redacted (a copy), or `blocks` itself. */
-function redactJoined(blocks: unknown[], secrets: readonly string[]): unknown[] {
+export function redactAcrossBlocks(blocks: unknown[], secrets: readonly string[]): unknown[] {
   let count = 0;
   for (let index = 0; index < blocks.length && count < 2; index++) if (isTextBlock(blocks[index])) count++;
   if (count < 2) return blocks; // the common case: nothing allocated

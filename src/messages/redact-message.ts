@@ -35,6 +35,7 @@ export type Redacted<M> = M & { readonly [REDACTED_BRAND]: true };
  * `[redacted]` — the same object when it holds none.
  */
 export function redactMessage<M>(message: M, secrets: readonly string[]): Redacted<M> {
-  // Across blocks first, over the texts as written: a block redacted alone would hide its half.
-  return redactValue(redactAcrossBlocks(message, secrets, keepAsIs), secrets, keepAsIs) as Redacted<M>;
+  // One walk; in each array, across blocks first, over the texts as written: a block redacted alone
+  // would hide its half.
+  return redactValue(message, secrets, keepAsIs, redactAcrossBlocks) as Redacted<M>;
 }

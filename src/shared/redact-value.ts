@@ -12,6 +12,21 @@ export type KeepAsIs = (value: object) => boolean;
 const NEVER_KEEP: KeepAsIs = () => false;
 
 /**
+ * Redacts what the items of one array hold only read together (a secret split across text blocks):
+ * returns a copy with it replaced, or the array itself when there is none.
+ */
+export type AcrossItems = (array: unknown[], secrets: readonly string[]) => unknown[];
+
+const EACH_ITEM_ALONE: AcrossItems = (array) => array;
+
+/** What one walk is told besides the secrets. */
+interface Rules {
+  readonly secrets: readonly string[];
+  readonly keep: KeepAsIs;
+  readonly acrossItems: AcrossItems;
+}
+
+/**
  * Deepest nesting the walks recurse into. A value nested deeper is looked through without
  * recursion ({@link holdsSecret}) and kept only when it shows no secret, else replaced by the marker.
  */
@@ -24,10 +39,17 @@ const MAX_DEPTH = 24;
  *
  * Every message a query yields or records passes here, and almost none holds a secret: a first walk
  * ({@link scan}) that allocates nothing decides whether the copying walk is needed at all.
+ * `acrossItems` is applied to every array on the way (in the same walk), before its items.
  */
-export function redactValue<V>(value: V, secrets: readonly string[], keep: KeepAsIs = NEVER_KEEP): V {
-  if (scan(value, secrets, keep, 0, SCAN_BUDGET) !== MUST_COPY) return value;
-  return redactCopying(value, secrets, keep);
+export function redactValue<V>(
+  value: V,
+  secrets: readonly string[],
+  keep: KeepAsIs = NEVER_KEEP,
+  acrossItems: AcrossItems = EACH_ITEM_ALONE,
+): V {
+  const rules: Rules = { secrets, keep, acrossItems };
+  if (scan(value, rules, 0, SCAN_BUDGET) !== MUST_COPY) return value;
+  return redactCopying(value, rules);
 }
 
 /** Objects the scan looks into before it leaves the value to the copying walk. */
@@ -42,40 +64,30 @@ const MUST_COPY = -1;
  * reads its own fields as descriptors) or `budget` runs out (a huge value, or shared objects reached
  * along many paths: the copying walk visits each once); else what is left of `budget`.
  */
-function scan(
-  current: unknown,
-  secrets: readonly string[],
-  keep: KeepAsIs,
-  depth: number,
-  budget: number,
-): number {
-  if (typeof current === "string") return mayHoldSecret(current, secrets) ? MUST_COPY : budget;
+function scan(current: unknown, rules: Rules, depth: number, budget: number): number {
+  if (typeof current === "string") return mayHoldSecret(current, rules.secrets) ? MUST_COPY : budget;
   if (typeof current !== "object" || current === null) return budget;
-  return scanObject(current, secrets, keep, depth, budget);
+  return scanObject(current, rules, depth, budget);
 }
 
 /**
  * {@link scan} of an object: the items of an array, the enumerable fields of a plain object (those
  * it inherits too, if anyone added some to `Object.prototype`: looking at more is safe).
  */
-function scanObject(
-  current: object,
-  secrets: readonly string[],
-  keep: KeepAsIs,
-  depth: number,
-  budget: number,
-): number {
+function scanObject(current: object, rules: Rules, depth: number, budget: number): number {
   if (--budget < 0) return MUST_COPY;
+  const { secrets, keep } = rules;
   if (keep(current)) return budget;
   if (depth > MAX_DEPTH) return holdsSecret(current, secrets, keep) ? MUST_COPY : budget;
   if (Array.isArray(current)) {
+    if (rules.acrossItems(current, secrets) !== current) return MUST_COPY;
     for (let index = 0; index < current.length && budget >= 0; index++) {
-      budget = scan(current[index], secrets, keep, depth + 1, budget);
+      budget = scan(current[index], rules, depth + 1, budget);
     }
   } else if (isPlainObject(current)) {
     for (const key in current) {
       if (budget < 0) break;
-      budget = scan((current as Record<string, unknown>)[key], secrets, keep, depth + 1, budget);
+      budget = scan((current as Record<string, unknown>)[key], rules, depth + 1, budget);
     }
   } else if (current instanceof Error) {
     return MUST_COPY;
@@ -86,7 +98,8 @@ function scanObject(
 }
 
 /** The walk that copies: along the path to each changed string only, each object visited once. */
-function redactCopying<V>(value: V, secrets: readonly string[], keep: KeepAsIs): V {
+function redactCopying<V>(value: V, rules: Rules): V {
+  const { secrets, keep } = rules;
   const copies = new Map<object, unknown>();
   const visit = (current: unknown, depth: number): unknown => {
     if (typeof current === "string") return redact(current, secrets);
@@ -96,7 +109,8 @@ function redactCopying<V>(value: V, secrets: readonly string[], keep: KeepAsIs):
     if (depth <= MAX_DEPTH) {
       const child = (item: unknown) => visit(item, depth + 1);
       if (current instanceof Error) return redactErrorWith(current, copies, child);
-      if (Array.isArray(current)) return redactArray(current, copies, child);
+      if (Array.isArray(current))
+        return redactArray(rules.acrossItems(current, secrets), current, copies, child);
       if (isPlainObject(current)) return redactObject(current, copies, child);
     }
     // Too deep to rebuild, or not ours to rebuild (a Map, a Set, a class instance): kept as it is
@@ -111,11 +125,17 @@ export function redactError<E extends Error>(error: E, secrets: readonly string[
   return redactValue(error, secrets);
 }
 
-function redactArray(array: unknown[], copies: Map<object, unknown>, visit: (child: unknown) => unknown) {
+/** `array` with each item redacted; `across` is `array` with what its items hold together redacted already. */
+function redactArray(
+  across: unknown[],
+  array: unknown[],
+  copies: Map<object, unknown>,
+  visit: (child: unknown) => unknown,
+) {
   copies.set(array, array);
-  let copy: unknown[] | undefined;
-  for (let index = 0; index < array.length; index++) {
-    const item = array[index];
+  let copy: unknown[] | undefined = across === array ? undefined : across;
+  for (let index = 0; index < across.length; index++) {
+    const item = across[index];
     const clean = visit(item);
     if (clean !== item) {
       copy ??= array.slice();

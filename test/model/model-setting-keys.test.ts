@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { AGENT_OPTION_NAMES } from "../../src/agent/option-shapes";
 import { MODEL_FLAG_SPEC, MODEL_FLAG_USAGE, modelSettingsOf } from "../../src/cli/model-flags";
 import { createAgent } from "../../src/index";
-import { summaryRequestSettings } from "../../src/loop/request-settings";
+import { summaryRequestSettings } from "../../src/loop/model-call/request-settings";
 import { toAnthropicRequestBody } from "../../src/model/anthropic-request";
 import type { ModelRequest, ModelSettingsField } from "../../src/model/client";
 import {

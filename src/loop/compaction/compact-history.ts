@@ -14,10 +14,10 @@ import type { PreCompactOutput } from "../../hooks/types";
 import type { SDKMessage } from "../../messages/sdk-messages";
 import type { AssistantModelMessage, ModelMessage } from "../../messages/types";
 import type { SpanHandle } from "../../telemetry/telemetry";
-import { callModel } from "../call-model";
-import { type Cancelled, cancelledOutcome } from "../model-outcome";
-import { recordUsage } from "../record-usage";
-import { summaryRequestSettings } from "../request-settings";
+import { type Cancelled, cancelledOutcome } from "../model-call/model-outcome";
+import { recordUsage } from "../model-call/record-usage";
+import { callSummaryModel } from "../model-call/summary-request";
+import { meetHookFailure } from "../state/hook-failure";
 import type { CompactionSettings } from "../state/loop-config";
 import type { LoopContext } from "../state/loop-context";
 import type { QueryState } from "../state/query-state";
@@ -28,7 +28,7 @@ export { COMPACTION_FAILURE_LIMIT } from "../state/compaction-breaker";
 export type CompactionTrigger = "auto" | "overflow";
 
 /** How a compaction attempt ended. */
-export type CompactionOutcome =
+export type CompactionResult =
   | { kind: "compacted" }
   | { kind: "skipped" }
   | { kind: "failed"; error: Error }
@@ -52,7 +52,7 @@ export async function compactHistory(
   loop: LoopContext<unknown>,
   query: QueryState,
   trigger: CompactionTrigger,
-): Promise<CompactionOutcome> {
+): Promise<CompactionResult> {
   const settings = loop.config.compaction.history!;
   const history = loop.conversation.history.messages;
   const cut = findCompactionCut(history, settings.keepRecentMessages);
@@ -71,10 +71,8 @@ export async function compactHistory(
     },
     signal: query.signals.model,
   });
-  if (hookFailure && query.signals.model.aborted)
+  if (hookFailure && meetHookFailure(hookFailure, query.signals.model, query.channel.emit) === "cancelled")
     return { kind: "cancelled", outcome: cancelledOutcome(query.signals) };
-  if (hookFailure)
-    query.channel.emit({ type: "system", subtype: "hook_error", hook: "preCompact", error: hookFailure });
   if (skip) return { kind: "skipped" };
 
   const compaction: Compaction = { loop, query, settings, trigger, cut };
@@ -98,29 +96,16 @@ async function summariseAndRebuild(
   compaction: Compaction,
   customInstructions: string | undefined,
   span: SpanHandle,
-): Promise<CompactionOutcome> {
+): Promise<CompactionResult> {
   const { loop, query, settings, trigger, cut } = compaction;
   const { conversation } = loop;
   const history = conversation.history.messages;
-  const outcome = await callModel(
-    loop,
-    query,
-    {
-      messages: buildCompactionRequestMessages(
-        history.slice(0, cut),
-        settings.prompt ?? DEFAULT_COMPACTION_PROMPT,
-        customInstructions,
-      ),
-      maxTokens: settings.maxTokens,
-      ...summaryRequestSettings(query.settings, settings.maxTokens),
-    },
-    {
-      model: settings.model ?? conversation.model,
-      streamEvents: false,
-      applyRequestHooks: false,
-      parentSpan: span,
-    },
+  const messages = buildCompactionRequestMessages(
+    history.slice(0, cut),
+    settings.prompt ?? DEFAULT_COMPACTION_PROMPT,
+    customInstructions,
   );
+  const outcome = await callSummaryModel(loop, query, { messages, settings, span });
   if (outcome.kind === "aborted" || outcome.kind === "interrupted") return { kind: "cancelled", outcome };
   if (outcome.kind !== "response") return recordFailure(compaction, outcome.error);
   // Notices about the response (a model without a price) wait until history is rewritten: the
@@ -164,7 +149,7 @@ async function rewriteWithSummary(
   return undefined;
 }
 
-function recordFailure(compaction: Compaction, error: Error): CompactionOutcome {
+function recordFailure(compaction: Compaction, error: Error): CompactionResult {
   const { loop, query } = compaction;
   const breaker = loop.conversation.compaction;
   const justDisabled = breaker.recordFailure();

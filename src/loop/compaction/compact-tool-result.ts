@@ -14,9 +14,8 @@ import { summaryText } from "../../compaction/transcript";
 import { AgentLatticeError } from "../../errors";
 import type { ToolResultBlock, ToolUseBlock } from "../../messages/types";
 import type { SpanHandle } from "../../telemetry/telemetry";
-import { callModel } from "../call-model";
-import { recordUsage } from "../record-usage";
-import { summaryRequestSettings } from "../request-settings";
+import { recordUsage } from "../model-call/record-usage";
+import { callSummaryModel } from "../model-call/summary-request";
 import type { ToolResultCompactionSettings } from "../state/loop-config";
 import type { LoopContext } from "../state/loop-context";
 import { budgetCrossing } from "../state/query-budget";
@@ -67,26 +66,13 @@ interface Summarised {
 
 async function summariseToolResult(summarised: Summarised): Promise<ToolResultBlock> {
   const { loop, query, settings, call, block, originalChars, span } = summarised;
-  const outcome = await callModel(
-    loop,
-    query,
-    {
-      messages: buildToolResultSummaryMessages(
-        call.name,
-        call.input,
-        block.content,
-        DEFAULT_TOOL_RESULT_SUMMARY_PROMPT,
-      ),
-      maxTokens: settings.maxTokens,
-      ...summaryRequestSettings(query.settings, settings.maxTokens),
-    },
-    {
-      model: settings.model ?? loop.conversation.model,
-      streamEvents: false,
-      applyRequestHooks: false,
-      parentSpan: span,
-    },
+  const messages = buildToolResultSummaryMessages(
+    call.name,
+    call.input,
+    block.content,
+    DEFAULT_TOOL_RESULT_SUMMARY_PROMPT,
   );
+  const outcome = await callSummaryModel(loop, query, { messages, settings, span });
   if (outcome.kind === "aborted" || outcome.kind === "interrupted") return block;
   if (outcome.kind !== "response") return keptOriginal(summarised, outcome.error);
   const emit = query.channel.emit;

@@ -11,10 +11,10 @@ import type { McpServerStatus } from "../../messages/sdk-messages";
 import type { Usage } from "../../messages/types";
 import { NOOP_TELEMETRY, type Telemetry } from "../../telemetry/telemetry";
 import type { SubmitOutputTool } from "../../tools/submit-output";
+import { ToolRegistry } from "../../tools/tool-registry";
 import { CompactionBreaker } from "./compaction-breaker";
 import { ContextState } from "./context-state";
 import type { SkillGrants } from "./skill-grants";
-import { ToolRegistry } from "./tool-registry";
 
 /** How a conversation starts. */
 export interface ConversationSetup {

@@ -13,7 +13,7 @@
  */
 import { type Redacted, redactMessage } from "../../messages/redact-message";
 import type { AssistantModelMessage, UserModelMessage } from "../../messages/types";
-import { type Emit, LiveDelivery, LiveMessages } from "./live-messages";
+import { type Emit, LiveMessages } from "./live-messages";
 
 /** Where the history store leaves the failures it reports (see `HistoryLog`). */
 export interface StoreNotices<M> {
@@ -53,7 +53,7 @@ export class NoticeChannel<M> {
    * step recorded in history (its write's failure is reported before it).
    */
   post(message: M): void {
-    if (this.store.hasNotices()) for (const notice of this.store.takeNotices()) this.emit(notice);
+    this.putStoreNotices();
     this.emit(message);
   }
 
@@ -63,8 +63,12 @@ export class NoticeChannel<M> {
    * object history holds and the message is walked once, not twice.
    */
   handOver(message: RecordedHandOver): void {
-    if (this.store.hasNotices()) for (const notice of this.store.takeNotices()) this.emit(notice);
+    this.putStoreNotices();
     this.live.emit(message as M);
+  }
+
+  private putStoreNotices(): void {
+    if (this.store.hasNotices()) for (const notice of this.store.takeNotices()) this.emit(notice);
   }
 
   /** Whether anything waits for the consumer. */
@@ -77,17 +81,15 @@ export class NoticeChannel<M> {
    * the store's failures. Taken one by one, so a hand-over allocates nothing.
    */
   next(): M {
-    if (!this.live.waiting) for (const notice of this.store.takeNotices()) this.emit(notice);
-    return this.live.shift()!;
+    if (!this.live.waiting) this.putStoreNotices();
+    return this.live.take();
   }
 
   /**
    * Yields what is put in while `phase` runs, as it comes, then returns what `phase` resolves to
    * (or throws its rejection, once the messages put in before it were yielded). For `yield*`.
    */
-  during<R>(phase: Promise<R>): AsyncIterable<M, R> {
-    return this.delivery.start(phase);
+  during<R>(phase: Promise<R>): AsyncGenerator<M, R> {
+    return this.live.during(phase);
   }
-
-  private readonly delivery = new LiveDelivery(this.live);
 }

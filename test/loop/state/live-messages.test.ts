@@ -3,7 +3,7 @@
  * its result (or its failure); a consumer slower than the phase loses nothing.
  */
 import { describe, expect, it } from "vitest";
-import { drain, LiveMessages, MESSAGES_WAITING } from "../../../src/loop/state/live-messages";
+import { type Emit, LiveMessages } from "../../../src/loop/state/live-messages";
 import { deferred } from "../support";
 
 async function collect<M, R>(generator: AsyncGenerator<M, R>): Promise<{ messages: M[]; result: R }> {
@@ -15,11 +15,16 @@ async function collect<M, R>(generator: AsyncGenerator<M, R>): Promise<{ message
   }
 }
 
-describe("drain", () => {
+/** Runs `phase` with the queue's `emit`, delivering what it emits live. */
+function deliver<M, R>(live: LiveMessages<M>, phase: (emit: Emit<M>) => Promise<R>): AsyncGenerator<M, R> {
+  return live.during(phase(live.emit));
+}
+
+describe("LiveMessages.during", () => {
   it("yields what the phase emits while it runs, in order, then returns its result", async () => {
     const live = new LiveMessages<string>();
     const { messages, result } = await collect(
-      drain(live, async (emit) => {
+      deliver(live, async (emit) => {
         emit("a");
         await new Promise((resolve) => setTimeout(resolve, 5));
         emit("b");
@@ -34,7 +39,7 @@ describe("drain", () => {
   it("yields the messages emitted right before the phase settles", async () => {
     const live = new LiveMessages<string>();
     const { messages, result } = await collect(
-      drain(live, async (emit) => {
+      deliver(live, async (emit) => {
         await Promise.resolve();
         emit("last");
         return "done";
@@ -47,7 +52,7 @@ describe("drain", () => {
   it("yields the messages emitted before a failure, then throws it", async () => {
     const live = new LiveMessages<string>();
     const messages: string[] = [];
-    const failing = drain(live, async (emit) => {
+    const failing = deliver(live, async (emit) => {
       emit("before");
       await Promise.resolve();
       throw new Error("phase failed");
@@ -60,20 +65,9 @@ describe("drain", () => {
     expect(messages).toEqual(["before"]);
   });
 
-  it("turns a synchronous throw of the phase into a failure", async () => {
-    const live = new LiveMessages<string>();
-    await expect(
-      collect(
-        drain(live, () => {
-          throw new Error("sync");
-        }),
-      ),
-    ).rejects.toThrow("sync");
-  });
-
   it("loses nothing while the consumer is slower than the phase", async () => {
     const live = new LiveMessages<number>();
-    const generator = drain(live, async (emit) => {
+    const generator = deliver(live, async (emit) => {
       for (let index = 0; index < 50; index++) {
         emit(index);
         if (index % 7 === 0) await Promise.resolve();
@@ -92,22 +86,35 @@ describe("drain", () => {
     }
     expect(messages).toEqual(Array.from({ length: 50 }, (_, index) => index));
   });
+
+  it("takes the messages queued before the phase first, then the phase's", async () => {
+    const live = new LiveMessages<string>();
+    live.emit("queued");
+    const phase = deferred<string>();
+    const generator = live.during(phase.promise);
+    expect(await generator.next()).toEqual({ done: false, value: "queued" });
+    const waiting = generator.next();
+    live.emit("woke");
+    expect(await waiting).toEqual({ done: false, value: "woke" });
+    const ending = generator.next();
+    phase.resolve("result");
+    expect(await ending).toEqual({ done: true, value: "result" });
+    expect(live.waiting).toBe(false);
+  });
 });
 
-describe("LiveMessages.settle", () => {
-  it("says messages wait without waiting when some are queued, else waits for either", async () => {
-    const live = new LiveMessages<string>();
-    const phase = deferred<string>();
-    live.emit("queued");
-    expect(live.settle(phase.promise)).toBe(MESSAGES_WAITING);
-    expect(live.take()).toEqual(["queued"]);
-    const waiting = live.settle(phase.promise);
-    live.emit("woke");
-    await expect(waiting).resolves.toBe(MESSAGES_WAITING);
-    expect(live.take()).toEqual(["woke"]);
-    const result = live.settle(phase.promise);
-    phase.resolve("result");
-    await expect(result).resolves.toBe("result");
+describe("LiveMessages.take", () => {
+  it("hands the messages out in the order they were pushed, across refills", () => {
+    const live = new LiveMessages<number>();
+    const taken: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      live.emit(round * 10);
+      live.emit(round * 10 + 1);
+      taken.push(live.take());
+      live.emit(round * 10 + 2);
+      while (live.waiting) taken.push(live.take());
+    }
+    expect(taken).toEqual([0, 1, 2, 10, 11, 12, 20, 21, 22]);
   });
 });
 
@@ -119,7 +126,7 @@ describe("a consumer that stops while messages wait", () => {
     try {
       const live = new LiveMessages<string>();
       const failing = deferred<string>();
-      const generator = drain(live, (emit) => {
+      const generator = deliver(live, (emit) => {
         emit("first");
         return failing.promise;
       });
@@ -135,7 +142,7 @@ describe("a consumer that stops while messages wait", () => {
 });
 
 describe("a phase that emits many messages", () => {
-  it("is watched once, however many times the loop waits on it", async () => {
+  it("is watched once, however many times the delivery waits on it", async () => {
     let thenCalls = 0;
     class CountingPromise<T> extends Promise<T> {
       // biome-ignore lint/suspicious/noThenProperty: counting how often the phase is subscribed to
@@ -155,7 +162,6 @@ describe("a phase that emits many messages", () => {
     const phase = new CountingPromise<string>((resolve) => {
       finish = resolve;
     });
-    const messages: number[] = [];
     const producing = (async () => {
       for (let index = 0; index < 300; index++) {
         await new Promise((resolve) => setImmediate(resolve));
@@ -163,13 +169,9 @@ describe("a phase that emits many messages", () => {
       }
       finish("done");
     })();
-    let settled = await live.settle(phase);
-    while (settled === MESSAGES_WAITING) {
-      messages.push(...live.take());
-      settled = await live.settle(phase);
-    }
+    const { messages, result } = await collect(live.during(phase));
     await producing;
-    expect(settled).toBe("done");
+    expect(result).toBe("done");
     expect(messages).toHaveLength(300);
     expect(thenCalls).toBe(1);
   });

@@ -3,12 +3,12 @@
  * conversation.
  * @module
  */
-import { countedUsage } from "../cost/usage";
-import type { SDKMessage } from "../messages/sdk-messages";
-import type { Usage } from "../messages/types";
-import type { Conversation } from "./state/conversation";
-import type { Emit } from "./state/live-messages";
-import type { QueryState } from "./state/query-state";
+import { countedUsage } from "../../cost/usage";
+import type { SDKMessage } from "../../messages/sdk-messages";
+import type { Usage } from "../../messages/types";
+import type { Conversation } from "../state/conversation";
+import type { Emit } from "../state/live-messages";
+import type { QueryState } from "../state/query-state";
 
 /** Adds usage to the query's ledger; returns the usage as counted (see {@link countedUsage}). */
 export function recordUsage(

@@ -4,22 +4,23 @@
  * channel; never throws for provider failures — every way out is a {@link ModelOutcome}.
  * @module
  */
-import { totalInputTokens } from "../cost/usage";
-import { HookFailure, TimeoutError } from "../errors";
-import type { SDKMessage } from "../messages/sdk-messages";
-import type { AssistantModelMessage } from "../messages/types";
-import type { ModelRequest, ModelStreamEvent } from "../model/client";
-import { isPromptTooLongError, toProviderError } from "../model/errors";
-import { retryDelayMs } from "../model/retry";
-import { startDeadline } from "../shared/deadline";
-import { raceWithSignal } from "../shared/signals";
-import { NOOP_SPAN, type SpanHandle } from "../telemetry/telemetry";
+import { totalInputTokens } from "../../cost/usage";
+import { HookFailure, TimeoutError } from "../../errors";
+import type { SDKMessage } from "../../messages/sdk-messages";
+import type { AssistantModelMessage } from "../../messages/types";
+import type { ModelRequest, ModelStreamEvent } from "../../model/client";
+import { isPromptTooLongError, toProviderError } from "../../model/errors";
+import { retryDelayMs } from "../../model/retry";
+import { startDeadline } from "../../shared/deadline";
+import { raceWithSignal } from "../../shared/signals";
+import { NOOP_SPAN, type SpanHandle } from "../../telemetry/telemetry";
+import { meetHookFailure } from "../state/hook-failure";
+import type { Emit } from "../state/live-messages";
+import type { LoopContext } from "../state/loop-context";
+import type { QueryState } from "../state/query-state";
 import { cancelledOutcome, type ModelFailure, type ModelOutcome, unfinishedOf } from "./model-outcome";
 import { recordUsage } from "./record-usage";
 import { hasRequestShapers, shapeRequest } from "./shape-request";
-import type { Emit } from "./state/live-messages";
-import type { LoopContext } from "./state/loop-context";
-import type { QueryState } from "./state/query-state";
 import { UnfinishedResponse } from "./unfinished-response";
 
 /** The request fields that do not change between attempts. */
@@ -202,7 +203,7 @@ function failedAttempt(attempt: Attempt, error: unknown, signal: AbortSignal): M
   }
   if (error instanceof TimeoutError) return { kind: "timeout", error }; // the client's own deadline
   if (error instanceof HookFailure) {
-    attempt.query.channel.emit({ type: "system", subtype: "hook_error", hook: "onModelRequest", error });
+    meetHookFailure(error, signal, attempt.query.channel.emit, "onModelRequest"); // not aborted: reported
     return { kind: "hook_failed", error };
   }
   return {

@@ -7,9 +7,9 @@
  * @module
  */
 
-import { type PartialUsage, readUsage, toUsage } from "../messages/reported-usage";
-import type { ModelStreamEvent } from "../messages/stream-event";
-import type { Usage } from "../messages/types";
+import { type PartialUsage, readUsage, toUsage } from "../../messages/reported-usage";
+import type { ModelStreamEvent } from "../../messages/stream-event";
+import type { Usage } from "../../messages/types";
 
 /** Follows the raw stream events of one attempt. Cheap: it keeps only text and usage. */
 export class UnfinishedResponse {

@@ -5,8 +5,8 @@
  * resumed conversation (another process, the same store) offers the same tools, in the same order.
  * @module
  */
-import type { ContentBlock, ModelMessage } from "../../messages/types";
-import { foundToolNames, SEARCH_TOOLS_TOOL_NAME } from "../../tools/search-tools-tool";
+import type { ContentBlock, ModelMessage } from "../messages/types";
+import { foundToolNames, SEARCH_TOOLS_TOOL_NAME } from "./search-tools-tool";
 
 /**
  * The names loaded in `messages` (by `search_tools` results, and the names of tool calls — the

@@ -3,12 +3,12 @@
  * call only; history is never touched.
  * @module
  */
-import type { HookFailure } from "../errors";
-import { requestOverride } from "../hooks/overrides";
-import { runHookChain } from "../hooks/run-hooks";
-import type { HookMatcher, Hooks, ModelRequestInput, ModelRequestOutput } from "../hooks/types";
-import type { ModelRequest } from "../model/client";
-import type { ModelRequestShaper } from "./state/loop-config";
+import type { HookFailure } from "../../errors";
+import { requestOverride } from "../../hooks/overrides";
+import { runHookChain } from "../../hooks/run-hooks";
+import type { HookMatcher, Hooks, ModelRequestInput, ModelRequestOutput } from "../../hooks/types";
+import type { ModelRequest } from "../../model/client";
+import type { ModelRequestShaper } from "../state/loop-config";
 
 /** Whether any request shaper is configured. */
 export function hasRequestShapers(option: ModelRequestShaper | undefined, hooks: Hooks | undefined): boolean {

@@ -3,14 +3,14 @@
  * when the tool set changes, not per turn.
  * @module
  */
-import { InvalidOptionError } from "../../errors";
-import type { ModelMessage } from "../../messages/types";
-import type { ModelToolDefinition } from "../../model/client";
-import type { ToolChoice } from "../../model/model-settings";
-import { createSearchToolsTool, SEARCH_TOOLS_TOOL_NAME } from "../../tools/search-tools-tool";
-import { SUBMIT_OUTPUT_TOOL_NAME, type SubmitOutputTool } from "../../tools/submit-output";
-import type { Tool } from "../../tools/tool";
+import { InvalidOptionError } from "../errors";
+import type { ModelMessage } from "../messages/types";
+import type { ModelToolDefinition } from "../model/client";
+import type { ToolChoice } from "../model/model-settings";
 import { FoundTools } from "./found-tools";
+import { createSearchToolsTool, SEARCH_TOOLS_TOOL_NAME } from "./search-tools-tool";
+import { SUBMIT_OUTPUT_TOOL_NAME, type SubmitOutputTool } from "./submit-output";
+import type { Tool } from "./tool";
 
 /**
  * How deferred tools (`deferLoading`) are offered: `"provider"` sends them with `defer_loading: true`

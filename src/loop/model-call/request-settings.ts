@@ -3,8 +3,9 @@
  * summary request (compaction of history or of a tool result) keeps.
  * @module
  */
-import { MODEL_SETTING_KEYS, SUMMARY_SETTING_KEYS } from "../model/model-setting-keys";
-import type { RequestSettings } from "./state/loop-config";
+
+import { MODEL_SETTING_KEYS, SUMMARY_SETTING_KEYS } from "../../model/model-setting-keys";
+import type { RequestSettings } from "../state/loop-config";
 
 /** The request fields the settings go onto (a main or a summary request's base). */
 type SettingsTarget = RequestSettings & { maxTokens: number };

@@ -3,9 +3,9 @@
  * never throw for provider failures; every way out is a {@link ModelOutcome}.
  * @module
  */
-import type { HookFailure, ProviderError, TimeoutError } from "../errors";
-import type { AssistantModelMessage } from "../messages/types";
-import { InterruptReason, type QuerySignals } from "./state/query-signals";
+import type { HookFailure, ProviderError, TimeoutError } from "../../errors";
+import type { AssistantModelMessage } from "../../messages/types";
+import { InterruptReason, type QuerySignals } from "../state/query-signals";
 import type { UnfinishedResponse } from "./unfinished-response";
 
 /** How a model request ended. */
@@ -30,6 +30,11 @@ export interface ModelCallTiming {
 
 /** A model request that got no response. */
 export type ModelFailure = Exclude<ModelOutcome, { kind: "response" }>;
+
+/** What the main request of a turn came to, as the loop's decision reads it. */
+export type ModelReply =
+  /** The model answered; the usage is counted, the response not recorded yet. */
+  { kind: "answered"; response: AssistantModelMessage } | { kind: "unanswered"; failure: ModelFailure };
 
 /** A model request (or other work) ended by the query's cancellation. */
 export type Cancelled = Extract<ModelOutcome, { kind: "aborted" | "interrupted" }>;

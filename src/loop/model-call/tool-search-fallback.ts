@@ -6,11 +6,11 @@
  * once, as context management's fallback is — and the same turn is sent again without the fields.
  * @module
  */
-import type { ContentBlock, ModelMessage } from "../messages/types";
-import { mayRefuseToolSearch } from "../model/tool-search-support";
+import type { ContentBlock, ModelMessage } from "../../messages/types";
+import { mayRefuseToolSearch } from "../../model/tool-search-support";
+import type { LoopContext } from "../state/loop-context";
+import type { QueryState } from "../state/query-state";
 import type { ModelFailure } from "./model-outcome";
-import type { LoopContext } from "./state/loop-context";
-import type { QueryState } from "./state/query-state";
 
 /**
  * Whether `failure` made the conversation fall back to client-side tool search (then the request

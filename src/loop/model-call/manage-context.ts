@@ -9,17 +9,17 @@
  * server compaction is counted and reported like ours — or, refused or ignored, handed to the SDK.
  * @module
  */
-import { withoutServerCompaction } from "../compaction/server-compaction-view";
-import { totalInputTokens } from "../cost/usage";
-import type { ModelMessage } from "../messages/types";
-import { applyContextEdits, estimateRequestTokens } from "../model/context-editing";
-import type { CompactEdit, ContextEdits } from "../model/context-management";
-import { hasCompactionBlock } from "../model/server-compaction";
+import { withoutServerCompaction } from "../../compaction/server-compaction-view";
+import { totalInputTokens } from "../../cost/usage";
+import type { ModelMessage } from "../../messages/types";
+import { applyContextEdits, estimateRequestTokens } from "../../model/context-editing";
+import type { CompactEdit, ContextEdits } from "../../model/context-management";
+import { hasCompactionBlock } from "../../model/server-compaction";
+import type { LoopContext } from "../state/loop-context";
+import type { QueryState } from "../state/query-state";
 import type { RequestBase } from "./call-model";
 import type { ModelOutcome } from "./model-outcome";
 import { recordUsage } from "./record-usage";
-import type { LoopContext } from "./state/loop-context";
-import type { QueryState } from "./state/query-state";
 
 /** Puts this turn's messages (edited or not) and edits on `base`, the main request's fields. */
 export function manageContext(loop: LoopContext<unknown>, base: RequestBase, model: string): void {
@@ -65,17 +65,13 @@ function serverCompaction(loop: LoopContext<unknown>): CompactEdit | undefined {
 }
 
 /**
- * Takes in what the answer says about context management, then returns `reply` unchanged: a
- * server compaction (counted, reported), the provider's applied edits (or their absence: the SDK
- * takes over), or the SDK's own, reported as a `context_edits` message when what is cleared changed.
+ * Takes in what the answer says about context management: a server compaction (counted,
+ * reported), the provider's applied edits (or their absence: the SDK takes over), or the SDK's
+ * own, reported as a `context_edits` message when what is cleared changed.
  */
-export function observeContext(
-  loop: LoopContext<unknown>,
-  query: QueryState,
-  reply: ModelOutcome,
-): ModelOutcome {
+export function observeContext(loop: LoopContext<unknown>, query: QueryState, reply: ModelOutcome): void {
   if (loop.conversation.context.askedCompaction) observeCompaction(loop, query, reply);
-  if (reply.kind !== "response" || !loop.config.context.management) return reply;
+  if (reply.kind !== "response" || !loop.config.context.management) return;
   const state = loop.conversation.context;
   if (state.askedProvider) {
     const reported = reply.message.meta?.context_management;
@@ -89,7 +85,7 @@ export function observeContext(
             "The provider did not apply the context edits (its response has no context_management): the SDK applies them to the requests from now on.",
         });
       }
-      return reply;
+      return;
     }
     if (state.changed(reported.applied_edits))
       query.channel.emit({
@@ -98,7 +94,7 @@ export function observeContext(
         where: "provider",
         applied_edits: reported.applied_edits,
       });
-    return reply;
+    return;
   }
   if (state.changed(state.clientEdits))
     query.channel.emit({
@@ -107,7 +103,6 @@ export function observeContext(
       where: "client",
       applied_edits: state.clientEdits,
     });
-  return reply;
 }
 
 /**

@@ -1,0 +1,133 @@
+/**
+ * Step 2 of the loop: the main request of a turn, made and its answer taken in. Its fields and
+ * settings are built on the first turn of a query and refreshed on each one rather than rebuilt (a
+ * model call copies them into the request it sends, so refreshing them later changes nothing sent).
+ * @module
+ */
+import { isBlankText } from "../../messages/blank-text";
+import type { AssistantModelMessage, MessageMeta } from "../../messages/types";
+import type { LoopContext } from "../state/loop-context";
+import type { QueryState } from "../state/query-state";
+import { callModel, type ModelCallSettings, type RequestBase, type StreamObserver } from "./call-model";
+import { manageContext, observeContext } from "./manage-context";
+import { type ModelCallTiming, type ModelOutcome, type ModelReply, unfinishedOf } from "./model-outcome";
+import { recordUsage } from "./record-usage";
+import { withRequestSettings } from "./request-settings";
+
+/** The main request's parts, reused by every turn of one query. */
+export class MainRequest {
+  private base: RequestBase | undefined;
+  private callSettings: ModelCallSettings | undefined;
+
+  constructor(
+    private readonly loop: LoopContext<unknown>,
+    private readonly query: QueryState,
+  ) {}
+
+  /**
+   * Makes this turn's request (`streamedCalls`: what starts read-only calls while it streams) and
+   * takes in what it returned: context management's report, the usage (an `unknown_pricing` notice
+   * may follow) and the result text — or, cut off while streaming, the text it had shown.
+   */
+  async call(streamedCalls: StreamObserver | undefined): Promise<ModelReply> {
+    const { loop, query } = this;
+    const settings = this.settings();
+    settings.streamedCalls = streamedCalls;
+    const reply = await callModel(loop, query, this.fields(), settings);
+    observeContext(loop, query, reply);
+    return takeReply(loop, query, reply);
+  }
+
+  /** The request fields of this turn: the history and tool set as they are now. */
+  private fields(): RequestBase {
+    const { conversation } = this.loop;
+    if (!this.base) {
+      const { modelSettings } = this.loop.config;
+      const base: RequestBase = {
+        system: conversation.systemPrompt(modelSettings.systemPrompt),
+        messages: conversation.history.messages,
+        tools: conversation.tools.requestDefinitions(conversation.history.messages),
+        maxTokens: this.query.maxTokens,
+        outputFormat: modelSettings.outputFormat,
+      };
+      // The query's settings (the agent's, with its overrides), resolved once per query.
+      this.base = withRequestSettings(base, this.query.settings);
+    }
+    // Cached until the tool set changes, or tool search finds more (appended); a forced deferred tool is loaded.
+    this.base.tools = conversation.tools.requestDefinitions(
+      conversation.history.messages,
+      this.base.toolChoice,
+    );
+    // History (replaced by compaction and replaceHistory), or the edited copy this turn sends.
+    manageContext(this.loop, this.base, conversation.model);
+    return this.base;
+  }
+
+  /** The call settings of this turn: the model as `setModel()` left it. */
+  private settings(): ModelCallSettings {
+    const model = this.loop.conversation.model;
+    if (!this.callSettings) {
+      const { modelSettings } = this.loop.config;
+      this.callSettings = {
+        model,
+        fallbackModel: modelSettings.fallbackModel,
+        streamEvents: modelSettings.streamEvents,
+        applyRequestHooks: true,
+      };
+    }
+    this.callSettings.model = model;
+    return this.callSettings;
+  }
+}
+
+/** A response's usage is counted and its text kept; a request cut off while streaming leaves its text. */
+function takeReply(loop: LoopContext<unknown>, query: QueryState, reply: ModelOutcome): ModelReply {
+  if (reply.kind !== "response") {
+    const text = unfinishedOf(reply)?.text;
+    if (text) query.takeUnfinishedText(text);
+    return { kind: "unanswered", failure: reply };
+  }
+  query.answeredText = textOf(reply.message);
+  recordUsage(loop.conversation, query, reply.model, reply.message.usage, query.channel.emit);
+  const response = withTurnMeta(withoutBlankText(reply.message), reply.timing, query.ledger.lastCostUsd);
+  query.stopReason = response.stop_reason ?? null;
+  query.stopSequence = response.stop_sequence;
+  return { kind: "answered", response };
+}
+
+/**
+ * The response as history may hold it: without blank text blocks (empty or whitespace only), which
+ * the provider refuses when they are sent back. The client's message is not changed.
+ */
+function withoutBlankText(message: AssistantModelMessage): AssistantModelMessage {
+  if (!message.content.some(isBlankText)) return message;
+  return { ...message, content: message.content.filter((block) => !isBlankText(block)) };
+}
+
+/**
+ * The response with what the turn was beside it ({@link MessageMeta}: times, latency, cost,
+ * retries, fallback) — recorded, never sent. A new object: the client's message is not changed.
+ */
+function withTurnMeta(
+  message: AssistantModelMessage,
+  timing: ModelCallTiming | undefined,
+  costUsd: number,
+): AssistantModelMessage {
+  const meta: MessageMeta = { ...message.meta };
+  if (timing) {
+    meta.started_at = new Date(timing.startedAt).toISOString();
+    meta.ended_at = new Date(timing.endedAt).toISOString();
+    meta.latency_ms = timing.endedAt - timing.startedAt;
+    if (timing.retries > 0) meta.retries = timing.retries;
+    if (timing.fallbackFrom !== undefined) meta.fallback_from = timing.fallbackFrom;
+  }
+  meta.cost_usd = costUsd;
+  return { ...message, meta };
+}
+
+/** The text blocks of `message` joined, whitespace-only ones included. */
+function textOf(message: AssistantModelMessage): string {
+  let text = "";
+  for (const block of message.content) if (block.type === "text") text += block.text;
+  return text;
+}

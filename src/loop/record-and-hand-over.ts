@@ -1,0 +1,24 @@
+/**
+ * How a step puts what it produced into the conversation: the message enters history (redacted,
+ * `HistoryLog.record`), is written to the store, and is handed over to the consumer as history
+ * holds it, after the failures its write reported — the response (step 3), the tool results
+ * (step 5) and the messages the loop adds to go on.
+ * @module
+ */
+import type { AssistantModelMessage, UserModelMessage } from "../messages/types";
+import type { LoopContext } from "./state/loop-context";
+import type { QueryState } from "./state/query-state";
+
+/** Records `message` in history, saves it, then hands it over as an `assistant` or `user` message. */
+export async function recordAndHandOver(
+  loop: LoopContext<unknown>,
+  query: QueryState,
+  message: AssistantModelMessage | UserModelMessage,
+): Promise<void> {
+  const history = loop.conversation.history;
+  const entry = history.record(message);
+  const writing = history.save(entry);
+  if (writing) await writing; // no store: nothing to wait for, and no tick spent on it
+  if (entry.role === "assistant") query.channel.handOver({ type: "assistant", message: entry });
+  else query.channel.handOver({ type: "user", message: entry as typeof entry & UserModelMessage });
+}
