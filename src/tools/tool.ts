@@ -6,6 +6,7 @@
 import type { ImageBlock, TextBlock } from "../messages/types";
 import type { JsonSchema } from "../model/client";
 import type { AgentToolContext } from "./agent-context";
+import type { AgentCallOutcome, AgentCallSetup } from "./child-suspension";
 import type { FileCheckpoints } from "./file-checkpoints";
 
 /**
@@ -80,4 +81,11 @@ export interface Tool<Input = any> {
   readonly fileCheckpoints?: FileCheckpoints;
   /** Runs the tool. A throw becomes an error tool_result. */
   execute(input: Input, context: ToolContext): ToolOutput | Promise<ToolOutput>;
+  /**
+   * Set on a tool whose calls run an agent of their own (`defineSubagent`). Inside an agent's query
+   * the loop calls it instead of {@link Tool.execute}: the messages of the call's batch go to the
+   * consumer live, and a call whose child paused for approval comes back `suspended` — the parent
+   * pauses with it, and calls it again with `setup.resume` once the decisions are given.
+   */
+  runAgentCall?(input: Input, context: ToolContext, setup: AgentCallSetup): Promise<AgentCallOutcome>;
 }

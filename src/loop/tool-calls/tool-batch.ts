@@ -3,25 +3,26 @@
  * `concurrency` at once); any other call runs alone, after every call before it and before every
  * call after it. Outcomes come back in the model's order, whatever order the calls ran in. A
  * subagent call suspended inside its child stops the batch: the calls not yet started do not
- * start ({@link NOT_STARTED}), concurrent ones already running finish.
+ * start (`not_started`), concurrent ones already running finish.
  * @module
  */
 import type { ToolUseBlock } from "../../messages/types";
-import { errorOutcome, type ToolCallOutcome } from "../../tools/tool-output";
+import { type CallOutcome, errorOutcome, type ToolCallOutcome } from "../../tools/tool-output";
 import { runToolCall } from "./tool-call";
 import type { ToolRuntime } from "./tool-runtime";
 
-/**
- * The outcome of a call a suspension kept from starting (compared by identity; never recorded:
- * the batch pauses).
- */
-export const NOT_STARTED: ToolCallOutcome = {
-  block: { type: "tool_result", tool_use_id: "", content: "not started", is_error: true },
-  endTurn: false,
-};
+/** A call a suspension kept from starting: never recorded, the batch pauses. */
+export interface NotStartedCall {
+  kind: "not_started";
+}
+
+/** How one call of a batch came out: answered, suspended in its subagent's child, or not started. */
+export type BatchOutcome = CallOutcome | NotStartedCall;
+
+const NOT_STARTED: NotStartedCall = { kind: "not_started" };
 
 /** Runs one call of a batch (the whole pipeline, or the rest of it for a call already cleared). */
-export type RunOne = (call: ToolUseBlock, runtime: ToolRuntime) => Promise<ToolCallOutcome>;
+export type RunOne = (call: ToolUseBlock, runtime: ToolRuntime) => Promise<CallOutcome>;
 
 /**
  * Runs the calls of one assistant message, group by group: a call that is not read-only, a lone
@@ -33,8 +34,8 @@ export async function runToolBatch(
   runtime: ToolRuntime,
   concurrency: number,
   runOne: RunOne = runToolCall,
-): Promise<ToolCallOutcome[]> {
-  const outcomes: ToolCallOutcome[] = new Array(calls.length);
+): Promise<BatchOutcome[]> {
+  const outcomes: BatchOutcome[] = new Array(calls.length);
   let start = 0;
   while (start < calls.length) {
     if (runtime.signal.aborted) {
@@ -49,7 +50,7 @@ export async function runToolBatch(
     } else {
       const outcome = await runOne(calls[start]!, runtime);
       outcomes[start] = outcome;
-      suspended = outcome.suspension !== undefined;
+      suspended = outcome.kind === "suspended";
       start += 1;
     }
     if (suspended) {
@@ -81,7 +82,7 @@ async function runConcurrently(
   { start, end }: { start: number; end: number },
   runtime: ToolRuntime,
   concurrency: number,
-  outcomes: ToolCallOutcome[],
+  outcomes: BatchOutcome[],
   runOne: RunOne,
 ): Promise<boolean> {
   let next = start;
@@ -94,7 +95,7 @@ async function runConcurrently(
         ? notRun(calls[position]!)
         : await runOne(calls[position]!, runtime);
       outcomes[position] = outcome;
-      if (outcome.suspension) suspended = true;
+      if (outcome.kind === "suspended") suspended = true;
     }
   };
   const workers = Math.max(1, Math.min(concurrency, end - start));

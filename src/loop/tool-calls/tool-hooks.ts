@@ -82,7 +82,7 @@ export async function runPostToolUseHooks(
       if (output.updatedOutput === undefined) return false;
       checkOutputOverride(output.updatedOutput);
       const replaced = outcomeFromOutput(call, output.updatedOutput);
-      current = { block: replaced.block, endTurn: current.endTurn || replaced.endTurn };
+      current = { kind: "result", block: replaced.block, endTurn: current.endTurn || replaced.endTurn };
       return false;
     },
     signal: runtime.signal,
