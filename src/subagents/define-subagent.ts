@@ -6,10 +6,9 @@
  */
 
 import { isPromiseLike } from "../shared/maybe-async";
-import type { AgentCallOutcome, AgentCallSetup } from "../tools/child-suspension";
 import { defineTool } from "../tools/define-tool";
 import type { ParseWithJsonSchema, SchemaLike } from "../tools/schema";
-import type { Tool, ToolContext, ToolOutput } from "../tools/tool";
+import type { AgentCallOutcome, AgentCallSetup, Tool, ToolContext, ToolOutput } from "../tools/tool";
 import { runChild } from "./run-child";
 import { MAX_SUBAGENT_DEPTH, type SubagentDefinition } from "./subagent-definition";
 import { SubagentSkills } from "./subagent-skills";

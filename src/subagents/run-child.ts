@@ -16,8 +16,7 @@ import type { PendingApproval } from "../messages/approvals";
 import type { SDKMessage, SDKResultMessage } from "../messages/sdk-messages";
 import { redact } from "../shared/redact";
 import type { AgentToolContext } from "../tools/agent-context";
-import type { AgentCallOutcome, AgentCallSetup } from "../tools/child-suspension";
-import type { ToolContext, ToolOutput } from "../tools/tool";
+import type { AgentCallOutcome, AgentCallSetup, ToolContext, ToolOutput } from "../tools/tool";
 import type { SubagentDefinition } from "./subagent-definition";
 
 /**

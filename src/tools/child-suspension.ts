@@ -1,7 +1,7 @@
 /**
  * The tool side of a pause inside a subagent. A tool that runs an agent of its own
- * (`Tool.runAgentCall`, set by `defineSubagent`) answers a call with a typed
- * {@link AgentCallOutcome}: a result, or — when its child paused for approval — a suspension, which
+ * (`Tool.runAgentCall`, set by `defineSubagent`) answers a call with a typed `AgentCallOutcome`
+ * (`tools/tool.ts`): a result, or — when its child paused for approval — a suspension, which
  * the parent's batch pauses with. When the parent is resumed, the loop calls it again with a
  * {@link ChildResume} and the recreated child goes on from its pause. The loop's side of the story
  * (the marker, the resume) is `loop/approvals/child-pause.ts`. Plain typed fields: a subagent
@@ -10,7 +10,6 @@
  */
 import type { ApprovalDecisions, PendingApproval } from "../messages/approvals";
 import type { ModelMessage } from "../messages/types";
-import type { ToolOutput } from "./tool";
 
 /** What a suspended subagent call hands its parent. */
 export interface ChildSuspension {
@@ -27,19 +26,3 @@ export interface ChildResume {
   approvals: ApprovalDecisions;
   history?: ModelMessage[];
 }
-
-/** What the loop hands a subagent call besides its input and context. */
-export interface AgentCallSetup {
-  /** Set when the call resumes a call suspended inside its child: the child goes on from its pause. */
-  resume?: ChildResume;
-  /**
-   * The tracing the child nests in — the query's tracing settings and the call's `execute_tool`
-   * span — when tracing is on. Opaque here: the agent that the child runs on reads it.
-   */
-  tracing?: unknown;
-}
-
-/** How a subagent call ended: with a tool output, or suspended while its child waits for approval. */
-export type AgentCallOutcome =
-  | { kind: "result"; output: ToolOutput }
-  | { kind: "suspended"; suspension: ChildSuspension };

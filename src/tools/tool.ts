@@ -6,7 +6,7 @@
 import type { ImageBlock, TextBlock } from "../messages/types";
 import type { JsonSchema } from "../model/client";
 import type { AgentToolContext } from "./agent-context";
-import type { AgentCallOutcome, AgentCallSetup } from "./child-suspension";
+import type { ChildResume, ChildSuspension } from "./child-suspension";
 import type { FileCheckpoints } from "./file-checkpoints";
 
 /**
@@ -89,3 +89,19 @@ export interface Tool<Input = any> {
    */
   runAgentCall?(input: Input, context: ToolContext, setup: AgentCallSetup): Promise<AgentCallOutcome>;
 }
+
+/** What the loop hands a subagent call besides its input and context. */
+export interface AgentCallSetup {
+  /** Set when the call resumes a call suspended inside its child: the child goes on from its pause. */
+  resume?: ChildResume;
+  /**
+   * The tracing the child nests in — the query's tracing settings and the call's `execute_tool`
+   * span — when tracing is on. Opaque here: the agent that the child runs on reads it.
+   */
+  tracing?: unknown;
+}
+
+/** How a subagent call ended: with a tool output, or suspended while its child waits for approval. */
+export type AgentCallOutcome =
+  | { kind: "result"; output: ToolOutput }
+  | { kind: "suspended"; suspension: ChildSuspension };

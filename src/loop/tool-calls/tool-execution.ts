@@ -12,8 +12,8 @@ import { isPromiseLike } from "../../shared/maybe-async";
 import { redact } from "../../shared/redact";
 import { raceWithSignal } from "../../shared/signals";
 import type { InheritedTracing, SpanHandle } from "../../telemetry/telemetry";
-import type { AgentCallSetup, ChildResume } from "../../tools/child-suspension";
-import type { ToolContext, ToolOutput } from "../../tools/tool";
+import type { ChildResume } from "../../tools/child-suspension";
+import type { AgentCallSetup, ToolContext, ToolOutput } from "../../tools/tool";
 import {
   type CallOutcome,
   errorOutcome,
