@@ -84,7 +84,9 @@ export class ToolRunner<T> {
     if (decisions || batchMayAsk(calls, runtime)) {
       streamed?.discard(); // none started: a batch that may ask never starts calls early
       const gated = decisions ? { ...runtime, decisions } : runtime;
-      return runGatedBatch(calls, gated, toolConcurrency, resumed).then((batch) =>
+      // A batch that is not resumed records that none of its calls started while they are cleared.
+      const history = decisions ? undefined : this.loop.conversation.history;
+      return runGatedBatch(calls, gated, toolConcurrency, { history, resumed }).then((batch) =>
         "paused" in batch
           ? { blocks: [], paused: { pending: batch.paused } }
           : batchResults(calls, batch.outcomes, withOutputSchema),

@@ -11,6 +11,7 @@
  * checks ran before they started); its other calls are cleared and run as above.
  * @module
  */
+import type { HistoryLog } from "../../history/history-log";
 import type { PendingApproval } from "../../messages/approvals";
 import type { ToolUseBlock } from "../../messages/types";
 import { type CallOutcome, errorOutcome } from "../../tools/tool-output";
@@ -18,6 +19,7 @@ import { type BatchOutcome, runToolBatch } from "../tool-calls/tool-batch";
 import { type Clearance, clearToolCall, completeToolCall } from "../tool-calls/tool-call";
 import type { ToolRuntime } from "../tool-calls/tool-runtime";
 import { carriedOutcome, carriedOver, type ResumedBatch } from "./child-pause";
+import { recordNothingStarted, retractNothingStarted } from "./record-pause";
 
 /** What a gated batch came to: its outcomes, or a pause. */
 export type GatedBatch = { outcomes: BatchOutcome[] } | { paused: PendingApproval[] };
@@ -29,20 +31,24 @@ export function batchMayAsk(calls: readonly ToolUseBlock[], runtime: ToolRuntime
 }
 
 /**
- * Clears every call, then pauses (nothing runs) or runs the batch. `resumed` is what a batch
- * resumed after a pause inside a subagent carries over (`child-pause.ts`).
+ * Clears every call, then pauses (nothing runs) or runs the batch. `history`, for a batch that is
+ * not resumed, holds the record that none of its calls started while they are cleared
+ * (`record-pause.ts`). `resumed` is what a batch resumed after a pause inside a subagent carries
+ * over (`child-pause.ts`).
  */
 export async function runGatedBatch(
   calls: readonly ToolUseBlock[],
   runtime: ToolRuntime,
   concurrency: number,
-  resumed?: ResumedBatch,
+  { history, resumed }: { history?: HistoryLog; resumed?: ResumedBatch },
 ): Promise<GatedBatch> {
-  const clearances = new Map<string, Clearance>();
-  for (const call of calls) {
-    if (runtime.signal.aborted) break; // the calls left are answered as not run by the batch
-    if (carriedOver(call, resumed)) continue;
-    clearances.set(call.id, await clearToolCall(call, runtime));
+  const recorded = history !== undefined && (await recordNothingStarted(history));
+  let clearances: Map<string, Clearance>;
+  try {
+    clearances = await clearAll(calls, runtime, resumed);
+  } catch (error) {
+    if (recorded) await retractNothingStarted(history);
+    throw error;
   }
   const paused: PendingApproval[] = [];
   for (const { call, result } of clearances.values()) {
@@ -56,8 +62,9 @@ export async function runGatedBatch(
       span.set({ "agent_lattice.tool.awaiting_approval": "ask" in result });
       span.end();
     }
-    return { paused };
+    return { paused }; // the pause's marker takes the place of the record
   }
+  if (recorded) await retractNothingStarted(history);
   const finished = new Set<string>();
   const runOne = (call: ToolUseBlock, shared: ToolRuntime): Promise<CallOutcome> => {
     finished.add(call.id);
@@ -73,6 +80,21 @@ export async function runGatedBatch(
     // Calls the batch did not reach (an abort) still close their spans.
     for (const [id, { span }] of clearances) if (!finished.has(id)) span.end();
   }
+}
+
+/** Clears the calls in the model's order (those carried over from a pause excepted). */
+async function clearAll(
+  calls: readonly ToolUseBlock[],
+  runtime: ToolRuntime,
+  resumed: ResumedBatch | undefined,
+): Promise<Map<string, Clearance>> {
+  const clearances = new Map<string, Clearance>();
+  for (const call of calls) {
+    if (runtime.signal.aborted) break; // the calls left are answered as not run by the batch
+    if (carriedOver(call, resumed)) continue;
+    clearances.set(call.id, await clearToolCall(call, runtime));
+  }
+  return clearances;
 }
 
 function notRun(call: ToolUseBlock): string {

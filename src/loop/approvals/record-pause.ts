@@ -7,8 +7,16 @@
  * recorded the same way: its marker lists every call waiting, the children's too, and holds the
  * results of the calls that finished before it and the suspended subagent calls — with their
  * children's histories when those have no store of their own.
+ *
+ * Before a batch that may pause checks its calls, it records that none of them has started
+ * (`history/unstarted-calls.ts`; a store write only for such a batch, in a durable history): a
+ * process killed before the marker is written leaves calls that crash repair answers "not run".
+ * The pause replaces the record with the marker (and marks the paused message
+ * `meta.calls_not_started`, for a marker removed later); a batch that runs takes it back first.
  * @module
  */
+import type { HistoryLog } from "../../history/history-log";
+import { isUnstartedCallsRecord, unstartedCallsRecord } from "../../history/unstarted-calls";
 import { approvalMarker, callsDigest } from "../../messages/approvals";
 import type { ToolUseBlock } from "../../messages/types";
 import type { Outcome } from "../decide-next";
@@ -16,7 +24,22 @@ import type { LoopContext } from "../state/loop-context";
 import type { QueryState } from "../state/query-state";
 import type { BatchPause } from "./child-pause";
 
-/** Appends the approval marker and ends the query with the pending calls. */
+/**
+ * Records that none of the calls of the last assistant message has started — when history is
+ * durable (in memory only, a crash leaves nothing to repair). Whether it did.
+ */
+export async function recordNothingStarted(history: HistoryLog): Promise<boolean> {
+  if (!history.durable) return false;
+  await history.append(unstartedCallsRecord());
+  return true;
+}
+
+/** Takes the record that no call started back, before the first call runs. */
+export async function retractNothingStarted(history: HistoryLog): Promise<void> {
+  if (isUnstartedCallsRecord(history.messages.at(-1))) await history.replace(history.messages.slice(0, -1));
+}
+
+/** Records the approval marker (in place of the record that no call started) and ends the query with the pending calls. */
 export async function recordPause<T>(
   loop: LoopContext<T>,
   query: QueryState,
@@ -25,14 +48,20 @@ export async function recordPause<T>(
   const { pending } = pause;
   const marker = approvalMarker(pending, pause);
   // Binds the decisions to the calls as recorded: an edit of the stored tool_use is refused at resume.
-  const response = loop.conversation.history.messages.at(-1);
+  const { history } = loop.conversation;
+  const unstarted = isUnstartedCallsRecord(history.messages.at(-1));
+  const response = history.messages.at(unstarted ? -2 : -1);
   if (response?.role === "assistant") {
     marker.calls_digest = callsDigest(
       response.content.filter((block): block is ToolUseBlock => block.type === "tool_use"),
     );
   }
   // Recorded like every entry: redacted, the children's histories included.
-  await loop.conversation.history.append(marker);
+  if (unstarted && response?.role === "assistant") {
+    // No call started: the paused message says so too, in case the marker is lost.
+    const paused = { ...response, meta: { ...response.meta, calls_not_started: true as const } };
+    await history.replace([...history.messages.slice(0, -2), paused, marker]);
+  } else await history.append(marker);
   const ids = pending.map((call) => call.tool_use_id);
   query.span.set({ "agent_lattice.approvals.paused": true, "agent_lattice.approvals.pending_ids": ids });
   query.span.event("agent_lattice.approvals.paused", {

@@ -102,7 +102,8 @@ function withResumeRecord(
     not_run: notRun,
   };
   if (marker.settled_results?.length) record.settled_results = marker.settled_results;
-  return { ...response, meta: { ...response.meta, approvals_resumed: record } };
+  const { calls_not_started: _paused, ...meta } = response.meta ?? {};
+  return { ...response, meta: { ...meta, approvals_resumed: record } };
 }
 
 /**
