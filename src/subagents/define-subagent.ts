@@ -5,7 +5,6 @@
  * @module
  */
 
-import { isPromiseLike } from "../shared/maybe-async";
 import { defineTool } from "../tools/define-tool";
 import type { ParseWithJsonSchema, SchemaLike } from "../tools/schema";
 import type { AgentCallOutcome, AgentCallSetup, Tool, ToolContext, ToolOutput } from "../tools/tool";
@@ -56,17 +55,14 @@ export function defineSubagent(definition: SubagentDefinition): Tool {
   const skills = new SubagentSkills(definition); // skill folders are read once, at the first call
   // The loop runs each call through `runAgentCall`: the child's messages reach the parent's consumer
   // while it runs, and a call whose child pauses for approval is suspended, then resumed.
-  const runAgentCall = (
+  const runAgentCall = async (
     input: unknown,
     context: ToolContext,
     setup?: AgentCallSetup,
   ): Promise<AgentCallOutcome> => {
     const depth = (context.agent?.depth ?? 0) + 1;
-    if (depth > MAX_SUBAGENT_DEPTH)
-      return Promise.resolve({ kind: "result", output: tooDeep(definition.name) });
-    const forCall = skills.forCall();
-    if (!isPromiseLike(forCall)) return runChild(forCall, renderInput(input), context, depth, setup);
-    return forCall.then((loaded) => runChild(loaded, renderInput(input), context, depth, setup));
+    if (depth > MAX_SUBAGENT_DEPTH) return { kind: "result", output: tooDeep(definition.name) };
+    return runChild(await skills.forCall(), renderInput(input), context, depth, setup);
   };
   const tool = defineTool({
     name: definition.name,

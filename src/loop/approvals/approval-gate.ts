@@ -14,9 +14,10 @@
 import type { HistoryLog } from "../../history/history-log";
 import type { PendingApproval } from "../../messages/approvals";
 import type { ToolUseBlock } from "../../messages/types";
-import { type CallOutcome, errorOutcome } from "../../tools/tool-output";
+import type { CallOutcome } from "../../tools/tool-output";
 import { type BatchOutcome, runToolBatch } from "../tool-calls/tool-batch";
 import { type Clearance, clearToolCall, completeToolCall } from "../tool-calls/tool-call";
+import { notRunOutcome } from "../tool-calls/tool-refusals";
 import type { ToolRuntime } from "../tool-calls/tool-runtime";
 import { carriedOutcome, carriedOver, type ResumedBatch } from "./child-pause";
 import { recordNothingStarted, retractNothingStarted } from "./record-pause";
@@ -71,7 +72,7 @@ export async function runGatedBatch(
     const carried = resumed && carriedOutcome(call, resumed, shared);
     if (carried) return carried;
     const clearance = clearances.get(call.id);
-    if (!clearance) return Promise.resolve(errorOutcome(call.id, notRun(call)));
+    if (!clearance) return Promise.resolve(notRunOutcome(call));
     return completeToolCall(clearance, shared);
   };
   try {
@@ -95,8 +96,4 @@ async function clearAll(
     clearances.set(call.id, await clearToolCall(call, runtime));
   }
   return clearances;
-}
-
-function notRun(call: ToolUseBlock): string {
-  return `The tool "${call.name}" was not run because the query was aborted.`;
 }

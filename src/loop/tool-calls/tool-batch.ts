@@ -7,8 +7,9 @@
  * @module
  */
 import type { ToolUseBlock } from "../../messages/types";
-import { type CallOutcome, errorOutcome, type ToolCallOutcome } from "../../tools/tool-output";
+import type { CallOutcome } from "../../tools/tool-output";
 import { runToolCall } from "./tool-call";
+import { notRunOutcome } from "./tool-refusals";
 import type { ToolRuntime } from "./tool-runtime";
 
 /** A call a suspension kept from starting: never recorded, the batch pauses. */
@@ -39,7 +40,7 @@ export async function runToolBatch(
   let start = 0;
   while (start < calls.length) {
     if (runtime.signal.aborted) {
-      for (let index = start; index < calls.length; index++) outcomes[index] = notRun(calls[index]!);
+      for (let index = start; index < calls.length; index++) outcomes[index] = notRunOutcome(calls[index]!);
       break;
     }
     const end = readOnlyRunEnd(calls, start, runtime);
@@ -92,7 +93,7 @@ async function runConcurrently(
       const position = next++;
       // After an abort, calls not yet started are not run (nor shown to hooks).
       const outcome = runtime.signal.aborted
-        ? notRun(calls[position]!)
+        ? notRunOutcome(calls[position]!)
         : await runOne(calls[position]!, runtime);
       outcomes[position] = outcome;
       if (outcome.kind === "suspended") suspended = true;
@@ -101,8 +102,4 @@ async function runConcurrently(
   const workers = Math.max(1, Math.min(concurrency, end - start));
   await Promise.all(Array.from({ length: workers }, worker));
   return suspended;
-}
-
-function notRun(call: ToolUseBlock): ToolCallOutcome {
-  return errorOutcome(call.id, `The tool "${call.name}" was not run because the query was aborted.`);
 }
