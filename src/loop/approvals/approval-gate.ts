@@ -44,12 +44,11 @@ export async function runGatedBatch(
   { history, resumed }: { history?: HistoryLog; resumed?: ResumedBatch },
 ): Promise<GatedBatch> {
   const recorded = history !== undefined && (await recordNothingStarted(history));
-  let clearances: Map<string, Clearance>;
-  try {
-    clearances = await clearAll(calls, runtime, resumed);
-  } catch (error) {
-    if (recorded) await retractNothingStarted(history);
-    throw error;
+  const clearances = new Map<string, Clearance>(); // clearing never rejects: a failure is a refusal
+  for (const call of calls) {
+    if (runtime.signal.aborted) break; // the calls left are answered as not run by the batch
+    if (carriedOver(call, resumed)) continue;
+    clearances.set(call.id, await clearToolCall(call, runtime));
   }
   const paused: PendingApproval[] = [];
   for (const { call, result } of clearances.values()) {
@@ -81,19 +80,4 @@ export async function runGatedBatch(
     // Calls the batch did not reach (an abort) still close their spans.
     for (const [id, { span }] of clearances) if (!finished.has(id)) span.end();
   }
-}
-
-/** Clears the calls in the model's order (those carried over from a pause excepted). */
-async function clearAll(
-  calls: readonly ToolUseBlock[],
-  runtime: ToolRuntime,
-  resumed: ResumedBatch | undefined,
-): Promise<Map<string, Clearance>> {
-  const clearances = new Map<string, Clearance>();
-  for (const call of calls) {
-    if (runtime.signal.aborted) break; // the calls left are answered as not run by the batch
-    if (carriedOver(call, resumed)) continue;
-    clearances.set(call.id, await clearToolCall(call, runtime));
-  }
-  return clearances;
 }
