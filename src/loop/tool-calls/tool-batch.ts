@@ -20,8 +20,6 @@ export interface NotStartedCall {
 /** How one call of a batch came out: answered, suspended in its subagent's child, or not started. */
 export type BatchOutcome = CallOutcome | NotStartedCall;
 
-const NOT_STARTED: NotStartedCall = { kind: "not_started" };
-
 /** Runs one call of a batch (the whole pipeline, or the rest of it for a call already cleared). */
 export type RunOne = (call: ToolUseBlock, runtime: ToolRuntime) => Promise<CallOutcome>;
 
@@ -55,7 +53,7 @@ export async function runToolBatch(
       start += 1;
     }
     if (suspended) {
-      for (let index = 0; index < calls.length; index++) outcomes[index] ??= NOT_STARTED;
+      for (let index = 0; index < calls.length; index++) outcomes[index] ??= { kind: "not_started" };
       break;
     }
   }
