@@ -216,6 +216,8 @@ export interface ParentQuery {
    * span is a child of the call's `execute_tool` span.
    */
   tracing?: unknown;
+  /** How many subagents up the chain the child runs: 1 for a top-level agent's subagent (`AgentToolContext.depth`). */
+  depth?: number;
   /** `gen_ai.agent.name` of the child's spans when it inherits the parent's tracing. */
   agentName?: string;
   /** The child talks to a client of its own: the parent's `providerName` is not inherited. */

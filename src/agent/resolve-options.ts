@@ -141,6 +141,7 @@ function resolveLimits<T>(options: AgentOptions<T>, maxTurns: number): LoopLimit
     maxTurns,
     maxBudgetUsd: options.maxBudgetUsd,
     sharedBudget: options._internal?.parent?.budget,
+    subagentDepth: options._internal?.parent?.depth ?? 0,
     maxTokensContinuations,
     toolConcurrency,
     streamingToolExecution: streaming ?? true,

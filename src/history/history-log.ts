@@ -63,6 +63,11 @@ export class HistoryLog {
     private readonly secrets: readonly string[] = [],
   ) {}
 
+  /** Whether history is kept in a store (what a crash would leave behind), not in memory only. */
+  get durable(): boolean {
+    return this.store !== undefined;
+  }
+
   /** The redaction boundary of history: every message it takes in passes here. */
   private clean(messages: ModelMessage[]): ModelMessage[] {
     return redactMessage(messages, this.secrets);

@@ -13,6 +13,7 @@ import type {
   ToolUseBlock,
   UserModelMessage,
 } from "../messages/types";
+import { isUnstartedCallsRecord } from "./unstarted-calls";
 
 /**
  * The text of the error tool_result {@link repairHistoryTail} gives a call whose result was never
@@ -31,6 +32,16 @@ export const NOT_RUN_TOOL_RESULT_TEXT =
   "This tool call was not run: a person denied it when it waited for approval (the process stopped " +
   "before that answer was recorded). It had no effect.";
 
+/**
+ * The text of the error tool_result {@link repairHistoryTail} gives a call that the record shows
+ * never started, in a batch that may pause for approval whose pause is not recorded: the process
+ * stopped while its calls were checked (the record that none started is still there), or the
+ * marker of its pause was removed (the paused message says `meta.calls_not_started`).
+ */
+export const UNRECORDED_PAUSE_TOOL_RESULT_TEXT =
+  "This tool call was not run: it was checked for approval, and the pause it waited in is not " +
+  "recorded (the process stopped before it was, or it was removed). It had no effect.";
+
 /** What {@link repairHistoryTail} returns. */
 export interface HistoryTailRepair {
   /** The repaired history (the input itself is never changed; untouched messages are shared). */
@@ -44,6 +55,10 @@ export interface HistoryTailRepair {
  * - a history ending in a pause for approval (the calls, then their approval marker) is left as
  *   it is: those calls wait for a decision, they did not crash; a marker whose calls are not the
  *   ones before it is dropped;
+ * - a history ending in the record that none of the calls before it started (a batch that may
+ *   pause, stopped while its calls were checked: `history/unstarted-calls.ts`) loses the record, and
+ *   each call gets a result saying it was not run ({@link UNRECORDED_PAUSE_TOOL_RESULT_TEXT}) — so
+ *   does each call of a paused message whose marker is gone (`meta.calls_not_started`);
  * - trailing assistant messages with no content are dropped;
  * - each `tool_use` of the last assistant message that has no `tool_result` gets an `is_error`
  *   result saying it was never recorded ({@link UNRECORDED_TOOL_RESULT_TEXT}) — unless the message
@@ -63,8 +78,11 @@ export interface HistoryTailRepair {
 export function repairHistoryTail(messages: readonly ModelMessage[]): HistoryTailRepair {
   // A pause for approval is not a crash: its calls stay pending, without results.
   if (pendingPause(messages)) return { messages: messages.slice(), repaired: 0 };
-  // A marker that no longer matches the calls before it is dropped; those calls are repaired.
-  const unmarked = isApprovalMarker(messages[messages.length - 1]) ? messages.slice(0, -1) : messages;
+  // A marker that no longer matches the calls before it is dropped; those calls are repaired. So is
+  // the record that none of them started: they are answered "not run".
+  const last = messages[messages.length - 1];
+  const unstarted = isUnstartedCallsRecord(last);
+  const unmarked = unstarted || isApprovalMarker(last) ? messages.slice(0, -1) : messages;
   const kept = dropTrailingEmptyAssistantMessages(unmarked);
   let repaired = messages.length - kept.length;
   const callIndex = findLastAssistantIndex(kept);
@@ -81,8 +99,13 @@ export function repairHistoryTail(messages: readonly ModelMessage[]): HistoryTai
   if (dangling.length === 0) return { messages: kept, repaired };
   repaired += dangling.length;
 
-  const resumed = (kept[callIndex] as AssistantModelMessage).meta?.approvals_resumed;
-  const results = dangling.map((call) => resultFromRecord(call, resumed));
+  const meta = (kept[callIndex] as AssistantModelMessage).meta;
+  const notStarted = unstarted || (meta?.calls_not_started === true && !meta.approvals_resumed);
+  const results = dangling.map((call) =>
+    notStarted
+      ? errorResult(call, UNRECORDED_PAUSE_TOOL_RESULT_TEXT)
+      : resultFromRecord(call, meta?.approvals_resumed),
+  );
   if (following === undefined) return { messages: [...kept, { role: "user", content: results }], repaired };
   return {
     messages: [...kept.slice(0, -1), withResultsAdded(following as UserModelMessage, results)],
@@ -128,12 +151,12 @@ function resultFromRecord(
   const settled = resumed?.settled_results?.find((result) => result.tool_use_id === call.id);
   if (settled) return settled;
   if (Array.isArray(resumed?.not_run) && resumed.not_run.includes(call.id))
-    return { type: "tool_result", tool_use_id: call.id, content: NOT_RUN_TOOL_RESULT_TEXT, is_error: true };
-  return unrecordedResultFor(call);
+    return errorResult(call, NOT_RUN_TOOL_RESULT_TEXT);
+  return errorResult(call, UNRECORDED_TOOL_RESULT_TEXT);
 }
 
-function unrecordedResultFor(call: ToolUseBlock): ToolResultBlock {
-  return { type: "tool_result", tool_use_id: call.id, content: UNRECORDED_TOOL_RESULT_TEXT, is_error: true };
+function errorResult(call: ToolUseBlock, text: string): ToolResultBlock {
+  return { type: "tool_result", tool_use_id: call.id, content: text, is_error: true };
 }
 
 /** Existing tool results first, then the added ones, then the message's other blocks. */

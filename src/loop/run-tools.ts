@@ -15,11 +15,11 @@ import type {
   ToolUseBlock,
   UserModelMessage,
 } from "../messages/types";
-import { emitsLiveMessages } from "../tools/agent-context";
 import { SUBMIT_OUTPUT_TOOL_NAME } from "../tools/submit-output";
 import { type ToolCallOutcome, toolResultText } from "../tools/tool-output";
 import { batchMayAsk, runGatedBatch } from "./approvals/approval-gate";
-import { type BatchPause, childPause, recordPause } from "./approvals/record-pause";
+import { type BatchPause, childPause, type ResumedBatch } from "./approvals/child-pause";
+import { recordPause } from "./approvals/record-pause";
 import { toolResultCompactor } from "./compaction/compact-tool-result";
 import { type Outcome, READY } from "./decide-next";
 import type { Ending } from "./ending";
@@ -30,9 +30,9 @@ import type { QueryState } from "./state/query-state";
 import { submitOutput } from "./submit-output";
 import { agentToolContext } from "./tool-calls/agent-tool-context";
 import { StreamedToolCalls } from "./tool-calls/streamed-tool-calls";
-import { type RunOne, runToolBatch } from "./tool-calls/tool-batch";
+import { type BatchOutcome, type RunOne, runToolBatch } from "./tool-calls/tool-batch";
 import { runToolCall } from "./tool-calls/tool-call";
-import type { ResumedBatch, ToolRuntime } from "./tool-calls/tool-runtime";
+import type { ToolRuntime } from "./tool-calls/tool-runtime";
 
 /** The results of one batch, in the model's order, and the ending they cause, if any. */
 export interface ToolResults<T> {
@@ -77,8 +77,10 @@ export class ToolRunner<T> {
     const { toolConcurrency } = this.loop.config.limits;
     if (decisions || batchMayAsk(calls, runtime)) {
       streamed?.discard(); // none started: a batch that may ask never starts calls early
-      const gated = decisions ? { ...runtime, decisions, resumed } : runtime;
-      return runGatedBatch(calls, gated, toolConcurrency).then((batch) =>
+      const gated = decisions ? { ...runtime, decisions } : runtime;
+      // A batch that is not resumed records that none of its calls started while they are cleared.
+      const history = decisions ? undefined : this.loop.conversation.history;
+      return runGatedBatch(calls, gated, toolConcurrency, { history, resumed }).then((batch) =>
         "paused" in batch
           ? { blocks: [], paused: { pending: batch.paused } }
           : batchResults(calls, batch.outcomes, withOutputSchema),
@@ -157,7 +159,7 @@ export class ToolRunner<T> {
   /** Whether a call of the batch emits messages while it runs (a subagent): then they go live. */
   emitsLive(calls: readonly ToolUseBlock[]): boolean {
     const tools = this.loop.conversation.tools.byName;
-    for (const call of calls) if (emitsLiveMessages(tools.get(call.name))) return true;
+    for (const call of calls) if (tools.get(call.name)?.runAgentCall) return true;
     return false;
   }
 
@@ -192,21 +194,19 @@ export class ToolRunner<T> {
  */
 function batchResults<T>(
   calls: readonly ToolUseBlock[],
-  outcomes: ToolCallOutcome[],
+  outcomes: BatchOutcome[],
   withOutputSchema: boolean,
 ): ToolResults<T> {
   const blocks: ToolResultBlock[] = new Array(outcomes.length);
   let ender: ToolCallOutcome | undefined;
-  let suspended = false;
   let durations: Record<string, number> | undefined;
   for (let index = 0; index < outcomes.length; index++) {
     const outcome = outcomes[index]!;
+    if (outcome.kind !== "result") return { blocks: [], paused: childPause(calls, outcomes) };
     blocks[index] = outcome.block;
     if (outcome.durationMs !== undefined) (durations ??= {})[outcome.block.tool_use_id] = outcome.durationMs;
     if (outcome.endTurn && !ender) ender = outcome;
-    if (outcome.suspension) suspended = true;
   }
-  if (suspended) return { blocks: [], paused: childPause(calls, outcomes) };
   return ender
     ? { blocks, durations, ending: endTurnEnding(ender, withOutputSchema) }
     : { blocks, durations };

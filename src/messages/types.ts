@@ -169,6 +169,12 @@ export type MessageMeta = {
    * only the calls that were to run are "effect unverified".
    */
   approvals_resumed?: { not_run: string[]; settled_results?: ToolResultBlock[] };
+  /**
+   * An assistant turn whose calls were all checked, none started, and a pause for approval was
+   * recorded: should the marker be lost (removed by hand), crash repair answers them "not run".
+   * Dropped when the pause is resumed (then `approvals_resumed` says what runs).
+   */
+  calls_not_started?: true;
 };
 
 /** A user turn: a prompt, or tool results fed back. */

@@ -5,12 +5,9 @@
  * @module
  */
 
-import { isPromiseLike } from "../shared/maybe-async";
-import { EMITS_LIVE_MESSAGES } from "../tools/agent-context";
-import { RESUMES_CHILD } from "../tools/child-suspension";
 import { defineTool } from "../tools/define-tool";
 import type { ParseWithJsonSchema, SchemaLike } from "../tools/schema";
-import type { Tool, ToolContext, ToolOutput } from "../tools/tool";
+import type { AgentCallOutcome, AgentCallSetup, Tool, ToolContext, ToolOutput } from "../tools/tool";
 import { runChild } from "./run-child";
 import { MAX_SUBAGENT_DEPTH, type SubagentDefinition } from "./subagent-definition";
 import { SubagentSkills } from "./subagent-skills";
@@ -56,23 +53,34 @@ const DEFAULT_INPUT: ParseWithJsonSchema<{ prompt: string }> = {
  */
 export function defineSubagent(definition: SubagentDefinition): Tool {
   const skills = new SubagentSkills(definition); // skill folders are read once, at the first call
+  // The loop runs each call through `runAgentCall`: the child's messages reach the parent's consumer
+  // while it runs, and a call whose child pauses for approval is suspended, then resumed.
+  const runAgentCall = async (
+    input: unknown,
+    context: ToolContext,
+    setup?: AgentCallSetup,
+  ): Promise<AgentCallOutcome> => {
+    const depth = (context.agent?.depth ?? 0) + 1;
+    if (depth > MAX_SUBAGENT_DEPTH) return { kind: "result", output: tooDeep(definition.name) };
+    return runChild(await skills.forCall(), renderInput(input), context, depth, setup);
+  };
   const tool = defineTool({
     name: definition.name,
     description: definition.description,
     inputSchema: (definition.inputSchema ?? DEFAULT_INPUT) as SchemaLike<unknown>,
     readOnly: definition.readOnly ?? false,
     ...(definition.needsApproval !== undefined ? { needsApproval: definition.needsApproval } : {}),
-    execute: (input: unknown, context: ToolContext): Promise<ToolOutput> => {
-      const depth = (context.agent?.depth ?? 0) + 1;
-      if (depth > MAX_SUBAGENT_DEPTH) return Promise.resolve(tooDeep(definition.name));
-      const forCall = skills.forCall();
-      if (!isPromiseLike(forCall)) return runChild(forCall, renderInput(input), context, depth);
-      return forCall.then((loaded) => runChild(loaded, renderInput(input), context, depth));
-    },
+    // Called directly (outside the loop, over MCP), a call cannot be suspended: a pause is an error result.
+    execute: (input: unknown, context: ToolContext): Promise<ToolOutput> =>
+      runAgentCall(input, context).then(resultOf),
   });
-  // A child's messages reach the parent's consumer while the child runs; a call suspended in its
-  // child (a pause for approval there) is resumed by a call of this tool.
-  return Object.assign(tool, { [EMITS_LIVE_MESSAGES]: true, [RESUMES_CHILD]: true });
+  return { ...tool, runAgentCall };
+}
+
+/** The output of a call run without the loop: its child cannot suspend it. */
+function resultOf(outcome: AgentCallOutcome): ToolOutput {
+  if (outcome.kind === "result") return outcome.output;
+  throw new Error("a subagent call run outside the loop was suspended"); // runChild never suspends it
 }
 
 /** The child's first prompt: the bare text of a `{ prompt }` input, else the input as JSON. */

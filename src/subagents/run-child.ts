@@ -4,36 +4,40 @@
  * the parent's consumer tagged with the call's id, its cost to the parent's ledger as it comes, its
  * spans under the call's span, and its ending becomes the tool result.
  *
- * A child that pauses for approval suspends the call (inside an agent's query): the parent pauses
- * with the child's pending calls, and a copy of the child's history when the child has no store of
- * its own. The parent's resume calls the tool again with the decisions (`ChildResume`): the child
- * is recreated — over the copy, or its own store — and resumed with them.
+ * A child that pauses for approval suspends the call (run by the loop through `runAgentCall`): the
+ * parent pauses with the child's pending calls, and a copy of the child's history when the child
+ * has no store of its own. The parent's resume calls the tool again with the decisions
+ * (`AgentCallSetup.resume`): the child is recreated — over the copy, or its own store — and resumed
+ * with them. The loop's side of that story is `loop/approvals/child-pause.ts`.
  * @module
  */
 import { type Agent, createAgent } from "../agent/create-agent";
-import { DEFAULT_MAX_TURNS } from "../agent/options";
 import type { PendingApproval } from "../messages/approvals";
 import type { SDKMessage, SDKResultMessage } from "../messages/sdk-messages";
 import { redact } from "../shared/redact";
 import type { AgentToolContext } from "../tools/agent-context";
-import { childResumeOf, suspendedOutput } from "../tools/child-suspension";
-import type { Tool, ToolContext, ToolOutput } from "../tools/tool";
+import type { AgentCallOutcome, AgentCallSetup, ToolContext, ToolOutput } from "../tools/tool";
 import type { SubagentDefinition } from "./subagent-definition";
 
-/** Runs one child conversation for the call `context` answers, at `depth`; resolves with the tool result. */
+/**
+ * Runs one child conversation for the call `context` answers, at `depth`. `setup` is the loop's,
+ * when it runs the call (`runAgentCall`): then a child that pauses suspends the call; without it
+ * (`execute`, called directly) nobody could resume it, and the pause is an error result.
+ */
 export async function runChild(
   definition: SubagentDefinition,
   prompt: string,
   context: ToolContext,
   depth: number,
-): Promise<ToolOutput> {
+  setup?: AgentCallSetup,
+): Promise<AgentCallOutcome> {
   const host = context.agent;
   const model = definition.model ?? host?.model;
-  if (!model) return failure(definition, "it has no model: give it one (it runs outside an agent's query)");
-  if (host?.remainingBudgetUsd() === 0)
-    return failure(definition, "it was not run: the query's maxBudgetUsd is already spent");
-  const child = createChild(definition, model, host, context.toolUseId, depth);
-  const resume = childResumeOf(context);
+  if (!model) return failed(definition, "it has no model: give it one (it runs outside an agent's query)");
+  if (host?.budget.remainingUsd() === 0)
+    return failed(definition, "it was not run: the query's maxBudgetUsd is already spent");
+  const child = createChild(definition, model, context, depth, setup?.tracing);
+  const resume = setup?.resume;
   const stopOnInterrupt = () => child.interrupt();
   host?.interruption.addEventListener("abort", stopOnInterrupt, { once: true });
   let result: SDKResultMessage<unknown> | undefined;
@@ -47,16 +51,16 @@ export async function runChild(
       if (message.type === "result" && message.parent_tool_use_id === undefined) result = message;
       if (host) forward(host, message, context.toolUseId);
     }
-    // Inside an agent's query the parent pauses with the child (outside one, nobody could resume it).
-    if (result?.subtype === "requires_approval" && host)
+    // Run by an agent's loop, the parent pauses with the child (otherwise nobody could resume it).
+    if (result?.subtype === "requires_approval" && host && setup)
       return await suspend(definition, child, result, context.toolUseId);
   } finally {
     // The child's cost is already in the parent's ledger: its ledger passed each response on live.
     host?.interruption.removeEventListener("abort", stopOnInterrupt);
     await child.close();
   }
-  if (!result) return failure(definition, "it ended without a result");
-  return toolOutputOf(definition, result);
+  if (!result) return failed(definition, "it ended without a result");
+  return { kind: "result", output: toolOutputOf(definition, result) };
 }
 
 /**
@@ -68,23 +72,25 @@ async function suspend(
   child: Agent<unknown>,
   result: SDKResultMessage<unknown>,
   toolUseId: string,
-): Promise<ToolOutput> {
+): Promise<AgentCallOutcome> {
   const pending = (result.pending_approvals ?? []).map(
     (call): PendingApproval =>
       call.parent_tool_use_id !== undefined
         ? call
         : { ...call, parent_tool_use_id: toolUseId, agent: definition.name },
   );
-  if (definition.historyStore) return suspendedOutput({ agent: definition.name, pending });
-  return suspendedOutput({ agent: definition.name, pending, history: await child.getHistory() });
+  if (definition.historyStore) return { kind: "suspended", suspension: { agent: definition.name, pending } };
+  const history = await child.getHistory();
+  return { kind: "suspended", suspension: { agent: definition.name, pending, history } };
 }
 
+/** The child agent: the definition's options, under the parent query's client, secrets and budget. */
 function createChild(
   definition: SubagentDefinition,
   model: string,
-  host: AgentToolContext | undefined,
-  toolUseId: string,
+  { agent: host, toolUseId }: ToolContext,
   depth: number,
+  tracing: unknown,
 ): Agent<unknown> {
   const { name, description, readOnly, needsApproval, inputSchema, historyStore, tools, ...options } =
     definition;
@@ -94,8 +100,7 @@ function createChild(
     client: definition.client ?? host?.client,
     // The parent's secrets are the child's too: its spans, its store and its pause marker redact them.
     secrets: [...(definition.secrets ?? []), ...(host?.secrets ?? [])],
-    tools: (tools ?? []).map((tool) => atDepth(tool, depth)),
-    maxTurns: definition.maxTurns ?? DEFAULT_MAX_TURNS,
+    tools: tools ?? [],
     includePartialMessages: host?.includePartialMessages ?? false,
     historyStore: historyStore?.({ toolUseId }),
     // The parent's budget is shared live (each child response's cost goes to the parent's ledger
@@ -105,28 +110,14 @@ function createChild(
           ...definition._internal,
           parent: {
             budget: host.budget,
-            tracing: host.tracing,
+            depth,
+            tracing,
             agentName: name,
             ownClient: !!definition.client,
           },
         }
       : definition._internal,
   });
-}
-
-/** The child's tool, seeing the child's depth in its context (a nested subagent counts from it). */
-function atDepth(tool: Tool, depth: number): Tool {
-  return Object.create(tool, {
-    execute: {
-      value: (input: unknown, context: ToolContext) =>
-        tool.execute(
-          input,
-          context.agent
-            ? { ...context, agent: Object.create(context.agent, { depth: { value: depth } }) }
-            : context,
-        ),
-    },
-  }) as Tool;
 }
 
 /** Hands a child's message to the parent's consumer, tagged with the call's id (a grandchild's keeps its own). */
@@ -161,4 +152,9 @@ function toolOutputOf(definition: SubagentDefinition, result: SDKResultMessage<u
 function failure(definition: SubagentDefinition, why: string): ToolOutput {
   const secrets = definition.apiKey ? [definition.apiKey] : [];
   return { content: redact(`The subagent "${definition.name}" failed: ${why}`, secrets), isError: true };
+}
+
+/** A call that failed before or after its child ran: its error result. */
+function failed(definition: SubagentDefinition, why: string): AgentCallOutcome {
+  return { kind: "result", output: failure(definition, why) };
 }

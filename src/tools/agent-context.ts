@@ -1,24 +1,11 @@
 /**
  * What a tool that runs an agent of its own (a subagent) needs from the running query, besides
  * the plain {@link ToolContext}: the query's model and client, its message stream, its interrupt,
- * its budget, its cost ledger and how deep in a chain of subagents it runs.
+ * its budget (with its cost ledger) and how deep in a chain of subagents it runs.
  * @module
  */
 import type { ModelUsage, SDKMessage } from "../messages/sdk-messages";
 import type { ModelClient } from "../model/client";
-
-/**
- * Marks a tool whose calls emit messages while they run (a subagent): the loop delivers the
- * messages of a batch holding such a call live, as they come. Other batches hand their notices
- * (hook errors, summaries) over once their results are in history, so a consumer that stops on
- * one loses no result.
- */
-export const EMITS_LIVE_MESSAGES: unique symbol = Symbol.for("agent-lattice.emitsLiveMessages");
-
-/** Whether `tool` was marked with {@link EMITS_LIVE_MESSAGES}. */
-export function emitsLiveMessages(tool: object | undefined): boolean {
-  return (tool as { [EMITS_LIVE_MESSAGES]?: boolean } | undefined)?.[EMITS_LIVE_MESSAGES] === true;
-}
 
 /**
  * `ToolContext.agent`: built once per query by the loop and shared by every call of it, so a
@@ -44,23 +31,13 @@ export interface AgentToolContext {
    */
   emit(message: SDKMessage<unknown>): void;
   /**
-   * What is left of the query's `maxBudgetUsd` — and of every budget up the chain of subagents
-   * that started it — never below 0; undefined without any budget.
-   */
-  remainingBudgetUsd(): number | undefined;
-  /** Adds usage and cost spent on the query's behalf (a child's `model_usage`) to its ledger. */
-  addUsage(modelUsage: Readonly<Record<string, ModelUsage>>): void;
-  /**
-   * The query's budget, as a child agent shares it live: the child adds each response's cost as
-   * it comes and stops once {@link SharedBudget.exceeded} says a budget up the chain is crossed.
+   * The query's budget — the one budget API of a tool: what is left of it and of every budget up
+   * the chain ({@link SharedBudget.remainingUsd}), cost spent on the query's behalf
+   * ({@link SharedBudget.spend}), and whether one is crossed ({@link SharedBudget.exceeded}). A
+   * child agent shares it live: it adds each response's cost as it comes and stops once a budget
+   * up the chain is crossed.
    */
   readonly budget: SharedBudget;
-  /**
-   * The tracing a child agent nests in — the query's tracing settings and the `execute_tool` span
-   * of this call — set only on the context of a call of a tool marked {@link EMITS_LIVE_MESSAGES},
-   * with tracing on. Opaque here: the agent that the child runs on reads it.
-   */
-  readonly tracing?: unknown;
 }
 
 /** A budget crossed: the `maxBudgetUsd` and what was spent against it. */

@@ -9,22 +9,27 @@ import { toPlainJson, toWellFormedText } from "../shared/plain-json";
 import type { ChildSuspension } from "./child-suspension";
 import type { ToolOutput } from "./tool";
 
-/** A tool result block plus the tool's request to end the turn. */
+/** A call answered: its tool result block, plus the tool's request to end the turn. */
 export interface ToolCallOutcome {
+  kind: "result";
   block: ToolResultBlock;
   endTurn: boolean;
   /** The name of the error `execute` threw, when it threw one (recorded on the tool's span). */
   errorName?: string;
   /** An `endTurn` result's content as the tool returned it, when history holds its summary instead. */
   originalContent?: ToolResultBlock["content"];
-  /**
-   * A subagent call whose child paused for approval: no result yet (`block` is a placeholder,
-   * never recorded); the batch pauses with it.
-   */
-  suspension?: ChildSuspension;
   /** How long the call ran (execute, `postToolUse` hooks, summary) in ms; absent for a call that did not run. */
   durationMs?: number;
 }
+
+/** A subagent call whose child paused for approval: no result yet, the batch pauses with it. */
+export interface SuspendedCallOutcome {
+  kind: "suspended";
+  suspension: ChildSuspension;
+}
+
+/** How one call of a batch ended: answered, or suspended inside its subagent's child. */
+export type CallOutcome = ToolCallOutcome | SuspendedCallOutcome;
 
 /**
  * Normalises a tool's return value into what the Messages API accepts: content that is neither a
@@ -52,12 +57,20 @@ function readOutput(call: Pick<ToolUseBlock, "id" | "name">, output: ToolOutput)
   if (typeof output === "string") {
     // A lone surrogate (a string cut inside a character, say) becomes U+FFFD.
     const content = toWellFormedText(output);
-    return { block: { type: "tool_result", tool_use_id: toolUseId, content }, endTurn: false };
+    return {
+      kind: "result",
+      block: { type: "tool_result", tool_use_id: toolUseId, content },
+      endTurn: false,
+    };
   }
   if (output === null || typeof output !== "object" || !("content" in output)) {
     const text = output === undefined ? "" : serialised(output);
     if (text === undefined) return unserialisable(toolUseId, output);
-    return { block: { type: "tool_result", tool_use_id: toolUseId, content: text }, endTurn: false };
+    return {
+      kind: "result",
+      block: { type: "tool_result", tool_use_id: toolUseId, content: text },
+      endTurn: false,
+    };
   }
   const endTurn = output.endTurn === true;
   // A plain copy first: extra fields JSON cannot state (a function, a Symbol, a BigInt, a cycle, a
@@ -75,7 +88,7 @@ function readOutput(call: Pick<ToolUseBlock, "id" | "name">, output: ToolOutput)
     content = `The tool "${call.name}" reported an error without a message.`;
   const block: ToolResultBlock = { type: "tool_result", tool_use_id: toolUseId, content };
   if (output.isError) block.is_error = true;
-  return { block, endTurn };
+  return { kind: "result", block, endTurn };
 }
 
 /** The error result of content a tool_result cannot hold: the query goes on, the model is told. */
@@ -155,6 +168,7 @@ function unserialisable(toolUseId: string, output: unknown): ToolCallOutcome {
 /** An error result with a message the model can act on. */
 export function errorOutcome(toolUseId: string, message: string): ToolCallOutcome {
   return {
+    kind: "result",
     block: { type: "tool_result", tool_use_id: toolUseId, content: message, is_error: true },
     endTurn: false,
   };

@@ -6,6 +6,7 @@
 import type { ImageBlock, TextBlock } from "../messages/types";
 import type { JsonSchema } from "../model/client";
 import type { AgentToolContext } from "./agent-context";
+import type { ChildResume, ChildSuspension } from "./child-suspension";
 import type { FileCheckpoints } from "./file-checkpoints";
 
 /**
@@ -80,4 +81,27 @@ export interface Tool<Input = any> {
   readonly fileCheckpoints?: FileCheckpoints;
   /** Runs the tool. A throw becomes an error tool_result. */
   execute(input: Input, context: ToolContext): ToolOutput | Promise<ToolOutput>;
+  /**
+   * Set on a tool whose calls run an agent of their own (`defineSubagent`). Inside an agent's query
+   * the loop calls it instead of {@link Tool.execute}: the messages of the call's batch go to the
+   * consumer live, and a call whose child paused for approval comes back `suspended` — the parent
+   * pauses with it, and calls it again with `setup.resume` once the decisions are given.
+   */
+  runAgentCall?(input: Input, context: ToolContext, setup: AgentCallSetup): Promise<AgentCallOutcome>;
 }
+
+/** What the loop hands a subagent call besides its input and context. */
+export interface AgentCallSetup {
+  /** Set when the call resumes a call suspended inside its child: the child goes on from its pause. */
+  resume?: ChildResume;
+  /**
+   * The tracing the child nests in — the query's tracing settings and the call's `execute_tool`
+   * span — when tracing is on. Opaque here: the agent that the child runs on reads it.
+   */
+  tracing?: unknown;
+}
+
+/** How a subagent call ended: with a tool output, or suspended while its child waits for approval. */
+export type AgentCallOutcome =
+  | { kind: "result"; output: ToolOutput }
+  | { kind: "suspended"; suspension: ChildSuspension };

@@ -8,6 +8,7 @@ import { z } from "zod";
 import {
   NOT_RUN_TOOL_RESULT_TEXT,
   repairHistoryTail,
+  UNRECORDED_PAUSE_TOOL_RESULT_TEXT,
   UNRECORDED_TOOL_RESULT_TEXT,
 } from "../../src/history/repair";
 import { createAgent, defineTool, type ModelMessage } from "../../src/index";
@@ -106,5 +107,56 @@ describe("a resume that crashed before its results", () => {
     expect(repairHistoryTail(history).messages.at(-1)).toMatchObject({
       content: [{ tool_use_id: "a", content: UNRECORDED_TOOL_RESULT_TEXT }],
     });
+  });
+
+  it("a pause whose marker was removed by hand: its calls are 'not run', and resuming drops that record", async () => {
+    const store = createMemoryStore();
+    let runs = 0;
+    let atRun: ModelMessage[] | undefined;
+    const deploy = defineTool({
+      name: "deploy",
+      inputSchema: z.object({ target: z.string() }),
+      needsApproval: true,
+      execute: () => {
+        atRun ??= structuredClone(store.saved); // what a crash while it runs would leave
+        return `deployed ${++runs}`;
+      },
+    });
+    const client = () =>
+      createScriptedClient([
+        {
+          content: [toolUse("a", "deploy", { target: "staging" }), toolUse("b", "deploy", { target: "eu" })],
+        },
+        { content: "Done." },
+      ]);
+    const agent = createAgent({
+      model: "claude-sonnet-4-6",
+      client: client(),
+      tools: [deploy],
+      historyStore: store,
+    });
+    expect((await agent.prompt("Deploy.")).subtype).toBe("requires_approval");
+    // While it waits, the store holds the paused message (marked) and the marker; no other record.
+    expect(store.saved.map((message) => message.role)).toEqual(["user", "assistant", "user"]);
+    expect(store.saved[1]).toMatchObject({ meta: { calls_not_started: true } });
+    const lost = createMemoryStore(store.saved.slice(0, -1)); // the marker removed by hand
+    const restarted = createAgent({ model: "claude-sonnet-4-6", client: client(), historyStore: lost });
+    expect((await restarted.getHistory()).at(-1)).toEqual({
+      role: "user",
+      content: [
+        { type: "tool_result", tool_use_id: "a", content: UNRECORDED_PAUSE_TOOL_RESULT_TEXT, is_error: true },
+        { type: "tool_result", tool_use_id: "b", content: UNRECORDED_PAUSE_TOOL_RESULT_TEXT, is_error: true },
+      ],
+    });
+    // Resumed, the calls may run: the claim drops the mark, so a crash now is "effect unverified".
+    const approve = { approvals: { a: { approved: true as const }, b: { approved: true as const } } };
+    expect((await agent.prompt(approve)).subtype).toBe("success");
+    expect(runs).toBe(2);
+    expect(atRun!.at(-1)).toMatchObject({ role: "assistant", meta: { approvals_resumed: { not_run: [] } } });
+    expect((atRun!.at(-1) as { meta?: object }).meta).not.toHaveProperty("calls_not_started");
+    expect(repairHistoryTail(atRun!).messages.at(-1)).toMatchObject({
+      content: [{ content: UNRECORDED_TOOL_RESULT_TEXT }, { content: UNRECORDED_TOOL_RESULT_TEXT }],
+    });
+    await Promise.all([agent.close(), restarted.close()]);
   });
 });

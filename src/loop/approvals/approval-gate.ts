@@ -11,15 +11,19 @@
  * checks ran before they started); its other calls are cleared and run as above.
  * @module
  */
+import type { HistoryLog } from "../../history/history-log";
 import type { PendingApproval } from "../../messages/approvals";
 import type { ToolUseBlock } from "../../messages/types";
-import { errorOutcome, type ToolCallOutcome } from "../../tools/tool-output";
-import { runToolBatch } from "../tool-calls/tool-batch";
-import { type Clearance, clearToolCall, completeToolCall, resumeToolCall } from "../tool-calls/tool-call";
+import type { CallOutcome } from "../../tools/tool-output";
+import { type BatchOutcome, runToolBatch } from "../tool-calls/tool-batch";
+import { type Clearance, clearToolCall, completeToolCall } from "../tool-calls/tool-call";
+import { notRunOutcome } from "../tool-calls/tool-refusals";
 import type { ToolRuntime } from "../tool-calls/tool-runtime";
+import { carriedOutcome, carriedOver, type ResumedBatch } from "./child-pause";
+import { recordNothingStarted, retractNothingStarted } from "./record-pause";
 
 /** What a gated batch came to: its outcomes, or a pause. */
-export type GatedBatch = { outcomes: ToolCallOutcome[] } | { paused: PendingApproval[] };
+export type GatedBatch = { outcomes: BatchOutcome[] } | { paused: PendingApproval[] };
 
 /** Whether a call of `calls` could ask for approval (else the batch runs call by call, as always). */
 export function batchMayAsk(calls: readonly ToolUseBlock[], runtime: ToolRuntime): boolean {
@@ -27,16 +31,23 @@ export function batchMayAsk(calls: readonly ToolUseBlock[], runtime: ToolRuntime
   return calls.some((call) => Boolean(runtime.tools.get(call.name)?.needsApproval));
 }
 
-/** Clears every call, then pauses (nothing runs) or runs the batch. */
+/**
+ * Clears every call, then pauses (nothing runs) or runs the batch. `history`, for a batch that is
+ * not resumed, holds the record that none of its calls started while they are cleared
+ * (`record-pause.ts`). `resumed` is what a batch resumed after a pause inside a subagent carries
+ * over (`child-pause.ts`).
+ */
 export async function runGatedBatch(
   calls: readonly ToolUseBlock[],
   runtime: ToolRuntime,
   concurrency: number,
+  { history, resumed }: { history?: HistoryLog; resumed?: ResumedBatch },
 ): Promise<GatedBatch> {
-  const clearances = new Map<string, Clearance>();
+  const recorded = history !== undefined && (await recordNothingStarted(history));
+  const clearances = new Map<string, Clearance>(); // clearing never rejects: a failure is a refusal
   for (const call of calls) {
     if (runtime.signal.aborted) break; // the calls left are answered as not run by the batch
-    if (carriedOver(call, runtime)) continue;
+    if (carriedOver(call, resumed)) continue;
     clearances.set(call.id, await clearToolCall(call, runtime));
   }
   const paused: PendingApproval[] = [];
@@ -51,15 +62,16 @@ export async function runGatedBatch(
       span.set({ "agent_lattice.tool.awaiting_approval": "ask" in result });
       span.end();
     }
-    return { paused };
+    return { paused }; // the pause's marker takes the place of the record
   }
+  if (recorded) await retractNothingStarted(history);
   const finished = new Set<string>();
-  const runOne = (call: ToolUseBlock, shared: ToolRuntime): Promise<ToolCallOutcome> => {
+  const runOne = (call: ToolUseBlock, shared: ToolRuntime): Promise<CallOutcome> => {
     finished.add(call.id);
-    const carried = shared.resumed && carriedOutcome(call, shared);
+    const carried = resumed && carriedOutcome(call, resumed, shared);
     if (carried) return carried;
     const clearance = clearances.get(call.id);
-    if (!clearance) return Promise.resolve(errorOutcome(call.id, notRun(call)));
+    if (!clearance) return Promise.resolve(notRunOutcome(call));
     return completeToolCall(clearance, shared);
   };
   try {
@@ -68,22 +80,4 @@ export async function runGatedBatch(
     // Calls the batch did not reach (an abort) still close their spans.
     for (const [id, { span }] of clearances) if (!finished.has(id)) span.end();
   }
-}
-
-/** Whether a resumed batch carries `call` over from the pause (finished, or suspended in its child). */
-function carriedOver(call: ToolUseBlock, runtime: ToolRuntime): boolean {
-  const resumed = runtime.resumed;
-  return resumed !== undefined && (resumed.settled.has(call.id) || resumed.suspended.has(call.id));
-}
-
-/** The stored result of a finished call, or the resumed run of a suspended one; else undefined. */
-function carriedOutcome(call: ToolUseBlock, runtime: ToolRuntime): Promise<ToolCallOutcome> | undefined {
-  const settled = runtime.resumed!.settled.get(call.id);
-  if (settled) return Promise.resolve({ block: settled, endTurn: runtime.resumed!.endTurn.has(call.id) });
-  const resume = runtime.resumed!.suspended.get(call.id);
-  return resume ? resumeToolCall(call, resume, runtime) : undefined;
-}
-
-function notRun(call: ToolUseBlock): string {
-  return `The tool "${call.name}" was not run because the query was aborted.`;
 }

@@ -3,32 +3,43 @@
  * already, its calls without results, and the approval marker follows it — and the query ends
  * `requires_approval`, listing the calls waiting.
  *
- * A pause inside a subagent (a call of the batch suspended in its child, see
- * `tools/child-suspension.ts`) is recorded the same way: its marker lists every call waiting, the
- * children's too, and holds the results of the calls that finished before it and the suspended
- * subagent calls — with their children's histories when those have no store of their own.
+ * A pause inside a subagent (a call of the batch suspended in its child, see `child-pause.ts`) is
+ * recorded the same way: its marker lists every call waiting, the children's too, and holds the
+ * results of the calls that finished before it and the suspended subagent calls — with their
+ * children's histories when those have no store of their own.
+ *
+ * Before a batch that may pause checks its calls, it records that none of them has started
+ * (`history/unstarted-calls.ts`; a store write only for such a batch, in a durable history): a
+ * process killed before the marker is written leaves calls that crash repair answers "not run".
+ * The pause replaces the record with the marker (and marks the paused message
+ * `meta.calls_not_started`, for a marker removed later); a batch that runs takes it back first.
  * @module
  */
-import {
-  approvalMarker,
-  type ChildPauseState,
-  callsDigest,
-  type PendingApproval,
-  type SuspendedSubagentCall,
-} from "../../messages/approvals";
-import type { ToolResultBlock, ToolUseBlock } from "../../messages/types";
-import type { ToolCallOutcome } from "../../tools/tool-output";
+import type { HistoryLog } from "../../history/history-log";
+import { isUnstartedCallsRecord, unstartedCallsRecord } from "../../history/unstarted-calls";
+import { approvalMarker, callsDigest } from "../../messages/approvals";
+import type { ToolUseBlock } from "../../messages/types";
 import type { Outcome } from "../decide-next";
 import type { LoopContext } from "../state/loop-context";
 import type { QueryState } from "../state/query-state";
-import { NOT_STARTED } from "../tool-calls/tool-batch";
+import type { BatchPause } from "./child-pause";
 
-/** What a paused batch records: the calls waiting (its own and its children's), and a child pause's state. */
-export interface BatchPause extends ChildPauseState {
-  pending: PendingApproval[];
+/**
+ * Records that none of the calls of the last assistant message has started — when history is
+ * durable (in memory only, a crash leaves nothing to repair). Whether it did.
+ */
+export async function recordNothingStarted(history: HistoryLog): Promise<boolean> {
+  if (!history.durable) return false;
+  await history.append(unstartedCallsRecord());
+  return true;
 }
 
-/** Appends the approval marker and ends the query with the pending calls. */
+/** Takes the record that no call started back, before the first call runs. */
+export async function retractNothingStarted(history: HistoryLog): Promise<void> {
+  if (isUnstartedCallsRecord(history.messages.at(-1))) await history.replace(history.messages.slice(0, -1));
+}
+
+/** Records the approval marker (in place of the record that no call started) and ends the query with the pending calls. */
 export async function recordPause<T>(
   loop: LoopContext<T>,
   query: QueryState,
@@ -37,14 +48,20 @@ export async function recordPause<T>(
   const { pending } = pause;
   const marker = approvalMarker(pending, pause);
   // Binds the decisions to the calls as recorded: an edit of the stored tool_use is refused at resume.
-  const response = loop.conversation.history.messages.at(-1);
+  const { history } = loop.conversation;
+  const unstarted = isUnstartedCallsRecord(history.messages.at(-1));
+  const response = history.messages.at(unstarted ? -2 : -1);
   if (response?.role === "assistant") {
     marker.calls_digest = callsDigest(
       response.content.filter((block): block is ToolUseBlock => block.type === "tool_use"),
     );
   }
   // Recorded like every entry: redacted, the children's histories included.
-  await loop.conversation.history.append(marker);
+  if (unstarted && response?.role === "assistant") {
+    // No call started: the paused message says so too, in case the marker is lost.
+    const paused = { ...response, meta: { ...response.meta, calls_not_started: true as const } };
+    await history.replace([...history.messages.slice(0, -2), paused, marker]);
+  } else await history.append(marker);
   const ids = pending.map((call) => call.tool_use_id);
   query.span.set({ "agent_lattice.approvals.paused": true, "agent_lattice.approvals.pending_ids": ids });
   query.span.event("agent_lattice.approvals.paused", {
@@ -53,49 +70,4 @@ export async function recordPause<T>(
     "agent_lattice.approvals.tool_names": pending.map((call) => call.name),
   });
   return { kind: "ended", ending: { subtype: "requires_approval", pendingApprovals: pending } };
-}
-
-/**
- * The pause of a batch in which subagent calls were suspended inside their children: their calls
- * waiting, in the model's order; the results of the calls that finished; the suspended calls.
- */
-export function childPause(calls: readonly ToolUseBlock[], outcomes: readonly ToolCallOutcome[]): BatchPause {
-  const pending: PendingApproval[] = [];
-  const settled: ToolResultBlock[] = [];
-  const endTurn: string[] = [];
-  const listed = new Set<string>();
-  const suspended: SuspendedSubagentCall[] = [];
-  for (let index = 0; index < outcomes.length; index++) {
-    const outcome = outcomes[index]!;
-    if (outcome === NOT_STARTED) continue;
-    const suspension = outcome.suspension;
-    if (!suspension) {
-      settled.push(outcome.block);
-      if (outcome.endTurn) endTurn.push(outcome.block.tool_use_id);
-      continue;
-    }
-    const parentId = calls[index]!.id;
-    const ids: string[] = [];
-    let renamed = false;
-    for (const waiting of suspension.pending) {
-      const id = unusedId(waiting.tool_use_id, parentId, listed);
-      listed.add(id);
-      ids.push(id);
-      renamed ||= id !== waiting.tool_use_id;
-      pending.push(id === waiting.tool_use_id ? waiting : { ...waiting, tool_use_id: id });
-    }
-    const entry: SuspendedSubagentCall = { tool_use_id: parentId, agent: suspension.agent, pending_ids: ids };
-    if (renamed) entry.child_ids = suspension.pending.map((waiting) => waiting.tool_use_id);
-    if (suspension.history) entry.history = suspension.history;
-    suspended.push(entry);
-  }
-  return { pending, settled, endTurn, suspended }; // the marker keeps only what is not empty
-}
-
-/** `id`, or — when the flat list has it already — `<parentId>/<id>` (numbered on if that is taken too). */
-function unusedId(id: string, parentId: string, listed: ReadonlySet<string>): string {
-  if (!listed.has(id)) return id;
-  let candidate = `${parentId}/${id}`;
-  for (let n = 2; listed.has(candidate); n++) candidate = `${parentId}/${id}#${n}`;
-  return candidate;
 }

@@ -6,10 +6,10 @@
  * the batch's other calls run — its results enter history in the model's order, and the loop goes
  * on. A new prompt sent instead answers the pending calls as denied ({@link denyPendingCalls}).
  *
- * A pause inside a subagent resumes the same way: the calls that finished before it keep their
- * stored results, each suspended subagent call resumes its child with the decisions for the
- * child's calls (the child may finish, or pause again — and the parent with it), and the calls
- * that had not started run.
+ * A pause inside a subagent resumes the same way (`child-pause.ts`): the calls that finished before
+ * it keep their stored results, each suspended subagent call resumes its child with the decisions
+ * for the child's calls (the child may finish, or pause again — and the parent with it), and the
+ * calls that had not started run.
  * @module
  */
 import { ConversationConflictError, InvalidOptionError } from "../../errors";
@@ -17,7 +17,6 @@ import { errorResultsFor } from "../../history/dangling";
 import type { HistoryLog } from "../../history/history-log";
 import {
   type ApprovalDecision,
-  type ApprovalDecisions,
   type ApprovalMarker,
   assertDecisions,
   callsDigest,
@@ -30,12 +29,11 @@ import type {
   ToolUseBlock,
 } from "../../messages/types";
 import type { SpanHandle } from "../../telemetry/telemetry";
-import type { ChildResume } from "../../tools/child-suspension";
 import type { Outcome } from "../decide-next";
 import type { ToolRunner } from "../run-tools";
 import type { LoopContext } from "../state/loop-context";
 import type { QueryState } from "../state/query-state";
-import type { ResumedBatch } from "../tool-calls/tool-runtime";
+import { ownDecisions, resumedBatch } from "./child-pause";
 
 /** The text answering a pending call when a new prompt was sent instead of decisions. */
 export function supersededCall(call: ToolUseBlock): string {
@@ -86,9 +84,7 @@ export async function resumeApprovals<T>(
   });
   const resumed = resumedBatch(marker, byId);
   if (!resumed) return tools.answer(response, calls, byId);
-  // The decisions for the children's calls go to the children; the batch's own calls get theirs.
-  const own = new Map([...byId].filter(([id]) => !marker.pending_approvals.some(isChildCall(id))));
-  return tools.answer(response, calls, own, resumed);
+  return tools.answer(response, calls, ownDecisions(marker, byId), resumed);
 }
 
 /**
@@ -106,30 +102,8 @@ function withResumeRecord(
     not_run: notRun,
   };
   if (marker.settled_results?.length) record.settled_results = marker.settled_results;
-  return { ...response, meta: { ...response.meta, approvals_resumed: record } };
-}
-
-/** What a pause inside a subagent carries over to its resumed batch; undefined for a plain pause. */
-function resumedBatch(
-  marker: ApprovalMarker,
-  decisions: ReadonlyMap<string, ApprovalDecision>,
-): ResumedBatch | undefined {
-  if (!marker.suspended_calls && !marker.settled_results) return undefined;
-  const settled = new Map<string, ToolResultBlock>();
-  for (const result of marker.settled_results ?? []) settled.set(result.tool_use_id, result);
-  const suspended = new Map<string, ChildResume>();
-  for (const call of marker.suspended_calls ?? []) {
-    const approvals: ApprovalDecisions = {};
-    call.pending_ids.forEach((id, index) => {
-      approvals[call.child_ids?.[index] ?? id] = decisions.get(id)!;
-    });
-    suspended.set(call.tool_use_id, call.history ? { approvals, history: call.history } : { approvals });
-  }
-  return { settled, endTurn: new Set(marker.settled_end_turn ?? []), suspended };
-}
-
-function isChildCall(id: string): (pending: ApprovalMarker["pending_approvals"][number]) => boolean {
-  return (pending) => pending.tool_use_id === id && pending.parent_tool_use_id !== undefined;
+  const { calls_not_started: _paused, ...meta } = response.meta ?? {};
+  return { ...response, meta: { ...meta, approvals_resumed: record } };
 }
 
 /**

@@ -59,6 +59,8 @@ export interface LoopLimits {
    * `error_max_budget_usd` once it is crossed, as over its own `maxBudgetUsd`.
    */
   readonly sharedBudget: SharedBudget | undefined;
+  /** How many subagents up the chain this agent runs: 0 for a top-level agent (`AgentToolContext.depth`). */
+  readonly subagentDepth: number;
   /** Text-only responses cut at max_tokens that are continued. */
   readonly maxTokensContinuations: number;
   /** Read-only tool calls run at once. */

@@ -9,13 +9,12 @@ import { sharedBudgetOf } from "../state/query-budget";
 import type { QueryState } from "../state/query-state";
 
 /**
- * The query's model, client, channel, interrupt, budget and ledger as a tool sees them. The model
+ * The query's model, client, channel, interrupt, budget (with its ledger) and depth as a tool sees them. The model
  * is read at each use (a `setModel` between turns is seen); messages a tool emits go to the
  * query's one channel, which delivers them live while the batch runs.
  */
 export function agentToolContext<T>(loop: LoopContext<T>, query: QueryState): AgentToolContext {
   const { conversation, config, services } = loop;
-  const budget = sharedBudgetOf(loop, query);
   return {
     get model() {
       return conversation.model;
@@ -23,11 +22,9 @@ export function agentToolContext<T>(loop: LoopContext<T>, query: QueryState): Ag
     client: services.client,
     secrets: config.secrets,
     includePartialMessages: config.modelSettings.streamEvents,
-    depth: 0,
+    depth: config.limits.subagentDepth,
     interruption: query.signals.interruption,
     emit: query.channel.emit,
-    remainingBudgetUsd: budget.remainingUsd,
-    addUsage: budget.spend,
-    budget,
+    budget: sharedBudgetOf(loop, query),
   };
 }

@@ -22,8 +22,7 @@ import type { PermissionDenial, SDKMessage } from "../../messages/sdk-messages";
 import type { ModelStreamEvent } from "../../messages/stream-event";
 import type { ToolUseBlock } from "../../messages/types";
 import { type LinkedController, linkSignals } from "../../shared/signals";
-import { emitsLiveMessages } from "../../tools/agent-context";
-import type { ToolCallOutcome } from "../../tools/tool-output";
+import type { CallOutcome } from "../../tools/tool-output";
 import { runToolCall } from "./tool-call";
 import type { ToolRuntime } from "./tool-runtime";
 
@@ -35,7 +34,7 @@ interface OpenCall {
 }
 
 /** What the batch takes over: the started calls' outcomes, by tool_use_id. */
-export type StartedCalls = ReadonlyMap<string, Promise<ToolCallOutcome>>;
+export type StartedCalls = ReadonlyMap<string, Promise<CallOutcome>>;
 
 const NONE_STARTED: StartedCalls = new Map();
 
@@ -48,7 +47,7 @@ const NONE_STARTED: StartedCalls = new Map();
 class EarlyCalls {
   readonly open = new Map<number, OpenCall>();
   readonly waiting: ToolUseBlock[] = [];
-  readonly started = new Map<string, { call: ToolUseBlock; outcome: Promise<ToolCallOutcome> }>();
+  readonly started = new Map<string, { call: ToolUseBlock; outcome: Promise<CallOutcome> }>();
   running = 0;
   readonly link: LinkedController;
   readonly runtime: ToolRuntime;
@@ -129,7 +128,7 @@ export class StreamedToolCalls {
     this.starting = false;
     const early = this.early;
     if (!early) return NONE_STARTED;
-    const taken = new Map<string, Promise<ToolCallOutcome>>();
+    const taken = new Map<string, Promise<CallOutcome>>();
     for (const call of calls) {
       const started = early.started.get(call.id);
       if (started && sameInput(started.call, call)) taken.set(call.id, started.outcome);
@@ -162,7 +161,7 @@ export class StreamedToolCalls {
   /** A read-only tool of the agent, not a subagent (whose messages would go live before the response). */
   private mayStartEarly(name: string): boolean {
     const tool = this.base.tools.get(name);
-    return tool?.readOnly === true && !emitsLiveMessages(tool);
+    return tool?.readOnly === true && tool.runAgentCall === undefined;
   }
 
   private complete(early: EarlyCalls, open: OpenCall): void {

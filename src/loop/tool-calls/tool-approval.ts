@@ -6,12 +6,10 @@
  * @module
  */
 import type { ToolUseBlock } from "../../messages/types";
-import { describeThrown } from "../../shared/describe-thrown";
-import { raceWithSignal } from "../../shared/signals";
-import { errorOutcome, type ToolCallOutcome } from "../../tools/tool-output";
+import type { ToolCallOutcome } from "../../tools/tool-output";
 import { validateToolInput } from "./tool-input";
-import { askCanUseTool } from "./tool-permission";
-import { abortedOutcome, denyCall } from "./tool-refusals";
+import { askAboutCall, askCanUseTool } from "./tool-permission";
+import { denyCall } from "./tool-refusals";
 import type { ApprovalRequest, ClearedCall, ToolRuntime } from "./tool-runtime";
 
 /**
@@ -57,16 +55,9 @@ async function toolNeedsApproval(
 ): Promise<boolean | ToolCallOutcome> {
   const { needsApproval } = cleared.tool;
   if (typeof needsApproval !== "function") return needsApproval === true;
-  if (runtime.signal.aborted) return abortedOutcome(call);
-  try {
-    const context = { signal: runtime.signal, toolUseId: call.id, toolName: call.name };
-    const asking = Promise.resolve().then(() => needsApproval(cleared.value, context));
-    return (await raceWithSignal(asking, runtime.signal)) === true;
-  } catch (error) {
-    if (runtime.signal.aborted) return abortedOutcome(call);
-    return errorOutcome(
-      call.id,
-      `The approval check (needsApproval) for "${call.name}" failed: ${describeThrown(error)}. The call was not run.`,
-    );
-  }
+  const context = { signal: runtime.signal, toolUseId: call.id, toolName: call.name };
+  const asked = await askAboutCall(call, runtime, "approval check (needsApproval)", () =>
+    needsApproval(cleared.value, context),
+  );
+  return asked.answered ? asked.answer === true : asked.refusal;
 }

@@ -3,25 +3,25 @@
  * `concurrency` at once); any other call runs alone, after every call before it and before every
  * call after it. Outcomes come back in the model's order, whatever order the calls ran in. A
  * subagent call suspended inside its child stops the batch: the calls not yet started do not
- * start ({@link NOT_STARTED}), concurrent ones already running finish.
+ * start (`not_started`), concurrent ones already running finish.
  * @module
  */
 import type { ToolUseBlock } from "../../messages/types";
-import { errorOutcome, type ToolCallOutcome } from "../../tools/tool-output";
+import type { CallOutcome } from "../../tools/tool-output";
 import { runToolCall } from "./tool-call";
+import { notRunOutcome } from "./tool-refusals";
 import type { ToolRuntime } from "./tool-runtime";
 
-/**
- * The outcome of a call a suspension kept from starting (compared by identity; never recorded:
- * the batch pauses).
- */
-export const NOT_STARTED: ToolCallOutcome = {
-  block: { type: "tool_result", tool_use_id: "", content: "not started", is_error: true },
-  endTurn: false,
-};
+/** A call a suspension kept from starting: never recorded, the batch pauses. */
+export interface NotStartedCall {
+  kind: "not_started";
+}
+
+/** How one call of a batch came out: answered, suspended in its subagent's child, or not started. */
+export type BatchOutcome = CallOutcome | NotStartedCall;
 
 /** Runs one call of a batch (the whole pipeline, or the rest of it for a call already cleared). */
-export type RunOne = (call: ToolUseBlock, runtime: ToolRuntime) => Promise<ToolCallOutcome>;
+export type RunOne = (call: ToolUseBlock, runtime: ToolRuntime) => Promise<CallOutcome>;
 
 /**
  * Runs the calls of one assistant message, group by group: a call that is not read-only, a lone
@@ -33,12 +33,12 @@ export async function runToolBatch(
   runtime: ToolRuntime,
   concurrency: number,
   runOne: RunOne = runToolCall,
-): Promise<ToolCallOutcome[]> {
-  const outcomes: ToolCallOutcome[] = new Array(calls.length);
+): Promise<BatchOutcome[]> {
+  const outcomes: BatchOutcome[] = new Array(calls.length);
   let start = 0;
   while (start < calls.length) {
     if (runtime.signal.aborted) {
-      for (let index = start; index < calls.length; index++) outcomes[index] = notRun(calls[index]!);
+      for (let index = start; index < calls.length; index++) outcomes[index] = notRunOutcome(calls[index]!);
       break;
     }
     const end = readOnlyRunEnd(calls, start, runtime);
@@ -49,11 +49,11 @@ export async function runToolBatch(
     } else {
       const outcome = await runOne(calls[start]!, runtime);
       outcomes[start] = outcome;
-      suspended = outcome.suspension !== undefined;
+      suspended = outcome.kind === "suspended";
       start += 1;
     }
     if (suspended) {
-      for (let index = 0; index < calls.length; index++) outcomes[index] ??= NOT_STARTED;
+      for (let index = 0; index < calls.length; index++) outcomes[index] ??= { kind: "not_started" };
       break;
     }
   }
@@ -81,7 +81,7 @@ async function runConcurrently(
   { start, end }: { start: number; end: number },
   runtime: ToolRuntime,
   concurrency: number,
-  outcomes: ToolCallOutcome[],
+  outcomes: BatchOutcome[],
   runOne: RunOne,
 ): Promise<boolean> {
   let next = start;
@@ -91,17 +91,13 @@ async function runConcurrently(
       const position = next++;
       // After an abort, calls not yet started are not run (nor shown to hooks).
       const outcome = runtime.signal.aborted
-        ? notRun(calls[position]!)
+        ? notRunOutcome(calls[position]!)
         : await runOne(calls[position]!, runtime);
       outcomes[position] = outcome;
-      if (outcome.suspension) suspended = true;
+      if (outcome.kind === "suspended") suspended = true;
     }
   };
   const workers = Math.max(1, Math.min(concurrency, end - start));
   await Promise.all(Array.from({ length: workers }, worker));
   return suspended;
-}
-
-function notRun(call: ToolUseBlock): ToolCallOutcome {
-  return errorOutcome(call.id, `The tool "${call.name}" was not run because the query was aborted.`);
 }

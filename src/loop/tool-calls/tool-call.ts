@@ -13,8 +13,14 @@
  */
 import type { ToolUseBlock } from "../../messages/types";
 import type { SpanHandle } from "../../telemetry/telemetry";
-import { type ChildResume, resumesChild } from "../../tools/child-suspension";
-import { errorOutcome, type ToolCallOutcome, toolResultText } from "../../tools/tool-output";
+import type { ChildResume } from "../../tools/child-suspension";
+import {
+  type CallOutcome,
+  errorOutcome,
+  type SuspendedCallOutcome,
+  type ToolCallOutcome,
+  toolResultText,
+} from "../../tools/tool-output";
 import { checkApproval } from "./tool-approval";
 import { compactToolResult, executeTool } from "./tool-execution";
 import { runPostToolUseHooks, runPreToolUseHooks } from "./tool-hooks";
@@ -40,7 +46,7 @@ export interface Clearance {
  * result summary) is skipped. Rejects only when the result summary (`compactResult`) throws; every
  * failure of the call itself is its error result.
  */
-export async function runToolCall(call: ToolUseBlock, runtime: ToolRuntime): Promise<ToolCallOutcome> {
+export async function runToolCall(call: ToolUseBlock, runtime: ToolRuntime): Promise<CallOutcome> {
   return completeToolCall(await clearToolCall(call, runtime), runtime);
 }
 
@@ -63,20 +69,21 @@ export async function clearToolCall(call: ToolUseBlock, runtime: ToolRuntime): P
 /**
  * Executes a cleared call, runs its `postToolUse` hooks and summary, and ends its span; a refused
  * call only ends its span. A call still waiting for approval here (a batch that could not pause)
- * is refused. `resume` goes on with a call suspended in its child ({@link resumeToolCall}).
+ * is refused. `resume` goes on with a call suspended in its child (`approvals/child-pause.ts`).
  */
 export async function completeToolCall(
   clearance: Clearance,
   runtime: ToolRuntime,
   resume?: ChildResume,
-): Promise<ToolCallOutcome> {
+): Promise<CallOutcome> {
   const { call, span, result } = clearance;
   if ("block" in result) return endSpan(span, result);
   if ("ask" in result) return endSpan(span, errorOutcome(call.id, notPausable(call)));
   const startedAt = runtime.now?.();
   try {
-    let outcome = await executeTool(call, result, runtime, span, resume);
-    if (outcome.suspension) return suspendedSpan(span, outcome);
+    const executed = await executeTool(call, result, runtime, span, resume);
+    if (executed.kind === "suspended") return suspendedSpan(span, executed);
+    let outcome = executed;
     if (runtime.hooks?.postToolUse?.length)
       outcome = await runPostToolUseHooks(call, result.input, outcome, runtime);
     if (runtime.compactResult) outcome = await compactToolResult(call, outcome, runtime, span);
@@ -88,32 +95,11 @@ export async function completeToolCall(
   }
 }
 
-/**
- * Goes on with a subagent call that was suspended inside its child when its batch paused: the
- * checks before execution ran then (they do not run again); the tool — a subagent again in this
- * process — resumes its child with `resume`, and the `postToolUse` hooks run once it finishes.
- */
-export async function resumeToolCall(
-  call: ToolUseBlock,
-  resume: ChildResume,
-  runtime: ToolRuntime,
-): Promise<ToolCallOutcome> {
-  const span = runtime.telemetry.toolCall(runtime.parentSpan, call.name, call.id);
-  const tool = runtime.tools.get(call.name);
-  if (!resumesChild(tool)) return endSpan(span, errorOutcome(call.id, notResumable(call)));
-  const result = await validateToolInput(call, tool!, privateCopy(call.input), runtime.signal);
-  return completeToolCall({ call, span, result }, runtime, resume);
-}
-
 /** A call suspended in its child has no result yet: its hooks and summary run when it finishes. */
-function suspendedSpan(span: SpanHandle, outcome: ToolCallOutcome): ToolCallOutcome {
+function suspendedSpan(span: SpanHandle, outcome: SuspendedCallOutcome): SuspendedCallOutcome {
   span.set({ "agent_lattice.tool.awaiting_approval": true });
   span.end();
   return outcome;
-}
-
-function notResumable(call: ToolUseBlock): string {
-  return `The call to "${call.name}" waited for approval inside its subagent, but "${call.name}" is not a subagent of this agent any more, so it could not be resumed. It did not finish.`;
 }
 
 function notPausable(call: ToolUseBlock): string {

@@ -12,18 +12,22 @@ import { isPromiseLike } from "../../shared/maybe-async";
 import { redact } from "../../shared/redact";
 import { raceWithSignal } from "../../shared/signals";
 import type { InheritedTracing, SpanHandle } from "../../telemetry/telemetry";
-import { type AgentToolContext, emitsLiveMessages } from "../../tools/agent-context";
-import { type ChildResume, suspensionOf, withChildResume } from "../../tools/child-suspension";
-import type { Tool, ToolContext, ToolOutput } from "../../tools/tool";
-import { errorOutcome, outcomeFromOutput, type ToolCallOutcome } from "../../tools/tool-output";
+import type { ChildResume } from "../../tools/child-suspension";
+import type { AgentCallSetup, ToolContext, ToolOutput } from "../../tools/tool";
+import {
+  type CallOutcome,
+  errorOutcome,
+  outcomeFromOutput,
+  type ToolCallOutcome,
+} from "../../tools/tool-output";
 import { abortedOutcome } from "./tool-refusals";
 import type { ClearedCall, ToolRuntime } from "./tool-runtime";
 
 /**
  * Executes the tool with the cleared input. Its context signal aborts when the query's does or
  * the per-call deadline (`toolTimeoutMs`) passes; a tool that ignores it is abandoned at that
- * moment all the same. Never throws: a failure becomes an error result. `resume` goes on with a
- * subagent call suspended inside its child; a subagent whose child pauses gives a suspension.
+ * moment all the same. Never throws: a failure becomes an error result. A tool that runs an agent
+ * (`runAgentCall`) may come back suspended; `resume` goes on with a call suspended inside its child.
  */
 export async function executeTool(
   call: ToolUseBlock,
@@ -31,7 +35,7 @@ export async function executeTool(
   runtime: ToolRuntime,
   span: SpanHandle,
   resume?: ChildResume,
-): Promise<ToolCallOutcome> {
+): Promise<CallOutcome> {
   if (runtime.signal.aborted) return abortedOutcome(call);
   // Only a per-call deadline needs a signal of its own (an AbortController per call is costly).
   const deadline =
@@ -41,15 +45,15 @@ export async function executeTool(
   const signal = deadline?.signal ?? runtime.signal;
   try {
     const { tool, value } = cleared;
-    const agent = runtime.agent && nestedTracing(runtime, tool, span);
-    const plain: ToolContext = {
+    const context: ToolContext = {
       signal,
       toolUseId: call.id,
       toolName: call.name,
-      agent,
+      agent: runtime.agent,
       checkpointId: runtime.checkpointId,
     };
-    const context = resume ? withChildResume(plain, resume) : plain;
+    if (tool.runAgentCall && runtime.agent)
+      return await runAgentCall(call, cleared, context, span, runtime, resume);
     // With tracing on, the tool runs inside its execute_tool span (its own spans nest under it).
     const output = span.activate
       ? span.activate(() => tool.execute(value, context))
@@ -58,8 +62,6 @@ export async function executeTool(
     const settled: ToolOutput = isPromiseLike(output)
       ? await raceWithSignal(Promise.resolve(output), signal)
       : output;
-    const suspension = suspensionOf(settled);
-    if (suspension) return { ...outcomeFromOutput(call, settled), suspension };
     return outcomeFromOutput(call, settled);
   } catch (error) {
     return failedExecution(call, error, deadline, runtime);
@@ -69,15 +71,23 @@ export async function executeTool(
 }
 
 /**
- * The query's side of the call for `tool`: for a tool that runs an agent (a subagent), with
- * tracing on, a view of it carrying the tracing the child nests in (`AgentToolContext.tracing`).
+ * A call of a tool that runs an agent of its own, inside an agent's query: given its resume and,
+ * with tracing on, the tracing its child nests in; it comes back with a result or suspended.
  */
-function nestedTracing(runtime: ToolRuntime, tool: Tool, span: SpanHandle): AgentToolContext {
-  const agent = runtime.agent!;
+async function runAgentCall(
+  call: ToolUseBlock,
+  { tool, value }: ClearedCall,
+  context: ToolContext,
+  span: SpanHandle,
+  runtime: ToolRuntime,
+  resume: ChildResume | undefined,
+): Promise<CallOutcome> {
   const settings = runtime.telemetry.settings;
-  if (!settings || !emitsLiveMessages(tool)) return agent;
-  const tracing: InheritedTracing = { settings, span };
-  return Object.create(agent, { tracing: { value: tracing } }) as AgentToolContext;
+  const tracing: InheritedTracing | undefined = settings && { settings, span };
+  const setup: AgentCallSetup = { resume, tracing };
+  const run = () => tool.runAgentCall!(value, context, setup);
+  const outcome = await raceWithSignal(span.activate ? span.activate(run) : run(), context.signal);
+  return outcome.kind === "suspended" ? outcome : outcomeFromOutput(call, outcome.output);
 }
 
 /** The reason a tool's signal aborts with when its deadline passes. */

@@ -15,7 +15,7 @@ import {
   usableContent,
 } from "../../tools/tool-output";
 import { validateToolInput } from "./tool-input";
-import { abortedOutcome, denyCall, hookFailedOutcome } from "./tool-refusals";
+import { denyCall, hookFailedOutcome } from "./tool-refusals";
 import type { ClearedCall, ToolRuntime } from "./tool-runtime";
 
 /**
@@ -47,10 +47,7 @@ export async function runPreToolUseHooks(
     },
     signal: runtime.signal,
   });
-  if (failure) {
-    if (runtime.signal.aborted) return abortedOutcome(call);
-    return hookFailedOutcome(call, failure, "The call was not run.", runtime);
-  }
+  if (failure) return hookFailedOutcome(call, failure, "The call was not run.", runtime);
   if (blocked) {
     const message = refusalMessage(blocked.message) ?? `A preToolUse hook blocked "${call.name}".`;
     return denyCall(call, input, "hook", message, runtime);
@@ -82,19 +79,14 @@ export async function runPostToolUseHooks(
       if (output.updatedOutput === undefined) return false;
       checkOutputOverride(output.updatedOutput);
       const replaced = outcomeFromOutput(call, output.updatedOutput);
-      current = { block: replaced.block, endTurn: current.endTurn || replaced.endTurn };
+      current = { kind: "result", block: replaced.block, endTurn: current.endTurn || replaced.endTurn };
       return false;
     },
     signal: runtime.signal,
   });
   if (!failure) return current;
-  if (runtime.signal.aborted) return abortedBeforeCheck(call, outcome);
-  return hookFailedOutcome(
-    call,
-    failure,
-    "The tool did run, but its output was withheld because the hook could not check it.",
-    runtime,
-  );
+  const withheld = "The tool did run, but its output was withheld because the hook could not check it.";
+  return hookFailedOutcome(call, failure, withheld, runtime, abortedBeforeCheck(call, outcome));
 }
 
 /**

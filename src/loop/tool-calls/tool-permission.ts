@@ -44,25 +44,13 @@ export async function askCanUseTool(
   cleared: ClearedCall,
   runtime: ToolRuntime,
 ): Promise<ClearedCall | ToolCallOutcome | ApprovalRequest> {
-  // Nobody is asked about a call that can no longer run.
-  if (runtime.signal.aborted) return abortedOutcome(call);
   const canUseTool = runtime.canUseTool!;
   const { input } = cleared;
-  let answer: unknown;
-  try {
-    // Started a tick later, so that a synchronous throw becomes a rejection like any other failure.
-    const asking = Promise.resolve().then(() =>
-      canUseTool(call.name, input, { signal: runtime.signal, toolUseId: call.id }),
-    );
-    answer = await raceWithSignal(asking, runtime.signal);
-  } catch (error) {
-    if (runtime.signal.aborted) return abortedOutcome(call);
-    return errorOutcome(
-      call.id,
-      `The permission check (canUseTool) for "${call.name}" failed: ${describeThrown(error)}. The call was not run.`,
-    );
-  }
-  const decision = asPermissionResult(answer);
+  const asked = await askAboutCall(call, runtime, "permission check (canUseTool)", () =>
+    canUseTool(call.name, input, { signal: runtime.signal, toolUseId: call.id }),
+  );
+  if (!asked.answered) return asked.refusal;
+  const decision = asPermissionResult(asked.answer);
   if (!decision) {
     return errorOutcome(
       call.id,
@@ -79,6 +67,29 @@ export async function askCanUseTool(
   }
   if (decision.updatedInput === undefined) return cleared;
   return validateToolInput(call, cleared.tool, decision.updatedInput, runtime.signal);
+}
+
+/**
+ * Asks a user callback about a call (`canUseTool`, `needsApproval`): not once the query is aborted
+ * (nobody is asked about a call that can no longer run), raced with its signal (a check waiting on
+ * a person cannot outlive an abort). A throw or rejection refuses the call, named by `check`.
+ */
+export async function askAboutCall<A>(
+  call: ToolUseBlock,
+  runtime: ToolRuntime,
+  check: string,
+  ask: () => A | PromiseLike<A>,
+): Promise<{ answered: true; answer: A } | { answered: false; refusal: ToolCallOutcome }> {
+  if (runtime.signal.aborted) return { answered: false, refusal: abortedOutcome(call) };
+  try {
+    // Started a tick later, so that a synchronous throw becomes a rejection like any other failure.
+    const answer = await raceWithSignal(Promise.resolve().then(ask), runtime.signal);
+    return { answered: true, answer };
+  } catch (error) {
+    if (runtime.signal.aborted) return { answered: false, refusal: abortedOutcome(call) };
+    const text = `The ${check} for "${call.name}" failed: ${describeThrown(error)}. The call was not run.`;
+    return { answered: false, refusal: errorOutcome(call.id, text) };
+  }
 }
 
 /** A well-formed decision, or undefined: anything else fails closed (never read as an allow). */

@@ -26,6 +26,11 @@ export function invalidInputOutcome(call: ToolUseBlock, issues: string): ToolCal
   );
 }
 
+/** The query was aborted before the call started: it was not run (nor shown to hooks). */
+export function notRunOutcome(call: ToolUseBlock): ToolCallOutcome {
+  return errorOutcome(call.id, `The tool "${call.name}" was not run because the query was aborted.`);
+}
+
 /** The query was aborted before or while the call ran. */
 export function abortedOutcome(call: ToolUseBlock): ToolCallOutcome {
   return errorOutcome(call.id, `The tool "${call.name}" was cancelled because the query was aborted.`);
@@ -48,14 +53,17 @@ export function denyCall(
 
 /**
  * A tool hook failed: a `hook_error` notice goes to the consumer, and the result says what became
- * of the call (`detail`), with the agent's secrets redacted from the hook's error text.
+ * of the call (`detail`), with the agent's secrets redacted from the hook's error text. A failure
+ * caused by the query's abort is not the hook's: then the result is `aborted` (no notice).
  */
 export function hookFailedOutcome(
   call: ToolUseBlock,
   failure: HookFailure,
   detail: string,
   runtime: ToolRuntime,
+  aborted: ToolCallOutcome = abortedOutcome(call),
 ): ToolCallOutcome {
+  if (runtime.signal.aborted) return aborted;
   runtime.emit({ type: "system", subtype: "hook_error", hook: failure.event, error: failure });
   return errorOutcome(call.id, redact(`${asSentence(failure.message)} ${detail}`, runtime.secrets));
 }

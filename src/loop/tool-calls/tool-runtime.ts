@@ -10,7 +10,6 @@ import type { PermissionDenial, SDKMessage } from "../../messages/sdk-messages";
 import type { ToolResultBlock, ToolUseBlock } from "../../messages/types";
 import type { SpanHandle, Telemetry } from "../../telemetry/telemetry";
 import type { AgentToolContext } from "../../tools/agent-context";
-import type { ChildResume } from "../../tools/child-suspension";
 import type { Tool } from "../../tools/tool";
 import type { Emit } from "../state/live-messages";
 
@@ -27,8 +26,6 @@ export interface ToolRuntime {
    * decision is settled by it, and no call can ask for approval.
    */
   decisions?: ReadonlyMap<string, ApprovalDecision>;
-  /** A batch resumed after a pause inside a subagent: its finished and suspended calls. */
-  resumed?: ResumedBatch;
   /** Per-call deadline in ms, when set. */
   toolTimeoutMs: number | undefined;
   /** The query's abort signal (not interrupts: an interrupt lets the batch finish). */
@@ -55,16 +52,6 @@ export interface ToolRuntime {
     block: ToolResultBlock,
     parentSpan: SpanHandle,
   ) => Promise<ToolResultBlock>;
-}
-
-/** What a batch resumed after a pause inside a subagent carries over from the pause. */
-export interface ResumedBatch {
-  /** The results of calls that finished before the pause, by tool_use_id: kept, not run again. */
-  settled: ReadonlyMap<string, ToolResultBlock>;
-  /** The settled calls whose tool asked to end the turn: the resumed batch still ends it. */
-  endTurn: ReadonlySet<string>;
-  /** The subagent calls suspended inside their children, by tool_use_id, with what resumes each. */
-  suspended: ReadonlyMap<string, ChildResume>;
 }
 
 /**
