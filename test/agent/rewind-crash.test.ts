@@ -52,8 +52,9 @@ describe("kill -9 during rewinds", () => {
           const exit = await child.exited;
           expect(exit.signal, child.stderr()).toBe("SIGKILL");
           const stored = await loadFrom(location);
-          // Killed before its first write, the first child leaves the conversation as it found it: empty.
-          if (kill === 0 && stored.length === 0) continue;
+          // Until some child has written, a kill (under load, the first few may land before any write)
+          // leaves the conversation as it was found: empty. Once a state was seen, empty is a loss.
+          if (seen.size === 0 && stored.length === 0) continue;
           const state = stateOf(stored);
           expect(state, `kill ${kill}: the stored conversation is no allowed state`).not.toBe(-1);
           seen.add(state);
