@@ -94,7 +94,11 @@ describe("the studio over a fleet worker's conversation", () => {
       const job = await queue.enqueue({ conversationId: "fleet-run", input: "Run the gated job." });
 
       // The tool call is recorded while the tool still waits: the studio shows it, no answer yet.
-      const running = await until(conversation, (view) => texts(view).includes("toolu_gate"), "the tool call");
+      const running = await until(
+        conversation,
+        (view) => texts(view).includes("toolu_gate"),
+        "the tool call",
+      );
       expect(texts(running)).not.toContain("The fleet's answer.");
       const whileRunning = await version();
 
