@@ -56,7 +56,10 @@ async function say(page: Page, text: string): Promise<void> {
 
 const assistant = (page: Page) => page.locator('article[data-role="assistant"]');
 
-describe("examples/web-chat in headless Chromium", () => {
+/** A test's own bound: several page waits of up to WAIT each (vitest's default 30 s is less than one). */
+const BROWSER_TEST = { timeout: 240_000 };
+
+describe("examples/web-chat in headless Chromium", BROWSER_TEST, () => {
   it("sends a message and shows the streamed answer", async () => {
     const page = await openChat("e2e-hello");
     await say(page, "Hi there");
@@ -171,5 +174,5 @@ describe("examples/web-chat in headless Chromium", () => {
       release();
       deployGate = undefined;
     }
-  }, 120_000);
+  }, 240_000);
 });
