@@ -10,6 +10,7 @@ import { redact } from "../../shared/redact";
 import { asSentence } from "../../shared/sentence";
 import type { Tool } from "../../tools/tool";
 import { errorOutcome, type ToolCallOutcome } from "../../tools/tool-output";
+import { meetHookFailure } from "../state/hook-failure";
 import type { ToolRuntime } from "./tool-runtime";
 
 /** The model called a tool the agent does not have: the result lists the ones it does. */
@@ -52,9 +53,10 @@ export function denyCall(
 }
 
 /**
- * A tool hook failed: a `hook_error` notice goes to the consumer, and the result says what became
- * of the call (`detail`), with the agent's secrets redacted from the hook's error text. A failure
- * caused by the query's abort is not the hook's: then the result is `aborted` (no notice).
+ * A tool hook failed, met the loop's one way (`meetHookFailure`: a `hook_error` notice to the
+ * consumer); the result says what became of the call (`detail`), with the agent's secrets redacted
+ * from the hook's error text. A failure caused by the query's abort is not the hook's: then the
+ * result is `aborted` (no notice).
  */
 export function hookFailedOutcome(
   call: ToolUseBlock,
@@ -63,7 +65,6 @@ export function hookFailedOutcome(
   runtime: ToolRuntime,
   aborted: ToolCallOutcome = abortedOutcome(call),
 ): ToolCallOutcome {
-  if (runtime.signal.aborted) return aborted;
-  runtime.emit({ type: "system", subtype: "hook_error", hook: failure.event, error: failure });
+  if (meetHookFailure(failure, runtime.signal, runtime.emit) === "cancelled") return aborted;
   return errorOutcome(call.id, redact(`${asSentence(failure.message)} ${detail}`, runtime.secrets));
 }
