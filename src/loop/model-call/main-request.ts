@@ -6,6 +6,7 @@
  */
 import { isBlankText } from "../../messages/blank-text";
 import type { AssistantModelMessage, MessageMeta } from "../../messages/types";
+import { isoTime } from "../../shared/iso-time";
 import type { LoopContext } from "../state/loop-context";
 import type { QueryState } from "../state/query-state";
 import { callModel, type ModelCallSettings, type RequestBase, type StreamObserver } from "./call-model";
@@ -115,8 +116,8 @@ function withTurnMeta(
 ): AssistantModelMessage {
   const meta: MessageMeta = { ...message.meta };
   if (timing) {
-    meta.started_at = new Date(timing.startedAt).toISOString();
-    meta.ended_at = new Date(timing.endedAt).toISOString();
+    meta.started_at = isoTime(timing.startedAt);
+    meta.ended_at = isoTime(timing.endedAt);
     meta.latency_ms = timing.endedAt - timing.startedAt;
     if (timing.retries > 0) meta.retries = timing.retries;
     if (timing.fallbackFrom !== undefined) meta.fallback_from = timing.fallbackFrom;
