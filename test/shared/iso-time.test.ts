@@ -12,7 +12,17 @@ describe("isoTime", () => {
       fc.double({ min: -DATE_RANGE, max: DATE_RANGE, noNaN: true }),
       // Near one another, so that the cached second is hit and left in both directions.
       fc.integer({ min: 1_764_000_000_000, max: 1_764_000_003_000 }),
-      fc.constantFrom(-1, -0.5, 0, 0.999, 999, 1000, -62_167_219_200_000, 253_402_300_799_999, 253_402_300_800_000),
+      fc.constantFrom(
+        -1,
+        -0.5,
+        0,
+        0.999,
+        999,
+        1000,
+        -62_167_219_200_000,
+        253_402_300_799_999,
+        253_402_300_800_000,
+      ),
     );
     fc.assert(
       fc.property(fc.array(instant, { minLength: 1, maxLength: 20 }), (instants) => {
