@@ -4,7 +4,7 @@
  *
  * Layers, inner to outer — a folder imports only from its own layer's listed folders and below:
  *   shared, errors.ts → messages → model, cost, compaction, history → tools, telemetry → hooks
- *   → loop (inside it: state ← tool-calls, model-call ← the steps, approvals, compaction) → agent, workspace-tools, integrations, testing → subagents → cli, index.ts → queue, ui (on the root entry)
+ *   → tool-calls → loop (inside it: state ← model-call ← the steps, approvals, compaction) → agent, workspace-tools, integrations, testing → subagents → cli, index.ts → queue, ui (on the root entry)
  */
 const inner = (...folders) => `^src/(${folders.join("|")})/`;
 const ERRORS = "^src/errors\\.ts$";
@@ -39,9 +39,26 @@ module.exports = {
     onlyInward("telemetry-knows-the-port", "telemetry", ["messages", "model", "shared"]),
     onlyInward("hooks-know-tools", "hooks", ["messages", "model", "tools", "shared"]),
     onlyInward(
+      "tool-calls-know-no-loop",
+      "tool-calls",
+      ["messages", "model", "tools", "telemetry", "hooks", "shared"],
+      "The tool pipeline runs one call (or one batch) against the ToolRuntime it is handed: it knows nothing of the loop, the agent or the stores.",
+    ),
+    onlyInward(
       "loop-owns-its-inputs",
       "loop",
-      ["messages", "model", "cost", "compaction", "history", "tools", "telemetry", "hooks", "shared"],
+      [
+        "messages",
+        "model",
+        "cost",
+        "compaction",
+        "history",
+        "tools",
+        "telemetry",
+        "hooks",
+        "tool-calls",
+        "shared",
+      ],
       "The loop never imports the agent shell, the CLI, integrations or the testing kit.",
     ),
     {
@@ -53,18 +70,10 @@ module.exports = {
       to: { path: "^src/loop/", pathNot: "^src/loop/state/" },
     },
     {
-      name: "tool-calls-run-on-state",
-      severity: "error",
-      comment:
-        "The tool pipeline (loop/tool-calls/) runs one batch on the query's state: it knows no other step, approvals or compaction.",
-      from: { path: "^src/loop/tool-calls/" },
-      to: { path: "^src/loop/", pathNot: ["^src/loop/tool-calls/", "^src/loop/state/"] },
-    },
-    {
       name: "model-call-runs-on-state",
       severity: "error",
       comment:
-        "Step 2 (loop/model-call/) makes one model request on the query's state: it knows no other step, the tool pipeline, approvals or compaction.",
+        "Step 2 (loop/model-call/) makes one model request on the query's state: it knows no other step, approvals or compaction.",
       from: { path: "^src/loop/model-call/" },
       to: { path: "^src/loop/", pathNot: ["^src/loop/model-call/", "^src/loop/state/"] },
     },

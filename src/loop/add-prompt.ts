@@ -4,6 +4,7 @@
  */
 import { PromptBlockedError } from "../errors";
 import { newCheckpointId } from "../history/checkpoints";
+import { meetHookFailure } from "../hooks/hook-failure";
 import { promptOverride, refusalMessage } from "../hooks/overrides";
 import { runHookChain } from "../hooks/run-hooks";
 import type { UserPromptSubmitOutput } from "../hooks/types";
@@ -13,7 +14,6 @@ import { denyPendingCalls } from "./approvals/resume-approvals";
 import { type Outcome, READY } from "./decide-next";
 import { cancelledEnding } from "./ending";
 import { promptMessages } from "./prompt-message";
-import { meetHookFailure } from "./state/hook-failure";
 import type { LoopContext } from "./state/loop-context";
 import type { QueryState } from "./state/query-state";
 

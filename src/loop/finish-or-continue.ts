@@ -5,6 +5,7 @@
  * @module
  */
 import { MissingOutputError } from "../errors";
+import { meetHookFailure } from "../hooks/hook-failure";
 import { continueWithOverride } from "../hooks/overrides";
 import { runHookChain } from "../hooks/run-hooks";
 import type { StopOutput } from "../hooks/types";
@@ -13,7 +14,6 @@ import { type Outcome, READY } from "./decide-next";
 import { cancelledEnding } from "./ending";
 import { parseOutputFormat } from "./output-format";
 import { recordAndHandOver } from "./record-and-hand-over";
-import { meetHookFailure } from "./state/hook-failure";
 import type { LoopContext } from "./state/loop-context";
 import type { QueryState } from "./state/query-state";
 

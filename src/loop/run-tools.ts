@@ -15,6 +15,10 @@ import type {
   ToolUseBlock,
   UserModelMessage,
 } from "../messages/types";
+import { StreamedToolCalls } from "../tool-calls/streamed-tool-calls";
+import { type BatchOutcome, type RunOne, runToolBatch } from "../tool-calls/tool-batch";
+import { runToolCall } from "../tool-calls/tool-call";
+import type { ToolRuntime } from "../tool-calls/tool-runtime";
 import { SUBMIT_OUTPUT_TOOL_NAME } from "../tools/submit-output";
 import { type ToolCallOutcome, toolResultText } from "../tools/tool-output";
 import { batchMayAsk, runGatedBatch } from "./approvals/approval-gate";
@@ -25,14 +29,10 @@ import { type Outcome, READY } from "./decide-next";
 import type { Ending } from "./ending";
 import type { StreamObserver } from "./model-call/call-model";
 import { recordAndHandOver } from "./record-and-hand-over";
+import { agentToolContext } from "./state/agent-tool-context";
 import type { LoopContext } from "./state/loop-context";
 import type { QueryState } from "./state/query-state";
 import { submitOutput } from "./submit-output";
-import { agentToolContext } from "./tool-calls/agent-tool-context";
-import { StreamedToolCalls } from "./tool-calls/streamed-tool-calls";
-import { type BatchOutcome, type RunOne, runToolBatch } from "./tool-calls/tool-batch";
-import { runToolCall } from "./tool-calls/tool-call";
-import type { ToolRuntime } from "./tool-calls/tool-runtime";
 
 /** The results of one batch, in the model's order, and the ending they cause, if any. */
 export interface ToolResults<T> {

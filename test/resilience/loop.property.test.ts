@@ -438,7 +438,7 @@ async function runScenario(settings: Settings, queries: QueryPlan[]): Promise<vo
     maxBudgetUsd: settings.maxBudgetUsd,
     includePartialMessages: settings.includePartialMessages,
     // The model of this test runs a turn's tools after its response; a read tool that interrupts
-    // would, started early, cut the response itself (covered in test/loop/tool-calls/streamed-tool-calls).
+    // would, started early, cut the response itself (covered in test/tool-calls/streamed-tool-calls).
     streamingToolExecution: false,
     requestTimeoutMs: REQUEST_TIMEOUT_MS,
     retry: { maxRetries: settings.maxRetries, initialDelayMs: 10, maxDelayMs: 100 },

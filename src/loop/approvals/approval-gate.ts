@@ -14,11 +14,11 @@
 import type { HistoryLog } from "../../history/history-log";
 import type { PendingApproval } from "../../messages/approvals";
 import type { ToolUseBlock } from "../../messages/types";
+import { type BatchOutcome, runToolBatch } from "../../tool-calls/tool-batch";
+import { type Clearance, clearToolCall, completeToolCall } from "../../tool-calls/tool-call";
+import { notRunOutcome } from "../../tool-calls/tool-refusals";
+import type { ToolRuntime } from "../../tool-calls/tool-runtime";
 import type { CallOutcome } from "../../tools/tool-output";
-import { type BatchOutcome, runToolBatch } from "../tool-calls/tool-batch";
-import { type Clearance, clearToolCall, completeToolCall } from "../tool-calls/tool-call";
-import { notRunOutcome } from "../tool-calls/tool-refusals";
-import type { ToolRuntime } from "../tool-calls/tool-runtime";
 import { carriedOutcome, carriedOver, type ResumedBatch } from "./child-pause";
 import { recordNothingStarted, retractNothingStarted } from "./record-pause";
 

@@ -26,12 +26,12 @@ import type {
   SuspendedSubagentCall,
 } from "../../messages/approvals";
 import type { ToolResultBlock, ToolUseBlock } from "../../messages/types";
+import type { BatchOutcome } from "../../tool-calls/tool-batch";
+import { completeToolCall } from "../../tool-calls/tool-call";
+import { privateCopy, validateToolInput } from "../../tool-calls/tool-input";
+import type { ToolRuntime } from "../../tool-calls/tool-runtime";
 import type { ChildResume } from "../../tools/child-suspension";
 import { type CallOutcome, errorOutcome } from "../../tools/tool-output";
-import type { BatchOutcome } from "../tool-calls/tool-batch";
-import { completeToolCall } from "../tool-calls/tool-call";
-import { privateCopy, validateToolInput } from "../tool-calls/tool-input";
-import type { ToolRuntime } from "../tool-calls/tool-runtime";
 
 /** What a paused batch records: the calls waiting (its own and its children's), and a child pause's state. */
 export interface BatchPause extends ChildPauseState {

@@ -6,6 +6,7 @@
  */
 import { totalInputTokens } from "../../cost/usage";
 import { HookFailure, TimeoutError } from "../../errors";
+import { meetHookFailure } from "../../hooks/hook-failure";
 import type { SDKMessage } from "../../messages/sdk-messages";
 import type { AssistantModelMessage } from "../../messages/types";
 import type { ModelRequest, ModelStreamEvent } from "../../model/client";
@@ -14,7 +15,6 @@ import { retryDelayMs } from "../../model/retry";
 import { startDeadline } from "../../shared/deadline";
 import { raceWithSignal } from "../../shared/signals";
 import { NOOP_SPAN, type SpanHandle } from "../../telemetry/telemetry";
-import { meetHookFailure } from "../state/hook-failure";
 import type { Emit } from "../state/live-messages";
 import type { LoopContext } from "../state/loop-context";
 import type { QueryState } from "../state/query-state";

@@ -11,16 +11,16 @@
  * apart so a batch that may pause for approval clears every call before any of them runs.
  * @module
  */
-import type { ToolUseBlock } from "../../messages/types";
-import type { SpanHandle } from "../../telemetry/telemetry";
-import type { ChildResume } from "../../tools/child-suspension";
+import type { ToolUseBlock } from "../messages/types";
+import type { SpanHandle } from "../telemetry/telemetry";
+import type { ChildResume } from "../tools/child-suspension";
 import {
   type CallOutcome,
   errorOutcome,
   type SuspendedCallOutcome,
   type ToolCallOutcome,
   toolResultText,
-} from "../../tools/tool-output";
+} from "../tools/tool-output";
 import { checkApproval } from "./tool-approval";
 import { compactToolResult, executeTool } from "./tool-execution";
 import { runPostToolUseHooks, runPreToolUseHooks } from "./tool-hooks";

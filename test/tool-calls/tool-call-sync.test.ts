@@ -5,9 +5,17 @@
  */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createAgent, defineTool, type Tool } from "../../../src/index";
-import { createScriptedClient } from "../../../src/testing/index";
-import { collect, expectWellFormed, lastResult, MODEL, resultText, toolResults, toolUse } from "../support";
+import { createAgent, defineTool, type Tool } from "../../src/index";
+import { createScriptedClient } from "../../src/testing/index";
+import {
+  collect,
+  expectWellFormed,
+  lastResult,
+  MODEL,
+  resultText,
+  toolResults,
+  toolUse,
+} from "../loop/support";
 
 function agentWith(
   tools: Tool[],

@@ -18,11 +18,11 @@
  * ran, and nothing runs twice with one.
  * @module
  */
-import type { PermissionDenial, SDKMessage } from "../../messages/sdk-messages";
-import type { ModelStreamEvent } from "../../messages/stream-event";
-import type { ToolUseBlock } from "../../messages/types";
-import { type LinkedController, linkSignals } from "../../shared/signals";
-import type { CallOutcome } from "../../tools/tool-output";
+import type { PermissionDenial, SDKMessage } from "../messages/sdk-messages";
+import type { ModelStreamEvent } from "../messages/stream-event";
+import type { ToolUseBlock } from "../messages/types";
+import { type LinkedController, linkSignals } from "../shared/signals";
+import type { CallOutcome } from "../tools/tool-output";
 import { runToolCall } from "./tool-call";
 import type { ToolRuntime } from "./tool-runtime";
 

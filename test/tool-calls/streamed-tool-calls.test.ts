@@ -16,9 +16,17 @@ import {
   type ModelClient,
   type ModelStreamEvent,
   type SDKMessage,
-} from "../../../src/index";
-import { createScriptedClient, type ScriptedStep } from "../../../src/testing/index";
-import { collect, type Deferred, deferred, expectWellFormed, MODEL, toolResults, toolUse } from "../support";
+} from "../../src/index";
+import { createScriptedClient, type ScriptedStep } from "../../src/testing/index";
+import {
+  collect,
+  type Deferred,
+  deferred,
+  expectWellFormed,
+  MODEL,
+  toolResults,
+  toolUse,
+} from "../loop/support";
 
 /** A log of what happened, in order: stream events by type, and tool starts/ends. */
 type Log = string[];

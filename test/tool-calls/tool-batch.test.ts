@@ -11,10 +11,10 @@ import {
   defineTool,
   InvalidOptionError,
   type Tool,
-} from "../../../src/index";
-import { createScriptedClient } from "../../../src/testing/index";
-import { LIVENESS_FLOOR_MS, within } from "../../support/promises";
-import { deferred, expectWellFormed, MODEL, toolResults, toolUse } from "../support";
+} from "../../src/index";
+import { createScriptedClient } from "../../src/testing/index";
+import { deferred, expectWellFormed, MODEL, toolResults, toolUse } from "../loop/support";
+import { LIVENESS_FLOOR_MS, within } from "../support/promises";
 
 /** Counts calls in flight and remembers the highest count. */
 function inFlightMeter() {

@@ -5,8 +5,8 @@
  * `{ behavior: "ask" }` too).
  * @module
  */
-import type { ToolUseBlock } from "../../messages/types";
-import type { ToolCallOutcome } from "../../tools/tool-output";
+import type { ToolUseBlock } from "../messages/types";
+import type { ToolCallOutcome } from "../tools/tool-output";
 import { validateToolInput } from "./tool-input";
 import { askAboutCall, askCanUseTool } from "./tool-permission";
 import { denyCall } from "./tool-refusals";

@@ -4,9 +4,9 @@
  * @module
  */
 import type { AgentToolContext } from "../../tools/agent-context";
-import type { LoopContext } from "../state/loop-context";
-import { sharedBudgetOf } from "../state/query-budget";
-import type { QueryState } from "../state/query-state";
+import type { LoopContext } from "./loop-context";
+import { sharedBudgetOf } from "./query-budget";
+import type { QueryState } from "./query-state";
 
 /**
  * The query's model, client, channel, interrupt, budget (with its ledger) and depth as a tool sees them. The model

@@ -3,14 +3,15 @@
  * every step of the pipeline so each situation reads the same wherever it is met.
  * @module
  */
-import type { HookFailure } from "../../hooks/run-hooks";
-import type { PermissionDenial } from "../../messages/sdk-messages";
-import type { ToolUseBlock } from "../../messages/types";
-import { redact } from "../../shared/redact";
-import { asSentence } from "../../shared/sentence";
-import type { Tool } from "../../tools/tool";
-import { errorOutcome, type ToolCallOutcome } from "../../tools/tool-output";
-import { meetHookFailure } from "../state/hook-failure";
+
+import { meetHookFailure } from "../hooks/hook-failure";
+import type { HookFailure } from "../hooks/run-hooks";
+import type { PermissionDenial } from "../messages/sdk-messages";
+import type { ToolUseBlock } from "../messages/types";
+import { redact } from "../shared/redact";
+import { asSentence } from "../shared/sentence";
+import type { Tool } from "../tools/tool";
+import { errorOutcome, type ToolCallOutcome } from "../tools/tool-output";
 import type { ToolRuntime } from "./tool-runtime";
 
 /** The model called a tool the agent does not have: the result lists the ones it does. */

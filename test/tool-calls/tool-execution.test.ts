@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createAgent, defineTool, type Tool } from "../../../src/index";
-import { createScriptedClient } from "../../../src/testing/index";
+import { createAgent, defineTool, type Tool } from "../../src/index";
+import { createScriptedClient } from "../../src/testing/index";
 import {
   aborted,
   deferred,
@@ -16,7 +16,7 @@ import {
   toolResults,
   toolUse,
   within,
-} from "../support";
+} from "../loop/support";
 
 function agentWith(tool: Tool, toolTimeoutMs: number) {
   const client = createScriptedClient([{ content: [toolUse("c1", tool.name)] }, { content: "done" }]);

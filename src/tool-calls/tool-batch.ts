@@ -6,8 +6,8 @@
  * start (`not_started`), concurrent ones already running finish.
  * @module
  */
-import type { ToolUseBlock } from "../../messages/types";
-import type { CallOutcome } from "../../tools/tool-output";
+import type { ToolUseBlock } from "../messages/types";
+import type { CallOutcome } from "../tools/tool-output";
 import { runToolCall } from "./tool-call";
 import { notRunOutcome } from "./tool-refusals";
 import type { ToolRuntime } from "./tool-runtime";

@@ -4,16 +4,11 @@
  * through unchecked: the result says so, and a `hook_error` notice goes to the consumer.
  * @module
  */
-import { refusalMessage } from "../../hooks/overrides";
-import { runHookChain } from "../../hooks/run-hooks";
-import type { PostToolUseOutput, PreToolUseOutput } from "../../hooks/types";
-import type { ToolUseBlock } from "../../messages/types";
-import {
-  errorOutcome,
-  outcomeFromOutput,
-  type ToolCallOutcome,
-  usableContent,
-} from "../../tools/tool-output";
+import { refusalMessage } from "../hooks/overrides";
+import { runHookChain } from "../hooks/run-hooks";
+import type { PostToolUseOutput, PreToolUseOutput } from "../hooks/types";
+import type { ToolUseBlock } from "../messages/types";
+import { errorOutcome, outcomeFromOutput, type ToolCallOutcome, usableContent } from "../tools/tool-output";
 import { validateToolInput } from "./tool-input";
 import { denyCall, hookFailedOutcome } from "./tool-refusals";
 import type { ClearedCall, ToolRuntime } from "./tool-runtime";

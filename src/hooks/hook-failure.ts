@@ -1,5 +1,5 @@
 /**
- * The one way a step of the loop meets a hook that threw or timed out (a `HookFailure` from
+ * The one way the loop and the tool pipeline meet a hook that threw or timed out (a `HookFailure` from
  * `runHookChain`, or an `onModelRequest` hook's thrown by the request shaping). A failure while the
  * query's signal is aborted is the cancellation itself: nothing is reported, the step ends
  * cancelled. Any other failure reaches the consumer as a `hook_error` notice, and the step goes on
@@ -7,9 +7,9 @@
  * compaction runs without the hook's instructions, a request is not sent).
  * @module
  */
-import type { HookFailure } from "../../hooks/run-hooks";
-import type { SDKMessage } from "../../messages/sdk-messages";
-import type { Emit } from "./live-messages";
+
+import type { SDKMessage } from "../messages/sdk-messages";
+import type { HookFailure } from "./run-hooks";
 
 /** What a hook's failure comes to: the query's cancellation, or a failure reported to the consumer. */
 export type HookFailureFate = "cancelled" | "reported";
@@ -18,7 +18,7 @@ export type HookFailureFate = "cancelled" | "reported";
 export function meetHookFailure(
   failure: HookFailure,
   signal: AbortSignal,
-  emit: Emit<SDKMessage<unknown>>,
+  emit: (message: SDKMessage<unknown>) => void,
   hook: string = failure.event,
 ): HookFailureFate {
   if (signal.aborted) return "cancelled";

@@ -3,15 +3,14 @@
  * phase and shared by every call of every batch.
  * @module
  */
-import type { ToolPattern } from "../../hooks/permissions";
-import type { CanUseTool, Hooks, PermissionMode } from "../../hooks/types";
-import type { ApprovalDecision } from "../../messages/approvals";
-import type { PermissionDenial, SDKMessage } from "../../messages/sdk-messages";
-import type { ToolResultBlock, ToolUseBlock } from "../../messages/types";
-import type { SpanHandle, Telemetry } from "../../telemetry/telemetry";
-import type { AgentToolContext } from "../../tools/agent-context";
-import type { Tool } from "../../tools/tool";
-import type { Emit } from "../state/live-messages";
+import type { ToolPattern } from "../hooks/permissions";
+import type { CanUseTool, Hooks, PermissionMode } from "../hooks/types";
+import type { ApprovalDecision } from "../messages/approvals";
+import type { PermissionDenial, SDKMessage } from "../messages/sdk-messages";
+import type { ToolResultBlock, ToolUseBlock } from "../messages/types";
+import type { SpanHandle, Telemetry } from "../telemetry/telemetry";
+import type { AgentToolContext } from "../tools/agent-context";
+import type { Tool } from "../tools/tool";
 
 /** Everything a tool call needs from the agent and the query. */
 export interface ToolRuntime {
@@ -30,7 +29,8 @@ export interface ToolRuntime {
   toolTimeoutMs: number | undefined;
   /** The query's abort signal (not interrupts: an interrupt lets the batch finish). */
   signal: AbortSignal;
-  emit: Emit<SDKMessage<any>>;
+  /** Delivers a notice (a hook error, a subagent's messages) to the query's consumer. */
+  emit: (message: SDKMessage<any>) => void;
   denials: PermissionDenial[];
   telemetry: Telemetry;
   /** Parent of the `execute_tool` spans (the query span). */

@@ -4,14 +4,14 @@
  * hooks, `canUseTool`, asked about a call those rules leave undecided.
  * @module
  */
-import { refusalMessage } from "../../hooks/overrides";
-import { staticPermission } from "../../hooks/permissions";
-import type { PermissionResult } from "../../hooks/types";
-import type { ToolUseBlock } from "../../messages/types";
-import { describeThrown } from "../../shared/describe-thrown";
-import { raceWithSignal } from "../../shared/signals";
-import type { Tool } from "../../tools/tool";
-import { errorOutcome, type ToolCallOutcome } from "../../tools/tool-output";
+import { refusalMessage } from "../hooks/overrides";
+import { staticPermission } from "../hooks/permissions";
+import type { PermissionResult } from "../hooks/types";
+import type { ToolUseBlock } from "../messages/types";
+import { describeThrown } from "../shared/describe-thrown";
+import { raceWithSignal } from "../shared/signals";
+import type { Tool } from "../tools/tool";
+import { errorOutcome, type ToolCallOutcome } from "../tools/tool-output";
 import { validateToolInput } from "./tool-input";
 import { abortedOutcome, denyCall } from "./tool-refusals";
 import type { ApprovalRequest, ClearedCall, ToolRuntime } from "./tool-runtime";

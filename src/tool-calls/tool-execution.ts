@@ -5,21 +5,21 @@
  * huge successful result.
  * @module
  */
-import type { ToolUseBlock } from "../../messages/types";
-import { type Deadline, startDeadline } from "../../shared/deadline";
-import { describeThrown, nameOfThrown } from "../../shared/describe-thrown";
-import { isPromiseLike } from "../../shared/maybe-async";
-import { redact } from "../../shared/redact";
-import { raceWithSignal } from "../../shared/signals";
-import type { InheritedTracing, SpanHandle } from "../../telemetry/telemetry";
-import type { ChildResume } from "../../tools/child-suspension";
-import type { AgentCallSetup, ToolContext, ToolOutput } from "../../tools/tool";
+import type { ToolUseBlock } from "../messages/types";
+import { type Deadline, startDeadline } from "../shared/deadline";
+import { describeThrown, nameOfThrown } from "../shared/describe-thrown";
+import { isPromiseLike } from "../shared/maybe-async";
+import { redact } from "../shared/redact";
+import { raceWithSignal } from "../shared/signals";
+import type { InheritedTracing, SpanHandle } from "../telemetry/telemetry";
+import type { ChildResume } from "../tools/child-suspension";
+import type { AgentCallSetup, ToolContext, ToolOutput } from "../tools/tool";
 import {
   type CallOutcome,
   errorOutcome,
   outcomeFromOutput,
   type ToolCallOutcome,
-} from "../../tools/tool-output";
+} from "../tools/tool-output";
 import { abortedOutcome } from "./tool-refusals";
 import type { ClearedCall, ToolRuntime } from "./tool-runtime";
 

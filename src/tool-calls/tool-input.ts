@@ -4,12 +4,12 @@
  * `canUseTool` hands back.
  * @module
  */
-import type { ToolUseBlock } from "../../messages/types";
-import { describeThrown } from "../../shared/describe-thrown";
-import { isPromiseLike } from "../../shared/maybe-async";
-import { raceWithSignal } from "../../shared/signals";
-import type { ParseResult, Tool } from "../../tools/tool";
-import type { ToolCallOutcome } from "../../tools/tool-output";
+import type { ToolUseBlock } from "../messages/types";
+import { describeThrown } from "../shared/describe-thrown";
+import { isPromiseLike } from "../shared/maybe-async";
+import { raceWithSignal } from "../shared/signals";
+import type { ParseResult, Tool } from "../tools/tool";
+import type { ToolCallOutcome } from "../tools/tool-output";
 import { abortedOutcome, invalidInputOutcome } from "./tool-refusals";
 import type { ClearedCall } from "./tool-runtime";
 
