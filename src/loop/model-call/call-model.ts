@@ -9,8 +9,9 @@ import { HookFailure, TimeoutError } from "../../errors";
 import { meetHookFailure } from "../../hooks/hook-failure";
 import type { SDKMessage } from "../../messages/sdk-messages";
 import type { AssistantModelMessage } from "../../messages/types";
-import type { ModelRequest, ModelStreamEvent } from "../../model/client";
+import type { ModelRequest, ModelSettingsField, ModelStreamEvent } from "../../model/client";
 import { isPromptTooLongError, toProviderError } from "../../model/errors";
+import type { RequestModelSettings } from "../../model/model-setting-keys";
 import { retryDelayMs } from "../../model/retry";
 import { startDeadline } from "../../shared/deadline";
 import { raceWithSignal } from "../../shared/signals";
@@ -23,8 +24,16 @@ import { recordUsage } from "./record-usage";
 import { hasRequestShapers, shapeRequest } from "./shape-request";
 import { UnfinishedResponse } from "./unfinished-response";
 
-/** The request fields that do not change between attempts. */
-export type RequestBase = Omit<ModelRequest, "signal" | "timeoutMs" | "model" | "onEvent">;
+/**
+ * The request fields that do not change between attempts, the model settings apart: `settings`
+ * holds only the ones that are set (`request-settings.ts`).
+ */
+export type RequestBase = Omit<
+  ModelRequest,
+  "signal" | "timeoutMs" | "model" | "onEvent" | ModelSettingsField
+> & {
+  settings: RequestModelSettings;
+};
 
 /** Settings of one logical request. Its deadline is the query's (`QueryState.requestTimeoutMs`). */
 export interface ModelCallSettings {
@@ -219,28 +228,17 @@ function requestTimedOut(timeoutMs: number): TimeoutError {
 }
 
 /**
- * The request of one attempt. Written out field by field: a spread followed by more fields takes
- * V8's slow property-definition path on every call (measured: ~20% of a turn's instructions).
+ * The request of one attempt: the base's fields, then the model settings that are set (no key list
+ * here: `settings` holds only those). Written out field by field, never spread: a spread followed by
+ * more fields takes V8's slow property-definition path on every call.
  */
 function requestFor(base: RequestBase, model: string, signal: AbortSignal): ModelRequest {
   const request: ModelRequest = { model, messages: base.messages, maxTokens: base.maxTokens, signal };
   if (base.system !== undefined) request.system = base.system;
   if (base.tools !== undefined) request.tools = base.tools;
   if (base.outputFormat !== undefined) request.outputFormat = base.outputFormat;
-  if (base.temperature !== undefined) request.temperature = base.temperature;
-  if (base.topP !== undefined) request.topP = base.topP;
-  if (base.topK !== undefined) request.topK = base.topK;
-  if (base.stopSequences !== undefined) request.stopSequences = base.stopSequences;
-  if (base.toolChoice !== undefined) request.toolChoice = base.toolChoice;
-  if (base.parallelToolCalls !== undefined) request.parallelToolCalls = base.parallelToolCalls;
-  if (base.thinking !== undefined) request.thinking = base.thinking;
-  if (base.effort !== undefined) request.effort = base.effort;
-  if (base.metadata !== undefined) request.metadata = base.metadata;
-  if (base.serviceTier !== undefined) request.serviceTier = base.serviceTier;
-  if (base.extraBody !== undefined) request.extraBody = base.extraBody;
-  if (base.promptCaching !== undefined) request.promptCaching = base.promptCaching;
   if (base.contextManagement !== undefined) request.contextManagement = base.contextManagement;
-  return request;
+  return Object.assign(request, base.settings);
 }
 
 /** Compiles only while `requestFor` copies every field of the request base: add new ones there. */
@@ -250,19 +248,8 @@ type CopiedByRequestFor =
   | "tools"
   | "maxTokens"
   | "outputFormat"
-  | "temperature"
-  | "topP"
-  | "topK"
-  | "stopSequences"
-  | "toolChoice"
-  | "parallelToolCalls"
-  | "thinking"
-  | "effort"
-  | "metadata"
-  | "serviceTier"
-  | "extraBody"
-  | "promptCaching"
-  | "contextManagement";
+  | "contextManagement"
+  | "settings";
 type _RequestForCopiesEveryField = AssertNever<Exclude<keyof RequestBase, CopiedByRequestFor>>;
 type AssertNever<T extends never> = T;
 

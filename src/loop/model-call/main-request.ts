@@ -13,7 +13,7 @@ import { callModel, type ModelCallSettings, type RequestBase, type StreamObserve
 import { manageContext, observeContext } from "./manage-context";
 import { type ModelCallTiming, type ModelOutcome, type ModelReply, unfinishedOf } from "./model-outcome";
 import { recordUsage } from "./record-usage";
-import { withRequestSettings } from "./request-settings";
+import { setRequestSettings } from "./request-settings";
 
 /** The main request's parts, reused by every turn of one query. */
 export class MainRequest {
@@ -44,20 +44,20 @@ export class MainRequest {
     const { conversation } = this.loop;
     if (!this.base) {
       const { modelSettings } = this.loop.config;
-      const base: RequestBase = {
+      this.base = {
         system: conversation.systemPrompt(modelSettings.systemPrompt),
         messages: conversation.history.messages,
         tools: conversation.tools.requestDefinitions(conversation.history.messages),
         maxTokens: this.query.maxTokens,
         outputFormat: modelSettings.outputFormat,
+        // The query's settings (the agent's, with its overrides), resolved once per query.
+        settings: setRequestSettings(this.query.settings),
       };
-      // The query's settings (the agent's, with its overrides), resolved once per query.
-      this.base = withRequestSettings(base, this.query.settings);
     }
     // Cached until the tool set changes, or tool search finds more (appended); a forced deferred tool is loaded.
     this.base.tools = conversation.tools.requestDefinitions(
       conversation.history.messages,
-      this.base.toolChoice,
+      this.base.settings.toolChoice,
     );
     // History (replaced by compaction and replaceHistory), or the edited copy this turn sends.
     manageContext(this.loop, this.base, conversation.model);

@@ -1,27 +1,25 @@
 /**
- * The model settings as requests carry them: copied onto a main request's fields, and the subset a
- * summary request (compaction of history or of a tool result) keeps.
+ * The model settings as requests carry them: the set ones a main request carries, and the subset a
+ * summary request (compaction of history or of a tool result) keeps — each an object holding only
+ * the keys that are set, which every attempt copies onto its request.
  * @module
  */
 
 import { MODEL_SETTING_KEYS, SUMMARY_SETTING_KEYS } from "../../model/model-setting-keys";
 import type { RequestSettings } from "../state/loop-config";
 
-/** The request fields the settings go onto (a main or a summary request's base). */
-type SettingsTarget = RequestSettings & { maxTokens: number };
-
 /**
- * `target` with every set field of `settings` copied onto it, key by key in
- * {@link MODEL_SETTING_KEYS}' order (absent fields stay absent, so the provider's defaults apply).
- * Returns `target`.
+ * The settings a main request carries: every set field of `settings`, in {@link MODEL_SETTING_KEYS}'
+ * order, and no other key (absent fields stay absent, so the provider's defaults apply) — built
+ * once per query, so each attempt copies only the keys that are set.
  */
-export function withRequestSettings<R extends SettingsTarget>(target: R, settings: RequestSettings): R {
-  const into = target as Record<string, unknown>;
+export function setRequestSettings(settings: RequestSettings): RequestSettings {
+  const set: Record<string, unknown> = {};
   for (const key of MODEL_SETTING_KEYS) {
     const value = settings[key];
-    if (value !== undefined) into[key] = value;
+    if (value !== undefined) set[key] = value;
   }
-  return target;
+  return set as RequestSettings;
 }
 
 /**

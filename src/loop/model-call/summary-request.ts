@@ -33,7 +33,7 @@ export function callSummaryModel(
   const base = {
     messages: summary.messages,
     maxTokens,
-    ...summaryRequestSettings(query.settings, maxTokens),
+    settings: summaryRequestSettings(query.settings, maxTokens),
   };
   const settings = { model: model ?? loop.conversation.model, streamEvents: false, applyRequestHooks: false };
   return callModel(loop, query, base, { ...settings, parentSpan: summary.span });
