@@ -166,8 +166,9 @@ export class HistoryLog {
    * written first: when its failure is thrown (`failOnError`), memory keeps the history it holds.
    */
   async replace(raw: ModelMessage[]): Promise<void> {
+    const kept = this.keptPrefix(raw);
     const messages = this.clean(raw);
-    const written = await this.writeReplace(messages);
+    const written = await this.writeReplace(messages, kept);
     this.messages = messages;
     this.version++;
     this.loaded = true;
@@ -184,7 +185,7 @@ export class HistoryLog {
     if (this.store) {
       while (this.background) await this.background;
       try {
-        await this.store.replace(messages);
+        await this.writeTo(this.store, messages, this.keptPrefix(messages));
       } catch (error) {
         if (error instanceof ConcurrentQueryError || error instanceof HistoryStoreError) throw error;
         throw new HistoryStoreError("replace", error);
@@ -221,21 +222,44 @@ export class HistoryLog {
    * Whether the store took `messages`; a failure is thrown (`failOnError`) or reported. `false` too
    * when the write is deferred behind a background write, or abandoned to the background.
    */
-  private async writeReplace(messages: ModelMessage[]): Promise<boolean> {
+  private async writeReplace(messages: ModelMessage[], kept = 0): Promise<boolean> {
     if (!this.store) return true;
     if (this.deferredBehindBackground()) return false;
-    return (await this.bounded(this.replaceNow(this.store, messages), "replace")) ?? false;
+    return (await this.bounded(this.replaceNow(this.store, messages, kept), "replace")) ?? false;
   }
 
-  private async replaceNow(store: HistoryStore, messages: ModelMessage[]): Promise<boolean> {
+  private async replaceNow(store: HistoryStore, messages: ModelMessage[], kept: number): Promise<boolean> {
     try {
-      await store.replace(messages);
+      await this.writeTo(store, messages, kept);
       return true;
     } catch (error) {
       if (!(error instanceof ConcurrentQueryError)) this.unsaved = true;
       this.fail("replace", error);
       return false;
     }
+  }
+
+  /**
+   * How many leading messages of `raw` are the very entries history holds: a rewrite of the tail
+   * only (an approval record taken back, a pause recorded over it) keeps them as they are.
+   */
+  private keptPrefix(raw: readonly ModelMessage[]): number {
+    const held = this.messages;
+    const limit = Math.min(raw.length, held.length);
+    let index = 0;
+    while (index < limit && raw[index] === held[index]) index++;
+    return index;
+  }
+
+  /**
+   * Writes `messages` over the store's copy. While the store holds exactly what memory holds (loaded,
+   * nothing unsaved) and it can, only the part after the `kept` leading messages is written
+   * (`replaceTail`): a write in proportion to the change, not to the conversation.
+   */
+  private async writeTo(store: HistoryStore, messages: ModelMessage[], kept: number): Promise<void> {
+    if (kept > 0 && this.loaded && !this.unsaved && store.replaceTail) {
+      await store.replaceTail(kept, messages.slice(kept));
+    } else await store.replace(messages);
   }
 
   /**
@@ -312,7 +336,7 @@ export class HistoryLog {
         const version = this.version;
         let written = false;
         try {
-          written = await this.replaceNow(this.store, [...this.messages]);
+          written = await this.replaceNow(this.store, [...this.messages], 0);
         } catch (error) {
           this.reportLater("replace", error);
           if (isConflict(error)) this.unsaved = false;

@@ -23,6 +23,15 @@ export interface HistoryStore {
   append(message: ModelMessage): Promise<void>;
   /** Called when history is rewritten wholesale (compaction, `replaceHistory`). */
   replace(messages: ModelMessage[]): Promise<void>;
+  /**
+   * Optional: replaces the stored messages from index `from` on with `messages`, keeping the ones
+   * before it — what `replace` of the whole would store when those are unchanged, written in
+   * proportion to the tail. The agent calls it instead of `replace` when only the last messages of
+   * its history changed (a batch's approval record taken back, a pause recorded over it), and only
+   * while the store holds exactly what the agent holds. Atomic and version-checked like `replace`.
+   * The SQLite, PostgreSQL and Redis stores have it.
+   */
+  replaceTail?(from: number, messages: ModelMessage[]): Promise<void>;
   /** When true, store failures propagate out of `query()` / `prompt()` instead of being reported. */
   readonly failOnError?: boolean;
   /** Releases connections the store opened itself. Called by `agent.close()`. */
@@ -61,6 +70,9 @@ export function defineHistoryStore(store: HistoryStore & { failOnError?: boolean
     load: () => store.load(),
     append: (message) => store.append(message),
     replace: (messages) => store.replace(messages),
+    ...(typeof store.replaceTail === "function"
+      ? { replaceTail: (from: number, messages: ModelMessage[]) => store.replaceTail!(from, messages) }
+      : {}),
     ...(typeof store.loadRange === "function"
       ? { loadRange: (range: HistoryRange) => store.loadRange!(range) }
       : {}),

@@ -34,6 +34,12 @@ export interface HistoryStoreConformanceOptions extends ConformanceTestApi {
   tearTail?: (conversation: string) => Promise<void>;
   /** Removes what a test stored, called after each test with its conversation key. */
   cleanup?: (conversation: string) => Promise<void>;
+  /**
+   * The store has the optional `replaceTail`: its tests then fail when it is missing. Without this,
+   * they run only when the store has it.
+   * @default false
+   */
+  replaceTail?: boolean;
 }
 
 /**

@@ -11,6 +11,7 @@ import { registerConcurrencyTests } from "./store-conformance-concurrency-tests"
 import { registerHistoryTests } from "./store-conformance-history-tests";
 import { createTestRunner } from "./store-conformance-runner";
 import { registerStrainTests } from "./store-conformance-strain-tests";
+import { registerTailTests } from "./store-conformance-tail-tests";
 import { registerWindowTests } from "./store-conformance-window-tests";
 
 export type {
@@ -46,5 +47,6 @@ export function runHistoryStoreConformance(
     if (options.concurrency ?? true) registerConcurrencyTests(test, expect);
     registerCheckpointTests(test, expect, factory, options);
     registerWindowTests(test, expect, options.concurrency ?? true);
+    registerTailTests(test, expect, options.concurrency ?? true, options.replaceTail ?? false);
   });
 }

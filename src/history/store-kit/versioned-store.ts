@@ -35,6 +35,12 @@ export interface VersionedBackend {
   append(serializedMessages: readonly string[]): Promise<void>;
   /** Replaces the whole conversation with these serialized messages. */
   replace(serializedMessages: readonly string[]): Promise<void>;
+  /**
+   * Optional: replaces the stored messages from index `from` on with these, the ones before it
+   * kept (see `HistoryStore.replaceTail`); throws a RangeError, having written nothing, when `from`
+   * is past the stored messages.
+   */
+  replaceTail?(from: number, serializedMessages: readonly string[]): Promise<void>;
   /** Releases what the backend opened itself. */
   close(): Promise<void>;
 }
@@ -132,6 +138,18 @@ export function createVersionedStoreCore(
     });
   }
 
+  async function replaceTail(from: number, messages: ModelMessage[]): Promise<void> {
+    if (!Number.isInteger(from) || from < 0)
+      throw new TypeError(`replaceTail needs a whole number from 0 on as \`from\`, not ${String(from)}.`);
+    return asStoreError("replace", () => {
+      const lines = messages.map(serializeMessage);
+      return exclusive(async () => {
+        await backend.replaceTail!(from, lines);
+        pending = [];
+      });
+    });
+  }
+
   function close(): Promise<void> {
     closing ??= queue.then(async () => {
       closed = true;
@@ -145,6 +163,7 @@ export function createVersionedStoreCore(
     ...windowReader(backend, (read) => asStoreError("load", () => exclusive(read))),
     append,
     replace,
+    ...(typeof backend.replaceTail === "function" ? { replaceTail } : {}),
     close,
     exclusive,
     withoutSecrets: redacting,

@@ -105,6 +105,24 @@ export function createPostgresBackend(
         return { version: from.version + 1, messageCount: count };
       });
     },
+    async replaceTail(keep, serializedMessages) {
+      await ensureSchema(pool, tables);
+      const count = keep + serializedMessages.length;
+      expected = await inTransaction(pool, async (client) => {
+        const from = expected ?? (await stateOf(client, queries, conversationId));
+        if (keep > from.messageCount)
+          throw new RangeError(`Cannot replace from message ${keep}: ${from.messageCount} are stored.`);
+        const claimed =
+          from.version === 0
+            ? await client.query(queries.createConversation, [conversationId, count])
+            : await client.query(queries.claimForReplace, [conversationId, from.version, count]);
+        if (claimed.rowCount !== 1) throw await conflict(from, client);
+        await client.query(queries.deleteMessagesFrom, [conversationId, keep]);
+        const json = toJsonArrayText(serializedMessages);
+        await client.query(queries.insertMessagesFrom, [conversationId, json, keep]);
+        return { version: from.version + 1, messageCount: count };
+      });
+    },
     close: () => resource.release(),
     forgetConversation() {
       expected = { version: 0, messageCount: 0 };

@@ -62,9 +62,13 @@ export function createQueries({ conversations, messages }: Tables) {
     claimForReplace: `UPDATE ${conversations} SET version = version + 1, message_count = $3, updated_at = now()
                       WHERE id = $1 AND version = $2`,
     deleteMessages: `DELETE FROM ${messages} WHERE conversation_id = $1`,
+    deleteMessagesFrom: `DELETE FROM ${messages} WHERE conversation_id = $1 AND ordinal >= $2`,
     insertMessages: `INSERT INTO ${messages} (conversation_id, ordinal, message)
                      SELECT $1, element.ordinality - 1, element.value
                      FROM json_array_elements($2::json) WITH ORDINALITY AS element (value, ordinality)`,
+    insertMessagesFrom: `INSERT INTO ${messages} (conversation_id, ordinal, message)
+                         SELECT $1, $3 + element.ordinality - 1, element.value
+                         FROM json_array_elements($2::json) WITH ORDINALITY AS element (value, ordinality)`,
     deleteConversation: `DELETE FROM ${conversations} WHERE id = $1`,
     copyConversation: `INSERT INTO ${conversations} (id, version, message_count)
                        SELECT $1, 1, message_count FROM ${conversations} WHERE id = $2`,

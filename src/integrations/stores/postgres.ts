@@ -128,6 +128,7 @@ function createStore(
     loadRange: core.loadRange!,
     append: core.append,
     replace: core.replace,
+    replaceTail: core.replaceTail!,
     close: core.close,
     claimRun: (claimOptions) => core.withoutSecrets(() => claimRunWith(runRecord, claimOptions)),
     isRunClaimed: () => core.withoutSecrets(() => runRecord.isHeld()),

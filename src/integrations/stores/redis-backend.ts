@@ -11,7 +11,7 @@ import type { SharedResource } from "../../history/store-kit/shared-resource";
 import type { DeletableVersionedBackend } from "../../history/store-kit/versioned-store";
 import type { ModelMessage } from "../../messages/types";
 import { type ConversationKeys, loadConversation, loadConversationRange } from "./redis-conversations";
-import { APPEND_SCRIPT, REPLACE_SCRIPT, runScript } from "./redis-scripts";
+import { APPEND_SCRIPT, REPLACE_SCRIPT, REPLACE_TAIL_SCRIPT, runScript } from "./redis-scripts";
 
 /** The backend of conversation `conversationId` at `keys`, on the client of `resource` (released by `close()`). */
 export function createRedisBackend(
@@ -27,17 +27,22 @@ export function createRedisBackend(
     return Number((await client.hget(keys.meta, "version")) ?? 0);
   }
 
+  /** Runs a write script; `before` are its arguments between the common three and the messages. */
   async function write(
     script: string,
     scriptKeys: string[],
     serializedMessages: readonly string[],
+    before: readonly string[] = [],
   ): Promise<void> {
     const from = expectedVersion ?? (await readVersion());
-    const argumentsList = [String(from), String(ttlSeconds), new Date().toISOString(), ...serializedMessages];
+    const now = new Date().toISOString();
+    const argumentsList = [String(from), String(ttlSeconds), now, ...before, ...serializedMessages];
     const [written, version] = (await runScript(client, script, scriptKeys, argumentsList)) as [
       number,
       number,
     ];
+    if (written === -1)
+      throw new RangeError(`Cannot replace from message ${before[0]}: ${version} are stored.`);
     if (written !== 1)
       throw new ConversationConflictError(conversationId, describeVersionConflict(from, version));
     expectedVersion = version;
@@ -56,6 +61,8 @@ export function createRedisBackend(
     append: (serializedMessages) => write(APPEND_SCRIPT, [keys.meta, keys.messages], serializedMessages),
     replace: (serializedMessages) =>
       write(REPLACE_SCRIPT, [keys.meta, keys.messages, keys.replacing], serializedMessages),
+    replaceTail: (keep, serializedMessages) =>
+      write(REPLACE_TAIL_SCRIPT, [keys.meta, keys.messages], serializedMessages, [String(keep)]),
     close: () => resource.release(),
     forgetConversation() {
       expectedVersion = 0;

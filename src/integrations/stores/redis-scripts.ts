@@ -45,6 +45,19 @@ end
 return {1, touch(KEYS[1], KEYS[2])}`;
 
 /**
+ * KEYS: meta, messages. ARGV: expected version, ttl, now, the index to keep up to, messages…
+ * Returns {1, version}, {0, stored version}, or {-1, stored count} when that index is past the
+ * stored messages (nothing written).
+ */
+export const REPLACE_TAIL_SCRIPT = `${PUSH_ARGUMENTS}
+local keep = tonumber(ARGV[4])
+local count = redis.call('LLEN', KEYS[2])
+if keep > count then return {-1, count} end
+if keep == 0 then redis.call('DEL', KEYS[2]) else redis.call('LTRIM', KEYS[2], 0, keep - 1) end
+if #ARGV >= 5 then push(KEYS[2], 5) end
+return {1, touch(KEYS[1], KEYS[2])}`;
+
+/**
  * KEYS: meta, messages. Returns {version or nil, messages}: the two read together, as one command
  * (a transaction of `HGET` and `LRANGE` is four, and costs the client more than the read itself).
  */

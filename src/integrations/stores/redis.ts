@@ -152,6 +152,7 @@ function createStore(
     loadRange: core.loadRange!,
     append: core.append,
     replace: core.replace,
+    replaceTail: core.replaceTail!,
     close: core.close,
     claimRun: (claimOptions) =>
       core.withoutSecrets(() => claimRunWith(redisRunClaimRecord(client, keys.run), claimOptions)),

@@ -39,15 +39,17 @@ export interface Statements {
     range: { from?: number; limit: number },
   ): { total: number; start: number; rows: string[] };
   /**
-   * Appends `lines` after the stored messages, or replaces them with `lines`, once the version is
-   * claimed from `expected` (else the stored one); returns the new state. Throws a
-   * ConversationConflictError, having written nothing, when the version moved.
+   * Appends `lines` after the stored messages, or replaces the stored messages from ordinal `from`
+   * on (0: all of them) with `lines`, once the version is claimed from `expected` (else the stored
+   * one); returns the new state. Throws a ConversationConflictError, having written nothing, when
+   * the version moved, and a RangeError when `from` is past the stored messages.
    */
   write(
     id: string,
     expected: ConversationState | undefined,
     lines: readonly string[],
     mode: "append" | "replace",
+    from?: number,
   ): ConversationState;
   /** Deletes the conversation; whether it existed. */
   deleteConversation(id: string): boolean;
@@ -100,6 +102,9 @@ function prepareSingleStatements(database: Database.Database, { messages, conver
       `INSERT INTO ${messages} (conversation_id, ordinal, message) VALUES (?, ?, ?)`,
     ),
     deleteMessages: database.prepare<[string]>(`DELETE FROM ${messages} WHERE conversation_id = ?`),
+    deleteMessagesFrom: database.prepare<[string, number]>(
+      `DELETE FROM ${messages} WHERE conversation_id = ? AND ordinal >= ?`,
+    ),
     deleteConversationRow: database.prepare<[string]>(`DELETE FROM ${conversations} WHERE id = ?`),
     copyConversation: database.prepare<[string, string, string, string]>(
       `INSERT INTO ${conversations} (id, version, message_count, created_at, updated_at)
@@ -154,6 +159,7 @@ function prepareAll(database: Database.Database, tables: TableNames): Statements
     bumpVersion,
     insertMessage,
     deleteMessages,
+    deleteMessagesFrom,
     deleteConversationRow,
     copyConversation,
     copyMessages,
@@ -186,11 +192,17 @@ function prepareAll(database: Database.Database, tables: TableNames): Statements
       expected: ConversationState | undefined,
       lines: readonly string[],
       mode: "append" | "replace",
+      keep = 0,
     ) => {
       const from = expected ?? stateOf(id);
-      const firstOrdinal = mode === "append" ? from.messageCount : 0;
+      if (keep > from.messageCount)
+        throw new RangeError(`Cannot replace from message ${keep}: ${from.messageCount} are stored.`);
+      const firstOrdinal = mode === "append" ? from.messageCount : keep;
       claimNextVersion(id, from, firstOrdinal + lines.length);
-      if (mode === "replace") deleteMessages.run(id);
+      if (mode === "replace") {
+        if (keep === 0) deleteMessages.run(id);
+        else deleteMessagesFrom.run(id, keep);
+      }
       for (const [index, line] of lines.entries()) insertMessage.run(id, firstOrdinal + index, line);
       return { version: from.version + 1, messageCount: firstOrdinal + lines.length };
     },
@@ -217,7 +229,8 @@ function prepareAll(database: Database.Database, tables: TableNames): Statements
       expected: ConversationState | undefined,
       lines: readonly string[],
       mode: "append" | "replace",
-    ) => write.immediate(id, expected, lines, mode),
+      keep?: number,
+    ) => write.immediate(id, expected, lines, mode, keep),
     deleteConversation: (id: string) => deleteConversation.immediate(id),
     fork: (sourceId: string, newId: string) => fork.immediate(sourceId, newId),
     listConversations: () => listConversations.all(),

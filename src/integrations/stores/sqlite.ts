@@ -152,6 +152,7 @@ function createStore(
     loadRange: core.loadRange!,
     append: core.append,
     replace: core.replace,
+    replaceTail: core.replaceTail!,
     close: core.close,
     claimRun: (claimOptions) => claimRunWith(runRecord, claimOptions),
     isRunClaimed: () => runRecord.isHeld(),
@@ -203,6 +204,9 @@ function createBackend(
     },
     async replace(serializedMessages) {
       expected = statements.write(conversationId, expected, serializedMessages, "replace");
+    },
+    async replaceTail(from, serializedMessages) {
+      expected = statements.write(conversationId, expected, serializedMessages, "replace", from);
     },
     async close() {
       await resource.release();

@@ -32,6 +32,7 @@ runHistoryStoreConformance(
     describe,
     it,
     expect,
+    replaceTail: true,
     cleanup: async (conversation) => {
       await pool.query(`DELETE FROM "${schema}".agent_lattice_conversations WHERE id = $1`, [conversation]);
     },

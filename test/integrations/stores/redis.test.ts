@@ -28,7 +28,13 @@ afterAll(async () => {
 runHistoryStoreConformance(
   "Redis",
   (conversation) => createRedisHistoryStore({ client, keyPrefix, conversationId: conversation }),
-  { describe, it, expect, cleanup: (conversation) => deleteKeys(`${keyPrefix}{${conversation}}*`) },
+  {
+    describe,
+    it,
+    expect,
+    replaceTail: true,
+    cleanup: (conversation) => deleteKeys(`${keyPrefix}{${conversation}}*`),
+  },
 );
 
 const uniqueId = (label: string) => `${label}-${randomBytes(6).toString("hex")}`;

@@ -14,7 +14,7 @@ const databasePath = join(folder, "nested", "history.db");
 runHistoryStoreConformance(
   "SQLite (each store opens the file)",
   (conversation) => createSqliteHistoryStore({ path: databasePath, conversationId: conversation }),
-  { describe, it, expect },
+  { describe, it, expect, replaceTail: true },
 );
 
 describe("SQLite store sharing one database handle", () => {
@@ -28,7 +28,7 @@ describe("SQLite store sharing one database handle", () => {
     "SQLite (shared handle)",
     (conversation) =>
       createSqliteHistoryStore({ database, conversationId: conversation, tableName: "shared_history" }),
-    { describe, it, expect },
+    { describe, it, expect, replaceTail: true },
   );
 
   it("never closes a database it was given", async () => {
