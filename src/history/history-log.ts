@@ -29,6 +29,7 @@ import type { SDKMessage } from "../messages/sdk-messages";
 import type { ModelMessage } from "../messages/types";
 import { raceWithSignal } from "../shared/signals";
 import { repairHistoryTail } from "./repair";
+import { sharedPrefixLength } from "./shared-prefix";
 import type { HistoryStore } from "./store";
 
 type Notice = Extract<SDKMessage, { subtype: "store_error" }>;
@@ -166,7 +167,7 @@ export class HistoryLog {
    * written first: when its failure is thrown (`failOnError`), memory keeps the history it holds.
    */
   async replace(raw: ModelMessage[]): Promise<void> {
-    const kept = this.keptPrefix(raw);
+    const kept = sharedPrefixLength(this.messages, raw);
     const messages = this.clean(raw);
     const written = await this.writeReplace(messages, kept);
     this.messages = messages;
@@ -185,7 +186,7 @@ export class HistoryLog {
     if (this.store) {
       while (this.background) await this.background;
       try {
-        await this.writeTo(this.store, messages, this.keptPrefix(messages));
+        await this.writeTo(this.store, messages, sharedPrefixLength(this.messages, messages));
       } catch (error) {
         if (error instanceof ConcurrentQueryError || error instanceof HistoryStoreError) throw error;
         throw new HistoryStoreError("replace", error);
@@ -237,18 +238,6 @@ export class HistoryLog {
       this.fail("replace", error);
       return false;
     }
-  }
-
-  /**
-   * How many leading messages of `raw` are the very entries history holds: a rewrite of the tail
-   * only (an approval record taken back, a pause recorded over it) keeps them as they are.
-   */
-  private keptPrefix(raw: readonly ModelMessage[]): number {
-    const held = this.messages;
-    const limit = Math.min(raw.length, held.length);
-    let index = 0;
-    while (index < limit && raw[index] === held[index]) index++;
-    return index;
   }
 
   /**

@@ -81,7 +81,15 @@ export function registerTailTests(
     expect(await (await open()).load()).toEqual([userMessage("only"), userMessage("still writable")]);
   });
 
-  if (!concurrency) return;
+  if (concurrency) registerTailConflictTest(test, expect, hasTail);
+}
+
+/** The two-writer test of `replaceTail`: a stale writer's tail is a conflict, and a tail makes the other writer stale. */
+function registerTailConflictTest(
+  test: ConformanceTest,
+  expect: ConformanceTestApi["expect"],
+  hasTail: (store: HistoryStore) => store is TailStore,
+): void {
   test("replaceTail by a writer whose view is stale is a conflict and writes nothing", async ({ open }) => {
     const first = await open();
     const second = await open();

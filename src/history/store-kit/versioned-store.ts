@@ -45,6 +45,17 @@ export interface VersionedBackend {
   close(): Promise<void>;
 }
 
+/** `from` of a `replaceTail`, when it is an index (a caller's mistake otherwise: a TypeError). */
+function assertTailIndex(from: number): number {
+  if (Number.isInteger(from) && from >= 0) return from;
+  throw new TypeError(`replaceTail needs a whole number from 0 on as \`from\`, not ${String(from)}.`);
+}
+
+/** The error of a `replaceTail` whose `from` is past the `stored` messages (nothing was written). */
+export function tailPastTheEnd(from: number, stored: number): RangeError {
+  return new RangeError(`Cannot replace the messages from index ${from} on: ${stored} are stored.`);
+}
+
 /**
  * A backend whose store can delete its own conversation: `forgetConversation()` then makes "no
  * conversation yet" (version 0) the expected state, so the next write starts the conversation anew.
@@ -128,23 +139,11 @@ export function createVersionedStoreCore(
     });
   }
 
-  async function replace(messages: ModelMessage[]): Promise<void> {
+  async function replaceFrom(from: number, messages: ModelMessage[]): Promise<void> {
     return asStoreError("replace", () => {
       const lines = messages.map(serializeMessage);
       return exclusive(async () => {
-        await backend.replace(lines);
-        pending = [];
-      });
-    });
-  }
-
-  async function replaceTail(from: number, messages: ModelMessage[]): Promise<void> {
-    if (!Number.isInteger(from) || from < 0)
-      throw new TypeError(`replaceTail needs a whole number from 0 on as \`from\`, not ${String(from)}.`);
-    return asStoreError("replace", () => {
-      const lines = messages.map(serializeMessage);
-      return exclusive(async () => {
-        await backend.replaceTail!(from, lines);
+        await (from === 0 ? backend.replace(lines) : backend.replaceTail!(from, lines));
         pending = [];
       });
     });
@@ -162,13 +161,25 @@ export function createVersionedStoreCore(
     load,
     ...windowReader(backend, (read) => asStoreError("load", () => exclusive(read))),
     append,
-    replace,
-    ...(typeof backend.replaceTail === "function" ? { replaceTail } : {}),
+    replace: (messages) => replaceFrom(0, messages),
+    ...tailReplacer(backend, replaceFrom),
     close,
     exclusive,
     withoutSecrets: redacting,
     failOnError: options.failOnError ?? false,
   };
+}
+
+/**
+ * The store's `replaceTail` when the backend has one: `from` checked first (a TypeError of the
+ * caller's), then the messages from it on replaced (`replaceFrom`: 0 is a whole `replace`).
+ */
+function tailReplacer(
+  backend: VersionedBackend,
+  replaceFrom: (from: number, messages: ModelMessage[]) => Promise<void>,
+): Pick<HistoryStore, "replaceTail"> {
+  if (typeof backend.replaceTail !== "function") return {};
+  return { replaceTail: async (from, messages) => replaceFrom(assertTailIndex(from), messages) };
 }
 
 /**

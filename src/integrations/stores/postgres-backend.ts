@@ -8,7 +8,7 @@ import { ConversationConflictError } from "../../errors";
 import { describeVersionConflict } from "../../history/store-kit/conversation-history-store";
 import { parseStoredMessage, toJsonArrayText } from "../../history/store-kit/message-codec";
 import type { SharedResource } from "../../history/store-kit/shared-resource";
-import type { DeletableVersionedBackend } from "../../history/store-kit/versioned-store";
+import { type DeletableVersionedBackend, tailPastTheEnd } from "../../history/store-kit/versioned-store";
 import type { ModelMessage } from "../../messages/types";
 import { inTransaction } from "./postgres-connection";
 import type { Queries, Tables } from "./postgres-queries";
@@ -58,6 +58,14 @@ export function createPostgresBackend(
     );
   }
 
+  /** Replaces the messages from ordinal `keep` on (0: all of them) in one transaction. */
+  async function replaceFrom(keep: number, serializedMessages: readonly string[]): Promise<void> {
+    await ensureSchema(pool, tables);
+    expected = await inTransaction(pool, (client) =>
+      replaceTailIn(client, { queries, conversationId, expected, conflict }, keep, serializedMessages),
+    );
+  }
+
   return {
     async load(): Promise<ModelMessage[]> {
       await ensureSchema(pool, tables);
@@ -90,42 +98,42 @@ export function createPostgresBackend(
       if (result.rowCount !== count) throw await conflict(from);
       expected = { version: from.version + 1, messageCount: from.messageCount + count };
     },
-    async replace(serializedMessages) {
-      await ensureSchema(pool, tables);
-      const count = serializedMessages.length;
-      expected = await inTransaction(pool, async (client) => {
-        const from = expected ?? (await stateOf(client, queries, conversationId));
-        const claimed =
-          from.version === 0
-            ? await client.query(queries.createConversation, [conversationId, count])
-            : await client.query(queries.claimForReplace, [conversationId, from.version, count]);
-        if (claimed.rowCount !== 1) throw await conflict(from, client);
-        await client.query(queries.deleteMessages, [conversationId]);
-        await client.query(queries.insertMessages, [conversationId, toJsonArrayText(serializedMessages)]);
-        return { version: from.version + 1, messageCount: count };
-      });
-    },
-    async replaceTail(keep, serializedMessages) {
-      await ensureSchema(pool, tables);
-      const count = keep + serializedMessages.length;
-      expected = await inTransaction(pool, async (client) => {
-        const from = expected ?? (await stateOf(client, queries, conversationId));
-        if (keep > from.messageCount)
-          throw new RangeError(`Cannot replace from message ${keep}: ${from.messageCount} are stored.`);
-        const claimed =
-          from.version === 0
-            ? await client.query(queries.createConversation, [conversationId, count])
-            : await client.query(queries.claimForReplace, [conversationId, from.version, count]);
-        if (claimed.rowCount !== 1) throw await conflict(from, client);
-        await client.query(queries.deleteMessagesFrom, [conversationId, keep]);
-        const json = toJsonArrayText(serializedMessages);
-        await client.query(queries.insertMessagesFrom, [conversationId, json, keep]);
-        return { version: from.version + 1, messageCount: count };
-      });
-    },
+    replace: (serializedMessages) => replaceFrom(0, serializedMessages),
+    replaceTail: replaceFrom,
     close: () => resource.release(),
     forgetConversation() {
       expected = { version: 0, messageCount: 0 };
     },
   };
+}
+
+/** What {@link replaceTailIn} works with: the backend's queries, conversation, expected state and conflict error. */
+interface TailWrite {
+  queries: Queries;
+  conversationId: string;
+  expected: ConversationState | undefined;
+  conflict: (from: ConversationState, client: pg.PoolClient) => Promise<ConversationConflictError>;
+}
+
+/**
+ * Replaces the messages from ordinal `keep` on (0: all of them) with `serializedMessages`, inside
+ * the transaction of `client`, once the version is claimed; returns the new state.
+ */
+async function replaceTailIn(
+  client: pg.PoolClient,
+  { queries, conversationId, expected, conflict }: TailWrite,
+  keep: number,
+  serializedMessages: readonly string[],
+): Promise<ConversationState> {
+  const from = expected ?? (await stateOf(client, queries, conversationId));
+  if (keep > from.messageCount) throw tailPastTheEnd(keep, from.messageCount);
+  const count = keep + serializedMessages.length;
+  const claimed =
+    from.version === 0
+      ? await client.query(queries.createConversation, [conversationId, count])
+      : await client.query(queries.claimForReplace, [conversationId, from.version, count]);
+  if (claimed.rowCount !== 1) throw await conflict(from, client);
+  await client.query(queries.deleteMessagesFrom, [conversationId, keep]);
+  await client.query(queries.insertMessagesFrom, [conversationId, toJsonArrayText(serializedMessages), keep]);
+  return { version: from.version + 1, messageCount: count };
 }

@@ -8,7 +8,7 @@ import { ConversationConflictError } from "../../errors";
 import { describeVersionConflict } from "../../history/store-kit/conversation-history-store";
 import { parseStoredMessage } from "../../history/store-kit/message-codec";
 import type { SharedResource } from "../../history/store-kit/shared-resource";
-import type { DeletableVersionedBackend } from "../../history/store-kit/versioned-store";
+import { type DeletableVersionedBackend, tailPastTheEnd } from "../../history/store-kit/versioned-store";
 import type { ModelMessage } from "../../messages/types";
 import { type ConversationKeys, loadConversation, loadConversationRange } from "./redis-conversations";
 import { APPEND_SCRIPT, REPLACE_SCRIPT, REPLACE_TAIL_SCRIPT, runScript } from "./redis-scripts";
@@ -41,8 +41,7 @@ export function createRedisBackend(
       number,
       number,
     ];
-    if (written === -1)
-      throw new RangeError(`Cannot replace from message ${before[0]}: ${version} are stored.`);
+    if (written === -1) throw tailPastTheEnd(Number(before[0]), version);
     if (written !== 1)
       throw new ConversationConflictError(conversationId, describeVersionConflict(from, version));
     expectedVersion = version;

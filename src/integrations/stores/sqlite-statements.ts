@@ -7,6 +7,7 @@
 import type Database from "better-sqlite3";
 import { ConversationConflictError, InvalidOptionError } from "../../errors";
 import { describeVersionConflict } from "../../history/store-kit/conversation-history-store";
+import { tailPastTheEnd } from "../../history/store-kit/versioned-store";
 import { quoteIdentifier } from "./sql-identifier";
 
 /** The quoted names of the two tables. */
@@ -101,7 +102,6 @@ function prepareSingleStatements(database: Database.Database, { messages, conver
     insertMessage: database.prepare<[string, number, string]>(
       `INSERT INTO ${messages} (conversation_id, ordinal, message) VALUES (?, ?, ?)`,
     ),
-    deleteMessages: database.prepare<[string]>(`DELETE FROM ${messages} WHERE conversation_id = ?`),
     deleteMessagesFrom: database.prepare<[string, number]>(
       `DELETE FROM ${messages} WHERE conversation_id = ? AND ordinal >= ?`,
     ),
@@ -151,23 +151,10 @@ export function prepareStatements(database: Database.Database, tables: TableName
 
 function prepareAll(database: Database.Database, tables: TableNames): Statements {
   createTables(database, tables);
-  const {
-    selectState,
-    selectMessages,
-    selectWindow,
-    createConversation,
-    bumpVersion,
-    insertMessage,
-    deleteMessages,
-    deleteMessagesFrom,
-    deleteConversationRow,
-    copyConversation,
-    copyMessages,
-    listConversations,
-  } = prepareSingleStatements(database, tables);
+  const statement = prepareSingleStatements(database, tables);
 
   const stateOf = (id: string): ConversationState => {
-    const row = selectState.get(id);
+    const row = statement.selectState.get(id);
     return row ? { version: row.version, messageCount: row.message_count } : { version: 0, messageCount: 0 };
   };
 
@@ -176,16 +163,19 @@ function prepareAll(database: Database.Database, tables: TableNames): Statements
     const now = new Date().toISOString();
     const claimed =
       from.version === 0
-        ? createConversation.run(id, messageCount, now, now)
-        : bumpVersion.run(messageCount, now, id, from.version);
+        ? statement.createConversation.run(id, messageCount, now, now)
+        : statement.bumpVersion.run(messageCount, now, id, from.version);
     if (claimed.changes === 0) {
       throw new ConversationConflictError(id, describeVersionConflict(from.version, stateOf(id).version));
     }
   };
 
-  const load = database.transaction((id: string) => ({ state: stateOf(id), rows: selectMessages.all(id) }));
+  const load = database.transaction((id: string) => ({
+    state: stateOf(id),
+    rows: statement.selectMessages.all(id),
+  }));
 
-  const loadRange = windowTransaction(database, stateOf, selectWindow);
+  const loadRange = windowTransaction(database, stateOf, statement.selectWindow);
   const write = database.transaction(
     (
       id: string,
@@ -195,30 +185,27 @@ function prepareAll(database: Database.Database, tables: TableNames): Statements
       keep = 0,
     ) => {
       const from = expected ?? stateOf(id);
-      if (keep > from.messageCount)
-        throw new RangeError(`Cannot replace from message ${keep}: ${from.messageCount} are stored.`);
+      if (keep > from.messageCount) throw tailPastTheEnd(keep, from.messageCount);
       const firstOrdinal = mode === "append" ? from.messageCount : keep;
       claimNextVersion(id, from, firstOrdinal + lines.length);
-      if (mode === "replace") {
-        if (keep === 0) deleteMessages.run(id);
-        else deleteMessagesFrom.run(id, keep);
-      }
-      for (const [index, line] of lines.entries()) insertMessage.run(id, firstOrdinal + index, line);
+      if (mode === "replace") statement.deleteMessagesFrom.run(id, keep);
+      for (const [index, line] of lines.entries())
+        statement.insertMessage.run(id, firstOrdinal + index, line);
       return { version: from.version + 1, messageCount: firstOrdinal + lines.length };
     },
   );
 
   const deleteConversation = database.transaction((id: string) => {
-    deleteMessages.run(id);
-    return deleteConversationRow.run(id).changes > 0;
+    statement.deleteMessagesFrom.run(id, 0);
+    return statement.deleteConversationRow.run(id).changes > 0;
   });
 
   const fork = database.transaction((sourceId: string, newId: string) => {
-    if (selectState.get(newId))
+    if (statement.selectState.get(newId))
       throw new InvalidOptionError(`Cannot fork into conversation "${newId}": it already exists.`);
     const now = new Date().toISOString();
-    copyConversation.run(newId, now, now, sourceId);
-    copyMessages.run(newId, sourceId);
+    statement.copyConversation.run(newId, now, now, sourceId);
+    statement.copyMessages.run(newId, sourceId);
   });
 
   return {
@@ -233,6 +220,6 @@ function prepareAll(database: Database.Database, tables: TableNames): Statements
     ) => write.immediate(id, expected, lines, mode, keep),
     deleteConversation: (id: string) => deleteConversation.immediate(id),
     fork: (sourceId: string, newId: string) => fork.immediate(sourceId, newId),
-    listConversations: () => listConversations.all(),
+    listConversations: () => statement.listConversations.all(),
   };
 }
