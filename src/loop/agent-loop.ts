@@ -16,6 +16,7 @@ import { finishOrContinue } from "./finish-or-continue";
 import { MainRequest } from "./model-call/main-request";
 import { initMessage, resultMessage } from "./query-messages";
 import { recordResponse } from "./record-response";
+import { rerunInterruptedCalls } from "./rerun-interrupted-calls";
 import { ToolRunner } from "./run-tools";
 import type { LoopContext } from "./state/loop-context";
 import type { NoticeChannel } from "./state/notice-channel";
@@ -67,6 +68,8 @@ export async function* agentLoop<T>(
       const next: Next<T> = decideNext(loop, query, outcome);
       switch (next.step) {
         case "add_prompt": // 1. add the prompt — or resume a pause with its decisions
+          // Calls a crash interrupted after they recorded steps run again first.
+          await rerunInterruptedCalls(loop, query, runner);
           outcome = await (isApprovalInput(prompt)
             ? resumeApprovals(loop, query, runner, prompt.approvals)
             : addPrompt(loop, query, prompt));
