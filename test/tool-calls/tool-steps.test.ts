@@ -7,7 +7,13 @@
 import { describe, expect, it } from "vitest";
 import { INTERRUPTED_STEPS_TOOL_RESULT_TEXT, UNRECORDED_TOOL_RESULT_TEXT } from "../../src/history/repair";
 import { isToolStepRecord, toolStepRecord } from "../../src/history/tool-steps";
-import { createAgent, createToolContext, defineTool, type ModelMessage, type ToolContext } from "../../src/index";
+import {
+  createAgent,
+  createToolContext,
+  defineTool,
+  type ModelMessage,
+  type ToolContext,
+} from "../../src/index";
 import { createScriptedClient } from "../../src/testing/index";
 import { createMemoryStore, expectWellFormed, MODEL, toolResults, toolUse } from "../loop/support";
 
@@ -74,7 +80,11 @@ describe("ToolContext.step inside a query", () => {
     expect(history.some(isToolStepRecord)).toBe(false);
     const results = history.find((message) => message.meta?.tool_steps)!;
     expect(results.meta!.tool_steps).toEqual({
-      c1: [{ name: "reserve", result: { hold: "h-500" } }, { name: "charge", result: { id: "ch-h-500" } }, { name: "receipt" }],
+      c1: [
+        { name: "reserve", result: { hold: "h-500" } },
+        { name: "charge", result: { id: "ch-h-500" } },
+        { name: "receipt" },
+      ],
     });
     expect(toolResults(history)[0]!.content).toBe("charged ch-h-500 undefined");
     expect(store.saved).toEqual(history);
@@ -97,7 +107,9 @@ describe("ToolContext.step inside a query", () => {
     const second = await agent.prompt("Again.");
     const keys = [...new Set(effects.map((effect) => effect.key))];
     expect(keys).toHaveLength(3);
-    const checkpoints = (await agent.getHistory()).filter((m) => m.meta?.checkpoint_id).map((m) => m.meta!.checkpoint_id);
+    const checkpoints = (await agent.getHistory())
+      .filter((m) => m.meta?.checkpoint_id)
+      .map((m) => m.meta!.checkpoint_id);
     expect(keys).toEqual([`${checkpoints[0]}/a`, `${checkpoints[0]}/b`, `${checkpoints[1]}/a`]);
     expect(first.subtype).toBe("success");
     expect(second.subtype).toBe("success");
@@ -123,7 +135,9 @@ describe("ToolContext.step inside a query", () => {
     expectWellFormed(history);
     const [result] = toolResults(history);
     expect(result!.is_error).toBe(true);
-    expect(String(result!.content)).toContain('ToolContext.step("make"): the step\'s result must be plain JSON');
+    expect(String(result!.content)).toContain(
+      'ToolContext.step("make"): the step\'s result must be plain JSON',
+    );
   });
 
   it("returns a step's result as recorded: the agent's secrets redacted, on the first run as on a replay", async () => {
@@ -155,7 +169,11 @@ describe("a call interrupted after it recorded steps", () => {
   /** A stored history as a process killed inside the `charge` step leaves it: the call, one step record. */
   function crashedHistory(): ModelMessage[] {
     return [
-      { role: "user", content: "Charge 5 USD.", meta: { checkpoint_id: "cp_00000000000000000000000000000001" } },
+      {
+        role: "user",
+        content: "Charge 5 USD.",
+        meta: { checkpoint_id: "cp_00000000000000000000000000000001" },
+      },
       { role: "assistant", content: [toolUse("c1", "charge", { cents: 500 })], stop_reason: "tool_use" },
       toolStepRecord("c1", "reserve", { hold: "h-500" }, { cents: 500 }),
     ];
@@ -220,7 +238,11 @@ describe("a call interrupted after it recorded steps", () => {
     expect(effects.map((effect) => effect.step)).toEqual(["receipt"]);
     const history = await agent.getHistory();
     expectWellFormed(history);
-    expect(history[2]!.meta?.tool_steps?.c1?.map((step) => step.name)).toEqual(["reserve", "charge", "receipt"]);
+    expect(history[2]!.meta?.tool_steps?.c1?.map((step) => step.name)).toEqual([
+      "reserve",
+      "charge",
+      "receipt",
+    ]);
   });
 
   it("stays 'effect unverified' for a call that recorded no step", async () => {
