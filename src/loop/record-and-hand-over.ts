@@ -19,8 +19,8 @@ export async function recordAndHandOver(
   const entry = history.record(message);
   const writing = history.save(entry);
   if (writing) await writing; // no store: nothing to wait for, and no tick spent on it
-  if (entry.role === "assistant") query.channel.handOver({ type: "assistant", message: entry });
-  else query.channel.handOver({ type: "user", message: entry as typeof entry & UserModelMessage });
+  if (entry.role === "assistant") query.outgoing.handOver({ type: "assistant", message: entry });
+  else query.outgoing.handOver({ type: "user", message: entry as typeof entry & UserModelMessage });
 }
 
 /**
@@ -34,5 +34,5 @@ export async function recordInPlaceOf(
   message: UserModelMessage,
 ): Promise<void> {
   const [entry] = await loop.conversation.history.replaceFrom(from, [message]);
-  query.channel.handOver({ type: "user", message: entry! });
+  query.outgoing.handOver({ type: "user", message: entry! });
 }

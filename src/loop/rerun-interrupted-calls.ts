@@ -15,15 +15,15 @@ import type {
   UserModelMessage,
 } from "../messages/types";
 import { recordInPlaceOf } from "./record-and-hand-over";
-import type { ToolRunner } from "./run-tools";
 import type { LoopContext } from "./state/loop-context";
 import type { QueryState } from "./state/query-state";
+import type { ToolPhase } from "./tool-phase";
 
 /** Runs again the interrupted calls at the end of history, if any, and records their real results. */
 export async function rerunInterruptedCalls<T>(
   loop: LoopContext<T>,
   query: QueryState,
-  runner: ToolRunner<T>,
+  runner: ToolPhase<T>,
 ): Promise<void> {
   const { messages } = loop.conversation.history;
   const results = messages.at(-1);
