@@ -15,7 +15,7 @@ import {
   type ToolContext,
 } from "../../src/index";
 import { createScriptedClient } from "../../src/testing/index";
-import { createMemoryStore, expectWellFormed, MODEL, toolResults, toolUse } from "../loop/support";
+import { createMemoryStore, expectWellFormed, MODEL, toolResults, toolUse, until } from "../loop/support";
 
 type Effects = Array<{ step: string; key: string }>;
 
@@ -256,6 +256,70 @@ describe("a call interrupted after it recorded steps", () => {
     await agent.prompt("Go on.");
     const [result] = toolResults(await agent.getHistory());
     expect(result!.content).toBe(UNRECORDED_TOOL_RESULT_TEXT);
+  });
+});
+
+
+describe("steps with approvals and checkpoints", () => {
+  it("a call approved, then crashed inside it, runs only its unrecorded steps — with the approved input", async () => {
+    const effects: Effects = [];
+    const approvedTool = (during?: (context: ToolContext) => Promise<void>) => {
+      const tool = chargeTool(effects, { during });
+      return { ...tool, needsApproval: true } as typeof tool;
+    };
+    const first = createMemoryStore();
+    const asking = createAgent({
+      model: MODEL,
+      client: createScriptedClient([chargeCall("c1", 500)]),
+      tools: [approvedTool()],
+      historyStore: first,
+    });
+    expect((await asking.prompt("Charge 5 USD.")).subtype).toBe("requires_approval");
+    // Another process approves with a smaller amount, records "reserve", and dies inside the call.
+    let snapshot: ModelMessage[] = [];
+    const dying = createAgent({
+      model: MODEL,
+      client: createScriptedClient([]),
+      tools: [
+        approvedTool(async () => {
+          snapshot = structuredClone(first.saved);
+          await new Promise<never>(() => {});
+        }),
+      ],
+      historyStore: first,
+    });
+    void dying.prompt({ approvals: { c1: { approved: true, updatedInput: { cents: 300 } } } }).catch(() => {});
+    await until(() => snapshot.length > 0);
+    expect(effects.map((effect) => effect.step)).toEqual(["reserve"]);
+    // A third process takes over the stored conversation.
+    const agent = createAgent({
+      model: MODEL,
+      client: createScriptedClient([{ content: "Charged 3 USD." }]),
+      tools: [approvedTool()],
+      historyStore: createMemoryStore(snapshot),
+    });
+    const result = await agent.prompt("Did it go through?");
+    expect(result.subtype).toBe("success");
+    expect(effects.map((effect) => effect.step)).toEqual(["reserve", "charge", "receipt"]);
+    const history = await agent.getHistory();
+    expectWellFormed(history);
+    expect(toolResults(history)[0]!.content).toBe("charged ch-h-300 undefined");
+  });
+
+  it("rewind() to before a call forgets its steps: the call made again is a new call with a new key", async () => {
+    const effects: Effects = [];
+    const agent = createAgent({
+      model: MODEL,
+      client: createScriptedClient([chargeCall(), { content: "ok" }, chargeCall(), { content: "ok" }]),
+      tools: [chargeTool(effects)],
+      historyStore: createMemoryStore(),
+    });
+    await agent.prompt("Charge 5 USD.");
+    const [checkpoint] = await agent.checkpoints();
+    await agent.rewind({ to: checkpoint!.id });
+    await agent.prompt("Charge 5 USD.");
+    expect(effects.map((effect) => effect.step)).toEqual(["reserve", "charge", "receipt", "reserve", "charge", "receipt"]);
+    expect(effects[0]!.key).not.toBe(effects[3]!.key);
   });
 });
 
