@@ -16,7 +16,7 @@ import type {
   UserModelMessage,
 } from "../messages/types";
 import { StreamedToolCalls } from "../tool-calls/streamed-tool-calls";
-import { type BatchOutcome, type RunOne, runToolBatch } from "../tool-calls/tool-batch";
+import { type BatchCallOutcome, type RunOne, runToolBatch } from "../tool-calls/tool-batch";
 import { runToolCall } from "../tool-calls/tool-call";
 import type { ToolRuntime } from "../tool-calls/tool-runtime";
 import { SUBMIT_OUTPUT_TOOL_NAME } from "../tools/submit-output";
@@ -81,8 +81,8 @@ export class ToolPhase<T> {
       // A batch that is not resumed records that none of its calls started while they are cleared.
       const history = decisions ? undefined : this.loop.conversation.history;
       return runGatedBatch(calls, gated, toolConcurrency, { history, resumed }).then((batch) =>
-        "paused" in batch
-          ? { blocks: [], paused: { pending: batch.paused } }
+        batch.kind === "paused"
+          ? { blocks: [], paused: { pending: batch.pending } }
           : batchResults(calls, batch.outcomes, withOutputSchema),
       );
     }
@@ -194,7 +194,7 @@ export class ToolPhase<T> {
  */
 function batchResults<T>(
   calls: readonly ToolUseBlock[],
-  outcomes: BatchOutcome[],
+  outcomes: BatchCallOutcome[],
   withOutputSchema: boolean,
 ): ToolResults<T> {
   const blocks: ToolResultBlock[] = new Array(outcomes.length);
