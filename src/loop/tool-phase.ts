@@ -15,13 +15,14 @@ import type {
   ToolUseBlock,
   UserModelMessage,
 } from "../messages/types";
+import { anyBatchMayPause, batchMayPause } from "../tool-calls/may-pause";
 import { StreamedToolCalls } from "../tool-calls/streamed-tool-calls";
 import { type BatchCallOutcome, type RunOne, runToolBatch } from "../tool-calls/tool-batch";
 import { runToolCall } from "../tool-calls/tool-call";
 import type { ToolRuntime } from "../tool-calls/tool-runtime";
 import { SUBMIT_OUTPUT_TOOL_NAME } from "../tools/submit-output";
 import { type ToolCallOutcome, toolResultText } from "../tools/tool-output";
-import { batchMayAsk, runGatedBatch } from "./approvals/approval-gate";
+import { runGatedBatch } from "./approvals/approval-gate";
 import { type BatchPause, childPause, type ResumedBatch } from "./approvals/child-pause";
 import { recordPause } from "./approvals/record-pause";
 import { toolResultCompactor } from "./compaction/compact-tool-result";
@@ -75,7 +76,7 @@ export class ToolPhase<T> {
     const runtime = this.preparedRuntime();
     const withOutputSchema = submitTool !== undefined;
     const { toolConcurrency } = this.loop.config.limits;
-    if (decisions || batchMayAsk(calls, runtime)) {
+    if (decisions || batchMayPause(calls, runtime)) {
       streamed?.discard(); // none started: a batch that may ask never starts calls early
       const gated = decisions ? { ...runtime, decisions } : runtime;
       // A batch that is not resumed records that none of its calls started while they are cleared.
@@ -93,7 +94,7 @@ export class ToolPhase<T> {
   /**
    * Streaming tool execution for the next model request: what starts its read-only calls as their
    * blocks complete — undefined when it is off, or when a batch of this agent could pause for
-   * approval (`canUseTool`, `askBeforeWrites`, a tool with `needsApproval`: such a batch clears
+   * approval (a call of one of its tools could ask, `tool-calls/may-pause.ts`: such a batch clears
    * every call before any runs, so none may start early), or summarises results
    * (`compactToolResults`: a summary is a model request of its own). A response of the request before that was
    * not run (an overflow) has its started calls discarded.
@@ -103,10 +104,9 @@ export class ToolPhase<T> {
     if (!this.loop.config.limits.streamingToolExecution) return undefined;
     // Skill grants only widen `allowedTools`, which matters with canUseTool alone: no early start then.
     const runtime = (this.runtime ??= this.buildRuntime());
-    if (runtime.canUseTool || runtime.permissionMode === "askBeforeWrites") return undefined;
+    if (anyBatchMayPause(runtime)) return undefined;
     // A result summary is a model request with notices of its own: it runs in the batch, never early.
     if (runtime.compactResult) return undefined;
-    for (const tool of runtime.tools.values()) if (tool.needsApproval) return undefined;
     const streamed = new StreamedToolCalls(runtime, this.loop.config.limits.toolConcurrency);
     this.streamed = streamed;
     return this.loop.config.modelSettings.submitTool ? cancelledAtSubmission(streamed) : streamed;

@@ -1,7 +1,7 @@
 /**
- * A batch that may pause for approval. When a call of it could ask for a person's decision — its
- * tool has `needsApproval`, the mode is `askBeforeWrites`, `canUseTool` is set (it may answer
- * `ask`), or the batch is being resumed — every call is cleared first, in the model's order
+ * A batch that may pause for approval (`tool-calls/may-pause.ts`: a call of it could ask for a
+ * person's decision — its tool has `needsApproval`, or it is not read-only and `askBeforeWrites` or
+ * `canUseTool` would be asked about it — or the batch is being resumed): every call is cleared first, in the model's order
  * (input, lists, mode, `preToolUse` hooks, approval, `canUseTool`), before any of them runs. When
  * one asks, none runs: the batch pauses with the list of calls waiting. Otherwise the cleared
  * calls run as any batch does (read-only ones concurrently, results in the model's order).
@@ -35,12 +35,6 @@ export interface GatedBatchRan {
 export interface GatedBatchPaused {
   kind: "paused";
   pending: PendingApproval[];
-}
-
-/** Whether a call of `calls` could ask for approval (else the batch runs call by call, as always). */
-export function batchMayAsk(calls: readonly ToolUseBlock[], runtime: ToolRuntime): boolean {
-  if (runtime.decisions || runtime.canUseTool || runtime.permissionMode === "askBeforeWrites") return true;
-  return calls.some((call) => Boolean(runtime.tools.get(call.name)?.needsApproval));
 }
 
 /**
