@@ -259,7 +259,6 @@ describe("a call interrupted after it recorded steps", () => {
   });
 });
 
-
 describe("steps with approvals and checkpoints", () => {
   it("a call approved, then crashed inside it, runs only its unrecorded steps — with the approved input", async () => {
     const effects: Effects = [];
@@ -288,7 +287,9 @@ describe("steps with approvals and checkpoints", () => {
       ],
       historyStore: first,
     });
-    void dying.prompt({ approvals: { c1: { approved: true, updatedInput: { cents: 300 } } } }).catch(() => {});
+    void dying
+      .prompt({ approvals: { c1: { approved: true, updatedInput: { cents: 300 } } } })
+      .catch(() => {});
     await until(() => snapshot.length > 0);
     expect(effects.map((effect) => effect.step)).toEqual(["reserve"]);
     // A third process takes over the stored conversation.
@@ -318,7 +319,14 @@ describe("steps with approvals and checkpoints", () => {
     const [checkpoint] = await agent.checkpoints();
     await agent.rewind({ to: checkpoint!.id });
     await agent.prompt("Charge 5 USD.");
-    expect(effects.map((effect) => effect.step)).toEqual(["reserve", "charge", "receipt", "reserve", "charge", "receipt"]);
+    expect(effects.map((effect) => effect.step)).toEqual([
+      "reserve",
+      "charge",
+      "receipt",
+      "reserve",
+      "charge",
+      "receipt",
+    ]);
     expect(effects[0]!.key).not.toBe(effects[3]!.key);
   });
 });
