@@ -54,7 +54,9 @@ const offlineModel: MockHandler = (body) => {
       : [],
   );
   if (results.length === 0)
-    return { content: [{ type: "tool_use", id: "toolu_charge", name: "charge_card", input: { cents: 4200 } }] };
+    return {
+      content: [{ type: "tool_use", id: "toolu_charge", name: "charge_card", input: { cents: 4200 } }],
+    };
   return { content: `Done: ${String(results.at(-1).content)}` };
 };
 
