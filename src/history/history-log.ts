@@ -27,7 +27,7 @@ import { ConcurrentQueryError, HistoryStoreError } from "../errors";
 import { type Redacted, redactMessage } from "../messages/redact-message";
 import type { SDKMessage } from "../messages/sdk-messages";
 import type { ModelMessage } from "../messages/types";
-import { raceWithSignal } from "../shared/signals";
+import { raceWithSignal, settlesWithin } from "../shared/signals";
 import { repairHistoryTail } from "./repair";
 import { sharedPrefixLength } from "./shared-prefix";
 import type { HistoryStore } from "./store";
@@ -398,17 +398,4 @@ function isConflict(error: unknown): boolean {
     error instanceof ConcurrentQueryError ||
     (error instanceof HistoryStoreError && error.cause instanceof ConcurrentQueryError)
   );
-}
-
-/** Whether `work` settles (either way) within `ms`. */
-function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  const settled = work.then(
-    () => true,
-    () => true,
-  );
-  return Promise.race([settled, expired]).finally(() => clearTimeout(timer));
 }
