@@ -177,10 +177,9 @@ export class HistoryLog {
   }
 
   /**
-   * Replaces the messages from index `from` on with `raw` (redacted) and returns them as recorded:
-   * the store writes only that tail (`replaceTail`) when it can, else the whole history. Memory is
-   * changed once the store has taken it (a thrown failure leaves memory as it was). While the
-   * stored conversation could not be loaded, only memory changes (it is held back, as appends are).
+   * Replaces the messages from index `from` on with `raw` (redacted), returned as recorded: the store
+   * writes that tail (`replaceTail`) when it can, else the whole history; a thrown failure leaves
+   * memory as it was. While the store could not be loaded, only memory changes (held back).
    */
   async replaceFrom<M extends ModelMessage>(from: number, raw: M[]): Promise<Redacted<M>[]> {
     const entries = this.clean(raw) as Redacted<M>[];
