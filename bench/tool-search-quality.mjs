@@ -6,19 +6,30 @@
 //      held-out  HELD_OUT_QUERIES (bench/lib/held-out-queries.mjs, 88), written before any ranker
 //                change of issue 45 and never tuned on; the `synonym` ones also reported apart
 //    Targets (issue 45): held-out top-3 ≥ 90 %, top-1 ≥ 70 %; tuned not below its figure before.
-// 2. The time of one search over 1,000 tools (the catalog repeated under other service names): the
-//    median over every query of both sets, repeated. Through mockToolSearch, which builds its index
-//    on every call, so each figure is a build and a search. Target ≤ 5 ms.
+// 2. The time of one client-side search over 1,000 tools (the catalog repeated under other service
+//    names), the index built once as search_tools keeps it: the median over every query of both
+//    sets, five times; and the index build (CPU time, the second build: the machine is shared, and
+//    wall time counts the wait for a core), beside the mock's BM25 build + search (its index is
+//    built per call; wall time). Target ≤ 5 ms.
+//    Both for the client-side ranking (`search_tools`, ToolRanker) and for the mock server's plain
+//    BM25 (its stand-in for a provider's search, the ranking search_tools used before issue 45).
 //   npx tsup && node bench/tool-search-quality.mjs [--json] [--misses]
 import { performance } from "node:perf_hooks";
+import { ToolRanker } from "../dist/index.js";
 import { mockToolSearch } from "../dist/testing.js";
 import { HELD_OUT_QUERIES } from "./lib/held-out-queries.mjs";
 import { QUERIES, toolCatalog } from "./lib/tool-catalog.mjs";
 
 const catalog = toolCatalog();
 
-/** The ranking under test: the names of the best `limit` tools for `query` over `tools`. */
-function ranker(tools) {
+/** The client-side ranking: the names of the best `limit` tools for `query` over `tools`. */
+function clientRanker(tools) {
+  const index = new ToolRanker(tools);
+  return (query, limit) => index.search(query, limit).map((hit) => hit.name);
+}
+
+/** The mock's plain BM25 (a provider's stand-in; search_tools' ranking before issue 45). */
+function bm25Ranker(tools) {
   const body = {
     tools: tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.inputSchema, defer_loading: true })),
   };
@@ -57,10 +68,11 @@ function thousandTools() {
 
 function speed(queries) {
   const tools = thousandTools();
-  const built = performance.now();
-  const rank = ranker(tools);
-  rank("warm up", 5);
-  const buildAndSearch = performance.now() - built;
+  clientRanker(tools); // cold: the JIT warms up
+  const cpu = process.cpuUsage();
+  const rank = clientRanker(tools);
+  const { user, system } = process.cpuUsage(cpu);
+  const buildMs = (user + system) / 1000;
   const times = [];
   for (let round = 0; round < 5; round++)
     for (const query of queries) {
@@ -69,30 +81,44 @@ function speed(queries) {
       times.push(performance.now() - start);
     }
   times.sort((a, b) => a - b);
-  return { tools: tools.length, firstMs: buildAndSearch, medianMs: times[times.length >> 1], p95Ms: times[Math.floor(times.length * 0.95)] };
+  const bm25 = bm25Ranker(tools);
+  const bm25Times = [];
+  for (const query of queries) {
+    const start = performance.now();
+    bm25(query, 5);
+    bm25Times.push(performance.now() - start);
+  }
+  bm25Times.sort((a, b) => a - b);
+  return {
+    tools: tools.length,
+    buildMs,
+    medianMs: times[times.length >> 1],
+    p95Ms: times[Math.floor(times.length * 0.95)],
+    bm25BuildAndSearchMs: bm25Times[bm25Times.length >> 1],
+  };
 }
 
-const tuned = quality(
-  ranker(catalog),
-  QUERIES.map(([query, tool]) => ({ query, tool })),
-);
-const heldOut = quality(ranker(catalog), HELD_OUT_QUERIES);
+const tunedQueries = QUERIES.map(([query, tool]) => ({ query, tool }));
+const rankings = {};
+for (const [name, ranker] of [["client", clientRanker], ["bm25", bm25Ranker]])
+  rankings[name] = { tuned: quality(ranker(catalog), tunedQueries), heldOut: quality(ranker(catalog), HELD_OUT_QUERIES) };
 const timing = speed([...QUERIES.map(([query]) => query), ...HELD_OUT_QUERIES.map(({ query }) => query)]);
 
 const percent = (part, whole) => `${((100 * part) / whole).toFixed(0)} %`;
 if (process.argv.includes("--json")) {
-  console.log(JSON.stringify({ tuned, heldOut, timing }, null, 2));
+  console.log(JSON.stringify({ rankings, timing }, null, 2));
 } else {
-  console.log("set        queries   top-1          top-3");
-  for (const [name, set] of [["tuned", tuned], ["held-out", heldOut], ["  synonym", heldOut.synonym]])
-    console.log(
-      `${name.padEnd(10)} ${String(set.queries).padStart(7)}   ${`${set.top1} (${percent(set.top1, set.queries)})`.padEnd(13)}  ${set.top3} (${percent(set.top3, set.queries)})`,
-    );
+  console.log("ranking  set        queries   top-1          top-3");
+  for (const [ranking, { tuned, heldOut }] of Object.entries(rankings))
+    for (const [name, set] of [["tuned", tuned], ["held-out", heldOut], ["  synonym", heldOut.synonym]])
+      console.log(
+        `${ranking.padEnd(8)} ${name.padEnd(10)} ${String(set.queries).padStart(7)}   ${`${set.top1} (${percent(set.top1, set.queries)})`.padEnd(13)}  ${set.top3} (${percent(set.top3, set.queries)})`,
+      );
   console.log(
-    `\none search over ${timing.tools} tools (index built per search): median ${timing.medianMs.toFixed(2)} ms, p95 ${timing.p95Ms.toFixed(2)} ms (first, with the index build: ${timing.firstMs.toFixed(1)} ms)`,
+    `\nclient: one search over ${timing.tools} tools: median ${timing.medianMs.toFixed(3)} ms, p95 ${timing.p95Ms.toFixed(3)} ms (index build, once per tool set: ${timing.buildMs.toFixed(1)} ms CPU); bm25 index build + search: median ${timing.bm25BuildAndSearchMs.toFixed(1)} ms`,
   );
   if (process.argv.includes("--misses"))
-    for (const [name, set] of [["tuned", tuned], ["held-out", heldOut]])
+    for (const [name, set] of [["tuned", rankings.client.tuned], ["held-out", rankings.client.heldOut]])
       for (const miss of set.misses)
-        console.log(`  ${name} ${miss.top3 ? "not first" : "missed"}: "${miss.query}" → ${miss.tool}; got ${miss.found.join(", ") || "nothing"}`);
+        console.log(`  client ${name} ${miss.top3 ? "not first" : "missed"}: "${miss.query}" → ${miss.tool}; got ${miss.found.join(", ") || "nothing"}`);
 }
