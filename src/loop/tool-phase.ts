@@ -15,17 +15,18 @@ import type {
   ToolUseBlock,
   UserModelMessage,
 } from "../messages/types";
+import { anyBatchMayPause, batchMayPause } from "../tool-calls/may-pause";
 import { StreamedToolCalls } from "../tool-calls/streamed-tool-calls";
-import { type BatchOutcome, type RunOne, runToolBatch } from "../tool-calls/tool-batch";
+import { type BatchCallOutcome, type RunOne, runToolBatch } from "../tool-calls/tool-batch";
 import { runToolCall } from "../tool-calls/tool-call";
 import type { ToolRuntime } from "../tool-calls/tool-runtime";
 import { SUBMIT_OUTPUT_TOOL_NAME } from "../tools/submit-output";
 import { type ToolCallOutcome, toolResultText } from "../tools/tool-output";
-import { batchMayAsk, runGatedBatch } from "./approvals/approval-gate";
+import { runGatedBatch } from "./approvals/approval-gate";
 import { type BatchPause, childPause, type ResumedBatch } from "./approvals/child-pause";
 import { recordPause } from "./approvals/record-pause";
 import { toolResultCompactor } from "./compaction/compact-tool-result";
-import { type Outcome, READY } from "./decide-next";
+import { READY, type StepResult } from "./decide-next";
 import type { Ending } from "./ending";
 import type { StreamObserver } from "./model-call/call-model";
 import { recordAndHandOver } from "./record-and-hand-over";
@@ -45,7 +46,7 @@ export interface ToolResults<T> {
 }
 
 /** The tool calls of one query's turns; the tool runtime is built on the first batch and reused. */
-export class ToolRunner<T> {
+export class ToolPhase<T> {
   private runtime: ToolRuntime | undefined;
   /** The calls started while the current response streams (streaming tool execution), if any may. */
   private streamed: StreamedToolCalls | undefined;
@@ -75,14 +76,14 @@ export class ToolRunner<T> {
     const runtime = this.preparedRuntime();
     const withOutputSchema = submitTool !== undefined;
     const { toolConcurrency } = this.loop.config.limits;
-    if (decisions || batchMayAsk(calls, runtime)) {
+    if (decisions || batchMayPause(calls, runtime)) {
       streamed?.discard(); // none started: a batch that may ask never starts calls early
       const gated = decisions ? { ...runtime, decisions } : runtime;
       // A batch that is not resumed records that none of its calls started while they are cleared.
       const history = decisions ? undefined : this.loop.conversation.history;
       return runGatedBatch(calls, gated, toolConcurrency, { history, resumed }).then((batch) =>
-        "paused" in batch
-          ? { blocks: [], paused: { pending: batch.paused } }
+        batch.kind === "paused"
+          ? { blocks: [], paused: { pending: batch.pending } }
           : batchResults(calls, batch.outcomes, withOutputSchema),
       );
     }
@@ -93,7 +94,7 @@ export class ToolRunner<T> {
   /**
    * Streaming tool execution for the next model request: what starts its read-only calls as their
    * blocks complete — undefined when it is off, or when a batch of this agent could pause for
-   * approval (`canUseTool`, `askBeforeWrites`, a tool with `needsApproval`: such a batch clears
+   * approval (a call of one of its tools could ask, `tool-calls/may-pause.ts`: such a batch clears
    * every call before any runs, so none may start early), or summarises results
    * (`compactToolResults`: a summary is a model request of its own). A response of the request before that was
    * not run (an overflow) has its started calls discarded.
@@ -103,10 +104,9 @@ export class ToolRunner<T> {
     if (!this.loop.config.limits.streamingToolExecution) return undefined;
     // Skill grants only widen `allowedTools`, which matters with canUseTool alone: no early start then.
     const runtime = (this.runtime ??= this.buildRuntime());
-    if (runtime.canUseTool || runtime.permissionMode === "askBeforeWrites") return undefined;
+    if (anyBatchMayPause(runtime)) return undefined;
     // A result summary is a model request with notices of its own: it runs in the batch, never early.
     if (runtime.compactResult) return undefined;
-    for (const tool of runtime.tools.values()) if (tool.needsApproval) return undefined;
     const streamed = new StreamedToolCalls(runtime, this.loop.config.limits.toolConcurrency);
     this.streamed = streamed;
     return this.loop.config.modelSettings.submitTool ? cancelledAtSubmission(streamed) : streamed;
@@ -139,7 +139,7 @@ export class ToolRunner<T> {
     calls: ToolUseBlock[],
     decisions?: ReadonlyMap<string, ApprovalDecision>,
     resumed?: ResumedBatch,
-  ): Promise<Outcome<T>> {
+  ): Promise<StepResult<T>> {
     const results = await this.run(response, calls, decisions, resumed);
     if (results.paused) return recordPause(this.loop, this.query, results.paused);
     const message: UserModelMessage = { role: "user", content: results.blocks };
@@ -149,7 +149,7 @@ export class ToolRunner<T> {
   }
 
   /** Answers the calls of a response that went over the budget without running them; the query ends. */
-  async refuse(calls: ToolUseBlock[], ending: Ending<T>): Promise<Outcome<T>> {
+  async refuse(calls: ToolUseBlock[], ending: Ending<T>): Promise<StepResult<T>> {
     this.discardStreamed();
     const refused = errorResultsFor(calls, notRunOverBudget) as UserModelMessage; // a user message
     await recordAndHandOver(this.loop, this.query, refused);
@@ -178,7 +178,7 @@ export class ToolRunner<T> {
       telemetry: loop.conversation.telemetry,
       parentSpan: query.span,
       secrets: loop.config.secrets,
-      emit: query.channel.emit,
+      emit: query.outgoing.emit,
       denials: query.denials,
       compactResult: toolResultCompactor(loop, query),
       agent: agentToolContext(loop, query),
@@ -194,7 +194,7 @@ export class ToolRunner<T> {
  */
 function batchResults<T>(
   calls: readonly ToolUseBlock[],
-  outcomes: BatchOutcome[],
+  outcomes: BatchCallOutcome[],
   withOutputSchema: boolean,
 ): ToolResults<T> {
   const blocks: ToolResultBlock[] = new Array(outcomes.length);
