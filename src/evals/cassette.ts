@@ -1,6 +1,6 @@
 /**
  * Cassettes: the model requests of one trial of one case, in order, with the responses they got
- * (the streamed events kept). One pretty-printed JSON file per case and trial, keys sorted, in a
+ * (the streamed events kept). One pretty-printed JSON file per case and trial, in a
  * folder named after the eval beside the eval file: `<eval-file folder>/<eval name>/<case id>.trial-<n>.json`.
  * @module
  */
@@ -70,17 +70,10 @@ export async function readCassette(path: string): Promise<Cassette> {
   return parsed as Cassette;
 }
 
-/** Writes a cassette atomically, keys sorted and two-space indented, for readable diffs. */
+/**
+ * Writes a cassette atomically, two-space indented, for readable diffs. Keys keep the order they
+ * came in: a response's input object is replayed exactly as the model wrote it.
+ */
 export async function writeCassette(path: string, cassette: Cassette): Promise<void> {
-  await writeFileAtomic(path, `${JSON.stringify(sortKeys(cassette), null, 2)}\n`);
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (typeof value === "object" && value !== null) {
-    const sorted: Record<string, unknown> = {};
-    for (const key of Object.keys(value).sort()) sorted[key] = sortKeys((value as Record<string, unknown>)[key]);
-    return sorted;
-  }
-  return value;
+  await writeFileAtomic(path, `${JSON.stringify(cassette, null, 2)}\n`);
 }

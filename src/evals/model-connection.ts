@@ -9,7 +9,7 @@
 import { type AssistantModelMessage, createAnthropicClient, type ModelClient, type ModelRequest } from "../index";
 import { redactValue } from "../shared/redact-value";
 import type { Cassette, CassetteChannel, CassetteInteraction } from "./cassette";
-import { comparableRequest, firstDifference, preview, replaceWorkspace, restoreWorkspace } from "./request-match";
+import { comparableRequest, describeDifference, firstDifference, replaceWorkspace, restoreWorkspace } from "./request-match";
 
 /** How a run reaches the model. */
 export type EvalMode = "live" | "record" | "replay";
@@ -35,7 +35,7 @@ export class TrialConnection {
   /** The first replay failure, which fails the trial whatever the agent made of it. */
   failure: ReplayMismatchError | undefined;
   private readonly used = new Set<number>();
-  private requestCount = 0;
+  private readonly requestCounts = { agent: 0, judge: 0 };
 
   constructor(
     readonly mode: EvalMode,
@@ -79,7 +79,7 @@ export class TrialConnection {
 
   private async replay(channel: CassetteChannel, request: ModelRequest): Promise<AssistantModelMessage> {
     if (request.signal.aborted) throw request.signal.reason ?? new Error("aborted");
-    const number = ++this.requestCount;
+    const number = ++this.requestCounts[channel];
     const actual = redactValue(comparableRequest(request, this.workspace), this.secrets);
     const candidates = (this.cassette?.interactions ?? [])
       .map((interaction, index) => ({ interaction, index }))
@@ -106,7 +106,7 @@ export class TrialConnection {
       );
     const difference = firstDifference(next.request, actual)!;
     return new ReplayMismatchError(
-      `replay: ${who} request #${number} differs from its recording at ${difference.path}: recorded ${preview(difference.expected)}, now ${preview(difference.actual)}`,
+      `replay: ${who} request #${number} differs from its recording at ${difference.path}: ${describeDifference(difference.expected, difference.actual)}`,
       difference.path,
     );
   }

@@ -100,9 +100,24 @@ function pathStep(key: string): string {
   return /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
 }
 
-/** A short, one-line rendering of a value for an error message. */
+/** A short rendering of a value for an error message. */
 export function preview(value: unknown): string {
   if (value === undefined) return "(absent)";
   const text = JSON.stringify(value);
   return text.length > 80 ? `${text.slice(0, 77)}…` : text;
+}
+
+/**
+ * "recorded X, now Y" for a difference; two long strings are shown around their first differing
+ * character (with its offset), where a reader can see the change.
+ */
+export function describeDifference(expected: unknown, actual: unknown): string {
+  if (typeof expected === "string" && typeof actual === "string" && (expected.length > 60 || actual.length > 60)) {
+    let at = 0;
+    while (at < expected.length && expected[at] === actual[at]) at++;
+    const from = Math.max(0, at - 20);
+    const around = (text: string) => `${from > 0 ? "…" : ""}${JSON.stringify(text.slice(from, at + 40))}${at + 40 < text.length ? "…" : ""}`;
+    return `recorded ${around(expected)}, now ${around(actual)} (from character ${at})`;
+  }
+  return `recorded ${preview(expected)}, now ${preview(actual)}`;
 }
