@@ -192,11 +192,17 @@ module.exports = {
       name: "evals-build-on-the-public-api",
       severity: "error",
       comment:
-        "agent-lattice/evals is a user of the root entry (src/index.ts), as a user's eval would be (plus the shared redaction for its cassettes).",
+        "agent-lattice/evals is a user of the root entry (src/index.ts) and the SQLite store entry, as a user's eval would be (plus the shared redaction for its cassettes).",
       from: { path: "^src/evals/" },
       to: {
         path: "^src/",
-        pathNot: ["^src/evals/", "^src/index\\.ts$", "^src/shared/redact(-value)?\\.ts$", ERRORS],
+        pathNot: [
+          "^src/evals/",
+          "^src/index\\.ts$",
+          "^src/integrations/stores/sqlite\\.ts$",
+          "^src/shared/redact(-value)?\\.ts$",
+          ERRORS,
+        ],
       },
     },
     {

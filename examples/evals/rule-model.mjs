@@ -13,11 +13,26 @@
 
 const STEP_RULES = [
   [/\bread (?:the file )?([\w./-]+\.\w+)/i, (m) => ({ name: "read_file", input: { path: m[1] } })],
-  [/\b(?:create|write) ([\w./-]+\.\w+) (?:with|containing) "([^"]*)"/i, (m) => ({ name: "write_file", input: { path: m[1], content: m[2] } })],
-  [/\breplace "([^"]*)" with "([^"]*)" in ([\w./-]+\.\w+)/i, (m) => ({ name: "edit_file", input: { path: m[3], old_string: m[1], new_string: m[2] } })],
-  [/\bsearch (?:for )?"([^"]+)"(?: in ([\w./-]+))?/i, (m) => ({ name: "grep", input: { pattern: m[1], ...(m[2] && { path: m[2] }) } })],
-  [/\bfind (?:files matching )?([\w*?./{},-]*[*?][\w*?./{},-]*)/i, (m) => ({ name: "glob", input: { pattern: m[1] } })],
-  [/\blist (?:the )?files(?: in ([\w./-]+))?/i, (m) => ({ name: "list_files", input: { path: m[1] ?? "." } })],
+  [
+    /\b(?:create|write) ([\w./-]+\.\w+) (?:with|containing) "([^"]*)"/i,
+    (m) => ({ name: "write_file", input: { path: m[1], content: m[2] } }),
+  ],
+  [
+    /\breplace "([^"]*)" with "([^"]*)" in ([\w./-]+\.\w+)/i,
+    (m) => ({ name: "edit_file", input: { path: m[3], old_string: m[1], new_string: m[2] } }),
+  ],
+  [
+    /\bsearch (?:for )?"([^"]+)"(?: in ([\w./-]+))?/i,
+    (m) => ({ name: "grep", input: { pattern: m[1], ...(m[2] && { path: m[2] }) } }),
+  ],
+  [
+    /\bfind (?:files matching )?([\w*?./{},-]*[*?][\w*?./{},-]*)/i,
+    (m) => ({ name: "glob", input: { pattern: m[1] } }),
+  ],
+  [
+    /\blist (?:the )?files(?: in ([\w./-]+))?/i,
+    (m) => ({ name: "list_files", input: { path: m[1] ?? "." } }),
+  ],
 ];
 
 /** The handler to give `startMockAnthropicServer({ handler })`. */
@@ -50,12 +65,15 @@ function agentResponse(body) {
 function planOf(prompt) {
   return prompt
     .split(/(?:\.\s+|;\s*|,?\s+then\s+|\s+and then\s+)/i)
-    .map((step) => STEP_RULES.map(([pattern, make]) => pattern.exec(step) && make(pattern.exec(step))).find(Boolean))
+    .map((step) =>
+      STEP_RULES.map(([pattern, make]) => pattern.exec(step) && make(pattern.exec(step))).find(Boolean),
+    )
     .filter(Boolean);
 }
 
 function finalAnswer(prompt, steps, results) {
-  if (steps.length === 0) return `Answering from memory: ${prompt.length > 80 ? `${prompt.slice(0, 80)}…` : prompt}`;
+  if (steps.length === 0)
+    return `Answering from memory: ${prompt.length > 80 ? `${prompt.slice(0, 80)}…` : prompt}`;
   const lines = steps.map((call, index) => {
     const result = results[index];
     const text = textOf(result?.content).trim();
@@ -78,7 +96,10 @@ function stripLineNumbers(text) {
 }
 
 function isJudgeRequest(body) {
-  return (body.tools ?? []).some((tool) => tool.name === "submit_output") && /impartial evaluator/i.test(systemText(body.system));
+  return (
+    (body.tools ?? []).some((tool) => tool.name === "submit_output") &&
+    /impartial evaluator/i.test(systemText(body.system))
+  );
 }
 
 function judgeResponse(body) {
@@ -93,7 +114,14 @@ function judgeResponse(body) {
       ? `The answer mentions ${wanted.map((text) => `"${text}"`).join(", ") || "what the rubric asks"}.`
       : `The answer does not mention ${missing.map((text) => `"${text}"`).join(", ")}.`;
   return {
-    content: [{ type: "tool_use", id: "toolu_verdict", name: "submit_output", input: { score, pass: missing.length === 0, reason } }],
+    content: [
+      {
+        type: "tool_use",
+        id: "toolu_verdict",
+        name: "submit_output",
+        input: { score, pass: missing.length === 0, reason },
+      },
+    ],
     stop_reason: "tool_use",
   };
 }
@@ -101,7 +129,12 @@ function judgeResponse(body) {
 function lastPromptIndex(messages) {
   for (let index = messages.length - 1; index >= 0; index--) {
     const message = messages[index];
-    if (message.role === "user" && textOf(message.content).trim() !== "" && blocks(message, "tool_result").length === 0) return index;
+    if (
+      message.role === "user" &&
+      textOf(message.content).trim() !== "" &&
+      blocks(message, "tool_result").length === 0
+    )
+      return index;
   }
   return 0;
 }

@@ -65,7 +65,11 @@ export async function readCassette(path: string): Promise<Cassette> {
   } catch (error) {
     throw new Error(`the cassette ${path} is not valid JSON: ${(error as Error).message}`);
   }
-  if (parsed.format !== "agent-lattice-cassette" || parsed.version !== 1 || !Array.isArray(parsed.interactions))
+  if (
+    parsed.format !== "agent-lattice-cassette" ||
+    parsed.version !== 1 ||
+    !Array.isArray(parsed.interactions)
+  )
     throw new Error(`${path} is not an agent-lattice cassette (version 1)`);
   return parsed as Cassette;
 }

@@ -31,15 +31,23 @@ export function defineEval(definition: EvalDefinitionInput): EvalDefinition {
   if (typeof definition !== "object" || definition === null)
     throw new EvalInputError("defineEval needs an object.");
   const { name, agent, cases, scorers } = definition;
-  if (typeof name !== "string" || name.trim() === "") throw new EvalInputError("defineEval: `name` must be a non-empty string.");
+  if (typeof name !== "string" || name.trim() === "")
+    throw new EvalInputError("defineEval: `name` must be a non-empty string.");
   const where = `defineEval("${name}")`;
-  if (typeof agent !== "function") throw new EvalInputError(`${where}: \`agent\` must be a function returning agent options.`);
+  if (typeof agent !== "function")
+    throw new EvalInputError(`${where}: \`agent\` must be a function returning agent options.`);
   if (!Array.isArray(cases) && typeof cases !== "string")
-    throw new EvalInputError(`${where}: \`cases\` must be an array of cases or a path to a .jsonl / .json file.`);
+    throw new EvalInputError(
+      `${where}: \`cases\` must be an array of cases or a path to a .jsonl / .json file.`,
+    );
   if (!Array.isArray(scorers) || scorers.some((scorer) => typeof scorer !== "function"))
     throw new EvalInputError(`${where}: \`scorers\` must be an array of functions.`);
   const trials = positiveInteger(definition.trials, DEFAULT_EVAL_TRIALS, `${where}: \`trials\``);
-  const concurrency = positiveInteger(definition.concurrency, DEFAULT_EVAL_CONCURRENCY, `${where}: \`concurrency\``);
+  const concurrency = positiveInteger(
+    definition.concurrency,
+    DEFAULT_EVAL_CONCURRENCY,
+    `${where}: \`concurrency\``,
+  );
   const threshold = definition.threshold ?? DEFAULT_EVAL_THRESHOLD;
   if (typeof threshold !== "number" || !(threshold >= 0 && threshold <= 1))
     throw new EvalInputError(`${where}: \`threshold\` must be a number from 0 to 1.`);
@@ -61,7 +69,9 @@ export function defineEval(definition: EvalDefinitionInput): EvalDefinition {
 
 /** Whether `value` is a definition made by {@link defineEval}. */
 export function isEvalDefinition(value: unknown): value is EvalDefinition {
-  return typeof value === "object" && value !== null && (value as { kind?: unknown }).kind === "agent-lattice-eval";
+  return (
+    typeof value === "object" && value !== null && (value as { kind?: unknown }).kind === "agent-lattice-eval"
+  );
 }
 
 function positiveInteger(value: number | undefined, fallback: number, what: string): number {

@@ -6,7 +6,13 @@
  * @module
  */
 
-export { type Cassette, type CassetteChannel, type CassetteInteraction, cassetteFolder, cassettePath } from "./cassette";
+export {
+  type Cassette,
+  type CassetteChannel,
+  type CassetteInteraction,
+  cassetteFolder,
+  cassettePath,
+} from "./cassette";
 export {
   DEFAULT_EVAL_CONCURRENCY,
   DEFAULT_EVAL_THRESHOLD,
@@ -18,7 +24,14 @@ export { EvalInputError } from "./eval-input-error";
 export { loadCases } from "./load-cases";
 export { type EvalMode, ReplayMismatchError } from "./model-connection";
 export { passAtK, passHatK } from "./pass-at-k";
-export type { BaselineComparison, CaseChange, CaseSummary, EvalReport, EvalSummary, NotRunTrial } from "./report";
+export type {
+  BaselineComparison,
+  CaseChange,
+  CaseSummary,
+  EvalReport,
+  EvalSummary,
+  NotRunTrial,
+} from "./report";
 export { WORKSPACE_PLACEHOLDER } from "./request-match";
 export { type RunEvalOptions, runEval, type TrialStoreContext } from "./run-eval";
 export { DEFAULT_PASS_SCORE, type ScoreRecord } from "./run-scorer";
@@ -36,6 +49,6 @@ export type {
   EvalDefinitionInput,
   EvalRun,
   EvalToolCall,
-  Scorer,
   ScoreResult,
+  Scorer,
 } from "./types";

@@ -10,7 +10,8 @@ import type { EvalCase } from "./types";
 
 /** Loads and checks the cases of a definition; a path is relative to `baseDir`. */
 export async function loadCases(cases: EvalCase[] | string, baseDir: string): Promise<EvalCase[]> {
-  if (Array.isArray(cases)) return checkAll(cases.map((value, index) => ({ value, where: `case #${index + 1}` })));
+  if (Array.isArray(cases))
+    return checkAll(cases.map((value, index) => ({ value, where: `case #${index + 1}` })));
   const path = resolve(baseDir, cases);
   let text: string;
   try {
@@ -61,7 +62,8 @@ function checkAll(located: Located[]): EvalCase[] {
     const problem = caseProblem(value);
     if (problem) throw new EvalInputError(`${where}: ${problem}.`);
     const evalCase = value as EvalCase;
-    if (seen.has(evalCase.id)) throw new EvalInputError(`${where}: the case id "${evalCase.id}" is used twice.`);
+    if (seen.has(evalCase.id))
+      throw new EvalInputError(`${where}: the case id "${evalCase.id}" is used twice.`);
     seen.add(evalCase.id);
     return evalCase;
   });
@@ -72,12 +74,18 @@ export function caseProblem(value: unknown): string | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return "a case must be an object";
   const { id, input, expected, tags, workspace } = value as Record<string, unknown>;
   if (typeof id !== "string" || id.trim() === "") return "`id` must be a non-empty string";
-  if (!/^[\w.-]+$/.test(id)) return `\`id\` "${id}" may hold only letters, digits, "_", "-" and "." (it names files)`;
+  if (!/^[\w.-]+$/.test(id))
+    return `\`id\` "${id}" may hold only letters, digits, "_", "-" and "." (it names files)`;
   const inputOk =
     (typeof input === "string" && input !== "") ||
-    (Array.isArray(input) && input.length > 0 && input.every((part) => typeof part === "string" && part !== ""));
+    (Array.isArray(input) &&
+      input.length > 0 &&
+      input.every((part) => typeof part === "string" && part !== ""));
   if (!inputOk) return `case "${id}": \`input\` must be a non-empty string or a non-empty array of strings`;
-  if (expected !== undefined && (typeof expected !== "object" || expected === null || Array.isArray(expected)))
+  if (
+    expected !== undefined &&
+    (typeof expected !== "object" || expected === null || Array.isArray(expected))
+  )
     return `case "${id}": \`expected\` must be an object`;
   const calls = (expected as { toolCalls?: unknown } | undefined)?.toolCalls;
   if (calls !== undefined && !(Array.isArray(calls) && calls.every(isExpectedCall)))
@@ -90,7 +98,9 @@ export function caseProblem(value: unknown): string | undefined {
 }
 
 function isExpectedCall(value: unknown): boolean {
-  return typeof value === "object" && value !== null && typeof (value as { name?: unknown }).name === "string";
+  return (
+    typeof value === "object" && value !== null && typeof (value as { name?: unknown }).name === "string"
+  );
 }
 
 function isFileMap(value: unknown): boolean {

@@ -6,10 +6,21 @@
  * request that does not match its recording fails with {@link ReplayMismatchError}.
  * @module
  */
-import { type AssistantModelMessage, createAnthropicClient, type ModelClient, type ModelRequest } from "../index";
+import {
+  type AssistantModelMessage,
+  createAnthropicClient,
+  type ModelClient,
+  type ModelRequest,
+} from "../index";
 import { redactValue } from "../shared/redact-value";
 import type { Cassette, CassetteChannel, CassetteInteraction } from "./cassette";
-import { comparableRequest, describeDifference, firstDifference, replaceWorkspace, restoreWorkspace } from "./request-match";
+import {
+  comparableRequest,
+  describeDifference,
+  firstDifference,
+  replaceWorkspace,
+  restoreWorkspace,
+} from "./request-match";
 
 /** How a run reaches the model. */
 export type EvalMode = "live" | "record" | "replay";
@@ -48,16 +59,25 @@ export class TrialConnection {
    * A client for `channel`: `client` (or, when absent, the built-in client over `apiKey`/`baseURL`
    * and the environment) as the mode asks. In replay nothing is created and no key is needed.
    */
-  connect(channel: CassetteChannel, client: ModelClient | undefined, credentials: { apiKey?: string; baseURL?: string } = {}): ModelClient {
+  connect(
+    channel: CassetteChannel,
+    client: ModelClient | undefined,
+    credentials: { apiKey?: string; baseURL?: string } = {},
+  ): ModelClient {
     if (this.mode === "replay") return { createMessage: (request) => this.replay(channel, request) };
-    const base = client ?? createAnthropicClient({ apiKey: credentials.apiKey, baseURL: credentials.baseURL });
+    const base =
+      client ?? createAnthropicClient({ apiKey: credentials.apiKey, baseURL: credentials.baseURL });
     for (const secret of base.secrets ?? []) this.secrets.push(secret);
     if (this.mode === "live") return base;
     const recording: ModelClient = { createMessage: (request) => this.record(channel, base, request) };
     return withEndpoint(recording, base);
   }
 
-  private async record(channel: CassetteChannel, base: ModelClient, request: ModelRequest): Promise<AssistantModelMessage> {
+  private async record(
+    channel: CassetteChannel,
+    base: ModelClient,
+    request: ModelRequest,
+  ): Promise<AssistantModelMessage> {
     const events: unknown[] = [];
     const onEvent = request.onEvent;
     const response = await base.createMessage({

@@ -83,7 +83,14 @@ export interface EvalReport {
   /** Every eval met its threshold on every case (and, with a baseline, nothing regressed). */
   passed: boolean;
   evals: EvalSummary[];
-  totals: { cases: number; passedCases: number; trials: number; trialsRun: number; costUsd: number; judgeCostUsd: number };
+  totals: {
+    cases: number;
+    passedCases: number;
+    trials: number;
+    trialsRun: number;
+    costUsd: number;
+    judgeCostUsd: number;
+  };
   comparison?: BaselineComparison;
 }
 

@@ -21,7 +21,10 @@ export const WORKSPACE_PLACEHOLDER = "<workspace>";
 const LEFT_OUT = new Set(["signal", "onEvent", "timeoutMs"]);
 
 /** The plain-JSON form of `request` that replay compares (see the module's rule). */
-export function comparableRequest(request: ModelRequest, workspace: string | undefined): Record<string, unknown> {
+export function comparableRequest(
+  request: ModelRequest,
+  workspace: string | undefined,
+): Record<string, unknown> {
   const plain: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(request)) {
     if (LEFT_OUT.has(key) || value === undefined) continue;
@@ -37,7 +40,9 @@ function wireMessage(message: ModelRequest["messages"][number]): { role: string;
 /** `value` with every occurrence of `workspace` in its strings written as `<workspace>`. */
 export function replaceWorkspace(value: unknown, workspace: string | undefined): unknown {
   if (!workspace) return value;
-  return mapStrings(value, (text) => (text.includes(workspace) ? text.split(workspace).join(WORKSPACE_PLACEHOLDER) : text));
+  return mapStrings(value, (text) =>
+    text.includes(workspace) ? text.split(workspace).join(WORKSPACE_PLACEHOLDER) : text,
+  );
 }
 
 /** `value` with `<workspace>` in its strings written back as the trial's folder. */
@@ -71,7 +76,11 @@ export interface RequestDifference {
  * The first difference between two plain-JSON values, walking objects in sorted key order (so key
  * order never counts) and arrays by index; `undefined` when they are equal.
  */
-export function firstDifference(expected: unknown, actual: unknown, path = "$"): RequestDifference | undefined {
+export function firstDifference(
+  expected: unknown,
+  actual: unknown,
+  path = "$",
+): RequestDifference | undefined {
   if (Object.is(expected, actual)) return undefined;
   if (Array.isArray(expected) && Array.isArray(actual)) {
     const length = Math.max(expected.length, actual.length);
@@ -112,11 +121,16 @@ export function preview(value: unknown): string {
  * character (with its offset), where a reader can see the change.
  */
 export function describeDifference(expected: unknown, actual: unknown): string {
-  if (typeof expected === "string" && typeof actual === "string" && (expected.length > 60 || actual.length > 60)) {
+  if (
+    typeof expected === "string" &&
+    typeof actual === "string" &&
+    (expected.length > 60 || actual.length > 60)
+  ) {
     let at = 0;
     while (at < expected.length && expected[at] === actual[at]) at++;
     const from = Math.max(0, at - 20);
-    const around = (text: string) => `${from > 0 ? "…" : ""}${JSON.stringify(text.slice(from, at + 40))}${at + 40 < text.length ? "…" : ""}`;
+    const around = (text: string) =>
+      `${from > 0 ? "…" : ""}${JSON.stringify(text.slice(from, at + 40))}${at + 40 < text.length ? "…" : ""}`;
     return `recorded ${around(expected)}, now ${around(actual)} (from character ${at})`;
   }
   return `recorded ${preview(expected)}, now ${preview(actual)}`;

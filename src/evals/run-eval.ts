@@ -9,7 +9,14 @@ import { cassetteFolder } from "./cassette";
 import { EvalInputError } from "./eval-input-error";
 import { loadCases } from "./load-cases";
 import type { EvalMode } from "./model-connection";
-import { buildReport, type EvalReport, type EvalSummary, type NotRunTrial, sum, summariseCase } from "./report";
+import {
+  buildReport,
+  type EvalReport,
+  type EvalSummary,
+  type NotRunTrial,
+  sum,
+  summariseCase,
+} from "./report";
 import { runTrial, type TrialRecord } from "./run-trial";
 import { withTrialSpan } from "./trial-span";
 import type { EvalCase, EvalDefinition } from "./types";
@@ -38,7 +45,10 @@ export interface RunEvalOptions {
   /** A store per trial, to keep each trial's conversation (the CLI's: SQLite under `--out`). */
   historyStore?: (context: TrialStoreContext) => HistoryStore | Promise<HistoryStore>;
   /** Called as each trial ends (progress, a results store). */
-  onTrial?: (record: TrialRecord, progress: { done: number; total: number; evalName: string }) => void | Promise<void>;
+  onTrial?: (
+    record: TrialRecord,
+    progress: { done: number; total: number; evalName: string },
+  ) => void | Promise<void>;
   /** The run's id (the conversation ids start with it). @default a random UUID */
   runId?: string;
   /** The k of pass@k and pass^k. @default the number of trials */
@@ -63,7 +73,13 @@ export async function runEval(definition: EvalDefinition, options: RunEvalOption
   const startedAt = new Date().toISOString();
   const runId = options.runId ?? randomUUID();
   const summary = await runDefinition(definition, { ...options, runId });
-  return buildReport({ runId, mode: options.mode ?? "live", startedAt, evals: [summary.summary], complete: summary.complete });
+  return buildReport({
+    runId,
+    mode: options.mode ?? "live",
+    startedAt,
+    evals: [summary.summary],
+    complete: summary.complete,
+  });
 }
 
 /** Runs one definition: its summary, and whether every trial ran. */
@@ -76,7 +92,9 @@ export async function runDefinition(
   if (!Number.isInteger(trials) || trials < 1) throw new EvalInputError("trials must be a positive integer.");
   const cases = selectCases(await loadCases(definition.cases, baseDir), options.filter);
   const k = Math.min(options.k ?? trials, trials);
-  const jobs: Job[] = cases.flatMap((evalCase) => Array.from({ length: trials }, (_, index) => ({ evalCase, trial: index + 1 })));
+  const jobs: Job[] = cases.flatMap((evalCase) =>
+    Array.from({ length: trials }, (_, index) => ({ evalCase, trial: index + 1 })),
+  );
   const records: TrialRecord[] = [];
   const notRun: NotRunTrial[] = [];
   const signal = options.signal ?? new AbortController().signal;
@@ -85,7 +103,11 @@ export async function runDefinition(
   const worker = async () => {
     while (next < jobs.length) {
       const job = jobs[next++]!;
-      const stop = signal.aborted ? "interrupted" : definition.budgetUsd !== undefined && spent >= definition.budgetUsd ? "budget" : undefined;
+      const stop = signal.aborted
+        ? "interrupted"
+        : definition.budgetUsd !== undefined && spent >= definition.budgetUsd
+          ? "budget"
+          : undefined;
       if (stop) {
         notRun.push({ caseId: job.evalCase.id, trial: job.trial, reason: stop });
         continue;
@@ -105,12 +127,24 @@ export async function runDefinition(
       );
       spent += record.costUsd + record.judgeCostUsd;
       records.push(record);
-      await options.onTrial?.(record, { done: records.length + notRun.length, total: jobs.length, evalName: definition.name });
+      await options.onTrial?.(record, {
+        done: records.length + notRun.length,
+        total: jobs.length,
+        evalName: definition.name,
+      });
     }
   };
-  await Promise.all(Array.from({ length: Math.min(definition.concurrency, Math.max(jobs.length, 1)) }, worker));
+  await Promise.all(
+    Array.from({ length: Math.min(definition.concurrency, Math.max(jobs.length, 1)) }, worker),
+  );
   const summaries = cases.map((evalCase) =>
-    summariseCase(evalCase, records.filter((record) => record.caseId === evalCase.id), trials, k, definition.threshold),
+    summariseCase(
+      evalCase,
+      records.filter((record) => record.caseId === evalCase.id),
+      trials,
+      k,
+      definition.threshold,
+    ),
   );
   const complete = notRun.length === 0 && records.every((record) => record.status !== "interrupted");
   return {
@@ -131,13 +165,21 @@ export async function runDefinition(
 
 function storeFor(options: RunEvalOptions & { runId: string }, evalName: string, job: Job) {
   return (conversationId: string) =>
-    options.historyStore!({ conversationId, runId: options.runId, evalName, caseId: job.evalCase.id, trial: job.trial });
+    options.historyStore!({
+      conversationId,
+      runId: options.runId,
+      evalName,
+      caseId: job.evalCase.id,
+      trial: job.trial,
+    });
 }
 
 function selectCases(cases: EvalCase[], filter: string | undefined): EvalCase[] {
   if (!filter) return cases;
   const text = filter.toLowerCase();
   return cases.filter(
-    (evalCase) => evalCase.id.toLowerCase().includes(text) || (evalCase.tags ?? []).some((tag) => tag.toLowerCase().includes(text)),
+    (evalCase) =>
+      evalCase.id.toLowerCase().includes(text) ||
+      (evalCase.tags ?? []).some((tag) => tag.toLowerCase().includes(text)),
   );
 }

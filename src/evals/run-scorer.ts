@@ -31,13 +31,21 @@ export async function runScorer(scorer: Scorer, index: number, run: EvalRun): Pr
   try {
     value = await scorer(run);
   } catch (error) {
-    return failed(name, `threw: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+    return failed(
+      name,
+      `threw: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`,
+    );
   }
-  if (typeof value !== "object" || value === null) return failed(name, `returned ${String(value)}, not { score, pass?, reason? }`);
+  if (typeof value !== "object" || value === null)
+    return failed(name, `returned ${String(value)}, not { score, pass?, reason? }`);
   const { score, pass, reason } = value as { score?: unknown; pass?: unknown; reason?: unknown };
   if (typeof score !== "number" || !(score >= 0 && score <= 1))
-    return failed(name, `returned the score ${JSON.stringify(score) ?? "undefined"}, not a number from 0 to 1`);
-  if (pass !== undefined && typeof pass !== "boolean") return failed(name, `returned pass ${JSON.stringify(pass)}, not a boolean`);
+    return failed(
+      name,
+      `returned the score ${JSON.stringify(score) ?? "undefined"}, not a number from 0 to 1`,
+    );
+  if (pass !== undefined && typeof pass !== "boolean")
+    return failed(name, `returned pass ${JSON.stringify(pass)}, not a boolean`);
   return {
     scorer: name,
     score,

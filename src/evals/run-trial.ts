@@ -3,7 +3,13 @@
  * case's prompts in order, then every scorer. Whatever happens, the trial ends as a record.
  * @module
  */
-import { type AgentOptions, createAgent, type HistoryStore, type ModelMessage, type SDKResultMessage } from "../index";
+import {
+  type AgentOptions,
+  createAgent,
+  type HistoryStore,
+  type ModelMessage,
+  type SDKResultMessage,
+} from "../index";
 import { type Cassette, cassettePath, readCassette, writeCassette } from "./cassette";
 import { type EvalMode, TrialConnection } from "./model-connection";
 import { runScorer, type ScoreRecord } from "./run-scorer";
@@ -76,16 +82,24 @@ export async function runTrial(setup: TrialSetup): Promise<TrialRecord> {
   return record;
 }
 
-async function runInWorkspace(setup: TrialSetup, record: TrialRecord, workspace: string | undefined): Promise<void> {
+async function runInWorkspace(
+  setup: TrialSetup,
+  record: TrialRecord,
+  workspace: string | undefined,
+): Promise<void> {
   const { definition, evalCase, trial, mode } = setup;
   const path = cassettePath(setup.cassettes, evalCase.id, trial);
   const cassette: Cassette | undefined = mode === "replay" ? await readCassette(path) : undefined;
   const options = await definition.agent({ caseId: evalCase.id, trial, ...(workspace && { workspace }) });
-  const secrets = [options.apiKey, process.env.ANTHROPIC_API_KEY].filter((secret): secret is string => !!secret);
+  const secrets = [options.apiKey, process.env.ANTHROPIC_API_KEY].filter(
+    (secret): secret is string => !!secret,
+  );
   const connection = new TrialConnection(mode, workspace, secrets, cassette);
   const client = connection.connect("agent", options.client, options);
   const { apiKey: _key, baseURL: _url, ...rest } = options;
-  const historyStore = setup.historyStore ? await setup.historyStore(setup.conversationId) : options.historyStore;
+  const historyStore = setup.historyStore
+    ? await setup.historyStore(setup.conversationId)
+    : options.historyStore;
   const agentOptions: AgentOptions<unknown> = { ...rest, client, ...(historyStore && { historyStore }) };
   if (setup.historyStore) record.conversationId = setup.conversationId;
   const conversation = await converse(agentOptions, evalCase, setup.signal);
@@ -102,11 +116,13 @@ async function runInWorkspace(setup: TrialSetup, record: TrialRecord, workspace:
     return;
   }
   const run = evalRunOf(setup, conversation, workspace, connection, record);
-  for (const [index, scorer] of definition.scorers.entries()) record.scores.push(await runScorer(scorer, index, run));
+  for (const [index, scorer] of definition.scorers.entries())
+    record.scores.push(await runScorer(scorer, index, run));
   connection.checkAllUsed();
   const failure = connection.failure?.message ?? executionError(conversation.result);
   if (failure !== undefined) record.error = failure;
-  record.status = failure !== undefined ? "error" : record.scores.every((score) => score.pass) ? "passed" : "failed";
+  record.status =
+    failure !== undefined ? "error" : record.scores.every((score) => score.pass) ? "passed" : "failed";
   if (mode === "record")
     await writeCassette(path, {
       format: "agent-lattice-cassette",
@@ -126,7 +142,11 @@ interface Conversation {
   turns: number;
 }
 
-async function converse(options: AgentOptions<unknown>, evalCase: EvalCase, signal: AbortSignal): Promise<Conversation> {
+async function converse(
+  options: AgentOptions<unknown>,
+  evalCase: EvalCase,
+  signal: AbortSignal,
+): Promise<Conversation> {
   const agent = createAgent(options);
   try {
     const inputs = typeof evalCase.input === "string" ? [evalCase.input] : evalCase.input;

@@ -11,7 +11,8 @@ export function toolCallsOf(messages: readonly ModelMessage[]): Array<{ name: st
   const calls: Array<{ name: string; input: unknown }> = [];
   for (const message of messages) {
     if (message.role !== "assistant") continue;
-    for (const block of message.content) if (block.type === "tool_use") calls.push({ name: block.name, input: block.input });
+    for (const block of message.content)
+      if (block.type === "tool_use") calls.push({ name: block.name, input: block.input });
   }
   return calls;
 }

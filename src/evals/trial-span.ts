@@ -53,7 +53,9 @@ export async function withTrialSpan(
         span.setAttribute(`agent_lattice.eval.pass.${score.scorer}`, score.pass);
       }
       // 2 is SpanStatusCode.ERROR, 1 OK.
-      span.setStatus(record.status === "passed" ? { code: 1 } : { code: 2, message: record.error ?? record.status });
+      span.setStatus(
+        record.status === "passed" ? { code: 1 } : { code: 2, message: record.error ?? record.status },
+      );
       return record;
     } finally {
       span.end();

@@ -18,7 +18,12 @@ export interface EvalToolCall {
 export interface EvalCase {
   id: string;
   input: string | string[];
-  expected?: { toolCalls?: EvalToolCall[]; output?: string; files?: Record<string, string>; [key: string]: unknown };
+  expected?: {
+    toolCalls?: EvalToolCall[];
+    output?: string;
+    files?: Record<string, string>;
+    [key: string]: unknown;
+  };
   tags?: string[];
   workspace?: Record<string, string> | string;
 }
@@ -49,7 +54,10 @@ export interface EvalRun {
    * the trial's cassette), answered from the cassette with `--replay`, as is live. Without
    * `client`, the built-in client over `credentials` (or the environment); in replay none is made.
    */
-  modelConnection(client: ModelClient | undefined, credentials?: { apiKey?: string; baseURL?: string }): ModelClient;
+  modelConnection(
+    client: ModelClient | undefined,
+    credentials?: { apiKey?: string; baseURL?: string },
+  ): ModelClient;
   /** Adds a scorer's own model cost (a judge's) to the trial's judge cost, in USD. */
   addJudgeCost(usd: number): void;
 }
@@ -92,7 +100,8 @@ export interface EvalDefinitionInput {
 }
 
 /** A checked eval definition (from {@link defineEval}). */
-export interface EvalDefinition extends Required<Pick<EvalDefinitionInput, "name" | "agent" | "cases" | "scorers">> {
+export interface EvalDefinition
+  extends Required<Pick<EvalDefinitionInput, "name" | "agent" | "cases" | "scorers">> {
   readonly kind: "agent-lattice-eval";
   trials: number;
   concurrency: number;

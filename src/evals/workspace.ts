@@ -19,7 +19,10 @@ export interface TrialWorkspace {
  * Makes a fresh folder holding the case's fixtures: a map of relative paths to contents, or a folder
  * (relative to `baseDir`) copied whole. `undefined` when the case has no workspace.
  */
-export async function createTrialWorkspace(evalCase: EvalCase, baseDir: string): Promise<TrialWorkspace | undefined> {
+export async function createTrialWorkspace(
+  evalCase: EvalCase,
+  baseDir: string,
+): Promise<TrialWorkspace | undefined> {
   const fixture = evalCase.workspace;
   if (fixture === undefined) return undefined;
   // The real path: tools resolve symlinks (macOS /tmp …), and a cassette's paths must match.
@@ -27,11 +30,15 @@ export async function createTrialWorkspace(evalCase: EvalCase, baseDir: string):
   const remove = () => rm(path, { recursive: true, force: true });
   try {
     if (typeof fixture === "string") await cp(resolve(baseDir, fixture), path, { recursive: true });
-    else for (const [file, content] of Object.entries(fixture)) await writeFixture(path, file, content, evalCase.id);
+    else
+      for (const [file, content] of Object.entries(fixture))
+        await writeFixture(path, file, content, evalCase.id);
   } catch (error) {
     await remove();
     if (error instanceof EvalInputError) throw error;
-    throw new EvalInputError(`case "${evalCase.id}": cannot prepare its workspace: ${(error as Error).message}`);
+    throw new EvalInputError(
+      `case "${evalCase.id}": cannot prepare its workspace: ${(error as Error).message}`,
+    );
   }
   return { path, remove };
 }
@@ -39,7 +46,9 @@ export async function createTrialWorkspace(evalCase: EvalCase, baseDir: string):
 async function writeFixture(root: string, file: string, content: string, caseId: string): Promise<void> {
   const relative = normalize(file);
   if (isAbsolute(relative) || relative.startsWith(".."))
-    throw new EvalInputError(`case "${caseId}": the workspace file "${file}" must be a path inside the workspace.`);
+    throw new EvalInputError(
+      `case "${caseId}": the workspace file "${file}" must be a path inside the workspace.`,
+    );
   const target = join(root, relative);
   await mkdir(dirname(target), { recursive: true });
   await writeFile(target, content);

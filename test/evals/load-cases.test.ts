@@ -1,6 +1,7 @@
 /** Cases from JSONL (bad lines refused with their line number), JSON and arrays; workspaces per trial. */
-import { mkdtemp, readFile, rm, writeFile, mkdir } from "node:fs/promises";
+
 import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -17,7 +18,10 @@ afterEach(async () => {
 
 describe("loadCases", () => {
   it("reads a JSONL file, skipping blank lines", async () => {
-    await writeFile(join(dir, "cases.jsonl"), '{"id":"a","input":"hi"}\n\n{"id":"b","input":["one","two"],"tags":["x"]}\n');
+    await writeFile(
+      join(dir, "cases.jsonl"),
+      '{"id":"a","input":"hi"}\n\n{"id":"b","input":["one","two"],"tags":["x"]}\n',
+    );
     expect(await loadCases("cases.jsonl", dir)).toEqual([
       { id: "a", input: "hi" },
       { id: "b", input: ["one", "two"], tags: ["x"] },
@@ -32,8 +36,13 @@ describe("loadCases", () => {
       /cases\.jsonl:3: case "b": `input` must be a non-empty string or a non-empty array of strings/,
     );
     await writeFile(join(dir, "cases.jsonl"), '{"id":"a","input":"hi"}\n{"id":"a","input":"hi"}\n');
-    await expect(loadCases("cases.jsonl", dir)).rejects.toThrow(/cases\.jsonl:2: the case id "a" is used twice/);
-    await writeFile(join(dir, "cases.jsonl"), '{"id":"a","input":"hi","expected":{"toolCalls":[{"input":{}}]}}\n');
+    await expect(loadCases("cases.jsonl", dir)).rejects.toThrow(
+      /cases\.jsonl:2: the case id "a" is used twice/,
+    );
+    await writeFile(
+      join(dir, "cases.jsonl"),
+      '{"id":"a","input":"hi","expected":{"toolCalls":[{"input":{}}]}}\n',
+    );
     await expect(loadCases("cases.jsonl", dir)).rejects.toBeInstanceOf(EvalInputError);
   });
 
@@ -43,14 +52,20 @@ describe("loadCases", () => {
     await writeFile(join(dir, "cases.json"), '{"id":"a"}');
     await expect(loadCases("cases.json", dir)).rejects.toThrow(/holds an array of cases/);
     await expect(loadCases("missing.jsonl", dir)).rejects.toThrow(/cannot read the cases file/);
-    await expect(loadCases([{ id: "../x", input: "hi" }], dir)).rejects.toThrow(/case #1: `id` "\.\.\/x" may hold only/);
+    await expect(loadCases([{ id: "../x", input: "hi" }], dir)).rejects.toThrow(
+      /case #1: `id` "\.\.\/x" may hold only/,
+    );
   });
 
   it("checks a definition before anything runs", () => {
     const agent = () => ({ model: "m" });
     expect(() => defineEval({ name: "", agent, cases: [], scorers: [] })).toThrow(/`name`/);
-    expect(() => defineEval({ name: "x", agent, cases: [], scorers: [], trials: 0 })).toThrow(/`trials` must be a positive integer/);
-    expect(() => defineEval({ name: "x", agent, cases: [], scorers: [], threshold: 2 })).toThrow(/`threshold`/);
+    expect(() => defineEval({ name: "x", agent, cases: [], scorers: [], trials: 0 })).toThrow(
+      /`trials` must be a positive integer/,
+    );
+    expect(() => defineEval({ name: "x", agent, cases: [], scorers: [], threshold: 2 })).toThrow(
+      /`threshold`/,
+    );
     expect(() => defineEval({ name: "x", agent, cases: [], scorers: ["no" as never] })).toThrow(/`scorers`/);
   });
 });
@@ -72,8 +87,8 @@ describe("trial workspaces", () => {
   });
 
   it("refuses a fixture path outside the workspace", async () => {
-    await expect(createTrialWorkspace({ id: "c", input: "x", workspace: { "../escape.txt": "x" } }, dir)).rejects.toThrow(
-      /must be a path inside the workspace/,
-    );
+    await expect(
+      createTrialWorkspace({ id: "c", input: "x", workspace: { "../escape.txt": "x" } }, dir),
+    ).rejects.toThrow(/must be a path inside the workspace/);
   });
 });

@@ -8,10 +8,10 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createWorkspaceTools } from "../../src/workspace-tools/index";
+import { ruleModel } from "../../examples/evals/rule-model.mjs";
 import { defineEval, filesMatch, judge, outputMatches, runEval, toolCalls } from "../../src/evals/index";
 import { startMockAnthropicServer } from "../../src/testing/index";
-import { ruleModel } from "../../examples/evals/rule-model.mjs";
+import { createWorkspaceTools } from "../../src/workspace-tools/index";
 
 const SECRET_KEY = "sk-ant-eval-test-secret-0123456789";
 let baseDir: string;
@@ -39,7 +39,11 @@ function definition(baseURL: string | undefined, systemPrompt = "You are a caref
         input: ['Read hello.txt, then replace "world" with "lattice" in hello.txt', "Read hello.txt"],
         workspace: { "hello.txt": "hello world\n" },
         expected: {
-          toolCalls: [{ name: "read_file", input: { path: "hello.txt" } }, { name: "edit_file" }, { name: "read_file" }],
+          toolCalls: [
+            { name: "read_file", input: { path: "hello.txt" } },
+            { name: "edit_file" },
+            { name: "read_file" },
+          ],
           files: { "hello.txt": "hello lattice" },
         },
       },
@@ -79,7 +83,10 @@ describe("record and replay", () => {
     expect(cassette.interactions[0].events.length).toBeGreaterThan(3);
 
     const replayed = await runEval(definition(undefined), { mode: "replay", baseDir });
-    expect(replayed.evals[0]!.cases[0]!.trialRecords.map((t) => t.error ?? t.status)).toEqual(["passed", "passed"]);
+    expect(replayed.evals[0]!.cases[0]!.trialRecords.map((t) => t.error ?? t.status)).toEqual([
+      "passed",
+      "passed",
+    ]);
     expect(replayed.passed).toBe(true);
     const [summary] = replayed.evals[0]!.cases;
     expect(summary!.passedTrials).toBe(2);
@@ -94,7 +101,11 @@ describe("record and replay", () => {
     const server = await startMockAnthropicServer({ handler: ruleModel() });
     await runEval(definition(server.url), { mode: "record", baseDir, trials: 1 });
     const before = server.requests.length;
-    const report = await runEval(definition(server.url, "Answer without tools."), { mode: "replay", baseDir, trials: 1 });
+    const report = await runEval(definition(server.url, "Answer without tools."), {
+      mode: "replay",
+      baseDir,
+      trials: 1,
+    });
     expect(server.requests.length).toBe(before);
     await server.close();
     const trial = report.evals[0]!.cases[0]!.trialRecords[0]!;

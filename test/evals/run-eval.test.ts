@@ -4,10 +4,11 @@
  * budget stops starting trials (the judge's cost counted, reported apart); concurrency bounds the
  * trials in flight; an abort leaves a partial report; the filter picks cases by id or tag.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { defineEval, type EvalRun, passAtK, passHatK, runEval } from "../../src/evals/index";
 import type { ModelClient } from "../../src/index";
 import { createScriptedClient } from "../../src/testing/index";
@@ -25,7 +26,10 @@ function answering(text: string): ModelClient {
   return createScriptedClient(() => ({ content: text, usage: { input_tokens: 1_000, output_tokens: 100 } }));
 }
 
-const passesOnOutput = (run: EvalRun) => ({ score: run.output === "good" ? 1 : 0, reason: `said ${run.output}` });
+const passesOnOutput = (run: EvalRun) => ({
+  score: run.output === "good" ? 1 : 0,
+  reason: `said ${run.output}`,
+});
 
 describe("runEval", () => {
   it("reports pass rate, pass@k, pass^k and marks a case that passed some trials as flaky", async () => {
@@ -47,7 +51,14 @@ describe("runEval", () => {
       { baseDir },
     );
     const [steady, wobbly] = report.evals[0]!.cases;
-    expect(steady).toMatchObject({ passedTrials: 3, passRate: 1, passAtK: 1, passHatK: 1, flaky: false, status: "passed" });
+    expect(steady).toMatchObject({
+      passedTrials: 3,
+      passRate: 1,
+      passAtK: 1,
+      passHatK: 1,
+      flaky: false,
+      status: "passed",
+    });
     expect(wobbly).toMatchObject({ passedTrials: 2, flaky: true, status: "passed", passAtK: 1, passHatK: 0 });
     expect(wobbly!.passRate).toBeCloseTo(2 / 3, 9);
     expect(report.passed).toBe(true);
@@ -59,7 +70,10 @@ describe("runEval", () => {
     const report = await runEval(
       defineEval({
         name: "strict",
-        agent: ({ trial }) => ({ model: "claude-sonnet-4-6", client: answering(trial === 1 ? "bad" : "good") }),
+        agent: ({ trial }) => ({
+          model: "claude-sonnet-4-6",
+          client: answering(trial === 1 ? "bad" : "good"),
+        }),
         cases: [{ id: "c", input: "hi" }],
         scorers: [passesOnOutput],
         trials: 2,
@@ -146,7 +160,12 @@ describe("runEval", () => {
         most = Math.max(most, inFlight);
         await new Promise((resolve) => setTimeout(resolve, 20));
         inFlight--;
-        return { role: "assistant", content: [{ type: "text", text: "good" }], stop_reason: "end_turn", usage: { input_tokens: 1, output_tokens: 1 } };
+        return {
+          role: "assistant",
+          content: [{ type: "text", text: "good" }],
+          stop_reason: "end_turn",
+          usage: { input_tokens: 1, output_tokens: 1 },
+        };
       },
     };
     await runEval(
@@ -215,7 +234,10 @@ describe("runEval", () => {
         name: "turns",
         agent: () => ({ model: "claude-sonnet-4-6", client }),
         cases: [{ id: "two", input: ["one", "two"] }],
-        scorers: [passesOnOutput, (run) => ({ score: run.messages.length === 4 ? 1 : 0, reason: `${run.messages.length} messages` })],
+        scorers: [
+          passesOnOutput,
+          (run) => ({ score: run.messages.length === 4 ? 1 : 0, reason: `${run.messages.length} messages` }),
+        ],
       }),
       { baseDir },
     );

@@ -24,7 +24,10 @@ function runOf(calls: Array<{ name: string; input: unknown }>, extra: Partial<Ev
   return {
     case: { id: "c", input: "x", expected: { toolCalls: [{ name: "read_file" }] } },
     trial: 1,
-    messages: [{ role: "user", content: "x" }, { role: "assistant", content: [{ type: "text", text: "done: 42" }] }],
+    messages: [
+      { role: "user", content: "x" },
+      { role: "assistant", content: [{ type: "text", text: "done: 42" }] },
+    ],
     toolCalls: calls,
     result: { result: "done: 42" } as SDKResultMessage<unknown>,
     output: "done: 42",
@@ -50,35 +53,58 @@ async function score(scorer: (run: EvalRun) => ScoreResult | Promise<ScoreResult
 describe("toolCalls", () => {
   const expected = [read("a"), write("b")];
   it("strict: the same calls in the same order, nothing more", async () => {
-    expect(await score(toolCalls(expected), runOf([read("a"), write("b")]))).toMatchObject({ score: 1, pass: true });
+    expect(await score(toolCalls(expected), runOf([read("a"), write("b")]))).toMatchObject({
+      score: 1,
+      pass: true,
+    });
     const swapped = await score(toolCalls(expected), runOf([write("b"), read("a")]));
     expect(swapped).toMatchObject({ score: 0, pass: false });
     expect(swapped.reason).toContain('call 1: expected read_file {"path":"a"}, got write_file');
-    expect(await score(toolCalls(expected), runOf([read("a"), write("b"), read("c")]))).toMatchObject({ pass: false });
+    expect(await score(toolCalls(expected), runOf([read("a"), write("b"), read("c")]))).toMatchObject({
+      pass: false,
+    });
   });
   it("unordered, subset and superset", async () => {
-    expect(await score(toolCalls(expected, { mode: "unordered" }), runOf([write("b"), read("a")]))).toMatchObject({ pass: true });
+    expect(
+      await score(toolCalls(expected, { mode: "unordered" }), runOf([write("b"), read("a")])),
+    ).toMatchObject({ pass: true });
     const extra = runOf([write("b"), read("z"), read("a")]);
     expect(await score(toolCalls(expected, { mode: "unordered" }), extra)).toMatchObject({ pass: false });
-    expect(await score(toolCalls(expected, { mode: "subset" }), extra)).toMatchObject({ score: 1, pass: true });
+    expect(await score(toolCalls(expected, { mode: "subset" }), extra)).toMatchObject({
+      score: 1,
+      pass: true,
+    });
     const superset = await score(toolCalls(expected, { mode: "superset" }), extra);
     expect(superset.pass).toBe(false);
     expect(superset.reason).toContain('unexpected read_file {"path":"z"}');
-    expect(await score(toolCalls(expected, { mode: "superset" }), runOf([read("a")]))).toMatchObject({ pass: true });
+    expect(await score(toolCalls(expected, { mode: "superset" }), runOf([read("a")]))).toMatchObject({
+      pass: true,
+    });
     const missing = await score(toolCalls(expected, { mode: "subset" }), runOf([read("a")]));
     expect(missing).toMatchObject({ score: 0.5, pass: false });
     expect(missing.reason).toContain("missing write_file");
   });
   it("matches a read_file-anywhere expectation with the best pairing, not the first", async () => {
     const expectations = [{ name: "read_file" }, read("a")];
-    expect(await score(toolCalls(expectations, { mode: "unordered" }), runOf([read("a"), read("b")]))).toMatchObject({ pass: true });
+    expect(
+      await score(toolCalls(expectations, { mode: "unordered" }), runOf([read("a"), read("b")])),
+    ).toMatchObject({ pass: true });
   });
   it("compares inputs exactly, partially or with a function", async () => {
     const run = runOf([{ name: "grep", input: { pattern: "TODO", path: "." } }]);
-    expect(await score(toolCalls([{ name: "grep", input: { pattern: "TODO" } }]), run)).toMatchObject({ pass: true });
-    expect(await score(toolCalls([{ name: "grep", input: { pattern: "TODO" } }], { args: "exact" }), run)).toMatchObject({ pass: false });
+    expect(await score(toolCalls([{ name: "grep", input: { pattern: "TODO" } }]), run)).toMatchObject({
+      pass: true,
+    });
     expect(
-      await score(toolCalls([{ name: "grep", input: "todo" }], { args: (want, got) => (got as { pattern: string }).pattern.toLowerCase() === want }), run),
+      await score(toolCalls([{ name: "grep", input: { pattern: "TODO" } }], { args: "exact" }), run),
+    ).toMatchObject({ pass: false });
+    expect(
+      await score(
+        toolCalls([{ name: "grep", input: "todo" }], {
+          args: (want, got) => (got as { pattern: string }).pattern.toLowerCase() === want,
+        }),
+        run,
+      ),
     ).toMatchObject({ pass: true });
   });
   it("reads the case's expected.toolCalls, and fails loudly without any expectation", async () => {
@@ -91,7 +117,10 @@ describe("toolCalls", () => {
 describe("outcome scorers", () => {
   it("noToolCall by name or pattern", async () => {
     expect(await score(noToolCall("bash"), runOf([read("a")]))).toMatchObject({ pass: true });
-    expect(await score(noToolCall(/^write|edit/), runOf([write("a"), write("b")]))).toMatchObject({ pass: false, reason: "called write_file, write_file (2×)" });
+    expect(await score(noToolCall(/^write|edit/), runOf([write("a"), write("b")]))).toMatchObject({
+      pass: false,
+      reason: "called write_file, write_file (2×)",
+    });
   });
   it("outputMatches a string, a RegExp or a schema", async () => {
     expect(await score(outputMatches("42"), runOf([]))).toMatchObject({ pass: true });
@@ -118,19 +147,34 @@ const verdict = (input: unknown) => ({
 
 describe("judge", () => {
   it("parses a structured verdict from any client, counting its cost as the judge's", async () => {
-    const client = createScriptedClient([verdict({ score: 0.8, pass: true, reason: "Mentions 42." }), { content: "ok" }]);
+    const client = createScriptedClient([
+      verdict({ score: 0.8, pass: true, reason: "Mentions 42." }),
+      { content: "ok" },
+    ]);
     const extra: Partial<EvalRun> & { judgeCost?: number } = {};
     const run = runOf([], extra);
     Object.assign(run, { addJudgeCost: (usd: number) => (extra.judgeCost = usd) });
-    expect(await judge({ client, rubric: "Says 42." })(run)).toEqual({ score: 0.8, pass: true, reason: "Mentions 42." });
+    expect(await judge({ client, rubric: "Says 42." })(run)).toEqual({
+      score: 0.8,
+      pass: true,
+      reason: "Mentions 42.",
+    });
     expect(extra.judgeCost).toBeGreaterThan(0);
     const sent = JSON.stringify(client.requests[0]!.messages);
     expect(sent).toContain("Says 42.");
     expect(sent).toContain("Final answer: done: 42");
   });
   it("sends an invalid verdict back to be fixed, and applies its own pass mark", async () => {
-    const client = createScriptedClient([verdict({ score: 7 }), verdict({ score: 0.6, reason: "Fine." }), { content: "ok" }]);
-    expect(await judge({ client, rubric: "r", pass: 0.7 })(runOf([]))).toEqual({ score: 0.6, pass: false, reason: "Fine." });
+    const client = createScriptedClient([
+      verdict({ score: 7 }),
+      verdict({ score: 0.6, reason: "Fine." }),
+      { content: "ok" },
+    ]);
+    expect(await judge({ client, rubric: "r", pass: 0.7 })(runOf([]))).toEqual({
+      score: 0.6,
+      pass: false,
+      reason: "Fine.",
+    });
   });
   it("fails the scorer with a clear error when the judge never gives a valid verdict", async () => {
     const client = createScriptedClient(() => verdict({ verdict: "great" }));
@@ -140,7 +184,13 @@ describe("judge", () => {
   });
   it("retries a transient provider error as an agent does", async () => {
     const overloaded = Object.assign(new Error("overloaded"), { status: 529 });
-    const client: ModelClient = createScriptedClient([overloaded, verdict({ score: 1, reason: "Good." }), { content: "ok" }]);
-    expect(await judge({ client, rubric: "r", retry: { initialDelayMs: 1, maxDelayMs: 1 } })(runOf([]))).toMatchObject({ score: 1, pass: true });
+    const client: ModelClient = createScriptedClient([
+      overloaded,
+      verdict({ score: 1, reason: "Good." }),
+      { content: "ok" },
+    ]);
+    expect(
+      await judge({ client, rubric: "r", retry: { initialDelayMs: 1, maxDelayMs: 1 } })(runOf([])),
+    ).toMatchObject({ score: 1, pass: true });
   });
 });

@@ -4,7 +4,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { isAbsolute, join, normalize } from "node:path";
-import type { EvalRun, Scorer, ScoreResult } from "../types";
+import type { EvalRun, ScoreResult, Scorer } from "../types";
 
 /**
  * Scores the workspace's files against `expected` (or the case's `expected.files`): a string must
@@ -17,7 +17,10 @@ import type { EvalRun, Scorer, ScoreResult } from "../types";
 export function filesMatch(expected?: Record<string, string | RegExp | null>): Scorer {
   const scorer = async (run: EvalRun): Promise<ScoreResult> => {
     const wanted = expected ?? (run.case.expected?.files as Record<string, string | null> | undefined);
-    if (!wanted) throw new Error(`no expected files: pass them to filesMatch() or set expected.files on case "${run.case.id}"`);
+    if (!wanted)
+      throw new Error(
+        `no expected files: pass them to filesMatch() or set expected.files on case "${run.case.id}"`,
+      );
     if (!run.workspace) throw new Error(`case "${run.case.id}" has no workspace to check`);
     const problems: string[] = [];
     for (const [file, want] of Object.entries(wanted)) {
@@ -35,9 +38,14 @@ export function filesMatch(expected?: Record<string, string | RegExp | null>): S
   return Object.defineProperty(scorer, "name", { value: "filesMatch" });
 }
 
-async function fileProblem(root: string, file: string, want: string | RegExp | null): Promise<string | undefined> {
+async function fileProblem(
+  root: string,
+  file: string,
+  want: string | RegExp | null,
+): Promise<string | undefined> {
   const relative = normalize(file);
-  if (isAbsolute(relative) || relative.startsWith("..")) throw new Error(`"${file}" is not a path inside the workspace`);
+  if (isAbsolute(relative) || relative.startsWith(".."))
+    throw new Error(`"${file}" is not a path inside the workspace`);
   let content: string | undefined;
   try {
     content = await readFile(join(root, relative), "utf8");
@@ -47,5 +55,7 @@ async function fileProblem(root: string, file: string, want: string | RegExp | n
   if (want === null) return content === undefined ? undefined : `${file} exists but should not`;
   if (content === undefined) return `${file} is missing`;
   if (want instanceof RegExp) return want.test(content) ? undefined : `${file} does not match ${want}`;
-  return content.replace(/\n$/, "") === want.replace(/\n$/, "") ? undefined : `${file} differs: ${JSON.stringify(content.slice(0, 80))}`;
+  return content.replace(/\n$/, "") === want.replace(/\n$/, "")
+    ? undefined
+    : `${file} differs: ${JSON.stringify(content.slice(0, 80))}`;
 }

@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import { createAgent, type ModelClient, type RetryOptions } from "../../index";
-import type { EvalRun, Scorer, ScoreResult } from "../types";
+import type { EvalRun, ScoreResult, Scorer } from "../types";
 import { transcriptOf } from "./transcript";
 
 /** The judge's model when none is given. */
@@ -33,7 +33,11 @@ export interface JudgeOptions {
 }
 
 const VERDICT = z.object({
-  score: z.number().min(0).max(1).describe("How well the agent met the rubric, from 0 (not at all) to 1 (fully)."),
+  score: z
+    .number()
+    .min(0)
+    .max(1)
+    .describe("How well the agent met the rubric, from 0 (not at all) to 1 (fully)."),
   pass: z.boolean().optional().describe("Whether the agent's work is acceptable under the rubric."),
   reason: z.string().min(1).describe("One to three sentences a person can check: what was good or missing."),
 });
@@ -50,8 +54,10 @@ const JUDGE_SYSTEM_PROMPT =
  * judge({ model: "deepseek-v4-flash", baseURL: "https://api.deepseek.com/anthropic", rubric: "Says which file changed." })
  */
 export function judge(options: JudgeOptions): Scorer {
-  if (typeof options?.rubric !== "string" || options.rubric.trim() === "") throw new TypeError("judge: `rubric` must be a non-empty string.");
-  if (options.pass !== undefined && !(options.pass >= 0 && options.pass <= 1)) throw new TypeError("judge: `pass` must be a number from 0 to 1.");
+  if (typeof options?.rubric !== "string" || options.rubric.trim() === "")
+    throw new TypeError("judge: `rubric` must be a non-empty string.");
+  if (options.pass !== undefined && !(options.pass >= 0 && options.pass <= 1))
+    throw new TypeError("judge: `pass` must be a number from 0 to 1.");
   const scorer = async (run: EvalRun): Promise<ScoreResult> => {
     const agent = createAgent({
       model: options.model ?? DEFAULT_JUDGE_MODEL,
@@ -62,14 +68,17 @@ export function judge(options: JudgeOptions): Scorer {
       ...(options.retry && { retry: options.retry }),
     });
     try {
-      const result = await agent.prompt(`<rubric>\n${options.rubric}\n</rubric>\n\n<transcript>\n${transcriptOf(run)}\n</transcript>`);
+      const result = await agent.prompt(
+        `<rubric>\n${options.rubric}\n</rubric>\n\n<transcript>\n${transcriptOf(run)}\n</transcript>`,
+      );
       run.addJudgeCost(result.total_cost_usd);
       const verdict = result.structuredResult as z.infer<typeof VERDICT> | undefined;
       if (result.subtype !== "success" || !verdict)
         throw new Error(
           `the judge gave no valid verdict (${result.subtype}${result.error ? `: ${result.error.message}` : ""})`,
         );
-      const pass = options.pass !== undefined ? verdict.score >= options.pass : (verdict.pass ?? verdict.score >= 0.5);
+      const pass =
+        options.pass !== undefined ? verdict.score >= options.pass : (verdict.pass ?? verdict.score >= 0.5);
       return { score: verdict.score, pass, reason: verdict.reason };
     } finally {
       await agent.close();

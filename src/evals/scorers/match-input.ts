@@ -26,11 +26,19 @@ function deepMatch(expected: unknown, actual: unknown, partial: boolean): boolea
     );
   if (typeof expected === "object" && expected !== null) {
     if (typeof actual !== "object" || actual === null || Array.isArray(actual)) return false;
-    const expectedKeys = Object.keys(expected).filter((key) => (expected as Record<string, unknown>)[key] !== undefined);
-    const actualKeys = Object.keys(actual).filter((key) => (actual as Record<string, unknown>)[key] !== undefined);
+    const expectedKeys = Object.keys(expected).filter(
+      (key) => (expected as Record<string, unknown>)[key] !== undefined,
+    );
+    const actualKeys = Object.keys(actual).filter(
+      (key) => (actual as Record<string, unknown>)[key] !== undefined,
+    );
     if (!partial && expectedKeys.length !== actualKeys.length) return false;
     return expectedKeys.every((key) =>
-      deepMatch((expected as Record<string, unknown>)[key], (actual as Record<string, unknown>)[key], partial),
+      deepMatch(
+        (expected as Record<string, unknown>)[key],
+        (actual as Record<string, unknown>)[key],
+        partial,
+      ),
     );
   }
   return false;

@@ -3,7 +3,7 @@
  * @module
  */
 import type { OutputSchema } from "../../index";
-import type { EvalRun, Scorer, ScoreResult } from "../types";
+import type { EvalRun, ScoreResult, Scorer } from "../types";
 
 function named(name: string, scorer: (run: EvalRun) => ScoreResult): Scorer {
   return Object.defineProperty(scorer, "name", { value: name });
@@ -11,12 +11,19 @@ function named(name: string, scorer: (run: EvalRun) => ScoreResult): Scorer {
 
 /** Passes when no tool call's name equals `nameOrPattern` (or matches it, for a RegExp). */
 export function noToolCall(nameOrPattern: string | RegExp): Scorer {
-  const test = (name: string) => (typeof nameOrPattern === "string" ? name === nameOrPattern : new RegExp(nameOrPattern.source, nameOrPattern.flags.replace("g", "")).test(name));
+  const test = (name: string) =>
+    typeof nameOrPattern === "string"
+      ? name === nameOrPattern
+      : new RegExp(nameOrPattern.source, nameOrPattern.flags.replace("g", "")).test(name);
   return named("noToolCall", (run) => {
     const offending = run.toolCalls.filter((call) => test(call.name));
     return offending.length === 0
       ? { score: 1, pass: true, reason: `no call to ${String(nameOrPattern)}` }
-      : { score: 0, pass: false, reason: `called ${offending.map((call) => call.name).join(", ")} (${offending.length}×)` };
+      : {
+          score: 0,
+          pass: false,
+          reason: `called ${offending.map((call) => call.name).join(", ")} (${offending.length}×)`,
+        };
   });
 }
 
@@ -31,7 +38,11 @@ export function outputMatches(expected: string | RegExp | OutputSchema<unknown>)
     if (typeof expected === "string")
       return text.includes(expected)
         ? { score: 1, pass: true, reason: `the output contains ${JSON.stringify(expected)}` }
-        : { score: 0, pass: false, reason: `the output does not contain ${JSON.stringify(expected)}: ${excerpt(text)}` };
+        : {
+            score: 0,
+            pass: false,
+            reason: `the output does not contain ${JSON.stringify(expected)}: ${excerpt(text)}`,
+          };
     if (expected instanceof RegExp)
       return new RegExp(expected.source, expected.flags.replace("g", "")).test(text)
         ? { score: 1, pass: true, reason: `the output matches ${expected}` }
@@ -53,7 +64,11 @@ function schemaVerdict(schema: OutputSchema<unknown>, run: EvalRun): ScoreResult
     schema.parse(value);
     return { score: 1, pass: true, reason: "the output matches the schema" };
   } catch (error) {
-    return { score: 0, pass: false, reason: `the output does not match the schema: ${(error as Error).message.slice(0, 300)}` };
+    return {
+      score: 0,
+      pass: false,
+      reason: `the output does not match the schema: ${(error as Error).message.slice(0, 300)}`,
+    };
   }
 }
 
@@ -64,21 +79,42 @@ function excerpt(text: string): string {
 
 /** Passes when the agent's cost (the judge's not counted) is at most `usd`. */
 export function maxCost(usd: number): Scorer {
-  return limit("maxCost", usd, (run) => run.costUsd, (value) => `$${value.toFixed(6)}`);
+  return limit(
+    "maxCost",
+    usd,
+    (run) => run.costUsd,
+    (value) => `$${value.toFixed(6)}`,
+  );
 }
 
 /** Passes when the agent made at most `n` model requests over the case. */
 export function maxTurns(n: number): Scorer {
-  return limit("maxTurns", n, (run) => run.turns, (value) => `${value} turn(s)`);
+  return limit(
+    "maxTurns",
+    n,
+    (run) => run.turns,
+    (value) => `${value} turn(s)`,
+  );
 }
 
 /** Passes when the case took at most `ms` milliseconds, first prompt to last result. */
 export function maxLatency(ms: number): Scorer {
-  return limit("maxLatency", ms, (run) => run.latencyMs, (value) => `${value} ms`);
+  return limit(
+    "maxLatency",
+    ms,
+    (run) => run.latencyMs,
+    (value) => `${value} ms`,
+  );
 }
 
-function limit(name: string, bound: number, measure: (run: EvalRun) => number, show: (value: number) => string): Scorer {
-  if (typeof bound !== "number" || !(bound >= 0)) throw new TypeError(`${name}: the limit must be a number ≥ 0.`);
+function limit(
+  name: string,
+  bound: number,
+  measure: (run: EvalRun) => number,
+  show: (value: number) => string,
+): Scorer {
+  if (typeof bound !== "number" || !(bound >= 0))
+    throw new TypeError(`${name}: the limit must be a number ≥ 0.`);
   return named(name, (run) => {
     const value = measure(run);
     return value <= bound

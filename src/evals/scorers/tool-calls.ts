@@ -2,7 +2,7 @@
  * `toolCalls`: scores the trajectory — which tools the agent called, in which order, with which input.
  * @module
  */
-import type { EvalRun, EvalToolCall, Scorer, ScoreResult } from "../types";
+import type { EvalRun, EvalToolCall, ScoreResult, Scorer } from "../types";
 import { type ArgsMatch, inputMatches } from "./match-input";
 
 /** How expected and actual calls are lined up. */
@@ -32,11 +32,15 @@ export function toolCalls(expected?: EvalToolCall[], options: ToolCallsOptions =
   const mode = options.mode ?? "strict";
   const args = options.args ?? "partial";
   if (!["strict", "unordered", "subset", "superset"].includes(mode))
-    throw new TypeError(`toolCalls: mode must be "strict", "unordered", "subset" or "superset", not ${JSON.stringify(mode)}.`);
+    throw new TypeError(
+      `toolCalls: mode must be "strict", "unordered", "subset" or "superset", not ${JSON.stringify(mode)}.`,
+    );
   const scorer = (run: EvalRun): ScoreResult => {
     const wanted = expected ?? run.case.expected?.toolCalls;
     if (!wanted)
-      throw new Error(`no expected tool calls: pass them to toolCalls() or set expected.toolCalls on case "${run.case.id}"`);
+      throw new Error(
+        `no expected tool calls: pass them to toolCalls() or set expected.toolCalls on case "${run.case.id}"`,
+      );
     const actual = run.toolCalls;
     return mode === "strict" ? strict(wanted, actual, args) : matched(mode, wanted, actual, args);
   };
@@ -58,11 +62,19 @@ function strict(expected: EvalToolCall[], actual: EvalRun["toolCalls"], args: Ar
   return {
     score,
     pass: score === 1,
-    reason: score === 1 ? `the ${length} expected call(s), in order: ${names(actual)}` : `${first} (made: ${names(actual)})`,
+    reason:
+      score === 1
+        ? `the ${length} expected call(s), in order: ${names(actual)}`
+        : `${first} (made: ${names(actual)})`,
   };
 }
 
-function matched(mode: Exclude<ToolCallsMode, "strict">, expected: EvalToolCall[], actual: EvalRun["toolCalls"], args: ArgsMatch): ScoreResult {
+function matched(
+  mode: Exclude<ToolCallsMode, "strict">,
+  expected: EvalToolCall[],
+  actual: EvalRun["toolCalls"],
+  args: ArgsMatch,
+): ScoreResult {
   const pairs = maximumMatching(expected, actual, args);
   const missing = expected.filter((_, index) => !pairs.has(index));
   const used = new Set(pairs.values());
@@ -77,12 +89,19 @@ function matched(mode: Exclude<ToolCallsMode, "strict">, expected: EvalToolCall[
   return {
     score,
     pass: problems.length === 0,
-    reason: problems.length === 0 ? `${mode}: ${pairs.size} call(s) matched (made: ${names(actual)})` : `${mode}: ${problems.join("; ")}`,
+    reason:
+      problems.length === 0
+        ? `${mode}: ${pairs.size} call(s) matched (made: ${names(actual)})`
+        : `${mode}: ${problems.join("; ")}`,
   };
 }
 
 /** Expected index → actual index, as many pairs as can be matched (augmenting paths). */
-function maximumMatching(expected: EvalToolCall[], actual: EvalRun["toolCalls"], args: ArgsMatch): Map<number, number> {
+function maximumMatching(
+  expected: EvalToolCall[],
+  actual: EvalRun["toolCalls"],
+  args: ArgsMatch,
+): Map<number, number> {
   const ofActual = new Map<number, number>();
   const tryAssign = (want: number, seen: Set<number>): boolean => {
     for (let got = 0; got < actual.length; got++) {
@@ -100,7 +119,11 @@ function maximumMatching(expected: EvalToolCall[], actual: EvalRun["toolCalls"],
   return new Map([...ofActual].map(([got, want]) => [want, got]));
 }
 
-function callMatches(expected: EvalToolCall, actual: { name: string; input: unknown }, args: ArgsMatch): boolean {
+function callMatches(
+  expected: EvalToolCall,
+  actual: { name: string; input: unknown },
+  args: ArgsMatch,
+): boolean {
   return expected.name === actual.name && inputMatches(expected.input, actual.input, args);
 }
 

@@ -16,9 +16,12 @@ export function transcriptOf(run: EvalRun): string {
       continue;
     }
     for (const block of message.content) {
-      if (block.type === "text") lines.push(`${message.role === "user" ? "User" : "Assistant"}: ${block.text}`);
-      else if (block.type === "tool_use") lines.push(`Tool call ${block.name}: ${JSON.stringify(block.input)}`);
-      else if (block.type === "tool_result") lines.push(`Tool result${block.is_error ? " (error)" : ""}: ${shorten(resultText(block.content))}`);
+      if (block.type === "text")
+        lines.push(`${message.role === "user" ? "User" : "Assistant"}: ${block.text}`);
+      else if (block.type === "tool_use")
+        lines.push(`Tool call ${block.name}: ${JSON.stringify(block.input)}`);
+      else if (block.type === "tool_result")
+        lines.push(`Tool result${block.is_error ? " (error)" : ""}: ${shorten(resultText(block.content))}`);
     }
   }
   lines.push(`Final answer: ${run.output}`);
@@ -28,9 +31,15 @@ export function transcriptOf(run: EvalRun): string {
 function resultText(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
-  return content.map((part: { type?: string; text?: string }) => (part.type === "text" ? (part.text ?? "") : `[${part.type}]`)).join("\n");
+  return content
+    .map((part: { type?: string; text?: string }) =>
+      part.type === "text" ? (part.text ?? "") : `[${part.type}]`,
+    )
+    .join("\n");
 }
 
 function shorten(text: string): string {
-  return text.length > RESULT_CHARS ? `${text.slice(0, RESULT_CHARS)}… (${text.length - RESULT_CHARS} more characters)` : text;
+  return text.length > RESULT_CHARS
+    ? `${text.slice(0, RESULT_CHARS)}… (${text.length - RESULT_CHARS} more characters)`
+    : text;
 }
