@@ -22,8 +22,8 @@ export interface JudgeOptions {
   client?: ModelClient;
   apiKey?: string;
   baseURL?: string;
-  /** What a good answer is, in the words a reviewer would use. */
-  rubric: string;
+  /** What a good answer is, in the words a reviewer would use; a function writes it per case. */
+  rubric: string | ((run: EvalRun) => string);
   /** The score needed to pass, in [0, 1]. @default the judge's own `pass`, else 0.5 */
   pass?: number;
   /** Model requests the judge may make (an invalid verdict is returned to it to fix). @default 3 */
@@ -54,8 +54,9 @@ const JUDGE_SYSTEM_PROMPT =
  * judge({ model: "deepseek-v4-flash", baseURL: "https://api.deepseek.com/anthropic", rubric: "Says which file changed." })
  */
 export function judge(options: JudgeOptions): Scorer {
-  if (typeof options?.rubric !== "string" || options.rubric.trim() === "")
-    throw new TypeError("judge: `rubric` must be a non-empty string.");
+  const { rubric } = options ?? {};
+  if (typeof rubric !== "function" && (typeof rubric !== "string" || rubric.trim() === ""))
+    throw new TypeError("judge: `rubric` must be a non-empty string or a function of the run.");
   if (options.pass !== undefined && !(options.pass >= 0 && options.pass <= 1))
     throw new TypeError("judge: `pass` must be a number from 0 to 1.");
   const scorer = async (run: EvalRun): Promise<ScoreResult> => {
@@ -69,7 +70,7 @@ export function judge(options: JudgeOptions): Scorer {
     });
     try {
       const result = await agent.prompt(
-        `<rubric>\n${options.rubric}\n</rubric>\n\n<transcript>\n${transcriptOf(run)}\n</transcript>`,
+        `<rubric>\n${typeof rubric === "function" ? rubric(run) : rubric}\n</rubric>\n\n<transcript>\n${transcriptOf(run)}\n</transcript>`,
       );
       run.addJudgeCost(result.total_cost_usd);
       const verdict = result.structuredResult as z.infer<typeof VERDICT> | undefined;

@@ -30,10 +30,13 @@ export function noToolCall(nameOrPattern: string | RegExp): Scorer {
 /**
  * Checks the agent's final text: a string must appear in it, a RegExp must match it, a schema
  * (zod, or anything with `parse`) must accept it parsed as JSON (or the structured result, with
- * `outputSchema`).
+ * `outputSchema`). Without `expected`, the case's `expected.output` (a string) is used.
  */
-export function outputMatches(expected: string | RegExp | OutputSchema<unknown>): Scorer {
+export function outputMatches(expectation?: string | RegExp | OutputSchema<unknown>): Scorer {
   return named("outputMatches", (run) => {
+    const expected = expectation ?? run.case.expected?.output;
+    if (expected === undefined)
+      throw new Error(`no expected output: pass it to outputMatches() or set expected.output on case "${run.case.id}"`);
     const text = run.output;
     if (typeof expected === "string")
       return text.includes(expected)
