@@ -16,10 +16,29 @@ const server = await startMockAnthropicServer({ handler: ruleModel() });
 try {
   const cli = join(here, "../../dist/cli/main.js");
   // Asynchronous: the mock server answers from this process's event loop while the command runs.
-  const child = spawn(process.execPath, [cli, "eval", here, "--record", "--trials", trials, "--out", join(here, "../../eval-results"), "--no-store"], {
-    stdio: "inherit",
-    env: { ...process.env, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: "mock-offline-key", JUDGE_BASE_URL: server.url },
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      cli,
+      "eval",
+      here,
+      "--record",
+      "--trials",
+      trials,
+      "--out",
+      join(here, "../../eval-results"),
+      "--no-store",
+    ],
+    {
+      stdio: "inherit",
+      env: {
+        ...process.env,
+        ANTHROPIC_BASE_URL: server.url,
+        ANTHROPIC_API_KEY: "mock-offline-key",
+        JUDGE_BASE_URL: server.url,
+      },
+    },
+  );
   const [code] = await once(child, "exit");
   process.exitCode = code ?? 1;
 } finally {

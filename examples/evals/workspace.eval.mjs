@@ -20,7 +20,8 @@ import {
 import { createWorkspaceTools } from "agent-lattice/tools";
 
 const SYSTEM_PROMPT =
-  process.env.EVAL_SYSTEM_PROMPT ?? "You are a careful assistant working in a project folder. Use the tools to do what is asked.";
+  process.env.EVAL_SYSTEM_PROMPT ??
+  "You are a careful assistant working in a project folder. Use the tools to do what is asked.";
 
 /** The agent under test: a fresh one per trial, on the trial's copy of the project. */
 const agent = ({ workspace }) => ({
@@ -48,7 +49,13 @@ export default [
     name: "workspace-read",
     agent,
     cases: "read-cases.jsonl",
-    scorers: [toolCalls(), outputMatches(), noToolCall(/^(write_file|edit_file|bash)$/), answerJudge, maxTurns(4)],
+    scorers: [
+      toolCalls(),
+      outputMatches(),
+      noToolCall(/^(write_file|edit_file|bash)$/),
+      answerJudge,
+      maxTurns(4),
+    ],
     trials: 1,
     concurrency: 4,
   }),
