@@ -36,7 +36,9 @@ export function outputMatches(expectation?: string | RegExp | OutputSchema<unkno
   return named("outputMatches", (run) => {
     const expected = expectation ?? run.case.expected?.output;
     if (expected === undefined)
-      throw new Error(`no expected output: pass it to outputMatches() or set expected.output on case "${run.case.id}"`);
+      throw new Error(
+        `no expected output: pass it to outputMatches() or set expected.output on case "${run.case.id}"`,
+      );
     const text = run.output;
     if (typeof expected === "string")
       return text.includes(expected)
