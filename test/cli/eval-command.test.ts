@@ -7,8 +7,10 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import Database from "better-sqlite3";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ruleModel } from "../../examples/evals/rule-model.mjs";
+import { createSqliteHistoryStore } from "../../src/integrations/stores/sqlite";
 import { startMockAnthropicServer } from "../../src/testing/index";
 import { cleanEnvironment, ensureBuiltCli, eventually, ROOT, runCli, scratchFolder } from "./helpers";
 
@@ -53,6 +55,23 @@ describe("agent-lattice eval", () => {
     expect(readFileSync(path.join(scratch.root, "junit.xml"), "utf8")).toContain(
       '<testsuite name="workspace-edit" tests="48" failures="0" errors="0"',
     );
+    // Every trial's conversation and scores are kept in results.db, which the studio reads.
+    const database = new Database(path.join(scratch.root, "results.db"), { readonly: true });
+    const trials = database.prepare("SELECT * FROM agent_lattice_eval_trials").all() as Array<{
+      conversation_id: string;
+      scores: string;
+    }>;
+    expect(trials).toHaveLength(102);
+    expect(JSON.parse(trials[0]!.scores).map((score: { scorer: string }) => score.scorer)).toContain("judge");
+    const stored = await createSqliteHistoryStore({
+      database,
+      conversationId: trials[0]!.conversation_id,
+    }).load();
+    expect(stored.length).toBeGreaterThanOrEqual(4);
+    expect(database.prepare("SELECT passed, complete FROM agent_lattice_eval_runs").all()).toEqual([
+      { passed: 1, complete: 1 },
+    ]);
+    database.close();
     const files = readdirSync(scratch.root);
     expect(files).toEqual(expect.arrayContaining(["junit.xml", "report.json", "report.md", "results.db"]));
     expect(files.filter((file) => file.endsWith(".tmp"))).toEqual([]);
