@@ -40,7 +40,9 @@ async function recordRun(database: string, bad: string[]): Promise<string> {
     name: "answers",
     agent: ({ caseId }) => ({
       model: "claude-sonnet-4-6",
-      client: createScriptedClient(() => ({ content: bad.includes(caseId) ? HOSTILE_OUTPUT : "good answer" })),
+      client: createScriptedClient(() => ({
+        content: bad.includes(caseId) ? HOSTILE_OUTPUT : "good answer",
+      })),
     }),
     cases: [
       { id: "alpha", input: "hi" },
@@ -49,7 +51,10 @@ async function recordRun(database: string, bad: string[]): Promise<string> {
     ],
     scorers: [
       function saysGood(run: EvalRun) {
-        return { score: run.output.includes("good") ? 1 : 0, reason: `said <b>${run.output.slice(0, 30)}</b>` };
+        return {
+          score: run.output.includes("good") ? 1 : 0,
+          reason: `said <b>${run.output.slice(0, 30)}</b>`,
+        };
       },
     ],
     trials: 2,
@@ -69,7 +74,9 @@ async function recordRun(database: string, bad: string[]): Promise<string> {
 }
 
 describe("the studio's eval view", () => {
-  it("lists runs, shows one as cases × trials linked to timelines, and compares two", { timeout: 240_000 }, async () => {
+  it("lists runs, shows one as cases × trials linked to timelines, and compares two", {
+    timeout: 240_000,
+  }, async () => {
     const database = join(folder, "results.db");
     const before = await recordRun(database, []);
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -80,18 +87,18 @@ describe("the studio's eval view", () => {
     const runs = page.getByTestId("eval-runs");
     await runs.locator(`tr[data-run="${after}"]`).waitFor(WAIT);
     expect(await runs.locator("tbody tr").count()).toBe(2);
-    expect(await runs.locator(`tr[data-run="${after}"]`).innerText()).toContain("2/3");
+    expect(await runs.locator(`tr[data-run="${after}"]`).textContent()).toContain("2/3");
 
     await runs.locator(`tr[data-run="${after}"] a`).click();
     const table = page.getByTestId("eval-answers");
     await table.waitFor(WAIT);
     const beta = table.locator('tr[data-case="beta"]');
-    expect(await beta.locator("td").nth(1).innerText()).toBe("failed");
-    const trial = await beta.locator('[data-trial="1"]').innerText();
+    expect(await beta.locator("td").nth(1).textContent()).toBe("failed");
+    const trial = await beta.locator('[data-trial="1"]').textContent();
     expect(trial).toContain("saysGood 0.00 — said <b>");
     expect(trial).toContain(HOSTILE_OUTPUT.slice(0, 20));
     expect(trial).toMatch(/\$0\.\d{4} \(\+ judge \$0\.0000\) · \d+ ms · 1 turns/);
-    expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await page.evaluate("window.__pwned")).toBeUndefined();
     await page.screenshot({ path: join(shots(), "studio-evals-run.png") });
 
     await beta.locator('[data-trial="2"] a', { hasText: "timeline" }).click();
@@ -104,8 +111,12 @@ describe("the studio's eval view", () => {
     await page.getByTestId("compare").click();
     const comparison = page.getByTestId("eval-comparison");
     await comparison.waitFor(WAIT);
-    expect(await page.getByTestId("comparison-summary").innerText()).toBe("1 case(s) got worse, 0 got better.");
-    expect(await comparison.locator('tr[data-change="worse"]').getAttribute("data-case")).toBe("answers / beta");
+    expect(await page.getByTestId("comparison-summary").textContent()).toBe(
+      "1 case(s) got worse, 0 got better.",
+    );
+    expect(await comparison.locator('tr[data-change="worse"]').getAttribute("data-case")).toBe(
+      "answers / beta",
+    );
     expect(await comparison.locator('tr[data-change="same"]').count()).toBe(2);
     await page.screenshot({ path: join(shots(), "studio-evals-compare.png") });
     await page.close();
