@@ -18,7 +18,6 @@ import {
   summariseCase,
 } from "./report";
 import { runTrial, type TrialRecord } from "./run-trial";
-import { withTrialSpan } from "./trial-span";
 import type { EvalCase, EvalDefinition } from "./types";
 
 /** Where a trial's conversation is stored. */
@@ -112,19 +111,17 @@ export async function runDefinition(
         notRun.push({ caseId: job.evalCase.id, trial: job.trial, reason: stop });
         continue;
       }
-      const record = await withTrialSpan(definition.name, job.evalCase.id, job.trial, () =>
-        runTrial({
-          definition,
-          evalCase: job.evalCase,
-          trial: job.trial,
-          baseDir,
-          mode: options.mode ?? "live",
-          cassettes: cassetteFolder(baseDir, definition.name),
-          signal,
-          conversationId: `${options.runId}:${definition.name}:${job.evalCase.id}:${job.trial}`,
-          ...(options.historyStore && { historyStore: storeFor(options, definition.name, job) }),
-        }),
-      );
+      const record = await runTrial({
+        definition,
+        evalCase: job.evalCase,
+        trial: job.trial,
+        baseDir,
+        mode: options.mode ?? "live",
+        cassettes: cassetteFolder(baseDir, definition.name),
+        signal,
+        conversationId: `${options.runId}:${definition.name}:${job.evalCase.id}:${job.trial}`,
+        ...(options.historyStore && { historyStore: storeFor(options, definition.name, job) }),
+      });
       spent += record.costUsd + record.judgeCostUsd;
       records.push(record);
       await options.onTrial?.(record, {

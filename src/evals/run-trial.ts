@@ -14,6 +14,7 @@ import { type Cassette, cassettePath, readCassette, writeCassette } from "./cass
 import { type EvalMode, TrialConnection } from "./model-connection";
 import { runScorer, type ScoreRecord } from "./run-scorer";
 import { toolCallsOf } from "./tool-calls-of";
+import { startTrialSpan, type TrialSpan } from "./trial-span";
 import type { EvalCase, EvalDefinition, EvalRun } from "./types";
 import { createTrialWorkspace, type TrialWorkspace } from "./workspace";
 
@@ -102,7 +103,29 @@ async function runInWorkspace(
     : options.historyStore;
   const agentOptions: AgentOptions<unknown> = { ...rest, client, ...(historyStore && { historyStore }) };
   if (setup.historyStore) record.conversationId = setup.conversationId;
-  const conversation = await converse(agentOptions, evalCase, setup.signal);
+  const span = await startTrialSpan(options.telemetry, definition.name, evalCase.id, trial);
+  try {
+    await converseAndScore(setup, record, { agentOptions, workspace, connection, path, span });
+  } finally {
+    span?.finish(record);
+  }
+}
+
+async function converseAndScore(
+  setup: TrialSetup,
+  record: TrialRecord,
+  parts: {
+    agentOptions: AgentOptions<unknown>;
+    workspace: string | undefined;
+    connection: TrialConnection;
+    path: string;
+    span: TrialSpan | undefined;
+  },
+): Promise<void> {
+  const { definition, evalCase, trial, mode } = setup;
+  const { agentOptions, workspace, connection, path, span } = parts;
+  const talk = () => converse(agentOptions, evalCase, setup.signal);
+  const conversation = span ? await span.run(talk) : await talk();
   Object.assign(record, {
     costUsd: conversation.costUsd,
     latencyMs: conversation.latencyMs,
