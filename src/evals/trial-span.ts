@@ -7,7 +7,16 @@
  * @module
  */
 import type { AgentOptions } from "../index";
-import type { TrialRecord } from "./run-trial";
+import type { ScoreRecord } from "./run-scorer";
+
+/** What a trial's span records of its outcome (the fields of a `TrialRecord`). */
+interface TrialOutcome {
+  status: string;
+  costUsd: number;
+  judgeCostUsd: number;
+  scores: ScoreRecord[];
+  error?: string;
+}
 
 interface OtelSpan {
   setAttribute(key: string, value: string | number | boolean): void;
@@ -25,7 +34,7 @@ interface OtelApi {
 /** A trial's span: run the trial's work inside it, then record the outcome and end it. */
 export interface TrialSpan {
   run<T>(work: () => Promise<T>): Promise<T>;
-  finish(record: TrialRecord): void;
+  finish(record: TrialOutcome): void;
 }
 
 /** The span of one trial, or `undefined` when the agent's options have no telemetry (or the API is missing). */
