@@ -6,6 +6,7 @@
  * @module
  */
 import type { HistoryStore } from "../index";
+import { EvalInputError } from "./eval-input-error";
 import type { EvalReport } from "./report";
 import type { TrialStoreContext } from "./run-eval";
 import type { TrialRecord } from "./run-trial";
@@ -40,7 +41,11 @@ interface Database {
 export async function openEvalResults(path: string): Promise<EvalResultsStore> {
   const [{ default: BetterSqlite }, { createSqliteHistoryStore }, { mkdir }, { dirname }] = await Promise.all(
     [
-      import("better-sqlite3") as Promise<{ default: new (path: string) => Database }>,
+      (import("better-sqlite3") as Promise<{ default: new (path: string) => Database }>).catch(() => {
+        throw new EvalInputError(
+          "keeping results in results.db needs better-sqlite3 (npm install better-sqlite3), or pass --no-store",
+        );
+      }),
       import("../integrations/stores/sqlite"),
       import("node:fs/promises"),
       import("node:path"),

@@ -114,6 +114,36 @@ describe("record and replay", () => {
     expect(trial.error).toContain("request #1 differs from its recording at $.system");
   });
 
+  it("keeps only the successful attempt of a retried request, and redacts credential-shaped text", async () => {
+    const server = await startMockAnthropicServer({
+      responses: [{ fault: "status", status: 529 }],
+      handler: ruleModel(),
+    });
+    const leaky = defineEval({
+      name: "leaky",
+      agent: () => ({
+        model: "claude-sonnet-4-6",
+        apiKey: SECRET_KEY,
+        baseURL: server.url,
+        retry: { initialDelayMs: 1, maxDelayMs: 1 },
+      }),
+      cases: [{ id: "paste", input: "My key is sk-ant-api03-pasted-by-mistake-XYZ, say hello" }],
+      scorers: [outputMatches("Answering from memory")],
+    });
+    const recorded = await runEval(leaky, { mode: "record", baseDir });
+    expect(recorded.passed).toBe(true);
+    expect(server.requests).toHaveLength(2); // the 529, then its retry
+    await server.close();
+    const text = await readFile(join(baseDir, "leaky", "paste.trial-1.json"), "utf8");
+    expect(JSON.parse(text).interactions).toHaveLength(1);
+    expect(text).not.toContain("sk-ant-api03-pasted");
+    expect(text).toContain("[redacted]");
+    // Replay compares the request redacted the same way: the same prompt still matches.
+    const replayed = await runEval(leaky, { mode: "replay", baseDir });
+    expect(replayed.evals[0]!.cases[0]!.trialRecords[0]!.error).toBeUndefined();
+    expect(replayed.passed).toBe(true);
+  });
+
   it("fails a trial with no cassette, saying how to record it", async () => {
     const report = await runEval(definition(undefined), { mode: "replay", baseDir, trials: 1 });
     const trial = report.evals[0]!.cases[0]!.trialRecords[0]!;
