@@ -6,6 +6,7 @@
  * @module
  */
 import type { ToolUseBlock } from "../messages/types";
+import { callContext } from "../tools/tool-context";
 import type { ToolCallOutcome } from "../tools/tool-output";
 import { validateToolInput } from "./tool-input";
 import { askAboutCall, askCanUseTool } from "./tool-permission";
@@ -55,7 +56,12 @@ async function toolNeedsApproval(
 ): Promise<boolean | ToolCallOutcome> {
   const { needsApproval } = cleared.tool;
   if (typeof needsApproval !== "function") return needsApproval === true;
-  const context = { signal: runtime.signal, toolUseId: call.id, toolName: call.name };
+  const context = callContext({
+    signal: runtime.signal,
+    toolUseId: call.id,
+    toolName: call.name,
+    checkpointId: runtime.checkpointId,
+  });
   const asked = await askAboutCall(call, runtime, "approval check (needsApproval)", () =>
     needsApproval(cleared.value, context),
   );

@@ -11,6 +11,7 @@ import type { ToolResultBlock, ToolUseBlock } from "../messages/types";
 import type { SpanHandle, Telemetry } from "../telemetry/telemetry";
 import type { AgentToolContext } from "../tools/agent-context";
 import type { Tool } from "../tools/tool";
+import type { StepJournal } from "../tools/tool-context";
 import type { ToolCallOutcome } from "../tools/tool-output";
 
 /** Everything a tool call needs from the agent and the query. */
@@ -42,8 +43,10 @@ export interface ToolRuntime {
   agent?: AgentToolContext;
   /** The agent's clock (ms): a call that runs records its duration by it; without it, none. */
   now?: () => number;
-  /** The query's checkpoint (`ToolContext.checkpointId`). */
+  /** The query's checkpoint (`ToolContext.checkpointId`, and the first half of `idempotencyKey`). */
   checkpointId?: string;
+  /** Where the calls' steps are recorded and replayed from (`ToolContext.step`); without it a step simply runs. */
+  journal?: StepJournal;
   /**
    * Summarises a huge successful result before it enters history, when configured; its span is a
    * child of the call's span.

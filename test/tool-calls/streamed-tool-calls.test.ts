@@ -6,11 +6,13 @@
  * (a failed attempt retried, max_tokens, abort, interrupt, a hook's denial, submit_output, endTurn,
  * the budget, the fallback model, the opt-out) keeps the rules it had.
  */
+
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
   type AgentOptions,
   createAgent,
+  createToolContext,
   defineTool,
   InvalidOptionError,
   type ModelClient,
@@ -359,7 +361,8 @@ describe("a response that is not run as a batch: started calls are cancelled, th
       readOnly: true,
       inputSchema: z.object({ path: z.string() }),
       execute: async ({ path }, { signal }) => {
-        if (path === "a") return tool.execute({ path }, { signal, toolUseId: "r1", toolName: "read" });
+        if (path === "a")
+          return tool.execute({ path }, createToolContext({ signal, toolUseId: "r1", toolName: "read" }));
         log.push(`start:read:${path}`);
         return `contents of ${path}`;
       },
