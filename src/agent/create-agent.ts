@@ -66,6 +66,15 @@ export interface Agent<T = unknown> {
   /** The model the next turn will use. */
   readonly model: string;
   /**
+   * The strings this agent replaces by `[redacted]` in everything it yields and records: its API key
+   * (given or from the environment), its `secrets` option, its client's credentials and those of its
+   * base URL. For a host that keeps what the agent produces elsewhere, and what it throws — the
+   * fleet's worker redacts a job's failure, result and messages with them. Held by the agent's
+   * prototype, so neither JSON nor `util.inspect` (even with `showHidden`) shows them. Optional for
+   * objects of your own that stand in for an Agent.
+   */
+  readonly secrets?: readonly string[];
+  /**
    * The checkpoints of the conversation, oldest first: one per user prompt (loading the store first
    * when needed). A conversation stored before checkpoints existed gets ids derived from each
    * prompt's position and content — the same in every process.
@@ -109,7 +118,7 @@ export function createAgent<T = unknown>(options: AgentOptions<T>): Agent<T> {
   checkOptionShapes(options);
   const shell = new AgentShell(options);
   // Plain functions, not methods: `const { prompt } = agent` works.
-  return {
+  return withSecrets(shell.loop.config.secrets, {
     prompt: (input, queryOptions) => shell.prompt(input, queryOptions),
     query: (input, queryOptions) => shell.query(input, queryOptions),
     streamInput: (inputs, queryOptions) => shell.streamInput(inputs, queryOptions),
@@ -133,5 +142,14 @@ export function createAgent<T = unknown>(options: AgentOptions<T>): Agent<T> {
       return shell.conversation.model;
     },
     close: () => shell.close(),
-  };
+  });
+}
+
+/** The agent with its `secrets` held by its prototype: never an own property (JSON, `util.inspect`). */
+function withSecrets<A extends object>(secrets: readonly string[], agent: A): A {
+  const holder = Object.create(Object.prototype, {
+    constructor: { value: Object, enumerable: false },
+    secrets: { value: Object.freeze([...secrets]), enumerable: false },
+  }) as object;
+  return Object.setPrototypeOf(agent, holder) as A;
 }

@@ -19,23 +19,39 @@ export interface FleetRedaction {
   value<V>(value: V): V;
   /** A thrown value as an Error of the same class whose message, stack and fields hold no secret. */
   error(thrown: unknown): Error;
+  /**
+   * This redaction and `more` secrets (a job's Agent's own: its API key, its `secrets`): the worker
+   * redacts what a run writes or throws with the secrets of the Agent it built for it too.
+   */
+  with(more: readonly string[] | undefined): FleetRedaction;
 }
 
 /** The redaction of a queue or a worker built from its `secrets` option and its connection. */
 export function fleetRedaction(secrets: unknown, connection: unknown, factory: string): FleetRedaction {
   if (secrets !== undefined && (!Array.isArray(secrets) || secrets.some((item) => typeof item !== "string")))
     throw new InvalidOptionError(`${factory}: \`secrets\` must be an array of strings.`);
-  const all = [...new Set([...((secrets as string[] | undefined) ?? []), ...connectionSecrets(connection)])];
+  return redactionOf([...((secrets as string[] | undefined) ?? []), ...connectionSecrets(connection)]);
+}
+
+function redactionOf(secrets: readonly string[]): FleetRedaction {
+  const all = [...new Set(secrets)];
   // Longest first: a secret that holds another is replaced whole.
   all.sort((left, right) => right.length - left.length);
-  return {
+  const redaction: FleetRedaction = {
     secrets: all,
     value: (value) => redactMessage(value, all),
     error(thrown) {
       const error = thrown instanceof Error ? thrown : new Error(String(thrown));
       return redactMessage(error, all);
     },
+    with(more) {
+      const added = (more ?? []).filter(
+        (secret) => typeof secret === "string" && secret !== "" && !all.includes(secret),
+      );
+      return added.length === 0 ? redaction : redactionOf([...all, ...added]);
+    },
   };
+  return redaction;
 }
 
 /**

@@ -14,6 +14,7 @@ import {
 } from "../index";
 import type { ClaimOutcome } from "./conversation-lane";
 import { LeaseLostError } from "./errors";
+import type { FleetRedaction } from "./fleet-redaction";
 import type { AgentJobData, AgentJobResult } from "./job-types";
 import { LeaseKeeper } from "./lease";
 import { ProgressTally } from "./progress";
@@ -45,6 +46,11 @@ export class JobRun implements InterruptibleRun {
   private readonly stream: RunStream;
   private readonly conversationId: string;
   private readonly jobId: string;
+  /**
+   * What this run redacts before Redis keeps it — its messages, its result, what it throws: the
+   * worker's redaction, and once the run's Agent is built, that Agent's own secrets too.
+   */
+  redaction: FleetRedaction;
 
   constructor(
     private readonly runtime: WorkerRuntime,
@@ -54,6 +60,7 @@ export class JobRun implements InterruptibleRun {
   ) {
     this.conversationId = job.data.conversationId;
     this.jobId = job.id!;
+    this.redaction = runtime.redaction;
     this.lease = new LeaseKeeper(runtime.lane, this.conversationId, fence, runtime.leaseMs, () =>
       this.abort.abort(new LeaseLostError(this.conversationId)),
     );
@@ -77,6 +84,8 @@ export class JobRun implements InterruptibleRun {
         run: this.claim.run,
       });
       this.agent = agent;
+      this.redaction = this.runtime.redaction.with(agent.secrets);
+      this.stream.redactWith(this.redaction);
       try {
         return await this.runAgent(agent);
       } finally {

@@ -50,7 +50,8 @@ export interface QueueBaseOptions {
   /**
    * Strings replaced by `[redacted]` in everything this side writes to Redis — the producer: a job's
    * prompt and per-query options; the worker: results, streamed messages, failed reasons, stacks and
-   * `job_failed` messages. Pass the keys your agents use (their `apiKey`, their `secrets`). The
+   * `job_failed` messages (a worker adds the secrets of the Agent it builds for each job,
+   * `agent.secrets`). Pass the keys your agents use (their `apiKey`, their `secrets`). The
    * connection's password and URL credentials, and credential-shaped strings (`sk-ant-…`,
    * `Bearer …`), are redacted without being listed. @default []
    */

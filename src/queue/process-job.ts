@@ -14,6 +14,7 @@
 import { randomUUID } from "node:crypto";
 import { DelayedError, Job, UnrecoverableError, WaitingError } from "bullmq";
 import { InvalidOptionError } from "../index";
+import type { FleetRedaction } from "./fleet-redaction";
 import { JobRun, type RunOutcome } from "./job-run";
 import type { AgentJobData, AgentJobResult, JobFailedMessage } from "./job-types";
 import { toJsonText } from "./json-safe";
@@ -54,11 +55,11 @@ export async function processJob(
     try {
       outcome = await run.execute(claimedAt);
     } catch (error) {
-      return await settleThrown(runtime, job, fence, error);
+      return await settleThrown(runtime, job, fence, error, run.redaction);
     } finally {
       runtime.runs.delete(run);
     }
-    return await settle(runtime, job, token, fence, outcome);
+    return await settle(runtime, job, token, fence, outcome, run.redaction);
   }
 }
 
@@ -68,11 +69,12 @@ async function settle(
   token: string,
   fence: string,
   outcome: RunOutcome,
+  redaction: FleetRedaction,
 ): Promise<AgentJobResult> {
   const { conversationId } = job.data;
   switch (outcome.kind) {
     case "result": {
-      const text = toJsonText(runtime.redaction.value(outcome.result));
+      const text = toJsonText(redaction.value(outcome.result));
       const result = JSON.parse(text) as AgentJobResult;
       const entry = { field: "result" as const, value: text, entry: result, entryText: text };
       const next = await runtime.lane.finish(conversationId, job.id!, fence, entry, outcome.unstreamed);
@@ -89,23 +91,25 @@ async function settle(
     case "lost":
       return stepAside(job, token);
     case "retry":
-      return settleThrown(runtime, job, fence, outcome.error);
+      return settleThrown(runtime, job, fence, outcome.error, redaction);
   }
 }
 
 /**
  * A run threw: free the lease, and rethrow for BullMQ to retry — or, when no attempt is left (or
  * retrying cannot help), record the failure for listeners and hand the conversation on first.
+ * `redaction` is the run's: the worker's secrets and those of the Agent it built.
  */
 async function settleThrown(
   runtime: WorkerRuntime,
   job: AgentJob,
   fence: string,
   error: unknown,
+  redaction: FleetRedaction,
 ): Promise<never> {
   const { conversationId } = job.data;
   // Redacted before the lane or BullMQ keeps it: the failed reason, the stack, `job_failed`.
-  const failure = runtime.redaction.error(error);
+  const failure = redaction.error(error);
   const unrecoverable = failure instanceof InvalidOptionError || failure instanceof UnrecoverableError;
   const attempts = job.opts.attempts ?? 1;
   if (!unrecoverable && job.attemptsMade + 1 < attempts) {

@@ -38,9 +38,14 @@ export class RunStream {
     private readonly job: Job,
     private readonly conversationId: string,
     private readonly fence: string,
-    private readonly redaction: FleetRedaction,
+    private redaction: FleetRedaction,
     private readonly onRefused: () => void,
   ) {}
+
+  /** Redacts what is added from now on with `redaction` (the worker's and the run's Agent's secrets). */
+  redactWith(redaction: FleetRedaction): void {
+    this.redaction = redaction;
+  }
 
   /** Queues `message` for the next write; `progress` is the job's progress after it, for a response. */
   add(message: StreamedMessage, progress?: AgentJobProgress): void {

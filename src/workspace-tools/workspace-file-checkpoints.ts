@@ -8,6 +8,7 @@
 import { lstat, unlink } from "node:fs/promises";
 import path from "node:path";
 import { isCheckpointId } from "../messages/checkpoint-id";
+import { SerialQueue } from "../shared/serial-queue";
 import type { CheckpointFiles, FileCheckpoints, FileRestoreReport } from "../tools/file-checkpoints";
 import { CheckpointFolder, type CheckpointManifest } from "./checkpoint-folder";
 import { createConfined, listingPath, openConfinedDirectory } from "./confined-open";
@@ -19,7 +20,7 @@ import type { Workspace, WorkspacePath } from "./workspace";
 export class WorkspaceFileCheckpoints implements FileCheckpoints {
   private readonly folder: CheckpointFolder;
   /** One record at a time in this process: two tools never interleave a manifest's read and write. */
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue = new SerialQueue();
 
   constructor(
     private readonly workspace: Workspace,
@@ -40,9 +41,7 @@ export class WorkspaceFileCheckpoints implements FileCheckpoints {
     read: () => Promise<Uint8Array>,
   ): Promise<void> {
     if (!isCheckpointId(checkpointId)) return Promise.resolve(); // outside an agent's query
-    const recording = this.queue.then(() => this.recordNow(checkpointId, file.display, size, read));
-    this.queue = recording.catch(() => {});
-    return recording;
+    return this.queue.run(() => this.recordNow(checkpointId, file.display, size, read));
   }
 
   private async recordNow(

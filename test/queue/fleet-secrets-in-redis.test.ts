@@ -155,6 +155,71 @@ describe("the fleet keeps no secret in Redis", () => {
   }, 60_000);
 });
 
+/** Every value of every key in the whole Redis (SCAN, not a pattern of ours), as one text. */
+async function dumpAllKeys(client: Redis): Promise<{ text: string; keys: number }> {
+  const keys: string[] = [];
+  let cursor = "0";
+  do {
+    const [next, batch] = await client.scan(cursor, "COUNT", 1000);
+    cursor = next;
+    keys.push(...batch);
+  } while (cursor !== "0");
+  return { text: await dumpKeys(client, keys), keys: keys.length };
+}
+
+describe("the secrets of the Agent a worker builds", () => {
+  it("a job whose store fails with the Agent's own API key in its error: Redis, getJob, messages and the producer never see the key", async () => {
+    // Not credential-shaped, listed nowhere but in the Agent's apiKey: only the Agent knows it.
+    const agentKey = `own-key-${uniqueName("k").replace(/[^a-z0-9]/gi, "")}-7f3e9a1c`;
+    const failing = {
+      load: async () => [],
+      append: async () => {
+        throw new Error(`store at https://db.internal/?auth=${agentKey} refused the write`);
+      },
+      replace: async () => {
+        throw new Error(`replace refused for ${agentKey}`);
+      },
+      failOnError: true,
+    };
+    const { queue } = fleet({
+      queueOptions: { defaultJobOptions: { attempts: 2, backoff: { type: "fixed", delay: 20 } } },
+      createAgent: () =>
+        createAgent({
+          model: "claude-sonnet-4-6",
+          apiKey: agentKey,
+          client: createScriptedClient([{ content: "ok" }, { content: "ok" }]),
+          historyStore: failing,
+        }),
+    });
+    const job = await queue.enqueue({ conversationId: uniqueName("agent-key"), input: "hi" });
+    const messages = (async () => {
+      const seen: unknown[] = [];
+      for await (const message of queue.messages(job.id)) seen.push(message);
+      return seen;
+    })();
+    const failure = await queue.waitForResult(job.id, { timeoutMs: 15_000 }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(JobFailedError);
+    expect((failure as Error).message).toContain("[redacted]");
+    expect((failure as Error).message).not.toContain(agentKey);
+    const info = await queue.getJob(job.id);
+    expect(info?.state).toBe("failed");
+    expect(JSON.stringify(info)).not.toContain(agentKey);
+    const streamed = await messages;
+    expect(streamed.at(-1)).toMatchObject({ subtype: "job_failed" });
+    expect(JSON.stringify(streamed)).not.toContain(agentKey);
+    const raw = await queue.bullmq.getJob(job.id);
+    expect(raw?.stacktrace?.length).toBe(2); // both attempts' stacks
+    expect(raw?.failedReason).toContain("refused the write");
+    expect(`${raw?.failedReason}\n${raw?.stacktrace?.join("\n")}`).not.toContain(agentKey);
+    // Every key of the Redis, not only ours: none holds the key.
+    const dump = await dumpAllKeys(redis);
+    expect(dump.keys).toBeGreaterThan(0);
+    expect(dump.text).toContain("refused the write"); // the failure is in it, redacted
+    expect(dump.text).not.toContain(agentKey);
+    expect(dump.text).not.toContain(agentKey.slice(8, 30));
+  }, 60_000);
+});
+
 describe("retention", () => {
   it("`retention.completed: { count: 0 }` removes a completed job as it completes", async () => {
     const { queue } = fleet({ queueOptions: { retention: { completed: { count: 0 } } } });

@@ -85,6 +85,11 @@ describe("util.inspect shows no connection credential", () => {
     expectClean(client);
     expect(client.secrets).toEqual(expect.arrayContaining([KEY, PASSWORD])); // still there for the agent
     expectClean(withClient, "listed-secret-77");
+    // Held by the prototype, for a host's own redaction (the fleet worker): never shown, still there.
+    expect(withKey.secrets).toContain(KEY);
+    expect(withClient.secrets).toEqual(expect.arrayContaining([KEY, PASSWORD, "listed-secret-77"]));
+    expect(Object.keys(withKey)).not.toContain("secrets");
+    expect(JSON.stringify(withKey)).not.toContain(KEY);
     await withKey.close();
     await withClient.close();
   });

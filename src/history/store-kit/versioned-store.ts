@@ -10,6 +10,7 @@
 import { AgentLatticeError, HistoryStoreError } from "../../errors";
 import type { ModelMessage } from "../../messages/types";
 import { containsSecret, redact } from "../../shared/redact";
+import { SerialQueue } from "../../shared/serial-queue";
 import { assertHistoryRange, type HistoryRange, type HistoryWindow } from "../history-window";
 import type { HistoryStore } from "../store";
 import { serializeMessage } from "./message-codec";
@@ -96,18 +97,16 @@ export function createVersionedStoreCore(
   const secrets = (options.secrets ?? []).filter((secret) => secret.length >= 4);
   const asStoreError = <T>(operation: "load" | "append" | "replace", action: () => Promise<T>) =>
     wrapStoreError(operation, action, secrets);
-  let queue: Promise<unknown> = Promise.resolve();
+  const queue = new SerialQueue();
   let pending: string[] = [];
   let closed = false;
   let closing: Promise<void> | undefined;
 
   function exclusive<T>(operation: () => Promise<T>): Promise<T> {
-    const run = queue.then(() => {
+    return queue.run(() => {
       if (closed) throw new Error("The history store is closed.");
       return redacting(operation);
     });
-    queue = run.catch(() => undefined);
-    return run;
   }
 
   async function redacting<T>(operation: () => Promise<T>): Promise<T> {
@@ -150,7 +149,8 @@ export function createVersionedStoreCore(
   }
 
   function close(): Promise<void> {
-    closing ??= queue.then(async () => {
+    // Queued like a write: it runs after every earlier call, and one queued after it finds it closed.
+    closing ??= queue.run(async () => {
       closed = true;
       await backend.close();
     });

@@ -9,6 +9,7 @@
  */
 import { open, readdir, rmdir, stat, unlink } from "node:fs/promises";
 import path from "node:path";
+import { SerialQueue } from "../../shared/serial-queue";
 import { createConfined, listingPath, openConfined, openConfinedDirectory } from "../confined-open";
 import { resolveWorkspaceSettings } from "../options";
 import { writeWholeFile } from "../whole-file";
@@ -21,7 +22,7 @@ export const MEMORY_LOCK_FILE = ".memory.lock";
 export const STALE_LOCK_MS = 30_000;
 
 /** The in-process queue of each memory folder (by real path): one change at a time. */
-const queues = new Map<string, Promise<unknown>>();
+const queues = new Map<string, SerialQueue>();
 
 /** The memory backend over the folder `root` (which must exist). */
 export function createFolderMemoryBackend(root: string): MemoryBackend {
@@ -30,14 +31,12 @@ export function createFolderMemoryBackend(root: string): MemoryBackend {
   return {
     read: () => readTree(workspace),
     update(change) {
-      const previous = queues.get(realRoot) ?? Promise.resolve();
-      const run = previous
-        .catch(() => undefined)
-        .then(() => withLockFile(realRoot, () => changeTree(workspace, change)));
-      const settled = run.catch(() => undefined);
-      queues.set(realRoot, settled);
-      void settled.then(() => {
-        if (queues.get(realRoot) === settled) queues.delete(realRoot);
+      let queue = queues.get(realRoot);
+      if (!queue) queues.set(realRoot, (queue = new SerialQueue()));
+      const run = queue.run(() => withLockFile(realRoot, () => changeTree(workspace, change)));
+      const settled = queue;
+      void settled.idle().then(() => {
+        if (settled.isIdle && queues.get(realRoot) === settled) queues.delete(realRoot);
       });
       return run;
     },

@@ -8,6 +8,7 @@
  * @module
  */
 import type { ModelMessage } from "../../messages/types";
+import { SerialQueue } from "../../shared/serial-queue";
 import type { MemoryBackend, MemoryTree } from "./memory-files";
 
 /** What the memory needs of a store: a `HistoryStore` fits. */
@@ -23,28 +24,24 @@ const TREE_MARKER = "agent-lattice memory tree v1";
 
 /** The memory backend over `store`. */
 export function createStoreMemoryBackend(store: MemoryStore): MemoryBackend {
-  let queue: Promise<unknown> = Promise.resolve();
+  const queue = new SerialQueue();
   const read = async () => treeOf(await store.load());
   return {
     read,
     update(change) {
-      const run = queue
-        .catch(() => undefined)
-        .then(async () => {
-          for (let attempt = 0; ; attempt++) {
-            const tree = await read();
-            const result = await change(tree);
-            try {
-              await store.replace([messageOf(tree)]);
-              return result;
-            } catch (error) {
-              if ((error as Error)?.name !== "ConversationConflictError" || attempt >= MAX_CONFLICT_RETRIES)
-                throw error;
-            }
+      return queue.run(async () => {
+        for (let attempt = 0; ; attempt++) {
+          const tree = await read();
+          const result = await change(tree);
+          try {
+            await store.replace([messageOf(tree)]);
+            return result;
+          } catch (error) {
+            if ((error as Error)?.name !== "ConversationConflictError" || attempt >= MAX_CONFLICT_RETRIES)
+              throw error;
           }
-        });
-      queue = run;
-      return run;
+        }
+      });
     },
   };
 }
