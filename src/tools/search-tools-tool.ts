@@ -1,10 +1,12 @@
 /**
  * The client-side `search_tools` tool, for providers without tool search: it ranks the deferred
- * tools with BM25 and names the ones found in a fixed first line, which the registry reads back
+ * tools ({@link ToolRanker}: BM25 on whole stemmed words, synonyms, the service a query names
+ * first) and names the ones found in a fixed first line, which the registry reads back
  * from history to offer their definitions on every later request (see {@link foundToolNames}).
  * @module
  */
-import { ToolSearchIndex } from "../shared/tool-search-index";
+import { ToolRanker } from "../shared/tool-ranker";
+import type { ToolSearchSynonyms } from "../shared/tool-synonyms";
 import { defineTool } from "./define-tool";
 import { plainObjectSchema } from "./plain-object-schema";
 import type { Tool } from "./tool";
@@ -31,11 +33,15 @@ const input = plainObjectSchema<{ query: string; limit?: number }>({
   },
 });
 
-/** The search tool over the deferred tools `deferred()` returns at each call. */
+/**
+ * The search tool over the deferred tools `deferred()` returns at each call, with the synonyms
+ * `synonyms()` returns added to the defaults (read when the tool set changes).
+ */
 export function createSearchToolsTool(
   deferred: () => readonly Tool[],
+  synonyms: () => ToolSearchSynonyms | undefined = () => undefined,
 ): Tool<{ query: string; limit?: number }> {
-  let indexed: { tools: readonly Tool[]; index: ToolSearchIndex } | undefined;
+  let indexed: { tools: readonly Tool[]; index: ToolRanker } | undefined;
   return defineTool({
     name: SEARCH_TOOLS_TOOL_NAME,
     description:
@@ -44,7 +50,7 @@ export function createSearchToolsTool(
     readOnly: true,
     execute: ({ query, limit }) => {
       const tools = deferred();
-      if (indexed?.tools !== tools) indexed = { tools, index: new ToolSearchIndex(tools) };
+      if (indexed?.tools !== tools) indexed = { tools, index: new ToolRanker(tools, synonyms()) };
       const hits = indexed.index.search(query, limit ?? DEFAULT_TOOL_SEARCH_LIMIT);
       if (hits.length === 0)
         return `No tool matches ${JSON.stringify(query)}. Try other words (what the tool does, the service it works with).`;
