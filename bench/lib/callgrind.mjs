@@ -17,8 +17,9 @@ export function hasValgrind() {
 /**
  * Runs `node script ...args <folder>` under callgrind and returns the instructions it ran after it
  * called `warmedUp`. Prints callgrind's log and exits the process with 1 when the run fails.
+ * `nodeFlags` go to node before the script (`--predictable-gc-schedule`, say).
  */
-export async function countInstructions(script, args) {
+export async function countInstructions(script, args, { nodeFlags = [] } = {}) {
   const folder = mkdtempSync(join(tmpdir(), "agent-lattice-callgrind-"));
   try {
     const child = spawn(
@@ -29,6 +30,7 @@ export async function countInstructions(script, args) {
         `--callgrind-out-file=${join(folder, "callgrind.out")}`,
         process.execPath,
         "--single-threaded",
+        ...nodeFlags,
         script,
         ...args,
         folder,

@@ -4,22 +4,23 @@
  * the bash tool runs them, when the agent has it.
  * @module
  */
-import { z } from "zod";
 import { defineTool } from "../tools/define-tool";
+import { plainObjectSchema } from "../tools/plain-object-schema";
 import type { Tool } from "../tools/tool";
 import type { Skill } from "./skill";
 import { SKILL_TOOL_NAME } from "./skill-catalog";
 
-const input = z.object({
-  name: z.string().describe("The skill's name, as the catalog lists it."),
-  file: z
-    .string()
-    .optional()
-    .describe("A file of the skill to read (a path its instructions list); omit to read the instructions."),
+const input = plainObjectSchema<{ name: string; file?: string }>({
+  name: { type: "string", description: "The skill's name, as the catalog lists it." },
+  file: {
+    type: "string",
+    optional: true,
+    description: "A file of the skill to read (a path its instructions list); omit to read the instructions.",
+  },
 });
 
 /** The `skill` tool over `skills` (their names unique). */
-export function createSkillTool(skills: readonly Skill[]): Tool<z.infer<typeof input>> {
+export function createSkillTool(skills: readonly Skill[]): Tool<{ name: string; file?: string }> {
   const byName = new Map(skills.map((skill) => [skill.name, skill]));
   return defineTool({
     name: SKILL_TOOL_NAME,

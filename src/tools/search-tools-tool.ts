@@ -5,10 +5,10 @@
  * from history to offer their definitions on every later request (see {@link foundToolNames}).
  * @module
  */
-import { z } from "zod";
 import { ToolRanker } from "../shared/tool-ranker";
 import type { ToolSearchSynonyms } from "../shared/tool-synonyms";
 import { defineTool } from "./define-tool";
+import { plainObjectSchema } from "./plain-object-schema";
 import type { Tool } from "./tool";
 
 /** The name of the client-side search tool. */
@@ -18,18 +18,19 @@ export const DEFAULT_TOOL_SEARCH_LIMIT = 5;
 const MAX_TOOL_SEARCH_LIMIT = 10;
 const FOUND_LINE = "Loaded tools: ";
 
-const input = z.object({
-  query: z
-    .string()
-    .min(1)
-    .describe("Words describing the capability you need (e.g. 'create calendar event')."),
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_TOOL_SEARCH_LIMIT)
-    .optional()
-    .describe("At most this many tools (default 5)."),
+const input = plainObjectSchema<{ query: string; limit?: number }>({
+  query: {
+    type: "string",
+    minLength: 1,
+    description: "Words describing the capability you need (e.g. 'create calendar event').",
+  },
+  limit: {
+    type: "integer",
+    minimum: 1,
+    maximum: MAX_TOOL_SEARCH_LIMIT,
+    optional: true,
+    description: "At most this many tools (default 5).",
+  },
 });
 
 /**
@@ -39,7 +40,7 @@ const input = z.object({
 export function createSearchToolsTool(
   deferred: () => readonly Tool[],
   synonyms: () => ToolSearchSynonyms | undefined = () => undefined,
-): Tool<z.infer<typeof input>> {
+): Tool<{ query: string; limit?: number }> {
   let indexed: { tools: readonly Tool[]; index: ToolRanker } | undefined;
   return defineTool({
     name: SEARCH_TOOLS_TOOL_NAME,

@@ -6,6 +6,7 @@
  */
 import { isBlankText } from "../../messages/blank-text";
 import type { AssistantModelMessage, MessageMeta } from "../../messages/types";
+import { copyWith } from "../../shared/copy-with";
 import { isoTime } from "../../shared/iso-time";
 import type { LoopContext } from "../state/loop-context";
 import type { QueryState } from "../state/query-state";
@@ -123,7 +124,7 @@ function withTurnMeta(
     if (timing.fallbackFrom !== undefined) meta.fallback_from = timing.fallbackFrom;
   }
   meta.cost_usd = costUsd;
-  return { ...message, meta };
+  return copyWith(message, "meta", meta);
 }
 
 /** The text blocks of `message` joined, whitespace-only ones included. */
