@@ -27,6 +27,23 @@ export {
   type McpConnections,
 } from "./connect";
 export {
+  DEFAULT_MCP_AUTHORIZATION_TIMEOUT_MS,
+  type McpHttpAuth,
+  type McpOAuthClientProvider,
+  type McpPrivateKeyJwt,
+  type McpStoredCredentials,
+  type McpTokenStore,
+} from "./oauth/auth-options";
+export {
+  createMcpTokenStore,
+  DEFAULT_MCP_TOKEN_KEY_PREFIX,
+  DEFAULT_MCP_TOKEN_TABLE,
+  type McpTokenPostgresClient,
+  type McpTokenRedisClient,
+  type McpTokenSqliteDatabase,
+  type McpTokenStoreOptions,
+} from "./oauth/token-stores";
+export {
   type CreateMcpServerOptions,
   createMcpServer,
   DEFAULT_MCP_SESSION_IDLE_TIMEOUT_MS,

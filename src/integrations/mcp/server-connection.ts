@@ -12,12 +12,14 @@ import { MAX_TIMER_MS } from "../../shared/signals";
 import type { Tool, ToolContext, ToolOutput } from "../../tools/tool";
 import { adaptMcpTool } from "./adapt-tool";
 import { settledWithin, startConnectDeadline, untilAborted } from "./bounded-waits";
-import { type ClientTransportHandle, createClientTransport } from "./client-transport";
+import { type ClientTransportHandle, createClientTransport, parseUrl } from "./client-transport";
 import { DEFAULT_MCP_CONNECT_TIMEOUT_MS, DEFAULT_MCP_TOOL_TIMEOUT_MS, type McpServerConfig } from "./config";
 import { toolOutputFromMcpResult } from "./content";
 import { isRequestTimeout, messageOf, toolFailure, withStderr } from "./failure-texts";
 import type { McpClientSdk } from "./load-client-sdk";
-import { secretRedactor } from "./redact-secrets";
+import { DEFAULT_MCP_AUTHORIZATION_TIMEOUT_MS } from "./oauth/auth-options";
+import { type HttpAuthorization, mayAskPerson, prepareHttpAuthorization } from "./oauth/http-auth";
+import { redactSecrets, secretRedactor } from "./redact-secrets";
 import { exposedToolNames } from "./tool-names";
 
 /** How long closing waits for a stdio server's process to be gone (the SDK escalates to SIGKILL after 4 s). */
@@ -66,6 +68,8 @@ export class ServerConnection {
   private readonly lifetime = new AbortController();
   private readonly processClosed: Promise<void>;
   private readonly redact: (text: string) => string;
+  /** Redacts what the client learned while connected (OAuth tokens) from every tool result. */
+  private readonly redactLearned: (text: string) => string;
   private readonly connectTimeoutMs: number;
   private readonly toolTimeoutMs: number;
 
@@ -73,9 +77,16 @@ export class ServerConnection {
     private readonly options: ServerConnectionOptions,
     private readonly client: Client | undefined,
     private readonly handle: ClientTransportHandle | undefined,
+    private readonly authorization?: HttpAuthorization,
   ) {
-    this.redact = secretRedactor(options.config);
-    this.connectTimeoutMs = options.config.connectTimeoutMs ?? DEFAULT_MCP_CONNECT_TIMEOUT_MS;
+    this.redact = secretRedactor(options.config, () => authorization?.secrets() ?? []);
+    this.redactLearned = authorization
+      ? (text) => redactSecrets(text, authorization.secrets())
+      : (text) => text;
+    const auth = options.config.type === "http" ? options.config.auth : undefined;
+    this.connectTimeoutMs =
+      options.config.connectTimeoutMs ??
+      (mayAskPerson(auth) ? DEFAULT_MCP_AUTHORIZATION_TIMEOUT_MS : DEFAULT_MCP_CONNECT_TIMEOUT_MS);
     this.toolTimeoutMs = options.config.toolTimeoutMs ?? DEFAULT_MCP_TOOL_TIMEOUT_MS;
     let markProcessClosed!: () => void;
     this.processClosed = new Promise((resolve) => (markProcessClosed = resolve));
@@ -95,10 +106,13 @@ export class ServerConnection {
    */
   static async open(options: ServerConnectionOptions): Promise<ServerConnection> {
     let handle: ClientTransportHandle;
+    let authorization: HttpAuthorization | undefined;
     try {
       validateTimeouts(options.config);
-      handle = createClientTransport(options.config, options.sdk);
+      authorization = await authorizationOf(options);
+      handle = createClientTransport(options.config, options.sdk, authorization?.fetch);
     } catch (error) {
+      await authorization?.close();
       const connection = new ServerConnection(options, undefined, undefined);
       connection.state = { kind: "failed", error: connection.redact(messageOf(error)) };
       return connection;
@@ -106,7 +120,7 @@ export class ServerConnection {
     const client = new options.sdk.Client(options.clientInfo, { capabilities: {} });
     // Transport errors also surface as failed requests; the background copies carry nothing more.
     client.onerror = () => {};
-    const connection = new ServerConnection(options, client, handle);
+    const connection = new ServerConnection(options, client, handle, authorization);
     client.setNotificationHandler(options.sdk.ToolListChangedNotificationSchema, () =>
       connection.refreshTools(),
     );
@@ -255,7 +269,7 @@ export class ServerConnection {
         onprogress: () => {},
       });
       await this.toolListSettled(context.signal);
-      return toolOutputFromMcpResult(result, this.redact);
+      return toolOutputFromMcpResult(result, this.redact, this.redactLearned);
     } catch (error) {
       // The state may have changed while the call was running: quote a crash's stderr.
       const state = this.state as ConnectionState;
@@ -313,8 +327,19 @@ export class ServerConnection {
     if (!this.client || !this.handle) return;
     await terminateHttpSession(this.handle);
     await this.client.close().catch(() => {});
+    await this.authorization?.close();
     if (this.handle.pid() !== null) await settledWithin(this.processClosed, PROCESS_EXIT_WAIT_MS);
   }
+}
+
+/** The authorization of an `http` server with `auth`; `undefined` for every other server. */
+async function authorizationOf(options: ServerConnectionOptions): Promise<HttpAuthorization | undefined> {
+  const { config, name } = options;
+  if (config.type !== "http" || config.auth === undefined) return undefined;
+  if (typeof config.auth !== "object" || config.auth === null) {
+    throw new InvalidOptionError("auth must be an object: OAuth options, or an OAuthClientProvider.");
+  }
+  return prepareHttpAuthorization(name, parseUrl(config.url), config.auth);
 }
 
 /** Ends a Streamable HTTP session politely (HTTP DELETE), so the server can free it at once. */

@@ -66,26 +66,6 @@ const THROUGH_CONNECT = new Set<string>([
 /** Scenarios that fail today, each with the reason. Empty when the whole suite passes. */
 const KNOWN_FAILURES: Record<string, string> = {
   "elicitation-sep1034-client-defaults": "no elicitation capability yet",
-  "auth/metadata-default": "no OAuth yet",
-  "auth/metadata-var1": "no OAuth yet",
-  "auth/metadata-var2": "no OAuth yet",
-  "auth/metadata-var3": "no OAuth yet",
-  "auth/basic-cimd": "no OAuth yet",
-  "auth/scope-from-www-authenticate": "no OAuth yet",
-  "auth/scope-from-scopes-supported": "no OAuth yet",
-  "auth/scope-omitted-when-undefined": "no OAuth yet",
-  "auth/scope-step-up": "no OAuth yet",
-  "auth/scope-retry-limit": "no OAuth yet",
-  "auth/token-endpoint-auth-basic": "no OAuth yet",
-  "auth/token-endpoint-auth-post": "no OAuth yet",
-  "auth/token-endpoint-auth-none": "no OAuth yet",
-  "auth/pre-registration": "no OAuth yet",
-  "auth/2025-03-26-oauth-metadata-backcompat": "no OAuth yet",
-  "auth/2025-03-26-oauth-endpoint-fallback": "no OAuth yet",
-  "auth/offline-access-scope": "no OAuth yet",
-  "auth/offline-access-not-supported": "no OAuth yet",
-  "auth/client-credentials-jwt": "no OAuth yet",
-  "auth/client-credentials-basic": "no OAuth yet",
 };
 
 type Via = "agent" | "connect";

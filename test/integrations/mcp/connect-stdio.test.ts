@@ -106,18 +106,12 @@ describe("connectMcpServers over stdio (raw SDK server in a child process)", () 
     expect(textOf(output)).toMatch(/^MCP tool "mcp__fixture__throw" failed: .*kaboom/);
   });
 
-  it("converts images to base64 image blocks and resources to JSON text", async () => {
+  it("converts images to base64 image blocks and an embedded text resource to its text", async () => {
     const output = await runTool(toolNamed(connections, "mcp__fixture__media"));
     expect(output).toEqual({
       content: [
         { type: "image", source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" } },
-        {
-          type: "text",
-          text: JSON.stringify({
-            type: "resource",
-            resource: { uri: "file:///notes.txt", mimeType: "text/plain", text: "notes" },
-          }),
-        },
+        { type: "text", text: "Resource file:///notes.txt:\nnotes" },
       ],
     });
   });
