@@ -67,7 +67,7 @@ export class AgentShell<T> {
     this.loop = { config, conversation, services: { client } };
     this.mcp =
       options.mcpServers && Object.keys(options.mcpServers).length > 0
-        ? new McpAttachment(conversation, options.mcpServers)
+        ? new McpAttachment(conversation, options.mcpServers, options.onElicitation)
         : undefined;
     const parent = options._internal?.parent;
     const inherited = parent?.tracing as InheritedTracing | undefined;

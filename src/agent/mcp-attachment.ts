@@ -5,6 +5,7 @@
  * @module
  */
 import type { McpServerConfig } from "../integrations/mcp/config";
+import type { McpElicitationHandler } from "../integrations/mcp/elicitation-types";
 import type * as McpEntry from "../integrations/mcp/index";
 import type { Conversation } from "../loop/state/conversation";
 import type { McpServerStatus } from "../messages/sdk-messages";
@@ -35,6 +36,7 @@ export class McpAttachment {
   constructor(
     private readonly conversation: Conversation,
     private readonly configs: Record<string, McpServerConfig>,
+    private readonly onElicitation?: McpElicitationHandler,
   ) {}
 
   /** Connects once; a failure is reported per server, never thrown. */
@@ -49,6 +51,7 @@ export class McpAttachment {
       this.connections = await connectMcpServers(this.configs, {
         signal: this.closing.signal,
         onToolsChanged: () => this.syncTools(),
+        ...(this.onElicitation ? { onElicitation: this.onElicitation } : {}),
       });
     } catch (error) {
       // A missing optional dependency, or close() during connect: every server is reported failed.

@@ -7,6 +7,7 @@ import { AbortError } from "../../errors";
 import type { McpServerStatus } from "../../messages/sdk-messages";
 import type { Tool } from "../../tools/tool";
 import type { McpServerConfig } from "./config";
+import type { McpElicitationHandler } from "./elicitation-types";
 import { loadMcpClientSdk } from "./load-client-sdk";
 import { ServerConnection } from "./server-connection";
 import { serverNameSegments } from "./tool-names";
@@ -34,6 +35,11 @@ export interface ConnectMcpServersOptions {
   clientName?: string;
   /** The client version sent in `initialize`. @default "1.0.0" */
   clientVersion?: string;
+  /**
+   * Answers servers' questions (`elicitation/create`, form and URL modes). With it the client
+   * declares the elicitation capability; without it, none (servers should not ask).
+   */
+  onElicitation?: McpElicitationHandler;
 }
 
 /** The live connections made by {@link connectMcpServers}. */
@@ -98,6 +104,7 @@ export async function connectMcpServers(
         clientInfo,
         signal: options.signal,
         onToolsChanged,
+        onElicitation: options.onElicitation,
       }),
     ),
   );

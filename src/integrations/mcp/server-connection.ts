@@ -15,6 +15,8 @@ import { settledWithin, startConnectDeadline, untilAborted } from "./bounded-wai
 import { type ClientTransportHandle, createClientTransport, parseUrl } from "./client-transport";
 import { DEFAULT_MCP_CONNECT_TIMEOUT_MS, DEFAULT_MCP_TOOL_TIMEOUT_MS, type McpServerConfig } from "./config";
 import { toolOutputFromMcpResult } from "./content";
+import { answerElicitation, ELICITATION_CAPABILITY, elicitationRequestOf } from "./elicitation";
+import type { McpElicitationHandler } from "./elicitation-types";
 import { isRequestTimeout, messageOf, toolFailure, withStderr } from "./failure-texts";
 import type { McpClientSdk } from "./load-client-sdk";
 import { DEFAULT_MCP_AUTHORIZATION_TIMEOUT_MS } from "./oauth/auth-options";
@@ -44,6 +46,8 @@ export interface ServerConnectionOptions {
   signal?: AbortSignal;
   /** Called when this server's tool list changed after connecting. Must not throw (errors are ignored). */
   onToolsChanged: () => void;
+  /** Answers the server's questions; without it the elicitation capability is not declared. */
+  onElicitation?: McpElicitationHandler;
 }
 
 type ConnectionState =
@@ -66,6 +70,8 @@ export class ServerConnection {
   /** Settles when the listing in flight finishes. */
   private refreshStep: Promise<void> = Promise.resolve();
   private readonly lifetime = new AbortController();
+  /** The exposed names of the tool calls in flight (the context of a server's question). */
+  private readonly runningCalls: string[] = [];
   private readonly processClosed: Promise<void>;
   private readonly redact: (text: string) => string;
   /** Redacts what the client learned while connected (OAuth tokens) from every tool result. */
@@ -117,13 +123,22 @@ export class ServerConnection {
       connection.state = { kind: "failed", error: connection.redact(messageOf(error)) };
       return connection;
     }
-    const client = new options.sdk.Client(options.clientInfo, { capabilities: {} });
+    const { onElicitation } = options;
+    const capabilities = onElicitation ? ELICITATION_CAPABILITY : {};
+    const client = new options.sdk.Client(options.clientInfo, { capabilities });
     // Transport errors also surface as failed requests; the background copies carry nothing more.
     client.onerror = () => {};
     const connection = new ServerConnection(options, client, handle, authorization);
     client.setNotificationHandler(options.sdk.ToolListChangedNotificationSchema, () =>
       connection.refreshTools(),
     );
+    if (onElicitation) {
+      client.setRequestHandler(options.sdk.ElicitRequestSchema, (request, extra) => {
+        const toolName = connection.runningCalls.length === 1 ? connection.runningCalls[0] : undefined;
+        const context = { signal: extra.signal, ...(toolName ? { toolName } : {}) };
+        return answerElicitation(onElicitation, elicitationRequestOf(options.name, request), context);
+      });
+    }
     await connection.connect();
     return connection;
   }
@@ -260,6 +275,7 @@ export class ServerConnection {
     if (this.state.kind !== "connected" || this.closing) {
       return toolFailure(exposedName, `the MCP server "${this.options.name}" is not connected.`);
     }
+    this.runningCalls.push(exposedName);
     try {
       const result = await this.client!.callTool({ name: toolName, arguments: input }, undefined, {
         signal: context.signal,
@@ -281,6 +297,8 @@ export class ServerConnection {
       }
       const detail = state.kind === "crashed" ? ` (${this.crashDescription()})` : "";
       return toolFailure(exposedName, this.redact(`${messageOf(error)}${detail}`));
+    } finally {
+      this.runningCalls.splice(this.runningCalls.indexOf(exposedName), 1);
     }
   }
 

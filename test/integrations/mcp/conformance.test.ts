@@ -64,9 +64,7 @@ const THROUGH_CONNECT = new Set<string>([
 ]);
 
 /** Scenarios that fail today, each with the reason. Empty when the whole suite passes. */
-const KNOWN_FAILURES: Record<string, string> = {
-  "elicitation-sep1034-client-defaults": "no elicitation capability yet",
-};
+const KNOWN_FAILURES: Record<string, string> = {};
 
 type Via = "agent" | "connect";
 
