@@ -10,6 +10,14 @@ import { registerRunTimeModule } from "../../shared/run-time-import";
 import { connectMcpServers as connect } from "./connect";
 
 export type { McpServerStatus } from "../../messages/sdk-messages";
+export type {
+  McpCatalog,
+  McpPromptInfo,
+  McpPromptResult,
+  McpResourceContents,
+  McpResourceInfo,
+  McpResourceTemplateInfo,
+} from "./catalog-types";
 export {
   DEFAULT_MCP_CONNECT_TIMEOUT_MS,
   DEFAULT_MCP_TOOL_TIMEOUT_MS,
@@ -26,6 +34,12 @@ export {
   DEFAULT_MCP_CLIENT_VERSION,
   type McpConnections,
 } from "./connect";
+export type {
+  McpElicitationAnswer,
+  McpElicitationContext,
+  McpElicitationHandler,
+  McpElicitationRequest,
+} from "./elicitation-types";
 export {
   DEFAULT_MCP_AUTHORIZATION_TIMEOUT_MS,
   type McpHttpAuth,

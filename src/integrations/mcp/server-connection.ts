@@ -6,21 +6,20 @@
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
-import { InvalidOptionError } from "../../errors";
 import type { McpServerStatus } from "../../messages/sdk-messages";
-import { MAX_TIMER_MS } from "../../shared/signals";
 import type { Tool, ToolContext, ToolOutput } from "../../tools/tool";
 import { adaptMcpTool } from "./adapt-tool";
 import { settledWithin, startConnectDeadline, untilAborted } from "./bounded-waits";
-import { type ClientTransportHandle, createClientTransport, parseUrl } from "./client-transport";
+import { type ClientTransportHandle, createClientTransport } from "./client-transport";
 import { DEFAULT_MCP_CONNECT_TIMEOUT_MS, DEFAULT_MCP_TOOL_TIMEOUT_MS, type McpServerConfig } from "./config";
+import { authorizationOf, validateTimeouts } from "./connection-setup";
 import { toolOutputFromMcpResult } from "./content";
 import { answerElicitation, ELICITATION_CAPABILITY, elicitationRequestOf } from "./elicitation";
 import type { McpElicitationHandler } from "./elicitation-types";
 import { isRequestTimeout, messageOf, toolFailure, withStderr } from "./failure-texts";
 import type { McpClientSdk } from "./load-client-sdk";
 import { DEFAULT_MCP_AUTHORIZATION_TIMEOUT_MS } from "./oauth/auth-options";
-import { type HttpAuthorization, mayAskPerson, prepareHttpAuthorization } from "./oauth/http-auth";
+import { type HttpAuthorization, mayAskPerson } from "./oauth/http-auth";
 import { redactSecrets, secretRedactor } from "./redact-secrets";
 import { exposedToolNames } from "./tool-names";
 
@@ -48,6 +47,15 @@ export interface ServerConnectionOptions {
   onToolsChanged: () => void;
   /** Answers the server's questions; without it the elicitation capability is not declared. */
   onElicitation?: McpElicitationHandler;
+}
+
+/** What a resources or prompts request needs of a connection (see `server-catalog.ts`). */
+export interface CatalogAccess {
+  client: Client;
+  redact: (text: string) => string;
+  timeoutMs: number;
+  /** Aborted when the connection closes. */
+  signal: AbortSignal;
 }
 
 type ConnectionState =
@@ -161,6 +169,31 @@ export class ServerConnection {
   /** The server's tools, named `mcp__<server>__<tool>`; empty unless connected (and not closed). */
   tools(): Tool[] {
     return this.state.kind === "connected" && !this.closing ? [...this.adaptedTools] : [];
+  }
+
+  /**
+   * The client for resources and prompts, when connected and the server declared `capability`;
+   * with the redaction and timeout its requests use.
+   */
+  catalogAccess(capability: "resources" | "prompts"): CatalogAccess | undefined {
+    if (this.state.kind !== "connected" || this.closing || !this.client) return undefined;
+    if (!this.client.getServerCapabilities()?.[capability]) return undefined;
+    return {
+      client: this.client,
+      redact: this.redact,
+      timeoutMs: this.connectTimeoutMs,
+      signal: this.lifetime.signal,
+    };
+  }
+
+  /** The server's name in `mcpServers`. */
+  get name(): string {
+    return this.options.name;
+  }
+
+  /** Whether the server is connected (and not closed). */
+  get connected(): boolean {
+    return this.state.kind === "connected" && !this.closing;
   }
 
   /** Closes the client and transport and waits for a stdio server's process to be gone. Idempotent. */
@@ -350,37 +383,9 @@ export class ServerConnection {
   }
 }
 
-/** The authorization of an `http` server with `auth`; `undefined` for every other server. */
-async function authorizationOf(options: ServerConnectionOptions): Promise<HttpAuthorization | undefined> {
-  const { config, name } = options;
-  if (config.type !== "http" || config.auth === undefined) return undefined;
-  if (typeof config.auth !== "object" || config.auth === null) {
-    throw new InvalidOptionError("auth must be an object: OAuth options, or an OAuthClientProvider.");
-  }
-  return prepareHttpAuthorization(name, parseUrl(config.url), config.auth);
-}
-
 /** Ends a Streamable HTTP session politely (HTTP DELETE), so the server can free it at once. */
 async function terminateHttpSession(handle: ClientTransportHandle): Promise<void> {
   const transport = handle.transport as { sessionId?: string; terminateSession?: () => Promise<void> };
   if (typeof transport.terminateSession !== "function" || transport.sessionId === undefined) return;
   await settledWithin(transport.terminateSession(), SESSION_TERMINATION_WAIT_MS);
-}
-
-/** Throws {@link InvalidOptionError} (the server is then reported failed) for a timeout a timer cannot keep. */
-function validateTimeouts(config: McpServerConfig): void {
-  for (const key of ["connectTimeoutMs", "toolTimeoutMs"] as const) {
-    const value = config[key];
-    if (value === undefined) continue;
-    if (!(typeof value === "number" && Number.isFinite(value) && value > 0)) {
-      throw new InvalidOptionError(
-        `${key} must be a positive number of milliseconds (got ${String(value)}).`,
-      );
-    }
-    if (value > MAX_TIMER_MS) {
-      throw new InvalidOptionError(
-        `${key} must be at most ${MAX_TIMER_MS} ms (about 24.8 days, the longest a timer can wait), got ${value}.`,
-      );
-    }
-  }
 }
