@@ -107,6 +107,8 @@ export type {
 } from "./integrations/mcp/catalog-types";
 export type {
   McpHttpServerConfig,
+  McpLogEntry,
+  McpProgress,
   McpServerConfig,
   McpSseServerConfig,
   McpStdioServerConfig,

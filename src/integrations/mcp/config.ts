@@ -31,6 +31,36 @@ export interface McpServerTimeouts {
    * search (`AgentOptions.toolSearch`). For servers with many tools. @default false
    */
   deferLoading?: boolean;
+  /**
+   * Receives the server's log messages (`notifications/message`), configured secrets redacted.
+   * Must not throw (errors are ignored).
+   */
+  onLog?: (entry: McpLogEntry) => void;
+  /**
+   * Receives the progress a server reports during a tool call (each report also restarts the
+   * call's `toolTimeoutMs`). Must not throw (errors are ignored).
+   */
+  onProgress?: (progress: McpProgress) => void;
+}
+
+/** A server's log message. */
+export interface McpLogEntry {
+  server: string;
+  /** The syslog level the server gave: `debug`, `info`, `notice`, `warning`, `error`, … */
+  level: string;
+  logger?: string;
+  /** What the server logged: a string or any JSON value. */
+  data: unknown;
+}
+
+/** A progress report of a running tool call. */
+export interface McpProgress {
+  server: string;
+  /** The exposed tool name, `mcp__<server>__<tool>`. */
+  tool: string;
+  progress: number;
+  total?: number;
+  message?: string;
 }
 
 /**

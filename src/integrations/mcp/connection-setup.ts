@@ -1,13 +1,17 @@
 /**
- * What a server connection checks and prepares before it connects: its timeouts, and an `http`
- * server's authorization.
+ * What a server connection checks and prepares before it connects (its timeouts, an `http`
+ * server's authorization), and how an `http` session ends.
  * @module
  */
 import { InvalidOptionError } from "../../errors";
 import { MAX_TIMER_MS } from "../../shared/signals";
-import { parseUrl } from "./client-transport";
+import { settledWithin } from "./bounded-waits";
+import { type ClientTransportHandle, parseUrl } from "./client-transport";
 import type { McpServerConfig } from "./config";
 import { type HttpAuthorization, prepareHttpAuthorization } from "./oauth/http-auth";
+
+/** How long closing waits for an HTTP server to acknowledge the end of its session. */
+const SESSION_TERMINATION_WAIT_MS = 2_000;
 
 /** The authorization of an `http` server with `auth`; `undefined` for every other server. */
 export async function authorizationOf(options: {
@@ -38,4 +42,11 @@ export function validateTimeouts(config: McpServerConfig): void {
       );
     }
   }
+}
+
+/** Ends a Streamable HTTP session politely (HTTP DELETE), so the server can free it at once. */
+export async function terminateHttpSession(handle: ClientTransportHandle): Promise<void> {
+  const transport = handle.transport as { sessionId?: string; terminateSession?: () => Promise<void> };
+  if (typeof transport.terminateSession !== "function" || transport.sessionId === undefined) return;
+  await settledWithin(transport.terminateSession(), SESSION_TERMINATION_WAIT_MS);
 }

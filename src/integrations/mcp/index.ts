@@ -22,6 +22,8 @@ export {
   DEFAULT_MCP_CONNECT_TIMEOUT_MS,
   DEFAULT_MCP_TOOL_TIMEOUT_MS,
   type McpHttpServerConfig,
+  type McpLogEntry,
+  type McpProgress,
   type McpServerConfig,
   type McpServerTimeouts,
   type McpSseServerConfig,

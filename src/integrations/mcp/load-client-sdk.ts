@@ -10,6 +10,7 @@ import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/cl
 import type { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type {
   ElicitRequestSchema,
+  LoggingMessageNotificationSchema,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { InvalidOptionError } from "../../errors";
@@ -27,6 +28,7 @@ export interface McpClientSdk {
   SSEClientTransport: typeof SSEClientTransport;
   ToolListChangedNotificationSchema: typeof ToolListChangedNotificationSchema;
   ElicitRequestSchema: typeof ElicitRequestSchema;
+  LoggingMessageNotificationSchema: typeof LoggingMessageNotificationSchema;
 }
 
 let loading: Promise<McpClientSdk> | undefined;
@@ -67,6 +69,7 @@ async function importClientSdk(): Promise<McpClientSdk> {
     SSEClientTransport: sse.SSEClientTransport,
     ToolListChangedNotificationSchema: types.ToolListChangedNotificationSchema,
     ElicitRequestSchema: types.ElicitRequestSchema,
+    LoggingMessageNotificationSchema: types.LoggingMessageNotificationSchema,
   };
 }
 

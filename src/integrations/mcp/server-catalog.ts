@@ -47,12 +47,10 @@ export function createCatalog(connections: readonly ServerConnection[]): McpCata
     listResources: async (server) => {
       const lists = offering("resources", server).map(({ name, access }) =>
         everyPage(access, "resources/list", (cursor) =>
-          access.client
-            .listResources(cursor ? { cursor } : undefined, options(access))
-            .then((page) => ({
-              items: page.resources.map((item) => resourceInfo(name, item)),
-              next: page.nextCursor,
-            })),
+          access.client.listResources(cursor ? { cursor } : undefined, options(access)).then((page) => ({
+            items: page.resources.map((item) => resourceInfo(name, item)),
+            next: page.nextCursor,
+          })),
         ),
       );
       return (await Promise.all(lists)).flat();
@@ -78,12 +76,10 @@ export function createCatalog(connections: readonly ServerConnection[]): McpCata
     listPrompts: async (server) => {
       const lists = offering("prompts", server).map(({ name, access }) =>
         everyPage(access, "prompts/list", (cursor) =>
-          access.client
-            .listPrompts(cursor ? { cursor } : undefined, options(access))
-            .then((page) => ({
-              items: page.prompts.map((item) => ({ ...item, server: name }) as McpPromptInfo),
-              next: page.nextCursor,
-            })),
+          access.client.listPrompts(cursor ? { cursor } : undefined, options(access)).then((page) => ({
+            items: page.prompts.map((item) => ({ ...item, server: name }) as McpPromptInfo),
+            next: page.nextCursor,
+          })),
         ),
       );
       return (await Promise.all(lists)).flat();

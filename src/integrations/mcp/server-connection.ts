@@ -12,7 +12,7 @@ import { adaptMcpTool } from "./adapt-tool";
 import { settledWithin, startConnectDeadline, untilAborted } from "./bounded-waits";
 import { type ClientTransportHandle, createClientTransport } from "./client-transport";
 import { DEFAULT_MCP_CONNECT_TIMEOUT_MS, DEFAULT_MCP_TOOL_TIMEOUT_MS, type McpServerConfig } from "./config";
-import { authorizationOf, validateTimeouts } from "./connection-setup";
+import { authorizationOf, terminateHttpSession, validateTimeouts } from "./connection-setup";
 import { toolOutputFromMcpResult } from "./content";
 import { answerElicitation, ELICITATION_CAPABILITY, elicitationRequestOf } from "./elicitation";
 import type { McpElicitationHandler } from "./elicitation-types";
@@ -21,13 +21,11 @@ import type { McpClientSdk } from "./load-client-sdk";
 import { DEFAULT_MCP_AUTHORIZATION_TIMEOUT_MS } from "./oauth/auth-options";
 import { type HttpAuthorization, mayAskPerson } from "./oauth/http-auth";
 import { redactSecrets, secretRedactor } from "./redact-secrets";
+import { callQuietly, forwardLog, forwardProgress } from "./server-notices";
 import { exposedToolNames } from "./tool-names";
 
 /** How long closing waits for a stdio server's process to be gone (the SDK escalates to SIGKILL after 4 s). */
 const PROCESS_EXIT_WAIT_MS = 6_000;
-
-/** How long closing waits for an HTTP server to acknowledge the end of its session. */
-const SESSION_TERMINATION_WAIT_MS = 2_000;
 
 /** A guard against servers that paginate forever. */
 const MAX_TOOL_LIST_PAGES = 1_000;
@@ -68,6 +66,8 @@ type ConnectionState =
 export class ServerConnection {
   private state: ConnectionState = { kind: "connecting" };
   private adaptedTools: Tool[] = [];
+  /** Listed tools that cannot be called here (they require tasks), for the status. */
+  private skipped: Array<{ tool: string; reason: string }> = [];
   private toolsFingerprint = "";
   private closing: Promise<void> | undefined;
   private refreshing: Promise<void> | undefined;
@@ -81,7 +81,7 @@ export class ServerConnection {
   /** The exposed names of the tool calls in flight (the context of a server's question). */
   private readonly runningCalls: string[] = [];
   private readonly processClosed: Promise<void>;
-  private readonly redact: (text: string) => string;
+  readonly redact: (text: string) => string;
   /** Redacts what the client learned while connected (OAuth tokens) from every tool result. */
   private readonly redactLearned: (text: string) => string;
   private readonly connectTimeoutMs: number;
@@ -140,6 +140,9 @@ export class ServerConnection {
     client.setNotificationHandler(options.sdk.ToolListChangedNotificationSchema, () =>
       connection.refreshTools(),
     );
+    client.setNotificationHandler(options.sdk.LoggingMessageNotificationSchema, (notification) =>
+      forwardLog(options.config, options.name, notification.params, connection.redact),
+    );
     if (onElicitation) {
       client.setRequestHandler(options.sdk.ElicitRequestSchema, (request, extra) => {
         const toolName = connection.runningCalls.length === 1 ? connection.runningCalls[0] : undefined;
@@ -155,8 +158,12 @@ export class ServerConnection {
   status(): McpServerStatus {
     const { name } = this.options;
     switch (this.state.kind) {
-      case "connected":
-        return { name, status: "connected", tools: this.adaptedTools.map((tool) => tool.name) };
+      case "connected": {
+        const tools = this.adaptedTools.map((tool) => tool.name);
+        return this.skipped.length > 0
+          ? { name, status: "connected", tools, skipped: this.skipped.map((entry) => ({ ...entry })) }
+          : { name, status: "connected", tools };
+      }
       case "failed":
         return { name, status: "failed", error: this.state.error };
       case "crashed":
@@ -280,6 +287,9 @@ export class ServerConnection {
   /** Adapts a listing; returns whether it differs from the previous one. */
   private replaceTools(listed: readonly McpTool[]): boolean {
     const callable = listed.filter((tool) => tool.execution?.taskSupport !== "required");
+    this.skipped = listed
+      .filter((tool) => tool.execution?.taskSupport === "required")
+      .map((tool) => ({ tool: tool.name, reason: "it requires MCP tasks, which this client does not run" }));
     const fingerprint = JSON.stringify(callable);
     if (fingerprint === this.toolsFingerprint) return false;
     const names = exposedToolNames(
@@ -315,7 +325,8 @@ export class ServerConnection {
         timeout: this.toolTimeoutMs,
         resetTimeoutOnProgress: true,
         // Asking for progress lets a long call keep its timeout alive.
-        onprogress: () => {},
+        onprogress: (progress) =>
+          forwardProgress(this.options.config, this.options.name, exposedName, progress, this.redact),
       });
       await this.toolListSettled(context.signal);
       return toolOutputFromMcpResult(result, this.redact, this.redactLearned);
@@ -366,11 +377,7 @@ export class ServerConnection {
   }
 
   private notifyToolsChanged(): void {
-    try {
-      this.options.onToolsChanged();
-    } catch {
-      // The callback must not throw; a throwing one cannot break the connection.
-    }
+    callQuietly(this.options.onToolsChanged);
   }
 
   private async shutdown(): Promise<void> {
@@ -381,11 +388,4 @@ export class ServerConnection {
     await this.authorization?.close();
     if (this.handle.pid() !== null) await settledWithin(this.processClosed, PROCESS_EXIT_WAIT_MS);
   }
-}
-
-/** Ends a Streamable HTTP session politely (HTTP DELETE), so the server can free it at once. */
-async function terminateHttpSession(handle: ClientTransportHandle): Promise<void> {
-  const transport = handle.transport as { sessionId?: string; terminateSession?: () => Promise<void> };
-  if (typeof transport.terminateSession !== "function" || transport.sessionId === undefined) return;
-  await settledWithin(transport.terminateSession(), SESSION_TERMINATION_WAIT_MS);
 }
