@@ -32,6 +32,11 @@ export interface McpServerTimeouts {
    */
   deferLoading?: boolean;
   /**
+   * Offer the model two read-only tools for this server's resources, `mcp__<server>__list_resources`
+   * and `mcp__<server>__read_resource` (when the server offers resources). @default false
+   */
+  resourceTools?: boolean;
+  /**
    * Receives the server's log messages (`notifications/message`), configured secrets redacted.
    * Must not throw (errors are ignored).
    */

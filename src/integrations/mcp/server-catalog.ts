@@ -4,6 +4,7 @@
  * errors that hold no configured secret.
  * @module
  */
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InvalidOptionError } from "../../errors";
 import type {
   McpCatalog,
@@ -14,7 +15,22 @@ import type {
   McpResourceTemplateInfo,
 } from "./catalog-types";
 import { messageOf } from "./failure-texts";
-import type { CatalogAccess, ServerConnection } from "./server-connection";
+
+/** What a resources or prompts request needs of a connection . */
+export interface CatalogAccess {
+  client: Client;
+  redact: (text: string) => string;
+  timeoutMs: number;
+  /** Aborted when the connection closes. */
+  signal: AbortSignal;
+}
+
+/** A connection as the catalog sees it (a `ServerConnection`). */
+export interface CatalogSource {
+  readonly name: string;
+  readonly connected: boolean;
+  catalogAccess(capability: "resources" | "prompts"): CatalogAccess | undefined;
+}
 
 /** A guard against servers that paginate forever. */
 const MAX_PAGES = 1_000;
@@ -22,7 +38,7 @@ const MAX_PAGES = 1_000;
 type Capability = "resources" | "prompts";
 
 /** The catalog of `connections` (in config order). */
-export function createCatalog(connections: readonly ServerConnection[]): McpCatalog {
+export function createCatalog(connections: readonly CatalogSource[]): McpCatalog {
   const named = (server: string) => {
     const connection = connections.find((candidate) => candidate.name === server);
     if (!connection) throw new InvalidOptionError(`No MCP server is named ${JSON.stringify(server)}.`);

@@ -21,6 +21,8 @@ import type { McpClientSdk } from "./load-client-sdk";
 import { DEFAULT_MCP_AUTHORIZATION_TIMEOUT_MS } from "./oauth/auth-options";
 import { type HttpAuthorization, mayAskPerson } from "./oauth/http-auth";
 import { redactSecrets, secretRedactor } from "./redact-secrets";
+import { RESOURCE_TOOL_NAMES, resourceTools } from "./resource-tools";
+import { type CatalogAccess, createCatalog } from "./server-catalog";
 import { callQuietly, forwardLog, forwardProgress } from "./server-notices";
 import { exposedToolNames } from "./tool-names";
 
@@ -45,15 +47,6 @@ export interface ServerConnectionOptions {
   onToolsChanged: () => void;
   /** Answers the server's questions; without it the elicitation capability is not declared. */
   onElicitation?: McpElicitationHandler;
-}
-
-/** What a resources or prompts request needs of a connection (see `server-catalog.ts`). */
-export interface CatalogAccess {
-  client: Client;
-  redact: (text: string) => string;
-  timeoutMs: number;
-  /** Aborted when the connection closes. */
-  signal: AbortSignal;
 }
 
 type ConnectionState =
@@ -292,10 +285,10 @@ export class ServerConnection {
       .map((tool) => ({ tool: tool.name, reason: "it requires MCP tasks, which this client does not run" }));
     const fingerprint = JSON.stringify(callable);
     if (fingerprint === this.toolsFingerprint) return false;
-    const names = exposedToolNames(
-      this.options.segment,
-      callable.map((tool) => tool.name),
-    );
+    const browse =
+      this.options.config.resourceTools === true && this.catalogAccess("resources") !== undefined;
+    const bare = [...callable.map((tool) => tool.name), ...(browse ? RESOURCE_TOOL_NAMES : [])];
+    const names = exposedToolNames(this.options.segment, bare);
     this.adaptedTools = callable.map((tool, index) =>
       adaptMcpTool(
         tool,
@@ -304,6 +297,10 @@ export class ServerConnection {
         this.options.config.deferLoading,
       ),
     );
+    if (browse) {
+      const exposed = [names[callable.length]!, names[callable.length + 1]!] as const;
+      this.adaptedTools.push(...resourceTools(this.options.name, exposed, createCatalog([this])));
+    }
     this.toolsFingerprint = fingerprint;
     return true;
   }

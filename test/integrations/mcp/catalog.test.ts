@@ -10,7 +10,7 @@ import { createAgent } from "../../../src/agent/create-agent";
 import { InvalidOptionError } from "../../../src/errors";
 import { connectMcpServers, type McpConnections } from "../../../src/integrations/mcp/connect";
 import { createScriptedClient } from "../../../src/testing/scripted-client";
-import { stdioFixture } from "./helpers";
+import { runTool, stdioFixture, textOf, toolNamed } from "./helpers";
 
 const FEATURES = fileURLToPath(new URL("../../fixtures/mcp/features-server.mjs", import.meta.url));
 const features = { type: "stdio" as const, command: process.execPath, args: [FEATURES] };
@@ -61,6 +61,31 @@ describe("MCP resources and prompts", () => {
     await expect(connections.readResource("features", "file:///etc/passwd")).rejects.toThrow(
       /No resource file:\/\/\/etc\/passwd/,
     );
+  });
+
+  it("offers the model read-only resource tools only when the config asks", async () => {
+    const connections = await connectMcpServers({
+      plain: features,
+      browsing: { ...features, resourceTools: true },
+    });
+    opened.push(connections);
+    const names = connections.tools().map((tool) => tool.name);
+    expect(names).not.toContain("mcp__plain__list_resources");
+    const list = toolNamed(connections, "mcp__browsing__list_resources");
+    const read = toolNamed(connections, "mcp__browsing__read_resource");
+    expect([list.readOnly, read.readOnly]).toEqual([true, true]);
+    expect(textOf(await runTool(list))).toBe(
+      "memo://one | one | text/plain\nmemo://two | two | text/plain\nmemo://pixel | pixel | image/png",
+    );
+    expect(await runTool(read, { uri: "memo://two" })).toEqual({
+      content: [{ type: "text", text: "the memo two" }],
+    });
+    expect(await runTool(read, { uri: "memo://pixel" })).toEqual({
+      content: [{ type: "image", source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" } }],
+    });
+    const missing = await runTool(read, { uri: "nowhere://x" });
+    expect(missing).toMatchObject({ isError: true });
+    expect(textOf(missing)).toMatch(/No resource nowhere:\/\/x/);
   });
 
   it("is agent.mcp on an agent: connecting on first use; empty without mcpServers", async () => {
