@@ -80,8 +80,36 @@ export function setUpTestExtras({ linkOnly = false } = {}) {
   return missing;
 }
 
+/**
+ * The MCP conformance suite's runner and the Node 22 it needs (tools/mcp-conformance): installed
+ * there (`npm ci --prefix tools/mcp-conformance`) when missing or older than its lock, never linked.
+ * Returns whether it is installed (true for a tree without that folder: nothing to install).
+ */
+export function setUpMcpConformance({ linkOnly = false } = {}) {
+  const folder = join(root, "tools", "mcp-conformance");
+  if (!existsSync(join(folder, "package.json"))) return true;
+  const installed = join(folder, "node_modules", ".package-lock.json");
+  const runner = join(folder, "node_modules", "@modelcontextprotocol", "conformance", "package.json");
+  const stale =
+    !existsSync(installed) ||
+    !existsSync(runner) ||
+    statSync(join(folder, "package-lock.json")).mtimeMs > statSync(installed).mtimeMs;
+  if (!stale || linkOnly) return !stale;
+  console.error("agent-lattice: installing the MCP conformance runner into tools/mcp-conformance…");
+  const result = spawnSync("npm", ["ci", "--prefix", folder, "--no-audit", "--no-fund"], {
+    cwd: root,
+    stdio: "inherit",
+  });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+  return true;
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const missing = setUpTestExtras({ linkOnly: process.argv.includes("--link-only") });
+  const linkOnly = process.argv.includes("--link-only");
+  if (!setUpMcpConformance({ linkOnly })) {
+    console.error("agent-lattice: the MCP conformance runner is not installed: run `npm run setup:tests`.");
+  }
+  const missing = setUpTestExtras({ linkOnly });
   if (missing.length > 0) {
     console.error(
       `agent-lattice: ${missing.join(", ")} not installed: run \`npm run setup:tests\` (the tests that use it fail without it).`,

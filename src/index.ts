@@ -98,11 +98,34 @@ export {
   type UserPromptSubmitOutput,
 } from "./hooks/types";
 export type {
+  McpCatalog,
+  McpPromptInfo,
+  McpPromptResult,
+  McpResourceContents,
+  McpResourceInfo,
+  McpResourceTemplateInfo,
+} from "./integrations/mcp/catalog-types";
+export type {
   McpHttpServerConfig,
+  McpLogEntry,
+  McpProgress,
   McpServerConfig,
   McpSseServerConfig,
   McpStdioServerConfig,
 } from "./integrations/mcp/config";
+export type {
+  McpElicitationAnswer,
+  McpElicitationContext,
+  McpElicitationHandler,
+  McpElicitationRequest,
+} from "./integrations/mcp/elicitation-types";
+export type {
+  McpHttpAuth,
+  McpOAuthClientProvider,
+  McpPrivateKeyJwt,
+  McpStoredCredentials,
+  McpTokenStore,
+} from "./integrations/mcp/oauth/auth-options";
 export type { AppliedContextEdit } from "./messages/applied-context-edit";
 export type {
   ApprovalDecision,

@@ -7,6 +7,7 @@
 
 import type { SpendSink } from "../cost/usage";
 import { InvalidOptionError } from "../errors";
+import type { McpCatalog } from "../integrations/mcp/catalog-types";
 import { agentLoop } from "../loop/agent-loop";
 import { Conversation } from "../loop/state/conversation";
 import type { LoopContext } from "../loop/state/loop-context";
@@ -23,7 +24,7 @@ import type { Tool } from "../tools/tool";
 import { type ContextUsage, measureContextUsage } from "./context-usage";
 import { type AgentQuery, ConversationGuard } from "./conversation-guard";
 import { cycleLifecycle, type GuardUse } from "./cycle-lifecycle";
-import { McpAttachment } from "./mcp-attachment";
+import { McpAttachment, NO_MCP_CATALOG } from "./mcp-attachment";
 import { checkToolChoice, resolveQuerySettings } from "./model-settings-options";
 import type { AgentOptions, ParentQuery, QueryOptions } from "./options";
 import { PromptAdditions } from "./prompt-additions";
@@ -70,7 +71,7 @@ export class AgentShell<T> {
     this.loop = { config, conversation, services: { client } };
     this.mcp =
       options.mcpServers && Object.keys(options.mcpServers).length > 0
-        ? new McpAttachment(conversation, options.mcpServers)
+        ? new McpAttachment(conversation, options.mcpServers, options.onElicitation)
         : undefined;
     const parent = options._internal?.parent;
     const inherited = parent?.tracing as InheritedTracing | undefined;
@@ -264,6 +265,11 @@ export class AgentShell<T> {
   }
 
   /** `Agent.close`: closes once; every call returns the same promise. */
+  /** The MCP servers' resources and prompts (connecting first); empty without `mcpServers`. */
+  mcpCatalog(): McpCatalog {
+    return this.mcp?.catalog() ?? NO_MCP_CATALOG;
+  }
+
   close(): Promise<void> {
     this.closingDone ??= this.closeOnce();
     return this.closingDone;

@@ -4,6 +4,7 @@
  * @module
  */
 import type { RunClaim, RunClaimOptions } from "../history/run-claim";
+import type { McpCatalog } from "../integrations/mcp/catalog-types";
 import type { ApprovalInput, PendingApproval } from "../messages/approvals";
 import type { PromptInput } from "../messages/prompt-input";
 import type { SDKMessage, SDKResultMessage } from "../messages/sdk-messages";
@@ -103,6 +104,12 @@ export interface Agent<T = unknown> {
    * `agent-lattice/ui` takes one for each run.
    */
   claimRun(options?: RunClaimOptions): Promise<RunClaim | undefined>;
+  /**
+   * The MCP servers' resources and prompts: `listResources(server?)`, `listResourceTemplates(server?)`,
+   * `readResource(server, uri)`, `listPrompts(server?)`, `getPrompt(server, name, args?)`. The
+   * servers connect on first use, as before the first query. Without `mcpServers`, lists are empty.
+   */
+  readonly mcp: McpCatalog;
   /** Releases MCP connections and the store. */
   close(): Promise<void>;
 }
@@ -141,6 +148,7 @@ export function createAgent<T = unknown>(options: AgentOptions<T>): Agent<T> {
     get model() {
       return shell.conversation.model;
     },
+    mcp: shell.mcpCatalog(),
     close: () => shell.close(),
   });
 }

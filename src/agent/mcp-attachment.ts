@@ -4,7 +4,10 @@
  * server's tool list changes, and closed with the agent.
  * @module
  */
+import { InvalidOptionError } from "../errors";
+import type { McpCatalog } from "../integrations/mcp/catalog-types";
 import type { McpServerConfig } from "../integrations/mcp/config";
+import type { McpElicitationHandler } from "../integrations/mcp/elicitation-types";
 import type * as McpEntry from "../integrations/mcp/index";
 import type { Conversation } from "../loop/state/conversation";
 import type { McpServerStatus } from "../messages/sdk-messages";
@@ -18,7 +21,7 @@ import type { Tool } from "../tools/tool";
  */
 export const MCP_ENTRY = "agent-lattice/mcp";
 
-interface Connections {
+interface Connections extends McpCatalog {
   tools(): Tool[];
   statuses(): McpServerStatus[];
   close(): Promise<void>;
@@ -35,6 +38,7 @@ export class McpAttachment {
   constructor(
     private readonly conversation: Conversation,
     private readonly configs: Record<string, McpServerConfig>,
+    private readonly onElicitation?: McpElicitationHandler,
   ) {}
 
   /** Connects once; a failure is reported per server, never thrown. */
@@ -49,6 +53,7 @@ export class McpAttachment {
       this.connections = await connectMcpServers(this.configs, {
         signal: this.closing.signal,
         onToolsChanged: () => this.syncTools(),
+        ...(this.onElicitation ? { onElicitation: this.onElicitation } : {}),
       });
     } catch (error) {
       // A missing optional dependency, or close() during connect: every server is reported failed.
@@ -68,9 +73,49 @@ export class McpAttachment {
     this.conversation.setMcpStatuses(this.connections.statuses());
   }
 
+  /**
+   * The servers' resources and prompts, connecting first (as the first query would). A server that
+   * failed to connect is named in the error of a read or a prompt, left out of lists.
+   */
+  catalog(): McpCatalog {
+    const connected = async () => {
+      await this.ensureConnected();
+      if (this.connections) return this.connections;
+      throw new Error(
+        `The MCP servers are not connected: ${this.conversation.mcpStatuses?.[0]?.error ?? "unknown reason"}`,
+      );
+    };
+    return {
+      listResources: async (server) => (await connected()).listResources(server),
+      listResourceTemplates: async (server) => (await connected()).listResourceTemplates(server),
+      readResource: async (server, uri) => (await connected()).readResource(server, uri),
+      listPrompts: async (server) => (await connected()).listPrompts(server),
+      getPrompt: async (server, name, args) => (await connected()).getPrompt(server, name, args),
+    };
+  }
+
   async close(): Promise<void> {
     this.closing.abort();
     await this.connecting?.catch(() => {});
     await this.connections?.close();
   }
+}
+
+/** The catalog of an agent without `mcpServers`: empty lists, and no server to read from. */
+export const NO_MCP_CATALOG: McpCatalog = {
+  listResources: async (server) => noServer(server),
+  listResourceTemplates: async (server) => noServer(server),
+  readResource: async (server) => noServer(server),
+  listPrompts: async (server) => noServer(server),
+  getPrompt: async (server) => {
+    noServer(server);
+    throw new InvalidOptionError("getPrompt needs a server name.");
+  },
+};
+
+function noServer(server: string | undefined): never[] {
+  if (server === undefined) return [];
+  throw new InvalidOptionError(
+    `No MCP server is named ${JSON.stringify(server)} (the agent has no mcpServers).`,
+  );
 }

@@ -47,6 +47,7 @@ export const AGENT_OPTION_NAMES = [
   "allowedTools",
   "disallowedTools",
   "mcpServers",
+  "onElicitation",
   "telemetry",
   "skills",
   "instructions",

@@ -7,6 +7,7 @@ import type { ModelPricing } from "../cost/pricing";
 import type { HistoryStore } from "../history/store";
 import type { CanUseTool, Hooks, PermissionMode } from "../hooks/types";
 import type { McpServerConfig } from "../integrations/mcp/config";
+import type { McpElicitationHandler } from "../integrations/mcp/elicitation-types";
 import type { ModelClient, ModelRequest, OutputFormat } from "../model/client";
 import type { QuerySettingKey } from "../model/model-setting-keys";
 import type { ModelSettings, ModelSettingsInput } from "../model/model-settings";
@@ -170,6 +171,12 @@ export interface AgentOptions<T = unknown> extends ModelSettingsInput {
   disallowedTools?: Array<string | RegExp>;
   /** MCP servers whose tools the agent uses (needs `@modelcontextprotocol/sdk`). */
   mcpServers?: Record<string, McpServerConfig>;
+  /**
+   * Answers MCP servers' questions asked during a tool call (elicitation, form and URL modes): the
+   * person's answer, `accept` with `content`, `decline` or `cancel`. Fields left out of an accepted
+   * form get the schema's defaults. With it the MCP client declares the elicitation capability.
+   */
+  onElicitation?: McpElicitationHandler;
   /**
    * OpenTelemetry spans (`invoke_agent`, `chat <model>`, `execute_tool <name>`, `compaction`) with
    * the GenAI semantic conventions. Needs `@opentelemetry/api`; a no-op without it. @default off

@@ -75,6 +75,8 @@ export interface McpServerStatus {
   status: "connected" | "failed";
   error?: string;
   tools?: string[];
+  /** Tools the server lists that the agent cannot call, and why (e.g. they require MCP tasks). */
+  skipped?: Array<{ tool: string; reason: string }>;
 }
 
 /** The system messages a query may yield. */

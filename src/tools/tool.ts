@@ -72,6 +72,11 @@ export interface Tool<Input = any> {
   readonly description?: string;
   /** JSON Schema of the input, as sent to the model. */
   readonly inputSchema: JsonSchema;
+  /**
+   * The input schema as the tool's source declared it, where `inputSchema` had to be simplified for
+   * the Messages API (an MCP tool's top-level `oneOf`/`anyOf`/`allOf`, its `$schema`); absent otherwise.
+   */
+  readonly sourceInputSchema?: JsonSchema;
   /** Read-only tools may run concurrently with other read-only calls. */
   readonly readOnly: boolean;
   /**

@@ -149,6 +149,9 @@ function createOverlapProbes(): { tools: ReturnType<typeof defineTool>[]; maxInF
   return { tools, maxInFlight };
 }
 
+/** The stdio fixture's tool that requires tasks: reported in the status, not offered. */
+const TASK_ONLY = { tool: "background_job", reason: "it requires MCP tasks, which this client does not run" };
+
 describe("createAgent with mcpServers (real MCP servers)", () => {
   const cleanups: Array<() => Promise<void> | void> = [];
 
@@ -190,7 +193,7 @@ describe("createAgent with mcpServers (real MCP servers)", () => {
     const messages = await collect(agent.query("Use the MCP tools"));
 
     expect(mcpServersOnInit(messages)).toEqual([
-      { name: "local", status: "connected", tools: stdioFixtureTools("local") },
+      { name: "local", status: "connected", tools: stdioFixtureTools("local"), skipped: [TASK_ONLY] },
       { name: "remote", status: "connected", tools: ["mcp__remote__shout"] },
     ]);
     const init = messages[0] as Extract<SDKMessage, { subtype: "init" }>;
@@ -289,7 +292,7 @@ describe("createAgent with mcpServers (real MCP servers)", () => {
     const messages = await collect(agent.query("Go"));
 
     expect(mcpServersOnInit(messages)).toEqual([
-      { name: "healthy", status: "connected", tools: stdioFixtureTools("healthy") },
+      { name: "healthy", status: "connected", tools: stdioFixtureTools("healthy"), skipped: [TASK_ONLY] },
       { name: "missing", status: "failed", error: expect.stringContaining("ENOENT") },
       {
         name: "crashing",
@@ -394,7 +397,7 @@ describe("createAgent with mcpServers (real MCP servers)", () => {
         status: "failed",
         error: "The server closed the connection unexpectedly. Server stderr: fatal: crashing on purpose",
       },
-      { name: "steady", status: "connected", tools: stdioFixtureTools("steady") },
+      { name: "steady", status: "connected", tools: stdioFixtureTools("steady"), skipped: [TASK_ONLY] },
     ]);
   });
 

@@ -18,7 +18,8 @@ export type CallMcpTool = (
 
 /**
  * The server's tool `tool`, offered to the model as `exposedName`. Any JSON object is accepted as
- * input: the server validates its arguments itself.
+ * input: the server validates its arguments itself. Where the schema had to be simplified for the
+ * Messages API, the server's own is kept as `sourceInputSchema`.
  */
 export function adaptMcpTool(
   tool: McpTool,
@@ -26,11 +27,14 @@ export function adaptMcpTool(
   callTool: CallMcpTool,
   deferLoading?: boolean,
 ): Tool<Record<string, unknown>> {
+  const inputSchema = schemaForModel(tool.inputSchema);
+  const simplified = Object.keys(inputSchema).length !== Object.keys(tool.inputSchema).length;
   return {
     ...(deferLoading === true ? { deferLoading: true } : {}),
+    ...(simplified ? { sourceInputSchema: structuredClone(tool.inputSchema) as JsonSchema } : {}),
     name: exposedName,
     description: tool.description ?? tool.title ?? tool.annotations?.title,
-    inputSchema: schemaForModel(tool.inputSchema),
+    inputSchema,
     readOnly: tool.annotations?.readOnlyHint === true,
     parseInput: acceptAnyObject,
     execute: (input, context) => callTool(tool.name, exposedName, input, context),

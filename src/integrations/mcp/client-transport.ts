@@ -3,7 +3,7 @@
  * server's stderr for error reports.
  * @module
  */
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { McpServerConfig } from "./config";
 import type { McpClientSdk } from "./load-client-sdk";
 import { ProcessGroupStdioTransport } from "./stdio-transport";
@@ -32,14 +32,21 @@ export interface ClientTransportHandle {
  * Creates the transport a config asks for. Throws for a config that names no known transport or
  * holds an invalid URL (the caller reports it as the server's failure).
  */
-export function createClientTransport(config: McpServerConfig, sdk: McpClientSdk): ClientTransportHandle {
+export function createClientTransport(
+  config: McpServerConfig,
+  sdk: McpClientSdk,
+  authorizedFetch?: FetchLike,
+): ClientTransportHandle {
   const type = config.type ?? ("command" in config ? "stdio" : undefined);
   switch (type) {
     case "stdio":
       return createStdioTransport(config as Extract<McpServerConfig, { type: "stdio" }>, sdk);
     case "http": {
       const { url, headers } = config as Extract<McpServerConfig, { type: "http" }>;
-      const transport = new sdk.StreamableHTTPClientTransport(parseUrl(url), { requestInit: { headers } });
+      const transport = new sdk.StreamableHTTPClientTransport(parseUrl(url), {
+        requestInit: { headers },
+        ...(authorizedFetch ? { fetch: authorizedFetch } : {}),
+      });
       return { transport, pid: () => null, stderrTail: () => "" };
     }
     case "sse": {
@@ -104,7 +111,8 @@ function quotedTail(text: string): string {
   return (firstBreak === -1 ? tail : tail.slice(firstBreak + 1)).trim();
 }
 
-function parseUrl(url: string): URL {
+/** The URL of a config, parsed; its text is never quoted (it may carry a token). */
+export function parseUrl(url: string): URL {
   try {
     return new URL(url);
   } catch {

@@ -2,8 +2,13 @@
  * MCP server configuration (types and defaults only: the root entry never loads the MCP SDK).
  * @module
  */
+import type { McpHttpAuth, McpOAuthClientProvider } from "./oauth/auth-options";
 
-/** How long connecting to one server (start + `initialize` + `tools/list`) may take, by default. */
+/**
+ * How long connecting to one server (start + `initialize` + `tools/list`) may take, by default. An
+ * `http` server whose `auth` may ask a person to authorize in a browser gets
+ * `DEFAULT_MCP_AUTHORIZATION_TIMEOUT_MS` (5 minutes) instead.
+ */
 export const DEFAULT_MCP_CONNECT_TIMEOUT_MS = 30_000;
 
 /**
@@ -14,7 +19,10 @@ export const DEFAULT_MCP_TOOL_TIMEOUT_MS = 600_000;
 
 /** Settings every kind of server accepts. */
 export interface McpServerTimeouts {
-  /** How long connecting (spawn + initialize + tools/list) may take. @default 30000 */
+  /**
+   * How long connecting (spawn + initialize + tools/list, and an authorization) may take.
+   * @default 30000 (300000 for an `http` server whose `auth` may ask a person)
+   */
   connectTimeoutMs?: number;
   /** How long one tool call may take; server progress notifications restart the clock. @default 600000 */
   toolTimeoutMs?: number;
@@ -23,6 +31,41 @@ export interface McpServerTimeouts {
    * search (`AgentOptions.toolSearch`). For servers with many tools. @default false
    */
   deferLoading?: boolean;
+  /**
+   * Offer the model two read-only tools for this server's resources, `mcp__<server>__list_resources`
+   * and `mcp__<server>__read_resource` (when the server offers resources). @default false
+   */
+  resourceTools?: boolean;
+  /**
+   * Receives the server's log messages (`notifications/message`), configured secrets redacted.
+   * Must not throw (errors are ignored).
+   */
+  onLog?: (entry: McpLogEntry) => void;
+  /**
+   * Receives the progress a server reports during a tool call (each report also restarts the
+   * call's `toolTimeoutMs`). Must not throw (errors are ignored).
+   */
+  onProgress?: (progress: McpProgress) => void;
+}
+
+/** A server's log message. */
+export interface McpLogEntry {
+  server: string;
+  /** The syslog level the server gave: `debug`, `info`, `notice`, `warning`, `error`, … */
+  level: string;
+  logger?: string;
+  /** What the server logged: a string or any JSON value. */
+  data: unknown;
+}
+
+/** A progress report of a running tool call. */
+export interface McpProgress {
+  server: string;
+  /** The exposed tool name, `mcp__<server>__<tool>`. */
+  tool: string;
+  progress: number;
+  total?: number;
+  message?: string;
 }
 
 /**
@@ -45,6 +88,12 @@ export interface McpHttpServerConfig extends McpServerTimeouts {
   url: string;
   /** Sent with every request (e.g. `Authorization`). Values never appear in reported errors. */
   headers?: Record<string, string>;
+  /**
+   * OAuth 2.1, as the MCP authorization spec has it (see {@link McpHttpAuth}), or an object
+   * implementing the MCP SDK's `OAuthClientProvider`, used as it is. Tokens and secrets never
+   * appear in reported errors, history or messages.
+   */
+  auth?: McpHttpAuth | McpOAuthClientProvider;
 }
 
 /** A server over the legacy HTTP+SSE transport. */

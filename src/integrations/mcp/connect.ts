@@ -6,8 +6,11 @@
 import { AbortError } from "../../errors";
 import type { McpServerStatus } from "../../messages/sdk-messages";
 import type { Tool } from "../../tools/tool";
+import type { McpCatalog } from "./catalog-types";
 import type { McpServerConfig } from "./config";
+import type { McpElicitationHandler } from "./elicitation-types";
 import { loadMcpClientSdk } from "./load-client-sdk";
+import { createCatalog } from "./server-catalog";
 import { ServerConnection } from "./server-connection";
 import { serverNameSegments } from "./tool-names";
 
@@ -34,10 +37,18 @@ export interface ConnectMcpServersOptions {
   clientName?: string;
   /** The client version sent in `initialize`. @default "1.0.0" */
   clientVersion?: string;
+  /**
+   * Answers servers' questions (`elicitation/create`, form and URL modes). With it the client
+   * declares the elicitation capability; without it, none (servers should not ask).
+   */
+  onElicitation?: McpElicitationHandler;
 }
 
-/** The live connections made by {@link connectMcpServers}. */
-export interface McpConnections {
+/**
+ * The live connections made by {@link connectMcpServers}; with the servers' resources and prompts
+ * ({@link McpCatalog}).
+ */
+export interface McpConnections extends McpCatalog {
   /**
    * The tools of every connected server, named `mcp__<server>__<tool>`, in config order. A fresh
    * array on each call; it changes after `onToolsChanged`.
@@ -98,6 +109,7 @@ export async function connectMcpServers(
         clientInfo,
         signal: options.signal,
         onToolsChanged,
+        onElicitation: options.onElicitation,
       }),
     ),
   );
@@ -111,6 +123,7 @@ export async function connectMcpServers(
 function connectionsOf(connections: readonly ServerConnection[]): McpConnections {
   let closing: Promise<void> | undefined;
   return {
+    ...createCatalog(connections),
     tools: () => connections.flatMap((connection) => connection.tools()),
     statuses: () => connections.map((connection) => connection.status()),
     close: () => {

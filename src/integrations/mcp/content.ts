@@ -24,14 +24,18 @@ const MAX_INLINE_BINARY_CHARS = 256;
 
 /**
  * Converts an MCP tool result to a {@link ToolOutput}: text stays text, JPEG, PNG, GIF and WebP
- * images become base64 image blocks, anything else (resources, links, audio, other image types such
- * as SVG, which the Messages API refuses) becomes text holding the block as JSON
- * (with long binary payloads elided). `isError: true` is kept, and an error's text goes through
- * `redactError` (a failing server often quotes its own credentials: "401 for token …").
+ * images become base64 image blocks, an embedded text resource becomes its text (an image one an
+ * image block) and a resource link a line naming it, as the model reads them; anything else
+ * (audio, other image types such as SVG, which the Messages API refuses, binary resources) becomes
+ * text holding the block as JSON (with long binary payloads elided). `isError: true` is kept, and
+ * an error's text goes through `redactError` (a failing server often quotes its own credentials:
+ * "401 for token …"); every text goes through `redactText` (secrets the client learned, such as
+ * OAuth tokens, which no server should echo to the model).
  */
 export function toolOutputFromMcpResult(
   result: McpCallResult,
   redactError: (text: string) => string = (text) => text,
+  redactText: (text: string) => string = (text) => text,
 ): ToolOutput {
   const isError = result.isError === true;
   const blocks = contentBlocksOf(result).filter((block) => block.type !== "text" || block.text !== "");
@@ -40,11 +44,11 @@ export function toolOutputFromMcpResult(
       ? { content: "The MCP tool reported an error without any content.", isError }
       : { content: "" };
   }
-  if (!isError) return { content: blocks };
+  const redact = isError ? (text: string) => redactError(redactText(text)) : redactText;
   const redacted = blocks.map((block) =>
-    block.type === "text" ? { type: "text" as const, text: redactError(block.text) } : block,
+    block.type === "text" ? { type: "text" as const, text: redact(block.text) } : block,
   );
-  return { content: redacted, isError };
+  return isError ? { content: redacted, isError } : { content: redacted };
 }
 
 function contentBlocksOf(result: McpCallResult): Array<TextBlock | ImageBlock> {
@@ -56,19 +60,53 @@ function contentBlocksOf(result: McpCallResult): Array<TextBlock | ImageBlock> {
 }
 
 function blockFromMcpContent(block: unknown): TextBlock | ImageBlock {
-  const candidate = block as { type?: unknown; text?: unknown; data?: unknown; mimeType?: unknown };
+  const candidate = block as {
+    type?: unknown;
+    text?: unknown;
+    data?: unknown;
+    mimeType?: unknown;
+    resource?: unknown;
+  };
   if (candidate?.type === "text" && typeof candidate.text === "string")
     return { type: "text", text: candidate.text };
-  const mediaType = typeof candidate?.mimeType === "string" ? candidate.mimeType.toLowerCase() : undefined;
+  if (candidate?.type === "image" && typeof candidate.data === "string") {
+    const image = imageBlock(candidate.mimeType, candidate.data);
+    if (image) return image;
+  }
+  if (candidate?.type === "resource_link") return resourceLinkText(block as Record<string, unknown>);
   if (
-    candidate?.type === "image" &&
-    typeof candidate.data === "string" &&
-    mediaType !== undefined &&
-    API_IMAGE_TYPES.has(mediaType)
+    candidate?.type === "resource" &&
+    typeof candidate.resource === "object" &&
+    candidate.resource !== null
   ) {
-    return { type: "image", source: { type: "base64", media_type: mediaType, data: candidate.data } };
+    const embedded = embeddedResourceBlock(candidate.resource as Record<string, unknown>);
+    if (embedded) return embedded;
   }
   return jsonText(block);
+}
+
+function imageBlock(mimeType: unknown, data: string): ImageBlock | undefined {
+  const mediaType = typeof mimeType === "string" ? mimeType.toLowerCase() : undefined;
+  if (mediaType === undefined || !API_IMAGE_TYPES.has(mediaType)) return undefined;
+  return { type: "image", source: { type: "base64", media_type: mediaType, data } };
+}
+
+/** A link the model can ask about (with the resource tools, or by naming it): one line of text. */
+function resourceLinkText(link: Record<string, unknown>): TextBlock {
+  const parts = [`Resource link: ${String(link.uri)}`];
+  if (typeof link.name === "string") parts.push(`name: ${link.name}`);
+  if (typeof link.mimeType === "string") parts.push(`type: ${link.mimeType}`);
+  if (typeof link.description === "string") parts.push(`description: ${link.description}`);
+  return { type: "text", text: parts.join("; ") };
+}
+
+/** An embedded text resource as its text, an image one as an image; `undefined` for other binaries. */
+function embeddedResourceBlock(resource: Record<string, unknown>): TextBlock | ImageBlock | undefined {
+  if (typeof resource.text === "string") {
+    return { type: "text", text: `Resource ${String(resource.uri)}:\n${resource.text}` };
+  }
+  if (typeof resource.blob === "string") return imageBlock(resource.mimeType, resource.blob);
+  return undefined;
 }
 
 function jsonText(value: unknown): TextBlock {

@@ -29,6 +29,11 @@ export function isRequestTimeout(error: unknown): boolean {
 /** An error's message; HTTP transport errors also name their status, which their message may omit. */
 export function messageOf(error: unknown): string {
   if (!(error instanceof Error)) return textOf(error);
+  // OAuth errors of the SDK may come without a message: their name and code say what happened.
+  if (error.message === "") {
+    const { errorCode } = error as { errorCode?: unknown };
+    return typeof errorCode === "string" ? `${error.name}: ${errorCode}` : error.name;
+  }
   const status = (error as { code?: unknown }).code;
   const isHttpStatus = typeof status === "number" && status >= 100 && status <= 599;
   return isHttpStatus && !error.message.includes(String(status))

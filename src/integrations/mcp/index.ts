@@ -10,10 +10,20 @@ import { registerRunTimeModule } from "../../shared/run-time-import";
 import { connectMcpServers as connect } from "./connect";
 
 export type { McpServerStatus } from "../../messages/sdk-messages";
+export type {
+  McpCatalog,
+  McpPromptInfo,
+  McpPromptResult,
+  McpResourceContents,
+  McpResourceInfo,
+  McpResourceTemplateInfo,
+} from "./catalog-types";
 export {
   DEFAULT_MCP_CONNECT_TIMEOUT_MS,
   DEFAULT_MCP_TOOL_TIMEOUT_MS,
   type McpHttpServerConfig,
+  type McpLogEntry,
+  type McpProgress,
   type McpServerConfig,
   type McpServerTimeouts,
   type McpSseServerConfig,
@@ -26,6 +36,29 @@ export {
   DEFAULT_MCP_CLIENT_VERSION,
   type McpConnections,
 } from "./connect";
+export type {
+  McpElicitationAnswer,
+  McpElicitationContext,
+  McpElicitationHandler,
+  McpElicitationRequest,
+} from "./elicitation-types";
+export {
+  DEFAULT_MCP_AUTHORIZATION_TIMEOUT_MS,
+  type McpHttpAuth,
+  type McpOAuthClientProvider,
+  type McpPrivateKeyJwt,
+  type McpStoredCredentials,
+  type McpTokenStore,
+} from "./oauth/auth-options";
+export {
+  createMcpTokenStore,
+  DEFAULT_MCP_TOKEN_KEY_PREFIX,
+  DEFAULT_MCP_TOKEN_TABLE,
+  type McpTokenPostgresClient,
+  type McpTokenRedisClient,
+  type McpTokenSqliteDatabase,
+  type McpTokenStoreOptions,
+} from "./oauth/token-stores";
 export {
   type CreateMcpServerOptions,
   createMcpServer,

@@ -8,7 +8,11 @@ import type { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js
 import type { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
-import type { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import type {
+  ElicitRequestSchema,
+  LoggingMessageNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { InvalidOptionError } from "../../errors";
 
 /** The parts of the MCP SDK the connector uses. */
@@ -23,6 +27,8 @@ export interface McpClientSdk {
   StreamableHTTPClientTransport: typeof StreamableHTTPClientTransport;
   SSEClientTransport: typeof SSEClientTransport;
   ToolListChangedNotificationSchema: typeof ToolListChangedNotificationSchema;
+  ElicitRequestSchema: typeof ElicitRequestSchema;
+  LoggingMessageNotificationSchema: typeof LoggingMessageNotificationSchema;
 }
 
 let loading: Promise<McpClientSdk> | undefined;
@@ -62,6 +68,8 @@ async function importClientSdk(): Promise<McpClientSdk> {
     StreamableHTTPClientTransport: streamableHttp.StreamableHTTPClientTransport,
     SSEClientTransport: sse.SSEClientTransport,
     ToolListChangedNotificationSchema: types.ToolListChangedNotificationSchema,
+    ElicitRequestSchema: types.ElicitRequestSchema,
+    LoggingMessageNotificationSchema: types.LoggingMessageNotificationSchema,
   };
 }
 

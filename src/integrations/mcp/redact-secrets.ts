@@ -3,18 +3,30 @@
  * password and query values of a server URL) out of the error messages we report about MCP servers.
  * @module
  */
-import { redact, urlSecretsOf } from "../../shared/redact";
+import { REDACTED, redact, urlSecretsOf } from "../../shared/redact";
 import type { McpServerConfig } from "./config";
 
 /** Values shorter than this are too common to redact meaningfully (`1`, `true`, `/usr`). */
 const MIN_SECRET_LENGTH = 6;
 
-/** Returns a function that replaces every configured secret value in a text with `[redacted]`. */
-export function secretRedactor(config: McpServerConfig): (text: string) => string {
-  const secrets = secretValuesOf(config)
-    .filter((value) => value.length >= MIN_SECRET_LENGTH)
-    .sort((a, b) => b.length - a.length);
-  return (text) => redact(text, secrets); // credential-shaped strings go too
+/**
+ * Returns a function that replaces every configured secret value in a text with `[redacted]`, and
+ * every secret `learned()` returns at that moment (OAuth tokens obtained while connected).
+ */
+export function secretRedactor(
+  config: McpServerConfig,
+  learned: () => readonly string[] = () => [],
+): (text: string) => string {
+  const secrets = usable(secretValuesOf(config));
+  return (text) => {
+    const more = learned();
+    // credential-shaped strings go too
+    return redact(text, more.length === 0 ? secrets : usable([...secrets, ...more]));
+  };
+}
+
+function usable(values: string[]): string[] {
+  return values.filter((value) => value.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
 }
 
 function secretValuesOf(config: McpServerConfig): string[] {
@@ -29,5 +41,16 @@ function secretValuesOf(config: McpServerConfig): string[] {
     }
   }
   if ("url" in config && typeof config.url === "string") values.push(...urlSecretsOf(config.url));
+  const auth = "auth" in config ? (config.auth as Record<string, unknown> | undefined) : undefined;
+  if (auth && typeof auth.clientSecret === "string") values.push(auth.clientSecret);
   return values.filter((value): value is string => typeof value === "string");
+}
+
+/** Replaces each of `secrets` (long enough to mean something) in `text`; nothing else. */
+export function redactSecrets(text: string, secrets: readonly string[]): string {
+  let clean = text;
+  for (const secret of usable([...secrets])) {
+    if (clean.includes(secret)) clean = clean.split(secret).join(REDACTED);
+  }
+  return clean;
 }

@@ -6,25 +6,28 @@
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
-import { InvalidOptionError } from "../../errors";
 import type { McpServerStatus } from "../../messages/sdk-messages";
-import { MAX_TIMER_MS } from "../../shared/signals";
 import type { Tool, ToolContext, ToolOutput } from "../../tools/tool";
 import { adaptMcpTool } from "./adapt-tool";
 import { settledWithin, startConnectDeadline, untilAborted } from "./bounded-waits";
 import { type ClientTransportHandle, createClientTransport } from "./client-transport";
 import { DEFAULT_MCP_CONNECT_TIMEOUT_MS, DEFAULT_MCP_TOOL_TIMEOUT_MS, type McpServerConfig } from "./config";
+import { authorizationOf, terminateHttpSession, validateTimeouts } from "./connection-setup";
 import { toolOutputFromMcpResult } from "./content";
+import { answerElicitation, ELICITATION_CAPABILITY, elicitationRequestOf } from "./elicitation";
+import type { McpElicitationHandler } from "./elicitation-types";
 import { isRequestTimeout, messageOf, toolFailure, withStderr } from "./failure-texts";
 import type { McpClientSdk } from "./load-client-sdk";
-import { secretRedactor } from "./redact-secrets";
+import { DEFAULT_MCP_AUTHORIZATION_TIMEOUT_MS } from "./oauth/auth-options";
+import { type HttpAuthorization, mayAskPerson } from "./oauth/http-auth";
+import { redactSecrets, secretRedactor } from "./redact-secrets";
+import { RESOURCE_TOOL_NAMES, resourceTools } from "./resource-tools";
+import { type CatalogAccess, createCatalog } from "./server-catalog";
+import { callQuietly, forwardLog, forwardProgress } from "./server-notices";
 import { exposedToolNames } from "./tool-names";
 
 /** How long closing waits for a stdio server's process to be gone (the SDK escalates to SIGKILL after 4 s). */
 const PROCESS_EXIT_WAIT_MS = 6_000;
-
-/** How long closing waits for an HTTP server to acknowledge the end of its session. */
-const SESSION_TERMINATION_WAIT_MS = 2_000;
 
 /** A guard against servers that paginate forever. */
 const MAX_TOOL_LIST_PAGES = 1_000;
@@ -42,6 +45,8 @@ export interface ServerConnectionOptions {
   signal?: AbortSignal;
   /** Called when this server's tool list changed after connecting. Must not throw (errors are ignored). */
   onToolsChanged: () => void;
+  /** Answers the server's questions; without it the elicitation capability is not declared. */
+  onElicitation?: McpElicitationHandler;
 }
 
 type ConnectionState =
@@ -54,6 +59,8 @@ type ConnectionState =
 export class ServerConnection {
   private state: ConnectionState = { kind: "connecting" };
   private adaptedTools: Tool[] = [];
+  /** Listed tools that cannot be called here (they require tasks), for the status. */
+  private skipped: Array<{ tool: string; reason: string }> = [];
   private toolsFingerprint = "";
   private closing: Promise<void> | undefined;
   private refreshing: Promise<void> | undefined;
@@ -64,8 +71,12 @@ export class ServerConnection {
   /** Settles when the listing in flight finishes. */
   private refreshStep: Promise<void> = Promise.resolve();
   private readonly lifetime = new AbortController();
+  /** The exposed names of the tool calls in flight (the context of a server's question). */
+  private readonly runningCalls: string[] = [];
   private readonly processClosed: Promise<void>;
-  private readonly redact: (text: string) => string;
+  readonly redact: (text: string) => string;
+  /** Redacts what the client learned while connected (OAuth tokens) from every tool result. */
+  private readonly redactLearned: (text: string) => string;
   private readonly connectTimeoutMs: number;
   private readonly toolTimeoutMs: number;
 
@@ -73,9 +84,16 @@ export class ServerConnection {
     private readonly options: ServerConnectionOptions,
     private readonly client: Client | undefined,
     private readonly handle: ClientTransportHandle | undefined,
+    private readonly authorization?: HttpAuthorization,
   ) {
-    this.redact = secretRedactor(options.config);
-    this.connectTimeoutMs = options.config.connectTimeoutMs ?? DEFAULT_MCP_CONNECT_TIMEOUT_MS;
+    this.redact = secretRedactor(options.config, () => authorization?.secrets() ?? []);
+    this.redactLearned = authorization
+      ? (text) => redactSecrets(text, authorization.secrets())
+      : (text) => text;
+    const auth = options.config.type === "http" ? options.config.auth : undefined;
+    this.connectTimeoutMs =
+      options.config.connectTimeoutMs ??
+      (mayAskPerson(auth) ? DEFAULT_MCP_AUTHORIZATION_TIMEOUT_MS : DEFAULT_MCP_CONNECT_TIMEOUT_MS);
     this.toolTimeoutMs = options.config.toolTimeoutMs ?? DEFAULT_MCP_TOOL_TIMEOUT_MS;
     let markProcessClosed!: () => void;
     this.processClosed = new Promise((resolve) => (markProcessClosed = resolve));
@@ -95,21 +113,36 @@ export class ServerConnection {
    */
   static async open(options: ServerConnectionOptions): Promise<ServerConnection> {
     let handle: ClientTransportHandle;
+    let authorization: HttpAuthorization | undefined;
     try {
       validateTimeouts(options.config);
-      handle = createClientTransport(options.config, options.sdk);
+      authorization = await authorizationOf(options);
+      handle = createClientTransport(options.config, options.sdk, authorization?.fetch);
     } catch (error) {
+      await authorization?.close();
       const connection = new ServerConnection(options, undefined, undefined);
       connection.state = { kind: "failed", error: connection.redact(messageOf(error)) };
       return connection;
     }
-    const client = new options.sdk.Client(options.clientInfo, { capabilities: {} });
+    const { onElicitation } = options;
+    const capabilities = onElicitation ? ELICITATION_CAPABILITY : {};
+    const client = new options.sdk.Client(options.clientInfo, { capabilities });
     // Transport errors also surface as failed requests; the background copies carry nothing more.
     client.onerror = () => {};
-    const connection = new ServerConnection(options, client, handle);
+    const connection = new ServerConnection(options, client, handle, authorization);
     client.setNotificationHandler(options.sdk.ToolListChangedNotificationSchema, () =>
       connection.refreshTools(),
     );
+    client.setNotificationHandler(options.sdk.LoggingMessageNotificationSchema, (notification) =>
+      forwardLog(options.config, options.name, notification.params, connection.redact),
+    );
+    if (onElicitation) {
+      client.setRequestHandler(options.sdk.ElicitRequestSchema, (request, extra) => {
+        const toolName = connection.runningCalls.length === 1 ? connection.runningCalls[0] : undefined;
+        const context = { signal: extra.signal, ...(toolName ? { toolName } : {}) };
+        return answerElicitation(onElicitation, elicitationRequestOf(options.name, request), context);
+      });
+    }
     await connection.connect();
     return connection;
   }
@@ -118,8 +151,12 @@ export class ServerConnection {
   status(): McpServerStatus {
     const { name } = this.options;
     switch (this.state.kind) {
-      case "connected":
-        return { name, status: "connected", tools: this.adaptedTools.map((tool) => tool.name) };
+      case "connected": {
+        const tools = this.adaptedTools.map((tool) => tool.name);
+        return this.skipped.length > 0
+          ? { name, status: "connected", tools, skipped: this.skipped.map((entry) => ({ ...entry })) }
+          : { name, status: "connected", tools };
+      }
       case "failed":
         return { name, status: "failed", error: this.state.error };
       case "crashed":
@@ -132,6 +169,31 @@ export class ServerConnection {
   /** The server's tools, named `mcp__<server>__<tool>`; empty unless connected (and not closed). */
   tools(): Tool[] {
     return this.state.kind === "connected" && !this.closing ? [...this.adaptedTools] : [];
+  }
+
+  /**
+   * The client for resources and prompts, when connected and the server declared `capability`;
+   * with the redaction and timeout its requests use.
+   */
+  catalogAccess(capability: "resources" | "prompts"): CatalogAccess | undefined {
+    if (this.state.kind !== "connected" || this.closing || !this.client) return undefined;
+    if (!this.client.getServerCapabilities()?.[capability]) return undefined;
+    return {
+      client: this.client,
+      redact: this.redact,
+      timeoutMs: this.connectTimeoutMs,
+      signal: this.lifetime.signal,
+    };
+  }
+
+  /** The server's name in `mcpServers`. */
+  get name(): string {
+    return this.options.name;
+  }
+
+  /** Whether the server is connected (and not closed). */
+  get connected(): boolean {
+    return this.state.kind === "connected" && !this.closing;
   }
 
   /** Closes the client and transport and waits for a stdio server's process to be gone. Idempotent. */
@@ -218,12 +280,15 @@ export class ServerConnection {
   /** Adapts a listing; returns whether it differs from the previous one. */
   private replaceTools(listed: readonly McpTool[]): boolean {
     const callable = listed.filter((tool) => tool.execution?.taskSupport !== "required");
+    this.skipped = listed
+      .filter((tool) => tool.execution?.taskSupport === "required")
+      .map((tool) => ({ tool: tool.name, reason: "it requires MCP tasks, which this client does not run" }));
     const fingerprint = JSON.stringify(callable);
     if (fingerprint === this.toolsFingerprint) return false;
-    const names = exposedToolNames(
-      this.options.segment,
-      callable.map((tool) => tool.name),
-    );
+    const browse =
+      this.options.config.resourceTools === true && this.catalogAccess("resources") !== undefined;
+    const bare = [...callable.map((tool) => tool.name), ...(browse ? RESOURCE_TOOL_NAMES : [])];
+    const names = exposedToolNames(this.options.segment, bare);
     this.adaptedTools = callable.map((tool, index) =>
       adaptMcpTool(
         tool,
@@ -232,6 +297,10 @@ export class ServerConnection {
         this.options.config.deferLoading,
       ),
     );
+    if (browse) {
+      const exposed = [names[callable.length]!, names[callable.length + 1]!] as const;
+      this.adaptedTools.push(...resourceTools(this.options.name, exposed, createCatalog([this])));
+    }
     this.toolsFingerprint = fingerprint;
     return true;
   }
@@ -246,16 +315,18 @@ export class ServerConnection {
     if (this.state.kind !== "connected" || this.closing) {
       return toolFailure(exposedName, `the MCP server "${this.options.name}" is not connected.`);
     }
+    this.runningCalls.push(exposedName);
     try {
       const result = await this.client!.callTool({ name: toolName, arguments: input }, undefined, {
         signal: context.signal,
         timeout: this.toolTimeoutMs,
         resetTimeoutOnProgress: true,
         // Asking for progress lets a long call keep its timeout alive.
-        onprogress: () => {},
+        onprogress: (progress) =>
+          forwardProgress(this.options.config, this.options.name, exposedName, progress, this.redact),
       });
       await this.toolListSettled(context.signal);
-      return toolOutputFromMcpResult(result, this.redact);
+      return toolOutputFromMcpResult(result, this.redact, this.redactLearned);
     } catch (error) {
       // The state may have changed while the call was running: quote a crash's stderr.
       const state = this.state as ConnectionState;
@@ -267,6 +338,8 @@ export class ServerConnection {
       }
       const detail = state.kind === "crashed" ? ` (${this.crashDescription()})` : "";
       return toolFailure(exposedName, this.redact(`${messageOf(error)}${detail}`));
+    } finally {
+      this.runningCalls.splice(this.runningCalls.indexOf(exposedName), 1);
     }
   }
 
@@ -301,11 +374,7 @@ export class ServerConnection {
   }
 
   private notifyToolsChanged(): void {
-    try {
-      this.options.onToolsChanged();
-    } catch {
-      // The callback must not throw; a throwing one cannot break the connection.
-    }
+    callQuietly(this.options.onToolsChanged);
   }
 
   private async shutdown(): Promise<void> {
@@ -313,31 +382,7 @@ export class ServerConnection {
     if (!this.client || !this.handle) return;
     await terminateHttpSession(this.handle);
     await this.client.close().catch(() => {});
+    await this.authorization?.close();
     if (this.handle.pid() !== null) await settledWithin(this.processClosed, PROCESS_EXIT_WAIT_MS);
-  }
-}
-
-/** Ends a Streamable HTTP session politely (HTTP DELETE), so the server can free it at once. */
-async function terminateHttpSession(handle: ClientTransportHandle): Promise<void> {
-  const transport = handle.transport as { sessionId?: string; terminateSession?: () => Promise<void> };
-  if (typeof transport.terminateSession !== "function" || transport.sessionId === undefined) return;
-  await settledWithin(transport.terminateSession(), SESSION_TERMINATION_WAIT_MS);
-}
-
-/** Throws {@link InvalidOptionError} (the server is then reported failed) for a timeout a timer cannot keep. */
-function validateTimeouts(config: McpServerConfig): void {
-  for (const key of ["connectTimeoutMs", "toolTimeoutMs"] as const) {
-    const value = config[key];
-    if (value === undefined) continue;
-    if (!(typeof value === "number" && Number.isFinite(value) && value > 0)) {
-      throw new InvalidOptionError(
-        `${key} must be a positive number of milliseconds (got ${String(value)}).`,
-      );
-    }
-    if (value > MAX_TIMER_MS) {
-      throw new InvalidOptionError(
-        `${key} must be at most ${MAX_TIMER_MS} ms (about 24.8 days, the longest a timer can wait), got ${value}.`,
-      );
-    }
   }
 }

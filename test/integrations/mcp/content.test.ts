@@ -2,20 +2,58 @@ import { describe, expect, it } from "vitest";
 import { mcpResultFromToolOutput, toolOutputFromMcpResult } from "../../../src/integrations/mcp/content";
 
 describe("toolOutputFromMcpResult", () => {
+  it("gives the model a resource link as a line naming it and an embedded resource as its content", () => {
+    expect(
+      toolOutputFromMcpResult({
+        content: [
+          {
+            type: "resource_link",
+            uri: "file:///a.txt",
+            name: "a.txt",
+            mimeType: "text/plain",
+            description: "notes",
+          },
+          { type: "resource", resource: { uri: "file:///b.md", mimeType: "text/markdown", text: "# B" } },
+          { type: "resource", resource: { uri: "file:///c.png", mimeType: "image/png", blob: "iVBO" } },
+        ],
+      }),
+    ).toEqual({
+      content: [
+        {
+          type: "text",
+          text: "Resource link: file:///a.txt; name: a.txt; type: text/plain; description: notes",
+        },
+        { type: "text", text: "Resource file:///b.md:\n# B" },
+        { type: "image", source: { type: "base64", media_type: "image/png", data: "iVBO" } },
+      ],
+    });
+  });
+
+  it("redacts learned secrets from every text, successful or not", () => {
+    const redactLearned = (text: string) => text.replace("at-secret-token", "[redacted]");
+    expect(
+      toolOutputFromMcpResult(
+        { content: [{ type: "text", text: "token at-secret-token" }] },
+        undefined,
+        redactLearned,
+      ),
+    ).toEqual({ content: [{ type: "text", text: "token [redacted]" }] });
+  });
+
   it("keeps text and images, and turns other blocks into JSON text", () => {
     expect(
       toolOutputFromMcpResult({
         content: [
           { type: "text", text: "one" },
           { type: "image", data: "AAAA", mimeType: "image/gif" },
-          { type: "resource_link", uri: "file:///a.txt", name: "a.txt" },
+          { type: "audio", data: "QUJD", mimeType: "audio/wav" },
         ],
       }),
     ).toEqual({
       content: [
         { type: "text", text: "one" },
         { type: "image", source: { type: "base64", media_type: "image/gif", data: "AAAA" } },
-        { type: "text", text: '{"type":"resource_link","uri":"file:///a.txt","name":"a.txt"}' },
+        { type: "text", text: '{"type":"audio","data":"QUJD","mimeType":"audio/wav"}' },
       ],
     });
   });

@@ -1,0 +1,105 @@
+/**
+ * Sets up the `auth` of one `http` server: our provider (or the one passed), the loopback listener
+ * of the code flow, and the authorizing `fetch` its transport sends through.
+ * @module
+ */
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { InvalidOptionError } from "../../../errors";
+import type { McpHttpAuth, McpOAuthClientProvider } from "./auth-options";
+import { loadMcpAuthSdk } from "./load-auth-sdk";
+import { LoopbackRedirect } from "./loopback-redirect";
+import { createOAuthFetch } from "./oauth-fetch";
+import { LatticeOAuthProvider } from "./oauth-provider";
+
+/** An `http` server's authorization, ready for its transport. */
+export interface HttpAuthorization {
+  fetch: FetchLike;
+  /** The secrets known so far (tokens, client secret), to redact from what is reported. */
+  secrets(): string[];
+  /** Stops the loopback listener and ends a wait for the redirect. */
+  close(): Promise<void>;
+}
+
+/** Whether `auth` is a provider object passed through rather than our options. */
+export function isOAuthClientProvider(
+  auth: McpHttpAuth | McpOAuthClientProvider,
+): auth is McpOAuthClientProvider {
+  return typeof (auth as { tokens?: unknown }).tokens === "function";
+}
+
+/** Whether connecting may wait for a person to authorize in a browser. */
+export function mayAskPerson(auth: McpHttpAuth | McpOAuthClientProvider | undefined): boolean {
+  return auth !== undefined && !isOAuthClientProvider(auth) && auth.grant !== "client_credentials";
+}
+
+/**
+ * Prepares `auth` for the server `serverName` at `url`.
+ * @throws InvalidOptionError for options that cannot work (the server is then reported failed)
+ */
+export async function prepareHttpAuthorization(
+  serverName: string,
+  url: URL,
+  auth: McpHttpAuth | McpOAuthClientProvider,
+): Promise<HttpAuthorization> {
+  const sdk = await loadMcpAuthSdk();
+  const lifetime = new AbortController();
+  if (isOAuthClientProvider(auth)) {
+    const provider = auth as unknown as OAuthClientProvider;
+    return {
+      fetch: createOAuthFetch({ sdk, provider, serverUrl: url, signal: lifetime.signal }),
+      secrets: () => [],
+      close: async () => lifetime.abort(),
+    };
+  }
+  checkAuthOptions(auth);
+  const listener =
+    auth.grant === "client_credentials" ? undefined : await LoopbackRedirect.open(auth.redirectUri);
+  const addClientAuthentication =
+    auth.privateKeyJwt && auth.clientId
+      ? sdk.createPrivateKeyJwtAuth({
+          issuer: auth.clientId,
+          subject: auth.clientId,
+          privateKey: auth.privateKeyJwt.privateKey,
+          alg: auth.privateKeyJwt.algorithm,
+        })
+      : undefined;
+  const provider = new LatticeOAuthProvider({
+    serverName,
+    serverUrl: url.toString(),
+    auth,
+    listener,
+    addClientAuthentication,
+  });
+  return {
+    fetch: createOAuthFetch({ sdk, provider, serverUrl: url, signal: lifetime.signal }),
+    secrets: () => provider.secrets(),
+    close: async () => {
+      lifetime.abort();
+      await listener?.close();
+    },
+  };
+}
+
+function checkAuthOptions(auth: McpHttpAuth): void {
+  if (
+    auth.grant !== undefined &&
+    auth.grant !== "authorization_code" &&
+    auth.grant !== "client_credentials"
+  ) {
+    throw new InvalidOptionError('auth.grant must be "authorization_code" or "client_credentials".');
+  }
+  if (auth.grant === "client_credentials" && (!auth.clientId || !(auth.clientSecret || auth.privateKeyJwt))) {
+    throw new InvalidOptionError(
+      "auth.grant client_credentials needs auth.clientId and auth.clientSecret (or auth.privateKeyJwt).",
+    );
+  }
+  if (auth.privateKeyJwt && !auth.clientId) {
+    throw new InvalidOptionError("auth.privateKeyJwt needs auth.clientId.");
+  }
+  if (auth.redirect !== undefined && typeof auth.redirect !== "function") {
+    throw new InvalidOptionError(
+      "auth.redirect must be a function (authorizationUrl: URL) => Promise<void>.",
+    );
+  }
+}

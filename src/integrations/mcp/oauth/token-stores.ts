@@ -1,0 +1,180 @@
+/**
+ * `createMcpTokenStore`: where OAuth credentials of MCP servers are kept — a file (mode 0600), or
+ * a database a fleet shares (Redis, PostgreSQL, SQLite), on a client the caller opened and closes.
+ * @module
+ */
+import { randomBytes } from "node:crypto";
+import { chmod, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
+import { InvalidOptionError } from "../../../errors";
+import type { McpStoredCredentials, McpTokenStore } from "./auth-options";
+
+/** The Redis commands the store uses (an `ioredis` client fits). */
+export interface McpTokenRedisClient {
+  get(key: string): Promise<string | null>;
+  set(key: string, value: string): Promise<unknown>;
+  del(key: string): Promise<unknown>;
+}
+
+/** The PostgreSQL call the store uses (a `pg` Pool or Client fits). */
+export interface McpTokenPostgresClient {
+  query(text: string, values?: unknown[]): Promise<{ rows: Array<Record<string, unknown>> }>;
+}
+
+/** The SQLite calls the store uses (a `better-sqlite3` Database fits). */
+export interface McpTokenSqliteDatabase {
+  exec(sql: string): unknown;
+  prepare(sql: string): { get(...values: unknown[]): unknown; run(...values: unknown[]): unknown };
+}
+
+/** Options of {@link createMcpTokenStore}: exactly one place to keep credentials. */
+export type McpTokenStoreOptions =
+  | { path: string }
+  | { redis: McpTokenRedisClient; keyPrefix?: string }
+  | { postgres: McpTokenPostgresClient; table?: string }
+  | { sqlite: McpTokenSqliteDatabase; table?: string };
+
+/** The default Redis key prefix. */
+export const DEFAULT_MCP_TOKEN_KEY_PREFIX = "agent-lattice:mcp-oauth:";
+
+/** The default table of the SQL stores. */
+export const DEFAULT_MCP_TOKEN_TABLE = "agent_lattice_mcp_oauth";
+
+/**
+ * A token store for `auth.tokenStore`: credentials survive a restart and are shared by every
+ * process that opens the same file or database. What it keeps are secrets (access and refresh
+ * tokens, a registered client's secret): the file is created readable by its owner only, and a
+ * database should be as well guarded.
+ *
+ * @example
+ * const tokenStore = createMcpTokenStore({ path: `${os.homedir()}/.config/my-agent/mcp-tokens.json` });
+ * const agent = createAgent({ model, mcpServers: { crm: { type: "http", url, auth: { tokenStore } } } });
+ * @throws InvalidOptionError for options naming no place, or more than one
+ */
+export function createMcpTokenStore(options: McpTokenStoreOptions): McpTokenStore {
+  const kinds = ["path", "redis", "postgres", "sqlite"].filter((kind) => kind in (options ?? {}));
+  if (kinds.length !== 1) {
+    throw new InvalidOptionError("createMcpTokenStore takes exactly one of path, redis, postgres or sqlite.");
+  }
+  if ("path" in options) return fileTokenStore(options.path);
+  if ("redis" in options)
+    return redisTokenStore(options.redis, options.keyPrefix ?? DEFAULT_MCP_TOKEN_KEY_PREFIX);
+  const table = tableName(options.table ?? DEFAULT_MCP_TOKEN_TABLE);
+  return "postgres" in options
+    ? postgresTokenStore(options.postgres, table)
+    : sqliteTokenStore(options.sqlite, table);
+}
+
+function tableName(table: string): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(table)) {
+    throw new InvalidOptionError(
+      "The token store's table must be a plain SQL identifier (letters, digits, _).",
+    );
+  }
+  return table;
+}
+
+function parse(text: unknown): McpStoredCredentials | undefined {
+  return typeof text === "string" ? (JSON.parse(text) as McpStoredCredentials) : undefined;
+}
+
+/** A JSON file of every key's credentials, rewritten whole (temporary file, then rename). */
+function fileTokenStore(path: string): McpTokenStore {
+  let queue: Promise<unknown> = Promise.resolve();
+  const readAll = async (): Promise<Record<string, McpStoredCredentials>> => {
+    try {
+      return JSON.parse(await readFile(path, "utf8"));
+    } catch (error) {
+      if ((error as { code?: string }).code === "ENOENT") return {};
+      throw new Error("The MCP token file could not be read (it is not valid JSON).");
+    }
+  };
+  const change = (edit: (all: Record<string, McpStoredCredentials>) => void) => {
+    const next = queue.then(async () => {
+      const all = await readAll();
+      edit(all);
+      await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+      const temporary = `${path}.${randomBytes(6).toString("hex")}.tmp`;
+      await writeFile(temporary, JSON.stringify(all), { mode: 0o600 });
+      await chmod(temporary, 0o600);
+      await rename(temporary, path).catch(async (error) => {
+        await rm(temporary, { force: true });
+        throw error;
+      });
+    });
+    queue = next.catch(() => {});
+    return next;
+  };
+  return {
+    load: async (key) => (await readAll())[key],
+    save: (key, credentials) => change((all) => void (all[key] = credentials)),
+    delete: (key) => change((all) => void delete all[key]),
+  };
+}
+
+function redisTokenStore(redis: McpTokenRedisClient, prefix: string): McpTokenStore {
+  return {
+    load: async (key) => parse(await redis.get(prefix + key)),
+    save: async (key, credentials) => void (await redis.set(prefix + key, JSON.stringify(credentials))),
+    delete: async (key) => void (await redis.del(prefix + key)),
+  };
+}
+
+function postgresTokenStore(client: McpTokenPostgresClient, table: string): McpTokenStore {
+  let schema: Promise<unknown> | undefined;
+  const ready = () => {
+    schema ??= client
+      .query(`CREATE TABLE IF NOT EXISTS ${table} (key text PRIMARY KEY, credentials text NOT NULL)`)
+      .catch((error) => {
+        schema = undefined;
+        throw error;
+      });
+    return schema;
+  };
+  return {
+    load: async (key) => {
+      await ready();
+      const { rows } = await client.query(`SELECT credentials FROM ${table} WHERE key = $1`, [key]);
+      return parse(rows[0]?.credentials);
+    },
+    save: async (key, credentials) => {
+      await ready();
+      await client.query(
+        `INSERT INTO ${table} (key, credentials) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET credentials = EXCLUDED.credentials`,
+        [key, JSON.stringify(credentials)],
+      );
+    },
+    delete: async (key) => {
+      await ready();
+      await client.query(`DELETE FROM ${table} WHERE key = $1`, [key]);
+    },
+  };
+}
+
+function sqliteTokenStore(database: McpTokenSqliteDatabase, table: string): McpTokenStore {
+  let ready = false;
+  const prepared = () => {
+    if (!ready)
+      database.exec(`CREATE TABLE IF NOT EXISTS ${table} (key TEXT PRIMARY KEY, credentials TEXT NOT NULL)`);
+    ready = true;
+    return database;
+  };
+  return {
+    load: async (key) => {
+      const row = prepared().prepare(`SELECT credentials FROM ${table} WHERE key = ?`).get(key) as
+        | { credentials?: unknown }
+        | undefined;
+      return parse(row?.credentials);
+    },
+    save: async (key, credentials) => {
+      prepared()
+        .prepare(
+          `INSERT INTO ${table} (key, credentials) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET credentials = excluded.credentials`,
+        )
+        .run(key, JSON.stringify(credentials));
+    },
+    delete: async (key) => {
+      prepared().prepare(`DELETE FROM ${table} WHERE key = ?`).run(key);
+    },
+  };
+}
