@@ -2,7 +2,7 @@
  * Keeps secrets out of everything the command prints, streamed answer text included.
  * @module
  */
-import { redact } from "../shared/redact";
+import { CREDENTIAL_STARTS, GROWING_CREDENTIAL_SHAPES, redact, secretsWorthRedacting } from "../shared/redact";
 
 /** Replaces each secret in a text with `[redacted]`. */
 export interface Redactor {
@@ -16,19 +16,12 @@ export interface Redactor {
 }
 
 /**
- * Credential-shaped strings that `redact` removes whatever the secrets are (see model/redact.ts):
- * while one touches the end of the text it may still be growing.
+ * A redactor for the given secrets (empty and short values are ignored: they would mangle text;
+ * see `MIN_SECRET_LENGTH`). Credential-shaped strings go too, whatever the secrets.
  */
-const GROWING_CREDENTIALS = [/sk-ant-[A-Za-z0-9_-]*$/, /Bearer\s+[A-Za-z0-9._~+/-]*=*$/i];
-/** Beginnings of those credentials, held back while the text ends with a part of one. */
-const CREDENTIAL_STARTS = ["sk-ant-", "bearer "];
-
-/** A redactor for the given secrets (empty and very short values are ignored: they would mangle text). */
 export function createRedactor(secrets: ReadonlyArray<string | undefined>): Redactor {
-  const words = secrets.filter(
-    (secret): secret is string => typeof secret === "string" && secret.length >= 8,
-  );
-  const redactor = (text: string) => redact(text, words); // credential-shaped strings (sk-ant-…, Bearer …) go too
+  const words = secretsWorthRedacting(secrets);
+  const redactor = (text: string) => redact(text, words);
   redactor.unsafeTailStart = (text: string) => unsafeTailStart(text, words);
   return redactor;
 }
@@ -49,7 +42,7 @@ function unsafeTailStart(text: string, secrets: readonly string[]): number {
   for (const credentialStart of CREDENTIAL_STARTS) {
     start = Math.min(start, partialSuffixStart(text, credentialStart, true));
   }
-  for (const pattern of GROWING_CREDENTIALS) {
+  for (const pattern of GROWING_CREDENTIAL_SHAPES) {
     const match = pattern.exec(text);
     if (match) start = Math.min(start, match.index);
   }

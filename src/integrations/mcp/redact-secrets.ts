@@ -3,17 +3,13 @@
  * password and query values of a server URL) out of the error messages we report about MCP servers.
  * @module
  */
-import { redact, urlSecretsOf } from "../../shared/redact";
+import { redact, secretsWorthRedacting, urlSecretsOf } from "../../shared/redact";
 import type { McpServerConfig } from "./config";
-
-/** Values shorter than this are too common to redact meaningfully (`1`, `true`, `/usr`). */
-const MIN_SECRET_LENGTH = 6;
 
 /** Returns a function that replaces every configured secret value in a text with `[redacted]`. */
 export function secretRedactor(config: McpServerConfig): (text: string) => string {
-  const secrets = secretValuesOf(config)
-    .filter((value) => value.length >= MIN_SECRET_LENGTH)
-    .sort((a, b) => b.length - a.length);
+  // Short values (`1`, `true`, `/usr`) are too common to redact: the one minimum length applies.
+  const secrets = secretsWorthRedacting(secretValuesOf(config));
   return (text) => redact(text, secrets); // credential-shaped strings go too
 }
 
