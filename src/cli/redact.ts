@@ -2,7 +2,12 @@
  * Keeps secrets out of everything the command prints, streamed answer text included.
  * @module
  */
-import { CREDENTIAL_STARTS, GROWING_CREDENTIAL_SHAPES, redact, secretsWorthRedacting } from "../shared/redact";
+import {
+  CREDENTIAL_STARTS,
+  GROWING_CREDENTIAL_SHAPES,
+  redact,
+  secretsWorthRedacting,
+} from "../shared/redact";
 
 /** Replaces each secret in a text with `[redacted]`. */
 export interface Redactor {
