@@ -2,12 +2,7 @@
  * Keeps secrets out of everything the command prints, streamed answer text included.
  * @module
  */
-import {
-  CREDENTIAL_STARTS,
-  GROWING_CREDENTIAL_SHAPES,
-  redact,
-  secretsWorthRedacting,
-} from "../shared/redact";
+import { redact, secretsWorthRedacting, unsafeTailStart } from "../shared/redact";
 
 /** Replaces each secret in a text with `[redacted]`. */
 export interface Redactor {
@@ -29,36 +24,4 @@ export function createRedactor(secrets: ReadonlyArray<string | undefined>): Reda
   const redactor = (text: string) => redact(text, words);
   redactor.unsafeTailStart = (text: string) => unsafeTailStart(text, words);
   return redactor;
-}
-
-function unsafeTailStart(text: string, secrets: readonly string[]): number {
-  let start = text.length;
-  for (const secret of secrets) {
-    start = Math.min(start, partialSuffixStart(text, secret, false));
-    // A whole occurrence reaching over the cut is held with it, so it is redacted in one piece.
-    for (
-      let index = text.indexOf(secret);
-      index !== -1 && index < start;
-      index = text.indexOf(secret, index + 1)
-    ) {
-      if (index + secret.length > start) start = index;
-    }
-  }
-  for (const credentialStart of CREDENTIAL_STARTS) {
-    start = Math.min(start, partialSuffixStart(text, credentialStart, true));
-  }
-  for (const pattern of GROWING_CREDENTIAL_SHAPES) {
-    const match = pattern.exec(text);
-    if (match) start = Math.min(start, match.index);
-  }
-  return start;
-}
-
-/** Start of the longest suffix of `text` that is a proper prefix of `word`; `text.length` if none. */
-function partialSuffixStart(text: string, word: string, ignoreCase: boolean): number {
-  const haystack = ignoreCase ? text.toLowerCase() : text;
-  for (let length = Math.min(word.length - 1, text.length); length > 0; length--) {
-    if (haystack.endsWith(word.slice(0, length))) return text.length - length;
-  }
-  return text.length;
 }

@@ -17,29 +17,43 @@ export const REDACTED = "[redacted]";
 export const MIN_SECRET_LENGTH = 8;
 
 /**
- * Credential shapes removed from every text, whatever `secrets` says: Anthropic keys (`sk-ant-…`)
- * and Bearer credentials (the word `Bearer` is kept).
+ * Credential shapes removed from every text, whatever `secrets` says: Anthropic keys (`sk-ant-…`),
+ * OpenAI project keys (`sk-proj-…`) and the `sk-…` keys of OpenAI-compatible gateways (20
+ * characters or more after `sk-`, a digit among them: a kebab-case word is no key), AWS access key
+ * ids (`AKIA…`, and `ASIA…` of temporary credentials) and Bearer credentials (the word `Bearer` is
+ * kept).
  */
 export const CREDENTIAL_SHAPES: readonly RegExp[] = [
   /sk-ant-[A-Za-z0-9_-]+/g,
+  /\bsk-(?=[A-Za-z0-9_-]*\d)[A-Za-z0-9_-]{20,}/g,
+  /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g,
   /(Bearer\s+)[A-Za-z0-9._~+/-]{8,}=*/gi,
 ];
 
 /**
  * What a credential shape may look like while it is still being written (streamed text): the
  * shapes' beginnings reaching the end of a text. Text before the match may be shown; the match must
- * wait for the next piece.
+ * wait for the next piece. The newer shapes start at a word boundary, in their own case (`sk`,
+ * `AKI`): a word that merely ends in `a` or `s` is not held.
  */
 export const GROWING_CREDENTIAL_SHAPES: readonly RegExp[] = [
   /sk-ant-[A-Za-z0-9_-]*$/,
+  /\bsk(?:-[A-Za-z0-9_-]*)?$/,
+  /\b(?:A|AK|AKI|AS|ASI|(?:AKIA|ASIA)[0-9A-Z]{0,16})$/,
   /Bearer\s+[A-Za-z0-9._~+/-]*=*$/i,
 ];
 
-/** The words the shapes start with, held back while a text ends with a part of one (`s`, `sk-a`, `Bear`). */
+/**
+ * The words held back, in any case and anywhere, while a text ends with a part of one (`s`,
+ * `sk-a`, `Bear`): the Anthropic key (which needs no word boundary) and the Bearer word.
+ */
 export const CREDENTIAL_STARTS: readonly string[] = ["sk-ant-", "bearer "];
 
-/** Either word a credential shape needs, in any case (one search instead of two; no `g` flag: `test` keeps no state). */
-const CREDENTIAL_WORDS = /sk-ant-|bearer/i;
+/**
+ * Some word every credential shape needs, in any case (one search instead of four; no `g` flag:
+ * `test` keeps no state). It may match where no shape does (`task-`, `Asia`): the shapes decide.
+ */
+const CREDENTIAL_WORDS = /sk-|bearer|akia|asia/i;
 
 /** The shortest text a credential shape matches: `sk-ant-` and one more character. */
 const SHORTEST_CREDENTIAL = 8;
@@ -86,6 +100,46 @@ export function redact(text: string, secrets: readonly string[]): string {
     );
   }
   return clean;
+}
+
+/**
+ * For text that arrives in pieces (a streamed answer): where the tail that may still grow into a
+ * secret or a credential begins — a beginning of one of `secrets`, a word a credential shape starts
+ * with, or a shape reaching the end — or the text's length when there is none. Text before it can
+ * be redacted and shown now; the tail waits for the next piece (or the end of the text), or a
+ * secret could be shown in two halves that neither match.
+ */
+export function unsafeTailStart(text: string, secrets: readonly string[]): number {
+  let start = text.length;
+  for (const secret of secrets) {
+    if (secret.length < MIN_SECRET_LENGTH) continue;
+    start = Math.min(start, partialSuffixStart(text, secret, false));
+    // A whole occurrence reaching over the cut is held with it, so it is redacted in one piece.
+    for (
+      let index = text.indexOf(secret);
+      index !== -1 && index < start;
+      index = text.indexOf(secret, index + 1)
+    ) {
+      if (index + secret.length > start) start = index;
+    }
+  }
+  for (const credentialStart of CREDENTIAL_STARTS) {
+    start = Math.min(start, partialSuffixStart(text, credentialStart, true));
+  }
+  for (const pattern of GROWING_CREDENTIAL_SHAPES) {
+    const match = pattern.exec(text);
+    if (match) start = Math.min(start, match.index);
+  }
+  return start;
+}
+
+/** Start of the longest suffix of `text` that is a proper prefix of `word`; `text.length` if none. */
+function partialSuffixStart(text: string, word: string, ignoreCase: boolean): number {
+  const haystack = ignoreCase ? text.toLowerCase() : text;
+  for (let length = Math.min(word.length - 1, text.length); length > 0; length--) {
+    if (haystack.endsWith(word.slice(0, length))) return text.length - length;
+  }
+  return text.length;
 }
 
 /**

@@ -59,7 +59,11 @@ export interface ChatHandlerOptions {
    * at most. @default 30_000
    */
   runClaimTtlMs?: number;
-  /** Secrets to keep out of error texts, besides credential-shaped strings. */
+  /**
+   * Secrets to keep out of the streamed text and error texts, besides credential-shaped strings
+   * (which always go): list the agent's own (its API key …) so a key written across two streamed
+   * deltas is caught too.
+   */
   secrets?: string[];
   /**
    * Called after each run, with its Agent (close an Agent you made for this request here); also

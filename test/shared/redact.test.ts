@@ -10,8 +10,10 @@ import {
   redact,
   secretRanges,
   secretsWorthRedacting,
+  unsafeTailStart,
 } from "../../src/shared/redact";
 import { errorText } from "../../src/ui/error-text";
+import { CREDENTIAL_SAMPLES, NOT_CREDENTIALS } from "../support/credential-shapes";
 
 describe("one redaction", () => {
   it("replaces secrets of MIN_SECRET_LENGTH characters or more, never shorter ones", () => {
@@ -37,5 +39,51 @@ describe("one redaction", () => {
       `Error: failed with ${REDACTED}, key ${REDACTED} and Bearer ${REDACTED}`,
     );
     expect(errorText(new Error("short 1234567 kept"), ["1234567"])).toBe("Error: short 1234567 kept");
+  });
+});
+
+describe("the credential shapes", () => {
+  for (const { shape, key, piece } of CREDENTIAL_SAMPLES) {
+    it(`removes ${shape} keys, without any secret listed`, () => {
+      const text = `config: key=${key}; done`;
+      expect(mayHoldSecret(text, [])).toBe(true);
+      expect(redact(text, [])).toBe(`config: key=${REDACTED}; done`);
+      expect(secretRanges(text, [])).toEqual([[12, 12 + key.length]]);
+      expect(errorText(new Error(`rejected ${key}`), [])).not.toContain(piece);
+    });
+  }
+
+  it("keeps text that only looks a little like a credential", () => {
+    for (const text of NOT_CREDENTIALS) expect(redact(text, [])).toBe(text);
+  });
+});
+
+describe("streamed text", () => {
+  /** Shows `pieces` as a streaming surface does: the safe part redacted at each piece, the rest at the end. */
+  function stream(pieces: readonly string[]): string {
+    let shown = "";
+    let held = "";
+    for (const piece of pieces) {
+      const joined = held + piece;
+      const cut = unsafeTailStart(joined, []);
+      shown += redact(joined.slice(0, cut), []);
+      held = joined.slice(cut);
+    }
+    return shown + redact(held, []);
+  }
+
+  for (const { shape, key, piece } of CREDENTIAL_SAMPLES) {
+    it(`never shows a ${shape} key split in two pieces, wherever the cut`, () => {
+      const text = `the key ${key} works`;
+      for (let cut = 1; cut < text.length; cut++) {
+        const shown = stream([text.slice(0, cut), text.slice(cut)]);
+        expect(shown, `cut at ${cut}`).toBe(`the key ${REDACTED} works`);
+        expect(shown).not.toContain(piece);
+      }
+    });
+  }
+
+  it("does not hold back a word that merely ends in a", () => {
+    expect(unsafeTailStart("a plan for cats and a", [])).toBe("a plan for cats and a".length);
   });
 });

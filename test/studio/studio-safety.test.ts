@@ -13,6 +13,7 @@ import { buildStudioPage } from "../../scripts/build-studio-page.mjs";
 import { createJsonlHistoryStore } from "../../src/index";
 import { type Studio, startStudio } from "../../src/studio/index";
 import { locationLabel } from "../../src/studio/location-source";
+import { CREDENTIAL_SAMPLES } from "../support/credential-shapes";
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -138,6 +139,39 @@ describe("the studio's guard", () => {
     expect(text).toContain("[redacted]");
     expect(text).not.toContain("leakedleakedleaked");
     expect(text).not.toContain("abcdefghijklmnop");
+  });
+
+  it("shows every credential shape redacted: OpenAI project and gateway keys, AWS key ids", async () => {
+    await buildStudioPage();
+    const folder = await mkdtemp(join(tmpdir(), "studio-shapes-"));
+    cleanups.push(() => rm(folder, { recursive: true, force: true }));
+    await createJsonlHistoryStore({ path: join(folder, "shapes.jsonl") }).replace([
+      { role: "user", content: CREDENTIAL_SAMPLES.map(({ shape, key }) => `${shape}: ${key}`).join("\n") },
+      {
+        role: "assistant",
+        content: CREDENTIAL_SAMPLES.map(({ key }, index) => ({
+          type: "text" as const,
+          text: `[${index}] ${key}`,
+        })),
+      },
+    ]);
+    const studio = await startStudio({ store: folder });
+    cleanups.push(() => studio.close());
+    const url = new URL(studio.url);
+    const headers = { "x-studio-token": url.searchParams.get("token")! };
+    for (const path of [
+      "/api/conversation?source=0&id=shapes",
+      "/api/summary?source=0&id=shapes",
+      "/api/conversations",
+    ]) {
+      const text = await (await fetch(`${url.origin}${path}`, { headers })).text();
+      for (const { shape, piece } of CREDENTIAL_SAMPLES)
+        expect(text, `${shape} in ${path}`).not.toContain(piece);
+    }
+    const window = (await (
+      await fetch(`${url.origin}/api/conversation?source=0&id=shapes`, { headers })
+    ).json()) as { messages: unknown };
+    expect(JSON.stringify(window.messages)).toContain("[redacted]");
   });
 
   it("never prints a location's credentials", () => {
