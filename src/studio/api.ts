@@ -23,6 +23,7 @@ import { type ModelMessage, readHistoryWindow } from "../index";
 import { redactValue } from "../shared/redact-value";
 import { type StudioActions, StudioConflictError, StudioRequestError } from "./actions";
 import type { Catalog, RunningCheck } from "./catalog";
+import { isSafeConversationId, MAX_CONVERSATION_ID_LENGTH } from "./conversation-id";
 import { readDecisions, readFork, readJsonObject } from "./request-body";
 import { type StudioSource, UnknownConversationError } from "./source";
 import { type RunningBasis, summarize, summarizeWindows, withRunning } from "./summary";
@@ -112,7 +113,7 @@ async function route(context: ApiContext, request: IncomingMessage, url: URL): P
       if (!post) break;
       if (!context.actions)
         return { status: 404, body: { error: "This studio only reads (no createAgent)." } };
-      return act(context.actions, context, url.pathname, params, await readJsonObject(request));
+      return act(context.actions, context, url.pathname, params, request);
     default:
       return { status: 404, body: { error: "No such endpoint." } };
   }
@@ -124,15 +125,23 @@ async function act(
   context: ApiContext,
   path: string,
   params: URLSearchParams,
-  body: unknown,
+  request: IncomingMessage,
 ): Promise<ApiAnswer> {
   const { source, id } = target(context, params);
+  // Only a conversation this source holds is handed to createAgent (or copied).
+  if ((await source.version(id)) === undefined) throw new UnknownConversationError(id);
+  const body = await readJsonObject(request);
   if (path === "/api/approvals") {
     const decisions = readDecisions(body);
     return { status: 200, body: await actions.decide(id, decisions) };
   }
   const fork = readFork(body);
-  const newId = fork.newId ?? `${id}-fork-${randomBytes(3).toString("hex")}`;
+  const newId =
+    fork.newId ?? `${id.slice(0, MAX_CONVERSATION_ID_LENGTH - 12)}-fork-${randomBytes(3).toString("hex")}`;
+  if (!isSafeConversationId(newId))
+    throw new StudioRequestError(
+      `A new id is 1-${MAX_CONVERSATION_ID_LENGTH} characters, no control characters, not a path that leaves the store.`,
+    );
   return { status: 200, body: await actions.fork(source, id, fork.at, newId) };
 }
 
@@ -206,6 +215,7 @@ async function runningOf(context: ApiContext, wanted: readonly string[]) {
       const index = Number(match?.[1]);
       if (!match || context.sources[index] === undefined)
         throw new StudioRequestError("Name conversations as c=<source>/<id>.");
+      if (!isSafeConversationId(match[2]!)) throw new UnknownConversationError(match[2]!);
       answers[key] = (await context.running(index, match[2]!)) ?? null;
     }),
   );
@@ -252,6 +262,8 @@ function target(context: ApiContext, params: URLSearchParams) {
   const source = context.sources[index];
   const id = params.get("id");
   if (!source || !id) throw new StudioRequestError("Name a conversation: ?source=<n>&id=<id>.");
+  // The one id check, before a store is opened or createAgent called: no path out of the store.
+  if (!isSafeConversationId(id)) throw new UnknownConversationError(id);
   return { source, id, index };
 }
 
