@@ -138,7 +138,12 @@ async function handle(
   page: PageFiles,
   token: string,
 ): Promise<void> {
-  const url = new URL(request.url ?? "/", "http://studio.invalid");
+  // A request target that is no URL path (`//[`) is the client's mistake: 400, never a crash.
+  const url = URL.canParse(request.url ?? "/", "http://studio.invalid")
+    ? new URL(request.url ?? "/", "http://studio.invalid")
+    : undefined;
+  if (url === undefined)
+    return send(response, 400, "application/json", JSON.stringify({ error: "Bad request target." }));
   const refusal = guard.check(request, url);
   if (refusal)
     return send(response, refusal.status, "application/json", JSON.stringify({ error: refusal.reason }));

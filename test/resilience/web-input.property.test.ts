@@ -201,6 +201,8 @@ describe("the studio never answers bad input with 500", () => {
         ["GET", "/"],
         ["POST", "/"],
         ["GET", "/app.js"],
+        ["GET", "//["],
+        ["POST", "//[/api/approvals"],
       );
       await fc.assert(
         fc.asyncProperty(

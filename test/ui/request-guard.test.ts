@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { InvalidOptionError } from "../../src/index";
-import { type ChatHandlerOptions, createChatHandler } from "../../src/ui/index";
+import { type ChatHandlerOptions, createChatHandler, toNodeHandler } from "../../src/ui/index";
 
 const API = "http://127.0.0.1:3000/api/chat";
 const BODY = JSON.stringify({ id: "c1", messages: [] });
@@ -148,6 +148,32 @@ describe("createChatHandler's request checks", () => {
         status: 400,
         code: "invalid_conversation_id",
       });
+    }
+  });
+});
+
+describe("toNodeHandler", () => {
+  it("answers a request target or Host that makes no URL with 400, not 500", async () => {
+    const { createServer, request } = await import("node:http");
+    const { handle } = handler();
+    const server = createServer(toNodeHandler(handle));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const port = (server.address() as import("node:net").AddressInfo).port;
+    const status = (path: string, host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const sent = request({ host: "127.0.0.1", port, path, headers: { host } }, (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        });
+        sent.on("error", reject);
+        sent.end();
+      });
+    try {
+      expect(await status("//[", `127.0.0.1:${port}`)).toBe(400);
+      expect(await status("/api/chat/x/messages", "[")).toBe(400);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
 });
