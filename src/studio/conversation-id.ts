@@ -10,8 +10,14 @@
 /** The longest conversation id the studio opens or creates (a file name is at most 255 bytes). */
 export const MAX_CONVERSATION_ID_LENGTH = 200;
 
-/** Control characters (NUL included), and the backslash of Windows paths. */
-const UNSAFE_CHARACTER = /[\u0000-\u001f\u007f\\]/;
+/** Whether `id` holds a control character (NUL included) or the backslash of Windows paths. */
+function hasUnsafeCharacter(id: string): boolean {
+  for (let index = 0; index < id.length; index++) {
+    const code = id.charCodeAt(index);
+    if (code < 0x20 || code === 0x7f || code === 0x5c) return true;
+  }
+  return false;
+}
 
 /** A `.` or `..` segment anywhere, between slashes or at either end. */
 const DOT_SEGMENT = /(^|\/)\.{1,2}(\/|$)/;
@@ -24,7 +30,7 @@ export function isSafeConversationId(id: string): boolean {
   return (
     id.length > 0 &&
     id.length <= MAX_CONVERSATION_ID_LENGTH &&
-    !UNSAFE_CHARACTER.test(id) &&
+    !hasUnsafeCharacter(id) &&
     !id.startsWith("/") &&
     !id.endsWith("/") &&
     !id.includes("//") &&
