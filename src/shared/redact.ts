@@ -51,9 +51,10 @@ export const CREDENTIAL_STARTS: readonly string[] = ["sk-ant-", "bearer "];
 
 /**
  * Some word every credential shape needs, in any case (one search instead of four; no `g` flag:
- * `test` keeps no state). It may match where no shape does (`task-`, `Asia`): the shapes decide.
+ * `test` keeps no state). It may match where no shape does (`Asia`, `sk-learn`): the shapes decide;
+ * a word that merely holds `sk-` (`task-`) does not match, so its text skips the shapes.
  */
-const CREDENTIAL_WORDS = /sk-|bearer|akia|asia/i;
+const CREDENTIAL_WORDS = /sk-ant-|\bsk-|bearer|\b(?:akia|asia)/i;
 
 /** The shortest text a credential shape matches: `sk-ant-` and one more character. */
 const SHORTEST_CREDENTIAL = 8;

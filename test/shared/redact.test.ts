@@ -87,3 +87,10 @@ describe("streamed text", () => {
     expect(unsafeTailStart("a plan for cats and a", [])).toBe("a plan for cats and a".length);
   });
 });
+
+describe("the quick check", () => {
+  it("passes ordinary text that only holds sk- inside a word (task-, risk-)", () => {
+    expect(mayHoldSecret("the task-runner and the risk-register", [])).toBe(false);
+    expect(mayHoldSecret("keys: xsk-ant-abc", [])).toBe(true);
+  });
+});
