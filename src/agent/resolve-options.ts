@@ -16,7 +16,7 @@ import type {
 import { MIN_SERVER_COMPACTION_TRIGGER } from "../model/context-management";
 import { readEnv } from "../model/env";
 import type { RetryPolicy } from "../model/retry";
-import { urlSecretsOf } from "../shared/redact";
+import { secretsWorthRedacting, urlSecretsOf } from "../shared/redact";
 import { abortableSleep } from "../shared/signals";
 import { createSubmitOutputTool } from "../tools/submit-output";
 import { resolveAgentSettings } from "./model-settings-options";
@@ -247,7 +247,5 @@ function agentSecrets(options: AgentOptions<unknown>): string[] {
     readEnv("ANTHROPIC_AUTH_TOKEN"),
     ...urlSecretsOf(options.baseURL ?? readEnv("ANTHROPIC_BASE_URL")),
   ];
-  return [
-    ...new Set(candidates.filter((value): value is string => typeof value === "string" && value.length >= 8)),
-  ];
+  return secretsWorthRedacting(candidates);
 }

@@ -2,7 +2,7 @@
  * Keeps secrets out of everything the command prints, streamed answer text included.
  * @module
  */
-import { redact } from "../shared/redact";
+import { redact, secretsWorthRedacting, unsafeTailStart } from "../shared/redact";
 
 /** Replaces each secret in a text with `[redacted]`. */
 export interface Redactor {
@@ -16,51 +16,12 @@ export interface Redactor {
 }
 
 /**
- * Credential-shaped strings that `redact` removes whatever the secrets are (see model/redact.ts):
- * while one touches the end of the text it may still be growing.
+ * A redactor for the given secrets (empty and short values are ignored: they would mangle text;
+ * see `MIN_SECRET_LENGTH`). Credential-shaped strings go too, whatever the secrets.
  */
-const GROWING_CREDENTIALS = [/sk-ant-[A-Za-z0-9_-]*$/, /Bearer\s+[A-Za-z0-9._~+/-]*=*$/i];
-/** Beginnings of those credentials, held back while the text ends with a part of one. */
-const CREDENTIAL_STARTS = ["sk-ant-", "bearer "];
-
-/** A redactor for the given secrets (empty and very short values are ignored: they would mangle text). */
 export function createRedactor(secrets: ReadonlyArray<string | undefined>): Redactor {
-  const words = secrets.filter(
-    (secret): secret is string => typeof secret === "string" && secret.length >= 8,
-  );
-  const redactor = (text: string) => redact(text, words); // credential-shaped strings (sk-ant-…, Bearer …) go too
+  const words = secretsWorthRedacting(secrets);
+  const redactor = (text: string) => redact(text, words);
   redactor.unsafeTailStart = (text: string) => unsafeTailStart(text, words);
   return redactor;
-}
-
-function unsafeTailStart(text: string, secrets: readonly string[]): number {
-  let start = text.length;
-  for (const secret of secrets) {
-    start = Math.min(start, partialSuffixStart(text, secret, false));
-    // A whole occurrence reaching over the cut is held with it, so it is redacted in one piece.
-    for (
-      let index = text.indexOf(secret);
-      index !== -1 && index < start;
-      index = text.indexOf(secret, index + 1)
-    ) {
-      if (index + secret.length > start) start = index;
-    }
-  }
-  for (const credentialStart of CREDENTIAL_STARTS) {
-    start = Math.min(start, partialSuffixStart(text, credentialStart, true));
-  }
-  for (const pattern of GROWING_CREDENTIALS) {
-    const match = pattern.exec(text);
-    if (match) start = Math.min(start, match.index);
-  }
-  return start;
-}
-
-/** Start of the longest suffix of `text` that is a proper prefix of `word`; `text.length` if none. */
-function partialSuffixStart(text: string, word: string, ignoreCase: boolean): number {
-  const haystack = ignoreCase ? text.toLowerCase() : text;
-  for (let length = Math.min(word.length - 1, text.length); length > 0; length--) {
-    if (haystack.endsWith(word.slice(0, length))) return text.length - length;
-  }
-  return text.length;
 }

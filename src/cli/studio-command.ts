@@ -90,11 +90,9 @@ export async function runStudioCommand(
     stores: stores.map((store) => (/^[a-z]+:/i.test(store) ? store : resolve(io.cwd, store))),
     port: parsed.port,
     host: parsed.host,
+    // A host other than loopback: the studio's one warning, on the command's stderr.
+    onWarning: (message) => io.stderr.write(`${message}\n`),
   });
-  if (parsed.host && !["127.0.0.1", "localhost", "::1"].includes(parsed.host))
-    io.stderr.write(
-      `Warning: the studio listens on ${parsed.host}, reachable from other machines. Anyone with the URL (its token) can read every conversation.\n`,
-    );
   io.stdout.write(`Studio: ${studio.url}\n(Ctrl-C stops it.)\n`);
   if (parsed.open) openInBrowser(studio.url);
   await new Promise<void>((done) => {

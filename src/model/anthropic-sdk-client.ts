@@ -6,7 +6,7 @@
  * @module
  */
 import type { AssistantModelMessage } from "../messages/types";
-import { urlSecretsOf } from "../shared/redact";
+import { secretsWorthRedacting, urlSecretsOf } from "../shared/redact";
 import { MAX_TIMER_MS } from "../shared/signals";
 import { messageFromJsonBody } from "./anthropic-json-response";
 import type { AnthropicRequestBody } from "./anthropic-request";
@@ -59,10 +59,10 @@ export function isAnthropicSdkClient(value: unknown): value is AnthropicSdkClien
 /** The strings an error about this client must not show: its credentials, and those in its base URL. */
 export function sdkClientSecrets(sdk: AnthropicSdkClient): string[] {
   const fields = sdk as unknown as Record<string, unknown>;
-  const secrets = CREDENTIAL_FIELDS.map((field) => fields[field]).filter(
-    (value): value is string => typeof value === "string" && value.length >= 4,
-  );
-  return [...secrets, ...urlSecretsOf(sdk.baseURL)];
+  return secretsWorthRedacting([
+    ...CREDENTIAL_FIELDS.map((field) => fields[field]),
+    ...urlSecretsOf(sdk.baseURL),
+  ]);
 }
 
 /**

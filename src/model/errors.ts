@@ -6,7 +6,7 @@
  * @module
  */
 import { ProviderError, TimeoutError } from "../errors";
-import { containsSecret, redact } from "../shared/redact";
+import { containsSecret, redact, secretsWorthRedacting } from "../shared/redact";
 import { type NetworkFailure, readNetworkFailure } from "./network-failure";
 import {
   isRecord,
@@ -69,9 +69,7 @@ const SDK_ERROR_NAMES = new Set(["AnthropicError", "APIError"]);
  * if (failure.retryable) await sleep(failure.retryAfterMs ?? backoff);
  */
 export function toProviderError(error: unknown, options: ToProviderErrorOptions = {}): ProviderError {
-  const secrets = (options.secrets ?? []).filter(
-    (secret) => typeof secret === "string" && secret.length >= 4,
-  );
+  const secrets = secretsWorthRedacting(options.secrets ?? []);
   if (error instanceof ProviderError) return withoutSecrets(error, secrets, options.partial);
 
   const status = readStatus(error);

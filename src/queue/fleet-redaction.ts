@@ -9,7 +9,7 @@
  */
 import { InvalidOptionError } from "../index";
 import { redactMessage } from "../messages/redact-message";
-import { urlSecretsOf } from "../shared/redact";
+import { MIN_SECRET_LENGTH, urlSecretsOf } from "../shared/redact";
 
 /** The redaction a queue or a worker applies to what it writes. */
 export interface FleetRedaction {
@@ -69,5 +69,5 @@ export function connectionSecrets(connection: unknown): string[] {
   const found: string[] = [];
   if (typeof options.password === "string" && options.password !== "") found.push(options.password);
   if (typeof options.url === "string") found.push(...urlSecretsOf(options.url));
-  return found.filter((secret) => secret.length >= 4);
+  return found.filter((secret) => secret.length >= MIN_SECRET_LENGTH);
 }

@@ -1,48 +1,102 @@
 /**
- * Keeping credentials out of errors: redaction of known secrets and credential-shaped strings, and a
- * deep check of whether an object (an error's cause, say) still holds one.
+ * Keeping credentials out of errors, messages, stored history and pages: the one redaction every
+ * surface uses (the agent, the CLI, MCP, the fleet, the web entry `agent-lattice/ui` and the studio).
+ * It replaces the secrets it is given ({@link MIN_SECRET_LENGTH} characters or more) and, whatever
+ * the secrets are, credential-shaped strings ({@link CREDENTIAL_SHAPES}); and it checks deeply
+ * whether an object (an error's cause, say) still holds one.
  * @module
  */
 
 /** What replaces a secret. */
 export const REDACTED = "[redacted]";
 
-/** Patterns of credentials removed from every message, whatever `secrets` says. */
-const CREDENTIAL_PATTERNS = [/sk-ant-[A-Za-z0-9_-]+/g, /(Bearer\s+)[A-Za-z0-9._~+/-]{8,}=*/gi];
+/**
+ * The shortest secret replaced: a shorter value (`1`, `true`, `/usr`, a 4-letter word) is too common
+ * to replace without mangling ordinary text. Every surface filters its secrets by this one length.
+ */
+export const MIN_SECRET_LENGTH = 8;
 
-/** The word every Bearer credential starts with (no `g` flag: `test` keeps no state). */
-const BEARER = /bearer/i;
+/**
+ * Credential shapes removed from every text, whatever `secrets` says: Anthropic keys (`sk-ant-…`),
+ * OpenAI project keys (`sk-proj-…`) and the `sk-…` keys of OpenAI-compatible gateways (20
+ * characters or more after `sk-`, a digit among them: a kebab-case word is no key), AWS access key
+ * ids (`AKIA…`, and `ASIA…` of temporary credentials) and Bearer credentials (the word `Bearer` is
+ * kept).
+ */
+export const CREDENTIAL_SHAPES: readonly RegExp[] = [
+  /sk-ant-[A-Za-z0-9_-]+/g,
+  /\bsk-(?=[A-Za-z0-9_-]*\d)[A-Za-z0-9_-]{20,}/g,
+  /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g,
+  /(Bearer\s+)[A-Za-z0-9._~+/-]{8,}=*/gi,
+];
 
-/** Either word a credential pattern needs, in any case (one search instead of two; no `g` flag). */
-const CREDENTIAL_WORDS = /sk-ant-|bearer/i;
+/**
+ * What a credential shape may look like while it is still being written (streamed text): the
+ * shapes' beginnings reaching the end of a text. Text before the match may be shown; the match must
+ * wait for the next piece. The newer shapes start at a word boundary, in their own case (`sk`,
+ * `AKI`): a word that merely ends in `a` or `s` is not held.
+ */
+export const GROWING_CREDENTIAL_SHAPES: readonly RegExp[] = [
+  /sk-ant-[A-Za-z0-9_-]*$/,
+  /\bsk(?:-[A-Za-z0-9_-]*)?$/,
+  /\b(?:A|AK|AKI|AS|ASI|(?:AKIA|ASIA)[0-9A-Z]{0,16})$/,
+  /Bearer\s+[A-Za-z0-9._~+/-]*=*$/i,
+];
 
-/** The shortest text a credential pattern matches: `sk-ant-` and one more character. */
+/**
+ * The words held back, in any case and anywhere, while a text ends with a part of one (`s`,
+ * `sk-a`, `Bear`): the Anthropic key (which needs no word boundary) and the Bearer word.
+ */
+export const CREDENTIAL_STARTS: readonly string[] = ["sk-ant-", "bearer "];
+
+/**
+ * Some word every credential shape needs, in any case (one search instead of four; no `g` flag:
+ * `test` keeps no state). It may match where no shape does (`Asia`, `sk-learn`): the shapes decide;
+ * a word that merely holds `sk-` (`task-`) does not match, so its text skips the shapes.
+ */
+const CREDENTIAL_WORDS = /sk-ant-|\bsk-|bearer|\b(?:akia|asia)/i;
+
+/** The shortest text a credential shape matches: `sk-ant-` and one more character. */
 const SHORTEST_CREDENTIAL = 8;
 
 /**
- * Whether `text` may hold a secret or a credential-shaped string: one of `secrets` (4 characters or
- * more) or a word every credential pattern needs (`sk-ant-`, `bearer`). Never `false` when
- * {@link redact} would change `text`; allocates nothing.
+ * The secrets worth replacing among `values`: strings of {@link MIN_SECRET_LENGTH} characters or
+ * more (other values and duplicates dropped), longest first, so a secret that holds another is
+ * replaced whole.
+ */
+export function secretsWorthRedacting(values: Iterable<unknown>): string[] {
+  const kept = new Set<string>();
+  for (const value of values) {
+    if (typeof value === "string" && value.length >= MIN_SECRET_LENGTH) kept.add(value);
+  }
+  return [...kept].sort((left, right) => right.length - left.length);
+}
+
+/**
+ * Whether `text` may hold a secret or a credential-shaped string: one of `secrets`
+ * ({@link MIN_SECRET_LENGTH} characters or more) or a word every credential shape needs. Never
+ * `false` when {@link redact} would change `text`; allocates nothing.
  */
 export function mayHoldSecret(text: string, secrets: readonly string[]): boolean {
   if (text.length < SHORTEST_CREDENTIAL && secrets.length === 0) return false;
   for (let index = 0; index < secrets.length; index++) {
     const secret = secrets[index]!;
-    if (secret.length >= 4 && text.includes(secret)) return true;
+    if (secret.length >= MIN_SECRET_LENGTH && text.includes(secret)) return true;
   }
   return text.length >= SHORTEST_CREDENTIAL && CREDENTIAL_WORDS.test(text);
 }
 
-/** Replaces every secret and credential-shaped string in `text`. */
+/** Replaces every secret ({@link MIN_SECRET_LENGTH} characters or more) and credential-shaped string in `text`. */
 export function redact(text: string, secrets: readonly string[]): string {
   let clean = text;
   for (const secret of secrets) {
-    if (secret.length >= 4 && clean.includes(secret)) clean = clean.split(secret).join(REDACTED);
+    if (secret.length >= MIN_SECRET_LENGTH && clean.includes(secret))
+      clean = clean.split(secret).join(REDACTED);
   }
-  // Every pattern needs one of these words: most texts (every message is redacted) skip the regexes.
-  if (!clean.includes("sk-ant-") && !BEARER.test(clean)) return clean;
-  for (const pattern of CREDENTIAL_PATTERNS) {
-    clean = clean.replace(pattern, (match, prefix?: string) =>
+  // Every shape needs one of these words: most texts (every message is redacted) skip the regexes.
+  if (!CREDENTIAL_WORDS.test(clean)) return clean;
+  for (const pattern of CREDENTIAL_SHAPES) {
+    clean = clean.replace(pattern, (match, prefix?: unknown) =>
       typeof prefix === "string" && prefix.length < match.length ? `${prefix}${REDACTED}` : REDACTED,
     );
   }
@@ -50,19 +104,59 @@ export function redact(text: string, secrets: readonly string[]): string {
 }
 
 /**
+ * For text that arrives in pieces (a streamed answer): where the tail that may still grow into a
+ * secret or a credential begins — a beginning of one of `secrets`, a word a credential shape starts
+ * with, or a shape reaching the end — or the text's length when there is none. Text before it can
+ * be redacted and shown now; the tail waits for the next piece (or the end of the text), or a
+ * secret could be shown in two halves that neither match.
+ */
+export function unsafeTailStart(text: string, secrets: readonly string[]): number {
+  let start = text.length;
+  for (const secret of secrets) {
+    if (secret.length < MIN_SECRET_LENGTH) continue;
+    start = Math.min(start, partialSuffixStart(text, secret, false));
+    // A whole occurrence reaching over the cut is held with it, so it is redacted in one piece.
+    for (
+      let index = text.indexOf(secret);
+      index !== -1 && index < start;
+      index = text.indexOf(secret, index + 1)
+    ) {
+      if (index + secret.length > start) start = index;
+    }
+  }
+  for (const credentialStart of CREDENTIAL_STARTS) {
+    start = Math.min(start, partialSuffixStart(text, credentialStart, true));
+  }
+  for (const pattern of GROWING_CREDENTIAL_SHAPES) {
+    const match = pattern.exec(text);
+    if (match) start = Math.min(start, match.index);
+  }
+  return start;
+}
+
+/** Start of the longest suffix of `text` that is a proper prefix of `word`; `text.length` if none. */
+function partialSuffixStart(text: string, word: string, ignoreCase: boolean): number {
+  const haystack = ignoreCase ? text.toLowerCase() : text;
+  for (let length = Math.min(word.length - 1, text.length); length > 0; length--) {
+    if (haystack.endsWith(word.slice(0, length))) return text.length - length;
+  }
+  return text.length;
+}
+
+/**
  * Where {@link redact} would replace something in `text`: the `[start, end)` spans of every secret
- * (4 characters or more) and credential-shaped string (a Bearer credential without its `Bearer `
- * word), sorted by start, overlapping spans merged.
+ * ({@link MIN_SECRET_LENGTH} characters or more) and credential-shaped string (a Bearer credential
+ * without its `Bearer ` word), sorted by start, overlapping spans merged.
  */
 export function secretRanges(text: string, secrets: readonly string[]): Array<[number, number]> {
   const spans: Array<[number, number]> = [];
   for (const secret of secrets) {
-    if (secret.length < 4) continue;
+    if (secret.length < MIN_SECRET_LENGTH) continue;
     for (let at = text.indexOf(secret); at !== -1; at = text.indexOf(secret, at + 1))
       spans.push([at, at + secret.length]);
   }
   if (CREDENTIAL_WORDS.test(text)) {
-    for (const pattern of CREDENTIAL_PATTERNS) {
+    for (const pattern of CREDENTIAL_SHAPES) {
       for (const match of text.matchAll(pattern)) {
         const skip = typeof match[1] === "string" ? match[1].length : 0;
         spans.push([match.index + skip, match.index + match[0].length]);

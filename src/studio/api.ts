@@ -19,11 +19,13 @@
  */
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import { type ApprovalDecisions, type ModelMessage, readHistoryWindow } from "../index";
+import { type ModelMessage, readHistoryWindow } from "../index";
 import { redactValue } from "../shared/redact-value";
 import { type StudioActions, StudioConflictError, StudioRequestError } from "./actions";
 import type { Catalog, RunningCheck } from "./catalog";
+import { isSafeConversationId, MAX_CONVERSATION_ID_LENGTH } from "./conversation-id";
 import { answerEvalApi } from "./eval-api";
+import { readDecisions, readFork, readJsonObject } from "./request-body";
 import { type StudioSource, UnknownConversationError } from "./source";
 import { type RunningBasis, summarize, summarizeWindows, withRunning } from "./summary";
 
@@ -37,8 +39,6 @@ export interface ApiAnswer {
 export const MAX_WINDOW = 500;
 /** The most conversations one `/api/running` request asks about. */
 export const MAX_RUNNING_CHECKS = 200;
-/** The largest request body accepted (decisions, a fork). */
-const MAX_BODY_BYTES = 64 * 1024;
 
 /** What the API works on. */
 export interface ApiContext {
@@ -119,7 +119,7 @@ async function route(context: ApiContext, request: IncomingMessage, url: URL): P
       if (!post) break;
       if (!context.actions)
         return { status: 404, body: { error: "This studio only reads (no createAgent)." } };
-      return act(context.actions, context, url.pathname, params, await readJson(request));
+      return act(context.actions, context, url.pathname, params, request);
     default:
       return { status: 404, body: { error: "No such endpoint." } };
   }
@@ -131,19 +131,24 @@ async function act(
   context: ApiContext,
   path: string,
   params: URLSearchParams,
-  body: Record<string, unknown>,
+  request: IncomingMessage,
 ): Promise<ApiAnswer> {
   const { source, id } = target(context, params);
+  // Only a conversation this source holds is handed to createAgent (or copied).
+  if ((await source.version(id)) === undefined) throw new UnknownConversationError(id);
+  const body = await readJsonObject(request);
   if (path === "/api/approvals") {
-    const decisions = decisionsOf(body.decisions);
+    const decisions = readDecisions(body);
     return { status: 200, body: await actions.decide(id, decisions) };
   }
-  const at = typeof body.at === "number" ? body.at : Number.NaN;
+  const fork = readFork(body);
   const newId =
-    typeof body.newId === "string" && body.newId !== ""
-      ? body.newId
-      : `${id}-fork-${randomBytes(3).toString("hex")}`;
-  return { status: 200, body: await actions.fork(source, id, at, newId) };
+    fork.newId ?? `${id.slice(0, MAX_CONVERSATION_ID_LENGTH - 12)}-fork-${randomBytes(3).toString("hex")}`;
+  if (!isSafeConversationId(newId))
+    throw new StudioRequestError(
+      `A new id is 1-${MAX_CONVERSATION_ID_LENGTH} characters, no control characters, not a path that leaves the store.`,
+    );
+  return { status: 200, body: await actions.fork(source, id, fork.at, newId) };
 }
 
 /**
@@ -216,6 +221,7 @@ async function runningOf(context: ApiContext, wanted: readonly string[]) {
       const index = Number(match?.[1]);
       if (!match || context.sources[index] === undefined)
         throw new StudioRequestError("Name conversations as c=<source>/<id>.");
+      if (!isSafeConversationId(match[2]!)) throw new UnknownConversationError(match[2]!);
       answers[key] = (await context.running(index, match[2]!)) ?? null;
     }),
   );
@@ -262,43 +268,12 @@ function target(context: ApiContext, params: URLSearchParams) {
   const source = context.sources[index];
   const id = params.get("id");
   if (!source || !id) throw new StudioRequestError("Name a conversation: ?source=<n>&id=<id>.");
+  // The one id check, before a store is opened or createAgent called: no path out of the store.
+  if (!isSafeConversationId(id)) throw new UnknownConversationError(id);
   return { source, id, index };
 }
 
 function intParam(params: URLSearchParams, name: string, fallback: number): number {
   const value = Number(params.get(name) ?? Number.NaN);
   return Number.isInteger(value) && value >= 0 ? value : fallback;
-}
-
-function decisionsOf(value: unknown): ApprovalDecisions {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
-    throw new StudioRequestError("`decisions` must map tool_use ids to { approved, message? }.");
-  const decisions: ApprovalDecisions = {};
-  for (const [id, decision] of Object.entries(value)) {
-    const { approved, message } = (decision ?? {}) as { approved?: unknown; message?: unknown };
-    if (typeof approved !== "boolean" || (message !== undefined && typeof message !== "string"))
-      throw new StudioRequestError("Each decision is { approved: boolean, message?: string }.");
-    decisions[id] = approved
-      ? { approved: true }
-      : { approved: false, message: message || "Denied in the studio." };
-  }
-  return decisions;
-}
-
-async function readJson(request: IncomingMessage): Promise<Record<string, unknown>> {
-  if (!(request.headers["content-type"] ?? "").startsWith("application/json"))
-    throw new StudioRequestError("Send JSON (content-type: application/json).");
-  let size = 0;
-  const chunks: Buffer[] = [];
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw new StudioRequestError("The request body is too large.");
-    chunks.push(chunk);
-  }
-  try {
-    const value: unknown = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-    if (typeof value === "object" && value !== null && !Array.isArray(value))
-      return value as Record<string, unknown>;
-  } catch {}
-  throw new StudioRequestError("The request body is not a JSON object.");
 }

@@ -2,7 +2,10 @@
  * Who may talk to the studio: a request must name the studio by a host it listens as (the `Host`
  * header — a DNS-rebinding page names its own domain), come from the studio's own page when a
  * browser says where it comes from (`Origin`, `Sec-Fetch-Site`), and carry the random token of the
- * printed URL (`?token=` for the page, the `x-studio-token` header for the API).
+ * printed URL: `?token=` for the page and its two files (the printed URL opens it), only the
+ * `x-studio-token` header for the API — a token in an API URL would be written to proxy and server
+ * logs and browser history at every poll, and a header cannot be set by another site's page
+ * without a preflight the studio never grants.
  * @module
  */
 import { randomBytes, timingSafeEqual } from "node:crypto";
@@ -34,7 +37,7 @@ export class RequestGuard {
     this.token = Buffer.from(token);
   }
 
-  /** Checks Host, Origin and the token (from the header, or from the query for the page itself). */
+  /** Checks Host, Origin and the token (from the header; from the query too for the page and its files). */
   check(request: IncomingMessage, url: URL): Refusal | undefined {
     const host = (request.headers.host ?? "").toLowerCase();
     if (!this.hosts.has(host)) return { status: 403, reason: "Unknown Host header." };
@@ -43,9 +46,15 @@ export class RequestGuard {
       return { status: 403, reason: "Cross-origin request." };
     const site = request.headers["sec-fetch-site"];
     if (site === "cross-site") return { status: 403, reason: "Cross-site request." };
-    const given = request.headers[TOKEN_HEADER] ?? url.searchParams.get("token") ?? "";
+    const inQuery = url.pathname.startsWith("/api/") ? null : url.searchParams.get("token");
+    const given = request.headers[TOKEN_HEADER] ?? inQuery ?? "";
     if (typeof given !== "string" || !this.isToken(given))
-      return { status: 401, reason: "Missing or wrong token." };
+      return {
+        status: 401,
+        reason: url.searchParams.has("token")
+          ? `Missing or wrong token (the API takes it in the ${TOKEN_HEADER} header only).`
+          : "Missing or wrong token.",
+      };
     return undefined;
   }
 

@@ -28,8 +28,17 @@ export interface StudioOptions {
   stores?: Array<HistoryStore | string>;
   /** The port; 0 picks a free one. @default 0 */
   port?: number;
-  /** The address to bind. Anything but loopback exposes the studio to the network (the token still guards it). @default "127.0.0.1" */
+  /**
+   * The address to bind. Anything but loopback exposes the studio to the network: the token still
+   * guards it, but it travels in plain HTTP, so anyone on the path can read it. Such a studio warns
+   * once at start (`onWarning`). @default "127.0.0.1"
+   */
   host?: string;
+  /**
+   * Where the studio's one warning goes (a host other than loopback). @default writes it to
+   * `process.stderr`
+   */
+  onWarning?: (message: string) => void;
   /**
    * Builds the agent of a conversation. With it the studio can act: approve or deny pending calls
    * (resuming through `agent.prompt({ approvals })`) and fork a conversation. Without it, it only reads.
@@ -66,6 +75,7 @@ export async function startStudio(options: StudioOptions): Promise<Studio> {
   const given = options.stores ?? (options.store !== undefined ? [options.store] : []);
   if (given.length === 0) throw new TypeError("startStudio needs `store` or `stores`.");
   const host = options.host ?? DEFAULT_STUDIO_HOST;
+  const warning = exposureWarning(host);
   const sources: StudioSource[] = [];
   try {
     for (const [index, store] of given.entries())
@@ -89,6 +99,7 @@ export async function startStudio(options: StudioOptions): Promise<Studio> {
   const shownHost =
     host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
   const url = `http://${shownHost}:${port}/?token=${token}`;
+  if (warning) (options.onWarning ?? ((message) => process.stderr.write(`${message}\n`)))(warning);
   const studio: Studio = {
     url,
     async close() {
@@ -101,6 +112,15 @@ export async function startStudio(options: StudioOptions): Promise<Studio> {
   };
   // A logged studio shows its address, not its token (which reads every conversation).
   return withInspectForm(studio, () => `Studio { url: ${JSON.stringify(redactUrl(url))} }`);
+}
+
+/** The loopback names: a studio bound to another address is reachable from other machines. */
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
+
+/** What a studio bound to `host` says once at start, when the address is not loopback. */
+export function exposureWarning(host: string): string | undefined {
+  if (LOOPBACK.has(host.toLowerCase())) return undefined;
+  return `Warning: the studio listens on ${host}, reachable from other machines, in plain HTTP: its token travels unencrypted and anyone with the URL can read every conversation. Bind 127.0.0.1 (the default) and reach it through an SSH tunnel or a TLS proxy instead.`;
 }
 
 /** The page's files, read once at start. */
@@ -118,7 +138,12 @@ async function handle(
   page: PageFiles,
   token: string,
 ): Promise<void> {
-  const url = new URL(request.url ?? "/", "http://studio.invalid");
+  // A request target that is no URL path (`//[`) is the client's mistake: 400, never a crash.
+  const url = URL.canParse(request.url ?? "/", "http://studio.invalid")
+    ? new URL(request.url ?? "/", "http://studio.invalid")
+    : undefined;
+  if (url === undefined)
+    return send(response, 400, "application/json", JSON.stringify({ error: "Bad request target." }));
   const refusal = guard.check(request, url);
   if (refusal)
     return send(response, refusal.status, "application/json", JSON.stringify({ error: refusal.reason }));

@@ -34,6 +34,23 @@ export interface ChatHandlerOptions {
     request: Request,
     conversationId: string,
   ) => boolean | ChatRefusal | Promise<boolean | ChatRefusal>;
+  /**
+   * Origins (`https://app.example.com`) besides the request's own host that may use the endpoint.
+   * By default a request from another site — an `Origin` that is not the request's own host, or
+   * `Sec-Fetch-Site: cross-site` — answers 403 `cross_site_request` before anything else: a page
+   * of another site could otherwise start runs (a `no-cors` `text/plain` POST needs no preflight)
+   * or stop them, with the user's cookies. List your page's origin when it is served from another
+   * host than the endpoint, or the public origin when a proxy rewrites `Host`; `"*"` lets every
+   * origin in — then `authorize` must not trust credentials a browser attaches by itself (see
+   * docs/en/web.md). Answering CORS preflights and headers stays the app's job. @default []
+   */
+  allowedOrigins?: readonly string[];
+  /**
+   * The media types a POST body is accepted as; another answers 415 `unsupported_media_type`
+   * (`useChat` sends JSON; the stop route may have no body). A type listed here is still parsed
+   * as JSON. @default ["application/json"]
+   */
+  allowedContentTypes?: readonly string[];
   /** The longest new user message, in characters (longer: 413 `message_too_large`). @default 32_000 */
   maxMessageChars?: number;
   /** The largest request body, in bytes (larger: 413 `body_too_large`). @default 2_000_000 */
@@ -59,7 +76,11 @@ export interface ChatHandlerOptions {
    * at most. @default 30_000
    */
   runClaimTtlMs?: number;
-  /** Secrets to keep out of error texts, besides credential-shaped strings. */
+  /**
+   * Secrets to keep out of the streamed text and error texts, besides credential-shaped strings
+   * (which always go): list the agent's own (its API key …) so a key written across two streamed
+   * deltas is caught too.
+   */
   secrets?: string[];
   /**
    * Called after each run, with its Agent (close an Agent you made for this request here); also

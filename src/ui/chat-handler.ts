@@ -26,6 +26,7 @@ import { type KeptClaim, keepClaim } from "./claim-keeper";
 import { historyToUIMessages, type UIMessageShape } from "./history-to-ui";
 import { messageToChunks } from "./message-to-chunks";
 import { readJsonBody } from "./read-body";
+import { RequestGuard } from "./request-guard";
 import { planRun } from "./run-plan";
 import { encodeChunks, UI_MESSAGE_STREAM_HEADERS } from "./sse-encoding";
 import { toUIMessageStream } from "./to-ui-message-stream";
@@ -81,8 +82,10 @@ class ChatService {
   private readonly lock: ChatRunLock;
   private readonly secrets: string[];
   private readonly claimTtlMs: number;
+  private readonly guard: RequestGuard;
 
   constructor(private readonly options: ChatHandlerOptions) {
+    this.guard = new RequestGuard(options.allowedOrigins, options.allowedContentTypes);
     this.maxMessageChars = options.maxMessageChars ?? DEFAULT_MAX_MESSAGE_CHARS;
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.graceMs = options.reconnectGraceMs ?? DEFAULT_RECONNECT_GRACE_MS;
@@ -93,9 +96,12 @@ class ChatService {
 
   async handle(request: Request): Promise<Response> {
     try {
+      // Before anything else: a page of another site sends cookies along (see request-guard.ts).
+      this.guard.checkSite(request);
       const match = ROUTE.exec(new URL(request.url).pathname);
-      if (match) return await this.route(request, decodeURIComponent(match[1]!), match[2]!);
+      if (match) return await this.route(request, decodeChatId(match[1]!), match[2]!);
       if (request.method !== "POST") throw new ChatRequestError(405, "method_not_allowed", "Use POST");
+      this.guard.checkBody(request, "json");
       return await this.chat(request);
     } catch (error) {
       if (error instanceof ChatRequestError) return errorResponse(error);
@@ -228,6 +234,7 @@ class ChatService {
       throw new ChatRequestError(400, "invalid_conversation_id", "Bad chat id");
     const method = verb === "stop" ? "POST" : "GET";
     if (request.method !== method) throw new ChatRequestError(405, "method_not_allowed", `Use ${method}`);
+    this.guard.checkBody(request, verb === "stop" ? "none-or-json" : "none");
     await this.authorize(request, conversationId);
     const live = this.runs.get(conversationId);
     const running = live !== undefined && !live.run.isDone ? live : undefined;
@@ -284,6 +291,15 @@ class ChatService {
       { messages, running: running !== undefined },
       { headers: { "cache-control": "no-store" } },
     );
+  }
+}
+
+/** A route's chat id, percent-decoded; a malformed escape (`%E0%A4%A`) is a bad id, not a server failure. */
+function decodeChatId(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new ChatRequestError(400, "invalid_conversation_id", "Bad chat id");
   }
 }
 

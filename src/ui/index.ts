@@ -23,6 +23,7 @@ export {
   type UIMessageShape,
 } from "./history-to-ui";
 export { toNodeHandler } from "./node-handler";
+export { DEFAULT_ALLOWED_CONTENT_TYPES } from "./request-guard";
 export { UI_MESSAGE_STREAM_HEADERS } from "./sse-encoding";
 export {
   toUIMessageStream,

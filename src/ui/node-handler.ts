@@ -30,9 +30,20 @@ async function serve(
   res.on("close", () => {
     if (!res.writableFinished) gone.abort();
   });
+  let request: Request;
+  try {
+    request = toRequest(req, gone.signal);
+  } catch {
+    // A request target or Host that makes no URL (`//[`, `Host: [`): the client's mistake.
+    res.writeHead(400, { "content-type": "application/json" });
+    res.end(
+      JSON.stringify({ error: { code: "bad_request", message: "The request's URL or Host is not valid" } }),
+    );
+    return;
+  }
   let response: Response;
   try {
-    response = await handler(toRequest(req, gone.signal));
+    response = await handler(request);
   } catch {
     if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
     res.end(

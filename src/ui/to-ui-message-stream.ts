@@ -21,7 +21,12 @@ export interface UIMessageStreamOptions {
   messageId?: string;
   /** Metadata sent with the `start` chunk (merged into the message's `metadata`). */
   metadata?: LatticeMessageMetadata;
-  /** Secrets to remove from error texts, besides credential-shaped strings (`sk-ant-…`, `Bearer …`). */
+  /**
+   * Secrets to remove from streamed text and error texts, besides credential-shaped strings
+   * (`sk-ant-…`, `sk-proj-…` and other `sk-…` keys, `AKIA…`, `Bearer …`), which always go. The
+   * agent redacts each streamed delta alone: text that may grow into a secret across deltas is
+   * held back until the next delta, so one written in two pieces is removed too.
+   */
   secrets?: readonly string[];
   /**
    * Tool calls a person denied in the decisions this query resumes with: their error results are

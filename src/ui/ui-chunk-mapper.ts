@@ -13,6 +13,7 @@ import type {
   Usage,
   UserModelMessage,
 } from "../index";
+import { redact, unsafeTailStart } from "../shared/redact";
 import { errorText } from "./error-text";
 import { endChunks } from "./run-end";
 import { SubagentProgressTracker } from "./subagent-progress";
@@ -20,7 +21,8 @@ import type { UIStreamChunk } from "./ui-chunk";
 
 /** What kind of part a streamed content block became. */
 type OpenBlock =
-  | { kind: "text" | "reasoning"; id: string }
+  | { kind: "text"; id: string; held: string }
+  | { kind: "reasoning"; id: string }
   | { kind: "tool"; id: string }
   | { kind: "other" };
 
@@ -28,7 +30,10 @@ type OpenBlock =
 export interface UIChunkMapperSettings {
   /** Prefix of the text and reasoning part ids (unique per stream). */
   idPrefix: string;
-  /** Secrets to remove from error texts. */
+  /**
+   * Secrets to remove from streamed text and error texts (credential shapes go too). A streamed
+   * text's tail that may still grow into one is held until the next delta or the block's end.
+   */
   secrets: readonly string[];
   /** Tool calls the person denied: their error results are sent as `tool-output-denied`. */
   deniedToolCallIds: ReadonlySet<string>;
@@ -111,8 +116,11 @@ export class UIChunkMapper {
   }
 
   private closeBlock(block: OpenBlock): void {
-    if (block.kind === "text") this.emit({ type: "text-end", id: block.id });
-    else if (block.kind === "reasoning") this.emit({ type: "reasoning-end", id: block.id });
+    if (block.kind === "text") {
+      if (block.held !== "")
+        this.emit({ type: "text-delta", id: block.id, delta: redact(block.held, this.settings.secrets) });
+      this.emit({ type: "text-end", id: block.id });
+    } else if (block.kind === "reasoning") this.emit({ type: "reasoning-end", id: block.id });
   }
 
   private event(event: ModelStreamEvent): void {
@@ -142,7 +150,7 @@ export class UIChunkMapper {
   private blockStart(index: number, block: ContentBlock): void {
     const id = `${this.settings.idPrefix}-${this.turn}-${index}`;
     if (block.type === "text") {
-      this.blocks.set(index, { kind: "text", id });
+      this.blocks.set(index, { kind: "text", id, held: "" });
       this.emit({ type: "text-start", id });
     } else if (block.type === "thinking") {
       this.blocks.set(index, { kind: "reasoning", id });
@@ -159,7 +167,7 @@ export class UIChunkMapper {
     const block = this.blocks.get(index);
     if (block === undefined || block.kind === "other") return;
     if (block.kind === "text" && delta.type === "text_delta") {
-      this.emit({ type: "text-delta", id: block.id, delta: delta.text as string });
+      this.textDelta(block, delta.text as string);
     } else if (block.kind === "reasoning" && delta.type === "thinking_delta") {
       this.emit({ type: "reasoning-delta", id: block.id, delta: delta.thinking as string });
     } else if (block.kind === "tool" && delta.type === "input_json_delta") {
@@ -199,12 +207,28 @@ export class UIChunkMapper {
     });
   }
 
+  /**
+   * A streamed text delta: each delta was redacted alone, so a secret or credential written across
+   * two deltas is redacted here, over the text joined — what may still grow into one is held back.
+   */
+  private textDelta(block: { id: string; held: string }, text: string): void {
+    const joined = block.held + text;
+    const cut = unsafeTailStart(joined, this.settings.secrets);
+    block.held = joined.slice(cut);
+    if (cut > 0)
+      this.emit({
+        type: "text-delta",
+        id: block.id,
+        delta: redact(joined.slice(0, cut), this.settings.secrets),
+      });
+  }
+
   /** A block of a turn that did not stream (no partial messages): sent whole. */
   private wholeBlock(index: number, block: ContentBlock): void {
     const id = `${this.settings.idPrefix}-${this.turn}-${index}`;
     if (block.type === "text") {
       this.emit({ type: "text-start", id });
-      this.emit({ type: "text-delta", id, delta: block.text });
+      this.emit({ type: "text-delta", id, delta: redact(block.text, this.settings.secrets) });
       this.emit({ type: "text-end", id });
     } else if (block.type === "thinking") {
       this.emit({ type: "reasoning-start", id });

@@ -6,7 +6,7 @@ import { realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { InvalidOptionError } from "../errors";
 import { type OptionLabel, positiveInteger, timerMilliseconds } from "../shared/option-checks";
-import { urlSecretsOf } from "../shared/redact";
+import { secretsWorthRedacting, urlSecretsOf } from "../shared/redact";
 import {
   type BashSandbox,
   type BashSandboxOptions,
@@ -235,9 +235,9 @@ function hiddenSecrets(hidden: readonly string[]): string[] {
   for (const name of hidden) {
     const value = process.env[name];
     if (!value) continue;
-    secrets.push(value, ...urlSecretsOf(value).filter((part) => part.length >= 8));
+    secrets.push(value, ...urlSecretsOf(value));
   }
-  return secrets.filter((secret) => secret.length >= 8);
+  return secretsWorthRedacting(secrets);
 }
 
 function environmentWithout(hidden: readonly string[]): Record<string, string | undefined> {

@@ -13,6 +13,7 @@ import { buildStudioPage } from "../../scripts/build-studio-page.mjs";
 import { createJsonlHistoryStore } from "../../src/index";
 import { type Studio, startStudio } from "../../src/studio/index";
 import { locationLabel } from "../../src/studio/location-source";
+import { CREDENTIAL_SAMPLES } from "../support/credential-shapes";
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -90,6 +91,42 @@ describe("the studio's guard", () => {
     ).toBe("one");
   });
 
+  it("takes the token in the query for the page and its files only: the API needs the header", async () => {
+    const studio = await studioOverOneConversation();
+    const url = new URL(studio.url);
+    const token = url.searchParams.get("token")!;
+    for (const path of ["/", "/app.js", "/app.css"])
+      expect((await fetch(`${url.origin}${path}?token=${token}`)).status, path).toBe(200);
+    for (const path of ["/api/info", "/api/conversations", "/api/conversation?id=one&source=0"]) {
+      const inQuery = await fetch(`${url.origin}${path}${path.includes("?") ? "&" : "?"}token=${token}`);
+      expect(inQuery.status, path).toBe(401);
+      expect(await inQuery.text()).toContain("x-studio-token header only");
+    }
+  });
+
+  it("warns once at start when bound to another address than loopback, through onWarning", async () => {
+    await buildStudioPage();
+    const folder = await mkdtemp(join(tmpdir(), "studio-exposed-"));
+    cleanups.push(() => rm(folder, { recursive: true, force: true }));
+    const warnings: string[] = [];
+    const exposed = await startStudio({
+      store: folder,
+      host: "0.0.0.0",
+      onWarning: (message) => warnings.push(message),
+    });
+    cleanups.push(() => exposed.close());
+    const token = new URL(exposed.url).searchParams.get("token")!;
+    await fetch(`${new URL(exposed.url).origin}/api/info`, { headers: { "x-studio-token": token } });
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain("0.0.0.0");
+    expect(warnings[0]).toContain("plain HTTP");
+    expect(warnings[0]).not.toContain(token);
+    const quiet: string[] = [];
+    const local = await startStudio({ store: folder, onWarning: (message) => quiet.push(message) });
+    cleanups.push(() => local.close());
+    expect(quiet).toEqual([]);
+  });
+
   it("refuses a foreign Host (DNS rebinding) and a foreign Origin (another site), token or not: 403", async () => {
     const studio = await studioOverOneConversation();
     const url = new URL(studio.url);
@@ -138,6 +175,39 @@ describe("the studio's guard", () => {
     expect(text).toContain("[redacted]");
     expect(text).not.toContain("leakedleakedleaked");
     expect(text).not.toContain("abcdefghijklmnop");
+  });
+
+  it("shows every credential shape redacted: OpenAI project and gateway keys, AWS key ids", async () => {
+    await buildStudioPage();
+    const folder = await mkdtemp(join(tmpdir(), "studio-shapes-"));
+    cleanups.push(() => rm(folder, { recursive: true, force: true }));
+    await createJsonlHistoryStore({ path: join(folder, "shapes.jsonl") }).replace([
+      { role: "user", content: CREDENTIAL_SAMPLES.map(({ shape, key }) => `${shape}: ${key}`).join("\n") },
+      {
+        role: "assistant",
+        content: CREDENTIAL_SAMPLES.map(({ key }, index) => ({
+          type: "text" as const,
+          text: `[${index}] ${key}`,
+        })),
+      },
+    ]);
+    const studio = await startStudio({ store: folder });
+    cleanups.push(() => studio.close());
+    const url = new URL(studio.url);
+    const headers = { "x-studio-token": url.searchParams.get("token")! };
+    for (const path of [
+      "/api/conversation?source=0&id=shapes",
+      "/api/summary?source=0&id=shapes",
+      "/api/conversations",
+    ]) {
+      const text = await (await fetch(`${url.origin}${path}`, { headers })).text();
+      for (const { shape, piece } of CREDENTIAL_SAMPLES)
+        expect(text, `${shape} in ${path}`).not.toContain(piece);
+    }
+    const window = (await (
+      await fetch(`${url.origin}/api/conversation?source=0&id=shapes`, { headers })
+    ).json()) as { messages: unknown };
+    expect(JSON.stringify(window.messages)).toContain("[redacted]");
   });
 
   it("never prints a location's credentials", () => {

@@ -9,7 +9,7 @@
  */
 import { AgentLatticeError, HistoryStoreError } from "../../errors";
 import type { ModelMessage } from "../../messages/types";
-import { containsSecret, redact } from "../../shared/redact";
+import { containsSecret, redact, secretsWorthRedacting } from "../../shared/redact";
 import { SerialQueue } from "../../shared/serial-queue";
 import { assertHistoryRange, type HistoryRange, type HistoryWindow } from "../history-window";
 import type { HistoryStore } from "../store";
@@ -94,7 +94,7 @@ export function createVersionedStoreCore(
   backend: VersionedBackend,
   options: { failOnError?: boolean | undefined; secrets?: readonly string[] },
 ): VersionedStoreCore {
-  const secrets = (options.secrets ?? []).filter((secret) => secret.length >= 4);
+  const secrets = secretsWorthRedacting(options.secrets ?? []);
   const asStoreError = <T>(operation: "load" | "append" | "replace", action: () => Promise<T>) =>
     wrapStoreError(operation, action, secrets);
   const queue = new SerialQueue();

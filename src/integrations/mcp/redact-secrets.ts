@@ -3,30 +3,24 @@
  * password and query values of a server URL) out of the error messages we report about MCP servers.
  * @module
  */
-import { REDACTED, redact, urlSecretsOf } from "../../shared/redact";
+import { REDACTED, redact, secretsWorthRedacting, urlSecretsOf } from "../../shared/redact";
 import type { McpServerConfig } from "./config";
-
-/** Values shorter than this are too common to redact meaningfully (`1`, `true`, `/usr`). */
-const MIN_SECRET_LENGTH = 6;
 
 /**
  * Returns a function that replaces every configured secret value in a text with `[redacted]`, and
- * every secret `learned()` returns at that moment (OAuth tokens obtained while connected).
+ * every secret `learned()` returns at that moment (OAuth tokens obtained while connected). Short
+ * values (`1`, `true`, `/usr`) are too common to redact: the one minimum length applies.
  */
 export function secretRedactor(
   config: McpServerConfig,
   learned: () => readonly string[] = () => [],
 ): (text: string) => string {
-  const secrets = usable(secretValuesOf(config));
+  const secrets = secretsWorthRedacting(secretValuesOf(config));
   return (text) => {
     const more = learned();
     // credential-shaped strings go too
-    return redact(text, more.length === 0 ? secrets : usable([...secrets, ...more]));
+    return redact(text, more.length === 0 ? secrets : secretsWorthRedacting([...secrets, ...more]));
   };
-}
-
-function usable(values: string[]): string[] {
-  return values.filter((value) => value.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
 }
 
 function secretValuesOf(config: McpServerConfig): string[] {
@@ -49,7 +43,7 @@ function secretValuesOf(config: McpServerConfig): string[] {
 /** Replaces each of `secrets` (long enough to mean something) in `text`; nothing else. */
 export function redactSecrets(text: string, secrets: readonly string[]): string {
   let clean = text;
-  for (const secret of usable([...secrets])) {
+  for (const secret of secretsWorthRedacting(secrets)) {
     if (clean.includes(secret)) clean = clean.split(secret).join(REDACTED);
   }
   return clean;
