@@ -59,7 +59,10 @@ export async function showConversation(
     const summary = await api<ConversationSummary>(`/api/summary${query({ source, id })}`).catch(
       () => undefined,
     );
-    if (summary && view.version === version && !signal.aborted) {
+    if (summary === undefined) {
+      // Not counted (a dropped connection, a store busy): asked again at the next poll.
+      if (whole?.version === version) whole = undefined;
+    } else if (view.version === version && !signal.aborted) {
       whole = { version, summary };
       render();
     }
@@ -102,10 +105,8 @@ export async function showConversation(
         version: view.version,
       }),
     );
-    if (version !== null && version !== view.version) {
-      await refresh().catch(() => {});
-      void countWhole();
-    }
+    if (version !== null && version !== view.version) await refresh().catch(() => {});
+    void countWhole();
   }
 }
 
