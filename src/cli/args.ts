@@ -114,7 +114,8 @@ ${APPROVAL_USAGE}
                            real API when ANTHROPIC_API_KEY is set
   --offline                with --demo, stay offline even when ANTHROPIC_API_KEY is set
   --mock                   run your prompt (or session) offline: a small rule-based mock model
-                           on a local server, using the --tools you give (no key needed)
+                           on a local server that reads, writes, edits files and runs commands
+                           with the --tools you give, as the prompt asks (no key needed)
   -h, --help               show this help
   -v, --version            show the version
 
