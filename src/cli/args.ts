@@ -80,6 +80,7 @@ export type CliCommand = { kind: "help" } | { kind: "version" } | { kind: "run";
 /** The usage text printed by `--help`. */
 export const USAGE = `Usage: agent-lattice [options] [prompt...]
        agent-lattice studio [--store <location>] [--port N] [--host H] [--open]   (see studio --help)
+       agent-lattice mock-server [--port N] [-- command...]   the offline mock model for your programs
 
 Runs an agent on any Anthropic-compatible Messages API. With a prompt it answers once and exits;
 without one it opens an interactive session (Ctrl-C interrupts a running answer, Ctrl-D exits;

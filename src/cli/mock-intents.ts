@@ -27,11 +27,83 @@ export function fileOf(prompt: string): string | undefined {
   return FILE.exec(prompt)?.[0].replace(/[.,;:!?]+$/, "");
 }
 
+/** A tool as the request offers it: its name and, for a tool of the caller's own, its input schema. */
+export interface OfferedTool {
+  name: string;
+  input_schema?: { properties?: Record<string, JsonSchemaProperty>; required?: string[] };
+}
+
+interface JsonSchemaProperty {
+  type?: string;
+  enum?: unknown[];
+}
+
 /** The call a prompt asks for first, or `undefined` when no tool offered fits. */
-export function firstCall(prompt: string, tools: readonly string[]): MockCall | undefined {
+export function firstCall(
+  prompt: string,
+  tools: readonly string[],
+  offered: readonly OfferedTool[] = [],
+): MockCall | undefined {
   return (
-    changeCall(prompt, tools) ?? writeCall(prompt, tools) ?? runCall(prompt, tools) ?? readCall(prompt, tools)
+    changeCall(prompt, tools) ??
+    writeCall(prompt, tools) ??
+    runCall(prompt, tools) ??
+    ownToolCall(prompt, offered) ??
+    readCall(prompt, tools)
   );
+}
+
+/**
+ * A tool of the caller's own (any name the workspace tools do not use) whose name the prompt says
+ * (`deploy` in "Deploy to production"), or whose required inputs are all numbers the prompt gives
+ * ("What is 2.5 + 4?" for `add { a, b }`): its input from the prompt — an enum's value the prompt
+ * names (else its first), numbers in order, a quoted text or the prompt for a string, `true`.
+ */
+function ownToolCall(prompt: string, offered: readonly OfferedTool[]): MockCall | undefined {
+  const words = new Set(prompt.toLowerCase().match(/[a-z0-9]+/g) ?? []);
+  const numbers = (prompt.match(/-?\d+(?:\.\d+)?/g) ?? []).map(Number);
+  for (const tool of offered) {
+    if (WORKSPACE_TOOLS.has(tool.name)) continue;
+    const properties = tool.input_schema?.properties ?? {};
+    const required = tool.input_schema?.required ?? [];
+    const named = tool.name
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .some((part) => words.has(part));
+    const numeric =
+      required.length > 0 &&
+      required.every((key) => ["number", "integer"].includes(properties[key]?.type ?? "")) &&
+      numbers.length >= required.length;
+    if (!named && !numeric) continue;
+    const queue = [...numbers];
+    const input: Record<string, unknown> = {};
+    for (const key of required) input[key] = valueFor(properties[key] ?? {}, prompt, words, queue);
+    return { name: tool.name, input };
+  }
+  return undefined;
+}
+
+const WORKSPACE_TOOLS = new Set([
+  "read_file",
+  "list_files",
+  "glob",
+  "grep",
+  "write_file",
+  "edit_file",
+  "bash",
+]);
+
+function valueFor(
+  property: JsonSchemaProperty,
+  prompt: string,
+  words: Set<string>,
+  numbers: number[],
+): unknown {
+  if (property.enum)
+    return property.enum.find((value) => words.has(String(value).toLowerCase())) ?? property.enum[0];
+  if (property.type === "number" || property.type === "integer") return numbers.shift() ?? 0;
+  if (property.type === "boolean") return true;
+  return /["“]([^"”]+)["”]/.exec(prompt)?.[1] ?? prompt;
 }
 
 /** "Change A to B in f" (`edit_file`), or a change without words: `read_file` first. */

@@ -9,7 +9,7 @@
  */
 import type { ContentBlock, ModelMessage } from "../messages/types";
 import type { MockHandler, MockResponse } from "../testing/mock-server-steps";
-import { changeCall, firstCall, followingEdit, type MockCall } from "./mock-intents";
+import { changeCall, firstCall, followingEdit, type MockCall, type OfferedTool } from "./mock-intents";
 
 /** The key the client sends to the local mock server, so a real key never leaves for it. */
 export const MOCK_API_KEY = "mock-offline-key";
@@ -17,27 +17,28 @@ export const MOCK_API_KEY = "mock-offline-key";
 /** The tag every answer of the mock model starts with. */
 export const MOCK_ANSWER_TAG = "[mock model, offline]";
 
-interface ToolSpec {
-  name: string;
-}
-
 /** The mock server handler acting as the model of `--mock`. */
 export function createMockModel(): MockHandler {
-  return (body: { messages?: ModelMessage[]; tools?: ToolSpec[] }) =>
+  return (body: { messages?: ModelMessage[]; tools?: OfferedTool[] }) =>
     nextMockResponse(
       body.messages ?? [],
       (body.tools ?? []).map((tool) => tool.name),
+      body.tools ?? [],
     );
 }
 
 /** The next response to `messages`, given the names of the tools offered. */
-export function nextMockResponse(messages: readonly ModelMessage[], tools: readonly string[]): MockResponse {
+export function nextMockResponse(
+  messages: readonly ModelMessage[],
+  tools: readonly string[],
+  offered: readonly OfferedTool[] = [],
+): MockResponse {
   const last = messages.at(-1);
   const results =
     last?.role === "user" && Array.isArray(last.content) ? last.content.filter(isToolResult) : [];
   const prompt = promptOf(messages);
   const result = results[0];
-  const call = result ? nextCall(messages, prompt, result) : firstCall(prompt, tools);
+  const call = result ? nextCall(messages, prompt, result) : firstCall(prompt, tools, offered);
   if (call) return toolUse(call, messages.length);
   if (result) {
     const lines = resultText(result.content)
@@ -51,7 +52,7 @@ export function nextMockResponse(messages: readonly ModelMessage[], tools: reado
   }
   return answer(
     `${MOCK_ANSWER_TAG} You said: "${prompt}". I am the bundled mock model: I answer without a network` +
-      (tools.length === 0 ? ", and this run gave me no tools (try --tools read)." : "."),
+      (tools.length === 0 ? ", and no tools were offered (with the CLI: --tools read)." : "."),
   );
 }
 
