@@ -11,7 +11,7 @@ import type { UserPromptSubmitOutput } from "../hooks/types";
 import type { PromptInput } from "../messages/prompt-input";
 import { asSentence } from "../shared/sentence";
 import { denyPendingCalls } from "./approvals/resume-approvals";
-import { type Outcome, READY } from "./decide-next";
+import { READY, type StepResult } from "./decide-next";
 import { cancelledEnding } from "./ending";
 import { promptMessages } from "./prompt-message";
 import type { LoopContext } from "./state/loop-context";
@@ -26,7 +26,7 @@ export async function addPrompt<T>(
   loop: LoopContext<T>,
   query: QueryState,
   prompt: PromptInput,
-): Promise<Outcome<T>> {
+): Promise<StepResult<T>> {
   // Copies: history must not share objects with the caller, who may reuse or edit its blocks later.
   let content = typeof prompt === "string" ? prompt : structuredClone(prompt);
   let blockedMessage: string | undefined;
@@ -45,7 +45,7 @@ export async function addPrompt<T>(
     signal,
   });
   if (failure) {
-    if (meetHookFailure(failure, signal, query.channel.emit) === "cancelled")
+    if (meetHookFailure(failure, signal, query.outgoing.emit) === "cancelled")
       return { kind: "ended", ending: cancelledEnding(query.signals) };
     const error = new PromptBlockedError(`${asSentence(failure.message)} The prompt was not sent.`, {
       cause: failure,

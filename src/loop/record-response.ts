@@ -3,7 +3,7 @@
  * @module
  */
 import type { AssistantModelMessage, ToolUseBlock } from "../messages/types";
-import type { Outcome } from "./decide-next";
+import type { StepResult } from "./decide-next";
 import { recordAndHandOver } from "./record-and-hand-over";
 import type { LoopContext } from "./state/loop-context";
 import type { QueryState } from "./state/query-state";
@@ -18,12 +18,12 @@ export async function recordResponse<T>(
   loop: LoopContext<T>,
   query: QueryState,
   response: AssistantModelMessage,
-): Promise<Outcome<T>> {
+): Promise<StepResult<T>> {
   query.takeText();
   if (response.content.length > 0) await recordAndHandOver(loop, query, response);
   // A refusal without content is still handed over (its providerResponseId and model), not recorded.
   // Not in history, so not redacted yet: `post` walks it.
-  else if (response.stop_reason === "refusal") query.channel.post({ type: "assistant", message: response });
+  else if (response.stop_reason === "refusal") query.outgoing.post({ type: "assistant", message: response });
   return { kind: "recorded", response, calls: toolUsesOf(response) };
 }
 

@@ -27,17 +27,14 @@ import { runPostToolUseHooks, runPreToolUseHooks } from "./tool-hooks";
 import { privateCopy, validateToolInput } from "./tool-input";
 import { checkPermissionRules } from "./tool-permission";
 import { unknownToolOutcome } from "./tool-refusals";
-import type { ApprovalRequest, ClearedCall, ToolRuntime } from "./tool-runtime";
-
-// The tool phase builds the runtime and imports its type from here, where it always lived.
-export type { ToolRuntime } from "./tool-runtime";
+import type { CheckedCall, ToolRuntime } from "./tool-runtime";
 
 /** A call after the checks that come before execution, with its open `execute_tool` span. */
 export interface Clearance {
   call: ToolUseBlock;
   span: SpanHandle;
   /** Cleared to run, refused (its error outcome), or waiting for a person's decision. */
-  result: ClearedCall | ToolCallOutcome | ApprovalRequest;
+  result: CheckedCall;
 }
 
 /**
@@ -56,12 +53,12 @@ export async function clearToolCall(call: ToolUseBlock, runtime: ToolRuntime): P
   const tool = runtime.tools.get(call.name);
   if (!tool) return { call, span, result: unknownToolOutcome(call, runtime.tools) };
   let cleared = await validateToolInput(call, tool, privateCopy(call.input), runtime.signal);
-  if ("block" in cleared) return { call, span, result: cleared };
+  if (cleared.kind === "result") return { call, span, result: cleared };
   const rule = checkPermissionRules(call, tool, runtime);
   if (typeof rule !== "string") return { call, span, result: rule };
   if (runtime.hooks?.preToolUse?.length) {
     cleared = await runPreToolUseHooks(call, cleared, runtime);
-    if ("block" in cleared) return { call, span, result: cleared };
+    if (cleared.kind === "result") return { call, span, result: cleared };
   }
   return { call, span, result: await checkApproval(call, cleared, rule, runtime) };
 }
@@ -77,8 +74,8 @@ export async function completeToolCall(
   resume?: ChildResume,
 ): Promise<CallOutcome> {
   const { call, span, result } = clearance;
-  if ("block" in result) return endSpan(span, result);
-  if ("ask" in result) return endSpan(span, errorOutcome(call.id, notPausable(call)));
+  if (result.kind === "result") return endSpan(span, result);
+  if (result.kind === "awaiting_approval") return endSpan(span, errorOutcome(call.id, notPausable(call)));
   const startedAt = runtime.now?.();
   try {
     const executed = await executeTool(call, result, runtime, span, resume);
