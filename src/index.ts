@@ -206,7 +206,7 @@ export {
   contextWindowOf,
   LONG_CONTEXT_MODELS,
 } from "./model/context-windows";
-export type { ModelEndpoint } from "./model/endpoint";
+export type { ModelEndpoint, ProviderFeatures, ProviderProfile } from "./model/endpoint";
 export type {
   CacheTtl,
   Effort,

@@ -113,6 +113,7 @@ export async function startWebChat(options: WebChatOptions = {}) {
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url,
+    dataDir,
     mock: mock !== undefined,
     async close() {
       await chat.close();
@@ -155,5 +156,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
   const chat = await startWebChat({ port: Number(process.env.PORT ?? 5173), ...(apiKey ? { apiKey } : {}) });
   console.log(chat.mock ? `Offline, against the bundled mock server.` : "Against the Anthropic API.");
   console.log(`Web chat: ${chat.url}`);
+  console.log(
+    `Conversations are kept in ${chat.dataDir} (one JSONL file each; set it with startWebChat({ dataDir })).`,
+  );
   process.on("SIGINT", () => void chat.close().then(() => process.exit(0)));
 }

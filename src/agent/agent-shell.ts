@@ -50,7 +50,12 @@ export class AgentShell<T> {
 
   constructor(options: AgentOptions<T>) {
     const client =
-      options.client ?? createAnthropicClient({ apiKey: options.apiKey, baseURL: options.baseURL });
+      options.client ??
+      createAnthropicClient({
+        apiKey: options.apiKey,
+        baseURL: options.baseURL,
+        ...(options.providerProfile === undefined ? {} : { providerProfile: options.providerProfile }),
+      });
     const config = resolveLoopConfig(options);
     const conversation = new Conversation({
       model: options.model,

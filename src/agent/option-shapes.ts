@@ -18,6 +18,7 @@ export const AGENT_OPTION_NAMES = [
   "model",
   "apiKey",
   "baseURL",
+  "providerProfile",
   "client",
   "secrets",
   "systemPrompt",

@@ -9,6 +9,7 @@ import type { CanUseTool, Hooks, PermissionMode } from "../hooks/types";
 import type { McpServerConfig } from "../integrations/mcp/config";
 import type { McpElicitationHandler } from "../integrations/mcp/elicitation-types";
 import type { ModelClient, ModelRequest, OutputFormat } from "../model/client";
+import type { ProviderProfile } from "../model/endpoint";
 import type { QuerySettingKey } from "../model/model-setting-keys";
 import type { ModelSettings, ModelSettingsInput } from "../model/model-settings";
 import type { ProjectInstructions } from "../skills/project-instructions";
@@ -104,7 +105,13 @@ export interface AgentOptions<T = unknown> extends ModelSettingsInput {
   apiKey?: string;
   /** Base URL for the built-in client (any Anthropic-compatible endpoint). @default process.env.ANTHROPIC_BASE_URL */
   baseURL?: string;
-  /** A custom model client; when set, `apiKey` and `baseURL` are ignored. */
+  /**
+   * The provider profile of the built-in client's endpoint (see `AnthropicClientOptions.providerProfile`):
+   * `"anthropic"` for a gateway in front of the Anthropic API, `"portable"`, or each feature named.
+   * @default each feature follows the host of `baseURL`
+   */
+  providerProfile?: ProviderProfile;
+  /** A custom model client; when set, `apiKey`, `baseURL` and `providerProfile` are ignored. */
   client?: ModelClient;
   /**
    * More values to redact wherever the agent redacts its own key (yielded messages, stored history,

@@ -10,8 +10,9 @@ import type { RequestSettings } from "../loop/state/loop-config";
 import { createAnthropicClient } from "../model/anthropic";
 import type { ModelClient } from "../model/client";
 import type { Tool } from "../tools/tool";
-import { createWorkspaceTools, isBashSandboxAvailable } from "../workspace-tools/index";
+import { createWorkspaceTools } from "../workspace-tools/index";
 import type { CliOptions, ToolGroup } from "./args";
+import { type BashSetup, bashSetupFor, sandboxFailure } from "./bash-setup";
 import { COMPACT_MAX_TOKENS, compactionRequestSettings } from "./compact-command";
 import type { CliIo } from "./io";
 import { type JsonSchemaOutput, loadOutputSchema } from "./output-schema";
@@ -71,7 +72,8 @@ export async function createCliAgent(
   const outputSchema = options.outputSchemaPath
     ? await loadOutputSchema(options.outputSchemaPath)
     : undefined;
-  const tools = overrides.tools ?? workspaceToolsFor(options.tools, io.cwd);
+  const bash = options.tools.includes("bash") && !overrides.tools ? bashSetupFor(options, io.cwd) : undefined;
+  const tools = overrides.tools ?? workspaceToolsFor(options.tools, io.cwd, bash);
   const client =
     overrides.client ?? createAnthropicClient({ apiKey: options.apiKey, baseURL: options.baseURL });
   const agent = createAgent<unknown>({
@@ -95,36 +97,31 @@ export async function createCliAgent(
     client,
     outputSchema,
     toolNames,
-    bashModeNotice: bashModeNotice(toolNames),
+    bashModeNotice: toolNames.includes("bash") ? bash?.notice : undefined,
     summarySettings: compactionRequestSettings(options.modelSettings, COMPACT_MAX_TOKENS),
   };
 }
 
 /**
- * The workspace tools over `root` for the chosen groups. `bash` runs its commands in the
- * bubblewrap sandbox wherever `bwrap` works (see {@link bashModeNotice}).
+ * The workspace tools over `root` for the chosen groups. `bash` runs as `bash` says (see
+ * bash-setup.ts: sandboxed wherever `bwrap` works, never as root unless asked).
+ * @throws {UsageError} when the sandbox user cannot reach `root`, saying what to do.
  */
-export function workspaceToolsFor(groups: readonly ToolGroup[], root: string): Tool[] {
+export function workspaceToolsFor(groups: readonly ToolGroup[], root: string, bash?: BashSetup): Tool[] {
   if (groups.length === 0) return [];
   const wanted = new Set(groups.flatMap((group) => TOOLS_OF_GROUP[group]));
   const allowBash = groups.includes("bash");
-  return createWorkspaceTools({
-    root,
-    allowWrite: groups.includes("write"),
-    allowBash,
-    bashSandbox: allowBash && isBashSandboxAvailable(),
-  }).filter((tool) => wanted.has(tool.name));
-}
-
-/** Which mode `bash` runs in, for a run whose tools include it. */
-function bashModeNotice(toolNames: readonly string[]): string | undefined {
-  if (!toolNames.includes("bash")) return undefined;
-  return isBashSandboxAvailable()
-    ? "bash: sandboxed (bubblewrap) · only this folder is visible and writable, no network"
-    : "bash: NOT sandboxed · commands run with your privileges and can reach any file and the network; " +
-        (process.platform === "linux"
-          ? "install bubblewrap (apt-get install bubblewrap) to confine them"
-          : "the bubblewrap sandbox needs Linux");
+  const setup = allowBash ? (bash ?? bashSetupFor({ unconfinedBash: false }, root)) : undefined;
+  try {
+    return createWorkspaceTools({
+      root,
+      allowWrite: groups.includes("write"),
+      allowBash,
+      bashSandbox: setup?.bashSandbox ?? false,
+    }).filter((tool) => wanted.has(tool.name));
+  } catch (error) {
+    throw setup ? sandboxFailure(error, setup, root) : error;
+  }
 }
 
 function defaultSystemPrompt(tools: readonly Tool[], cwd: string): string | undefined {

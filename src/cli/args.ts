@@ -58,6 +58,10 @@ export interface CliOptions {
   offline: boolean;
   /** `--mock`: the prompt (or session) goes to the bundled mock model on a local server, offline. */
   mock: boolean;
+  /** `--sandbox-user <name|uid[:gid]>`: the host user `bash`'s sandbox runs as when the command runs as root. */
+  sandboxUser?: string;
+  /** `--unconfined-bash`: `bash` runs with this process's privileges, no sandbox (asked for, never a fallback as root). */
+  unconfinedBash: boolean;
   /** `--ask-before-writes`: the agent's `permissionMode: "askBeforeWrites"` (see approval-options.ts). */
   askBeforeWrites?: boolean;
   /** `--approve` / `--deny`: decisions that resume the `--session`'s paused query. */
@@ -74,10 +78,11 @@ export type CliCommand = { kind: "help" } | { kind: "version" } | { kind: "run";
 /** The usage text printed by `--help`. */
 export const USAGE = `Usage: agent-lattice [options] [prompt...]
        agent-lattice studio [--store <location>] [--port N] [--host H] [--open]   (see studio --help)
+       agent-lattice mock-server [--port N] [-- command...]   the offline mock model for your programs
 
 Runs an agent on any Anthropic-compatible Messages API. With a prompt it answers once and exits;
 without one it opens an interactive session (Ctrl-C interrupts a running answer, Ctrl-D exits;
-/help lists its commands: /clear, /compact, /model, /cost, /exit).
+/help lists its commands: /clear, /compact, /model, /cost, /rewind, /fork, /exit).
 
 Options:
   --model <id>             model id (default: $ANTHROPIC_MODEL or ${DEFAULT_CLI_MODEL})
@@ -96,7 +101,13 @@ ${MODEL_FLAG_USAGE}
                              write = write_file, edit_file
                              bash  = bash (sandboxed with bubblewrap where it works: only
                                      this folder visible and writable, no network; else it
-                                     runs with your privileges, and says so at start)
+                                     runs with your privileges, and says so at start; as
+                                     root it stops instead, unless --unconfined-bash)
+  --sandbox-user <user>    as root: the unprivileged user (name, uid or uid:gid) bash's sandbox
+                           runs as (default: the folder's owner, or nobody for a folder of
+                           root's); it must be able to reach this folder — make it theirs:
+                           chown -R <user> <folder>
+  --unconfined-bash        run bash without the sandbox, with your privileges (root's, as root)
   --skills <folder>        Agent Skills: a folder of skill folders (each with a SKILL.md), or one
                            skill folder; repeat for more. The model reads them with the skill tool
   --session <file>         keep the conversation in a JSONL file; run again to resume it
@@ -112,7 +123,8 @@ ${APPROVAL_USAGE}
                            real API when ANTHROPIC_API_KEY is set
   --offline                with --demo, stay offline even when ANTHROPIC_API_KEY is set
   --mock                   run your prompt (or session) offline: a small rule-based mock model
-                           on a local server, using the --tools you give (no key needed)
+                           on a local server that reads, writes, edits files and runs commands
+                           with the --tools you give, as the prompt asks (no key needed)
   -h, --help               show this help
   -v, --version            show the version
 
@@ -154,6 +166,8 @@ export const OPTION_SPEC = {
   demo: { type: "boolean" },
   offline: { type: "boolean" },
   mock: { type: "boolean" },
+  "sandbox-user": { type: "string" },
+  "unconfined-bash": { type: "boolean" },
   ...APPROVAL_OPTION_SPEC,
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
@@ -191,6 +205,8 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     demo: values.demo ?? false,
     offline: values.offline ?? false,
     mock: values.mock ?? false,
+    sandboxUser: nonEmpty("--sandbox-user", values["sandbox-user"]),
+    unconfinedBash: values["unconfined-bash"] ?? false,
     ...approvalOptionsOf(values, usageError),
     modelSettings: modelSettingsOf(values),
     thinkingDisplay: !values["no-thinking-display"],
@@ -216,6 +232,12 @@ function checkCombinations(options: CliOptions, values: { "base-url"?: string })
   checkApprovalCombinations(options, usageError);
   if (options.rewindTo !== undefined && options.sessionPath === undefined)
     throw new UsageError("--rewind goes with --session: it rewinds that conversation");
+  if ((options.sandboxUser !== undefined || options.unconfinedBash) && !options.tools.includes("bash"))
+    throw new UsageError(
+      `--${options.unconfinedBash ? "unconfined-bash" : "sandbox-user"} goes with --tools bash`,
+    );
+  if (options.sandboxUser !== undefined && options.unconfinedBash)
+    throw new UsageError("--sandbox-user and --unconfined-bash contradict each other: choose one");
   if (options.mock && options.demo)
     throw new UsageError("--mock and --demo are two offline modes: choose one");
   if (options.mock && values["base-url"] !== undefined)

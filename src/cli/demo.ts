@@ -5,6 +5,7 @@
  * folder, which is kept afterwards so you can look at what it wrote.
  * @module
  */
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { createAnthropicClient } from "../model/anthropic";
 import { startMockAnthropicServer } from "../testing/mock-server";
@@ -62,13 +63,19 @@ export async function runDemo(options: CliOptions, io: CliIo, output: QueryOutpu
     } finally {
       await agent.close();
     }
-    output.notice(
-      `The demo folder is kept; see what the agent wrote: cat ${path.join(root, DEMO_SUMMARY_FILE)}`,
-    );
+    output.notice(closingNotice(root));
     return code;
   } finally {
     await server?.close();
   }
+}
+
+/** Where to look afterwards: the summary when the agent wrote it (a denied or paused write did not). */
+function closingNotice(root: string): string {
+  const summary = path.join(root, DEMO_SUMMARY_FILE);
+  return existsSync(summary)
+    ? `The demo folder is kept; see what the agent wrote: cat ${summary}`
+    : `The demo folder is kept (${root}); the agent wrote no ${DEMO_SUMMARY_FILE} this time.`;
 }
 
 function pacingFor(io: CliIo) {

@@ -44,6 +44,11 @@ export async function runInteractiveSession(context: ReplContext, banner: string
   // terminal driver sends the process a real SIGINT.
   readline.on("SIGINT", onInterrupt);
   process.on("SIGINT", onInterrupt);
+  // Ctrl-C or Ctrl-D at a question closes the input: the session ends without a fresh prompt.
+  let closed = false;
+  readline.on("close", () => {
+    closed = true;
+  });
   let exitCode = EXIT_SUCCESS;
   const ask: Ask = async (question) => {
     if (terminal) readline.setPrompt(question);
@@ -65,6 +70,7 @@ export async function runInteractiveSession(context: ReplContext, banner: string
       if (code === EXIT_APPROVAL_REQUIRED) return terminal ? EXIT_SUCCESS : code; // left unanswered again
     }
     for (;;) {
+      if (closed) break;
       if (terminal) readline.prompt();
       const next = await lines.next();
       if (next.done) break;

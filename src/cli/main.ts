@@ -30,6 +30,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   ]);
   try {
     if (argv[0] === "studio") return await runStudio(argv.slice(1), io);
+    if (argv[0] === "mock-server") return await runMockServer(argv.slice(1), io);
     if (argv[0] === "eval")
       return await (await import("./eval-signals")).runEvalWithSignals(argv.slice(1), io);
     const command = parseCommandLine(argv, io.env);
@@ -59,12 +60,23 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
 /** `agent-lattice studio`: serves until Ctrl-C or SIGTERM. */
 async function runStudio(argv: readonly string[], io: CliIo): Promise<number> {
   const { runStudioCommand } = await import("./studio-command");
+  return untilSignal((signal) => runStudioCommand(argv, io, signal));
+}
+
+/** `agent-lattice mock-server`: serves until Ctrl-C or SIGTERM, or runs a command (mock-server-command.ts). */
+async function runMockServer(argv: readonly string[], io: CliIo): Promise<number> {
+  const { runMockServerCommand } = await import("./mock-server-command");
+  return untilSignal((signal) => runMockServerCommand(argv, io, signal));
+}
+
+/** Runs `work` with a signal that Ctrl-C or SIGTERM aborts. */
+async function untilSignal(work: (signal: AbortSignal) => Promise<number>): Promise<number> {
   const stop = new AbortController();
   const onSignal = () => stop.abort();
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
   try {
-    return await runStudioCommand(argv, io, stop.signal);
+    return await work(stop.signal);
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);

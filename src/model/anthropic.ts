@@ -24,7 +24,7 @@ import { betasOf, withBetaHeader } from "./anthropic-tool-search";
 import type { ModelClient } from "./client";
 import { honoursContextManagement } from "./context-support";
 import { countTokensOverFetch, countTokensOverSdk } from "./count-tokens";
-import { endpointOf } from "./endpoint";
+import { endpointOf, featuresOf, type ModelEndpoint, type ProviderProfile } from "./endpoint";
 import { readEnv } from "./env";
 
 /** Options of {@link createAnthropicClient}. */
@@ -55,6 +55,14 @@ export interface AnthropicClientOptions {
    * `baseURL`, `defaultHeaders` or `fetch`, which belong to the client you pass.
    */
   anthropic?: AnthropicSdkClient;
+  /**
+   * What the endpoint runs beyond the portable Messages API (context editing, the native memory
+   * tool, server compaction, tool search): `"anthropic"` for a gateway or proxy in front of the
+   * Anthropic API, `"portable"` for none of it, or each feature named. The client reports it on
+   * its `endpoint.features`, where `where: "auto"` and `toolSearch: "auto"` read it.
+   * @default each feature follows the endpoint's host
+   */
+  providerProfile?: ProviderProfile;
 }
 
 /**
@@ -69,6 +77,7 @@ export const ANTHROPIC_CLIENT_OPTION_NAMES: readonly string[] = [
   "defaultHeaders",
   "fetch",
   "anthropic",
+  "providerProfile",
 ];
 
 /**
@@ -110,7 +119,7 @@ export function createAnthropicClient(options: AnthropicClientOptions = {}): Mod
     headers: requestHeadersOf({ apiKey, authToken }, options.defaultHeaders),
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
   };
-  const endpoint = base.endpoint();
+  const endpoint = declared(base.endpoint(), options.providerProfile);
   const secrets = [...credentialSecrets(apiKey ?? authToken, options.defaultHeaders), ...base.urlSecrets];
   const failures: FailureContext = { secrets, endpoint };
   const stream = options.stream ?? true;
@@ -151,7 +160,10 @@ function createSdkBackedClient(sdk: AnthropicSdkClient, options: AnthropicClient
       `\`anthropic\` cannot be combined with ${own.map((name) => `\`${name}\``).join(", ")}: give them to the SDK client you pass.`,
     );
   }
-  const endpoint = endpointOf(typeof sdk.baseURL === "string" ? sdk.baseURL : undefined);
+  const endpoint = declared(
+    endpointOf(typeof sdk.baseURL === "string" ? sdk.baseURL : undefined),
+    options.providerProfile,
+  );
   const secrets = sdkClientSecrets(sdk);
   const failures: FailureContext = { secrets, endpoint };
   const stream = options.stream ?? true;
@@ -184,4 +196,10 @@ function withSecrets(secrets: readonly string[], client: ModelClient): ModelClie
     secrets: { value: Object.freeze([...secrets]), enumerable: false },
   }) as object;
   return Object.setPrototypeOf(client, holder) as ModelClient;
+}
+
+/** `endpoint` with the features `profile` declares (unchanged without one). */
+function declared(endpoint: ModelEndpoint, profile: ProviderProfile | undefined): ModelEndpoint {
+  const features = featuresOf(profile);
+  return features === undefined ? endpoint : { ...endpoint, features };
 }

@@ -15,12 +15,13 @@ export type ContextManagementSide = "provider" | "client";
 const HONOURING_PLATFORMS: ReadonlySet<string> = new Set(["aws.bedrock", "gcp.vertex_ai"]);
 
 /**
- * Whether the endpoint honours `context_management` (and `compact_20260112`): the Anthropic API
- * (`api.anthropic.com`), Bedrock and Vertex AI do; every other endpoint, and a client that states
- * no endpoint, is assumed not to.
+ * Whether the endpoint honours `context_management` (and `compact_20260112`): as its client's
+ * `providerProfile` declared; else the Anthropic API (`api.anthropic.com`), Bedrock and Vertex AI
+ * do, and every other endpoint, and a client that states no endpoint, is assumed not to.
  */
 export function honoursContextManagement(endpoint: ModelEndpoint | undefined): boolean {
   if (!endpoint) return false;
+  if (endpoint.features?.contextManagement !== undefined) return endpoint.features.contextManagement;
   if (HONOURING_PLATFORMS.has(endpoint.providerName)) return true;
   return endpoint.providerName === "anthropic" && endpoint.address?.toLowerCase() === "api.anthropic.com";
 }

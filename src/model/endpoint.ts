@@ -3,11 +3,42 @@
  * conventions spell it (`gen_ai.provider.name`) and the server's host and port.
  * @module
  */
+import { InvalidOptionError } from "../errors";
+
+/**
+ * What an endpoint runs beyond the portable Messages API. Unset, each follows the endpoint's host
+ * (the Anthropic API, Bedrock and Vertex AI manage context; only the Anthropic API searches
+ * tools); a gateway or proxy in front of the Anthropic API declares it, since its host says nothing.
+ */
+export interface ProviderFeatures {
+  /**
+   * Runs context editing, the native memory tool (`memory_20250818`) and server compaction
+   * (`context_management`, `compact_20260112`) itself.
+   */
+  contextManagement: boolean;
+  /** Searches deferred tools itself (`defer_loading`, `tool_search_tool_*`). */
+  toolSearch: boolean;
+}
+
+/**
+ * The provider profile a client declares for its endpoint: `"anthropic"` — everything the Anthropic
+ * API runs (a gateway in front of it); `"portable"` — none of it, the SDK does the work on its side;
+ * or each feature named (one left out follows the host).
+ */
+export type ProviderProfile = "anthropic" | "portable" | Partial<ProviderFeatures>;
+
+/** Every provider profile's name and feature key, for option checks. */
+export const PROVIDER_PROFILE_KEYS: readonly string[] = ["contextManagement", "toolSearch"];
 
 /** The service behind a {@link ModelClient}, as far as the client knows it. */
 export interface ModelEndpoint {
   /** The provider, e.g. `"anthropic"`, `"deepseek"`; `"anthropic"` when only the API spoken is known. */
   readonly providerName: string;
+  /**
+   * The features its client declared (`providerProfile`); a feature not declared follows the host
+   * (see `honoursContextManagement`, `providerSearchesTools`).
+   */
+  readonly features?: Partial<ProviderFeatures>;
   /** Host name of the server (`server.address`). */
   readonly address?: string;
   /** Port of the server (`server.port`). */
@@ -55,6 +86,29 @@ export function errorSourceOf(endpoint: ModelEndpoint): string {
   const label = serviceLabelOf(endpoint);
   if (label === "Anthropic API" || endpoint.address === undefined) return label;
   return `${label} ${endpoint.address}${endpoint.port === undefined ? "" : `:${endpoint.port}`}`;
+}
+
+/**
+ * The features `profile` declares (`undefined`: none, each follows the host).
+ * @throws {InvalidOptionError} for a profile that is not `"anthropic"`, `"portable"` or an object of booleans.
+ */
+export function featuresOf(profile: ProviderProfile | undefined): Partial<ProviderFeatures> | undefined {
+  if (profile === undefined) return undefined;
+  if (profile === "anthropic") return { contextManagement: true, toolSearch: true };
+  if (profile === "portable") return { contextManagement: false, toolSearch: false };
+  const valid =
+    typeof profile === "object" &&
+    profile !== null &&
+    !Array.isArray(profile) &&
+    Object.entries(profile).every(
+      ([key, value]) =>
+        PROVIDER_PROFILE_KEYS.includes(key) && (value === undefined || typeof value === "boolean"),
+    );
+  if (!valid)
+    throw new InvalidOptionError(
+      'providerProfile must be "anthropic", "portable" or { contextManagement?: boolean, toolSearch?: boolean }.',
+    );
+  return { ...profile };
 }
 
 /**

@@ -16,8 +16,9 @@ export const PROVIDER_TOOL_SEARCH_HOSTS: readonly string[] = ["api.anthropic.com
 /** The beta the Messages API wants with deferred tools. */
 export const TOOL_SEARCH_BETA = "advanced-tool-use-2025-11-20";
 
-/** Whether the service at `endpoint` searches deferred tools itself. */
+/** Whether the service at `endpoint` searches deferred tools itself (as declared, else by its host). */
 export function providerSearchesTools(endpoint: ModelEndpoint | undefined): boolean {
+  if (endpoint?.features?.toolSearch !== undefined) return endpoint.features.toolSearch;
   return (
     endpoint?.address !== undefined && PROVIDER_TOOL_SEARCH_HOSTS.includes(endpoint.address.toLowerCase())
   );

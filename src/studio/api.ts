@@ -26,7 +26,7 @@ import type { Catalog, RunningCheck } from "./catalog";
 import { isSafeConversationId, MAX_CONVERSATION_ID_LENGTH } from "./conversation-id";
 import { answerEvalApi } from "./eval-api";
 import { readDecisions, readFork, readJsonObject } from "./request-body";
-import { type StudioSource, UnknownConversationError } from "./source";
+import { type ConversationEntry, type StudioSource, UnknownConversationError } from "./source";
 import { type RunningBasis, summarize, summarizeWindows, withRunning } from "./summary";
 
 /** An answer: a status and a JSON body. */
@@ -161,18 +161,12 @@ async function conversationWindow(context: ApiContext, params: URLSearchParams) 
   const limit = Math.min(intParam(params, "limit", 200), MAX_WINDOW);
   const from = params.has("from") ? intParam(params, "from", 0) : undefined;
   const store = source.open(id);
-  const [version, entries, window] = await Promise.all([
-    source.version(id),
-    source.list(),
-    readHistoryWindow(store, { from, limit }),
-  ]);
+  // The version is read before the messages, so what is sent is at least that version: a write
+  // between the two shows as a newer version at the page's next poll, never as none.
+  const version = await source.version(id);
   if (version === undefined) throw new UnknownConversationError(id);
-  // Not in a listing made a moment before it was written (a fork just made): written now.
-  const entry = entries.find((candidate) => candidate.conversationId === id) ?? {
-    conversationId: id,
-    updatedAt: new Date(),
-  };
-  const listed = { ...entry, source: index };
+  const [entries, window] = await Promise.all([source.list(), readHistoryWindow(store, { from, limit })]);
+  const listed = listedAt(entries, id, index, version);
   const running = await context.running(index, id);
   const cached = context.catalog.cached(listed);
   const summary =
@@ -231,11 +225,23 @@ async function runningOf(context: ApiContext, wanted: readonly string[]) {
 /** The summary of all of a conversation (read whole, once per version). */
 async function wholeSummary(context: ApiContext, params: URLSearchParams) {
   const { source, id, index } = target(context, params);
-  const entry = (await source.list()).find((candidate) => candidate.conversationId === id);
-  if (entry === undefined) throw new UnknownConversationError(id);
-  const summary = await context.catalog.wholeSummary({ ...entry, source: index });
+  const version = await source.version(id);
+  if (version === undefined) throw new UnknownConversationError(id);
+  const summary = await context.catalog.wholeSummary(listedAt(await source.list(), id, index, version));
   if (summary === undefined) throw new UnknownConversationError(id);
   return summary;
+}
+
+/**
+ * The conversation as listed, keyed by `version` — read from the store just now, before its
+ * messages — rather than by the listing alone: a listing is reused for a second and a write need
+ * not change a file's time, so a count cached under the listing's key could outlive the messages
+ * it counted (the page, polling the version, would never ask again). Not in a listing made a
+ * moment before it was written (a fork just made): written now.
+ */
+function listedAt(entries: readonly ConversationEntry[], id: string, index: number, version: string) {
+  const entry = entries.find((candidate) => candidate.conversationId === id);
+  return { conversationId: id, updatedAt: entry?.updatedAt ?? new Date(), ...entry, version, source: index };
 }
 
 /** The calls waiting for a decision, when history ends in a pause. */

@@ -48,7 +48,11 @@ export type CatalogEntry = ConversationEntry & { source: number };
 
 /** Lists and summarises the conversations of `sources`. */
 export class Catalog {
-  private readonly cache = new Map<string, { key: string; summary: ConversationSummary }>();
+  /**
+   * The last whole count of each conversation, under the listing's key it was counted for and,
+   * when known, the store's version read before its messages (see {@link Catalog.cached}).
+   */
+  private readonly cache = new Map<string, { key: string; version?: string; summary: ConversationSummary }>();
   private readonly counting = new Map<string, Promise<ConversationSummary | undefined>>();
 
   constructor(
@@ -102,12 +106,11 @@ export class Catalog {
 
   /** The summary of all of a conversation's messages (read whole once per version). */
   wholeSummary(entry: CatalogEntry): Promise<ConversationSummary | undefined> {
-    const id = idOf(entry);
-    const key = keyOf(entry);
     const cached = this.cached(entry);
     if (cached && cached.status !== "running")
       return this.running(entry.source, entry.conversationId).then((running) => withRunning(cached, running));
-    const inFlight = this.counting.get(`${id}\u0000${key}`);
+    const countKey = `${idOf(entry)}\u0000${keyOf(entry)}\u0000${entry.version ?? ""}`;
+    const inFlight = this.counting.get(countKey);
     if (inFlight) return inFlight;
     const counted = (async () => {
       const running = await this.running(entry.source, entry.conversationId);
@@ -116,19 +119,26 @@ export class Catalog {
       this.remember(entry, summary);
       return summary;
     })();
-    this.counting.set(`${id}\u0000${key}`, counted);
-    void counted.finally(() => this.counting.delete(`${id}\u0000${key}`)).catch(() => undefined);
+    this.counting.set(countKey, counted);
+    void counted.finally(() => this.counting.delete(countKey)).catch(() => undefined);
     return counted;
   }
 
-  /** The whole summary of `entry`'s version, when counted already. */
+  /**
+   * The whole summary of `entry`'s version, when counted already. An entry that names its version
+   * (the store's, read before the messages were) matches only a count made at that version; one
+   * from a listing alone matches the listing's key (write time, count), which the list re-reads
+   * within a second — a count it finds is at least as new as that listing.
+   */
   cached(entry: CatalogEntry): ConversationSummary | undefined {
     const cached = this.cache.get(idOf(entry));
-    return cached?.key === keyOf(entry) ? cached.summary : undefined;
+    if (cached === undefined) return undefined;
+    const hit = entry.version === undefined ? cached.key === keyOf(entry) : cached.version === entry.version;
+    return hit ? cached.summary : undefined;
   }
 
   private remember(entry: CatalogEntry, summary: ConversationSummary): void {
-    this.cache.set(idOf(entry), { key: keyOf(entry), summary });
+    this.cache.set(idOf(entry), { key: keyOf(entry), version: entry.version, summary });
   }
 
   /** Every conversation of every source, most recent first. */
@@ -146,9 +156,9 @@ function idOf(entry: CatalogEntry): string {
   return `${entry.source}\u0000${entry.conversationId}`;
 }
 
-/** What changes when the conversation is written: its write time and (where listed) its count. */
+/** What a listing shows changing when the conversation is written: its write time and (where listed) its count. */
 function keyOf(entry: CatalogEntry): string {
-  return `${entry.updatedAt.getTime()}:${entry.messageCount ?? ""}:${entry.version ?? ""}`;
+  return `${entry.updatedAt.getTime()}:${entry.messageCount ?? ""}`;
 }
 
 async function mapLimited<T, R>(

@@ -54,6 +54,8 @@ export interface MockRecordedRequest {
 
 /** Options of {@link startMockAnthropicServer}. */
 export interface MockAnthropicServerOptions {
+  /** The port to listen on, on 127.0.0.1. @default 0 (a free one) */
+  port?: number;
   /** Steps replayed in order, one per request. */
   responses?: MockStep[];
   /** Answers requests once the scripted steps are used up. */
@@ -110,7 +112,7 @@ export interface MockAnthropicServer {
 }
 
 /**
- * Starts the server on 127.0.0.1, on a free port. A request with nothing scripted and no handler
+ * Starts the server on 127.0.0.1, on a free port (or `port`). A request with nothing scripted and no handler
  * gets a 500 saying "mock server: no scripted response left for request #N", so tests fail loudly.
  *
  * Like the API, the server also: estimates `usage` when a step gives none (input: four characters
@@ -163,7 +165,7 @@ export async function startMockAnthropicServer(
       }
     });
   });
-  const port = await listen(server);
+  const port = await listen(server, options.port ?? 0);
   let closing: Promise<void> | undefined;
 
   return {
@@ -385,10 +387,10 @@ function parseJson(text: string): unknown {
   }
 }
 
-function listen(server: Server): Promise<number> {
+function listen(server: Server, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
+    server.listen(port, "127.0.0.1", () => {
       server.off("error", reject);
       resolve((server.address() as AddressInfo).port);
     });

@@ -89,6 +89,16 @@ describe("agent-lattice --demo (real tools on a temporary folder; offline withou
     }
   });
 
+  it("--ask-before-writes, piped: the write waits (exit 3), and the closing line names no file it never wrote", async () => {
+    const run = await runCli(["--demo", "--ask-before-writes"], { env: cleanEnvironment() });
+    expect(run.code).toBe(3);
+    const root = workspaceOf(run.stderr);
+    expect(run.stderr).toContain(
+      `The demo folder is kept (${root}); the agent wrote no SUMMARY.md this time.`,
+    );
+    expect(run.stderr).not.toContain("cat ");
+  });
+
   it("--offline without --demo is a usage error", async () => {
     const run = await runCli(["--offline", "hi"], {
       env: cleanEnvironment({ ANTHROPIC_API_KEY: DUMMY_KEY }),

@@ -10,6 +10,7 @@ import {
   ensureBuiltCli,
   eventually,
   lastUserText,
+  ownedBySandboxUser,
   runCli,
   scratchFolder,
   TmuxCli,
@@ -145,9 +146,11 @@ describe("agent-lattice without a prompt: an interactive session in a real termi
       ],
     }));
     try {
+      // With a PATH, so bash runs in the sandbox (as root: as the folder's owner, never as root).
+      ownedBySandboxUser(folder.root);
       terminal = TmuxCli.start(
         ["--base-url", server.url, "--tools", "bash"],
-        { ANTHROPIC_API_KEY: DUMMY_KEY },
+        { ANTHROPIC_API_KEY: DUMMY_KEY, PATH: process.env.PATH ?? "/usr/bin:/bin" },
         folder.root,
       );
       await terminal.waitForScreen(/^› $/m);

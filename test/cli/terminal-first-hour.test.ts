@@ -48,6 +48,8 @@ describe("agent-lattice on a real terminal: approvals across restarts, multi-lin
       /⏸ not answered: 1 tool call still pending in .*chat\.jsonl; the next start asks again/,
     );
     expect(await terminal.waitForExit()).toBe(0);
+    // The session ends there: no fresh › prompt after the notice.
+    expect(terminal.screen()).toMatch(/the next start asks again\n+$/);
     expect(existsSync(path.join(folder.root, "note.txt"))).toBe(false);
     expect(server.requests).toHaveLength(1);
     terminal.close();

@@ -9,7 +9,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createAgent, createAnthropicClient, createJsonlHistoryStore } from "../../src/index";
+import {
+  createAgent,
+  createAnthropicClient,
+  createJsonlHistoryStore,
+  type ModelMessage,
+} from "../../src/index";
 import { type Studio, startStudio } from "../../src/studio/index";
 import { mockServerPerTest } from "../support/mock-server";
 import { HOSTILE_OUTPUT, HOSTILE_PROMPT, recordConversation, startBrowser } from "./support";
@@ -115,6 +120,28 @@ describe("the studio page over a JSONL folder", BROWSER_TEST, () => {
     await agent.prompt("Anything else?");
     await page.locator("li.turn", { hasText: "A later answer arrived." }).waitFor(WAIT);
     expect(await page.locator("li.prompt", { hasText: "Anything else?" }).count()).toBe(1);
+  });
+
+  it("adds earlier messages once, however often Load earlier is clicked while they load", async () => {
+    const messages: ModelMessage[] = [{ role: "user", content: "The very first prompt." }];
+    for (let turn = 0; turn < 150; turn++)
+      messages.push(
+        { role: "assistant", content: [{ type: "text", text: `Step ${turn}.` }], stop_reason: "end_turn" },
+        { role: "user", content: `Prompt ${turn + 1}.` },
+      );
+    messages.push({ role: "assistant", content: [{ type: "text", text: "Done." }], stop_reason: "end_turn" });
+    const long = createJsonlHistoryStore({ path: join(folder, "long.jsonl") });
+    await long.replace(messages);
+    await long.close();
+    await page.goto(`${studio.url}#/c/0/long`);
+    await page.locator("li.turn", { hasText: "Done." }).waitFor(WAIT);
+    // Three clicks in one task: the second and third come while the first one's window loads.
+    await page.evaluate(
+      "(() => { const more = document.querySelector('button.more'); more.click(); more.click(); more.click(); })()",
+    );
+    await page.locator("li.prompt", { hasText: "The very first prompt." }).waitFor(WAIT);
+    expect(await page.locator("li.prompt").count()).toBe(151);
+    expect(await page.locator("li.turn", { hasText: "Step 0." }).count()).toBe(1);
   });
 
   it("shows a run claim's start and end live: running (run claim) in the list and the conversation, then finished", async () => {

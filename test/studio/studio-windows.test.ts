@@ -5,7 +5,7 @@
  * without `loadRange` still works (one load cut to the window); context edits, tool searches and
  * checkpoint ids reach the timeline model.
  */
-import { mkdtemp, rm, utimes } from "node:fs/promises";
+import { mkdtemp, rm, stat, utimes } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -105,6 +105,38 @@ describe("a long conversation", () => {
       "The very first prompt.",
       [{ type: "text", text: "step 0" }],
     ]);
+  });
+
+  it("is counted again after each write, even one that leaves the listing as it was", async () => {
+    // A listing is reused for a second, and a file's write time can stay the same across writes
+    // (a coarse clock, a copied time): the count must follow the conversation's version, which the
+    // page polls, not the listing — or the page keeps old totals for good.
+    await write("long", turns(300, answer));
+    const path = join(folder, "long.jsonl");
+    studio = await startStudio({ store: folder });
+    type Window = { version: string; summary: ConversationSummary };
+    const first = await get<Window>("/api/conversation?source=0&id=long");
+    expect(first.summary.partial).toBe(true);
+    expect((await get<ConversationSummary>("/api/summary?source=0&id=long")).turns).toBe(301);
+    expect((await get<Window>("/api/conversation?source=0&id=long")).summary.turns).toBe(301);
+    const { mtime } = await stat(path);
+    for (const added of [1, 2]) {
+      const store = createJsonlHistoryStore({ path });
+      await store.append({ role: "user", content: `more ${added}` });
+      await store.append({ ...answer, usage: { input_tokens: 1, output_tokens: 1 } });
+      await store.close();
+      await utimes(path, mtime, mtime);
+      const window = await get<Window>("/api/conversation?source=0&id=long");
+      expect(window.version).not.toBe(first.version);
+      const whole = window.summary.partial
+        ? await get<ConversationSummary>("/api/summary?source=0&id=long")
+        : window.summary;
+      expect({ turns: whole.turns, messageCount: whole.messageCount }).toEqual({
+        turns: 301 + added,
+        messageCount: 602 + 2 * added,
+      });
+      expect((await get<ConversationSummary>("/api/summary?source=0&id=long")).turns).toBe(301 + added);
+    }
   });
 
   it("is listed from its first and newest messages, then counted whole in the background", async () => {

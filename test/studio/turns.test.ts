@@ -74,3 +74,19 @@ describe("a turn opening with the provider's server compaction", () => {
     expect(prose.map((block) => block.type)).toEqual(["compaction", "text"]);
   });
 });
+
+describe("the charts' axes", () => {
+  it("pad the turn axis by half a turn, so the first and last bars are drawn whole", async () => {
+    const { turnRange } = await import("../../src/studio/page/chart-ranges");
+    expect(turnRange(1, 5)).toEqual([0.5, 5.5]);
+    expect(turnRange(3, 3)).toEqual([2.5, 3.5]);
+    expect(turnRange(null, null)).toEqual([0.5, 1.5]);
+  });
+
+  it("start values at zero and stay small when every value is zero (a cost of $0 is not drawn on 0–100)", async () => {
+    const { fromZeroRange } = await import("../../src/studio/page/chart-ranges");
+    expect(fromZeroRange(0, 0.01)).toEqual([0, 0.01]);
+    expect(fromZeroRange(null, 1)).toEqual([0, 1]);
+    expect(fromZeroRange(2, 0.01)).toEqual([0, 2.2]);
+  });
+});

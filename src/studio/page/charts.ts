@@ -5,6 +5,7 @@
  * @module
  */
 import uPlot from "uplot";
+import { fromZeroRange, turnRange } from "./chart-ranges";
 import { el } from "./dom";
 import type { ChartSeries } from "./turns";
 
@@ -26,7 +27,9 @@ export function chartsOf(series: ChartSeries): HTMLElement {
         { label: "cache write", stroke: "#d48a1f" },
       ],
     ),
-    chart("Cost so far (USD)", [x, series.cumulativeCost], [{ label: "cost", stroke: "#9b3bd4" }]),
+    chart("Cost so far (USD)", [x, series.cumulativeCost], [{ label: "cost", stroke: "#9b3bd4" }], {
+      y: { range: (_plot, _min, max) => fromZeroRange(max, 0.01) },
+    }),
     chart(
       "Time per turn (ms)",
       [x, series.modelMs, series.toolMs],
@@ -44,12 +47,21 @@ export function chartsOf(series: ChartSeries): HTMLElement {
           paths: uPlot.paths.bars?.({ size: [0.4], align: 1 }),
         },
       ],
+      {
+        x: { time: false, range: (_plot, min, max) => turnRange(min, max) },
+        y: { range: (_plot, _min, max) => fromZeroRange(max, 1) },
+      },
     ),
   );
   return box;
 }
 
-function chart(title: string, data: number[][], series: uPlot.Series[]): HTMLElement {
+function chart(
+  title: string,
+  data: number[][],
+  series: uPlot.Series[],
+  scales: uPlot.Scales = {},
+): HTMLElement {
   const figure = el("figure", { class: "chart" }, el("figcaption", { text: title }));
   const target = el("div");
   figure.append(target);
@@ -57,7 +69,7 @@ function chart(title: string, data: number[][], series: uPlot.Series[]): HTMLEle
     {
       width: WIDTH,
       height: HEIGHT,
-      scales: { x: { time: false } },
+      scales: { x: { time: false }, ...scales },
       axes: [{ label: "turn" }, {}],
       series: [{ label: "turn" }, ...series],
     },

@@ -59,7 +59,10 @@ export async function showConversation(
     const summary = await api<ConversationSummary>(`/api/summary${query({ source, id })}`).catch(
       () => undefined,
     );
-    if (summary && view.version === version && !signal.aborted) {
+    if (summary === undefined) {
+      // Not counted (a dropped connection, a store busy): asked again at the next poll.
+      if (whole?.version === version) whole = undefined;
+    } else if (view.version === version && !signal.aborted) {
       whole = { version, summary };
       render();
     }
@@ -70,12 +73,7 @@ export async function showConversation(
     const items = timelineOf(messages, from);
     const older = el("button", { class: "more", text: `Load earlier (${from} more)` });
     older.hidden = from === 0;
-    older.addEventListener("click", async () => {
-      const start = Math.max(0, from - WINDOW);
-      const page = await fetchWindow(source, id, start, from - start);
-      earlier = [...page.messages, ...earlier];
-      render();
-    });
+    older.addEventListener("click", () => void loadEarlier(from));
     main.replaceChildren(
       header(view.summary.partial && whole?.version === view.version ? whole.summary : view.summary),
       pendingPanel(view, canAct, () => void refresh()),
@@ -83,6 +81,21 @@ export async function showConversation(
       older,
       timelineElement(items, { source, children: view.children, canAct, conversationId: id, onForked }),
     );
+  };
+  // One load of earlier messages at a time, each added once: a second click (or a click on the
+  // button a poll re-rendered) while one loads would add the same messages twice.
+  let loadingEarlier = false;
+  const loadEarlier = async (from: number) => {
+    if (loadingEarlier) return;
+    loadingEarlier = true;
+    try {
+      const start = Math.max(0, from - WINDOW);
+      const page = await fetchWindow(source, id, start, from - start);
+      if (view.from - earlier.length === from) earlier = [...page.messages, ...earlier];
+      render();
+    } finally {
+      loadingEarlier = false;
+    }
   };
   const onForked = (newId: string) => {
     location.hash = `#/c/${source}/${encodeURIComponent(newId)}`;
@@ -102,10 +115,8 @@ export async function showConversation(
         version: view.version,
       }),
     );
-    if (version !== null && version !== view.version) {
-      await refresh().catch(() => {});
-      void countWhole();
-    }
+    if (version !== null && version !== view.version) await refresh().catch(() => {});
+    void countWhole();
   }
 }
 
