@@ -52,6 +52,10 @@ export interface ModelCallSettings {
    * forgets what an attempt that got no response started.
    */
   streamedCalls?: StreamObserver;
+  /** The signal of this call when it is not the query's model signal (one a guardrail's trip aborts). */
+  signal?: AbortSignal;
+  /** Where stream events go while they are held back (`QueryState.heldEvents`); absent: to the consumer. */
+  heldEvents?: SDKMessage<unknown>[];
 }
 
 /** Follows the stream events of a request's attempts; told when an attempt fails. */
@@ -98,8 +102,10 @@ export async function callModel(
         return outcome;
       }
       if (outcome.kind !== "failed" || !outcome.error.retryable) return ended(attempt, outcome);
-      // A stream that already showed content to the consumer is never silently replayed.
-      if (streamed?.content) return ended(attempt, outcome);
+      // A stream that already showed content to the consumer is never silently replayed; one held
+      // back showed nothing: its events are dropped and the request retried.
+      if (streamed?.content && !settings.heldEvents) return ended(attempt, outcome);
+      if (settings.heldEvents) settings.heldEvents.length = 0;
       if (retries >= retry.maxRetries) break;
       retried++;
       const delay = retryDelayMs(retry, retries + 1, outcome.error.retryAfterMs, clock.random);
@@ -115,7 +121,7 @@ export async function callModel(
         model,
       });
       try {
-        await clock.sleep(delay, query.signals.model);
+        await clock.sleep(delay, settings.signal ?? query.signals.model);
       } catch {
         return cancelledOutcome(query.signals);
       }
@@ -150,7 +156,7 @@ async function attemptOnce(
   streamed: { content: boolean } | undefined,
 ): Promise<ModelOutcome> {
   const { loop, query, base, settings } = attempt;
-  const querySignal = query.signals.model;
+  const querySignal = settings.signal ?? query.signals.model;
   if (querySignal.aborted) return cancelledOutcome(query.signals);
   // A request deadline needs a signal of its own; without one the query's signal is enough
   // (an AbortController per request is a measurable share of a turn).
@@ -158,7 +164,8 @@ async function attemptOnce(
   const deadline =
     timeoutMs === undefined ? undefined : startDeadline(querySignal, timeoutMs, requestTimedOut);
   const signal = deadline?.signal ?? querySignal;
-  const emit = query.channel.emit;
+  const held = settings.heldEvents;
+  const emit = held ? (message: SDKMessage<unknown>) => void held.push(message) : query.channel.emit;
   let span = NOOP_SPAN;
   const unfinished = new UnfinishedResponse(model);
   try {
