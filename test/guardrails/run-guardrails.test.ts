@@ -41,8 +41,8 @@ describe("runGuardrails", () => {
     const started = Date.now();
     const decision = await runGuardrails(
       [
-        after(5_000, { verdict: "allow" }, "slow", signals),
-        after(1, { verdict: "tripwire", message: "stop" }, "fast"),
+        decidingAfter(5_000, { verdict: "allow" }, "slow", signals),
+        decidingAfter(1, { verdict: "tripwire", message: "stop" }, "fast"),
       ],
       context,
       new AbortController().signal,
@@ -59,8 +59,8 @@ describe("runGuardrails", () => {
   it("the first refusal in the agent's order wins over later ones; redactions chain in order", async () => {
     const decision = await runGuardrails(
       [
-        after(20, { verdict: "reject", message: "first" }, "a"),
-        after(1, { verdict: "reject", message: "second" }, "b"),
+        decidingAfter(20, { verdict: "reject", message: "first" }, "a"),
+        decidingAfter(1, { verdict: "reject", message: "second" }, "b"),
       ],
       context,
       new AbortController().signal,
@@ -69,8 +69,8 @@ describe("runGuardrails", () => {
     expect(decision).toMatchObject({ verdict: "reject", record: { name: "a", message: "first" } });
     const redacted = await runGuardrails(
       [
-        after(5, { verdict: "redact", redact: (text) => text.replace("a", "b") }, "one"),
-        after(1, { verdict: "redact", redact: (text) => text.replace("b", "c") }, "two"),
+        decidingAfter(5, { verdict: "redact", redact: (text) => text.replace("a", "b") }, "one"),
+        decidingAfter(1, { verdict: "redact", redact: (text) => text.replace("b", "c") }, "two"),
       ],
       context,
       new AbortController().signal,
@@ -83,7 +83,7 @@ describe("runGuardrails", () => {
   it("ends cancelled when the query's signal aborts, without waiting for the checks", async () => {
     const controller = new AbortController();
     const running = runGuardrails(
-      [after(10_000, { verdict: "allow" })],
+      [decidingAfter(10_000, { verdict: "allow" })],
       context,
       controller.signal,
       () => {},
