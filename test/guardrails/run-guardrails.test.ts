@@ -19,7 +19,7 @@ const context: StageContext = {
   reportUsage: () => {},
 };
 
-const after = (
+const decidingAfter = (
   ms: number,
   verdict: GuardrailVerdict,
   name = `g${ms}${verdict.verdict}`,
