@@ -11,11 +11,12 @@ import { createAnthropicClient } from "../model/anthropic";
 import type { ModelClient } from "../model/client";
 import type { Tool } from "../tools/tool";
 import { createWorkspaceTools, isBashSandboxAvailable } from "../workspace-tools/index";
-import { type CliOptions, type ToolGroup, UsageError } from "./args";
+import type { CliOptions, ToolGroup } from "./args";
 import { COMPACT_MAX_TOKENS, compactionRequestSettings } from "./compact-command";
 import type { CliIo } from "./io";
 import { type JsonSchemaOutput, loadOutputSchema } from "./output-schema";
 import { createSessionStore } from "./session";
+import { UsageError } from "./usage-error";
 
 /** The API key is missing: a usage error reported on one line, pointing to the offline demo. */
 export class MissingApiKeyError extends UsageError {

@@ -8,11 +8,11 @@
 import type { ApprovalDecision, ApprovalDecisions, PendingApproval } from "../messages/approvals";
 import type { ToolUseBlock } from "../messages/types";
 import type { CliDecisions } from "./approval-options";
-import { UsageError } from "./args";
 import { EXIT_APPROVAL_REQUIRED } from "./exit-codes";
 import type { Redactor } from "./redact";
 import { type PromptRun, runPrompt } from "./run-prompt";
 import { shellWord } from "./shell-word";
+import { UsageError } from "./usage-error";
 
 /** The tool_result text of a call the person denied without a reason. */
 export const DENIED_BY_USER = "The user denied this call.";

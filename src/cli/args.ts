@@ -15,8 +15,6 @@ import {
 import { type CliModelSettings, MODEL_FLAG_SPEC, MODEL_FLAG_USAGE, modelSettingsOf } from "./model-flags";
 import { UsageError } from "./usage-error";
 
-export { UsageError } from "./usage-error";
-
 /** The model used when neither `--model` nor `ANTHROPIC_MODEL` names one. */
 export const DEFAULT_CLI_MODEL = "claude-sonnet-4-6";
 

@@ -7,7 +7,7 @@
  * @module
  */
 import type { ContentBlock, ModelMessage, ToolResultBlock, ToolUseBlock } from "../messages/types";
-import type { MockHandler, MockResponse } from "../testing/mock-server";
+import type { MockHandler, MockResponse } from "../testing/mock-server-steps";
 
 /** The task the demo gives the agent. */
 export const DEMO_PROMPT =

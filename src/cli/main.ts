@@ -7,7 +7,7 @@
 import packageJson from "../../package.json";
 import { urlSecretsOf } from "../shared/redact";
 import type { CliAgent } from "./agent-setup";
-import { type CliOptions, parseCommandLine, USAGE, UsageError } from "./args";
+import { type CliOptions, parseCommandLine, USAGE } from "./args";
 import { EXIT_AGENT_ERROR, EXIT_SUCCESS, EXIT_USAGE_ERROR } from "./exit-codes";
 import { beforeTerminationExit, InterruptControl } from "./interrupt-control";
 import { type CliIo, processIo } from "./io";
@@ -15,6 +15,7 @@ import type { QueryOutput } from "./query-output";
 import { createRedactor, type Redactor } from "./redact";
 import { exitOnTerminationSignals } from "./termination";
 import { unbuiltEntryHint } from "./unbuilt-entry";
+import { UsageError } from "./usage-error";
 
 // `--version` and `--help` load nothing but the above: the agent, its tools and the terminal
 // output are imported when a command runs (start-up time of the command line, bench/startup.mjs).

@@ -9,8 +9,8 @@ import { readFile } from "node:fs/promises";
 import type { AnySchemaObject, ErrorObject } from "ajv";
 import type { JsonSchema } from "../model/client";
 import type { OutputSchema } from "../tools/output-schema";
-import { UsageError } from "./args";
 import { issuesOf, type SchemaIssue } from "./schema-issues";
+import { UsageError } from "./usage-error";
 
 /** The error a failed validation throws; the loop turns its `issues` into `- path: message` lines. */
 export class OutputValidationError extends Error {

@@ -8,7 +8,8 @@
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
 import { DEFAULT_PRICING, findPricing, type ModelPricing } from "../cost/pricing";
-import { type CliOptions, UsageError } from "./args";
+import type { CliOptions } from "./args";
+import { UsageError } from "./usage-error";
 
 /** A finite, non-negative number of USD per million tokens. */
 const rate = z.number().nonnegative();

@@ -12,7 +12,7 @@ import type { PromptInput } from "../messages/prompt-input";
 import type { MessageMeta } from "../messages/types";
 import { asSentence } from "../shared/sentence";
 import { denyPendingCalls } from "./approvals/resume-approvals";
-import { type Outcome, READY } from "./decide-next";
+import { READY, type StepResult } from "./decide-next";
 import { cancelledEnding } from "./ending";
 import { answerBlockedPrompt, checkPrompt, startParallelInput } from "./guardrails/input-guardrails";
 import { promptMessages } from "./prompt-message";
@@ -28,7 +28,7 @@ export async function addPrompt<T>(
   loop: LoopContext<T>,
   query: QueryState,
   prompt: PromptInput,
-): Promise<Outcome<T>> {
+): Promise<StepResult<T>> {
   // Copies: history must not share objects with the caller, who may reuse or edit its blocks later.
   let content = typeof prompt === "string" ? prompt : structuredClone(prompt);
   let blockedMessage: string | undefined;
@@ -47,7 +47,7 @@ export async function addPrompt<T>(
     signal,
   });
   if (failure) {
-    if (meetHookFailure(failure, signal, query.channel.emit) === "cancelled")
+    if (meetHookFailure(failure, signal, query.outgoing.emit) === "cancelled")
       return { kind: "ended", ending: cancelledEnding(query.signals) };
     const error = new PromptBlockedError(`${asSentence(failure.message)} The prompt was not sent.`, {
       cause: failure,

@@ -1,8 +1,8 @@
 /**
  * The agent loop. For each prompt: add it to history, call the model, emit the response, run its
  * tool calls, add their results, and repeat until the model stops calling tools — then emit the
- * result. Each step reports an {@link Outcome}; {@link decideNext} alone turns it into the next
- * step or an ending, and the query's {@link NoticeChannel} alone carries messages to the consumer.
+ * result. Each step reports an {@link StepResult}; {@link decideNext} alone turns it into the next
+ * step or an ending, and the query's {@link OutgoingMessages} alone carries messages to the consumer.
  * @module
  */
 import { type ApprovalInput, isApprovalInput } from "../messages/approvals";
@@ -11,16 +11,16 @@ import type { SDKMessage, SDKResultMessage } from "../messages/sdk-messages";
 import { addPrompt } from "./add-prompt";
 import { resumeApprovals } from "./approvals/resume-approvals";
 import { compactHistory } from "./compaction/compact-history";
-import { decideNext, type Next, type Outcome, STARTED } from "./decide-next";
+import { decideNext, type NextStep, STARTED, type StepResult } from "./decide-next";
 import { finishOrContinue } from "./finish-or-continue";
 import { callRacingInputCheck } from "./guardrails/parallel-input";
 import { MainRequest } from "./model-call/main-request";
 import { initMessage, resultMessage } from "./query-messages";
 import { recordResponse } from "./record-response";
-import { ToolRunner } from "./run-tools";
 import type { LoopContext } from "./state/loop-context";
-import type { NoticeChannel } from "./state/notice-channel";
+import type { OutgoingMessages } from "./state/outgoing-messages";
 import type { QueryState } from "./state/query-state";
+import { ToolPhase } from "./tool-phase";
 
 /**
  * How the agent brackets one cycle: `prepare` before anything (lazy store load, MCP connect),
@@ -51,33 +51,33 @@ export async function* agentLoop<T>(
   lifecycle: CycleLifecycle,
 ): AsyncGenerator<SDKMessage<T>, SDKResultMessage<T>> {
   let completed = false;
-  let tools: ToolRunner<T> | undefined;
+  let tools: ToolPhase<T> | undefined;
   try {
     if (!isApprovalInput(prompt)) assertPrompt(prompt); // a caller's mistake: thrown before the guard, the store or history is touched
     await lifecycle.prepare();
     query.span = loop.conversation.telemetry.query(loop.conversation.model);
-    yield query.channel.clean(initMessage(loop)); // always the first message; the store's failures of the load follow it
+    yield query.outgoing.clean(initMessage(loop)); // always the first message; the store's failures of the load follow it
     // Notices never carry the structured result's type.
-    const channel = query.channel as NoticeChannel<SDKMessage<T>>;
+    const outgoing = query.outgoing as OutgoingMessages<SDKMessage<T>>;
     const request = new MainRequest(loop, query);
-    const runner = (tools = new ToolRunner(loop, query));
-    let outcome: Outcome<T> = STARTED;
+    const toolPhase = (tools = new ToolPhase(loop, query));
+    let outcome: StepResult<T> = STARTED;
     for (;;) {
       // The hand-over: what the step left for the consumer, notices first.
-      while (channel.waiting) yield channel.next();
-      const next: Next<T> = decideNext(loop, query, outcome);
+      while (outgoing.waiting) yield outgoing.next();
+      const next: NextStep<T> = decideNext(loop, query, outcome);
       switch (next.step) {
         case "add_prompt": // 1. add the prompt — or resume a pause with its decisions
           outcome = await (isApprovalInput(prompt)
-            ? resumeApprovals(loop, query, runner, prompt.approvals)
+            ? resumeApprovals(loop, query, toolPhase, prompt.approvals)
             : addPrompt(loop, query, prompt));
           break;
         case "call_model": // 2. call the model, yielding its stream events and retry notices as they come
           // Read-only calls may start while it streams.
-          outcome = yield* channel.during(
+          outcome = yield* outgoing.during(
             query.inputCheck
               ? callRacingInputCheck(loop, query, request)
-              : request.call(runner.streamCalls()),
+              : request.call(toolPhase.streamCalls()),
           );
           break;
         case "record_response": // 3. emit the response
@@ -85,24 +85,24 @@ export async function* agentLoop<T>(
           break;
         case "run_tools": {
           // 4. run the tool calls, 5. add their results — a subagent's messages are yielded as they come
-          const answering = runner.answer(next.response, next.calls);
-          outcome = runner.emitsLive(next.calls) ? yield* channel.during(answering) : await answering;
+          const answering = toolPhase.answer(next.response, next.calls);
+          outcome = toolPhase.emitsLive(next.calls) ? yield* outgoing.during(answering) : await answering;
           break;
         }
         case "finish": // 6. repeat — unless the model is done
           outcome = await finishOrContinue(loop, query, next.response);
           break;
         case "compact": {
-          const result = yield* channel.during(compactHistory(loop, query, next.trigger));
+          const result = yield* outgoing.during(compactHistory(loop, query, next.trigger));
           outcome = { kind: "compaction", after: next, result };
           break;
         }
         case "refuse_tools": // the response went over the budget: its calls are answered, not run
-          outcome = await runner.refuse(next.calls, next.ending);
+          outcome = await toolPhase.refuse(next.calls, next.ending);
           break;
         case "end": {
           // 7. emit the result
-          const result = query.channel.clean(resultMessage(loop, query, next.ending));
+          const result = query.outgoing.clean(resultMessage(loop, query, next.ending));
           completed = true;
           lifecycle.release();
           yield result;

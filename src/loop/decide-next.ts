@@ -1,5 +1,5 @@
 /**
- * The one place that turns what a step of the loop produced (a {@link Outcome}) into the next
+ * The one place that turns what a step of the loop produced (a {@link StepResult}) into the next
  * step or an ending: the limits checked before each request, automatic compaction, overflow
  * recovery, the turn count, the budget, and whether the tool calls run.
  * @module
@@ -17,7 +17,7 @@ import { budgetCrossing } from "./state/query-budget";
 import type { QueryState } from "./state/query-state";
 
 /** What a step of the loop produced. */
-export type Outcome<T> =
+export type StepResult<T> =
   /** The query began; nothing is recorded yet. */
   | { kind: "started" }
   /** The next request is due: the prompt, the tool results or a continuation is in history. */
@@ -35,7 +35,7 @@ export type CompactStep<T> =
   | { step: "compact"; trigger: "overflow"; unrecovered: Ending<T> };
 
 /** The next step of the loop, or its end. */
-export type Next<T> =
+export type NextStep<T> =
   | { step: "add_prompt" }
   | { step: "call_model" }
   | { step: "record_response"; response: AssistantModelMessage }
@@ -48,18 +48,18 @@ export type Next<T> =
   | { step: "end"; ending: Ending<T> };
 
 /** The first outcome of every query. */
-export const STARTED: Outcome<never> = Object.freeze({ kind: "started" });
+export const STARTED: StepResult<never> = Object.freeze({ kind: "started" });
 /** The next request is due (shared: no allocation per turn). */
-export const READY: Outcome<never> = Object.freeze({ kind: "ready" });
-const ADD_PROMPT: Next<never> = Object.freeze({ step: "add_prompt" });
-const CALL_MODEL: Next<never> = Object.freeze({ step: "call_model" });
-const AUTO_COMPACT: Next<never> = Object.freeze({ step: "compact", trigger: "auto" });
+export const READY: StepResult<never> = Object.freeze({ kind: "ready" });
+const ADD_PROMPT: NextStep<never> = Object.freeze({ step: "add_prompt" });
+const CALL_MODEL: NextStep<never> = Object.freeze({ step: "call_model" });
+const AUTO_COMPACT: NextStep<never> = Object.freeze({ step: "compact", trigger: "auto" });
 /** What a main request's outcome decides when the same request is to be made again. */
 const SAME_REQUEST_AGAIN: unique symbol = Symbol("same request again");
-type AfterRequest<T> = Next<T> | typeof SAME_REQUEST_AGAIN;
+type AfterRequest<T> = NextStep<T> | typeof SAME_REQUEST_AGAIN;
 
 /** Decides what follows `outcome`. */
-export function decideNext<T>(loop: LoopContext<T>, query: QueryState, outcome: Outcome<T>): Next<T> {
+export function decideNext<T>(loop: LoopContext<T>, query: QueryState, outcome: StepResult<T>): NextStep<T> {
   switch (outcome.kind) {
     case "started":
       // Cancelled before the query starts: it ends at once, leaving history untouched.
@@ -88,8 +88,8 @@ export function decideNext<T>(loop: LoopContext<T>, query: QueryState, outcome: 
 function afterRequest<T>(
   loop: LoopContext<T>,
   query: QueryState,
-  outcome: ModelReply | (Outcome<T> & { kind: "compaction" }),
-): Next<T> {
+  outcome: ModelReply | (StepResult<T> & { kind: "compaction" }),
+): NextStep<T> {
   const next =
     outcome.kind === "answered"
       ? afterAnswer(loop, query, outcome.response)
@@ -103,7 +103,7 @@ function afterRequest<T>(
 }
 
 /** Before each request: the query's cancellation and limits, then whether compaction is due. */
-function nextRequest<T>(loop: LoopContext<T>, query: QueryState): Next<T> {
+function nextRequest<T>(loop: LoopContext<T>, query: QueryState): NextStep<T> {
   const { signals } = query;
   if (signals.aborted) return end(abortEnding(signals));
   if (signals.interrupted) return end({ subtype: "interrupted" });
@@ -130,7 +130,11 @@ function shouldAutoCompact<T>(loop: LoopContext<T>): boolean {
   );
 }
 
-function afterAnswer<T>(loop: LoopContext<T>, query: QueryState, response: AssistantModelMessage): Next<T> {
+function afterAnswer<T>(
+  loop: LoopContext<T>,
+  query: QueryState,
+  response: AssistantModelMessage,
+): NextStep<T> {
   // The context the next request starts from — noted once the consumer took the answer's notices.
   loop.conversation.noteUsage(response.usage);
   // The response says the context window overflowed: it is unusable and never enters history.
@@ -160,7 +164,7 @@ function gotNoResponse(failure: ModelFailure): boolean {
  * Overflow recovery: compacts once per query, then the same turn is retried (and counted once).
  * `unrecovered` ends the query when recovery cannot run or does not compact.
  */
-function recoverOrEnd<T>(loop: LoopContext<T>, query: QueryState, unrecovered: Ending<T>): Next<T> {
+function recoverOrEnd<T>(loop: LoopContext<T>, query: QueryState, unrecovered: Ending<T>): NextStep<T> {
   if (!loop.config.compaction.history || query.overflowRecoveryUsed) return end(unrecovered);
   // The overflowing response itself may have spent the budget: no summarising request after it.
   const over = overBudget(loop, query);
@@ -175,7 +179,11 @@ function afterOverflowCompaction<T>(after: CompactStep<T>, result: CompactionRes
   return end((after as CompactStep<T> & { trigger: "overflow" }).unrecovered);
 }
 
-function afterAutoCompaction<T>(loop: LoopContext<T>, query: QueryState, result: CompactionResult): Next<T> {
+function afterAutoCompaction<T>(
+  loop: LoopContext<T>,
+  query: QueryState,
+  result: CompactionResult,
+): NextStep<T> {
   if (result.kind === "cancelled") return end(endingForFailure(result.outcome));
   // One attempt per turn: compacted, skipped or failed, the trigger re-arms with the next usage.
   loop.conversation.forgetUsage();
@@ -187,7 +195,7 @@ function afterRecord<T>(
   query: QueryState,
   response: AssistantModelMessage,
   calls: ToolUseBlock[],
-): Next<T> {
+): NextStep<T> {
   const crossed = budgetCrossing(loop, query);
   if (crossed) {
     const ending = budgetEnding<T>(crossed, query.ledger.totalCostUsd);
@@ -205,11 +213,11 @@ function overflowEnding<T>(loop: LoopContext<T>): Ending<T> {
 }
 
 /** The ending of a query over its budget (its own, or a parent's it shares as a subagent's child), if it is. */
-function overBudget<T>(loop: LoopContext<T>, query: QueryState): Next<T> | undefined {
+function overBudget<T>(loop: LoopContext<T>, query: QueryState): NextStep<T> | undefined {
   const crossed = budgetCrossing(loop, query);
   return crossed ? end(budgetEnding(crossed, query.ledger.totalCostUsd)) : undefined;
 }
 
-function end<T>(ending: Ending<T>): Next<T> {
+function end<T>(ending: Ending<T>): NextStep<T> {
   return { step: "end", ending };
 }

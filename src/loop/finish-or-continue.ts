@@ -10,7 +10,7 @@ import { continueWithOverride } from "../hooks/overrides";
 import { runHookChain } from "../hooks/run-hooks";
 import type { StopOutput } from "../hooks/types";
 import type { AssistantModelMessage, UserModelMessage } from "../messages/types";
-import { type Outcome, READY } from "./decide-next";
+import { READY, type StepResult } from "./decide-next";
 import { cancelledEnding } from "./ending";
 import { parseOutputFormat } from "./output-format";
 import { recordAndHandOver } from "./record-and-hand-over";
@@ -25,13 +25,13 @@ export async function finishOrContinue<T>(
   loop: LoopContext<T>,
   query: QueryState,
   response: AssistantModelMessage,
-): Promise<Outcome<T>> {
+): Promise<StepResult<T>> {
   if (
     response.stop_reason === "max_tokens" &&
     query.continuations < loop.config.limits.maxTokensContinuations
   ) {
     query.continueText();
-    query.channel.emit({
+    query.outgoing.emit({
       type: "system",
       subtype: "max_tokens_continuation",
       continuation: query.continuations,
@@ -55,7 +55,7 @@ export async function finishOrContinue<T>(
     signal,
   });
   // A stop hook abandoned by a cancellation cannot make the query a success (nor continue it).
-  if (failure && meetHookFailure(failure, signal, query.channel.emit) === "cancelled")
+  if (failure && meetHookFailure(failure, signal, query.outgoing.emit) === "cancelled")
     return { kind: "ended", ending: cancelledEnding(query.signals) };
   if (continueWith !== undefined) return addUserMessage(loop, query, { role: "user", content: continueWith });
   const { submitTool, outputFormat } = loop.config.modelSettings;
@@ -70,7 +70,7 @@ async function addUserMessage<T>(
   loop: LoopContext<T>,
   query: QueryState,
   message: UserModelMessage,
-): Promise<Outcome<T>> {
+): Promise<StepResult<T>> {
   await recordAndHandOver(loop, query, message);
   return READY;
 }

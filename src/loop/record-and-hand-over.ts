@@ -19,6 +19,6 @@ export async function recordAndHandOver(
   const entry = history.record(message);
   const writing = history.save(entry);
   if (writing) await writing; // no store: nothing to wait for, and no tick spent on it
-  if (entry.role === "assistant") query.channel.handOver({ type: "assistant", message: entry });
-  else query.channel.handOver({ type: "user", message: entry as typeof entry & UserModelMessage });
+  if (entry.role === "assistant") query.outgoing.handOver({ type: "assistant", message: entry });
+  else query.outgoing.handOver({ type: "user", message: entry as typeof entry & UserModelMessage });
 }

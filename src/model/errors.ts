@@ -19,8 +19,6 @@ import {
   readStatus,
 } from "./provider-error-fields";
 
-export { isPromptTooLongError } from "./prompt-too-long";
-
 /** Options of {@link toProviderError}. */
 export interface ToProviderErrorOptions {
   /** Strings (API keys, tokens) that must never appear in the error. Anything shaped like `sk-ant-…` is always removed. */

@@ -13,13 +13,10 @@ export {
 export {
   type MockAnthropicServer,
   type MockAnthropicServerOptions,
-  type MockFault,
-  type MockHandler,
   type MockRecordedRequest,
-  type MockResponse,
-  type MockStep,
   startMockAnthropicServer,
 } from "./mock-server";
+export type { MockFault, MockHandler, MockResponse, MockStep } from "./mock-server-steps";
 export { mockToolSearch } from "./mock-tool-search";
 export {
   createScriptedClient,
@@ -29,10 +26,10 @@ export {
   type ScriptedStep,
   type WaitForRequestOptions,
 } from "./scripted-client";
-export {
-  type ConformanceAssertion,
-  type ConformanceTestApi,
-  type HistoryStoreConformanceOptions,
-  type HistoryStoreFactory,
-  runHistoryStoreConformance,
-} from "./store-conformance";
+export { runHistoryStoreConformance } from "./store-conformance";
+export type {
+  ConformanceAssertion,
+  ConformanceTestApi,
+  HistoryStoreConformanceOptions,
+  HistoryStoreFactory,
+} from "./store-conformance-api";

@@ -40,8 +40,6 @@ import { ThinkingLedger } from "./mock-thinking-check";
 import { toolSearchRefusal } from "./mock-tool-search";
 import { messagesBodyOfVertex, vertexRouteOf } from "./mock-vertex-route";
 
-export type { MockFault, MockHandler, MockResponse, MockStep } from "./mock-server-steps";
-
 /** A request the server received, as it arrived. */
 export interface MockRecordedRequest {
   method: string;

@@ -9,8 +9,6 @@ import type { AssistantModelMessage, ContentBlock, StopReason, Usage } from "../
 import type { ModelClient, ModelRequest, ModelStreamEvent } from "../model/client";
 import { holdStream, pausePosition, type StreamPause } from "./stream-pause";
 
-export type { StreamPause } from "./stream-pause";
-
 /** One scripted step: a response, an error to throw, or a function of the request. */
 export type ScriptedStep =
   | ScriptedResponse

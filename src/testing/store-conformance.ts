@@ -14,13 +14,6 @@ import { registerStrainTests } from "./store-conformance-strain-tests";
 import { registerTailTests } from "./store-conformance-tail-tests";
 import { registerWindowTests } from "./store-conformance-window-tests";
 
-export type {
-  ConformanceAssertion,
-  ConformanceTestApi,
-  HistoryStoreConformanceOptions,
-  HistoryStoreFactory,
-} from "./store-conformance-api";
-
 /**
  * Registers the conformance suite for a store.
  *

@@ -29,9 +29,6 @@ import { checkPermissionRules } from "./tool-permission";
 import { unknownToolOutcome } from "./tool-refusals";
 import type { ApprovalRequest, ClearedCall, ToolRuntime } from "./tool-runtime";
 
-// The tool phase builds the runtime and imports its type from here, where it always lived.
-export type { ToolRuntime } from "./tool-runtime";
-
 /** A call after the checks that come before execution, with its open `execute_tool` span. */
 export interface Clearance {
   call: ToolUseBlock;

@@ -5,8 +5,6 @@
  */
 import { expandBraces, GlobSyntaxError } from "./brace-expansion";
 
-export { GlobSyntaxError } from "./brace-expansion";
-
 /** A compiled glob pattern. Every path given to it is relative, with `/` separators. */
 export interface GlobMatcher {
   /** The pattern as given. */

@@ -1,8 +1,9 @@
 /** The approval flags on the command line, and the decisions they make for the pending calls. */
 import { describe, expect, it } from "vitest";
 import { decisionsFor, describePending } from "../../src/cli/approval-run";
-import { parseCommandLine, UsageError } from "../../src/cli/args";
+import { parseCommandLine } from "../../src/cli/args";
 import { createRedactor } from "../../src/cli/redact";
+import { UsageError } from "../../src/cli/usage-error";
 
 const parse = (...argv: string[]) => {
   const command = parseCommandLine(argv, {});

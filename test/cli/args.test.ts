@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_CLI_MODEL, parseCommandLine, UsageError } from "../../src/cli/args";
+import { DEFAULT_CLI_MODEL, parseCommandLine } from "../../src/cli/args";
+import { UsageError } from "../../src/cli/usage-error";
 
 const run = (argv: string[], env: NodeJS.ProcessEnv = {}) => {
   const command = parseCommandLine(argv, env);

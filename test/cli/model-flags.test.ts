@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { parseCommandLine, USAGE, UsageError } from "../../src/cli/args";
+import { parseCommandLine, USAGE } from "../../src/cli/args";
 import { compactionRequestSettings } from "../../src/cli/compact-command";
 import { createRedactor } from "../../src/cli/redact";
 import { TerminalRenderer } from "../../src/cli/render";
 import { createStyle } from "../../src/cli/terminal";
+import { UsageError } from "../../src/cli/usage-error";
 
 const settingsOf = (...argv: string[]) => {
   const command = parseCommandLine([...argv, "hi"], {});

@@ -1,8 +1,8 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { UsageError } from "../../src/cli/args";
 import { loadPricingFile, parsePriceOption, resolveCliPricing } from "../../src/cli/pricing-options";
+import { UsageError } from "../../src/cli/usage-error";
 import { costOf, DEFAULT_PRICING, findPricing } from "../../src/cost/pricing";
 import { type MockAnthropicServer, startMockAnthropicServer } from "../../src/testing/index";
 import { cleanEnvironment, DUMMY_KEY, ensureBuiltCli, runCli, scratchFolder } from "./helpers";

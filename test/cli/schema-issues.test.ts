@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { UsageError } from "../../src/cli/args";
 import { OutputValidationError, outputSchemaFrom } from "../../src/cli/output-schema";
+import { UsageError } from "../../src/cli/usage-error";
 
 /** The issues `schema` finds in `value`, as the model reads them: `path: message`. */
 async function messagesOf(schema: object, value: unknown): Promise<string[]> {

@@ -5,7 +5,7 @@ import { InvalidOptionError, ProviderError, TimeoutError } from "../../src/error
 import type { ContentBlock, ModelMessage, Usage } from "../../src/messages/types";
 import { createAnthropicClient } from "../../src/model/anthropic";
 import type { ModelRequest, ModelStreamEvent } from "../../src/model/client";
-import { isPromptTooLongError } from "../../src/model/errors";
+import { isPromptTooLongError } from "../../src/model/prompt-too-long";
 import { type MockAnthropicServer, type MockStep, startMockAnthropicServer } from "../../src/testing";
 
 /** Distinctive, and not shaped like an Anthropic key, so only the `secrets` scrubbing can hide it. */

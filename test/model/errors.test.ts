@@ -8,7 +8,8 @@ import {
 } from "@anthropic-ai/sdk";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { AbortError, ProviderError, TimeoutError } from "../../src/errors";
-import { isAbortError, isPromptTooLongError, toProviderError } from "../../src/model/errors";
+import { isAbortError, toProviderError } from "../../src/model/errors";
+import { isPromptTooLongError } from "../../src/model/prompt-too-long";
 
 const SECRET = "custom-secret-7Hq2Zp9Lm4";
 

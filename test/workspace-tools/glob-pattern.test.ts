@@ -1,7 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { expandBraces, MAX_BRACE_EXPANSIONS } from "../../src/workspace-tools/brace-expansion";
-import { compileGlob, GlobSyntaxError } from "../../src/workspace-tools/glob-pattern";
+import {
+  expandBraces,
+  GlobSyntaxError,
+  MAX_BRACE_EXPANSIONS,
+} from "../../src/workspace-tools/brace-expansion";
+import { compileGlob } from "../../src/workspace-tools/glob-pattern";
 
 function matching(pattern: string, paths: string[]): string[] {
   const matcher = compileGlob(pattern);

@@ -19,7 +19,7 @@ import type { HistoryLog } from "../../history/history-log";
 import { isUnstartedCallsRecord, unstartedCallsRecord } from "../../history/unstarted-calls";
 import { approvalMarker, callsDigest } from "../../messages/approvals";
 import type { ToolUseBlock } from "../../messages/types";
-import type { Outcome } from "../decide-next";
+import type { StepResult } from "../decide-next";
 import type { LoopContext } from "../state/loop-context";
 import type { QueryState } from "../state/query-state";
 import type { BatchPause } from "./child-pause";
@@ -44,7 +44,7 @@ export async function recordPause<T>(
   loop: LoopContext<T>,
   query: QueryState,
   pause: BatchPause,
-): Promise<Outcome<T>> {
+): Promise<StepResult<T>> {
   const { pending } = pause;
   const marker = approvalMarker(pending, pause);
   // Binds the decisions to the calls as recorded: an edit of the stored tool_use is refused at resume.

@@ -29,10 +29,10 @@ import type {
   ToolUseBlock,
 } from "../../messages/types";
 import type { SpanHandle } from "../../telemetry/telemetry";
-import type { Outcome } from "../decide-next";
-import type { ToolRunner } from "../run-tools";
+import type { StepResult } from "../decide-next";
 import type { LoopContext } from "../state/loop-context";
 import type { QueryState } from "../state/query-state";
+import type { ToolPhase } from "../tool-phase";
 import { ownDecisions, resumedBatch } from "./child-pause";
 
 /** The text answering a pending call when a new prompt was sent instead of decisions. */
@@ -48,9 +48,9 @@ export function supersededCall(call: ToolUseBlock): string {
 export async function resumeApprovals<T>(
   loop: LoopContext<T>,
   query: QueryState,
-  tools: ToolRunner<T>,
+  tools: ToolPhase<T>,
   decisions: unknown,
-): Promise<Outcome<T>> {
+): Promise<StepResult<T>> {
   const { history } = loop.conversation;
   const pause = pendingPause(history.messages);
   assertDecisions(decisions, pause?.marker.pending_approvals);

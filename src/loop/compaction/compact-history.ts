@@ -22,8 +22,6 @@ import type { CompactionSettings } from "../state/loop-config";
 import type { LoopContext } from "../state/loop-context";
 import type { QueryState } from "../state/query-state";
 
-export { COMPACTION_FAILURE_LIMIT } from "../state/compaction-breaker";
-
 /** What started a compaction. */
 export type CompactionTrigger = "auto" | "overflow";
 
@@ -45,7 +43,7 @@ interface Compaction {
 }
 
 /**
- * Summarises all but the recent messages and rebuilds history; reports it on the query's channel
+ * Summarises all but the recent messages and rebuilds history; reports it on the query's outgoing messages
  * (`compaction`, or `compaction_failed` and maybe `compaction_disabled`). Needs `autoCompact`.
  */
 export async function compactHistory(
@@ -71,7 +69,7 @@ export async function compactHistory(
     },
     signal: query.signals.model,
   });
-  if (hookFailure && meetHookFailure(hookFailure, query.signals.model, query.channel.emit) === "cancelled")
+  if (hookFailure && meetHookFailure(hookFailure, query.signals.model, query.outgoing.emit) === "cancelled")
     return { kind: "cancelled", outcome: cancelledOutcome(query.signals) };
   if (skip) return { kind: "skipped" };
 
@@ -119,13 +117,13 @@ async function summariseAndRebuild(
   try {
     failure = await rewriteWithSummary(compaction, outcome.message, history);
   } finally {
-    for (const notice of held) query.channel.emit(notice);
+    for (const notice of held) query.outgoing.emit(notice);
   }
   if (failure) return recordFailure(compaction, failure); // the summary was unusable: nothing was rewritten
   conversation.compaction.recordSuccess();
   conversation.forgetUsage();
   // Posted: a store that refused the rewrite is reported before it.
-  query.channel.post({ type: "system", subtype: "compaction", compacted_messages: cut, usage, trigger });
+  query.outgoing.post({ type: "system", subtype: "compaction", compacted_messages: cut, usage, trigger });
   return { kind: "compacted" };
 }
 
@@ -153,14 +151,14 @@ function recordFailure(compaction: Compaction, error: Error): CompactionResult {
   const { loop, query } = compaction;
   const breaker = loop.conversation.compaction;
   const justDisabled = breaker.recordFailure();
-  query.channel.emit({
+  query.outgoing.emit({
     type: "system",
     subtype: "compaction_failed",
     error,
     consecutive_failures: breaker.failures,
   });
   if (justDisabled) {
-    query.channel.emit({
+    query.outgoing.emit({
       type: "system",
       subtype: "compaction_disabled",
       reason: `Automatic compaction failed ${breaker.failures} times in a row and is now off for this agent; overflow recovery still runs once per query.`,

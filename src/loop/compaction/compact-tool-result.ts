@@ -75,7 +75,7 @@ async function summariseToolResult(summarised: Summarised): Promise<ToolResultBl
   const outcome = await callSummaryModel(loop, query, { messages, settings, span });
   if (outcome.kind === "aborted" || outcome.kind === "interrupted") return block;
   if (outcome.kind !== "response") return keptOriginal(summarised, outcome.error);
-  const emit = query.channel.emit;
+  const emit = query.outgoing.emit;
   const usage = recordUsage(loop.conversation, query, outcome.model, outcome.message.usage, emit);
   let summary: string;
   try {
@@ -107,7 +107,7 @@ async function summariseToolResult(summarised: Summarised): Promise<ToolResultBl
 /** The summary failed: the original result enters history unchanged. */
 function keptOriginal(summarised: Summarised, error: Error): ToolResultBlock {
   const { query, call, block, span } = summarised;
-  query.channel.emit({
+  query.outgoing.emit({
     type: "system",
     subtype: "tool_result_compaction_failed",
     tool_use_id: call.id,

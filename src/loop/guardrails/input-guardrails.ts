@@ -93,7 +93,7 @@ export async function answerBlockedPrompt<T>(
     meta: { withdrawn: "guardrail", guardrail: record },
   });
   await history.save(entry);
-  query.channel.handOver({ type: "assistant", message: entry });
+  query.outgoing.handOver({ type: "assistant", message: entry });
   query.resultText = message;
   return { subtype: "success", result: message };
 }

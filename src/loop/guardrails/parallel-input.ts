@@ -10,7 +10,7 @@ import { redactContent } from "../../guardrails/apply-redactions";
 import type { StageDecision } from "../../guardrails/run-guardrails";
 import type { ContentBlock, MessageMeta, ModelMessage } from "../../messages/types";
 import { linkSignals } from "../../shared/signals";
-import type { Outcome } from "../decide-next";
+import type { StepResult } from "../decide-next";
 import { cancelledEnding } from "../ending";
 import type { MainRequest } from "../model-call/main-request";
 import type { LoopContext } from "../state/loop-context";
@@ -31,7 +31,7 @@ export async function callRacingInputCheck<T>(
   loop: LoopContext<T>,
   query: QueryState,
   request: MainRequest,
-): Promise<Outcome<T>> {
+): Promise<StepResult<T>> {
   const check = query.inputCheck!;
   query.inputCheck = undefined;
   const link = linkSignals(query.signals.model);
@@ -52,8 +52,8 @@ async function settle<T>(
   loop: LoopContext<T>,
   query: QueryState,
   decision: StageDecision,
-  reply: Outcome<T>,
-): Promise<Outcome<T>> {
+  reply: StepResult<T>,
+): Promise<StepResult<T>> {
   if (decision.verdict === "cancelled") return { kind: "ended", ending: cancelledEnding(query.signals) };
   const history = loop.conversation.history;
   const index = lastPromptIndex(history.messages);

@@ -1,7 +1,7 @@
 /**
  * What a guardrail of the running query is given and where its reports go: the conversation as the
  * model sees it, the agent's name, model and client, the query's ledger for a judge's usage, and
- * the query's channel for a check that failed open.
+ * the query's outgoing messages for a check that failed open.
  * @module
  */
 
@@ -34,15 +34,15 @@ export function stageContext(
     model: conversation.model,
     client: loop.services.client,
     reportUsage: (model: string, usage: Usage) => {
-      recordUsage(conversation, query, model, usage, query.channel.emit);
+      recordUsage(conversation, query, model, usage, query.outgoing.emit);
     },
   };
 }
 
-/** A check that failed open is reported on the query's channel as a `guardrail_error` notice. */
+/** A check that failed open is reported on the query's outgoing messages as a `guardrail_error` notice. */
 export function failOpenNotice(query: QueryState): FailOpenReport {
   return (guardrail: Guardrail, error: GuardrailError) =>
-    query.channel.emit({
+    query.outgoing.emit({
       type: "system",
       subtype: "guardrail_error",
       guardrail: guardrail.name,

@@ -54,7 +54,7 @@ export function trippedEnding<T>(record: GuardrailRecord): Ending<T> {
 
 /** A verdict other than allow reaches the consumer (a `guardrail` notice) and the query's span. */
 export function reportVerdict(query: QueryState, record: GuardrailRecord): void {
-  query.channel.emit({ type: "system", subtype: "guardrail", guardrail: record });
+  query.outgoing.emit({ type: "system", subtype: "guardrail", guardrail: record });
   query.span.event(`guardrail.${record.verdict}`, {
     "agent_lattice.guardrail.name": record.name,
     "agent_lattice.guardrail.stage": record.stage,

@@ -10,8 +10,9 @@ import { meetHookFailure } from "../../hooks/hook-failure";
 import type { SDKMessage } from "../../messages/sdk-messages";
 import type { AssistantModelMessage } from "../../messages/types";
 import type { ModelRequest, ModelSettingsField, ModelStreamEvent } from "../../model/client";
-import { isPromptTooLongError, toProviderError } from "../../model/errors";
+import { toProviderError } from "../../model/errors";
 import type { RequestModelSettings } from "../../model/model-setting-keys";
+import { isPromptTooLongError } from "../../model/prompt-too-long";
 import { retryDelayMs } from "../../model/retry";
 import { startDeadline } from "../../shared/deadline";
 import { raceWithSignal } from "../../shared/signals";
@@ -84,7 +85,7 @@ export async function callModel(
   settings: ModelCallSettings,
 ): Promise<ModelOutcome> {
   const { retry, clock } = loop.config;
-  const emit = query.channel.emit;
+  const emit = query.outgoing.emit;
   const fallback =
     settings.fallbackModel && settings.fallbackModel !== settings.model ? settings.fallbackModel : undefined;
   const attempt: Attempt = { loop, query, base, settings };
@@ -145,7 +146,7 @@ function ended(attempt: Attempt, outcome: ModelOutcome): ModelOutcome {
       attempt.query,
       unfinished.model,
       usage,
-      attempt.query.channel.emit,
+      attempt.query.outgoing.emit,
     );
   return outcome;
 }
@@ -165,7 +166,7 @@ async function attemptOnce(
     timeoutMs === undefined ? undefined : startDeadline(querySignal, timeoutMs, requestTimedOut);
   const signal = deadline?.signal ?? querySignal;
   const held = settings.heldEvents;
-  const emit = held ? (message: SDKMessage<unknown>) => void held.push(message) : query.channel.emit;
+  const emit = held ? (message: SDKMessage<unknown>) => void held.push(message) : query.outgoing.emit;
   let span = NOOP_SPAN;
   const unfinished = new UnfinishedResponse(model);
   try {
@@ -219,7 +220,7 @@ function failedAttempt(attempt: Attempt, error: unknown, signal: AbortSignal): M
   }
   if (error instanceof TimeoutError) return { kind: "timeout", error }; // the client's own deadline
   if (error instanceof HookFailure) {
-    meetHookFailure(error, signal, attempt.query.channel.emit, "onModelRequest"); // not aborted: reported
+    meetHookFailure(error, signal, attempt.query.outgoing.emit, "onModelRequest"); // not aborted: reported
     return { kind: "hook_failed", error };
   }
   return {

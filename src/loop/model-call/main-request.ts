@@ -102,7 +102,7 @@ function takeReply(loop: LoopContext<unknown>, query: QueryState, reply: ModelOu
     return { kind: "unanswered", failure: reply };
   }
   query.answeredText = textOf(reply.message);
-  recordUsage(loop.conversation, query, reply.model, reply.message.usage, query.channel.emit);
+  recordUsage(loop.conversation, query, reply.model, reply.message.usage, query.outgoing.emit);
   const response = withTurnMeta(withoutBlankText(reply.message), reply.timing, query.ledger.lastCostUsd);
   query.stopReason = response.stop_reason ?? null;
   query.stopSequence = response.stop_sequence;

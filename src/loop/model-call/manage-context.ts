@@ -87,7 +87,7 @@ export function observeContext(loop: LoopContext<unknown>, query: QueryState, re
     const reported = reply.message.meta?.context_management;
     if (!reported) {
       if (state.fallBackToClient()) {
-        query.channel.emit({
+        query.outgoing.emit({
           type: "system",
           subtype: "context_management_fallback",
           feature: "context_editing",
@@ -98,7 +98,7 @@ export function observeContext(loop: LoopContext<unknown>, query: QueryState, re
       return;
     }
     if (state.changed(reported.applied_edits))
-      query.channel.emit({
+      query.outgoing.emit({
         type: "system",
         subtype: "context_edits",
         where: "provider",
@@ -107,7 +107,7 @@ export function observeContext(loop: LoopContext<unknown>, query: QueryState, re
     return;
   }
   if (state.changed(state.clientEdits))
-    query.channel.emit({
+    query.outgoing.emit({
       type: "system",
       subtype: "context_edits",
       where: "client",
@@ -138,9 +138,9 @@ function observeCompaction(loop: LoopContext<unknown>, query: QueryState, reply:
       query,
       reply.model,
       message.meta?.compaction_usage,
-      (notice) => query.channel.emit(notice),
+      (notice) => query.outgoing.emit(notice),
     );
-    query.channel.emit({
+    query.outgoing.emit({
       type: "system",
       subtype: "compaction",
       compacted_messages: loop.conversation.history.messages.length,
@@ -164,7 +164,7 @@ function refusesCompaction(error: { status?: number; message: string }): boolean
 }
 
 function emitCompactionFallback(query: QueryState, why: string): void {
-  query.channel.emit({
+  query.outgoing.emit({
     type: "system",
     subtype: "context_management_fallback",
     feature: "compaction",

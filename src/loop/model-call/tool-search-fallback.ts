@@ -26,7 +26,7 @@ export function fellBackFromToolSearch(
   const { tools, history } = loop.conversation;
   if (tools.toolSearch !== "provider" || providerSearched(history.messages)) return false;
   if (!tools.fallBackToClientSearch()) return false;
-  query.channel.emit({
+  query.outgoing.emit({
     type: "system",
     subtype: "context_management_fallback",
     feature: "tool_search",

@@ -24,7 +24,7 @@ export function agentToolContext<T>(loop: LoopContext<T>, query: QueryState): Ag
     includePartialMessages: config.modelSettings.streamEvents,
     depth: config.limits.subagentDepth,
     interruption: query.signals.interruption,
-    emit: query.channel.emit,
+    emit: query.outgoing.emit,
     budget: sharedBudgetOf(loop, query),
   };
 }

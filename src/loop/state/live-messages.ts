@@ -1,7 +1,7 @@
 /**
  * Live delivery of the messages a phase of the loop emits while the loop awaits it (stream events,
  * retry notices, hook errors): a push queue, and a plain async generator that yields what is pushed
- * while the phase runs, then returns the phase's result. The query's `NoticeChannel` is built on it.
+ * while the phase runs, then returns the phase's result. The query's `OutgoingMessages` is built on it.
  * @module
  */
 

@@ -10,7 +10,7 @@ import type { PermissionDenial, SDKMessage } from "../../messages/sdk-messages";
 import type { StopReason } from "../../messages/types";
 import { NOOP_SPAN, type SpanHandle } from "../../telemetry/telemetry";
 import type { RequestSettings } from "./loop-config";
-import { NoticeChannel, type StoreNotices } from "./notice-channel";
+import { OutgoingMessages, type StoreNotices } from "./outgoing-messages";
 import { QuerySignals } from "./query-signals";
 
 /** How a query starts. */
@@ -29,7 +29,7 @@ export interface QuerySetup {
   spendUpstream?: SpendSink;
   /** Where the history store reports its failures. */
   storeNotices: StoreNotices<SDKMessage<unknown>>;
-  /** What every message the query yields is cleaned of (see `NoticeChannel`). */
+  /** What every message the query yields is cleaned of (see `OutgoingMessages`). */
   secrets?: readonly string[];
 }
 
@@ -50,7 +50,7 @@ export class QueryState {
   /** Its cancellation. */
   readonly signals: QuerySignals;
   /** Notices and handed-over messages on their way to the consumer. */
-  readonly channel: NoticeChannel<SDKMessage<unknown>>;
+  readonly outgoing: OutgoingMessages<SDKMessage<unknown>>;
   /** Model requests answered (a request retried after overflow recovery counts once). */
   /** The checkpoint of the prompt this query added (`meta.checkpoint_id`); unset for a resume. */
   checkpointId: string | undefined = undefined;
@@ -90,7 +90,7 @@ export class QueryState {
     this.maxTokens = setup.maxTokens;
     this.ledger = new CostLedger(setup.pricing, setup.spendUpstream);
     this.signals = new QuerySignals(setup.signal);
-    this.channel = new NoticeChannel(setup.storeNotices, setup.secrets);
+    this.outgoing = new OutgoingMessages(setup.storeNotices, setup.secrets);
   }
 
   /**

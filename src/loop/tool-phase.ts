@@ -25,7 +25,7 @@ import { batchMayAsk, runGatedBatch } from "./approvals/approval-gate";
 import { type BatchPause, childPause, type ResumedBatch } from "./approvals/child-pause";
 import { recordPause } from "./approvals/record-pause";
 import { toolResultCompactor } from "./compaction/compact-tool-result";
-import { type Outcome, READY } from "./decide-next";
+import { READY, type StepResult } from "./decide-next";
 import type { Ending } from "./ending";
 import type { StreamObserver } from "./model-call/call-model";
 import { recordAndHandOver } from "./record-and-hand-over";
@@ -45,7 +45,7 @@ export interface ToolResults<T> {
 }
 
 /** The tool calls of one query's turns; the tool runtime is built on the first batch and reused. */
-export class ToolRunner<T> {
+export class ToolPhase<T> {
   private runtime: ToolRuntime | undefined;
   /** The calls started while the current response streams (streaming tool execution), if any may. */
   private streamed: StreamedToolCalls | undefined;
@@ -139,7 +139,7 @@ export class ToolRunner<T> {
     calls: ToolUseBlock[],
     decisions?: ReadonlyMap<string, ApprovalDecision>,
     resumed?: ResumedBatch,
-  ): Promise<Outcome<T>> {
+  ): Promise<StepResult<T>> {
     const results = await this.run(response, calls, decisions, resumed);
     if (results.paused) return recordPause(this.loop, this.query, results.paused);
     const message: UserModelMessage = { role: "user", content: results.blocks };
@@ -149,7 +149,7 @@ export class ToolRunner<T> {
   }
 
   /** Answers the calls of a response that went over the budget without running them; the query ends. */
-  async refuse(calls: ToolUseBlock[], ending: Ending<T>): Promise<Outcome<T>> {
+  async refuse(calls: ToolUseBlock[], ending: Ending<T>): Promise<StepResult<T>> {
     this.discardStreamed();
     const refused = errorResultsFor(calls, notRunOverBudget) as UserModelMessage; // a user message
     await recordAndHandOver(this.loop, this.query, refused);
@@ -178,7 +178,7 @@ export class ToolRunner<T> {
       telemetry: loop.conversation.telemetry,
       parentSpan: query.span,
       secrets: loop.config.secrets,
-      emit: query.channel.emit,
+      emit: query.outgoing.emit,
       denials: query.denials,
       compactResult: toolResultCompactor(loop, query),
       agent: agentToolContext(loop, query),

@@ -5,9 +5,9 @@
  * them out — live while a model call or compaction runs, and at each hand-over between two steps.
  *
  * It is the redaction boundary of what a query yields: every message it delivers — and the `init`
- * and result messages, through {@link NoticeChannel.clean} — has the agent's secrets replaced by
+ * and result messages, through {@link OutgoingMessages.clean} — has the agent's secrets replaced by
  * `[redacted]`, whatever produced it (a hook, a permission callback, a tool, a store, a provider).
- * A history entry handed over ({@link NoticeChannel.handOver}) passed history's redaction already:
+ * A history entry handed over ({@link OutgoingMessages.handOver}) passed history's redaction already:
  * it is delivered as history holds it, not walked a second time.
  * @module
  */
@@ -27,7 +27,7 @@ export type RecordedHandOver =
   | { type: "user"; message: Redacted<UserModelMessage> };
 
 /** The messages of one query on their way to the consumer, in the order they were put in. */
-export class NoticeChannel<M> {
+export class OutgoingMessages<M> {
   private readonly live = new LiveMessages<M>();
   /**
    * Puts a notice in (redacted). Reaches the consumer live during {@link during}, else at the next
