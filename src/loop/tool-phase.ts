@@ -27,6 +27,7 @@ import { recordPause } from "./approvals/record-pause";
 import { toolResultCompactor } from "./compaction/compact-tool-result";
 import { READY, type StepResult } from "./decide-next";
 import type { Ending } from "./ending";
+import { endTrippedBatch, toolGuardrails } from "./guardrails/tool-guardrails";
 import type { StreamObserver } from "./model-call/call-model";
 import { recordAndHandOver } from "./record-and-hand-over";
 import { agentToolContext } from "./state/agent-tool-context";
@@ -141,6 +142,12 @@ export class ToolPhase<T> {
     resumed?: ResumedBatch,
   ): Promise<StepResult<T>> {
     const results = await this.run(response, calls, decisions, resumed);
+    // A tool guardrail tripped: the batch's results are recorded, and the query ends.
+    const guard = this.runtime?.guardrails;
+    if (guard?.trip) {
+      const blocks = results.paused ? undefined : results.blocks;
+      return endTrippedBatch(this.loop, this.query, guard, calls, blocks);
+    }
     if (results.paused) return recordPause(this.loop, this.query, results.paused);
     const message: UserModelMessage = { role: "user", content: results.blocks };
     if (results.durations) message.meta = { tool_durations_ms: results.durations };
@@ -184,6 +191,7 @@ export class ToolPhase<T> {
       agent: agentToolContext(loop, query),
       now: loop.config.clock.now,
       checkpointId: query.checkpointId ?? currentCheckpoint(loop.conversation.history.messages),
+      guardrails: toolGuardrails(loop, query),
     };
   }
 }
