@@ -68,6 +68,21 @@ describe("input guardrails (blocking)", () => {
     expect(isWellFormedHistory(client.requests[0]!.messages)).toBe(true);
   });
 
+  it("a fork and a rewind keep the withdrawn turn withdrawn: the next request never sends it", async () => {
+    const client = createScriptedClient([{ content: "one" }, { content: "two" }, { content: "three" }]);
+    const agent = createAgent({ model: MODEL, client, guardrails: [offTopic()] });
+    await agent.prompt("weather today?");
+    const second = await agent.prompt("invoice 1");
+    const third = await agent.prompt("invoice 2");
+    const fork = await agent.fork({ at: third.checkpoint_id! });
+    await fork.prompt("invoice 3");
+    expect(sentTexts(client.requests)[2]).not.toContain("weather");
+    expect(client.requests[2]!.messages).toHaveLength(3); // invoice 1, its answer, invoice 3
+    await agent.rewind({ to: second.checkpoint_id! });
+    expect(await agent.getHistory()).toHaveLength(1);
+    expect((await agent.getHistory())[0]!.meta?.withdrawn).toBe("guardrail");
+  });
+
   it("an agent without guardrails over the same history never sends the withdrawn turn either", async () => {
     const store = createMemoryStore();
     const guarded = createAgent({
