@@ -48,7 +48,7 @@ describe("tool_input guardrails", () => {
       stage: "tool_input",
       check: ({ toolCall }: GuardrailContext) => {
         seen.push(toolCall?.input);
-        return (toolCall?.input as { to: string }).to.endsWith("@evil.test")
+        return (toolCall!.input as { to: string }).to.endsWith("@evil.test")
           ? { verdict: "reject", message: "External addresses are not allowed." }
           : { verdict: "allow" };
       },
