@@ -151,6 +151,10 @@ export class ToolPhase<T> {
     if (results.paused) return recordPause(this.loop, this.query, results.paused);
     const message: UserModelMessage = { role: "user", content: results.blocks };
     if (results.durations) message.meta = { tool_durations_ms: results.durations };
+    if (guard && guard.verdicts.length > 0) {
+      message.meta = { ...message.meta, guardrail: guard.verdicts[0]! };
+      guard.verdicts.length = 0;
+    }
     await recordAndHandOver(this.loop, this.query, message);
     return results.ending ? { kind: "ended", ending: results.ending } : READY;
   }

@@ -86,6 +86,8 @@ export interface ToolGuardrails {
   readonly failOpen: FailOpenReport;
   /** A verdict other than allow, as it happens (a notice, a span event). */
   report(record: GuardrailRecord): void;
+  /** The verdicts other than allow since the last batch was recorded (its results message's `meta.guardrail`: the first). */
+  verdicts: GuardrailRecord[];
   /** The first tripwire of the query's tool calls: no call starts after it, and the query ends. */
   trip: GuardrailRecord | undefined;
 }

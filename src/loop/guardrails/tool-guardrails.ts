@@ -23,7 +23,11 @@ export function toolGuardrails(loop: LoopContext<unknown>, query: QueryState): T
     output: guardrails.toolOutput,
     context: (fields) => stageContext(loop, query, fields),
     failOpen: failOpenNotice(query),
-    report: (record) => reportVerdict(query, record),
+    report(record) {
+      this.verdicts.push(record);
+      reportVerdict(query, record);
+    },
+    verdicts: [],
     trip: undefined,
   };
 }
