@@ -248,3 +248,4 @@ export type {
 export { SEARCH_TOOLS_TOOL_NAME } from "./tools/search-tools-tool";
 export { SUBMIT_OUTPUT_EXCLUSIVE_BATCH, SUBMIT_OUTPUT_TOOL_NAME } from "./tools/submit-output";
 export type { NeedsApproval, ParseResult, Tool, ToolContext, ToolOutput } from "./tools/tool";
+export { createToolContext } from "./tools/tool-context";

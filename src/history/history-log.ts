@@ -177,6 +177,22 @@ export class HistoryLog {
   }
 
   /**
+   * Replaces the messages from index `from` on with `raw` (redacted) and returns them as recorded:
+   * the store writes only that tail (`replaceTail`) when it can, else the whole history. Memory is
+   * changed once the store has taken it (a thrown failure leaves memory as it was). While the
+   * stored conversation could not be loaded, only memory changes (it is held back, as appends are).
+   */
+  async replaceFrom<M extends ModelMessage>(from: number, raw: M[]): Promise<Redacted<M>[]> {
+    const entries = this.clean(raw) as Redacted<M>[];
+    const messages = [...this.messages.slice(0, from), ...entries];
+    const written = this.loaded ? await this.writeReplace(messages, from) : true;
+    this.messages = messages;
+    this.version++;
+    if (this.loaded) this.unsaved = !written;
+    return entries;
+  }
+
+  /**
    * Replaces the whole history only once the store has taken it: any failure — a conflict with
    * another writer included — is thrown, and memory keeps what it held. Resolving a pause for
    * approval claims it this way, so two processes resolving it cannot both run its calls.

@@ -13,6 +13,7 @@ import type {
   ToolUseBlock,
   UserModelMessage,
 } from "../messages/types";
+import { stepRecordsStart, stepsByCall } from "./tool-steps";
 import { isUnstartedCallsRecord } from "./unstarted-calls";
 
 /**
@@ -41,6 +42,15 @@ export const NOT_RUN_TOOL_RESULT_TEXT =
 export const UNRECORDED_PAUSE_TOOL_RESULT_TEXT =
   "This tool call was not run: it was checked for approval, and the pause it waited in is not " +
   "recorded (the process stopped before it was, or it was removed). It had no effect.";
+
+/**
+ * The text of the error tool_result {@link repairHistoryTail} gives a call that was running when
+ * the process stopped and had recorded steps (`ToolContext.step`): it stands until the next query
+ * runs the call again, its recorded steps replayed — before anything is sent to the model.
+ */
+export const INTERRUPTED_STEPS_TOOL_RESULT_TEXT =
+  "This tool call was interrupted: the process stopped while it ran, after it recorded some of its " +
+  "steps. It is run again, its recorded steps replayed, before the conversation goes on.";
 
 /** What {@link repairHistoryTail} returns. */
 export interface HistoryTailRepair {
@@ -75,7 +85,17 @@ export interface HistoryTailRepair {
  * const { messages, repaired } = repairHistoryTail(loaded);
  * if (repaired > 0) await store.replace(messages);
  */
-export function repairHistoryTail(messages: readonly ModelMessage[]): HistoryTailRepair {
+export function repairHistoryTail(stored: readonly ModelMessage[]): HistoryTailRepair {
+  // The step records of calls that were running: their calls are run again (the steps replayed).
+  const recordsStart = stepRecordsStart(stored);
+  const journal = recordsStart < stored.length ? stepsByCall(stored.slice(recordsStart)) : undefined;
+  const messages = journal ? stored.slice(0, recordsStart) : stored;
+  const rerunning = journal && stillInterrupted(messages, journal);
+  const repair = rerunning ? { messages: rerunning, repaired: 0 } : repairCalls(messages, journal);
+  return journal ? { ...repair, repaired: repair.repaired + stored.length - recordsStart } : repair;
+}
+
+function repairCalls(messages: readonly ModelMessage[], journal: Journal | undefined): HistoryTailRepair {
   // A pause for approval is not a crash: its calls stay pending, without results.
   if (pendingPause(messages)) return { messages: messages.slice(), repaired: 0 };
   // A marker that no longer matches the calls before it is dropped; those calls are repaired. So is
@@ -101,16 +121,53 @@ export function repairHistoryTail(messages: readonly ModelMessage[]): HistoryTai
 
   const meta = (kept[callIndex] as AssistantModelMessage).meta;
   const notStarted = unstarted || (meta?.calls_not_started === true && !meta.approvals_resumed);
-  const results = dangling.map((call) =>
-    notStarted
-      ? errorResult(call, UNRECORDED_PAUSE_TOOL_RESULT_TEXT)
-      : resultFromRecord(call, meta?.approvals_resumed),
-  );
-  if (following === undefined) return { messages: [...kept, { role: "user", content: results }], repaired };
+  const interrupted: Array<{ tool_use_id: string; input?: unknown }> = [];
+  const results = dangling.map((call) => {
+    if (notStarted) return errorResult(call, UNRECORDED_PAUSE_TOOL_RESULT_TEXT);
+    const recorded = resultFromRecord(call, meta?.approvals_resumed);
+    if (recorded.content !== UNRECORDED_TOOL_RESULT_TEXT || !journal?.steps[call.id]) return recorded;
+    interrupted.push(
+      call.id in journal.inputs
+        ? { tool_use_id: call.id, input: journal.inputs[call.id] }
+        : { tool_use_id: call.id },
+    );
+    return errorResult(call, INTERRUPTED_STEPS_TOOL_RESULT_TEXT);
+  });
+  const answered: UserModelMessage =
+    following === undefined
+      ? { role: "user", content: results }
+      : withResultsAdded(following as UserModelMessage, results);
+  if (interrupted.length > 0) answered.meta = withInterrupted(answered.meta, interrupted, journal!);
   return {
-    messages: [...kept.slice(0, -1), withResultsAdded(following as UserModelMessage, results)],
+    messages: following === undefined ? [...kept, answered] : [...kept.slice(0, -1), answered],
     repaired,
   };
+}
+
+type Journal = ReturnType<typeof stepsByCall>;
+
+/**
+ * A crash while interrupted calls ran again: their results still stand in (`meta.interrupted_calls`
+ * on the last message), and the steps this run recorded join those of the first run — so the next
+ * run replays them all. `undefined` when history does not end so.
+ */
+function stillInterrupted(messages: readonly ModelMessage[], journal: Journal): ModelMessage[] | undefined {
+  const last = messages.at(-1);
+  if (last?.role !== "user" || !last.meta?.interrupted_calls) return undefined;
+  const steps = { ...last.meta.tool_steps };
+  for (const [id, recorded] of Object.entries(journal.steps)) steps[id] = [...(steps[id] ?? []), ...recorded];
+  return [...messages.slice(0, -1), { ...last, meta: { ...last.meta, tool_steps: steps } }];
+}
+
+/** The results' meta with the interrupted calls and the steps they recorded (to be run again). */
+function withInterrupted(
+  meta: UserModelMessage["meta"],
+  interrupted: Array<{ tool_use_id: string; input?: unknown }>,
+  journal: Journal,
+): NonNullable<UserModelMessage["meta"]> {
+  const steps = { ...meta?.tool_steps };
+  for (const { tool_use_id } of interrupted) steps[tool_use_id] = journal.steps[tool_use_id]!;
+  return { ...meta, tool_steps: steps, interrupted_calls: interrupted };
 }
 
 function dropTrailingEmptyAssistantMessages(messages: readonly ModelMessage[]): ModelMessage[] {

@@ -50,33 +50,35 @@ function lastUnchecked(messages: readonly ModelMessage[]): number {
 }
 
 /**
- * Tells cheaply whether a history holds withdrawn messages: it looks only at the messages added
- * since it last looked, and again at all of them when the history was replaced.
+ * Tells cheaply whether a history holds withdrawn messages: it looks only at the messages added or
+ * replaced since it last looked. A rewrite (`replace`, `replaceTail`) keeps the unchanged messages
+ * as the same objects: walking back from the end while they differ finds what changed, so a rewrite
+ * of the last messages costs a look at those only, not at the whole history.
  */
 export class WithdrawnTracker {
-  private seen: readonly ModelMessage[] | undefined;
+  private seen: readonly ModelMessage[] = [];
+  /** The messages of `seen` looked at, and the last of them (a history appended to in place). */
   private looked = 0;
-  private found = false;
+  /** The index of the first withdrawn message, or -1. */
+  private first = -1;
 
   /** Whether `messages` holds a withdrawn message. */
   holds(messages: readonly ModelMessage[]): boolean {
-    if (messages !== this.seen || messages.length < this.looked) {
+    let from = Math.min(this.looked, messages.length);
+    if (messages !== this.seen) {
+      const seen = this.seen;
+      while (from > 0 && messages[from - 1] !== seen[from - 1]) from--;
+      // The first withdrawn message is in the unchanged part, or it is to be found again.
+      if (this.first >= from) this.first = -1;
       this.seen = messages;
-      this.looked = 0;
-      this.found = false;
     }
-    if (!this.found)
-      for (let index = this.looked; index < messages.length; index++)
+    if (this.first < 0)
+      for (let index = from; index < messages.length; index++)
         if (isWithdrawn(messages[index]!)) {
-          this.found = true;
+          this.first = index;
           break;
         }
     this.looked = messages.length;
-    return this.found;
-  }
-
-  /** A message was marked in place: look again. */
-  reset(): void {
-    this.seen = undefined;
+    return this.first >= 0;
   }
 }

@@ -17,6 +17,7 @@ import { callRacingInputCheck } from "./guardrails/parallel-input";
 import { MainRequest } from "./model-call/main-request";
 import { initMessage, resultMessage } from "./query-messages";
 import { recordResponse } from "./record-response";
+import { rerunInterruptedCalls } from "./rerun-interrupted-calls";
 import type { LoopContext } from "./state/loop-context";
 import type { OutgoingMessages } from "./state/outgoing-messages";
 import type { QueryState } from "./state/query-state";
@@ -68,6 +69,8 @@ export async function* agentLoop<T>(
       const next: NextStep<T> = decideNext(loop, query, outcome);
       switch (next.step) {
         case "add_prompt": // 1. add the prompt — or resume a pause with its decisions
+          // Calls a crash interrupted after they recorded steps run again first.
+          await rerunInterruptedCalls(loop, query, toolPhase);
           outcome = await (isApprovalInput(prompt)
             ? resumeApprovals(loop, query, toolPhase, prompt.approvals)
             : addPrompt(loop, query, prompt));

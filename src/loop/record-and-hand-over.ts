@@ -22,3 +22,17 @@ export async function recordAndHandOver(
   if (entry.role === "assistant") query.outgoing.handOver({ type: "assistant", message: entry });
   else query.outgoing.handOver({ type: "user", message: entry as typeof entry & UserModelMessage });
 }
+
+/**
+ * Records `message` in place of the messages of history from index `from` on (a batch's step
+ * records give way to its results), saves that, then hands it over as {@link recordAndHandOver} does.
+ */
+export async function recordInPlaceOf(
+  loop: LoopContext<unknown>,
+  query: QueryState,
+  from: number,
+  message: UserModelMessage,
+): Promise<void> {
+  const [entry] = await loop.conversation.history.replaceFrom(from, [message]);
+  query.outgoing.handOver({ type: "user", message: entry! });
+}

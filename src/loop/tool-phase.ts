@@ -7,6 +7,7 @@
 import { MissingOutputError } from "../errors";
 import { currentCheckpoint } from "../history/checkpoints";
 import { errorResultsFor } from "../history/dangling";
+import type { ToolStepsByCall } from "../history/tool-steps";
 import type { ToolPattern } from "../hooks/permissions";
 import type { ApprovalDecision } from "../messages/approvals";
 import type {
@@ -15,24 +16,27 @@ import type {
   ToolUseBlock,
   UserModelMessage,
 } from "../messages/types";
+import { anyBatchMayPause, batchMayPause } from "../tool-calls/may-pause";
 import { StreamedToolCalls } from "../tool-calls/streamed-tool-calls";
-import { type BatchOutcome, type RunOne, runToolBatch } from "../tool-calls/tool-batch";
+import { type BatchCallOutcome, type RunOne, runToolBatch } from "../tool-calls/tool-batch";
 import { runToolCall } from "../tool-calls/tool-call";
 import type { ToolRuntime } from "../tool-calls/tool-runtime";
 import { SUBMIT_OUTPUT_TOOL_NAME } from "../tools/submit-output";
 import { type ToolCallOutcome, toolResultText } from "../tools/tool-output";
-import { batchMayAsk, runGatedBatch } from "./approvals/approval-gate";
+import { runGatedBatch } from "./approvals/approval-gate";
 import { type BatchPause, childPause, type ResumedBatch } from "./approvals/child-pause";
 import { recordPause } from "./approvals/record-pause";
 import { toolResultCompactor } from "./compaction/compact-tool-result";
 import { READY, type StepResult } from "./decide-next";
 import type { Ending } from "./ending";
-import { endTrippedBatch, toolGuardrails } from "./guardrails/tool-guardrails";
+import { toolGuardrails, trippedResults } from "./guardrails/tool-guardrails";
+import { withdrawTurn } from "./guardrails/withdraw-turn";
 import type { StreamObserver } from "./model-call/call-model";
-import { recordAndHandOver } from "./record-and-hand-over";
+import { recordAndHandOver, recordInPlaceOf } from "./record-and-hand-over";
 import { agentToolContext } from "./state/agent-tool-context";
 import type { LoopContext } from "./state/loop-context";
 import type { QueryState } from "./state/query-state";
+import { BatchStepJournal } from "./step-journal";
 import { submitOutput } from "./submit-output";
 
 /** The results of one batch, in the model's order, and the ending they cause, if any. */
@@ -50,6 +54,8 @@ export class ToolPhase<T> {
   private runtime: ToolRuntime | undefined;
   /** The calls started while the current response streams (streaming tool execution), if any may. */
   private streamed: StreamedToolCalls | undefined;
+  /** Where the steps of the next batch's calls are recorded (`ToolContext.step`). */
+  private journal: BatchStepJournal | undefined;
 
   constructor(
     private readonly loop: LoopContext<T>,
@@ -68,6 +74,7 @@ export class ToolPhase<T> {
   ): Promise<ToolResults<T>> {
     const streamed = this.streamed;
     this.streamed = undefined;
+    (this.journal ??= this.newJournal()).open();
     const { submitTool } = this.loop.config.modelSettings;
     const submits = submitTool !== undefined && calls.some((call) => call.name === SUBMIT_OUTPUT_TOOL_NAME);
     if (response.stop_reason === "max_tokens" || submits) streamed?.discard();
@@ -76,14 +83,14 @@ export class ToolPhase<T> {
     const runtime = this.preparedRuntime();
     const withOutputSchema = submitTool !== undefined;
     const { toolConcurrency } = this.loop.config.limits;
-    if (decisions || batchMayAsk(calls, runtime)) {
+    if (decisions || batchMayPause(calls, runtime)) {
       streamed?.discard(); // none started: a batch that may ask never starts calls early
       const gated = decisions ? { ...runtime, decisions } : runtime;
       // A batch that is not resumed records that none of its calls started while they are cleared.
       const history = decisions ? undefined : this.loop.conversation.history;
       return runGatedBatch(calls, gated, toolConcurrency, { history, resumed }).then((batch) =>
-        "paused" in batch
-          ? { blocks: [], paused: { pending: batch.paused } }
+        batch.kind === "paused"
+          ? { blocks: [], paused: { pending: batch.pending } }
           : batchResults(calls, batch.outcomes, withOutputSchema),
       );
     }
@@ -94,7 +101,7 @@ export class ToolPhase<T> {
   /**
    * Streaming tool execution for the next model request: what starts its read-only calls as their
    * blocks complete — undefined when it is off, or when a batch of this agent could pause for
-   * approval (`canUseTool`, `askBeforeWrites`, a tool with `needsApproval`: such a batch clears
+   * approval (a call of one of its tools could ask, `tool-calls/may-pause.ts`: such a batch clears
    * every call before any runs, so none may start early), or summarises results
    * (`compactToolResults`: a summary is a model request of its own). A response of the request before that was
    * not run (an overflow) has its started calls discarded.
@@ -104,10 +111,10 @@ export class ToolPhase<T> {
     if (!this.loop.config.limits.streamingToolExecution) return undefined;
     // Skill grants only widen `allowedTools`, which matters with canUseTool alone: no early start then.
     const runtime = (this.runtime ??= this.buildRuntime());
-    if (runtime.canUseTool || runtime.permissionMode === "askBeforeWrites") return undefined;
+    if (anyBatchMayPause(runtime)) return undefined;
     // A result summary is a model request with notices of its own: it runs in the batch, never early.
     if (runtime.compactResult) return undefined;
-    for (const tool of runtime.tools.values()) if (tool.needsApproval) return undefined;
+    this.newJournal();
     const streamed = new StreamedToolCalls(runtime, this.loop.config.limits.toolConcurrency);
     this.streamed = streamed;
     return this.loop.config.modelSettings.submitTool ? cancelledAtSubmission(streamed) : streamed;
@@ -142,21 +149,75 @@ export class ToolPhase<T> {
     resumed?: ResumedBatch,
   ): Promise<StepResult<T>> {
     const results = await this.run(response, calls, decisions, resumed);
-    // A tool guardrail tripped: the batch's results are recorded, and the query ends.
+    const closing = this.journal?.close();
+    this.journal = undefined;
+    const journalled = closing && (await closing);
+    const { history } = this.loop.conversation;
+    // A tool guardrail tripped: the batch's results are recorded (the calls it kept from running
+    // answered so, a pause included), then the turn is withdrawn and the query ends.
     const guard = this.runtime?.guardrails;
-    if (guard?.trip) {
-      const blocks = results.paused ? undefined : results.blocks;
-      return endTrippedBatch(this.loop, this.query, guard, calls, blocks);
+    const tripped = guard?.trip;
+    if (results.paused && !tripped) {
+      // The calls that finished keep their results in the pause's marker: their step records go.
+      if (journalled) await history.replaceFrom(journalled.from, []);
+      return recordPause(this.loop, this.query, results.paused);
     }
-    if (results.paused) return recordPause(this.loop, this.query, results.paused);
-    const message: UserModelMessage = { role: "user", content: results.blocks };
+    const message: UserModelMessage = tripped
+      ? trippedResults(calls, results.paused ? undefined : results.blocks)
+      : { role: "user", content: results.blocks };
     if (results.durations) message.meta = { tool_durations_ms: results.durations };
     if (guard && guard.verdicts.length > 0) {
       message.meta = { ...message.meta, guardrail: guard.verdicts[0]! };
       guard.verdicts.length = 0;
     }
-    await recordAndHandOver(this.loop, this.query, message);
+    if (journalled) {
+      // The results take the place of the step records; the steps stay in their meta.
+      message.meta = { ...message.meta, tool_steps: journalled.steps };
+      await recordInPlaceOf(this.loop, this.query, journalled.from, message);
+    } else await recordAndHandOver(this.loop, this.query, message);
+    if (tripped) return { kind: "ended", ending: await withdrawTurn(this.loop, this.query, tripped) };
     return results.ending ? { kind: "ended", ending: results.ending } : READY;
+  }
+
+  /**
+   * Runs `calls` again after a crash (the calls that were running and had recorded steps), each
+   * with the input its first run ran with and its recorded steps replayed: their results, and the
+   * steps of each call (the replayed ones first). The records of the steps run now follow the last
+   * message of history until the caller writes the results in their place.
+   */
+  async rerun(
+    calls: ToolUseBlock[],
+    inputs: ReadonlyMap<string, unknown>,
+    replayed: ToolStepsByCall,
+  ): Promise<{ blocks: ToolResultBlock[]; steps: ToolStepsByCall }> {
+    const runtime = this.preparedRuntime();
+    const journal = new BatchStepJournal(this.loop.conversation.history, replayed);
+    journal.open();
+    // The calls ran before: they passed every check. They run again as approved, with the input they ran with.
+    const decisions = new Map<string, ApprovalDecision>();
+    for (const call of calls)
+      decisions.set(
+        call.id,
+        inputs.has(call.id) ? { approved: true, updatedInput: inputs.get(call.id) } : { approved: true },
+      );
+    const outcomes = await runToolBatch(
+      calls,
+      { ...runtime, decisions, journal },
+      this.loop.config.limits.toolConcurrency,
+    );
+    const journalled = await journal.close();
+    const blocks = outcomes.map((outcome, index) =>
+      outcome.kind === "result" ? outcome.block : notRerun(calls[index]!),
+    );
+    return { blocks, steps: journalled?.steps ?? replayed };
+  }
+
+  /** A fresh journal for the next batch, on the runtime its calls run with. */
+  private newJournal(): BatchStepJournal {
+    const journal = new BatchStepJournal(this.loop.conversation.history);
+    this.journal = journal;
+    (this.runtime ??= this.buildRuntime()).journal = journal;
+    return journal;
   }
 
   /** Answers the calls of a response that went over the budget without running them; the query ends. */
@@ -206,7 +267,7 @@ export class ToolPhase<T> {
  */
 function batchResults<T>(
   calls: readonly ToolUseBlock[],
-  outcomes: BatchOutcome[],
+  outcomes: BatchCallOutcome[],
   withOutputSchema: boolean,
 ): ToolResults<T> {
   const blocks: ToolResultBlock[] = new Array(outcomes.length);
@@ -230,6 +291,16 @@ function endTurnEnding<T>(ender: ToolCallOutcome, withOutputSchema: boolean): En
   // With outputSchema only a valid submission is a success: ending the turn otherwise is a missing output.
   if (withOutputSchema) return { subtype: "error_missing_output", error: new MissingOutputError(), result };
   return { subtype: "success", result };
+}
+
+/** A call run again after a crash that came back suspended (a subagent): it is not run here. */
+function notRerun(call: ToolUseBlock): ToolResultBlock {
+  return {
+    type: "tool_result",
+    tool_use_id: call.id,
+    is_error: true,
+    content: `The call to "${call.name}" was interrupted by a crash and could not be run again here.`,
+  };
 }
 
 function notRunOverBudget(call: ToolUseBlock): string {

@@ -1,7 +1,8 @@
 /**
  * Checking a history a caller hands over (`replaceHistory`): the loop, `getHistory()` and every
  * store read it again on each later query, so a shape they cannot read — `null`, a message without
- * a role, content that is neither text nor blocks, a value JSON cannot keep — is refused before it
+ * a role, content that is neither text nor blocks, a value JSON cannot keep, two `tool_use`
+ * blocks with the same id (the next request would be refused by the API) — is refused before it
  * replaces anything.
  * @module
  */
@@ -11,7 +12,7 @@ import type { ModelMessage } from "./types";
 /**
  * A plain copy of `messages` when it is an array of messages history can hold (role `user` or
  * `assistant`, content a string or an array of objects with a string `type`, plain JSON
- * throughout), else why not, naming the first message at fault.
+ * throughout, every `tool_use` id once), else why not, naming the first message at fault.
  */
 export function checkHistoryInput(
   messages: unknown,
@@ -29,7 +30,27 @@ export function checkHistoryInput(
     const problem = messageProblem(message);
     if (problem !== undefined) return { ok: false, problem: `messages[${index}] ${problem}` };
   }
+  const repeated = repeatedToolUseId(copy as ModelMessage[]);
+  if (repeated !== undefined) return { ok: false, problem: repeated };
   return { ok: true, messages: copy as ModelMessage[] };
+}
+
+/** Where a `tool_use` id appears a second time, said as a problem; undefined when every id is unique. */
+function repeatedToolUseId(messages: readonly ModelMessage[]): string | undefined {
+  const seen = new Map<unknown, string>();
+  for (const [index, message] of messages.entries()) {
+    if (typeof message.content === "string") continue;
+    for (const [position, block] of message.content.entries()) {
+      if (block.type !== "tool_use") continue;
+      const at = `messages[${index}].content[${position}]`;
+      const first = seen.get(block.id);
+      if (first !== undefined) {
+        return `${at} is a tool_use with the id ${JSON.stringify(block.id)}, which ${first} has already: each tool_use id must be unique in a conversation (the API refuses a request that repeats one)`;
+      }
+      seen.set(block.id, at);
+    }
+  }
+  return undefined;
 }
 
 function messageProblem(message: unknown): string | undefined {

@@ -176,6 +176,22 @@ export type MessageMeta = {
    */
   calls_not_started?: true;
   /**
+   * On a user message carrying tool results: the steps each call recorded with `ToolContext.step`
+   * (name and JSON result, in order), by `tool_use_id`. Calls that recorded none have no entry.
+   */
+  tool_steps?: Record<string, Array<{ name: string; result?: unknown }>>;
+  /**
+   * On a user message carrying tool results, written by crash repair: the calls that were running
+   * when the process stopped and had recorded steps. Their results say so until the next query of
+   * the conversation runs them again (recorded steps replayed), before anything else.
+   */
+  interrupted_calls?: Array<{ tool_use_id: string; input?: unknown }>;
+  /**
+   * On a user message carrying tool results: the calls run again after a crash, their recorded
+   * steps replayed (`ToolContext.step`) — the results are the real ones of that run.
+   */
+  rerun_calls?: string[];
+  /**
    * A guardrail's verdict about this message (`AgentOptions.guardrails`): the prompt an input
    * guardrail refused, the answer an output guardrail refused or replaced. Never sent.
    */

@@ -10,6 +10,7 @@ import { registerCheckpointTests } from "./store-conformance-checkpoint-tests";
 import { registerConcurrencyTests } from "./store-conformance-concurrency-tests";
 import { registerHistoryTests } from "./store-conformance-history-tests";
 import { createTestRunner } from "./store-conformance-runner";
+import { registerStepTests } from "./store-conformance-step-tests";
 import { registerStrainTests } from "./store-conformance-strain-tests";
 import { registerTailTests } from "./store-conformance-tail-tests";
 import { registerWindowTests } from "./store-conformance-window-tests";
@@ -41,5 +42,6 @@ export function runHistoryStoreConformance(
     registerCheckpointTests(test, expect, factory, options);
     registerWindowTests(test, expect, options.concurrency ?? true);
     registerTailTests(test, expect, options.concurrency ?? true, options.replaceTail ?? false);
+    registerStepTests(test, expect);
   });
 }

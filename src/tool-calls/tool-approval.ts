@@ -6,11 +6,12 @@
  * @module
  */
 import type { ToolUseBlock } from "../messages/types";
+import { callContext } from "../tools/tool-context";
 import type { ToolCallOutcome } from "../tools/tool-output";
 import { validateToolInput } from "./tool-input";
 import { askAboutCall, askCanUseTool } from "./tool-permission";
 import { denyCall } from "./tool-refusals";
-import type { ApprovalRequest, ClearedCall, ToolRuntime } from "./tool-runtime";
+import type { CheckedCall, ClearedCall, ToolRuntime } from "./tool-runtime";
 
 /**
  * Settles the approval of a cleared call: the call cleared to run, its refusal, or a request for
@@ -21,7 +22,7 @@ export async function checkApproval(
   cleared: ClearedCall,
   rule: "allow" | "ask" | "approval",
   runtime: ToolRuntime,
-): Promise<ClearedCall | ToolCallOutcome | ApprovalRequest> {
+): Promise<CheckedCall> {
   const decision = runtime.decisions?.get(call.id);
   if (decision) {
     if (!decision.approved) {
@@ -31,12 +32,12 @@ export async function checkApproval(
     if (decision.updatedInput === undefined) return cleared;
     return validateToolInput(call, cleared.tool, decision.updatedInput, runtime.signal);
   }
-  let request: ClearedCall | ToolCallOutcome | ApprovalRequest = cleared;
+  let request: CheckedCall = cleared;
   const needs = await toolNeedsApproval(call, cleared, runtime);
   if (typeof needs !== "boolean") return needs;
-  if (needs || rule === "approval") request = { ask: true, input: cleared.input };
+  if (needs || rule === "approval") request = { kind: "awaiting_approval", input: cleared.input };
   else if (rule === "ask" && runtime.canUseTool) request = await askCanUseTool(call, cleared, runtime);
-  if (!("ask" in request) || !runtime.decisions) return request;
+  if (request.kind !== "awaiting_approval" || !runtime.decisions) return request;
   // Resumed: a call that had no decision to give was not pending; it cannot ask again now.
   return denyCall(
     call,
@@ -55,7 +56,12 @@ async function toolNeedsApproval(
 ): Promise<boolean | ToolCallOutcome> {
   const { needsApproval } = cleared.tool;
   if (typeof needsApproval !== "function") return needsApproval === true;
-  const context = { signal: runtime.signal, toolUseId: call.id, toolName: call.name };
+  const context = callContext({
+    signal: runtime.signal,
+    toolUseId: call.id,
+    toolName: call.name,
+    checkpointId: runtime.checkpointId,
+  });
   const asked = await askAboutCall(call, runtime, "approval check (needsApproval)", () =>
     needsApproval(cleared.value, context),
   );

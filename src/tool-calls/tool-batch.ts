@@ -18,7 +18,7 @@ export interface NotStartedCall {
 }
 
 /** How one call of a batch came out: answered, suspended in its subagent's child, or not started. */
-export type BatchOutcome = CallOutcome | NotStartedCall;
+export type BatchCallOutcome = CallOutcome | NotStartedCall;
 
 /** Runs one call of a batch (the whole pipeline, or the rest of it for a call already cleared). */
 export type RunOne = (call: ToolUseBlock, runtime: ToolRuntime) => Promise<CallOutcome>;
@@ -33,8 +33,8 @@ export async function runToolBatch(
   runtime: ToolRuntime,
   concurrency: number,
   runOne: RunOne = runToolCall,
-): Promise<BatchOutcome[]> {
-  const outcomes: BatchOutcome[] = new Array(calls.length);
+): Promise<BatchCallOutcome[]> {
+  const outcomes: BatchCallOutcome[] = new Array(calls.length);
   let start = 0;
   while (start < calls.length) {
     if (runtime.signal.aborted) {
@@ -81,7 +81,7 @@ async function runConcurrently(
   { start, end }: { start: number; end: number },
   runtime: ToolRuntime,
   concurrency: number,
-  outcomes: BatchOutcome[],
+  outcomes: BatchCallOutcome[],
   runOne: RunOne,
 ): Promise<boolean> {
   let next = start;

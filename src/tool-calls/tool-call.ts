@@ -28,14 +28,14 @@ import { runPostToolUseHooks, runPreToolUseHooks } from "./tool-hooks";
 import { privateCopy, validateToolInput } from "./tool-input";
 import { checkPermissionRules } from "./tool-permission";
 import { unknownToolOutcome } from "./tool-refusals";
-import type { ApprovalRequest, ClearedCall, ToolRuntime } from "./tool-runtime";
+import type { CheckedCall, ToolRuntime } from "./tool-runtime";
 
 /** A call after the checks that come before execution, with its open `execute_tool` span. */
 export interface Clearance {
   call: ToolUseBlock;
   span: SpanHandle;
   /** Cleared to run, refused (its error outcome), or waiting for a person's decision. */
-  result: ClearedCall | ToolCallOutcome | ApprovalRequest;
+  result: CheckedCall;
 }
 
 /**
@@ -56,17 +56,17 @@ export async function clearToolCall(call: ToolUseBlock, runtime: ToolRuntime): P
   // A guardrail tripped on another call of this query: nothing more starts.
   if (runtime.guardrails?.trip) return { call, span, result: errorOutcome(call.id, stoppedMessage(call)) };
   let cleared = await validateToolInput(call, tool, privateCopy(call.input), runtime.signal);
-  if ("block" in cleared) return { call, span, result: cleared };
+  if (cleared.kind === "result") return { call, span, result: cleared };
   const rule = checkPermissionRules(call, tool, runtime);
   if (typeof rule !== "string") return { call, span, result: rule };
   if (runtime.hooks?.preToolUse?.length) {
     cleared = await runPreToolUseHooks(call, cleared, runtime);
-    if ("block" in cleared) return { call, span, result: cleared };
+    if (cleared.kind === "result") return { call, span, result: cleared };
   }
   // Guardrails see the call as it will run: after permissions and hooks, before approval.
   if (runtime.guardrails?.input) {
     const guarded = await guardToolInput(call, cleared, runtime, runtime.guardrails);
-    if ("block" in guarded) return { call, span, result: guarded };
+    if (guarded.kind === "result") return { call, span, result: guarded };
     cleared = guarded;
   }
   return { call, span, result: await checkApproval(call, cleared, rule, runtime) };
@@ -83,8 +83,8 @@ export async function completeToolCall(
   resume?: ChildResume,
 ): Promise<CallOutcome> {
   const { call, span, result } = clearance;
-  if ("block" in result) return endSpan(span, result);
-  if ("ask" in result) return endSpan(span, errorOutcome(call.id, notPausable(call)));
+  if (result.kind === "result") return endSpan(span, result);
+  if (result.kind === "awaiting_approval") return endSpan(span, errorOutcome(call.id, notPausable(call)));
   const startedAt = runtime.now?.();
   try {
     const executed = await executeTool(call, result, runtime, span, resume);

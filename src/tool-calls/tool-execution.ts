@@ -14,6 +14,7 @@ import { raceWithSignal } from "../shared/signals";
 import type { InheritedTracing, SpanHandle } from "../telemetry/telemetry";
 import type { ChildResume } from "../tools/child-suspension";
 import type { AgentCallSetup, ToolContext, ToolOutput } from "../tools/tool";
+import { callContext } from "../tools/tool-context";
 import {
   type CallOutcome,
   errorOutcome,
@@ -45,13 +46,15 @@ export async function executeTool(
   const signal = deadline?.signal ?? runtime.signal;
   try {
     const { tool, value } = cleared;
-    const context: ToolContext = {
+    const context = callContext({
       signal,
       toolUseId: call.id,
       toolName: call.name,
       agent: runtime.agent,
       checkpointId: runtime.checkpointId,
-    };
+      input: cleared.input,
+      journal: runtime.journal,
+    });
     if (tool.runAgentCall && runtime.agent)
       return await runAgentCall(call, cleared, context, span, runtime, resume);
     // With tracing on, the tool runs inside its execute_tool span (its own spans nest under it).

@@ -42,7 +42,7 @@ export async function validateToolInput(
     }
   }
   if (!parsed.ok) return invalidInputOutcome(call, parsed.message);
-  return { tool, input, value: parsed.value };
+  return { kind: "cleared", tool, input, value: parsed.value };
 }
 
 function validatorFailed(error: unknown): string {

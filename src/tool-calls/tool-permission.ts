@@ -14,7 +14,7 @@ import type { Tool } from "../tools/tool";
 import { errorOutcome, type ToolCallOutcome } from "../tools/tool-output";
 import { validateToolInput } from "./tool-input";
 import { abortedOutcome, denyCall } from "./tool-refusals";
-import type { ApprovalRequest, ClearedCall, ToolRuntime } from "./tool-runtime";
+import type { CheckedCall, ClearedCall, ToolRuntime } from "./tool-runtime";
 
 /**
  * The allow/deny lists, then the permission mode, for a call whose input passed its validator.
@@ -43,7 +43,7 @@ export async function askCanUseTool(
   call: ToolUseBlock,
   cleared: ClearedCall,
   runtime: ToolRuntime,
-): Promise<ClearedCall | ToolCallOutcome | ApprovalRequest> {
+): Promise<CheckedCall> {
   const canUseTool = runtime.canUseTool!;
   const { input } = cleared;
   const asked = await askAboutCall(call, runtime, "permission check (canUseTool)", () =>
@@ -59,8 +59,8 @@ export async function askCanUseTool(
   }
   if (decision.behavior === "ask")
     return typeof decision.message === "string" && decision.message.trim() !== ""
-      ? { ask: true, input, message: decision.message }
-      : { ask: true, input };
+      ? { kind: "awaiting_approval", input, message: decision.message }
+      : { kind: "awaiting_approval", input };
   if (decision.behavior === "deny") {
     const message = refusalMessage(decision.message) ?? `canUseTool refused "${call.name}".`;
     return denyCall(call, input, "canUseTool", message, runtime);

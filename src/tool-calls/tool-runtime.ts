@@ -14,6 +14,8 @@ import type { GuardrailRecord, ToolResultBlock, ToolUseBlock } from "../messages
 import type { SpanHandle, Telemetry } from "../telemetry/telemetry";
 import type { AgentToolContext } from "../tools/agent-context";
 import type { Tool } from "../tools/tool";
+import type { StepJournal } from "../tools/tool-context";
+import type { ToolCallOutcome } from "../tools/tool-output";
 
 /** Everything a tool call needs from the agent and the query. */
 export interface ToolRuntime {
@@ -46,8 +48,10 @@ export interface ToolRuntime {
   now?: () => number;
   /** The query's tool guardrails (`tool_input`, `tool_output`), when it has any. */
   guardrails?: ToolGuardrails;
-  /** The query's checkpoint (`ToolContext.checkpointId`). */
+  /** The query's checkpoint (`ToolContext.checkpointId`, and the first half of `idempotencyKey`). */
   checkpointId?: string;
+  /** Where the calls' steps are recorded and replayed from (`ToolContext.step`); without it a step simply runs. */
+  journal?: StepJournal;
   /**
    * Summarises a huge successful result before it enters history, when configured; its span is a
    * child of the call's span.
@@ -60,18 +64,25 @@ export interface ToolRuntime {
 }
 
 /**
+ * Where the checks before execution left a call: cleared to run (so far), refused (its error
+ * result, `kind: "result"`), or waiting for a person's decision.
+ */
+export type CheckedCall = ClearedCall | ToolCallOutcome | AwaitingApproval;
+
+/**
  * A call the checks have let through so far: the tool, the input it will run with (a private copy
  * of the model's, or a hook's or `canUseTool`'s replacement) and that input as the validator parsed it.
  */
 export interface ClearedCall {
+  kind: "cleared";
   tool: Tool;
   input: unknown;
   value: unknown;
 }
 
 /** A call that waits for a person's decision, with the input it would run with. */
-export interface ApprovalRequest {
-  ask: true;
+export interface AwaitingApproval {
+  kind: "awaiting_approval";
   input: unknown;
   message?: string;
 }

@@ -36,6 +36,26 @@ export interface ToolContext {
    * put them back. Absent when the tool runs outside an agent's query.
    */
   checkpointId?: string;
+  /**
+   * A key for this tool call, stable across retries, crash repair, a resume in another process and
+   * a fleet re-delivery, and different for every other call: the id of the prompt's checkpoint the
+   * call belongs to and the model's `tool_use` id (`cp_…/toolu_…`). Hand it to a service that
+   * deduplicates requests (a payment API's idempotency key). A fork keeps the keys of the calls
+   * recorded before its fork point (they are the same calls); a call made after the fork, or after a
+   * rewind, is a new call with a new key. Outside an agent's query it is the `toolUseId`.
+   */
+  idempotencyKey: string;
+  /**
+   * Runs `run` once for this call and `name`, and records its result durably (in the
+   * conversation's history store) before returning it. When the call runs again — after a crash,
+   * in another process — a step already recorded returns its recorded result without running
+   * `run`; only the steps not yet recorded run. The result must be plain JSON (objects, arrays,
+   * strings, finite numbers, booleans, `null`, or `undefined`); it is returned as recorded — a plain
+   * copy, with the agent's secrets redacted — on the first run and on a replay alike. A step whose
+   * process died while `run` ran (started, not recorded) runs again: the step boundary is the one
+   * at-least-once window left. Outside an agent's query, `run` simply runs. See docs/en/durable-tools.md.
+   */
+  step<T>(name: string, run: () => T | Promise<T>): Promise<T>;
 }
 
 /** A tool's approval requirement: always, or decided per call from its validated input. */

@@ -55,6 +55,16 @@ describe("every example under examples/ runs offline, as the docs say to run it"
     expect(run.stdout).toMatch(/offline/i);
   });
 
+  it("durable-tool.ts: the worker is killed inside a step, and every payment effect happens once", async () => {
+    const run = await runExample("durable-tool.ts");
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain("worker: SIGKILL");
+    expect(run.stdout).toContain("Done: Charged 4200 cents (ch-hold-4200).");
+    const effects = run.stdout.split("\n").filter((line) => /^(reserve|capture|receipt) cp_/.test(line));
+    expect(effects.map((line) => line.split(" ")[0])).toEqual(["reserve", "capture", "receipt"]);
+    expect(new Set(effects.map((line) => line.split(" ")[1])).size).toBe(1);
+  });
+
   it("quickstart.ts uses both tools and ends with success", async () => {
     const run = await runExample("quickstart.ts");
     expect(run.code).toBe(0);

@@ -194,6 +194,44 @@ describe("a prompt the API would refuse", () => {
     expect(await agent.getHistory()).toEqual([]);
   });
 
+  it("replaceHistory with two tool_use blocks of one id is refused, naming both; the history and the store are untouched", async () => {
+    const saved: ModelMessage[] = [{ role: "user", content: "Before." }];
+    const store = {
+      load: async () => structuredClone(saved),
+      append: async (message: ModelMessage) => void saved.push(message),
+      replace: async () => {
+        throw new Error("replace must not be reached");
+      },
+    };
+    const client = createScriptedClient([{ content: "Ok." }]);
+    const agent = createAgent({ model: MODEL, client, historyStore: store });
+    const before = await agent.getHistory();
+    const messages: ModelMessage[] = [
+      { role: "user", content: "Look twice." },
+      { role: "assistant", content: [toolUse("dup", "lookup", { q: 1 })] },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "dup", content: "one" }] },
+      { role: "assistant", content: [{ type: "text", text: "Again." }, toolUse("dup", "lookup", { q: 2 })] },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "dup", content: "two" }] },
+    ];
+    const refused = await agent.replaceHistory(messages).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(InvalidOptionError);
+    expect((refused as Error).message).toBe(
+      'replaceHistory() messages[3].content[1] is a tool_use with the id "dup", which messages[1].content[0] has already: each tool_use id must be unique in a conversation (the API refuses a request that repeats one).',
+    );
+    expect(await agent.getHistory()).toEqual(before);
+    // Within one message too; and the conversation goes on as it was.
+    const inOne: ModelMessage[] = [
+      { role: "user", content: "Go." },
+      { role: "assistant", content: [toolUse("x", "lookup", {}), toolUse("x", "lookup", {})] },
+    ];
+    await expect(agent.replaceHistory(inOne)).rejects.toThrow(
+      /messages\[1\]\.content\[1\] is a tool_use with the id "x"/,
+    );
+    expect((await agent.prompt("Still here?")).subtype).toBe("success");
+    expect(client.requests[0]!.messages[0]).toEqual({ role: "user", content: "Before." });
+    await agent.close();
+  });
+
   it("any prompt of arbitrary blocks is refused, or leaves a well-formed history JSON can write (property)", async () => {
     const block = fc.oneof(
       fc.record({ type: fc.constant("text"), text: fc.string() }),

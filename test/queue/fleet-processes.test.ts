@@ -12,7 +12,7 @@ import { isWellFormedHistory, type ModelMessage } from "../../src/index";
 import { createRedisHistoryStore } from "../../src/integrations/stores/redis";
 import { type AgentQueue, createAgentQueue, DEFAULT_CONTINUATION_PROMPT } from "../../src/queue/index";
 import { type MockAnthropicServer, startMockAnthropicServer } from "../../src/testing/index";
-import { answerOf, nextStep, promptOf } from "../fixtures/queue/workload";
+import { answerOf, nextStep, promptOf, RECORD_STEPS } from "../fixtures/queue/workload";
 import {
   bundleChild,
   killAllChildren,
@@ -240,6 +240,54 @@ describe("a fleet of worker processes", () => {
         history.some((message) => message.content === DEFAULT_CONTINUATION_PROMPT),
       );
       expect(continued.length).toBeGreaterThan(0);
+    } finally {
+      await fleet.close();
+    }
+  }, 240_000);
+
+  it("durable steps survive SIGKILL of workers inside and between steps: every recorded step ran once", async () => {
+    modelDelayMs = () => 50;
+    const fleet = await startFleet(3, { tool: "steps", toolDelayMs: 120 });
+    try {
+      const conversations = Array.from({ length: 6 }, (_, index) => uniqueName(`steps${index}`));
+      const enqueued = await enqueueAll(fleet.queue, conversations, 4);
+      const killed = new Set<number>();
+      const replacements: Array<Promise<RunningChild>> = [];
+      for (let kill = 0; kill < 4; kill++) {
+        const victim = await childInTool(fleet, Date.now() + 20_000);
+        if (victim === undefined) break;
+        // Inside the first, second or third step, or between them.
+        await new Promise((resolve) => setTimeout(resolve, 40 + ((kill * 97) % 320)));
+        victim.process.kill("SIGKILL");
+        await victim.exited;
+        killed.add(victim.process.pid!);
+        replacements.push(fleet.start());
+      }
+      await Promise.all(replacements);
+      expect(killed.size).toBe(4);
+      const histories = await expectAllDone(fleet, conversations, 4, enqueued);
+      for (const job of enqueued) {
+        const runs = await redis.lrange(`${historyPrefix}effects:${job.prompt}`, 0, -1);
+        for (const step of RECORD_STEPS) {
+          const ofStep = runs.filter((entry) => entry.endsWith(`:${step}`));
+          // A step ran again only when a kill cut it off before its result was recorded.
+          for (const earlier of ofStep.slice(0, -1)) {
+            const pid = Number(earlier.split(":")[0]);
+            expect(killed.has(pid), `${job.prompt}: ${runs}`).toBe(true);
+            expect(runs.filter((entry) => entry.startsWith(`${pid}:`)).at(-1)).toBe(earlier);
+          }
+        }
+      }
+      // A call answered with its real result recorded every step (none skipped, none reported unrun).
+      for (const history of histories.values())
+        for (const message of history)
+          for (const steps of Object.values(message.meta?.tool_steps ?? {}))
+            expect(steps.map((step) => step.name)).toEqual([...RECORD_STEPS]);
+      // Calls cut off after a recorded step ran again, their steps replayed.
+      const rerun = [...histories.values()].filter((history) =>
+        history.some((message) => message.meta?.rerun_calls),
+      );
+      expect(rerun.length).toBeGreaterThan(0);
     } finally {
       await fleet.close();
     }

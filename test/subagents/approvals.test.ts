@@ -4,12 +4,19 @@
  * parent. (A child's own call that asks pauses the parent: test/subagents/child-pause.test.ts; only
  * a subagent run outside an agent's query cannot wait, and its result says so.)
  */
+
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createAgent, createJsonlHistoryStore, defineSubagent, defineTool } from "../../src/index";
+import {
+  createAgent,
+  createJsonlHistoryStore,
+  createToolContext,
+  defineSubagent,
+  defineTool,
+} from "../../src/index";
 import { collect, expectWellFormed, lastResult, MODEL, toolResults, toolUse } from "../loop/support";
 import { childOf, firstPrompt, own, resultsIn, routedClient } from "./support";
 
@@ -154,11 +161,11 @@ describe("a pause inside a subagent", () => {
     // No `context.agent`: the tool runs on its own (called directly, or served over MCP).
     const output = await tool.execute(
       { prompt: "Ship 4.2 to production" },
-      {
+      createToolContext({
         signal: new AbortController().signal,
         toolUseId: "p1",
         toolName: "releaser",
-      },
+      }),
     );
     expect(runs).toEqual([]);
     expect(output).toEqual({

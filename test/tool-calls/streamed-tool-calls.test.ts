@@ -6,11 +6,13 @@
  * (a failed attempt retried, max_tokens, abort, interrupt, a hook's denial, submit_output, endTurn,
  * the budget, the fallback model, the opt-out) keeps the rules it had.
  */
+
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
   type AgentOptions,
   createAgent,
+  createToolContext,
   defineTool,
   InvalidOptionError,
   type ModelClient,
@@ -214,39 +216,82 @@ describe("a read-only call starts while the response streams", () => {
 });
 
 describe("what never starts early", () => {
-  const cases: Array<[string, Partial<AgentOptions>, boolean?]> = [
+  // A second tool of the agent that can ask: one with needsApproval, or a write under canUseTool
+  // or askBeforeWrites (a read-only call is never asked about). Its batches may pause, so no call
+  // of the agent starts early, the read-only one included.
+  const cases: Array<[string, Partial<AgentOptions>, ("guarded" | "write")?]> = [
     ["the opt-out", { streamingToolExecution: false }],
-    ["canUseTool (it may ask)", { canUseTool: () => ({ behavior: "allow" }) }],
-    ["askBeforeWrites", { permissionMode: "askBeforeWrites" }],
-    ["a tool of the agent with needsApproval", {}, true],
+    [
+      "canUseTool (it may ask about the agent's write tool)",
+      { canUseTool: () => ({ behavior: "allow" }) },
+      "write",
+    ],
+    ["askBeforeWrites (the agent has a write tool)", { permissionMode: "askBeforeWrites" }, "write"],
+    ["a tool of the agent with needsApproval", {}, "guarded"],
   ];
-  it.each(cases)(
-    "%s: the call starts after the whole response",
-    async (_label, options, withApprovalTool) => {
+  it.each(cases)("%s: the call starts after the whole response", async (_label, options, second) => {
+    const log: Log = [];
+    const started = deferred();
+    const { tool } = readTool("read", log, started);
+    const guarded = defineTool({
+      name: "guarded",
+      inputSchema: z.object({}),
+      needsApproval: true,
+      execute: () => "x",
+    });
+    const write = defineTool({ name: "write", inputSchema: z.object({}), execute: () => "written" });
+    const client = loggedClient(
+      [
+        {
+          content: [toolUse("r1", "read", { path: "a" }), { type: "text", text: "tail" }],
+          // Held a moment only: nothing starts until the response is whole.
+          pauseAfterBlock: { index: 0, until: started.promise, ms: 20 },
+        },
+        { content: "done" },
+      ],
+      log,
+    );
+    const tools = second === "guarded" ? [tool, guarded] : second === "write" ? [tool, write] : [tool];
+    const result = await agentWith(client, tools, options).prompt("go");
+    expect(result.subtype).toBe("success");
+    expect(log.indexOf("start:read:a")).toBeGreaterThan(log.indexOf("event:message_stop"));
+  });
+
+  it.each<[string, Partial<AgentOptions>]>([
+    ["canUseTool", { canUseTool: () => ({ behavior: "ask" }) }],
+    ["askBeforeWrites", { permissionMode: "askBeforeWrites" }],
+  ])(
+    "%s with only read-only tools (nothing can ask): the call starts while the response streams",
+    async (_label, options) => {
       const log: Log = [];
       const started = deferred();
       const { tool } = readTool("read", log, started);
-      const guarded = defineTool({
-        name: "guarded",
-        inputSchema: z.object({}),
-        needsApproval: true,
-        execute: () => "x",
-      });
+      const asked: string[] = [];
       const client = loggedClient(
         [
           {
             content: [toolUse("r1", "read", { path: "a" }), { type: "text", text: "tail" }],
-            // Held a moment only: nothing starts until the response is whole.
-            pauseAfterBlock: { index: 0, until: started.promise, ms: 20 },
+            // Held until the tool starts: without an early start this never finishes.
+            pauseAfterBlock: { index: 0, until: started.promise },
           },
           { content: "done" },
         ],
         log,
       );
-      const tools = withApprovalTool ? [tool, guarded] : [tool];
-      const result = await agentWith(client, tools, options).prompt("go");
+      const canUseTool = options.canUseTool;
+      const agent = agentWith(client, [tool], {
+        ...options,
+        ...(canUseTool && {
+          canUseTool: (name: string, input: unknown, context: { signal: AbortSignal; toolUseId: string }) => {
+            asked.push(name);
+            return canUseTool(name, input, context);
+          },
+        }),
+      });
+      const result = await agent.prompt("go");
       expect(result.subtype).toBe("success");
-      expect(log.indexOf("start:read:a")).toBeGreaterThan(log.indexOf("event:message_stop"));
+      expect(log.indexOf("start:read:a")).toBeLessThan(log.indexOf("event:message_stop"));
+      expect(asked).toEqual([]); // a read-only call is never asked about
     },
   );
 
@@ -316,7 +361,8 @@ describe("a response that is not run as a batch: started calls are cancelled, th
       readOnly: true,
       inputSchema: z.object({ path: z.string() }),
       execute: async ({ path }, { signal }) => {
-        if (path === "a") return tool.execute({ path }, { signal, toolUseId: "r1", toolName: "read" });
+        if (path === "a")
+          return tool.execute({ path }, createToolContext({ signal, toolUseId: "r1", toolName: "read" }));
         log.push(`start:read:${path}`);
         return `contents of ${path}`;
       },

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { InvalidOptionError } from "../../src/errors";
+import { createToolContext } from "../../src/index";
 import { createWorkspaceTools, WORKSPACE_TOOL_NAMES } from "../../src/workspace-tools/index";
 import { createSandbox } from "./helpers";
 
@@ -68,11 +69,11 @@ describe("createWorkspaceTools", () => {
     const read = createWorkspaceTools({ root: relative }).find((tool) => tool.name === "read_file")!;
     const output = await read.execute(
       { path: "hello.txt" },
-      {
+      createToolContext({
         signal: new AbortController().signal,
         toolUseId: "toolu_1",
         toolName: "read_file",
-      },
+      }),
     );
     expect(output).toBe("     1\thi");
   });

@@ -4,9 +4,11 @@
  * and a restore — by a fresh set of tools, as another process would — puts the files back,
  * confined: a link swapped in is never followed.
  */
+
 import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, symlinkSync, unlinkSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { createToolContext } from "../../src/index";
 import type { Tool } from "../../src/tools/tool";
 import {
   CHECKPOINT_FOLDER,
@@ -27,12 +29,15 @@ function toolsOf(options: WorkspaceToolsOptions) {
     const parsed = await tool.parseInput(input);
     if (!parsed.ok) throw new Error(parsed.message);
     const signal = new AbortController().signal;
-    const output = await tool.execute(parsed.value, {
-      signal,
-      toolUseId: "toolu_x",
-      toolName: name,
-      checkpointId,
-    });
+    const output = await tool.execute(
+      parsed.value,
+      createToolContext({
+        signal,
+        toolUseId: "toolu_x",
+        toolName: name,
+        checkpointId,
+      }),
+    );
     return typeof output === "string" ? output : JSON.stringify(output);
   };
   const checkpoints = tools.get("write_file")!.fileCheckpoints!;

@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach } from "vitest";
+import { createToolContext } from "../../src/index";
 import type { Tool } from "../../src/tools/tool";
 import { createWorkspaceTools, type WorkspaceToolsOptions } from "../../src/workspace-tools/index";
 import { isRunning } from "../support/processes";
@@ -107,7 +108,10 @@ export function workspaceTools(options: WorkspaceToolsOptions) {
 export async function callTool(tool: Tool, input: unknown, signal: AbortSignal): Promise<CallResult> {
   const parsed = await tool.parseInput(input);
   if (!parsed.ok) throw new Error(`Invalid input for ${tool.name}: ${parsed.message}`);
-  const output = await tool.execute(parsed.value, { signal, toolUseId: "toolu_test", toolName: tool.name });
+  const output = await tool.execute(
+    parsed.value,
+    createToolContext({ signal, toolUseId: "toolu_test", toolName: tool.name }),
+  );
   if (typeof output === "string") return { text: output, isError: false };
   const text =
     typeof output.content === "string"

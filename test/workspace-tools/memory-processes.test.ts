@@ -4,10 +4,12 @@
  * exclusive across processes by the folder's lock file — and no update is lost; the lock file is
  * gone afterwards and never listed as a memory.
  */
+
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { createToolContext } from "../../src/index";
 import { createMemoryTool } from "../../src/workspace-tools/index";
 import { MEMORY_LOCK_FILE } from "../../src/workspace-tools/memory/memory-folder";
 import { temporaryFolder } from "../support/temporary-folders";
@@ -64,7 +66,7 @@ describe("a memory folder written by several processes at once", { timeout: 180_
     // A memory read in this process sees every process's writes, and no lock file among the memories.
     const view = await createMemoryTool({ root }).execute(
       { command: "view", path: "/memories" },
-      { signal: new AbortController().signal, toolUseId: "call_view", toolName: "memory" },
+      createToolContext({ signal: new AbortController().signal, toolUseId: "call_view", toolName: "memory" }),
     );
     expect(String(typeof view === "string" ? view : view.content)).not.toContain(MEMORY_LOCK_FILE);
   });

@@ -3,7 +3,9 @@
  * memory root for symbolic links to outside it, in a tight loop, while the tool views and writes.
  * A read must never return a file from outside, a write never create or change anything there.
  */
+
 import { describe, expect, it } from "vitest";
+import { createToolContext } from "../../src/index";
 import type { ToolOutput } from "../../src/tools/tool";
 import { createMemoryTool, type MemoryInput } from "../../src/workspace-tools/index";
 import { createRaceSandbox, OUTSIDE_MARK, snapshotFolder, startSwapper } from "./race-helpers";
@@ -17,11 +19,14 @@ describe("the memory folder under a concurrent folder ↔ symbolic link swap", {
     const before = snapshotFolder(sandbox.outside);
     const tool = createMemoryTool({ root: sandbox.root });
     const call = async (input: MemoryInput) => {
-      const output: ToolOutput = await tool.execute(input, {
-        signal: new AbortController().signal,
-        toolUseId: "race",
-        toolName: "memory",
-      });
+      const output: ToolOutput = await tool.execute(
+        input,
+        createToolContext({
+          signal: new AbortController().signal,
+          toolUseId: "race",
+          toolName: "memory",
+        }),
+      );
       return typeof output === "string"
         ? { text: output, isError: false }
         : { text: String(output.content), isError: output.isError === true };

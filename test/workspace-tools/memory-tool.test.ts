@@ -4,10 +4,12 @@
  * writers from two agents losing no update (one process, the folder; two store instances over
  * PostgreSQL, which conflict), and the native declaration where the provider honours it.
  */
+
 import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { InvalidOptionError } from "../../src/errors";
+import { createToolContext } from "../../src/index";
 import { createPostgresHistoryStore } from "../../src/integrations/stores/postgres";
 import { betaHeaderOf, toAnthropicRequestBody } from "../../src/model/anthropic-request";
 import type { ModelRequest } from "../../src/model/client";
@@ -21,11 +23,14 @@ function memory(options: MemoryToolOptions) {
   const tool = createMemoryTool(options);
   let calls = 0;
   return async (input: MemoryInput): Promise<{ text: string; isError: boolean }> => {
-    const output: ToolOutput = await tool.execute(input, {
-      signal: new AbortController().signal,
-      toolUseId: `call_${++calls}`,
-      toolName: "memory",
-    });
+    const output: ToolOutput = await tool.execute(
+      input,
+      createToolContext({
+        signal: new AbortController().signal,
+        toolUseId: `call_${++calls}`,
+        toolName: "memory",
+      }),
+    );
     if (typeof output === "string") return { text: output, isError: false };
     return { text: String(output.content), isError: output.isError === true };
   };

@@ -3,8 +3,10 @@
  * and by the script it runs as an unprivileged user (`sandbox-escapes-unprivileged.ts`). Every
  * success prints a line starting `ESCAPED:`; the rest prints facts the tests check.
  */
+
 import { statSync } from "node:fs";
 import path from "node:path";
+import { createToolContext } from "../../src/index";
 import { createWorkspaceTools } from "../../src/workspace-tools/index";
 
 /** Kernel settings a sandbox of host root could write (core_pattern runs a program as host root). */
@@ -45,7 +47,7 @@ export async function runEscapeAttempts(root: string): Promise<EscapeReport> {
   )!;
   const output = await bash.execute(
     { command: ESCAPE_ATTEMPTS },
-    { signal: new AbortController().signal, toolUseId: "toolu_escape", toolName: "bash" },
+    createToolContext({ signal: new AbortController().signal, toolUseId: "toolu_escape", toolName: "bash" }),
   );
   const result = typeof output === "string" ? { content: output, isError: false } : output;
   const text = typeof result.content === "string" ? result.content : JSON.stringify(result.content);

@@ -14,6 +14,7 @@ import {
 import { InvalidOptionError } from "../../errors";
 import { messageOfThrown } from "../../shared/describe-thrown";
 import type { Tool } from "../../tools/tool";
+import { callContext } from "../../tools/tool-context";
 import { mcpResultFromToolOutput } from "./content";
 
 /**
@@ -80,11 +81,10 @@ export async function runServedTool(
   try {
     const parsed = await tool.parseInput(input);
     if (!parsed.ok) return errorResult(`Invalid input for tool "${tool.name}":\n${parsed.message}`);
-    const output = await tool.execute(parsed.value, {
-      signal: request.signal,
-      toolUseId: request.requestId,
-      toolName: tool.name,
-    });
+    const output = await tool.execute(
+      parsed.value,
+      callContext({ signal: request.signal, toolUseId: request.requestId, toolName: tool.name }),
+    );
     return mcpResultFromToolOutput(output, tool.name);
   } catch (error) {
     return errorResult(`Tool "${tool.name}" failed: ${messageOfThrown(error)}`);

@@ -1,7 +1,7 @@
 /**
- * A batch that may pause for approval. When a call of it could ask for a person's decision — its
- * tool has `needsApproval`, the mode is `askBeforeWrites`, `canUseTool` is set (it may answer
- * `ask`), or the batch is being resumed — every call is cleared first, in the model's order
+ * A batch that may pause for approval (`tool-calls/may-pause.ts`: a call of it could ask for a
+ * person's decision — its tool has `needsApproval`, or it is not read-only and `askBeforeWrites` or
+ * `canUseTool` would be asked about it — or the batch is being resumed): every call is cleared first, in the model's order
  * (input, lists, mode, `preToolUse` hooks, approval, `canUseTool`), before any of them runs. When
  * one asks, none runs: the batch pauses with the list of calls waiting. Otherwise the cleared
  * calls run as any batch does (read-only ones concurrently, results in the model's order).
@@ -14,7 +14,7 @@
 import type { HistoryLog } from "../../history/history-log";
 import type { PendingApproval } from "../../messages/approvals";
 import type { ToolUseBlock } from "../../messages/types";
-import { type BatchOutcome, runToolBatch } from "../../tool-calls/tool-batch";
+import { type BatchCallOutcome, runToolBatch } from "../../tool-calls/tool-batch";
 import { type Clearance, clearToolCall, completeToolCall } from "../../tool-calls/tool-call";
 import { notRunOutcome } from "../../tool-calls/tool-refusals";
 import type { ToolRuntime } from "../../tool-calls/tool-runtime";
@@ -22,13 +22,19 @@ import type { CallOutcome } from "../../tools/tool-output";
 import { carriedOutcome, carriedOver, type ResumedBatch } from "./child-pause";
 import { recordNothingStarted, retractNothingStarted } from "./record-pause";
 
-/** What a gated batch came to: its outcomes, or a pause. */
-export type GatedBatch = { outcomes: BatchOutcome[] } | { paused: PendingApproval[] };
+/** What a gated batch came to: it ran (each call's outcome, in the model's order), or it paused. */
+export type GatedBatchResult = GatedBatchRan | GatedBatchPaused;
 
-/** Whether a call of `calls` could ask for approval (else the batch runs call by call, as always). */
-export function batchMayAsk(calls: readonly ToolUseBlock[], runtime: ToolRuntime): boolean {
-  if (runtime.decisions || runtime.canUseTool || runtime.permissionMode === "askBeforeWrites") return true;
-  return calls.some((call) => Boolean(runtime.tools.get(call.name)?.needsApproval));
+/** The batch ran: each call's outcome, in the model's order. */
+export interface GatedBatchRan {
+  kind: "ran";
+  outcomes: BatchCallOutcome[];
+}
+
+/** A call asked for approval: none ran, these calls wait. */
+export interface GatedBatchPaused {
+  kind: "paused";
+  pending: PendingApproval[];
 }
 
 /**
@@ -42,7 +48,7 @@ export async function runGatedBatch(
   runtime: ToolRuntime,
   concurrency: number,
   { history, resumed }: { history?: HistoryLog; resumed?: ResumedBatch },
-): Promise<GatedBatch> {
+): Promise<GatedBatchResult> {
   const recorded = history !== undefined && (await recordNothingStarted(history));
   const clearances = new Map<string, Clearance>(); // clearing never rejects: a failure is a refusal
   for (const call of calls) {
@@ -52,17 +58,17 @@ export async function runGatedBatch(
   }
   const paused: PendingApproval[] = [];
   for (const { call, result } of clearances.values()) {
-    if (!("ask" in result)) continue;
+    if (result.kind !== "awaiting_approval") continue;
     const pending: PendingApproval = { tool_use_id: call.id, name: call.name, input: result.input };
     if (result.message !== undefined) pending.message = result.message;
     paused.push(pending);
   }
   if (paused.length > 0 && !runtime.signal.aborted) {
     for (const { span, result } of clearances.values()) {
-      span.set({ "agent_lattice.tool.awaiting_approval": "ask" in result });
+      span.set({ "agent_lattice.tool.awaiting_approval": result.kind === "awaiting_approval" });
       span.end();
     }
-    return { paused }; // the pause's marker takes the place of the record
+    return { kind: "paused", pending: paused }; // the pause's marker takes the place of the record
   }
   if (recorded) await retractNothingStarted(history);
   const finished = new Set<string>();
@@ -75,7 +81,7 @@ export async function runGatedBatch(
     return completeToolCall(clearance, shared);
   };
   try {
-    return { outcomes: await runToolBatch(calls, runtime, concurrency, runOne) };
+    return { kind: "ran", outcomes: await runToolBatch(calls, runtime, concurrency, runOne) };
   } finally {
     // Calls the batch did not reach (an abort) still close their spans.
     for (const [id, { span }] of clearances) if (!finished.has(id)) span.end();

@@ -26,7 +26,7 @@ import type {
   SuspendedSubagentCall,
 } from "../../messages/approvals";
 import type { ToolResultBlock, ToolUseBlock } from "../../messages/types";
-import type { BatchOutcome } from "../../tool-calls/tool-batch";
+import type { BatchCallOutcome } from "../../tool-calls/tool-batch";
 import { completeToolCall } from "../../tool-calls/tool-call";
 import { privateCopy, validateToolInput } from "../../tool-calls/tool-input";
 import type { ToolRuntime } from "../../tool-calls/tool-runtime";
@@ -52,7 +52,10 @@ export interface ResumedBatch {
  * The pause of a batch in which subagent calls were suspended inside their children: their calls
  * waiting, in the model's order; the results of the calls that finished; the suspended calls.
  */
-export function childPause(calls: readonly ToolUseBlock[], outcomes: readonly BatchOutcome[]): BatchPause {
+export function childPause(
+  calls: readonly ToolUseBlock[],
+  outcomes: readonly BatchCallOutcome[],
+): BatchPause {
   const pending: PendingApproval[] = [];
   const settled: ToolResultBlock[] = [];
   const endTurn: string[] = [];

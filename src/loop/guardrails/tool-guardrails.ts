@@ -1,18 +1,15 @@
 /**
  * The tool guardrails of one query, as the tool pipeline is handed them (`ToolRuntime.guardrails`),
- * and the end of a batch during which one tripped: its results are recorded (the calls it stopped
- * answered so), then the turn is withdrawn and the query ends `guardrail_tripwire`.
+ * and the results of a batch during which one tripped (the calls it stopped answered so).
  * @module
  */
 import { errorResultsFor } from "../../history/dangling";
 import type { ToolUseBlock, UserModelMessage } from "../../messages/types";
 import { stoppedMessage, type ToolGuardrails } from "../../tool-calls/tool-guardrails";
-import type { StepResult } from "../decide-next";
-import { recordAndHandOver } from "../record-and-hand-over";
 import type { LoopContext } from "../state/loop-context";
 import type { QueryState } from "../state/query-state";
 import { failOpenNotice, stageContext } from "./stage-context";
-import { reportVerdict, withdrawTurn } from "./withdraw-turn";
+import { reportVerdict } from "./withdraw-turn";
 
 /** The query's tool guardrails, or undefined when the agent has none at the tool stages. */
 export function toolGuardrails(loop: LoopContext<unknown>, query: QueryState): ToolGuardrails | undefined {
@@ -33,21 +30,13 @@ export function toolGuardrails(loop: LoopContext<unknown>, query: QueryState): T
 }
 
 /**
- * A tool guardrail tripped during the batch of `calls`: their results (`blocks`, or — when the
- * batch paused or was cut short — every call answered as stopped) are recorded, then the turn is
- * withdrawn and the query ends.
+ * The results message of a batch during which a tool guardrail tripped: `blocks` when every call
+ * has its result, or — when the batch paused or was cut short — every call answered as stopped.
  */
-export async function endTrippedBatch<T>(
-  loop: LoopContext<T>,
-  query: QueryState,
-  guard: ToolGuardrails,
+export function trippedResults(
   calls: readonly ToolUseBlock[],
   blocks: UserModelMessage["content"] | undefined,
-): Promise<StepResult<T>> {
-  const complete = Array.isArray(blocks) && blocks.length === calls.length;
-  const message: UserModelMessage = complete
-    ? { role: "user", content: blocks }
-    : (errorResultsFor(calls, stoppedMessage) as UserModelMessage);
-  await recordAndHandOver(loop, query, message);
-  return { kind: "ended", ending: await withdrawTurn(loop, query, guard.trip!) };
+): UserModelMessage {
+  if (Array.isArray(blocks) && blocks.length === calls.length) return { role: "user", content: blocks };
+  return errorResultsFor(calls, stoppedMessage) as UserModelMessage;
 }

@@ -155,6 +155,7 @@ function callElement(view: ToolCallView, context: TimelineContext): HTMLElement 
       el("code", { text: view.call.name }),
       el("span", { class: "muted", text: ` ${duration(view.durationMs)}` }),
       failed ? el("span", { class: "status failed", text: "error" }) : null,
+      view.recovery ? el("span", { class: "status recovery", text: recoveryText(view.recovery) }) : null,
     ),
     el("h4", { text: "Input" }),
     el("pre", { text: asText(view.call.input) }),
@@ -164,9 +165,36 @@ function callElement(view: ToolCallView, context: TimelineContext): HTMLElement 
       text: view.result ? resultText(view.result.content) : "(no result recorded)",
     }),
   );
+  if (view.steps?.length) box.append(el("h4", { text: "Steps (recorded once)" }), stepsElement(view.steps));
   const child = context.children[view.call.id];
   if (child !== undefined) box.append(childElement(child, context));
   return box;
+}
+
+function recoveryText(recovery: "rerun" | "interrupted"): string {
+  return recovery === "rerun"
+    ? "run again after a crash, steps replayed"
+    : "interrupted: runs again on the next query";
+}
+
+/** A call's recorded steps: each name and its JSON result, as text. */
+function stepsElement(steps: Array<{ name: string; result?: unknown }>): HTMLElement {
+  const list = el("ol", { class: "steps" });
+  for (const step of steps)
+    list.append(
+      el(
+        "li",
+        {},
+        el("code", { text: step.name }),
+        " ",
+        el("span", { class: "muted", text: stepResultText(step) }),
+      ),
+    );
+  return list;
+}
+
+function stepResultText(step: { result?: unknown }): string {
+  return "result" in step ? asText(step.result) : "(no result)";
 }
 
 /** A subagent's conversation, loaded when opened. */

@@ -19,6 +19,10 @@ export interface ToolCallView {
   call: ToolUseBlock;
   result?: ToolResultBlock;
   durationMs?: number;
+  /** The steps the call recorded (`ToolContext.step`), in order. */
+  steps?: Array<{ name: string; result?: unknown }>;
+  /** After a crash: run again with its steps replayed, or waiting to be (`interrupted`). */
+  recovery?: "rerun" | "interrupted";
 }
 
 /** One entry of the timeline. */
@@ -154,9 +158,18 @@ function toolCallsOf(message: AssistantModelMessage, next: ModelMessage | undefi
     for (const block of next.content) if (block.type === "tool_result") results.set(block.tool_use_id, block);
   }
   const durations = next?.meta?.tool_durations_ms ?? {};
+  const steps = next?.meta?.tool_steps ?? {};
+  const rerun = new Set(next?.meta?.rerun_calls ?? []);
+  const interrupted = new Set((next?.meta?.interrupted_calls ?? []).map((call) => call.tool_use_id));
   return message.content
     .filter((block): block is ToolUseBlock => block.type === "tool_use")
-    .map((call) => ({ call, result: results.get(call.id), durationMs: durations[call.id] }));
+    .map((call) => ({
+      call,
+      result: results.get(call.id),
+      durationMs: durations[call.id],
+      steps: steps[call.id],
+      recovery: rerun.has(call.id) ? "rerun" : interrupted.has(call.id) ? "interrupted" : undefined,
+    }));
 }
 
 /** The text of a tool result's content. */

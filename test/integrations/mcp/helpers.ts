@@ -1,7 +1,9 @@
 /**
  * Shared helpers of the MCP tests: fixture paths, stdio configs, tool lookup and process checks.
  */
+
 import { fileURLToPath } from "node:url";
+import { createToolContext } from "../../../src/index";
 import type { McpStdioServerConfig } from "../../../src/integrations/mcp/config";
 import type { McpConnections } from "../../../src/integrations/mcp/connect";
 import type { Tool, ToolContext, ToolOutput } from "../../../src/tools/tool";
@@ -33,7 +35,7 @@ export async function runTool(
 ): Promise<ToolOutput> {
   const parsed = await tool.parseInput(input);
   if (!parsed.ok) throw new Error(parsed.message);
-  const context: ToolContext = { signal, toolUseId: "toolu_test", toolName: tool.name };
+  const context: ToolContext = createToolContext({ signal, toolUseId: "toolu_test", toolName: tool.name });
   return tool.execute(parsed.value, context);
 }
 
