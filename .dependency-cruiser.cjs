@@ -197,6 +197,30 @@ module.exports = {
       to: { path: "^src/studio/" },
     },
     {
+      name: "evals-build-on-the-public-api",
+      severity: "error",
+      comment:
+        "agent-lattice/evals is a user of the root entry (src/index.ts) and the SQLite store entry, as a user's eval would be (plus the shared redaction for its cassettes).",
+      from: { path: "^src/evals/" },
+      to: {
+        path: "^src/",
+        pathNot: [
+          "^src/evals/",
+          "^src/index\\.ts$",
+          "^src/integrations/stores/sqlite\\.ts$",
+          "^src/shared/redact(-value)?\\.ts$",
+          ERRORS,
+        ],
+      },
+    },
+    {
+      name: "nothing-imports-the-evals",
+      severity: "error",
+      comment: "The evals entry is outermost: only the CLI loads it.",
+      from: { path: "^src/", pathNot: ["^src/evals/", "^src/cli/"] },
+      to: { path: "^src/evals/" },
+    },
+    {
       name: "nothing-imports-the-cli",
       severity: "error",
       from: { path: "^src/", pathNot: "^src/cli/" },

@@ -31,6 +31,7 @@ const library = {
     ui: "src/ui/index.ts",
     "skills/files": "src/skills/files.ts",
     studio: "src/studio/index.ts",
+    evals: "src/evals/index.ts",
   },
   format: ["esm", "cjs"],
   dts: true,

@@ -44,7 +44,7 @@ export {
   DEFAULT_TOOL_CONCURRENCY,
   DEFAULT_TOOL_RESULT_THRESHOLD_CHARS,
 } from "./agent/options";
-export type { ToolSearchOption } from "./agent/tool-search-option";
+export type { ToolSearchOption, ToolSearchSettings } from "./agent/tool-search-option";
 export { DEFAULT_COMPACTION_PROMPT, DEFAULT_TOOL_RESULT_SUMMARY_PROMPT } from "./compaction/prompt";
 export { isWellFormedHistory, type WellFormedOptions } from "./compaction/well-formed";
 export { DEFAULT_PRICING, type LongPromptPricing, type ModelPricing } from "./cost/pricing";
@@ -221,6 +221,14 @@ export type {
   ToolChoice,
 } from "./model/model-settings";
 export { isPromptTooLongError } from "./model/prompt-too-long";
+export {
+  type RankedTool,
+  type RankToolsOptions,
+  rankTools,
+  type ToolRank,
+  ToolRanker,
+} from "./shared/tool-ranker";
+export type { ToolSearchSynonyms } from "./shared/tool-synonyms";
 export { type LoadSkillsOptions, loadSkills } from "./skills/load-skills";
 export {
   DEFAULT_INSTRUCTIONS_MAX_BYTES,

@@ -30,7 +30,7 @@ import { PromptAdditions } from "./prompt-additions";
 import { createQueryHandle, type QueryHandle } from "./query-handle";
 import { requestTimeout, resolveLoopConfig } from "./resolve-options";
 import { type StreamControl, streamCycles } from "./stream-input";
-import { resolveToolSearch } from "./tool-search-option";
+import { resolveToolSearch, toolSearchSynonyms } from "./tool-search-option";
 
 /** What a cycle takes: a prompt, or the decisions that resume a pause. */
 type AgentInput = PromptInput | ApprovalInput;
@@ -58,7 +58,10 @@ export class AgentShell<T> {
       secrets: config.secrets,
     });
     for (const tool of options.tools ?? []) conversation.tools.add(tool);
-    conversation.tools.setToolSearch(resolveToolSearch(options.toolSearch, client));
+    conversation.tools.setToolSearch(
+      resolveToolSearch(options.toolSearch, client),
+      toolSearchSynonyms(options.toolSearch),
+    );
     PromptAdditions.check(options.skills, options.instructions);
     this.additions =
       (options.skills?.length ?? 0) > 0 || options.instructions

@@ -192,8 +192,9 @@ export interface AgentOptions<T = unknown> extends ModelSettingsInput {
   /**
    * Where deferred tools (`deferLoading`) are searched: `"provider"` (the Messages API's tool search:
    * `defer_loading` and its search tool), `"client"` (the agent's own `search_tools`, any provider),
-   * `false` (deferral ignored: every tool sent). @default "auto": the provider on the Anthropic API,
-   * the client elsewhere
+   * `false` (deferral ignored: every tool sent); or `{ mode, synonyms }`, the synonyms added to
+   * client-side search's defaults (docs/en/tools.md, "Tool search"). @default "auto": the provider
+   * on the Anthropic API, the client elsewhere
    */
   toolSearch?: ToolSearchOption;
   /**

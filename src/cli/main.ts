@@ -30,6 +30,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   ]);
   try {
     if (argv[0] === "studio") return await runStudio(argv.slice(1), io);
+    if (argv[0] === "eval")
+      return await (await import("./eval-signals")).runEvalWithSignals(argv.slice(1), io);
     const command = parseCommandLine(argv, io.env);
     if (command.kind === "help") return print(io, USAGE);
     if (command.kind === "version") return print(io, packageJson.version);

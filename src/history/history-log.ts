@@ -27,7 +27,7 @@ import { ConcurrentQueryError, HistoryStoreError } from "../errors";
 import { type Redacted, redactMessage } from "../messages/redact-message";
 import type { SDKMessage } from "../messages/sdk-messages";
 import type { ModelMessage } from "../messages/types";
-import { raceWithSignal } from "../shared/signals";
+import { raceWithSignal, settlesWithin } from "../shared/signals";
 import { repairHistoryTail } from "./repair";
 import { sharedPrefixLength } from "./shared-prefix";
 import type { HistoryStore } from "./store";
@@ -177,10 +177,9 @@ export class HistoryLog {
   }
 
   /**
-   * Replaces the messages from index `from` on with `raw` (redacted) and returns them as recorded:
-   * the store writes only that tail (`replaceTail`) when it can, else the whole history. Memory is
-   * changed once the store has taken it (a thrown failure leaves memory as it was). While the
-   * stored conversation could not be loaded, only memory changes (it is held back, as appends are).
+   * Replaces the messages from index `from` on with `raw` (redacted), returned as recorded: the store
+   * writes that tail (`replaceTail`) when it can, else the whole history; a thrown failure leaves
+   * memory as it was. While the store could not be loaded, only memory changes (held back).
    */
   async replaceFrom<M extends ModelMessage>(from: number, raw: M[]): Promise<Redacted<M>[]> {
     const entries = this.clean(raw) as Redacted<M>[];
@@ -398,17 +397,4 @@ function isConflict(error: unknown): boolean {
     error instanceof ConcurrentQueryError ||
     (error instanceof HistoryStoreError && error.cause instanceof ConcurrentQueryError)
   );
-}
-
-/** Whether `work` settles (either way) within `ms`. */
-function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  const settled = work.then(
-    () => true,
-    () => true,
-  );
-  return Promise.race([settled, expired]).finally(() => clearTimeout(timer));
 }

@@ -1,9 +1,8 @@
 /**
  * A small BM25 index over tools: each tool is a document of its name (split into words), its
- * description, and the property names and descriptions of its input schema. Written here rather
- * than taken from a library: the ranking is ~60 lines, and the root entry stays free of another
- * dependency (see docs/en/tools.md, "Tool search"). Shared by the agent's `search_tools` and the
- * mock server's provider-side search.
+ * description, and the property names and descriptions of its input schema. The mock server's
+ * stand-in for a provider's own tool search (plain BM25, as the API describes its search tool);
+ * the agent's client-side `search_tools` ranks with the richer `tool-ranker.ts`.
  * @module
  */
 /** What a tool contributes to the index. */

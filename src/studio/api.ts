@@ -23,6 +23,7 @@ import { type ApprovalDecisions, type ModelMessage, readHistoryWindow } from "..
 import { redactValue } from "../shared/redact-value";
 import { type StudioActions, StudioConflictError, StudioRequestError } from "./actions";
 import type { Catalog, RunningCheck } from "./catalog";
+import { answerEvalApi } from "./eval-api";
 import { type StudioSource, UnknownConversationError } from "./source";
 import { type RunningBasis, summarize, summarizeWindows, withRunning } from "./summary";
 
@@ -69,6 +70,11 @@ async function route(context: ApiContext, request: IncomingMessage, url: URL): P
   const get = request.method === "GET";
   const post = request.method === "POST";
   const params = url.searchParams;
+  // Eval runs (agent-lattice eval's results databases): eval-api.ts.
+  if (url.pathname === "/api/evals" || url.pathname === "/api/eval-run")
+    return get
+      ? answerEvalApi(context.sources, url)
+      : { status: 405, body: { error: "Method not allowed." } };
   switch (url.pathname) {
     case "/api/info":
       if (!get) break;

@@ -6,9 +6,11 @@
  * and are taken off the URL before it reaches the driver.
  * @module
  */
+
 import { readdir, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { createJsonlHistoryStore, type HistoryStore } from "../index";
+import { evalRunsReader } from "./eval-runs";
 import type { ConversationEntry, StudioSource } from "./source";
 import { UnknownConversationError, windowVersion } from "./source";
 
@@ -130,13 +132,14 @@ async function sqliteSource(location: string): Promise<StudioSource> {
   const { createSqliteHistoryStore } = await import("../integrations/stores/sqlite");
   const { default: Database } = await import("better-sqlite3");
   const database = new Database(path, { fileMustExist: true, timeout: 5_000 });
-  return databaseSource({
+  const source = databaseSource({
     label: `sqlite:${path}`,
     open: (conversationId) => createSqliteHistoryStore({ database, conversationId, tableName }),
     close: async () => {
       database.close();
     },
   });
+  return { ...source, evals: evalRunsReader(database) };
 }
 
 async function postgresSource(location: string): Promise<StudioSource> {

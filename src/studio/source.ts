@@ -5,8 +5,10 @@
  * `location-source.ts`, or from a store object.
  * @module
  */
+
 import { type HistoryStore, readHistoryWindow } from "../index";
 import { fnv1a32, hex32 } from "../shared/fnv-hash";
+import type { EvalRunsReader } from "./eval-runs";
 
 /** One conversation of a source, as listed. */
 export interface ConversationEntry {
@@ -35,6 +37,8 @@ export interface StudioSource {
   version(conversationId: string): Promise<string | undefined>;
   /** Releases connections the studio opened. */
   close(): Promise<void>;
+  /** The eval runs the source holds (a SQLite results database of `agent-lattice eval`). */
+  readonly evals?: EvalRunsReader;
 }
 
 /** The store object a library user handed over, with what the database stores add when present. */

@@ -1,11 +1,13 @@
 /**
  * The client-side `search_tools` tool, for providers without tool search: it ranks the deferred
- * tools with BM25 and names the ones found in a fixed first line, which the registry reads back
+ * tools ({@link ToolRanker}: BM25 on whole stemmed words, synonyms, the service a query names
+ * first) and names the ones found in a fixed first line, which the registry reads back
  * from history to offer their definitions on every later request (see {@link foundToolNames}).
  * @module
  */
 import { z } from "zod";
-import { ToolSearchIndex } from "../shared/tool-search-index";
+import { ToolRanker } from "../shared/tool-ranker";
+import type { ToolSearchSynonyms } from "../shared/tool-synonyms";
 import { defineTool } from "./define-tool";
 import type { Tool } from "./tool";
 
@@ -30,9 +32,15 @@ const input = z.object({
     .describe("At most this many tools (default 5)."),
 });
 
-/** The search tool over the deferred tools `deferred()` returns at each call. */
-export function createSearchToolsTool(deferred: () => readonly Tool[]): Tool<z.infer<typeof input>> {
-  let indexed: { tools: readonly Tool[]; index: ToolSearchIndex } | undefined;
+/**
+ * The search tool over the deferred tools `deferred()` returns at each call, with the synonyms
+ * `synonyms()` returns added to the defaults (read when the tool set changes).
+ */
+export function createSearchToolsTool(
+  deferred: () => readonly Tool[],
+  synonyms: () => ToolSearchSynonyms | undefined = () => undefined,
+): Tool<z.infer<typeof input>> {
+  let indexed: { tools: readonly Tool[]; index: ToolRanker } | undefined;
   return defineTool({
     name: SEARCH_TOOLS_TOOL_NAME,
     description:
@@ -41,7 +49,7 @@ export function createSearchToolsTool(deferred: () => readonly Tool[]): Tool<z.i
     readOnly: true,
     execute: ({ query, limit }) => {
       const tools = deferred();
-      if (indexed?.tools !== tools) indexed = { tools, index: new ToolSearchIndex(tools) };
+      if (indexed?.tools !== tools) indexed = { tools, index: new ToolRanker(tools, synonyms()) };
       const hits = indexed.index.search(query, limit ?? DEFAULT_TOOL_SEARCH_LIMIT);
       if (hits.length === 0)
         return `No tool matches ${JSON.stringify(query)}. Try other words (what the tool does, the service it works with).`;

@@ -7,6 +7,7 @@ import { InvalidOptionError } from "../errors";
 import type { ModelMessage } from "../messages/types";
 import type { ModelToolDefinition } from "../model/client";
 import type { ToolChoice } from "../model/model-settings";
+import type { ToolSearchSynonyms } from "../shared/tool-synonyms";
 import { FoundTools } from "./found-tools";
 import { createSearchToolsTool, SEARCH_TOOLS_TOOL_NAME } from "./search-tools-tool";
 import { SUBMIT_OUTPUT_TOOL_NAME, type SubmitOutputTool } from "./submit-output";
@@ -27,7 +28,11 @@ export class ToolRegistry {
   /** The deferred tools (rebuilt with the definitions), for `search_tools`. */
   private deferredCache: Tool[] = [];
   private searchMode: ToolSearchMode = "off";
-  private readonly searchTool = createSearchToolsTool(() => this.deferredCache);
+  private searchSynonyms: ToolSearchSynonyms | undefined;
+  private readonly searchTool = createSearchToolsTool(
+    () => this.deferredCache,
+    () => this.searchSynonyms,
+  );
   private readonly found = new FoundTools();
   /** The last request's tools: the base definitions and the found ones appended, reused while unchanged. */
   private requestCache:
@@ -36,9 +41,13 @@ export class ToolRegistry {
 
   constructor(private readonly submitTool: SubmitOutputTool<unknown> | undefined) {}
 
-  /** How deferred tools are offered (set once by the agent, before the first request). */
-  setToolSearch(mode: ToolSearchMode): void {
+  /**
+   * How deferred tools are offered, and the synonyms client-side search adds to its defaults (set
+   * once by the agent, before the first request; left as they are when not given).
+   */
+  setToolSearch(mode: ToolSearchMode, synonyms: ToolSearchSynonyms | undefined = this.searchSynonyms): void {
     this.searchMode = mode;
+    this.searchSynonyms = synonyms;
     this.definitionCache = null;
   }
 

@@ -49,6 +49,7 @@ describe("the built package", () => {
       "./queue",
       "./ui",
       "./studio",
+      "./evals",
     ]) {
       const entry = packageJson.exports[subpath];
       expect(entry, subpath).toBeDefined();
@@ -76,6 +77,7 @@ describe("the built package", () => {
       "agent-lattice/queue",
       "agent-lattice/ui",
       "agent-lattice/studio",
+      "agent-lattice/evals",
     ];
     const esm = runNode([
       "--input-type=module",

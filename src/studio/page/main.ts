@@ -6,6 +6,7 @@
 import { api } from "./api";
 import { showConversation } from "./conversation-view";
 import { el } from "./dom";
+import { showEvalComparison, showEvalRun, showEvalRuns } from "./evals-view";
 import { showList } from "./list-view";
 
 let info: Promise<{ sources: string[]; canAct: boolean }>;
@@ -19,7 +20,8 @@ async function route(): Promise<void> {
   const hash = location.hash.slice(1) || "/";
   const conversation = /^\/c\/(\d+)\/(.+)$/.exec(hash);
   try {
-    if (conversation)
+    if (hash.startsWith("/evals")) await showEvals(main, hash);
+    else if (conversation)
       await showConversation(
         main,
         Number(conversation[1]),
@@ -32,6 +34,20 @@ async function route(): Promise<void> {
   } catch (error) {
     main.replaceChildren(el("p", { class: "error", text: (error as Error).message }));
   }
+}
+
+/** `#/evals`, `#/evals/<source>/<run>`, `#/evals/<source>/<run>/vs/<source>/<run>` (evals-view.ts). */
+async function showEvals(main: HTMLElement, hash: string): Promise<void> {
+  const pair = /^\/evals\/(\d+)\/([^/]+)\/vs\/(\d+)\/([^/]+)$/.exec(hash);
+  const one = /^\/evals\/(\d+)\/([^/]+)$/.exec(hash);
+  if (pair)
+    return showEvalComparison(
+      main,
+      [Number(pair[1]), decodeURIComponent(pair[2]!)],
+      [Number(pair[3]), decodeURIComponent(pair[4]!)],
+    );
+  if (one) return showEvalRun(main, Number(one[1]), decodeURIComponent(one[2]!));
+  return showEvalRuns(main);
 }
 
 async function start(): Promise<void> {

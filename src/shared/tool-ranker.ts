@@ -1,0 +1,301 @@
+/**
+ * The ranking behind client-side `search_tools`: BM25 over each tool's name (split into words and
+ * weighted), description and input-schema text, on whole stemmed words, with a synonym map for the
+ * words models search with, and tools of a service the query names (a name prefix such as
+ * `github_`, an MCP server's `mcp__<server>__`) ranked before the others. Written here rather than
+ * taken from a library: bench/tool-search-libraries.mjs measured MiniSearch and wink's BM25 against
+ * it (bench/README.md, "Tool search"), and the root entry stays free of another dependency.
+ * @module
+ */
+import { hyphenatedWords, isStopWord, plainWords, searchWords, stem, stopWordPairs } from "./search-words";
+import { longestKey, type SynonymTable, synonymTable, type ToolSearchSynonyms } from "./tool-synonyms";
+
+/** What a tool contributes to the index. */
+export interface RankedTool {
+  name: string;
+  description?: string;
+  /** The input's JSON Schema: its property names and descriptions are searched. */
+  inputSchema: unknown;
+}
+
+/** One ranked tool. */
+export interface ToolRank {
+  name: string;
+  score: number;
+}
+
+const K1 = 1.2;
+const B = 0.75;
+/** How much a word of the tool's name counts against one of its description. */
+const NAME_WEIGHT = 2;
+/** How much a word of the input schema's text counts. */
+const SCHEMA_WEIGHT = 0.25;
+/** How much a synonym's match counts against the query's own word. */
+const SYNONYM_WEIGHT = 0.8;
+/** Leading name words that are actions, not services (`get_weather` is not the `get` service). */
+const VERBS = new Set(
+  (
+    "add archive assign buy cancel check close copy create delete describe disable download edit " +
+    "enable explain export fetch find get import kill link list log lookup make mark merge move open " +
+    "post put query read remove reply resolve respond run schedule search send set share show start " +
+    "stop submit sync tag trigger update upload verify view write"
+  )
+    .split(" ")
+    .map(stem),
+);
+
+/** A query asking what, which or who: it asks to list or get something. */
+const QUESTION = /^\s*(?:what|which|who)\b/i;
+const QUESTION_SYNONYMS = [["list"], ["get"]];
+
+/** One part of a query: its own words, and the words of each synonym it stands for. */
+interface QuerySlot {
+  words: readonly string[];
+  synonyms: readonly (readonly string[])[];
+}
+
+interface IndexedTool {
+  name: string;
+  /** Its service words (see {@link namespaceOf}). */
+  namespace: readonly string[];
+  /** Its length, weighted: the BM25 length normalisation is worked out once the average is known. */
+  length: number;
+  /** K1 × (1 − B + B × length / average length). */
+  norm: number;
+}
+
+interface Ranked {
+  tool: IndexedTool;
+  score: number;
+  named: boolean;
+}
+
+/** Ranks tools against a query. Build once per tool set; searching does not change it. */
+export class ToolRanker {
+  private readonly tools: IndexedTool[] = [];
+  /** word → the tools that have it (indexes) and its weighted frequency in each */
+  private readonly postings = new Map<string, { tools: number[]; frequencies: number[] }>();
+  private readonly synonyms: SynonymTable;
+  private readonly longestKey: number;
+
+  constructor(tools: readonly RankedTool[], synonyms?: ToolSearchSynonyms) {
+    this.synonyms = synonymTable(synonyms);
+    this.longestKey = longestKey(this.synonyms);
+    const namespaces = sharedPrefixes(tools);
+    let total = 0;
+    tools.forEach((tool, index) => {
+      const weighted = new Map<string, number>();
+      const add = (words: string[], weight: number) => {
+        for (const word of words) weighted.set(word, (weighted.get(word) ?? 0) + weight);
+      };
+      add(searchWords(tool.name), NAME_WEIGHT);
+      add(searchWords(tool.description ?? ""), 1);
+      add(searchWords(schemaText(tool.inputSchema)), SCHEMA_WEIGHT);
+      let length = 0;
+      for (const [word, frequency] of weighted) {
+        length += frequency;
+        const posting = this.postings.get(word);
+        if (posting) {
+          posting.tools.push(index);
+          posting.frequencies.push(frequency);
+        } else this.postings.set(word, { tools: [index], frequencies: [frequency] });
+      }
+      this.tools.push({
+        name: tool.name,
+        namespace: [...namespaceOf(tool.name, namespaces)],
+        length,
+        norm: 0,
+      });
+      total += length;
+    });
+    const averageLength = this.tools.length > 0 ? total / this.tools.length : 1;
+    for (const indexed of this.tools) indexed.norm = K1 * (1 - B + (B * indexed.length) / averageLength);
+  }
+
+  /**
+   * The best `limit` tools for `query`, best first; tools matching no word are left out. Tools of a
+   * service the query names come before all others.
+   */
+  search(query: string, limit: number): ToolRank[] {
+    const slots = this.slots(query);
+    const count = this.tools.length;
+    const scratch = { sums: new Float64Array(count), best: new Float64Array(count), touched: [] as number[] };
+    const total = new Float64Array(count);
+    const matched: number[] = [];
+    for (const slot of slots) {
+      const inSlot: number[] = [];
+      this.scoreWords(slot.words, 1, scratch, inSlot);
+      for (const synonym of slot.synonyms) this.scoreWords(synonym, SYNONYM_WEIGHT, scratch, inSlot);
+      for (const index of inSlot) {
+        if (total[index] === 0) matched.push(index);
+        total[index]! += scratch.best[index]!;
+        scratch.best[index] = 0;
+      }
+    }
+    const named = namedWords(query, slots);
+    const top: Ranked[] = [];
+    for (const index of matched) {
+      const tool = this.tools[index]!;
+      insertRanked(
+        top,
+        { tool, score: total[index]!, named: tool.namespace.some((word) => named.has(word)) },
+        limit,
+      );
+    }
+    return top.map(({ tool, score }) => ({ name: tool.name, score }));
+  }
+
+  /**
+   * Sets each tool's best in `scratch.best` to `weight` × the BM25 of `words` (summed) where that is
+   * more; adds the tools first seen to `inSlot`.
+   */
+  private scoreWords(
+    words: readonly string[],
+    weight: number,
+    scratch: { sums: Float64Array; best: Float64Array; touched: number[] },
+    inSlot: number[],
+  ): void {
+    const { sums, best, touched } = scratch;
+    for (const word of words) {
+      const posting = this.postings.get(word);
+      if (!posting) continue;
+      const count = posting.tools.length;
+      const idf = Math.log(1 + (this.tools.length - count + 0.5) / (count + 0.5));
+      for (let i = 0; i < count; i++) {
+        const index = posting.tools[i]!;
+        const frequency = posting.frequencies[i]!;
+        if (sums[index] === 0) touched.push(index);
+        sums[index]! += (idf * frequency * (K1 + 1)) / (frequency + this.tools[index]!.norm);
+      }
+    }
+    for (const index of touched) {
+      const score = weight * sums[index]!;
+      if (best[index] === 0) inSlot.push(index);
+      if (score > best[index]!) best[index] = score;
+      sums[index] = 0;
+    }
+    touched.length = 0;
+  }
+
+  /** The query cut into slots: synonym phrases (longest first), then single words. */
+  private slots(query: string): QuerySlot[] {
+    const words = plainWords(query);
+    const stems = words.map(stem);
+    const slots: QuerySlot[] = [];
+    for (let i = 0; i < words.length; ) {
+      let taken = 0;
+      for (let size = Math.min(this.longestKey, words.length - i); size > 0 && taken === 0; size--) {
+        const synonyms = this.synonyms.get(stems.slice(i, i + size).join(" "));
+        if (!synonyms || (size === 1 && isStopWord(words[i]!))) continue;
+        const own = words
+          .slice(i, i + size)
+          .filter((word) => !isStopWord(word))
+          .map(stem);
+        slots.push({ words: own, synonyms });
+        taken = size;
+      }
+      if (taken === 0 && !isStopWord(words[i]!)) slots.push({ words: [stems[i]!], synonyms: [] });
+      i += Math.max(taken, 1);
+    }
+    for (const word of [...hyphenatedWords(query), ...stopWordPairs(words)])
+      if (this.postings.has(word)) slots.push({ words: [word], synonyms: [] });
+    if (QUESTION.test(query)) slots.push({ words: [], synonyms: QUESTION_SYNONYMS });
+    return slots;
+  }
+}
+
+/** Puts `entry` in its place in `top` (best first), which keeps at most `limit` entries. */
+function insertRanked(top: Ranked[], entry: Ranked, limit: number): void {
+  if (limit < 1) return;
+  if (top.length === limit && byRank(entry, top[limit - 1]!) >= 0) return;
+  let at = top.length;
+  while (at > 0 && byRank(entry, top[at - 1]!) < 0) at--;
+  top.splice(at, 0, entry);
+  if (top.length > limit) top.pop();
+}
+
+/** Tools of a named service first, then by score, then by name (code-unit order: no locale lookup). */
+function byRank(a: Ranked, b: Ranked): number {
+  if (a.named !== b.named) return a.named ? -1 : 1;
+  if (a.score !== b.score) return b.score - a.score;
+  return a.tool.name < b.tool.name ? -1 : a.tool.name > b.tool.name ? 1 : 0;
+}
+
+/**
+ * The words a query could name a service with: its words as written (unstemmed, camelCase kept
+ * whole: `driver` does not name `drive`), and its one-word synonyms (stemmed).
+ */
+function namedWords(query: string, slots: readonly QuerySlot[]): Set<string> {
+  const named = new Set<string>();
+  for (const word of query.toLowerCase().split(/[^a-z0-9]+/)) if (word) named.add(word);
+  for (const slot of slots)
+    for (const synonym of slot.synonyms) if (synonym.length === 1) named.add(synonym[0]!);
+  return named;
+}
+
+/** The first name segments (before `_`, `-` or `.`) that two or more tools share and that are not verbs. */
+function sharedPrefixes(tools: readonly RankedTool[]): Set<string> {
+  const counts = new Map<string, number>();
+  for (const tool of tools) {
+    const prefix = firstSegment(tool.name);
+    if (prefix) counts.set(prefix, (counts.get(prefix) ?? 0) + 1);
+  }
+  return new Set(
+    [...counts].filter(([prefix, count]) => count > 1 && !VERBS.has(stem(prefix))).map(([prefix]) => prefix),
+  );
+}
+
+function firstSegment(name: string): string | undefined {
+  return /^([A-Za-z0-9]+)[_.-]./.exec(name)?.[1]?.toLowerCase();
+}
+
+/**
+ * A tool's service words, as written and stemmed: an MCP server's name (`mcp__<server>__…`, its
+ * words and the whole), or a name prefix that other tools share.
+ */
+function namespaceOf(name: string, shared: ReadonlySet<string>): ReadonlySet<string> {
+  const server = /^mcp__(.+?)__/.exec(name)?.[1]?.toLowerCase();
+  const words =
+    server !== undefined
+      ? [...server.split(/[^a-z0-9]+/), server.replace(/[^a-z0-9]/g, "")]
+      : [firstSegment(name)].filter((prefix) => prefix !== undefined && shared.has(prefix));
+  const namespace = new Set<string>();
+  for (const word of words) if (word) namespace.add(word).add(stem(word));
+  return namespace;
+}
+
+/** The text of a schema's property names and descriptions, a few levels deep. */
+function schemaText(schema: unknown, depth = 0): string {
+  if (depth > 3 || typeof schema !== "object" || schema === null) return "";
+  const parts: string[] = [];
+  const { description, properties, items } = schema as Record<string, unknown>;
+  if (typeof description === "string") parts.push(description);
+  if (typeof properties === "object" && properties !== null)
+    for (const [name, property] of Object.entries(properties))
+      parts.push(name, schemaText(property, depth + 1));
+  if (items) parts.push(schemaText(items, depth + 1));
+  return parts.join(" ");
+}
+
+/** What {@link rankTools} takes besides the tools and the query. */
+export interface RankToolsOptions {
+  /** At most this many tools. @default 5 */
+  limit?: number;
+  /** Synonyms added to the defaults, as `toolSearch: { synonyms }` takes them. */
+  synonyms?: ToolSearchSynonyms;
+}
+
+/**
+ * The tools client-side `search_tools` would load for `query`, best first, with their scores: to
+ * check how your tools are found, and which synonyms help. Builds an index per call (the agent
+ * keeps one per tool set); for many queries over the same tools, keep a {@link ToolRanker}.
+ * @example
+ * rankTools(tools, "money back for an order", { synonyms: { "money back": ["refund"] } })
+ */
+export function rankTools(
+  tools: readonly RankedTool[],
+  query: string,
+  options: RankToolsOptions = {},
+): ToolRank[] {
+  return new ToolRanker(tools, options.synonyms).search(query, options.limit ?? 5);
+}

@@ -1,0 +1,152 @@
+/**
+ * The synonyms of client-side tool search: the words models use for what a tool does (find, money
+ * back, text) mapped to the words tools are described with (search, refund, SMS). A small default
+ * map, extended by `toolSearch: { synonyms }` (see docs/en/tools.md, "Tool search").
+ * @module
+ */
+import { isStopWord, plainWords, stem } from "./search-words";
+
+/**
+ * Extra synonyms for client-side tool search: each key is a word or a short phrase a model may
+ * search with, each value the words or phrases your tools are described with that it should also
+ * match (at a little less than the key's own weight). Added to the defaults, not in place of them.
+ * @example
+ * { "ship": ["deploy", "release"], "money back": ["refund"] }
+ */
+export type ToolSearchSynonyms = Readonly<Record<string, readonly string[]>>;
+
+/** Words that stand for each other, each matching the others. */
+const GROUPS: readonly string[] = [
+  "search find locate lookup look for look up grep seek",
+  "send post deliver",
+  "delete remove trash erase discard throw away",
+  "update change edit modify",
+  "get read fetch retrieve view show",
+  "cancel stop abort terminate kill halt",
+  "reply respond answer",
+  "remind reminder notify notification",
+  "mute silence snooze",
+  "merge combine deduplicate dedupe",
+  "assign reassign delegate",
+  "free available availability",
+  "meeting event appointment",
+  "document doc",
+  "customer client",
+  "version revision",
+  "dispute chargeback contest",
+  "subscribe subscription",
+  "call phone dial ring",
+  "upload store",
+  "link url",
+  "member user people person teammate",
+  "react reaction emoji",
+  "label tag",
+  "rule filter",
+];
+
+/** A word or phrase a model uses (key), the tool words it stands for (values). */
+const ONE_WAY: Readonly<Record<string, readonly string[]>> = {
+  reschedule: ["schedule", "update", "change"],
+  postpone: ["schedule", "update", "change"],
+  "money back": ["refund"],
+  reimburse: ["refund"],
+  make: ["create"],
+  "set up": ["create"],
+  start: ["create"],
+  book: ["create", "schedule"],
+  text: ["send sms"],
+  email: ["send email"],
+  "pass along": ["forward"],
+  "pass on": ["forward"],
+  grant: ["share", "access"],
+  copy: ["fork"],
+  ping: ["remind", "notify"],
+  close: ["resolve"],
+  fix: ["resolve"],
+  sheet: ["spreadsheet"],
+  repo: ["repository"],
+  pr: ["pull request"],
+  db: ["database"],
+  msg: ["message"],
+  dm: ["direct message"],
+  postgresql: ["postgres"],
+  pg: ["postgres"],
+  bill: ["invoice", "charge"],
+  promo: ["coupon", "discount"],
+  prospect: ["lead"],
+  deal: ["opportunity"],
+  urgent: ["priority"],
+  say: ["message"],
+  said: ["message"],
+  wrote: ["message"],
+  chat: ["message", "channel"],
+  temporary: ["time limited", "expire"],
+  csat: ["satisfaction"],
+};
+
+/** Compiled synonyms: a key's stemmed words joined by spaces → the stemmed words of each alternative. */
+export type SynonymTable = ReadonlyMap<string, readonly (readonly string[])[]>;
+
+/** The stemmed words of a key or an alternative (stop words kept in keys: `look for`). */
+export function phraseKey(phrase: string): string {
+  return plainWords(phrase).map(stem).join(" ");
+}
+
+function alternative(phrase: string): string[] {
+  return plainWords(phrase)
+    .filter((word) => !isStopWord(word))
+    .map(stem);
+}
+
+function addEntry(table: Map<string, string[][]>, key: string, values: readonly string[]): void {
+  const compiled = phraseKey(key);
+  if (compiled === "") return;
+  const alternatives = table.get(compiled) ?? [];
+  for (const value of values) {
+    const words = alternative(value);
+    if (words.length > 0 && words.join(" ") !== compiled) alternatives.push(words);
+  }
+  table.set(compiled, alternatives);
+}
+
+/** Splits a group line into its members: single words, except the two-word phrases listed. */
+function groupMembers(group: string): string[] {
+  const members: string[] = [];
+  const words = group.split(" ");
+  for (let i = 0; i < words.length; i++) {
+    const pair = `${words[i]} ${words[i + 1]}`;
+    if (TWO_WORD.has(pair)) {
+      members.push(pair);
+      i++;
+    } else members.push(words[i]!);
+  }
+  return members;
+}
+const TWO_WORD = new Set(["look for", "look up", "throw away"]);
+
+/**
+ * The default synonyms with `extra` added.
+ * @throws TypeError when `extra` is not an object of string arrays (checked by the agent's options)
+ */
+export function synonymTable(extra?: ToolSearchSynonyms): SynonymTable {
+  const table = new Map<string, string[][]>();
+  for (const group of GROUPS) {
+    const members = groupMembers(group);
+    for (const member of members)
+      addEntry(
+        table,
+        member,
+        members.filter((other) => other !== member),
+      );
+  }
+  for (const [key, values] of Object.entries(ONE_WAY)) addEntry(table, key, values);
+  for (const [key, values] of Object.entries(extra ?? {})) addEntry(table, key, values);
+  return table;
+}
+
+/** The longest key, in words. */
+export function longestKey(table: SynonymTable): number {
+  let longest = 1;
+  for (const key of table.keys()) longest = Math.max(longest, key.split(" ").length);
+  return longest;
+}

@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { hyphenatedWords, plainWords, searchWords, stem, stopWordPairs } from "../../src/shared/search-words";
+
+describe("search words", () => {
+  it("splits at non-alphanumerics, camelCase and snake_case, and drops one-letter bits", () => {
+    expect(plainWords("createIssue for GitHub_repo: what's PRs")).toEqual([
+      "create",
+      "issue",
+      "for",
+      "git",
+      "hub",
+      "repo",
+      "what",
+      "prs",
+    ]);
+  });
+
+  it("leaves out stop words and question words, and stems the rest", () => {
+    expect(searchWords("What are the labels of my mailbox?")).toEqual(["label", "mailbox"]);
+    expect(searchWords("Which channels did Priya post to")).toEqual(["channel", "priya", "post"]);
+    expect(plainWords("HTTPServer IDs")).toEqual(["http", "server", "ids"]);
+  });
+
+  it("brings the forms of a word to one stem", () => {
+    const same = (...words: string[]) => expect(new Set(words.map(stem)).size).toBe(1);
+    same("create", "creates", "created", "creating");
+    same("label", "labels", "labeled", "labeling");
+    same("schedule", "scheduled", "scheduling");
+    same("query", "queries");
+    same("stop", "stopped", "stopping");
+    same("match", "matches");
+    same("remind", "reminder", "reminders");
+    same("edit", "editor");
+    same("bill", "billing");
+    expect(stem("status")).toBe("status");
+    expect(stem("access")).toBe("access");
+    expect(stem("sms")).toBe("sms");
+    expect(stem("v2")).toBe("v2");
+    expect(stem("s3")).toBe("s3");
+  });
+
+  it("keeps hyphenated words and stop-word pairs that stop words would break", () => {
+    expect(hyphenatedWords("Append to-dos; page the on-call responder")).toEqual(["todo", "oncall"]);
+    expect(stopWordPairs(["who", "is", "on", "call", "now", "mark", "as", "read"])).toEqual([
+      "on call",
+      "mark as",
+      "as read",
+    ]);
+    expect(searchWords("get_on_call")).toContain("on call");
+    expect(searchWords("mark_as_read")).toEqual(["mark", "read", "mark as", "as read"]);
+  });
+});
