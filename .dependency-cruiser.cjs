@@ -39,9 +39,15 @@ module.exports = {
     onlyInward("telemetry-knows-the-port", "telemetry", ["messages", "model", "shared"]),
     onlyInward("hooks-know-tools", "hooks", ["messages", "model", "tools", "shared"]),
     onlyInward(
+      "guardrails-know-the-port",
+      "guardrails",
+      ["messages", "model", "tools", "shared"],
+      "Guardrail definitions, the ready-made ones and running a stage's checks: the tool pipeline and the loop run them.",
+    ),
+    onlyInward(
       "tool-calls-know-no-loop",
       "tool-calls",
-      ["messages", "model", "tools", "telemetry", "hooks", "shared"],
+      ["messages", "model", "tools", "telemetry", "hooks", "guardrails", "shared"],
       "The tool pipeline runs one call (or one batch) against the ToolRuntime it is handed: it knows nothing of the loop, the agent or the stores.",
     ),
     onlyInward(
@@ -56,6 +62,7 @@ module.exports = {
         "tools",
         "telemetry",
         "hooks",
+        "guardrails",
         "tool-calls",
         "shared",
       ],
@@ -105,6 +112,7 @@ module.exports = {
     onlyInward("testing-kit-fakes-the-port", "testing", ["messages", "model", "history", "cost", "shared"]),
     onlyInward("agent-composes", "agent", [
       "loop",
+      "guardrails",
       "messages",
       "model",
       "cost",

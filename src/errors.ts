@@ -218,3 +218,33 @@ export class HookFailure extends AgentLatticeError {
     super(`${which} failed: ${messageOfThrown(cause)}`, { cause });
   }
 }
+
+/** A guardrail's check threw, timed out or returned no verdict (it counts as a tripwire unless `onError: "allow"`). */
+export class GuardrailError extends AgentLatticeError {
+  constructor(
+    /** The guardrail's name. */
+    readonly guardrail: string,
+    /** The stage it ran at. */
+    readonly stage: string,
+    problem: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`The guardrail "${guardrail}" (${stage}) ${problem}.`, options);
+  }
+}
+
+/** A guardrail tripped: the error of a result with the subtype `"guardrail_tripwire"`. */
+export class GuardrailTripwireError extends AgentLatticeError {
+  constructor(
+    /** The guardrail's name. */
+    readonly guardrail: string,
+    /** The stage it tripped at. */
+    readonly stage: string,
+    /** The guardrail's message, if it gave one. */
+    readonly reason?: string,
+  ) {
+    super(
+      `The guardrail "${guardrail}" tripped at the ${stage} stage${reason ? `: ${reason}` : ""}. The turn was withdrawn.`,
+    );
+  }
+}

@@ -32,6 +32,7 @@ export type {
   RetryOptions,
 } from "./agent/options";
 export {
+  DEFAULT_AGENT_NAME,
   DEFAULT_COMPACTION_THRESHOLD_TOKENS,
   DEFAULT_COMPACTION_WINDOW_SHARE,
   DEFAULT_KEEP_RECENT_MESSAGES,
@@ -54,6 +55,8 @@ export {
   ConcurrentQueryError,
   ContextWindowExceededError,
   ConversationConflictError,
+  GuardrailError,
+  GuardrailTripwireError,
   HistoryStoreError,
   HookFailure,
   InvalidOptionError,
@@ -66,6 +69,25 @@ export {
   TimeoutError,
 } from "./errors";
 export {
+  DEFAULT_GUARDRAIL_TIMEOUT_MS,
+  defineGuardrail,
+  type Guardrail,
+  type GuardrailContext,
+  type GuardrailDefinition,
+  type GuardrailStage,
+  type GuardrailVerdict,
+} from "./guardrails/guardrail";
+export { type JudgeGuardrailOptions, judgeGuardrail } from "./guardrails/judge";
+export {
+  findPii,
+  isCardNumber,
+  isIban,
+  type PiiFinding,
+  type PiiGuardrailOptions,
+  type PiiKind,
+  piiGuardrail,
+} from "./guardrails/pii";
+export {
   type HistoryRange,
   type HistoryWindow,
   readHistoryWindow,
@@ -77,6 +99,7 @@ export {
 } from "./history/jsonl";
 export { DEFAULT_RUN_CLAIM_TTL_MS, type RunClaim, type RunClaimOptions } from "./history/run-claim";
 export { defineHistoryStore, type HistoryStore } from "./history/store";
+export { isWithdrawn, withoutWithdrawnTurns } from "./history/withdrawn-turns";
 export {
   type CanUseTool,
   DEFAULT_HOOK_TIMEOUT_MS,
@@ -135,6 +158,7 @@ export type {
 } from "./messages/approvals";
 export type { PromptInput } from "./messages/prompt-input";
 export type {
+  GuardrailTrip,
   McpServerStatus,
   ModelUsage,
   PermissionDenial,
@@ -173,6 +197,7 @@ export type {
   CacheCreationUsage,
   CompactionBlock,
   ContentBlock,
+  GuardrailRecord,
   ImageBlock,
   MessageMeta,
   ModelMessage,

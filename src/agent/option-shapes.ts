@@ -53,6 +53,8 @@ export const AGENT_OPTION_NAMES = [
   "skills",
   "instructions",
   "toolSearch",
+  "name",
+  "guardrails",
   "_internal",
   ...MODEL_SETTING_KEYS,
   "anthropic",

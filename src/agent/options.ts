@@ -4,6 +4,7 @@
  */
 
 import type { ModelPricing } from "../cost/pricing";
+import type { Guardrail } from "../guardrails/guardrail";
 import type { HistoryStore } from "../history/store";
 import type { CanUseTool, Hooks, PermissionMode } from "../hooks/types";
 import type { McpServerConfig } from "../integrations/mcp/config";
@@ -27,6 +28,8 @@ export const DEFAULT_MAX_TURNS = 50;
 export const DEFAULT_MAX_TOKENS = 8192;
 /** @see AgentOptions.toolConcurrency */
 export const DEFAULT_TOOL_CONCURRENCY = 10;
+/** The agent's name unless `AgentOptions.name` sets one. */
+export const DEFAULT_AGENT_NAME = "main";
 /** @see RetryOptions.maxRetries */
 export const DEFAULT_MAX_RETRIES = 2;
 /** @see RetryOptions.initialDelayMs */
@@ -208,6 +211,17 @@ export interface AgentOptions<T = unknown> extends ModelSettingsInput {
    * on the Anthropic API, the client elsewhere
    */
   toolSearch?: ToolSearchOption;
+  /**
+   * The agent's name: named to guardrails (`GuardrailContext.agent`), in telemetry and in history.
+   * 1–64 letters, digits, `_` or `-`. @default "main"
+   */
+  name?: string;
+  /**
+   * Checks that run at fixed points of every query — the prompt before it is sent, each tool call
+   * and result, the final answer — and may refuse, redact or stop it (`defineGuardrail`,
+   * `piiGuardrail`, `judgeGuardrail`; see docs/en/guardrails.md). @default none
+   */
+  guardrails?: Guardrail[];
   /** Injected clock and sleep, for deterministic tests. */
   _internal?: InternalOptions;
 }

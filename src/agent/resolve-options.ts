@@ -5,6 +5,7 @@
  */
 import { DEFAULT_PRICING } from "../cost/pricing";
 import { InvalidOptionError } from "../errors";
+import { resolveGuardrails } from "../guardrails/guardrail";
 import { validatePermissionOptions } from "../hooks/permissions";
 import { validateHooks } from "../hooks/run-hooks";
 import type {
@@ -29,6 +30,7 @@ import {
 } from "./option-checks";
 import {
   type AgentOptions,
+  DEFAULT_AGENT_NAME,
   DEFAULT_COMPACTION_THRESHOLD_TOKENS,
   DEFAULT_COMPACTION_WINDOW_SHARE,
   DEFAULT_KEEP_RECENT_MESSAGES,
@@ -97,12 +99,24 @@ export function resolveLoopConfig<T>(options: AgentOptions<T>): LoopConfig<T> {
       canUseTool: options.canUseTool,
     },
     secrets: agentSecrets(options),
+    guardrails: resolveGuardrails(options.guardrails),
+    agentName: agentName(options.name),
     clock: {
       now: options._internal?.now ?? Date.now,
       sleep: options._internal?.sleep ?? abortableSleep,
       random: options._internal?.random ?? Math.random,
     },
   };
+}
+
+/** `AgentOptions.name`, checked. */
+function agentName(name: unknown): string {
+  if (name === undefined) return DEFAULT_AGENT_NAME;
+  if (typeof name !== "string" || !/^[A-Za-z0-9_-]{1,64}$/.test(name))
+    throw new InvalidOptionError(
+      `createAgent: name must be 1–64 letters, digits, _ or -, got ${JSON.stringify(name)}.`,
+    );
+  return name;
 }
 
 /**

@@ -9,10 +9,12 @@ import { promptOverride, refusalMessage } from "../hooks/overrides";
 import { runHookChain } from "../hooks/run-hooks";
 import type { UserPromptSubmitOutput } from "../hooks/types";
 import type { PromptInput } from "../messages/prompt-input";
+import type { MessageMeta } from "../messages/types";
 import { asSentence } from "../shared/sentence";
 import { denyPendingCalls } from "./approvals/resume-approvals";
 import { READY, type StepResult } from "./decide-next";
 import { cancelledEnding } from "./ending";
+import { answerBlockedPrompt, checkPrompt, startParallelInput } from "./guardrails/input-guardrails";
 import { promptMessages } from "./prompt-message";
 import type { LoopContext } from "./state/loop-context";
 import type { QueryState } from "./state/query-state";
@@ -56,6 +58,10 @@ export async function addPrompt<T>(
     const error = new PromptBlockedError(blockedMessage);
     return { kind: "ended", ending: { subtype: "error_during_execution", error } };
   }
+  // The blocking input guardrails: the prompt is not sent until they allow (or redact it).
+  const checked = await checkPrompt(loop, query, content);
+  if (checked.kind === "cancelled") return { kind: "ended", ending: cancelledEnding(query.signals) };
+  if (checked.kind === "allowed") content = checked.content;
   const { history } = loop.conversation;
   // Calls waiting for approval are answered as denied: the user sent a new message instead.
   await denyPendingCalls(history, query.span);
@@ -66,10 +72,21 @@ export async function addPrompt<T>(
   // It starts a checkpoint: its id goes on the prompt's meta, and on the result.
   const messages = promptMessages(history.messages, content);
   query.checkpointId = newCheckpointId();
-  messages[messages.length - 1]!.meta = {
+  const meta: MessageMeta = {
     created_at: new Date(loop.config.clock.now()).toISOString(),
     checkpoint_id: query.checkpointId,
   };
+  messages[messages.length - 1]!.meta = meta;
+  // A refused prompt is recorded withdrawn, with the verdict; one that parallel guardrails still
+  // check is recorded unchecked (never sent by a later request should this process stop).
+  if (checked.kind === "blocked") Object.assign(meta, { withdrawn: "guardrail", guardrail: checked.record });
+  else if (checked.record) meta.guardrail = checked.record;
+  const parallel = checked.kind === "allowed" && loop.config.guardrails?.parallelInput !== undefined;
+  if (parallel) meta.withdrawn = "unchecked";
+  const before = parallel ? history.messages.slice() : undefined;
   for (const message of messages) await history.append(message);
+  if (checked.kind === "blocked")
+    return { kind: "ended", ending: await answerBlockedPrompt(loop, query, checked.record) };
+  if (before) startParallelInput(loop, query, content, before);
   return READY;
 }

@@ -13,6 +13,7 @@ import { resumeApprovals } from "./approvals/resume-approvals";
 import { compactHistory } from "./compaction/compact-history";
 import { decideNext, type NextStep, STARTED, type StepResult } from "./decide-next";
 import { finishOrContinue } from "./finish-or-continue";
+import { callRacingInputCheck } from "./guardrails/parallel-input";
 import { MainRequest } from "./model-call/main-request";
 import { initMessage, resultMessage } from "./query-messages";
 import { recordResponse } from "./record-response";
@@ -76,7 +77,11 @@ export async function* agentLoop<T>(
           break;
         case "call_model": // 2. call the model, yielding its stream events and retry notices as they come
           // Read-only calls may start while it streams.
-          outcome = yield* outgoing.during(request.call(toolPhase.streamCalls()));
+          outcome = yield* outgoing.during(
+            query.inputCheck
+              ? callRacingInputCheck(loop, query, request)
+              : request.call(toolPhase.streamCalls()),
+          );
           break;
         case "record_response": // 3. emit the response
           outcome = await recordResponse(loop, query, next.response);

@@ -4,7 +4,7 @@
  */
 import { AbortError, BudgetExceededError, MaxTurnsError } from "../errors";
 import type { PendingApproval } from "../messages/approvals";
-import type { ResultSubtype } from "../messages/sdk-messages";
+import type { GuardrailTrip, ResultSubtype } from "../messages/sdk-messages";
 import type { BudgetCrossing } from "../tools/agent-context";
 import { cancelledOutcome, type ModelFailure } from "./model-call/model-outcome";
 import type { QuerySignals } from "./state/query-signals";
@@ -18,6 +18,8 @@ export interface Ending<T> {
   result?: string;
   /** `requires_approval`: the calls waiting for a decision. */
   pendingApprovals?: PendingApproval[];
+  /** `guardrail_tripwire`: the guardrail that tripped. */
+  guardrail?: GuardrailTrip;
 }
 
 /** The ending of a model request (or a compaction) that got no response. */

@@ -48,6 +48,7 @@ export function resultMessage<T>(
   if (ending.error) result.error = ending.error;
   if (ending.pendingApprovals) result.pending_approvals = ending.pendingApprovals;
   if (query.checkpointId !== undefined) result.checkpoint_id = query.checkpointId;
+  if (ending.guardrail) result.guardrail = ending.guardrail;
   recordResultOnSpan(query, result);
   return result;
 }
@@ -61,6 +62,7 @@ function recordResultOnSpan<T>(query: QueryState, result: SDKResultMessage<T>): 
     "gen_ai.usage.input_tokens": totalInputTokens(result.usage),
     "gen_ai.usage.output_tokens": result.usage.output_tokens,
     "agent_lattice.approvals.pending": result.pending_approvals?.length,
+    "agent_lattice.guardrail.tripped": result.guardrail?.name,
     "gen_ai.usage.cache_creation.input_tokens": result.usage.cache_creation_input_tokens,
     "gen_ai.usage.cache_read.input_tokens": result.usage.cache_read_input_tokens,
   });

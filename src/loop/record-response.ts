@@ -4,6 +4,7 @@
  */
 import type { AssistantModelMessage, ToolUseBlock } from "../messages/types";
 import type { StepResult } from "./decide-next";
+import { checkOutput, isCheckedOutput } from "./guardrails/output-guardrails";
 import { recordAndHandOver } from "./record-and-hand-over";
 import type { LoopContext } from "./state/loop-context";
 import type { QueryState } from "./state/query-state";
@@ -20,6 +21,17 @@ export async function recordResponse<T>(
   response: AssistantModelMessage,
 ): Promise<StepResult<T>> {
   query.takeText();
+  if (loop.config.guardrails?.output && isCheckedOutput(response)) {
+    const checked = await checkOutput(loop, query, response);
+    if (checked.kind === "ended") return checked as StepResult<T>;
+    response = checked.response;
+  }
+  const held = query.heldEvents;
+  if (held) {
+    // Stream events held back until the response was checked: now they reach the consumer.
+    query.heldEvents = undefined;
+    for (const event of held) query.outgoing.emit(event);
+  }
   if (response.content.length > 0) await recordAndHandOver(loop, query, response);
   // A refusal without content is still handed over (its providerResponseId and model), not recorded.
   // Not in history, so not redacted yet: `post` walks it.

@@ -29,6 +29,8 @@ import { recordPause } from "./approvals/record-pause";
 import { toolResultCompactor } from "./compaction/compact-tool-result";
 import { READY, type StepResult } from "./decide-next";
 import type { Ending } from "./ending";
+import { toolGuardrails, trippedResults } from "./guardrails/tool-guardrails";
+import { withdrawTurn } from "./guardrails/withdraw-turn";
 import type { StreamObserver } from "./model-call/call-model";
 import { recordAndHandOver, recordInPlaceOf } from "./record-and-hand-over";
 import { agentToolContext } from "./state/agent-tool-context";
@@ -151,18 +153,29 @@ export class ToolPhase<T> {
     this.journal = undefined;
     const journalled = closing && (await closing);
     const { history } = this.loop.conversation;
-    if (results.paused) {
+    // A tool guardrail tripped: the batch's results are recorded (the calls it kept from running
+    // answered so, a pause included), then the turn is withdrawn and the query ends.
+    const guard = this.runtime?.guardrails;
+    const tripped = guard?.trip;
+    if (results.paused && !tripped) {
       // The calls that finished keep their results in the pause's marker: their step records go.
       if (journalled) await history.replaceFrom(journalled.from, []);
       return recordPause(this.loop, this.query, results.paused);
     }
-    const message: UserModelMessage = { role: "user", content: results.blocks };
+    const message: UserModelMessage = tripped
+      ? trippedResults(calls, results.paused ? undefined : results.blocks)
+      : { role: "user", content: results.blocks };
     if (results.durations) message.meta = { tool_durations_ms: results.durations };
+    if (guard && guard.verdicts.length > 0) {
+      message.meta = { ...message.meta, guardrail: guard.verdicts[0]! };
+      guard.verdicts.length = 0;
+    }
     if (journalled) {
       // The results take the place of the step records; the steps stay in their meta.
       message.meta = { ...message.meta, tool_steps: journalled.steps };
       await recordInPlaceOf(this.loop, this.query, journalled.from, message);
     } else await recordAndHandOver(this.loop, this.query, message);
+    if (tripped) return { kind: "ended", ending: await withdrawTurn(this.loop, this.query, tripped) };
     return results.ending ? { kind: "ended", ending: results.ending } : READY;
   }
 
@@ -243,6 +256,7 @@ export class ToolPhase<T> {
       agent: agentToolContext(loop, query),
       now: loop.config.clock.now,
       checkpointId: query.checkpointId ?? currentCheckpoint(loop.conversation.history.messages),
+      guardrails: toolGuardrails(loop, query),
     };
   }
 }

@@ -5,7 +5,7 @@
 import type { AppliedContextEdit } from "./applied-context-edit";
 import type { PendingApproval } from "./approvals";
 import type { ModelStreamEvent } from "./stream-event";
-import type { AssistantModelMessage, StopReason, Usage, UserModelMessage } from "./types";
+import type { AssistantModelMessage, GuardrailRecord, StopReason, Usage, UserModelMessage } from "./types";
 
 /** How a query ended. */
 export type ResultSubtype =
@@ -18,7 +18,9 @@ export type ResultSubtype =
   | "error_max_budget_usd"
   | "error_during_execution"
   /** The query paused: the calls in `pending_approvals` wait for a person's decision (not an error). */
-  | "requires_approval";
+  | "requires_approval"
+  /** A guardrail tripped (`guardrail` names it): the turn was withdrawn, nothing after the trip ran. */
+  | "guardrail_tripwire";
 
 /** Usage and cost of one model, as listed on a result. */
 export type ModelUsage = Usage & { cost_usd: number };
@@ -67,6 +69,16 @@ export interface SDKResultMessage<T = unknown> {
    * when the query added no prompt (a resume with `{ approvals }`, a prompt a hook blocked).
    */
   checkpoint_id?: string;
+  /** With `guardrail_tripwire`: the guardrail that tripped, its stage, message and info. */
+  guardrail?: GuardrailTrip;
+}
+
+/** The guardrail that tripped, on a `guardrail_tripwire` result. */
+export interface GuardrailTrip {
+  name: string;
+  stage: GuardrailRecord["stage"];
+  message?: string;
+  info?: unknown;
 }
 
 /** Status of one MCP server, as reported on `init`. */
@@ -128,6 +140,19 @@ export type SDKSystemMessage =
   | { type: "system"; subtype: "max_tokens_continuation"; continuation: number }
   | { type: "system"; subtype: "store_error"; operation: "load" | "append" | "replace"; error: Error }
   | { type: "system"; subtype: "hook_error"; hook: string; error: Error }
+  /**
+   * A guardrail refused, tripped or redacted something (`guardrail.verdict`), as recorded in
+   * history's meta. Allows are not reported.
+   */
+  | { type: "system"; subtype: "guardrail"; guardrail: GuardrailRecord }
+  /** A guardrail with `onError: "allow"` failed (threw, timed out) and was counted as an allow. */
+  | {
+      type: "system";
+      subtype: "guardrail_error";
+      guardrail: string;
+      stage: GuardrailRecord["stage"];
+      error: Error;
+    }
   /**
    * Context editing cleared more of the requests (`contextManagement`): reported when what is
    * cleared changes, with the edits applied to the request just answered — by the provider

@@ -191,6 +191,31 @@ export type MessageMeta = {
    * steps replayed (`ToolContext.step`) — the results are the real ones of that run.
    */
   rerun_calls?: string[];
+  /**
+   * A guardrail's verdict about this message (`AgentOptions.guardrails`): the prompt an input
+   * guardrail refused, the answer an output guardrail refused or replaced. Never sent.
+   */
+  guardrail?: GuardrailRecord;
+  /**
+   * This message belongs to a turn a guardrail withdrew (a tripwire, or a refused prompt), or is a
+   * prompt whose parallel input guardrails had not decided when it was recorded (`"unchecked"`: a
+   * process that stopped mid-check). Stored history keeps it; no later request sends it to the
+   * model (see `withoutWithdrawnTurns`).
+   */
+  withdrawn?: "guardrail" | "unchecked";
+};
+
+/** A guardrail's verdict as history records it ({@link MessageMeta.guardrail}). */
+export type GuardrailRecord = {
+  /** The guardrail's name. */
+  name: string;
+  /** Where it ran: `"input"`, `"output"`, `"tool_input"` or `"tool_output"`. */
+  stage: "input" | "output" | "tool_input" | "tool_output";
+  /** What it decided (`"redact"`: the content was rewritten before it was recorded). */
+  verdict: "reject" | "tripwire" | "redact";
+  message?: string;
+  /** The guardrail's `info`, as plain JSON. */
+  info?: unknown;
 };
 
 /** A user turn: a prompt, or tool results fed back. */

@@ -8,6 +8,8 @@ import type { Job } from "bullmq";
 import {
   type Agent,
   ConversationConflictError,
+  type GuardrailRecord,
+  GuardrailTripwireError,
   HistoryStoreError,
   type SDKMessage,
   type SDKResultMessage,
@@ -114,6 +116,12 @@ export class JobRun implements InterruptibleRun {
     if (this.claim.run > 1)
       this.stream.add({ type: "system", subtype: "job_resumed", run: this.claim.run, mode: plan.mode });
     if (this.interruptRequested) return this.requeue();
+    if (plan.mode === "withdrawn")
+      return {
+        kind: "result",
+        result: withdrawnResult(plan.guardrail),
+        unstreamed: this.stream.takeUnstreamed(),
+      };
     const { input, options } = this.job.data;
     const tally = new ProgressTally(this.runtime.pricing);
     let result: SDKResultMessage<unknown> | undefined;
@@ -173,6 +181,32 @@ export class JobRun implements InterruptibleRun {
     this.stream.add({ type: "system", subtype: "job_requeued", reason: "worker_closing" });
     return { kind: "requeue" };
   }
+}
+
+/**
+ * The result of a job whose turn a guardrail withdrew in an earlier run: a tripwire's
+ * `guardrail_tripwire`, or a refused prompt answered with the refusal — nothing is sent again.
+ */
+function withdrawnResult(record: GuardrailRecord): SDKResultMessage<unknown> {
+  const tripped = record.verdict === "tripwire";
+  const result: SDKResultMessage<unknown> = {
+    type: "result",
+    subtype: tripped ? "guardrail_tripwire" : "success",
+    is_error: tripped,
+    result: record.message ?? "",
+    usage: { input_tokens: 0, output_tokens: 0 },
+    stop_reason: null,
+    num_turns: 0,
+    total_cost_usd: 0,
+    model_usage: {},
+    duration_ms: 0,
+    permission_denials: [],
+  };
+  if (tripped) {
+    result.error = new GuardrailTripwireError(record.name, record.stage, record.message);
+    result.guardrail = { name: record.name, stage: record.stage, message: record.message, info: record.info };
+  }
+  return result;
 }
 
 /** A result that a retry can turn into a real answer: a conflict with another writer, a store failure. */

@@ -50,14 +50,15 @@ export interface JobRequeuedMessage {
  * A new run of the job started (after a worker crashed, stalled or shut down). `mode` says how it
  * continues: `fresh` (the prompt was never recorded: it is sent now), `rewind` (the prompt was
  * recorded but no response was: it is sent again in its place), `continue` (the query had made
- * progress: the model is asked to carry on from the recorded history).
+ * progress: the model is asked to carry on from the recorded history), `withdrawn` (a guardrail
+ * withdrew the turn an earlier run recorded: the job ends with that verdict, nothing is sent).
  */
 export interface JobResumedMessage {
   type: "system";
   subtype: "job_resumed";
   /** 2 for the second run, and so on. */
   run: number;
-  mode: "fresh" | "rewind" | "continue";
+  mode: "fresh" | "rewind" | "continue" | "withdrawn";
 }
 
 /** The job failed for good (its attempts are spent, or it can never succeed); no result follows. */

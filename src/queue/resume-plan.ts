@@ -14,11 +14,19 @@
  * @module
  */
 import { isDeepStrictEqual } from "node:util";
-import type { ModelMessage } from "../index";
+import type { GuardrailRecord, ModelMessage } from "../index";
 import type { JobInput } from "./job-types";
 
-/** What a run sends. */
-export type ResumePlan = { mode: "fresh" } | { mode: "rewind"; keep: number } | { mode: "continue" };
+/**
+ * What a run sends — or, `withdrawn`, that it sends nothing: an earlier run's turn was withdrawn by
+ * a guardrail (recorded, then the worker stopped before the job's result was): the job ends with
+ * that verdict, and the blocked turn is never sent again as if it had been allowed.
+ */
+export type ResumePlan =
+  | { mode: "fresh" }
+  | { mode: "rewind"; keep: number }
+  | { mode: "continue" }
+  | { mode: "withdrawn"; guardrail: GuardrailRecord };
 
 /**
  * The default text a resumed run sends when its query had made progress. It is a user message
@@ -37,9 +45,24 @@ export function planResume(
   progressed: boolean,
   input: JobInput,
 ): ResumePlan {
+  const mark = startedAt === undefined ? undefined : history[startedAt];
+  if (mark?.role === "user" && isDeepStrictEqual(mark.content, input)) {
+    const withdrawn = withdrawnVerdict(history, startedAt!);
+    if (withdrawn) return { mode: "withdrawn", guardrail: withdrawn };
+  }
   if (progressed) return { mode: "continue" };
   if (startedAt === undefined || history.length <= startedAt) return { mode: "fresh" };
   const atMark = history[startedAt]!;
   if (atMark.role !== "user" || !isDeepStrictEqual(atMark.content, input)) return { mode: "fresh" };
   return history.length === startedAt + 1 ? { mode: "rewind", keep: startedAt } : { mode: "continue" };
+}
+
+/** The verdict of a guardrail that withdrew the job's turn (recorded from `startedAt` on), if one did. */
+function withdrawnVerdict(history: readonly ModelMessage[], startedAt: number): GuardrailRecord | undefined {
+  for (let index = startedAt; index < history.length; index++) {
+    const meta = history[index]!.meta;
+    if (meta?.withdrawn === "guardrail" && meta.guardrail && meta.guardrail.verdict !== "redact")
+      return meta.guardrail;
+  }
+  return undefined;
 }

@@ -96,6 +96,7 @@ function createChild(
     definition;
   return createAgent<unknown>({
     ...options,
+    name, // the child's guardrails are told who answers
     model,
     client: definition.client ?? host?.client,
     // The parent's secrets are the child's too: its spans, its store and its pause marker redact them.

@@ -23,6 +23,7 @@ import {
 } from "../tools/tool-output";
 import { checkApproval } from "./tool-approval";
 import { compactToolResult, executeTool } from "./tool-execution";
+import { guardToolInput, guardToolOutput, stoppedMessage } from "./tool-guardrails";
 import { runPostToolUseHooks, runPreToolUseHooks } from "./tool-hooks";
 import { privateCopy, validateToolInput } from "./tool-input";
 import { checkPermissionRules } from "./tool-permission";
@@ -52,6 +53,8 @@ export async function clearToolCall(call: ToolUseBlock, runtime: ToolRuntime): P
   const span = runtime.telemetry.toolCall(runtime.parentSpan, call.name, call.id);
   const tool = runtime.tools.get(call.name);
   if (!tool) return { call, span, result: unknownToolOutcome(call, runtime.tools) };
+  // A guardrail tripped on another call of this query: nothing more starts.
+  if (runtime.guardrails?.trip) return { call, span, result: errorOutcome(call.id, stoppedMessage(call)) };
   let cleared = await validateToolInput(call, tool, privateCopy(call.input), runtime.signal);
   if (cleared.kind === "result") return { call, span, result: cleared };
   const rule = checkPermissionRules(call, tool, runtime);
@@ -59,6 +62,12 @@ export async function clearToolCall(call: ToolUseBlock, runtime: ToolRuntime): P
   if (runtime.hooks?.preToolUse?.length) {
     cleared = await runPreToolUseHooks(call, cleared, runtime);
     if (cleared.kind === "result") return { call, span, result: cleared };
+  }
+  // Guardrails see the call as it will run: after permissions and hooks, before approval.
+  if (runtime.guardrails?.input) {
+    const guarded = await guardToolInput(call, cleared, runtime, runtime.guardrails);
+    if (guarded.kind === "result") return { call, span, result: guarded };
+    cleared = guarded;
   }
   return { call, span, result: await checkApproval(call, cleared, rule, runtime) };
 }
@@ -83,6 +92,8 @@ export async function completeToolCall(
     let outcome = executed;
     if (runtime.hooks?.postToolUse?.length)
       outcome = await runPostToolUseHooks(call, result.input, outcome, runtime);
+    if (runtime.guardrails?.output)
+      outcome = await guardToolOutput(call, result.input, outcome, runtime, runtime.guardrails);
     if (runtime.compactResult) outcome = await compactToolResult(call, outcome, runtime, span);
     if (startedAt !== undefined) outcome.durationMs = runtime.now!() - startedAt;
     return endSpan(span, outcome);

@@ -3,11 +3,14 @@
  * phase and shared by every call of every batch.
  * @module
  */
+
+import type { Guardrail } from "../guardrails/guardrail";
+import type { FailOpenReport, StageContext } from "../guardrails/run-guardrails";
 import type { ToolPattern } from "../hooks/permissions";
 import type { CanUseTool, Hooks, PermissionMode } from "../hooks/types";
 import type { ApprovalDecision } from "../messages/approvals";
 import type { PermissionDenial, SDKMessage } from "../messages/sdk-messages";
-import type { ToolResultBlock, ToolUseBlock } from "../messages/types";
+import type { GuardrailRecord, ToolResultBlock, ToolUseBlock } from "../messages/types";
 import type { SpanHandle, Telemetry } from "../telemetry/telemetry";
 import type { AgentToolContext } from "../tools/agent-context";
 import type { Tool } from "../tools/tool";
@@ -43,6 +46,8 @@ export interface ToolRuntime {
   agent?: AgentToolContext;
   /** The agent's clock (ms): a call that runs records its duration by it; without it, none. */
   now?: () => number;
+  /** The query's tool guardrails (`tool_input`, `tool_output`), when it has any. */
+  guardrails?: ToolGuardrails;
   /** The query's checkpoint (`ToolContext.checkpointId`, and the first half of `idempotencyKey`). */
   checkpointId?: string;
   /** Where the calls' steps are recorded and replayed from (`ToolContext.step`); without it a step simply runs. */
@@ -80,4 +85,20 @@ export interface AwaitingApproval {
   kind: "awaiting_approval";
   input: unknown;
   message?: string;
+}
+
+/** The tool guardrails of one query, built by the loop and shared by every call of its batches. */
+export interface ToolGuardrails {
+  readonly input: readonly Guardrail[] | undefined;
+  readonly output: readonly Guardrail[] | undefined;
+  /** The context of a check, its stage fields given. */
+  context(fields: Pick<StageContext, "stage" | "text" | "toolCall" | "toolResult">): StageContext;
+  /** A check that failed open. */
+  readonly failOpen: FailOpenReport;
+  /** A verdict other than allow, as it happens (a notice, a span event). */
+  report(record: GuardrailRecord): void;
+  /** The verdicts other than allow since the last batch was recorded (its results message's `meta.guardrail`: the first). */
+  verdicts: GuardrailRecord[];
+  /** The first tripwire of the query's tool calls: no call starts after it, and the query ends. */
+  trip: GuardrailRecord | undefined;
 }

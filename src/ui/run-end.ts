@@ -18,6 +18,7 @@ const FINISH_REASONS: Record<ResultSubtype, UIFinishReason> = {
   error_timeout: "error",
   error_missing_output: "error",
   error_during_execution: "error",
+  guardrail_tripwire: "content-filter",
 };
 
 /** What the client reads in an `error` chunk for an end without an error object of its own. */
@@ -31,6 +32,7 @@ const END_SENTENCES: Record<ResultSubtype, string> = {
   error_timeout: "The run stopped: it ran out of time.",
   error_missing_output: "The run ended without the structured output it had to give.",
   error_during_execution: "The run failed.",
+  guardrail_tripwire: "The answer was withdrawn: a guardrail stopped the run.",
 };
 
 /** The metadata a `finish` chunk carries for `result`. */
@@ -43,6 +45,7 @@ export function finishMetadata(result: SDKResultMessage<unknown>): LatticeMessag
     durationMs: result.duration_ms,
   };
   if (result.pending_approvals?.length) metadata.pendingApprovals = result.pending_approvals;
+  if (result.guardrail) metadata.guardrail = { name: result.guardrail.name, stage: result.guardrail.stage };
   return metadata;
 }
 

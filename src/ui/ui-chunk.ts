@@ -32,6 +32,8 @@ export interface LatticeMessageMetadata {
   end?: ResultSubtype;
   /** With `end: "requires_approval"`: every call waiting for a person, in the model's order. */
   pendingApprovals?: PendingApproval[];
+  /** With `end: "guardrail_tripwire"`: the guardrail that tripped and its stage (its message is in the error chunk). */
+  guardrail?: { name: string; stage: string };
 }
 
 /**

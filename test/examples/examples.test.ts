@@ -85,6 +85,18 @@ describe("every example under examples/ runs offline, as the docs say to run it"
     expect(run.stdout).toMatch(/^success · 2 turns · \$\d+\.\d{4}$/m);
   });
 
+  it("guardrails.ts refuses off-topic, redacts a tool result and trips on personal data in an answer", async () => {
+    const run = await runExample("guardrails.ts");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("Off topic: success\n  I can help with billing questions only.");
+    expect(run.stdout).toContain("contact [redacted email], [redacted phone]");
+    expect(run.stdout).toContain("Personal data: guardrail_tripwire · pii-in-answers at output");
+    expect(run.stdout).not.toContain("ada@example.com");
+    expect(run.stdout).toContain(
+      "Recorded in history: billing-only reject (input); pii-in-results redact (tool_output); pii-in-answers tripwire (output)",
+    );
+  });
+
   it("approval-server.ts pauses on one request and resumes on the next, each with a fresh Agent over the JSONL file", async () => {
     const run = await runExample("approval-server.ts");
     expect(run.code).toBe(0);

@@ -63,3 +63,45 @@ describe("toJsonSafe", () => {
     expect(toJsonText({ error })).not.toContain("sk-123");
   });
 });
+
+describe("planResume after a guardrail withdrew the turn", () => {
+  const record = { name: "pii", stage: "output" as const, verdict: "tripwire" as const, message: "no" };
+  it("ends with the recorded verdict instead of sending the blocked turn again", () => {
+    const tripped: ModelMessage[] = [
+      ...earlier,
+      { role: "user", content: "second", meta: { withdrawn: "guardrail" } },
+      {
+        role: "assistant",
+        content: [{ type: "text", text: "leak" }],
+        meta: { withdrawn: "guardrail", guardrail: record },
+      },
+    ];
+    expect(planResume(tripped, 2, true, "second")).toEqual({ mode: "withdrawn", guardrail: record });
+    const refused: ModelMessage[] = [
+      ...earlier,
+      {
+        role: "user",
+        content: "second",
+        meta: { withdrawn: "guardrail", guardrail: { ...record, stage: "input" } },
+      },
+    ];
+    expect(planResume(refused, 2, false, "second")).toMatchObject({
+      mode: "withdrawn",
+      guardrail: { stage: "input" },
+    });
+  });
+
+  it("an unchecked prompt (the worker stopped mid-check) is rewound and checked again, never continued", () => {
+    const unchecked: ModelMessage[] = [
+      ...earlier,
+      { role: "user", content: "second", meta: { withdrawn: "unchecked" } },
+    ];
+    expect(planResume(unchecked, 2, false, "second")).toEqual({ mode: "rewind", keep: 2 });
+    // Another conversation's withdrawn turn at the mark is not this job's.
+    const other: ModelMessage[] = [
+      ...earlier,
+      { role: "user", content: "other", meta: { withdrawn: "guardrail", guardrail: record } },
+    ];
+    expect(planResume(other, 2, false, "second")).toEqual({ mode: "fresh" });
+  });
+});

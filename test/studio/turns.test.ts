@@ -90,3 +90,27 @@ describe("the charts' axes", () => {
     expect(fromZeroRange(2, 0.01)).toEqual([0, 2.2]);
   });
 });
+
+describe("guardrail verdicts on the timeline", () => {
+  it("each verdict recorded in history is an item after its message, marked when its turn was withdrawn", () => {
+    const record = {
+      name: "pii",
+      stage: "output" as const,
+      verdict: "tripwire" as const,
+      message: "personal data",
+    };
+    const items = timelineOf(
+      [
+        { role: "user", content: "phone?", meta: { withdrawn: "guardrail" } },
+        {
+          role: "assistant",
+          content: [{ type: "text", text: "+44…" }],
+          meta: { withdrawn: "guardrail", guardrail: record },
+        },
+      ],
+      0,
+    );
+    expect(items.map((item) => item.kind)).toEqual(["prompt", "turn", "guardrail"]);
+    expect(items[2]).toEqual({ kind: "guardrail", index: 1, record, withdrawn: true });
+  });
+});

@@ -9,6 +9,7 @@ import { isContextWindowExceeded } from "../../compaction/overflow";
 import { DEFAULT_COMPACTION_PROMPT } from "../../compaction/prompt";
 import { buildCompactionRequestMessages, rebuildHistory, summaryText } from "../../compaction/transcript";
 import { ContextWindowExceededError } from "../../errors";
+import { withoutWithdrawnTurns } from "../../history/withdrawn-turns";
 import { meetHookFailure } from "../../hooks/hook-failure";
 import { runHookChain } from "../../hooks/run-hooks";
 import type { PreCompactOutput } from "../../hooks/types";
@@ -98,8 +99,9 @@ async function summariseAndRebuild(
   const { loop, query, settings, trigger, cut } = compaction;
   const { conversation } = loop;
   const history = conversation.history.messages;
+  // Turns a guardrail withdrew are never sent: not in a summary either.
   const messages = buildCompactionRequestMessages(
-    history.slice(0, cut),
+    withoutWithdrawnTurns(history.slice(0, cut)),
     settings.prompt ?? DEFAULT_COMPACTION_PROMPT,
     customInstructions,
   );

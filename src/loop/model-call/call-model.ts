@@ -53,6 +53,10 @@ export interface ModelCallSettings {
    * forgets what an attempt that got no response started.
    */
   streamedCalls?: StreamObserver;
+  /** The signal of this call when it is not the query's model signal (one a guardrail's trip aborts). */
+  signal?: AbortSignal;
+  /** Where stream events go while they are held back (`QueryState.heldEvents`); absent: to the consumer. */
+  heldEvents?: SDKMessage<unknown>[];
 }
 
 /** Follows the stream events of a request's attempts; told when an attempt fails. */
@@ -99,8 +103,10 @@ export async function callModel(
         return outcome;
       }
       if (outcome.kind !== "failed" || !outcome.error.retryable) return ended(attempt, outcome);
-      // A stream that already showed content to the consumer is never silently replayed.
-      if (streamed?.content) return ended(attempt, outcome);
+      // A stream that already showed content to the consumer is never silently replayed; one held
+      // back showed nothing: its events are dropped and the request retried.
+      if (streamed?.content && !settings.heldEvents) return ended(attempt, outcome);
+      if (settings.heldEvents) settings.heldEvents.length = 0;
       if (retries >= retry.maxRetries) break;
       retried++;
       const delay = retryDelayMs(retry, retries + 1, outcome.error.retryAfterMs, clock.random);
@@ -116,7 +122,7 @@ export async function callModel(
         model,
       });
       try {
-        await clock.sleep(delay, query.signals.model);
+        await clock.sleep(delay, settings.signal ?? query.signals.model);
       } catch {
         return cancelledOutcome(query.signals);
       }
@@ -151,7 +157,7 @@ async function attemptOnce(
   streamed: { content: boolean } | undefined,
 ): Promise<ModelOutcome> {
   const { loop, query, base, settings } = attempt;
-  const querySignal = query.signals.model;
+  const querySignal = settings.signal ?? query.signals.model;
   if (querySignal.aborted) return cancelledOutcome(query.signals);
   // A request deadline needs a signal of its own; without one the query's signal is enough
   // (an AbortController per request is a measurable share of a turn).
@@ -159,7 +165,8 @@ async function attemptOnce(
   const deadline =
     timeoutMs === undefined ? undefined : startDeadline(querySignal, timeoutMs, requestTimedOut);
   const signal = deadline?.signal ?? querySignal;
-  const emit = query.outgoing.emit;
+  const held = settings.heldEvents;
+  const emit = held ? (message: SDKMessage<unknown>) => void held.push(message) : query.outgoing.emit;
   let span = NOOP_SPAN;
   const unfinished = new UnfinishedResponse(model);
   try {

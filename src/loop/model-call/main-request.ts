@@ -20,21 +20,34 @@ import { setRequestSettings } from "./request-settings";
 export class MainRequest {
   private base: RequestBase | undefined;
   private callSettings: ModelCallSettings | undefined;
+  /** Stream events are held back until the response is checked (see {@link QueryState.heldEvents}). */
+  private readonly holdEvents: boolean;
+  /** This request races the parallel input guardrails: it sends the prompt they check. */
+  private racing = false;
 
   constructor(
     private readonly loop: LoopContext<unknown>,
     private readonly query: QueryState,
-  ) {}
+  ) {
+    const { guardrails, modelSettings } = loop.config;
+    this.holdEvents =
+      modelSettings.streamEvents &&
+      (guardrails?.output !== undefined || guardrails?.parallelInput !== undefined);
+  }
 
   /**
    * Makes this turn's request (`streamedCalls`: what starts read-only calls while it streams) and
    * takes in what it returned: context management's report, the usage (an `unknown_pricing` notice
    * may follow) and the result text — or, cut off while streaming, the text it had shown.
    */
-  async call(streamedCalls: StreamObserver | undefined): Promise<ModelReply> {
+  async call(streamedCalls: StreamObserver | undefined, signal?: AbortSignal): Promise<ModelReply> {
     const { loop, query } = this;
     const settings = this.settings();
     settings.streamedCalls = streamedCalls;
+    settings.signal = signal;
+    this.racing = signal !== undefined;
+    // Held back until the response is checked: output guardrails, or parallel input ones racing it.
+    if (this.holdEvents) settings.heldEvents = query.heldEvents = [];
     const reply = await callModel(loop, query, this.fields(), settings);
     observeContext(loop, query, reply);
     return takeReply(loop, query, reply);
@@ -61,7 +74,7 @@ export class MainRequest {
       this.base.settings.toolChoice,
     );
     // History (replaced by compaction and replaceHistory), or the edited copy this turn sends.
-    manageContext(this.loop, this.base, conversation.model);
+    manageContext(this.loop, this.base, conversation.model, this.racing);
     return this.base;
   }
 

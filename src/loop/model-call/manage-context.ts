@@ -11,6 +11,7 @@
  */
 import { withoutServerCompaction } from "../../compaction/server-compaction-view";
 import { totalInputTokens } from "../../cost/usage";
+import { withoutWithdrawnTurns } from "../../history/withdrawn-turns";
 import type { ModelMessage } from "../../messages/types";
 import { applyContextEdits, estimateRequestTokens } from "../../model/context-editing";
 import type { CompactEdit, ContextEdits } from "../../model/context-management";
@@ -22,9 +23,18 @@ import type { ModelOutcome } from "./model-outcome";
 import { recordUsage } from "./record-usage";
 
 /** Puts this turn's messages (edited or not) and edits on `base`, the main request's fields. */
-export function manageContext(loop: LoopContext<unknown>, base: RequestBase, model: string): void {
+export function manageContext(
+  loop: LoopContext<unknown>,
+  base: RequestBase,
+  model: string,
+  keepUnchecked = false,
+): void {
   const { conversation } = loop;
-  const history = conversation.history.messages;
+  const stored = conversation.history.messages;
+  // Turns a guardrail withdrew stay in history and are never sent.
+  const history = conversation.withdrawn.holds(stored)
+    ? withoutWithdrawnTurns(stored, keepUnchecked)
+    : stored;
   const management = loop.config.context.management;
   const state = conversation.context;
   const compact = serverCompaction(loop);

@@ -7,6 +7,7 @@
 import { totalInputTokens } from "../../cost/usage";
 import { HistoryLog } from "../../history/history-log";
 import type { HistoryStore } from "../../history/store";
+import { WithdrawnTracker } from "../../history/withdrawn-turns";
 import type { McpServerStatus } from "../../messages/sdk-messages";
 import type { Usage } from "../../messages/types";
 import { NOOP_TELEMETRY, type Telemetry } from "../../telemetry/telemetry";
@@ -37,6 +38,8 @@ export class Conversation {
   readonly compaction = new CompactionBreaker();
   /** Context management between requests (`contextManagement`, `getContextUsage()`). */
   readonly context = new ContextState();
+  /** Whether history holds turns a guardrail withdrew (never sent), looked up as history grows. */
+  readonly withdrawn = new WithdrawnTracker();
   private currentModel: string;
   private reportedInputTokens: number | undefined;
   private readonly unpricedModels = new Set<string>();

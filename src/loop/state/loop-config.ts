@@ -5,6 +5,7 @@
  * @module
  */
 import type { ModelPricing } from "../../cost/pricing";
+import type { GuardrailsByStage } from "../../guardrails/guardrail";
 import type { ToolPattern } from "../../hooks/permissions";
 import type { CanUseTool, Hooks, PermissionMode } from "../../hooks/types";
 import type { ModelRequest, OutputFormat } from "../../model/client";
@@ -169,4 +170,8 @@ export interface LoopConfig<T> {
   readonly secrets: readonly string[];
   /** `Date.now`, an abortable sleep and `Math.random`, unless a test injects its own. */
   readonly clock: LoopClock;
+  /** The guardrails by stage (`AgentOptions.guardrails`); undefined: none, nothing is checked. */
+  readonly guardrails: GuardrailsByStage | undefined;
+  /** Who answers (`AgentOptions.name`, default `"main"`): named to guardrails, telemetry and history. */
+  readonly agentName: string;
 }

@@ -5,6 +5,7 @@
  */
 import type { ModelPricing } from "../../cost/pricing";
 import { CostLedger, type SpendSink } from "../../cost/usage";
+import type { StageDecision } from "../../guardrails/run-guardrails";
 import type { PermissionDenial, SDKMessage } from "../../messages/sdk-messages";
 import type { StopReason } from "../../messages/types";
 import { NOOP_SPAN, type SpanHandle } from "../../telemetry/telemetry";
@@ -74,6 +75,13 @@ export class QueryState {
   span: SpanHandle = NOOP_SPAN;
   /** The next response continues a text cut at max_tokens: join its text to the result. */
   private joinNextText = false;
+  /** The parallel input guardrails' decision, while the first request races it. */
+  inputCheck: Promise<StageDecision> | undefined = undefined;
+  /**
+   * The stream events of the current request, held back until its response is checked (output or
+   * parallel input guardrails with `includePartialMessages`); undefined when nothing is held.
+   */
+  heldEvents: SDKMessage<unknown>[] | undefined = undefined;
 
   constructor(setup: QuerySetup) {
     this.startedAt = setup.startedAt;

@@ -1,7 +1,7 @@
 /**
  * The timeline's entries as elements: prompts (with their checkpoint ids), model turns (latency,
  * stop reason, tokens, cost, retries and fallback, context edits and tool searches; thinking collapsed), tool calls (input, output or error, duration; a
- * subagent's own conversation nested when its store is known), pauses.
+ * subagent's own conversation nested when its store is known), pauses, guardrail verdicts.
  * @module
  */
 import type { AssistantModelMessage } from "../../messages/types";
@@ -59,6 +59,19 @@ function itemElement(item: TimelineItem, context: TimelineContext): HTMLElement 
       );
     case "turn":
       return turnElement(item, context);
+    case "guardrail": {
+      const { record } = item;
+      const said = record.message ? `: ${record.message}` : "";
+      return el(
+        "div",
+        { class: `guardrail ${record.verdict}`, "data-testid": "guardrail" },
+        el("span", { class: "label", text: `Guardrail ${record.verdict}` }),
+        el("span", { text: `${record.name} (${record.stage})${said}` }),
+        item.withdrawn
+          ? el("span", { class: "muted", text: " · turn withdrawn: never sent to the model again" })
+          : null,
+      );
+    }
   }
 }
 

@@ -7,6 +7,7 @@
 import type {
   AssistantModelMessage,
   ContentBlock,
+  GuardrailRecord,
   ModelMessage,
   ToolResultBlock,
   ToolSearchToolResultBlock,
@@ -28,6 +29,8 @@ export interface ToolCallView {
 export type TimelineItem =
   | { kind: "prompt"; index: number; text: string; createdAt?: string; checkpointId?: string }
   | { kind: "compaction"; index: number; text: string }
+  /** A guardrail's verdict about the message at `index`; `withdrawn`: its turn is never sent again. */
+  | { kind: "guardrail"; index: number; record: GuardrailRecord; withdrawn: boolean }
   | {
       kind: "turn";
       index: number;
@@ -53,36 +56,59 @@ export function timelineOf(messages: readonly ModelMessage[], from: number): Tim
   let turn = 0;
   messages.forEach((message, offset) => {
     const index = from + offset;
-    if (message.role === "assistant") {
-      const next = messages[offset + 1];
-      const calls = toolCallsOf(message, next);
-      const toolMs = calls.reduce((sum, view) => sum + (view.durationMs ?? 0), 0);
-      items.push({ kind: "turn", index, number: ++turn, message, calls, toolMs, events: eventsOf(message) });
-      return;
-    }
-    const pending = (message as { pending_approvals?: Array<{ tool_use_id: string; name: string }> })
-      .pending_approvals;
-    if (Array.isArray(pending)) {
-      items.push({ kind: "pause", index, pending });
-      return;
-    }
-    if (typeof message.content === "string") {
-      if (message.content.startsWith(COMPACTION_NOTE))
-        items.push({ kind: "compaction", index, text: message.content });
-      else items.push(promptItem(index, message.content, message));
-      return;
-    }
-    const text = message.content
-      .filter((block) => block.type === "text")
-      .map((block) => (block as { text: string }).text);
-    const results = message.content.filter((block) => block.type === "tool_result");
-    const previous = messages[offset - 1];
-    // Results of the previous turn's calls are shown with the calls; others (the first message of the window) as a note.
-    if (results.length > 0 && previous?.role !== "assistant")
-      items.push({ kind: "note", index, text: `${results.length} tool result(s) of an earlier turn` });
-    if (text.length > 0) items.push(promptItem(index, text.join("\n"), message));
+    timelineEntries(items, messages, message, offset, index, () => ++turn);
+    const record = message.meta?.guardrail;
+    if (record)
+      items.push({ kind: "guardrail", index, record, withdrawn: message.meta?.withdrawn !== undefined });
   });
   return items;
+}
+
+/** The items of one message. */
+function timelineEntries(
+  items: TimelineItem[],
+  messages: readonly ModelMessage[],
+  message: ModelMessage,
+  offset: number,
+  index: number,
+  nextTurn: () => number,
+): void {
+  if (message.role === "assistant") {
+    const next = messages[offset + 1];
+    const calls = toolCallsOf(message, next);
+    const toolMs = calls.reduce((sum, view) => sum + (view.durationMs ?? 0), 0);
+    items.push({
+      kind: "turn",
+      index,
+      number: nextTurn(),
+      message,
+      calls,
+      toolMs,
+      events: eventsOf(message),
+    });
+    return;
+  }
+  const pending = (message as { pending_approvals?: Array<{ tool_use_id: string; name: string }> })
+    .pending_approvals;
+  if (Array.isArray(pending)) {
+    items.push({ kind: "pause", index, pending });
+    return;
+  }
+  if (typeof message.content === "string") {
+    if (message.content.startsWith(COMPACTION_NOTE))
+      items.push({ kind: "compaction", index, text: message.content });
+    else items.push(promptItem(index, message.content, message));
+    return;
+  }
+  const text = message.content
+    .filter((block) => block.type === "text")
+    .map((block) => (block as { text: string }).text);
+  const results = message.content.filter((block) => block.type === "tool_result");
+  const previous = messages[offset - 1];
+  // Results of the previous turn's calls are shown with the calls; others (the first message of the window) as a note.
+  if (results.length > 0 && previous?.role !== "assistant")
+    items.push({ kind: "note", index, text: `${results.length} tool result(s) of an earlier turn` });
+  if (text.length > 0) items.push(promptItem(index, text.join("\n"), message));
 }
 
 function promptItem(index: number, text: string, message: ModelMessage): TimelineItem {
