@@ -197,6 +197,8 @@ describe("the studio never answers bad input with 500", () => {
         ["POST", "/api/approvals"],
         ["POST", "/api/fork"],
         ["GET", "/api/nothing"],
+        ["GET", "/api/evals"],
+        ["GET", "/api/eval-run"],
         ["DELETE", "/api/conversation"],
         ["GET", "/"],
         ["POST", "/"],
