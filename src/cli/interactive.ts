@@ -70,7 +70,7 @@ export async function runInteractiveSession(context: ReplContext, banner: string
       if (code === EXIT_APPROVAL_REQUIRED) return terminal ? EXIT_SUCCESS : code; // left unanswered again
     }
     for (;;) {
-      if (closed) break;
+      if (terminal && closed) break; // piped input closes early, its lines still queued
       if (terminal) readline.prompt();
       const next = await lines.next();
       if (next.done) break;

@@ -108,8 +108,11 @@ describe("the published tarball", () => {
     // search, checkpoints, the tutorial and recipes pages in two languages): 971 KB packed, 3.4 MB
     // unpacked, 214 files; a source map or a second command would add several hundred KB more.
     // With the round's second half (streaming tool execution, server compaction, run claims,
-    // windowed reads, fleet redaction, their docs in two languages): 1,058 KB packed.
-    expect(packed.size).toBeLessThan(1_150_000);
+    // windowed reads, fleet redaction, their docs in two languages): 1,058 KB packed. The fourth
+    // round (agent-lattice/evals and the eval command, guardrails, durable tools, MCP OAuth and
+    // resources, the mock-server command, their docs in two languages and the studio's eval view):
+    // 1,279 KB packed, measured.
+    expect(packed.size).toBeLessThan(1_400_000);
   });
 
   it("the command is ESM, starts with a shebang and loads no optional peer at start", () => {
