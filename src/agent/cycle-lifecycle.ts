@@ -65,5 +65,5 @@ export function cycleLifecycle(host: CycleHost, query: AgentQuery, use: GuardUse
 async function stopEarly(conversation: Conversation, query: AgentQuery): Promise<void> {
   query.state.signals.cancel();
   const closing = closeDanglingToolUses(conversation.history.messages);
-  if (closing) await conversation.history.append(closing)?.catch(() => {});
+  if (closing) await conversation.history.append(closing).catch(() => {});
 }
