@@ -17,8 +17,7 @@ export async function recordAndHandOver(
 ): Promise<void> {
   const history = loop.conversation.history;
   const entry = history.record(message);
-  const writing = history.save(entry);
-  if (writing) await writing; // no store: nothing to wait for, and no tick spent on it
+  await history.save(entry);
   if (entry.role === "assistant") query.outgoing.handOver({ type: "assistant", message: entry });
   else query.outgoing.handOver({ type: "user", message: entry as typeof entry & UserModelMessage });
 }
