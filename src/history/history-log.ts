@@ -137,7 +137,7 @@ export class HistoryLog {
 
   /** Whether store notices wait to be taken. */
   hasNotices(): boolean {
-    return this.writer !== undefined && this.writer.hasNotices();
+    return this.writer?.hasNotices() === true;
   }
 
   /** Store failures reported since the last call, as system messages. */

@@ -165,7 +165,8 @@ export class HistoryWriter {
    */
   private async saveWholeHistory(): Promise<void> {
     const version = this.memory.version;
-    if ((await this.replace([...this.memory.messages], 0)) && this.memory.version === version) this.unsaved = false;
+    const written = await this.replace([...this.memory.messages], 0);
+    if (written && this.memory.version === version) this.unsaved = false;
   }
 
   private async replaceNow(messages: ModelMessage[], kept: number): Promise<boolean> {
