@@ -1,7 +1,7 @@
 /**
  * One task at a time: a task starts once every task queued before it has settled, whatever its
- * outcome. The mutex of the history stores' writes, the memory tool's changes and the checkpoint
- * recorder — one helper instead of a promise chain written out in each.
+ * outcome. The mutex of the history stores' writes, the memory tool's changes, the checkpoint
+ * recorder and the MCP token file's changes — one helper instead of a promise chain written out in each.
  * @module
  */
 

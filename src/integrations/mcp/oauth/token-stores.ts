@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import { chmod, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { InvalidOptionError } from "../../../errors";
+import { SerialQueue } from "../../../shared/serial-queue";
 import type { McpStoredCredentials, McpTokenStore } from "./auth-options";
 
 /** The Redis commands the store uses (an `ioredis` client fits). */
@@ -80,7 +81,7 @@ function parse(text: unknown): McpStoredCredentials | undefined {
 
 /** A JSON file of every key's credentials, rewritten whole (temporary file, then rename). */
 function fileTokenStore(path: string): McpTokenStore {
-  let queue: Promise<unknown> = Promise.resolve();
+  const writes = new SerialQueue();
   const readAll = async (): Promise<Record<string, McpStoredCredentials>> => {
     try {
       return JSON.parse(await readFile(path, "utf8"));
@@ -90,7 +91,7 @@ function fileTokenStore(path: string): McpTokenStore {
     }
   };
   const change = (edit: (all: Record<string, McpStoredCredentials>) => void) => {
-    const next = queue.then(async () => {
+    return writes.run(async () => {
       const all = await readAll();
       edit(all);
       await mkdir(dirname(path), { recursive: true, mode: 0o700 });
@@ -102,8 +103,6 @@ function fileTokenStore(path: string): McpTokenStore {
         throw error;
       });
     });
-    queue = next.catch(() => {});
-    return next;
   };
   return {
     load: async (key) => (await readAll())[key],
