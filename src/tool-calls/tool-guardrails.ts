@@ -13,8 +13,6 @@ import type { ToolResultBlock, ToolUseBlock } from "../messages/types";
 import { errorOutcome, type ToolCallOutcome, toolResultText } from "../tools/tool-output";
 import type { ClearedCall, ToolGuardrails, ToolRuntime } from "./tool-runtime";
 
-export type { ToolGuardrails } from "./tool-runtime";
-
 /**
  * The `tool_input` guardrails on a cleared call: the call as it will run (redacted, if asked), or
  * the error outcome that answers it unrun.

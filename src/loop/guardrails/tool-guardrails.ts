@@ -5,7 +5,8 @@
  */
 import { errorResultsFor } from "../../history/dangling";
 import type { ToolUseBlock, UserModelMessage } from "../../messages/types";
-import { stoppedMessage, type ToolGuardrails } from "../../tool-calls/tool-guardrails";
+import { stoppedMessage } from "../../tool-calls/tool-guardrails";
+import type { ToolGuardrails } from "../../tool-calls/tool-runtime";
 import type { LoopContext } from "../state/loop-context";
 import type { QueryState } from "../state/query-state";
 import { failOpenNotice, stageContext } from "./stage-context";
