@@ -7,6 +7,7 @@
  * it (bench/README.md, "Tool search"), and the root entry stays free of another dependency.
  * @module
  */
+import { queryShapes } from "./query-shapes";
 import { hyphenatedWords, isStopWord, plainWords, searchWords, stem, stopWordPairs } from "./search-words";
 import { longestKey, type SynonymTable, synonymTable, type ToolSearchSynonyms } from "./tool-synonyms";
 
@@ -44,20 +45,40 @@ const VERBS = new Set(
     .map(stem),
 );
 
-/** A query asking what, which or who: it asks to list or get something. */
-const QUESTION = /^\s*(?:what|which|who)\b/i;
-const QUESTION_SYNONYMS = [["list"], ["get"]];
+/** How much an entity shape's words count (see query-shapes.ts). */
+const SHAPE_WEIGHT = 0.5;
+/**
+ * A query that asks rather than tells (`what's on my calendar`, `did the build pass?`, `any emails
+ * from…`): it wants a tool that reads — lists, gets, searches — more than one that changes things.
+ */
+const QUESTION =
+  /^\s*(?:what|which|who|whose|where|when|how|why|is|are|am|was|were|did|do|does|has|have|any)\b|\?\s*$/i;
+/** How much more a reading tool scores for a question. */
+const QUESTION_BOOST = 1.3;
+/** Leading name words of tools that read, not change: a question favours them. */
+const READ_VERBS = new Set(
+  (
+    "list get search read query describe find show lookup look check explain view fetch count " +
+    "download export report browse inspect status"
+  )
+    .split(" ")
+    .map(stem),
+);
 
 /** One part of a query: its own words, and the words of each synonym it stands for. */
 interface QuerySlot {
   words: readonly string[];
   synonyms: readonly (readonly string[])[];
+  /** How much a synonym's match counts. @default SYNONYM_WEIGHT */
+  weight?: number;
 }
 
 interface IndexedTool {
   name: string;
   /** Its service words (see {@link namespaceOf}). */
   namespace: readonly string[];
+  /** Whether its name's action is one that reads (see {@link READ_VERBS}). */
+  reads: boolean;
   /** Its length, weighted: the BM25 length normalisation is worked out once the average is known. */
   length: number;
   /** K1 × (1 − B + B × length / average length). */
@@ -103,6 +124,7 @@ export class ToolRanker {
       this.tools.push({
         name: tool.name,
         namespace: [...namespaceOf(tool.name, namespaces)],
+        reads: READ_VERBS.has(actionOf(tool.name, namespaces)),
         length,
         norm: 0,
       });
@@ -125,7 +147,8 @@ export class ToolRanker {
     for (const slot of slots) {
       const inSlot: number[] = [];
       this.scoreWords(slot.words, 1, scratch, inSlot);
-      for (const synonym of slot.synonyms) this.scoreWords(synonym, SYNONYM_WEIGHT, scratch, inSlot);
+      for (const synonym of slot.synonyms)
+        this.scoreWords(synonym, slot.weight ?? SYNONYM_WEIGHT, scratch, inSlot);
       for (const index of inSlot) {
         if (total[index] === 0) matched.push(index);
         total[index]! += scratch.best[index]!;
@@ -133,14 +156,12 @@ export class ToolRanker {
       }
     }
     const named = namedWords(query, slots);
+    const question = QUESTION.test(query);
     const top: Ranked[] = [];
     for (const index of matched) {
       const tool = this.tools[index]!;
-      insertRanked(
-        top,
-        { tool, score: total[index]!, named: tool.namespace.some((word) => named.has(word)) },
-        limit,
-      );
+      const score = question && tool.reads ? total[index]! * QUESTION_BOOST : total[index]!;
+      insertRanked(top, { tool, score, named: tool.namespace.some((word) => named.has(word)) }, limit);
     }
     return top.map(({ tool, score }) => ({ name: tool.name, score }));
   }
@@ -199,7 +220,8 @@ export class ToolRanker {
     }
     for (const word of [...hyphenatedWords(query), ...stopWordPairs(words)])
       if (this.postings.has(word)) slots.push({ words: [word], synonyms: [] });
-    if (QUESTION.test(query)) slots.push({ words: [], synonyms: QUESTION_SYNONYMS });
+    for (const shape of queryShapes(query))
+      slots.push({ words: [], synonyms: shape.alternatives, weight: SHAPE_WEIGHT });
     return slots;
   }
 }
@@ -243,6 +265,14 @@ function sharedPrefixes(tools: readonly RankedTool[]): Set<string> {
   return new Set(
     [...counts].filter(([prefix, count]) => count > 1 && !VERBS.has(stem(prefix))).map(([prefix]) => prefix),
   );
+}
+
+/** The stemmed first word of a tool's name after its service (`github_list_pulls` → `list`). */
+function actionOf(name: string, shared: ReadonlySet<string>): string {
+  let rest = name.replace(/^mcp__.+?__/, "");
+  const prefix = firstSegment(rest);
+  if (prefix !== undefined && shared.has(prefix)) rest = rest.slice(prefix.length + 1);
+  return stem(plainWords(rest)[0] ?? "");
 }
 
 function firstSegment(name: string): string | undefined {

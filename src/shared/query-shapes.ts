@@ -1,0 +1,119 @@
+/**
+ * Entity shapes in a tool-search query: things a model pastes into a search that are not words a
+ * tool is described with, but say which kind of tool is meant — a `#channel`, an `ABC-123` issue
+ * key, an email address, a phone number, an amount of money, a `20% off`, a date in the future or
+ * the past, a duration, a file path, a version tag. Each shape stands for the words tools that take
+ * such a value are described or have input fields with (`#eng` → channel, `PROJ-7` → issue,
+ * ticket), matched at a lower weight than the query's own words. Detected on the text as written,
+ * before it is cut into words, and kept small: shapes that are common across APIs, never the words
+ * of one catalog.
+ * @module
+ */
+import { isStopWord, plainWords, stem } from "./search-words";
+
+/** One detected shape: the alternatives it stands for (stemmed words; the best one counts). */
+export interface QueryShape {
+  /** Its name, for tests and explanations: `channel`, `issue-key`, `email`… */
+  kind: string;
+  alternatives: readonly (readonly string[])[];
+}
+
+interface ShapeRule {
+  kind: string;
+  pattern: RegExp;
+  means: readonly string[];
+}
+
+const WEEKDAY = "(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?";
+const MONTH =
+  "(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)";
+
+/**
+ * The shapes, most specific first. `means` lists alternatives: words tools use for what takes such
+ * a value (a phrase of several words is one alternative, matched as a whole).
+ */
+const RULES: readonly ShapeRule[] = [
+  // `#general`, `#eng-alerts` (a chat channel), not `#42` (a number)
+  { kind: "channel", pattern: /(?:^|[\s(])#[a-z][\w-]*/i, means: ["channel"] },
+  // `#42`, `PR #311`: an issue, pull request or ticket number
+  { kind: "number-ref", pattern: /(?:^|[\s(])#\d+\b/, means: ["issue", "ticket", "pull request"] },
+  // `ABC-123`, `PROJ-7`: an issue tracker's key
+  { kind: "issue-key", pattern: /\b[A-Z][A-Z0-9]{1,9}-\d+\b/, means: ["issue", "ticket"] },
+  { kind: "email", pattern: /\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/, means: ["email", "address", "recipient"] },
+  { kind: "mention", pattern: /(?:^|\s)@[a-z][\w.-]*\b(?!\.[a-z])/i, means: ["user", "member", "author"] },
+  { kind: "url", pattern: /\b(?:https?|s3|gs|ftp):\/\/\S+/i, means: ["url", "link"] },
+  {
+    kind: "path",
+    pattern:
+      /(?:\b[\w-]+\/[\w./-]*[\w-]|\b[\w-]+\.(?:pdf|png|jpe?g|gif|csv|tsv|txt|md|json|ya?ml|xml|gz|zip|tar|docx?|xlsx?|pptx?|log|sql|html?|js|ts|py|go|rs|java|sh)\b)/i,
+    means: ["file", "document", "object", "path"],
+  },
+  {
+    kind: "phone",
+    pattern: /(?:^|\s)\+?\d{1,3}[\s.-]?\(?\d{2,4}\)?[\s.-]?\d{3,4}[\s.-]?\d{3,4}\b/,
+    means: ["phone number"],
+  },
+  {
+    kind: "discount",
+    pattern: /\d\s?(?:%|percent)\s+off\b|\b(?:promo|discount|coupon)\s+code\b/i,
+    means: ["discount", "coupon"],
+  },
+  {
+    kind: "money",
+    pattern: /[$€£¥]\s?\d|\b\d+(?:[.,]\d+)?\s?(?:usd|eur|gbp|dollars?|euros?|bucks)\b/i,
+    means: ["payment", "amount", "price", "charge"],
+  },
+  { kind: "percent", pattern: /\d\s?(?:%|percent)(?!\s+off)/i, means: ["threshold", "percent", "rate"] },
+  { kind: "version", pattern: /\bv\d+(?:\.\d+)+\b/i, means: ["release", "version", "tag"] },
+  {
+    kind: "age",
+    pattern: /\b(?:older|newer)\s+than\s+\d+|\bafter\s+\d+\s+(?:days?|weeks?|months?|years?)\b/i,
+    means: ["expire", "old", "lifecycle", "retention"],
+  },
+  {
+    kind: "duration",
+    pattern: /\b\d+(?:\.\d+)?\s?(?:h|hrs?|hours?|m|mins?|minutes?|d|days?|weeks?)\b(?!\s+ago)/i,
+    means: ["time spent", "duration", "time"],
+  },
+  {
+    kind: "future",
+    pattern: new RegExp(
+      `\\b(?:tomorrow|tonight|next\\s+(?:week|month|year|${WEEKDAY})|later\\s+today|(?:on|by|until|for|to)\\s+${WEEKDAY}|` +
+        `(?:at|by)\\s+\\d{1,2}(?::\\d{2})?\\s?(?:am|pm)?|\\d{1,2}(?::\\d{2})?\\s?(?:am|pm)|(?:on|by)\\s+${MONTH}\\s+\\d{1,2})\\b`,
+      "i",
+    ),
+    means: ["schedule", "later", "time", "date"],
+  },
+  {
+    kind: "past",
+    pattern: new RegExp(
+      `\\b(?:yesterday|today|this\\s+(?:morning|afternoon|week|month)|last\\s+(?:night|week|month|year|hour|${WEEKDAY})|` +
+        `\\d+\\s+(?:hours?|days?|weeks?)\\s+ago|since\\s+(?:${WEEKDAY}|${MONTH}|yesterday|\\d)|lately|recently)\\b`,
+      "i",
+    ),
+    means: ["recent", "history", "date"],
+  },
+  {
+    kind: "status",
+    pattern: /\b(?:(?:to|as|into)\s+(?:done|to\s?do|blocked|closed|backlog)|in\s+(?:progress|review|qa))\b/i,
+    means: ["status", "workflow", "stage"],
+  },
+];
+
+/** A shape's alternatives compiled once: each phrase's stemmed words. */
+const COMPILED = RULES.map((rule) => ({
+  ...rule,
+  alternatives: rule.means.map((phrase) =>
+    plainWords(phrase)
+      .filter((word) => !isStopWord(word))
+      .map(stem),
+  ),
+}));
+
+/** The shapes found in `query`, each once, in the order of {@link RULES}. */
+export function queryShapes(query: string): QueryShape[] {
+  const shapes: QueryShape[] = [];
+  for (const { kind, pattern, alternatives } of COMPILED)
+    if (pattern.test(query)) shapes.push({ kind, alternatives });
+  return shapes;
+}
