@@ -16,13 +16,22 @@ export interface QueryShape {
   /** Its name, for tests and explanations: `channel`, `issue-key`, `email`… */
   kind: string;
   alternatives: readonly (readonly string[])[];
+  /** How much a match of its words counts against a query word's own. */
+  weight: number;
 }
 
 interface ShapeRule {
   kind: string;
   pattern: RegExp;
   means: readonly string[];
+  /** {@link CLEAR} or {@link HINT}. @default CLEAR */
+  weight?: number;
 }
+
+/** The weight of a shape that says plainly what it is: `#eng`, `PROJ-7`, `ann@example.com`, `$40`. */
+const CLEAR = 0.7;
+/** The weight of a shape that only hints: a date, a duration, a percentage, a question's first word. */
+const HINT = 0.4;
 
 const WEEKDAY = "(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?";
 const MONTH =
@@ -63,7 +72,12 @@ const RULES: readonly ShapeRule[] = [
     pattern: /[$€£¥]\s?\d|\b\d+(?:[.,]\d+)?\s?(?:usd|eur|gbp|dollars?|euros?|bucks)\b/i,
     means: ["payment", "amount", "price", "charge"],
   },
-  { kind: "percent", pattern: /\d\s?(?:%|percent)(?!\s+off)/i, means: ["threshold", "percent", "rate"] },
+  {
+    kind: "percent",
+    pattern: /\d\s?(?:%|percent)(?!\s+off)/i,
+    means: ["threshold", "percent", "rate"],
+    weight: HINT,
+  },
   { kind: "version", pattern: /\bv\d+(?:\.\d+)+\b/i, means: ["release", "version", "tag"] },
   {
     kind: "age",
@@ -74,6 +88,7 @@ const RULES: readonly ShapeRule[] = [
     kind: "duration",
     pattern: /\b\d+(?:\.\d+)?\s?(?:h|hrs?|hours?|m|mins?|minutes?|d|days?|weeks?)\b(?!\s+ago)/i,
     means: ["time spent", "duration", "time"],
+    weight: HINT,
   },
   {
     kind: "future",
@@ -82,7 +97,8 @@ const RULES: readonly ShapeRule[] = [
         `(?:at|by)\\s+\\d{1,2}(?::\\d{2})?\\s?(?:am|pm)?|\\d{1,2}(?::\\d{2})?\\s?(?:am|pm)|(?:on|by)\\s+${MONTH}\\s+\\d{1,2})\\b`,
       "i",
     ),
-    means: ["schedule", "later", "time", "date"],
+    means: ["schedule", "later", "date"],
+    weight: HINT,
   },
   {
     kind: "past",
@@ -92,17 +108,35 @@ const RULES: readonly ShapeRule[] = [
       "i",
     ),
     means: ["recent", "history", "date"],
+    weight: HINT,
   },
   {
     kind: "status",
     pattern: /\b(?:(?:to|as|into)\s+(?:done|to\s?do|blocked|closed|backlog)|in\s+(?:progress|review|qa))\b/i,
     means: ["status", "workflow", "stage"],
   },
+  // what a question's first word asks for
+  { kind: "why", pattern: /^\s*why\b/i, means: ["explain", "diagnose", "reason"], weight: HINT },
+  {
+    kind: "how-much",
+    pattern: /^\s*how\s+(?:much|many)\b/i,
+    means: ["count", "total", "size", "balance"],
+    weight: HINT,
+  },
+  {
+    kind: "who",
+    pattern: /^\s*who(?:'s|\s+is|\s+are)?\b/i,
+    means: ["user", "member", "people"],
+    weight: HINT,
+  },
+  { kind: "when", pattern: /^\s*when\b/i, means: ["time", "date", "schedule"], weight: HINT },
+  { kind: "where", pattern: /^\s*where\b/i, means: ["location", "path"], weight: HINT },
 ];
 
 /** A shape's alternatives compiled once: each phrase's stemmed words. */
 const COMPILED = RULES.map((rule) => ({
   ...rule,
+  weight: rule.weight ?? CLEAR,
   alternatives: rule.means.map((phrase) =>
     plainWords(phrase)
       .filter((word) => !isStopWord(word))
@@ -113,7 +147,7 @@ const COMPILED = RULES.map((rule) => ({
 /** The shapes found in `query`, each once, in the order of {@link RULES}. */
 export function queryShapes(query: string): QueryShape[] {
   const shapes: QueryShape[] = [];
-  for (const { kind, pattern, alternatives } of COMPILED)
-    if (pattern.test(query)) shapes.push({ kind, alternatives });
+  for (const { kind, pattern, alternatives, weight } of COMPILED)
+    if (pattern.test(query)) shapes.push({ kind, alternatives, weight });
   return shapes;
 }

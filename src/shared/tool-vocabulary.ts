@@ -61,7 +61,13 @@ export const ONE_WAY: Readonly<Record<string, readonly string[]>> = {
   start: ["create"],
   generate: ["create"],
   register: ["create"],
-  book: ["create", "schedule"],
+  book: ["create", "reserve"],
+  // kinds of meeting: what a calendar's events are called
+  standup: ["meeting", "event"],
+  retro: ["meeting", "event"],
+  interview: ["meeting", "event"],
+  offsite: ["meeting", "event"],
+  sync: ["meeting", "event"],
   // reading: the verbs of "let me see it"
   see: ["view", "list", "get"],
   "pull up": ["get", "read"],
