@@ -84,9 +84,26 @@ const RULES: readonly ShapeRule[] = [
     pattern: /\b(?:older|newer)\s+than\s+\d+|\bafter\s+\d+\s+(?:days?|weeks?|months?|years?)\b/i,
     means: ["expire", "old", "lifecycle", "retention"],
   },
+  // 🎉, :tada:, 👍: an emoji to react with
+  {
+    kind: "emoji",
+    pattern: /\p{Extended_Pictographic}|(?:^|\s):[a-z0-9_+-]+:(?:\s|$)/u,
+    means: ["reaction", "emoji"],
+  },
+  // p95, p99: a latency percentile
+  { kind: "percentile", pattern: /\bp(?:50|75|90|95|99|999)\b/i, means: ["metric", "latency"] },
+  // "if the error rate goes above 5 %": a condition, which an alert, a rule or a filter watches for
+  {
+    kind: "condition",
+    pattern:
+      /\b(?:if|when(?:ever)?|once)\b.*\b(?:above|below|over|under|exceeds?|drops?|spikes?|reaches|hits|goes)\b/i,
+    means: ["alert", "monitor", "threshold", "rule", "filter"],
+    weight: HINT,
+  },
   {
     kind: "duration",
-    pattern: /\b\d+(?:\.\d+)?\s?(?:h|hrs?|hours?|m|mins?|minutes?|d|days?|weeks?)\b(?!\s+ago)/i,
+    pattern:
+      /\b(?:\d+(?:\.\d+)?\s?(?:h|hrs?|m|mins?|d)|(?:\d+(?:\.\d+)?|an?|one|two|three|four|five|six|ten|fifteen|thirty|ninety)\s(?:hours?|minutes?|days?|weeks?))\b(?!\s+ago)/i,
     means: ["time spent", "duration", "time"],
     weight: HINT,
   },

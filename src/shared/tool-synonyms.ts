@@ -5,7 +5,7 @@
  * "Tool search").
  * @module
  */
-import { isStopWord, plainWords, stem } from "./search-words";
+import { isStopWord, plainWords, stem, stopWordPairs } from "./search-words";
 import { GROUPS, ONE_WAY, TWO_WORD } from "./tool-vocabulary";
 
 /**
@@ -25,10 +25,15 @@ export function phraseKey(phrase: string): string {
   return plainWords(phrase).map(stem).join(" ");
 }
 
+/**
+ * The stemmed words an alternative is matched with: its words but stop words, or, for a particle
+ * phrase (`on call`, `look up`), the pair as tools' texts index it.
+ */
 function alternative(phrase: string): string[] {
-  return plainWords(phrase)
-    .filter((word) => !isStopWord(word))
-    .map(stem);
+  const words = plainWords(phrase);
+  const pairs = words.length === 2 ? stopWordPairs(words) : [];
+  if (pairs.length > 0 && words.some(isStopWord)) return pairs;
+  return words.filter((word) => !isStopWord(word)).map(stem);
 }
 
 function addEntry(table: Map<string, string[][]>, key: string, values: readonly string[]): void {
