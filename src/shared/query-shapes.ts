@@ -26,6 +26,11 @@ interface ShapeRule {
   means: readonly string[];
   /** {@link CLEAR} or {@link HINT}. @default CLEAR */
   weight?: number;
+  /**
+   * Whether the text it matched is a value, not words to search with: `#incidents` is a channel,
+   * not the incidents of a tool; `billing@acme.com` no billing. @default true for a CLEAR shape
+   */
+  consumes?: boolean;
 }
 
 /** The weight of a shape that says plainly what it is: `#eng`, `PROJ-7`, `ann@example.com`, `$40`. */
@@ -64,7 +69,8 @@ const RULES: readonly ShapeRule[] = [
   },
   {
     kind: "discount",
-    pattern: /\d\s?(?:%|percent)\s+off\b|\b(?:promo|discount|coupon)\s+code\b/i,
+    pattern:
+      /\d\s?(?:%|percent)\s+off(?:\s+(?:code|coupon|voucher))?\b|\b(?:promo|discount|coupon)\s+code\b/i,
     means: ["discount", "coupon"],
   },
   {
@@ -83,6 +89,7 @@ const RULES: readonly ShapeRule[] = [
     kind: "age",
     pattern: /\b(?:older|newer)\s+than\s+\d+|\bafter\s+\d+\s+(?:days?|weeks?|months?|years?)\b/i,
     means: ["expire", "old", "lifecycle", "retention"],
+    consumes: false,
   },
   // 🎉, :tada:, 👍: an emoji to react with
   {
@@ -111,7 +118,7 @@ const RULES: readonly ShapeRule[] = [
     kind: "future",
     pattern: new RegExp(
       `\\b(?:tomorrow|tonight|next\\s+(?:week|month|year|${WEEKDAY})|later\\s+today|(?:on|by|until|for|to)\\s+${WEEKDAY}|` +
-        `(?:at|by)\\s+\\d{1,2}(?::\\d{2})?\\s?(?:am|pm)?|\\d{1,2}(?::\\d{2})?\\s?(?:am|pm)|(?:on|by)\\s+${MONTH}\\s+\\d{1,2})\\b`,
+        `(?:at|by)\\s+(?:[01]?\\d|2[0-3])(?::\\d{2})?(?!\\s?%)\\s?(?:am|pm)?|\\d{1,2}(?::\\d{2})?\\s?(?:am|pm)|(?:on|by)\\s+${MONTH}\\s+\\d{1,2})\\b`,
       "i",
     ),
     means: ["schedule", "later", "date"],
@@ -131,6 +138,7 @@ const RULES: readonly ShapeRule[] = [
     kind: "status",
     pattern: /\b(?:(?:to|as|into)\s+(?:done|to\s?do|blocked|closed|backlog)|in\s+(?:progress|review|qa))\b/i,
     means: ["status", "workflow", "stage"],
+    consumes: false,
   },
   // what a question's first word asks for
   { kind: "why", pattern: /^\s*why\b/i, means: ["explain", "diagnose", "reason"], weight: HINT },
@@ -150,21 +158,43 @@ const RULES: readonly ShapeRule[] = [
   { kind: "where", pattern: /^\s*where\b/i, means: ["location", "path"], weight: HINT },
 ];
 
-/** A shape's alternatives compiled once: each phrase's stemmed words. */
-const COMPILED = RULES.map((rule) => ({
-  ...rule,
-  weight: rule.weight ?? CLEAR,
-  alternatives: rule.means.map((phrase) =>
-    plainWords(phrase)
-      .filter((word) => !isStopWord(word))
-      .map(stem),
-  ),
-}));
+/** A shape's alternatives compiled once: each phrase's stemmed words; a global copy of a consuming pattern. */
+const COMPILED = RULES.map((rule) => {
+  const weight = rule.weight ?? CLEAR;
+  const consumes = rule.consumes ?? weight === CLEAR;
+  return {
+    ...rule,
+    weight,
+    everywhere: consumes ? new RegExp(rule.pattern.source, `${rule.pattern.flags}g`) : undefined,
+    alternatives: rule.means.map((phrase) =>
+      plainWords(phrase)
+        .filter((word) => !isStopWord(word))
+        .map(stem),
+    ),
+  };
+});
 
-/** The shapes found in `query`, each once, in the order of {@link RULES}. */
-export function queryShapes(query: string): QueryShape[] {
+/** What {@link readShapes} finds in a query. */
+export interface ReadShapes {
+  /** The shapes found, each once, in the order of the rules. */
+  shapes: QueryShape[];
+  /** The query with the values the shapes stand for blanked out: the words left to search with. */
+  rest: string;
+}
+
+/** The shapes found in `query`, and what is left of it once their values are taken out. */
+export function readShapes(query: string): ReadShapes {
   const shapes: QueryShape[] = [];
-  for (const { kind, pattern, alternatives, weight } of COMPILED)
-    if (pattern.test(query)) shapes.push({ kind, alternatives, weight });
-  return shapes;
+  let rest = query;
+  for (const { kind, pattern, alternatives, weight, everywhere } of COMPILED) {
+    if (!pattern.test(query)) continue;
+    shapes.push({ kind, alternatives, weight });
+    if (everywhere) rest = rest.replace(everywhere, (value) => " ".repeat(value.length));
+  }
+  return { shapes, rest };
+}
+
+/** The shapes found in `query`, each once, in the order of the rules. */
+export function queryShapes(query: string): QueryShape[] {
+  return readShapes(query).shapes;
 }

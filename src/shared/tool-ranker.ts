@@ -7,7 +7,7 @@
  * it (bench/README.md, "Tool search"), and the root entry stays free of another dependency.
  * @module
  */
-import { queryShapes } from "./query-shapes";
+import { readShapes } from "./query-shapes";
 import { hyphenatedWords, isStopWord, plainWords, searchWords, stem, stopWordPairs } from "./search-words";
 import { longestKey, type SynonymTable, synonymTable, type ToolSearchSynonyms } from "./tool-synonyms";
 
@@ -225,7 +225,8 @@ export class ToolRanker {
 
   /** The query cut into slots: synonym phrases (longest first), then single words. */
   private slots(query: string): QuerySlot[] {
-    const words = plainWords(query);
+    const { shapes, rest } = readShapes(query);
+    const words = plainWords(rest);
     const stems = words.map(stem);
     const slots: QuerySlot[] = [];
     const apart = new Set<number>();
@@ -254,11 +255,11 @@ export class ToolRanker {
       }
       i += Math.max(taken, 1);
     }
-    for (const word of [...hyphenatedWords(query), ...stopWordPairs(words)])
+    for (const word of [...hyphenatedWords(rest), ...stopWordPairs(words)])
       if (this.postings.has(word)) slots.push({ words: [word], synonyms: [] });
     // A shape adds what the words do not already say: its words the query has are not counted twice.
     const said = new Set(slots.flatMap((slot) => [...slot.words, ...slot.synonyms.flat()]));
-    for (const shape of queryShapes(query)) {
+    for (const shape of shapes) {
       const alternatives = shape.alternatives.filter((words) => !words.every((word) => said.has(word)));
       if (alternatives.length > 0) slots.push({ words: [], synonyms: alternatives, weight: shape.weight });
     }
