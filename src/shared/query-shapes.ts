@@ -24,6 +24,8 @@ interface ShapeRule {
   kind: string;
   pattern: RegExp;
   means: readonly string[];
+  /** What it stands for in a question, when that differs: "what's on tomorrow" asks for a date, not to schedule. */
+  asked?: readonly string[];
   /** {@link CLEAR} or {@link HINT}. @default CLEAR */
   weight?: number;
   /**
@@ -122,6 +124,7 @@ const RULES: readonly ShapeRule[] = [
       "i",
     ),
     means: ["schedule", "later", "date"],
+    asked: ["date"],
     weight: HINT,
   },
   {
@@ -158,19 +161,26 @@ const RULES: readonly ShapeRule[] = [
   { kind: "where", pattern: /^\s*where\b/i, means: ["location", "path"], weight: HINT },
 ];
 
-/** A shape's alternatives compiled once: each phrase's stemmed words; a global copy of a consuming pattern. */
+/** Each phrase's stemmed words. */
+const compile = (phrases: readonly string[]) =>
+  phrases.map((phrase) =>
+    plainWords(phrase)
+      .filter((word) => !isStopWord(word))
+      .map(stem),
+  );
+
+/** A shape's alternatives compiled once; a global copy of a consuming pattern. */
 const COMPILED = RULES.map((rule) => {
   const weight = rule.weight ?? CLEAR;
   const consumes = rule.consumes ?? weight === CLEAR;
+  const alternatives = compile(rule.means);
   return {
-    ...rule,
+    kind: rule.kind,
+    pattern: rule.pattern,
     weight,
     everywhere: consumes ? new RegExp(rule.pattern.source, `${rule.pattern.flags}g`) : undefined,
-    alternatives: rule.means.map((phrase) =>
-      plainWords(phrase)
-        .filter((word) => !isStopWord(word))
-        .map(stem),
-    ),
+    alternatives,
+    asked: rule.asked ? compile(rule.asked) : alternatives,
   };
 });
 
@@ -182,13 +192,16 @@ export interface ReadShapes {
   rest: string;
 }
 
-/** The shapes found in `query`, and what is left of it once their values are taken out. */
-export function readShapes(query: string): ReadShapes {
+/**
+ * The shapes found in `query`, and what is left of it once their values are taken out; `question`
+ * when the query asks rather than tells (a date in it is then what is asked about).
+ */
+export function readShapes(query: string, question = false): ReadShapes {
   const shapes: QueryShape[] = [];
   let rest = query;
-  for (const { kind, pattern, alternatives, weight, everywhere } of COMPILED) {
+  for (const { kind, pattern, alternatives, asked, weight, everywhere } of COMPILED) {
     if (!pattern.test(query)) continue;
-    shapes.push({ kind, alternatives, weight });
+    shapes.push({ kind, alternatives: question ? asked : alternatives, weight });
     if (everywhere) rest = rest.replace(everywhere, (value) => " ".repeat(value.length));
   }
   return { shapes, rest };

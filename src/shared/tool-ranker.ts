@@ -225,7 +225,7 @@ export class ToolRanker {
 
   /** The query cut into slots: synonym phrases (longest first), then single words. */
   private slots(query: string): QuerySlot[] {
-    const { shapes, rest } = readShapes(query);
+    const { shapes, rest } = readShapes(query, QUESTION.test(query));
     const words = plainWords(rest);
     const stems = words.map(stem);
     const slots: QuerySlot[] = [];
