@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { queryShapes } from "../../src/shared/query-shapes";
+import { queryShapes, readShapes } from "../../src/shared/query-shapes";
 
 const kinds = (query: string) => queryShapes(query).map((shape) => shape.kind);
 
@@ -45,6 +45,13 @@ describe("query shapes", () => {
     expect(kinds("why is it slow")).toEqual(["why"]);
     expect(kinds("how many users signed up")).toEqual(["how-much"]);
     expect(kinds("who's on call")).toEqual(["who"]);
+  });
+
+  it("reads a date in a question as what is asked about, and blanks out consumed values", () => {
+    expect(readShapes("send it tomorrow").shapes[0]!.alternatives).toContainEqual(["schedul"]);
+    expect(readShapes("what's on tomorrow", true).shapes[0]!.alternatives).toEqual([["dat"]]);
+    const { rest } = readShapes("tell #incidents about PROJ-7, cc ann@example.com");
+    expect(rest.split(/[^a-z]+/i).filter(Boolean)).toEqual(["tell", "about", "cc"]);
   });
 
   it("weights a plain shape above a hint, and gives stemmed alternatives", () => {
