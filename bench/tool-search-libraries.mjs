@@ -1,4 +1,4 @@
-// Client-side tool search: our ToolRanker beside two well-kept search libraries, on the same two
+// Client-side tool search: our ToolRanker beside two well-kept search libraries, on the same four
 // query sets and the same 150 tools as bench/tool-search-quality.mjs (issue 45, "use a library
 // where it fits better — measure both, keep the better, with its size"):
 //   MiniSearch 7 (BM25+, fields name / description / schema weighted as ours) — as configured out
@@ -6,7 +6,7 @@
 //   wink-bm25-text-search 3 with wink-nlp-utils 2 (BM25F, field weights as ours, its usual
 //     preparation: lower case, tokenize, stop words removed, Porter2 stems, negations)
 //   ToolRanker (what search_tools ranks with)
-// For each: top-1 / top-3 on the tuned and held-out sets, the median time of one search over 1,000
+// For each: top-1 / top-3 on the tuned, held-out, fresh and blind sets, the median time of one search over 1,000
 // tools (index built once), and what it adds to an install (bytes on disk, its dependencies in).
 // The libraries are installed in bench/ only (bench/package.json), never in the package.
 //   npx tsup && (cd bench && npm install) && node bench/tool-search-libraries.mjs
@@ -16,6 +16,8 @@ import { createRequire } from "node:module";
 import { performance } from "node:perf_hooks";
 import MiniSearch from "minisearch";
 import { ToolRanker } from "../dist/index.js";
+import { BLIND_QUERIES } from "./lib/blind-queries.mjs";
+import { FRESH_QUERIES } from "./lib/fresh-queries.mjs";
 import { HELD_OUT_QUERIES } from "./lib/held-out-queries.mjs";
 import { QUERIES, toolCatalog } from "./lib/tool-catalog.mjs";
 
@@ -86,7 +88,7 @@ const rankings = {
 };
 
 const catalog = toolCatalog();
-const sets = { tuned: QUERIES.map(([query, tool]) => ({ query, tool })), heldOut: HELD_OUT_QUERIES };
+const sets = { tuned: QUERIES.map(([query, tool]) => ({ query, tool })), heldOut: HELD_OUT_QUERIES, fresh: FRESH_QUERIES, blind: BLIND_QUERIES };
 
 function quality(rank, queries) {
   let top1 = 0;
@@ -141,14 +143,21 @@ function installedBytes(names) {
 
 const results = {};
 for (const [name, make] of Object.entries(rankings))
-  results[name] = { tuned: quality(make(catalog), sets.tuned), heldOut: quality(make(catalog), sets.heldOut), searchMs: medianSearchMs(make) };
+  results[name] = {
+    tuned: quality(make(catalog), sets.tuned),
+    heldOut: quality(make(catalog), sets.heldOut),
+    fresh: quality(make(catalog), sets.fresh),
+    blind: quality(make(catalog), sets.blind),
+    searchMs: medianSearchMs(make),
+  };
 const sizes = { minisearch: installedBytes(["minisearch"]), wink: installedBytes(["wink-bm25-text-search", "wink-nlp-utils"]) };
 
 if (process.argv.includes("--json")) console.log(JSON.stringify({ results, sizes }, null, 2));
 else {
-  console.log("ranking                                  tuned top-1/top-3   held-out top-1/top-3   search over 1,000 tools");
-  for (const [name, { tuned, heldOut, searchMs }] of Object.entries(results))
-    console.log(`${name.padEnd(40)} ${`${tuned.top1}/${tuned.top3} of ${tuned.queries}`.padEnd(19)} ${`${heldOut.top1}/${heldOut.top3} of ${heldOut.queries}`.padEnd(22)} ${searchMs.toFixed(3)} ms`);
+  const cell = (set) => `${set.top1}/${set.top3} of ${set.queries}`.padEnd(14);
+  console.log("ranking                                  top-1/top-3: tuned  held-out       fresh          blind          search over 1,000 tools");
+  for (const [name, { tuned, heldOut, fresh, blind, searchMs }] of Object.entries(results))
+    console.log(`${name.padEnd(40)} ${cell(tuned)}       ${cell(heldOut)} ${cell(fresh)} ${cell(blind)} ${searchMs.toFixed(3)} ms`);
   for (const [name, size] of Object.entries(sizes))
     console.log(`\n${name}: ${(size.bytes / 1024).toFixed(0)} KiB installed (${size.packages.join(", ")})`);
 }

@@ -7,6 +7,7 @@
  * it (bench/README.md, "Tool search"), and the root entry stays free of another dependency.
  * @module
  */
+import { readShapes } from "./query-shapes";
 import { hyphenatedWords, isStopWord, plainWords, searchWords, stem, stopWordPairs } from "./search-words";
 import { longestKey, type SynonymTable, synonymTable, type ToolSearchSynonyms } from "./tool-synonyms";
 
@@ -44,20 +45,44 @@ const VERBS = new Set(
     .map(stem),
 );
 
-/** A query asking what, which or who: it asks to list or get something. */
-const QUESTION = /^\s*(?:what|which|who)\b/i;
-const QUESTION_SYNONYMS = [["list"], ["get"]];
+/**
+ * A query that asks rather than tells (`what's on my calendar`, `did the build pass?`, `any emails
+ * from…`): it wants a tool that reads — lists, gets, searches — more than one that changes things.
+ */
+const QUESTION =
+  /^\s*(?:what|which|who|whose|where|when|how|why|is|are|am|was|were|did|do|does|has|have|any)\b|\?\s*$/i;
+/** How much more a reading tool scores for a question. */
+const QUESTION_BOOST = 1.3;
+/**
+ * How much a tool's share of the query's slots counts: its score × (slots matched / slots) ^ this,
+ * so that a tool matching most of what is asked beats one matching a single word very well.
+ */
+const COORDINATION = 0.5;
+/** Leading name words of tools that read, not change: a question favours them. */
+const READ_VERBS = new Set(
+  (
+    "list get search read query describe find show lookup look check explain view fetch count " +
+    "download export report browse inspect status"
+  )
+    .split(" ")
+    .map(stem),
+);
 
 /** One part of a query: its own words, and the words of each synonym it stands for. */
 interface QuerySlot {
   words: readonly string[];
   synonyms: readonly (readonly string[])[];
+  /** How much a synonym's match counts. @default SYNONYM_WEIGHT */
+  weight?: number;
 }
 
 interface IndexedTool {
   name: string;
   /** Its service words (see {@link namespaceOf}). */
   namespace: readonly string[];
+  /** Whether its name's action is one that reads (see {@link READ_VERBS}). */
+  reads: boolean;
+
   /** Its length, weighted: the BM25 length normalisation is worked out once the average is known. */
   length: number;
   /** K1 × (1 − B + B × length / average length). */
@@ -103,6 +128,8 @@ export class ToolRanker {
       this.tools.push({
         name: tool.name,
         namespace: [...namespaceOf(tool.name, namespaces)],
+        reads: READ_VERBS.has(actionOf(tool.name, namespaces)),
+
         length,
         norm: 0,
       });
@@ -121,26 +148,28 @@ export class ToolRanker {
     const count = this.tools.length;
     const scratch = { sums: new Float64Array(count), best: new Float64Array(count), touched: [] as number[] };
     const total = new Float64Array(count);
+    const covered = new Uint16Array(count);
     const matched: number[] = [];
     for (const slot of slots) {
       const inSlot: number[] = [];
       this.scoreWords(slot.words, 1, scratch, inSlot);
-      for (const synonym of slot.synonyms) this.scoreWords(synonym, SYNONYM_WEIGHT, scratch, inSlot);
+      for (const synonym of slot.synonyms)
+        this.scoreWords(synonym, slot.weight ?? SYNONYM_WEIGHT, scratch, inSlot);
       for (const index of inSlot) {
         if (total[index] === 0) matched.push(index);
         total[index]! += scratch.best[index]!;
+        covered[index]!++;
         scratch.best[index] = 0;
       }
     }
     const named = namedWords(query, slots);
+    const question = QUESTION.test(query);
     const top: Ranked[] = [];
     for (const index of matched) {
       const tool = this.tools[index]!;
-      insertRanked(
-        top,
-        { tool, score: total[index]!, named: tool.namespace.some((word) => named.has(word)) },
-        limit,
-      );
+      let score = total[index]! * (covered[index]! / slots.length) ** COORDINATION;
+      if (question && tool.reads) score *= QUESTION_BOOST;
+      insertRanked(top, { tool, score, named: tool.namespace.some((word) => named.has(word)) }, limit);
     }
     return top.map(({ tool, score }) => ({ name: tool.name, score }));
   }
@@ -177,12 +206,35 @@ export class ToolRanker {
     touched.length = 0;
   }
 
+  /**
+   * A verb at `at` whose particle comes a few words later ("pass this email along" → `pass along`),
+   * when the two make a synonym key: its synonyms and where the particle is.
+   */
+  private splitPhrase(
+    stems: readonly string[],
+    at: number,
+  ): { synonyms: readonly (readonly string[])[]; particle: number } | undefined {
+    const last = Math.min(stems.length - 1, at + MAX_APART + 1);
+    for (let particle = at + 2; particle <= last; particle++) {
+      if (!SEPARABLE.has(stems[particle]!)) continue;
+      const synonyms = this.synonyms.get(`${stems[at]} ${stems[particle]}`);
+      if (synonyms) return { synonyms, particle };
+    }
+    return undefined;
+  }
+
   /** The query cut into slots: synonym phrases (longest first), then single words. */
   private slots(query: string): QuerySlot[] {
-    const words = plainWords(query);
+    const { shapes, rest } = readShapes(query, QUESTION.test(query));
+    const words = plainWords(rest);
     const stems = words.map(stem);
     const slots: QuerySlot[] = [];
+    const apart = new Set<number>();
     for (let i = 0; i < words.length; ) {
+      if (apart.has(i)) {
+        i++;
+        continue;
+      }
       let taken = 0;
       for (let size = Math.min(this.longestKey, words.length - i); size > 0 && taken === 0; size--) {
         const synonyms = this.synonyms.get(stems.slice(i, i + size).join(" "));
@@ -194,15 +246,31 @@ export class ToolRanker {
         slots.push({ words: own, synonyms });
         taken = size;
       }
-      if (taken === 0 && !isStopWord(words[i]!)) slots.push({ words: [stems[i]!], synonyms: [] });
+      if (taken === 0) {
+        const split = this.splitPhrase(stems, i);
+        if (split) {
+          slots.push({ words: [stems[i]!], synonyms: split.synonyms });
+          apart.add(split.particle);
+        } else if (!isStopWord(words[i]!)) slots.push({ words: [stems[i]!], synonyms: [] });
+      }
       i += Math.max(taken, 1);
     }
-    for (const word of [...hyphenatedWords(query), ...stopWordPairs(words)])
+    for (const word of [...hyphenatedWords(rest), ...stopWordPairs(words)])
       if (this.postings.has(word)) slots.push({ words: [word], synonyms: [] });
-    if (QUESTION.test(query)) slots.push({ words: [], synonyms: QUESTION_SYNONYMS });
+    // A shape adds what the words do not already say: its words the query has are not counted twice.
+    const said = new Set(slots.flatMap((slot) => [...slot.words, ...slot.synonyms.flat()]));
+    for (const shape of shapes) {
+      const alternatives = shape.alternatives.filter((words) => !words.every((word) => said.has(word)));
+      if (alternatives.length > 0) slots.push({ words: [], synonyms: alternatives, weight: shape.weight });
+    }
     return slots;
   }
 }
+
+/** Particles that may stand apart from their verb: "pass this email along", "hand the ticket over". */
+const SEPARABLE = new Set(["along", "back", "down", "off", "on", "out", "over", "up"]);
+/** How many words may stand between a verb and its particle. */
+const MAX_APART = 3;
 
 /** Puts `entry` in its place in `top` (best first), which keeps at most `limit` entries. */
 function insertRanked(top: Ranked[], entry: Ranked, limit: number): void {
@@ -243,6 +311,14 @@ function sharedPrefixes(tools: readonly RankedTool[]): Set<string> {
   return new Set(
     [...counts].filter(([prefix, count]) => count > 1 && !VERBS.has(stem(prefix))).map(([prefix]) => prefix),
   );
+}
+
+/** The stemmed first word of a tool's name after its service (`github_list_pulls` → `list`). */
+function actionOf(name: string, shared: ReadonlySet<string>): string {
+  let rest = name.replace(/^mcp__.+?__/, "");
+  const prefix = firstSegment(rest);
+  if (prefix !== undefined && shared.has(prefix)) rest = rest.slice(prefix.length + 1);
+  return stem(plainWords(rest)[0] ?? "");
 }
 
 function firstSegment(name: string): string | undefined {

@@ -1,10 +1,12 @@
 /**
  * The synonyms of client-side tool search: the words models use for what a tool does (find, money
- * back, text) mapped to the words tools are described with (search, refund, SMS). A small default
- * map, extended by `toolSearch: { synonyms }` (see docs/en/tools.md, "Tool search").
+ * back, text) mapped to the words tools are described with (search, refund, SMS): the default
+ * vocabulary of tool-vocabulary.ts, extended by `toolSearch: { synonyms }` (see docs/en/tools.md,
+ * "Tool search").
  * @module
  */
-import { isStopWord, plainWords, stem } from "./search-words";
+import { isStopWord, plainWords, stem, stopWordPairs } from "./search-words";
+import { GROUPS, ONE_WAY, TWO_WORD } from "./tool-vocabulary";
 
 /**
  * Extra synonyms for client-side tool search: each key is a word or a short phrase a model may
@@ -15,75 +17,6 @@ import { isStopWord, plainWords, stem } from "./search-words";
  */
 export type ToolSearchSynonyms = Readonly<Record<string, readonly string[]>>;
 
-/** Words that stand for each other, each matching the others. */
-const GROUPS: readonly string[] = [
-  "search find locate lookup look for look up grep seek",
-  "send post deliver",
-  "delete remove trash erase discard throw away",
-  "update change edit modify",
-  "get read fetch retrieve view show",
-  "cancel stop abort terminate kill halt",
-  "reply respond answer",
-  "remind reminder notify notification",
-  "mute silence snooze",
-  "merge combine deduplicate dedupe",
-  "assign reassign delegate",
-  "free available availability",
-  "meeting event appointment",
-  "document doc",
-  "customer client",
-  "version revision",
-  "dispute chargeback contest",
-  "subscribe subscription",
-  "call phone dial ring",
-  "upload store",
-  "link url",
-  "member user people person teammate",
-  "react reaction emoji",
-  "label tag",
-  "rule filter",
-];
-
-/** A word or phrase a model uses (key), the tool words it stands for (values). */
-const ONE_WAY: Readonly<Record<string, readonly string[]>> = {
-  reschedule: ["schedule", "update", "change"],
-  postpone: ["schedule", "update", "change"],
-  "money back": ["refund"],
-  reimburse: ["refund"],
-  make: ["create"],
-  "set up": ["create"],
-  start: ["create"],
-  book: ["create", "schedule"],
-  text: ["send sms"],
-  email: ["send email"],
-  "pass along": ["forward"],
-  "pass on": ["forward"],
-  grant: ["share", "access"],
-  copy: ["fork"],
-  ping: ["remind", "notify"],
-  close: ["resolve"],
-  fix: ["resolve"],
-  sheet: ["spreadsheet"],
-  repo: ["repository"],
-  pr: ["pull request"],
-  db: ["database"],
-  msg: ["message"],
-  dm: ["direct message"],
-  postgresql: ["postgres"],
-  pg: ["postgres"],
-  bill: ["invoice", "charge"],
-  promo: ["coupon", "discount"],
-  prospect: ["lead"],
-  deal: ["opportunity"],
-  urgent: ["priority"],
-  say: ["message"],
-  said: ["message"],
-  wrote: ["message"],
-  chat: ["message", "channel"],
-  temporary: ["time limited", "expire"],
-  csat: ["satisfaction"],
-};
-
 /** Compiled synonyms: a key's stemmed words joined by spaces → the stemmed words of each alternative. */
 export type SynonymTable = ReadonlyMap<string, readonly (readonly string[])[]>;
 
@@ -92,10 +25,15 @@ export function phraseKey(phrase: string): string {
   return plainWords(phrase).map(stem).join(" ");
 }
 
+/**
+ * The stemmed words an alternative is matched with: its words but stop words, or, for a particle
+ * phrase (`on call`, `look up`), the pair as tools' texts index it.
+ */
 function alternative(phrase: string): string[] {
-  return plainWords(phrase)
-    .filter((word) => !isStopWord(word))
-    .map(stem);
+  const words = plainWords(phrase);
+  const pairs = words.length === 2 ? stopWordPairs(words) : [];
+  if (pairs.length > 0 && words.some(isStopWord)) return pairs;
+  return words.filter((word) => !isStopWord(word)).map(stem);
 }
 
 function addEntry(table: Map<string, string[][]>, key: string, values: readonly string[]): void {
@@ -122,7 +60,6 @@ function groupMembers(group: string): string[] {
   }
   return members;
 }
-const TWO_WORD = new Set(["look for", "look up", "throw away"]);
 
 /**
  * The default synonyms with `extra` added.

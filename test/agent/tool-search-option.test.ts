@@ -69,7 +69,7 @@ describe("toolSearch as an object", () => {
       const run = async (toolSearch: ToolSearchOption) => {
         server.enqueue(
           {
-            content: [toolUse("toolu_1", SEARCH_TOOLS_TOOL_NAME, { query: "ship it" })],
+            content: [toolUse("toolu_1", SEARCH_TOOLS_TOOL_NAME, { query: "promote it" })],
             stop_reason: "tool_use",
           },
           { content: "ok" },
@@ -83,8 +83,8 @@ describe("toolSearch as an object", () => {
         await agent.prompt("ship the new build");
         return resultText(toolResults(await agent.getHistory())[0]!);
       };
-      expect(await run("client")).toMatch(/^No tool matches "ship it"/);
-      expect(await run({ mode: "client", synonyms: { ship: ["deploy", "roll out"] } })).toMatch(
+      expect(await run("client")).toMatch(/^No tool matches "promote it"/);
+      expect(await run({ mode: "client", synonyms: { promote: ["deploy", "roll out"] } })).toMatch(
         /^Loaded tools: deploy_service\n/,
       );
       expect(server.requests.at(-1)!.body.tools.map((tool: { name: string }) => tool.name)).toEqual([

@@ -96,9 +96,9 @@ describe("ToolRanker", () => {
 
   it("takes the user's synonyms besides the defaults", () => {
     const catalog = [tool("deploy_service", "Roll out a new build."), tool("list_builds", "List builds.")];
-    expect(names(new ToolRanker(catalog), "ship it")).toEqual([]);
-    const extended = new ToolRanker(catalog, { ship: ["deploy", "roll out"], "go live": ["deploy"] });
-    expect(names(extended, "ship it")).toEqual(["deploy_service"]);
+    expect(names(new ToolRanker(catalog), "promote it")).toEqual([]);
+    const extended = new ToolRanker(catalog, { promote: ["deploy", "roll out"], "go live": ["deploy"] });
+    expect(names(extended, "promote it")).toEqual(["deploy_service"]);
     expect(names(extended, "make the service go live")[0]).toBe("deploy_service");
     // The defaults still apply.
     expect(names(extended, "show every build")[0]).toBe("list_builds");

@@ -1,0 +1,213 @@
+/**
+ * Entity shapes in a tool-search query: things a model pastes into a search that are not words a
+ * tool is described with, but say which kind of tool is meant — a `#channel`, an `ABC-123` issue
+ * key, an email address, a phone number, an amount of money, a `20% off`, a date in the future or
+ * the past, a duration, a file path, a version tag. Each shape stands for the words tools that take
+ * such a value are described or have input fields with (`#eng` → channel, `PROJ-7` → issue,
+ * ticket), matched at a lower weight than the query's own words. Detected on the text as written,
+ * before it is cut into words, and kept small: shapes that are common across APIs, never the words
+ * of one catalog.
+ * @module
+ */
+import { isStopWord, plainWords, stem } from "./search-words";
+
+/** One detected shape: the alternatives it stands for (stemmed words; the best one counts). */
+export interface QueryShape {
+  /** Its name, for tests and explanations: `channel`, `issue-key`, `email`… */
+  kind: string;
+  alternatives: readonly (readonly string[])[];
+  /** How much a match of its words counts against a query word's own. */
+  weight: number;
+}
+
+interface ShapeRule {
+  kind: string;
+  pattern: RegExp;
+  means: readonly string[];
+  /** What it stands for in a question, when that differs: "what's on tomorrow" asks for a date, not to schedule. */
+  asked?: readonly string[];
+  /** {@link CLEAR} or {@link HINT}. @default CLEAR */
+  weight?: number;
+  /**
+   * Whether the text it matched is a value, not words to search with: `#incidents` is a channel,
+   * not the incidents of a tool; `billing@acme.com` no billing. @default true for a CLEAR shape
+   */
+  consumes?: boolean;
+}
+
+/** The weight of a shape that says plainly what it is: `#eng`, `PROJ-7`, `ann@example.com`, `$40`. */
+const CLEAR = 0.7;
+/** The weight of a shape that only hints: a date, a duration, a percentage, a question's first word. */
+const HINT = 0.4;
+
+const WEEKDAY = "(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?";
+const MONTH =
+  "(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)";
+
+/**
+ * The shapes, most specific first. `means` lists alternatives: words tools use for what takes such
+ * a value (a phrase of several words is one alternative, matched as a whole).
+ */
+const RULES: readonly ShapeRule[] = [
+  // `#general`, `#eng-alerts` (a chat channel), not `#42` (a number)
+  { kind: "channel", pattern: /(?:^|[\s(])#[a-z][\w-]*/i, means: ["channel"] },
+  // `#42`, `PR #311`: an issue, pull request or ticket number
+  { kind: "number-ref", pattern: /(?:^|[\s(])#\d+\b/, means: ["issue", "ticket", "pull request"] },
+  // `ABC-123`, `PROJ-7`: an issue tracker's key
+  { kind: "issue-key", pattern: /\b[A-Z][A-Z0-9]{1,9}-\d+\b/, means: ["issue", "ticket"] },
+  { kind: "email", pattern: /\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/, means: ["email", "address", "recipient"] },
+  { kind: "mention", pattern: /(?:^|\s)@[a-z][\w.-]*\b(?!\.[a-z])/i, means: ["user", "member", "author"] },
+  { kind: "url", pattern: /\b(?:https?|s3|gs|ftp):\/\/\S+/i, means: ["url", "link"] },
+  {
+    kind: "path",
+    pattern:
+      /(?:\b[\w-]+\/[\w./-]*[\w-]|\b[\w-]+\.(?:pdf|png|jpe?g|gif|csv|tsv|txt|md|json|ya?ml|xml|gz|zip|tar|docx?|xlsx?|pptx?|log|sql|html?|js|ts|py|go|rs|java|sh)\b)/i,
+    means: ["file", "document", "object", "path"],
+  },
+  {
+    kind: "phone",
+    pattern: /(?:^|\s)\+?\d{1,3}[\s.-]?\(?\d{2,4}\)?[\s.-]?\d{3,4}[\s.-]?\d{3,4}\b/,
+    means: ["phone number"],
+  },
+  {
+    kind: "discount",
+    pattern:
+      /\d\s?(?:%|percent)\s+off(?:\s+(?:code|coupon|voucher))?\b|\b(?:promo|discount|coupon)\s+code\b/i,
+    means: ["discount", "coupon"],
+  },
+  {
+    kind: "money",
+    pattern: /[$€£¥]\s?\d|\b\d+(?:[.,]\d+)?\s?(?:usd|eur|gbp|dollars?|euros?|bucks)\b/i,
+    means: ["payment", "amount", "price", "charge"],
+  },
+  {
+    kind: "percent",
+    pattern: /\d\s?(?:%|percent)(?!\s+off)/i,
+    means: ["threshold", "percent", "rate"],
+    weight: HINT,
+  },
+  { kind: "version", pattern: /\bv\d+(?:\.\d+)+\b/i, means: ["release", "version", "tag"] },
+  {
+    kind: "age",
+    pattern: /\b(?:older|newer)\s+than\s+\d+|\bafter\s+\d+\s+(?:days?|weeks?|months?|years?)\b/i,
+    means: ["expire", "old", "lifecycle", "retention"],
+    consumes: false,
+  },
+  // 🎉, :tada:, 👍: an emoji to react with
+  {
+    kind: "emoji",
+    pattern: /\p{Extended_Pictographic}|(?:^|\s):[a-z0-9_+-]+:(?:\s|$)/u,
+    means: ["reaction", "emoji"],
+  },
+  // p95, p99: a latency percentile
+  { kind: "percentile", pattern: /\bp(?:50|75|90|95|99|999)\b/i, means: ["metric", "latency"] },
+  // "if the error rate goes above 5 %": a condition, which an alert, a rule or a filter watches for
+  {
+    kind: "condition",
+    pattern:
+      /\b(?:if|when(?:ever)?|once)\b.*\b(?:above|below|over|under|exceeds?|drops?|spikes?|reaches|hits|goes)\b/i,
+    means: ["alert", "monitor", "threshold", "rule", "filter"],
+    weight: HINT,
+  },
+  {
+    kind: "duration",
+    pattern:
+      /\b(?:\d+(?:\.\d+)?\s?(?:h|hrs?|m|mins?|d)|(?:\d+(?:\.\d+)?|an?|one|two|three|four|five|six|ten|fifteen|thirty|ninety)\s(?:hours?|minutes?|days?|weeks?))\b(?!\s+ago)/i,
+    means: ["time spent", "duration", "time"],
+    weight: HINT,
+  },
+  {
+    kind: "future",
+    pattern: new RegExp(
+      `\\b(?:tomorrow|tonight|next\\s+(?:week|month|year|${WEEKDAY})|later\\s+today|(?:on|by|until|for|to)\\s+${WEEKDAY}|` +
+        `(?:at|by)\\s+(?:[01]?\\d|2[0-3])(?::\\d{2})?(?!\\s?%)\\s?(?:am|pm)?|\\d{1,2}(?::\\d{2})?\\s?(?:am|pm)|(?:on|by)\\s+${MONTH}\\s+\\d{1,2})\\b`,
+      "i",
+    ),
+    means: ["schedule", "later", "date"],
+    asked: ["date"],
+    weight: HINT,
+  },
+  {
+    kind: "past",
+    pattern: new RegExp(
+      `\\b(?:yesterday|today|this\\s+(?:morning|afternoon|week|month)|last\\s+(?:night|week|month|year|hour|${WEEKDAY})|` +
+        `\\d+\\s+(?:hours?|days?|weeks?)\\s+ago|since\\s+(?:${WEEKDAY}|${MONTH}|yesterday|\\d)|lately|recently)\\b`,
+      "i",
+    ),
+    means: ["recent", "history", "date"],
+    weight: HINT,
+  },
+  {
+    kind: "status",
+    pattern: /\b(?:(?:to|as|into)\s+(?:done|to\s?do|blocked|closed|backlog)|in\s+(?:progress|review|qa))\b/i,
+    means: ["status", "workflow", "stage"],
+    consumes: false,
+  },
+  // what a question's first word asks for
+  { kind: "why", pattern: /^\s*why\b/i, means: ["explain", "diagnose", "reason"], weight: HINT },
+  {
+    kind: "how-much",
+    pattern: /^\s*how\s+(?:much|many)\b/i,
+    means: ["count", "total", "size", "balance"],
+    weight: HINT,
+  },
+  {
+    kind: "who",
+    pattern: /^\s*who(?:'s|\s+is|\s+are)?\b/i,
+    means: ["user", "member", "people"],
+    weight: HINT,
+  },
+  { kind: "when", pattern: /^\s*when\b/i, means: ["time", "date", "schedule"], weight: HINT },
+  { kind: "where", pattern: /^\s*where\b/i, means: ["location", "path"], weight: HINT },
+];
+
+/** Each phrase's stemmed words. */
+const compile = (phrases: readonly string[]) =>
+  phrases.map((phrase) =>
+    plainWords(phrase)
+      .filter((word) => !isStopWord(word))
+      .map(stem),
+  );
+
+/** A shape's alternatives compiled once; a global copy of a consuming pattern. */
+const COMPILED = RULES.map((rule) => {
+  const weight = rule.weight ?? CLEAR;
+  const consumes = rule.consumes ?? weight === CLEAR;
+  const alternatives = compile(rule.means);
+  return {
+    kind: rule.kind,
+    pattern: rule.pattern,
+    weight,
+    everywhere: consumes ? new RegExp(rule.pattern.source, `${rule.pattern.flags}g`) : undefined,
+    alternatives,
+    asked: rule.asked ? compile(rule.asked) : alternatives,
+  };
+});
+
+/** What {@link readShapes} finds in a query. */
+export interface ReadShapes {
+  /** The shapes found, each once, in the order of the rules. */
+  shapes: QueryShape[];
+  /** The query with the values the shapes stand for blanked out: the words left to search with. */
+  rest: string;
+}
+
+/**
+ * The shapes found in `query`, and what is left of it once their values are taken out; `question`
+ * when the query asks rather than tells (a date in it is then what is asked about).
+ */
+export function readShapes(query: string, question = false): ReadShapes {
+  const shapes: QueryShape[] = [];
+  let rest = query;
+  for (const { kind, pattern, alternatives, asked, weight, everywhere } of COMPILED) {
+    if (!pattern.test(query)) continue;
+    shapes.push({ kind, alternatives: question ? asked : alternatives, weight });
+    if (everywhere) rest = rest.replace(everywhere, (value) => " ".repeat(value.length));
+  }
+  return { shapes, rest };
+}
+
+/** The shapes found in `query`, each once, in the order of the rules. */
+export function queryShapes(query: string): QueryShape[] {
+  return readShapes(query).shapes;
+}

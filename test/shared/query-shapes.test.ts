@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { queryShapes, readShapes } from "../../src/shared/query-shapes";
+
+const kinds = (query: string) => queryShapes(query).map((shape) => shape.kind);
+
+describe("query shapes", () => {
+  it("tells a #channel from a #number, and finds issue keys", () => {
+    expect(kinds("post it in #eng-alerts")).toEqual(["channel"]);
+    expect(kinds("comment on PR #311")).toEqual(["number-ref"]);
+    expect(kinds("move PROJ-12 to Done")).toEqual(["issue-key", "status"]);
+    // Lower case or a single letter is no issue key.
+    expect(kinds("use utf-8 and x-1")).toEqual([]);
+  });
+
+  it("finds addresses, mentions, URLs, paths and phone numbers", () => {
+    expect(kinds("forward it to ann.lee+work@example.co.uk")).toEqual(["email"]);
+    expect(kinds("ask @dana about it")).toEqual(["mention"]);
+    expect(kinds("download s3://assets/logo.png")).toEqual(["url", "path"]);
+    expect(kinds("read src/index.ts")).toEqual(["path"]);
+    expect(kinds("text +1 415 555 0100")).toEqual(["phone"]);
+  });
+
+  it("tells money from a discount and a percentage", () => {
+    expect(kinds("refund $49.99")).toEqual(["money"]);
+    expect(kinds("a 20% off code")).toEqual(["discount"]);
+    expect(kinds("alert when CPU is at 90%")).toEqual(["percent"]);
+    expect(kinds("charge 200 EUR")).toEqual(["money"]);
+  });
+
+  it("finds dates ahead and behind, durations and ages", () => {
+    expect(kinds("move it to next Tuesday at 3pm")).toEqual(["future"]);
+    expect(kinds("what was said yesterday")).toEqual(["past"]);
+    expect(kinds("log 2h on it")).toEqual(["duration"]);
+    expect(kinds("log two hours on it")).toEqual(["duration"]);
+    expect(kinds("delete files older than 30 days")).toContain("age");
+    // "an ad" is not "a day".
+    expect(kinds("create an ad campaign")).toEqual([]);
+  });
+
+  it("finds emoji, percentiles, conditions and what a question asks for", () => {
+    expect(kinds("drop a 🎉 on it")).toEqual(["emoji"]);
+    expect(kinds("react with :tada: to it")).toEqual(["emoji"]);
+    expect(kinds("p99 of checkout")).toEqual(["percentile"]);
+    expect(kinds("tell me when errors go above the limit")).toEqual(["condition"]);
+    expect(kinds("why is it slow")).toEqual(["why"]);
+    expect(kinds("how many users signed up")).toEqual(["how-much"]);
+    expect(kinds("who's on call")).toEqual(["who"]);
+  });
+
+  it("reads a date in a question as what is asked about, and blanks out consumed values", () => {
+    expect(readShapes("send it tomorrow").shapes[0]!.alternatives).toContainEqual(["schedul"]);
+    expect(readShapes("what's on tomorrow", true).shapes[0]!.alternatives).toEqual([["dat"]]);
+    const { rest } = readShapes("tell #incidents about PROJ-7, cc ann@example.com");
+    expect(rest.split(/[^a-z]+/i).filter(Boolean)).toEqual(["tell", "about", "cc"]);
+  });
+
+  it("weights a plain shape above a hint, and gives stemmed alternatives", () => {
+    const [key] = queryShapes("PROJ-7");
+    const [date] = queryShapes("tomorrow");
+    expect(key!.alternatives).toEqual([["issu"], ["ticket"]]);
+    expect(key!.weight).toBeGreaterThan(date!.weight);
+  });
+});
