@@ -128,6 +128,7 @@ export class AgentShell<T> {
       secrets: config.secrets,
       spendUpstream: spendUpstream(config.limits.sharedBudget),
       agent: config.agentName,
+      agentOf: this.team && (() => conversation.activeAgent),
       // A handoff's specialist: its settings, with this query's overrides (checked above already).
       settingsFor:
         this.team &&

@@ -12,6 +12,7 @@ import type { McpServerStatus } from "../../messages/sdk-messages";
 import type { Usage } from "../../messages/types";
 import { NOOP_TELEMETRY, type Telemetry } from "../../telemetry/telemetry";
 import type { SubmitOutputTool } from "../../tools/submit-output";
+import type { Tool } from "../../tools/tool";
 import { ToolRegistry } from "../../tools/tool-registry";
 import { AgentSeat } from "./agent-seat";
 import { CompactionBreaker } from "./compaction-breaker";
@@ -81,6 +82,14 @@ export class Conversation {
   /** The state of agent `name`; undefined when the conversation has no such agent. */
   seat(name: string): AgentSeat | undefined {
     return this.seats.get(name);
+  }
+
+  /** Every agent's tools by name (the root's first): what history's calls may have run. */
+  everyTool(): Map<string, Tool> {
+    const tools = new Map<string, Tool>();
+    for (const seat of this.seats.values())
+      for (const [name, tool] of seat.tools.byName) if (!tools.has(name)) tools.set(name, tool);
+    return tools;
   }
 
   /** The name of the agent that answers now (`agent.activeAgent`). */

@@ -33,6 +33,8 @@ export interface QuerySetup {
   secrets?: readonly string[];
   /** The agent whose settings `settings` and `maxTokens` are (`AgentOptions.name`). */
   agent?: string;
+  /** With handoffs: the agent answering now, whose spending the ledger keeps apart (`agent_usage`). */
+  agentOf?: () => string;
   /**
    * A handoff's specialist answers: its settings and output budget, with the query's overrides
    * (`QueryOptions`). Absent: the query's settings stay as they are.
@@ -106,7 +108,7 @@ export class QueryState {
     this.maxTokens = setup.maxTokens;
     this.agent = setup.agent;
     this.settingsFor = setup.settingsFor;
-    this.ledger = new CostLedger(setup.pricing, setup.spendUpstream);
+    this.ledger = new CostLedger(setup.pricing, setup.spendUpstream, setup.agentOf);
     this.signals = new QuerySignals(setup.signal);
     this.outgoing = new OutgoingMessages(setup.storeNotices, setup.secrets);
   }
