@@ -100,7 +100,9 @@ const offlineModel: MockHandler = (body) => {
 function report(label: string, result: SDKResultMessage, answeredBy: string): void {
   const guardrail = result.guardrail ? ` · ${result.guardrail.name} at ${result.guardrail.stage}` : "";
   const agents = Object.keys(result.agent_usage ?? {}).join(" → ");
-  console.log(`${label}: ${result.subtype}${guardrail} · answered by ${answeredBy}${agents ? ` (requests: ${agents})` : ""}`);
+  console.log(
+    `${label}: ${result.subtype}${guardrail} · answered by ${answeredBy}${agents ? ` (requests: ${agents})` : ""}`,
+  );
   console.log(`  ${result.result}`);
 }
 
