@@ -81,7 +81,7 @@ const offlineModel: MockHandler = (body) => {
     .at(-1)!;
   const wantsBilling = /invoice|bill|refund/i.test(asked);
   const call = (name: string, input: object) => ({
-    content: [{ type: "tool_use", id: `toolu_${name}_${messages.length}`, name, input }],
+    content: [{ type: "tool_use" as const, id: `toolu_${name}_${messages.length}`, name, input }],
   });
   if (system.includes("billing specialist")) {
     if (!wantsBilling && !result) return call("transfer_to_triage", { reason: "not billing" });
