@@ -14,10 +14,12 @@
 //   parallel   10 turns of 30 parallel tool calls (60 blocks a turn, past the 20-block lookback)
 //   ten        ten conversations of one agent configuration, one after another, 10 turns each
 //   compaction 50 tool turns with automatic compaction once in the middle
+//   handoff    25 tool turns of the root agent, a handoff (`transfer_to_specialist`), 25 tool turns
+//              of a specialist with its own system prompt and tools (the markers must follow)
 // The mock's clock is simulated: each request comes 6 s after the one before (5-minute TTL).
 // Targets: base on ≤ 0.25 × off; every run on ≤ 1.05 × least.
 //   npm run build && node bench/caching.mjs [--only base,parallel,ten,compaction] [--json]
-import { createAgent, createAnthropicClient, defineTool } from "../dist/index.js";
+import { createAgent, createAnthropicClient, defineHandoff, defineTool } from "../dist/index.js";
 import { defaultMinCacheableTokens, MockPromptCache, startMockAnthropicServer } from "../dist/testing.js";
 import { z } from "zod";
 import { billed, leastPlan, planMarkers, tailMarkerOnly } from "./lib/cache-plan.mjs";
@@ -49,6 +51,22 @@ const TOOLS = ["read_file", "grep", "list_dir"].map((name) =>
   }),
 );
 
+/** The specialist of the handoff run: a system prompt and tools of its own, as long as the root's. */
+const SPECIALIST = defineHandoff({
+  name: "specialist",
+  description: "Reviews the security of the module.",
+  systemPrompt: SYSTEM.replaceAll("code reviewer", "security reviewer"),
+  tools: ["read_secure", "grep_secure", "list_secure"].map((name) =>
+    defineTool({
+      name,
+      description: description(`The ${name.replace("_", " ")} tool.`),
+      inputSchema: z.object({ path: z.string().describe("A path relative to the workspace root") }),
+      readOnly: true,
+      execute: async ({ path }) => resultFor(path),
+    }),
+  ),
+});
+
 /** A 2 KB result that differs per call. */
 function resultFor(path) {
   const line = `// ${path}: export function value() { return ${path.length}; }\n`;
@@ -60,6 +78,7 @@ const RUNS = {
   parallel: { conversations: 1, turns: 10, calls: 30 },
   ten: { conversations: 10, turns: 10, calls: 1 },
   compaction: { conversations: 1, turns: 50, calls: 1, autoCompact: { thresholdTokens: 20_000 } },
+  handoff: { conversations: 1, turns: 50, calls: 1, handoffAt: 25 },
 };
 
 /** Runs one scenario against a fresh mock server and returns what was sent and billed. */
@@ -79,11 +98,15 @@ async function run(name, scenario, promptCaching) {
         if (!Array.isArray(body.tools)) return { content: "Summary: the files reviewed so far hold no finding." };
         turn++;
         if (turn > scenario.turns) return { content: "Reviewed: no finding." };
+        if (turn === scenario.handoffAt)
+          return { content: [{ type: "tool_use", id: `toolu_handoff_${turn}`, name: "transfer_to_specialist", input: {} }] };
+        // The tools of the agent answering (the specialist's after a handoff), without the transfers.
+        const names = body.tools.map((tool) => tool.name).filter((tool) => !tool.startsWith("transfer_to_"));
         return {
           content: Array.from({ length: scenario.calls }, (_, call) => ({
             type: "tool_use",
             id: `toolu_${conversation}_${turn}_${call}`,
-            name: TOOLS[call % TOOLS.length].name,
+            name: names[call % names.length],
             input: { path: `src/module-${conversation}/file-${turn}-${call}.ts` },
           })),
         };
@@ -96,6 +119,7 @@ async function run(name, scenario, promptCaching) {
         maxTurns: scenario.turns + 5,
         toolConcurrency: 30,
         promptCaching,
+        ...(scenario.handoffAt ? { handoffs: [SPECIALIST] } : {}),
         ...(scenario.autoCompact ? { autoCompact: scenario.autoCompact } : {}),
       });
       for await (const message of agent.query(`Review module ${conversation} of ${name}.`)) {

@@ -23,6 +23,12 @@ export {
 } from "./agent/context-options";
 export type { ContextUsage, ContextUsageByCategory } from "./agent/context-usage";
 export { type Agent, createAgent } from "./agent/create-agent";
+export {
+  defineHandoff,
+  type Handoff,
+  type HandoffDefinition,
+  TRANSFER_TOOL_PREFIX,
+} from "./agent/handoff";
 export type {
   AgentOptions,
   AutoCompactOptions,
@@ -149,6 +155,8 @@ export type {
   McpStoredCredentials,
   McpTokenStore,
 } from "./integrations/mcp/oauth/auth-options";
+export { filterHandoffHistory } from "./loop/handoff-history";
+export type { HandoffHistoryForm } from "./loop/state/loop-config";
 export type { AppliedContextEdit } from "./messages/applied-context-edit";
 export type {
   ApprovalDecision,
@@ -198,6 +206,7 @@ export type {
   CompactionBlock,
   ContentBlock,
   GuardrailRecord,
+  HandoffRecord,
   ImageBlock,
   MessageMeta,
   ModelMessage,

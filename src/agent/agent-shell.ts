@@ -24,6 +24,7 @@ import type { Tool } from "../tools/tool";
 import { type ContextUsage, measureContextUsage } from "./context-usage";
 import { type AgentQuery, ConversationGuard } from "./conversation-guard";
 import { cycleLifecycle, type GuardUse } from "./cycle-lifecycle";
+import { buildHandoffTeam, type HandoffTeam, handoffClientSecrets } from "./handoff-team";
 import { McpAttachment, NO_MCP_CATALOG } from "./mcp-attachment";
 import { checkToolChoice, resolveQuerySettings } from "./model-settings-options";
 import type { AgentOptions, ParentQuery, QueryOptions } from "./options";
@@ -42,6 +43,8 @@ export class AgentShell<T> {
   readonly guard = new ConversationGuard();
   private readonly mcp: McpAttachment | undefined;
   private readonly additions: PromptAdditions | undefined;
+  /** The agents of a conversation with handoffs; undefined without `handoffs`. */
+  private readonly team: HandoffTeam<T> | undefined;
   /** Set until OpenTelemetry is loaded (or found missing). */
   private telemetryOptions: TelemetryOptions | undefined;
   /** A subagent's child: the parent's `execute_tool` span its query spans nest under. */
@@ -56,12 +59,18 @@ export class AgentShell<T> {
         baseURL: options.baseURL,
         ...(options.providerProfile === undefined ? {} : { providerProfile: options.providerProfile }),
       });
-    const config = resolveLoopConfig(options);
+    const specialistSecrets = handoffClientSecrets(options.handoffs);
+    const config = resolveLoopConfig(
+      specialistSecrets.length > 0
+        ? { ...options, secrets: [...(options.secrets ?? []), ...specialistSecrets] }
+        : options,
+    );
     const conversation = new Conversation({
       model: options.model,
       historyStore: options.historyStore,
       submitTool: config.modelSettings.submitTool,
       secrets: config.secrets,
+      agentName: config.agentName,
     });
     for (const tool of options.tools ?? []) conversation.tools.add(tool);
     conversation.tools.setToolSearch(
@@ -71,9 +80,10 @@ export class AgentShell<T> {
     PromptAdditions.check(options.skills, options.instructions);
     this.additions =
       (options.skills?.length ?? 0) > 0 || options.instructions
-        ? new PromptAdditions(conversation, options.skills ?? [], options.instructions)
+        ? new PromptAdditions(conversation.rootSeat, options.skills ?? [], options.instructions)
         : undefined;
-    this.loop = { config, conversation, services: { client } };
+    this.team = buildHandoffTeam(options, { config, client }, conversation);
+    this.loop = this.team ?? { config, conversation, services: { client } };
     this.mcp =
       options.mcpServers && Object.keys(options.mcpServers).length > 0
         ? new McpAttachment(conversation, options.mcpServers, options.onElicitation)
@@ -117,6 +127,16 @@ export class AgentShell<T> {
       storeNotices: conversation.history,
       secrets: config.secrets,
       spendUpstream: spendUpstream(config.limits.sharedBudget),
+      agent: config.agentName,
+      agentOf: this.team && (() => conversation.activeAgent),
+      // A handoff's specialist: its settings, with this query's overrides (checked above already).
+      settingsFor:
+        this.team &&
+        ((agent) =>
+          resolveQuerySettings(agent.request, agent.maxTokens, queryOptions, {
+            toolNames: undefined,
+            outputTool: undefined,
+          })),
     });
     return { state, inFlight: undefined };
   }
@@ -133,9 +153,29 @@ export class AgentShell<T> {
   /** Before a query: the store's load, the MCP connections, OpenTelemetry — each once it succeeds. */
   async prepare(): Promise<void> {
     await this.conversation.history.ensureLoaded();
+    this.syncActiveAgent();
     await this.additions?.ensureLoaded();
+    await this.team?.ensureLoaded();
     await this.mcp?.ensureConnected();
     if (this.telemetryOptions) await this.loadTelemetry(this.telemetryOptions);
+  }
+
+  /**
+   * With handoffs: the agent history names answers from now on (after a load, a rewind, a
+   * replaced history). Without, the root agent always answers.
+   * @throws InvalidOptionError when history names an agent this one does not have
+   */
+  syncActiveAgent(): void {
+    this.team?.syncWithHistory();
+  }
+
+  /** {@link syncActiveAgent} where a mismatch is for the next query to report. */
+  private syncActiveAgentQuietly(): void {
+    try {
+      this.syncActiveAgent();
+    } catch {
+      // the next prompt() throws it
+    }
   }
 
   /** Loads the OpenTelemetry implementation once; without `@opentelemetry/api` tracing stays off. */
@@ -201,6 +241,7 @@ export class AgentShell<T> {
   /** `Agent.getHistory`. */
   async getHistory(): Promise<ModelMessage[]> {
     await this.conversation.history.ensureLoaded();
+    if (this.guard.running === undefined) this.syncActiveAgentQuietly();
     return structuredClone(this.conversation.history.messages);
   }
 
@@ -239,13 +280,14 @@ export class AgentShell<T> {
     const checked = checkHistoryInput(messages);
     if (!checked.ok) throw new InvalidOptionError(`replaceHistory() ${checked.problem}.`);
     await this.conversation.history.replace(checked.messages);
+    this.syncActiveAgent();
     // The usage the last response reported measured the old history; it must not compact the new one.
     this.conversation.forgetUsage();
   }
 
   /** `Agent.addTools`: the agent's `toolChoice` is checked against the new tool set. */
   addTools(tools: Tool[]): void {
-    for (const tool of tools) this.conversation.tools.add(tool);
+    for (const tool of tools) this.conversation.rootTools.add(tool);
     const { request, maxTokens } = this.loop.config.modelSettings;
     checkToolChoice(request, { maxTokens, ...this.toolCheck() });
   }

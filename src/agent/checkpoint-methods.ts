@@ -83,7 +83,7 @@ export interface ForkOptions {
 /** `agent.checkpoints()`: every checkpoint of the loaded history, oldest first. */
 export async function listAgentCheckpoints<T>(shell: AgentShell<T>): Promise<Checkpoint[]> {
   const history = await loadedHistory(shell);
-  const recorders = fileRecorders(shell.conversation.tools.byName.values());
+  const recorders = fileRecorders(shell.conversation.everyTool().values());
   const list: Checkpoint[] = [];
   for (const entry of listCheckpoints(history)) list.push(await describe(entry, recorders));
   return list;
@@ -100,7 +100,7 @@ export async function rewindAgent<T>(shell: AgentShell<T>, options: RewindOption
     const history = await loadedHistory(shell);
     const entries = listCheckpoints(history);
     const target = findCheckpoint(entries, to, "rewind");
-    const tools = shell.conversation.tools.byName;
+    const tools = shell.conversation.everyTool(); // every agent's: a specialist's calls are in history too
     const recorders = fileRecorders(tools.values());
     const rewound = entries.filter((entry) => entry.index >= target.index).map((entry) => entry.id);
     let files: FileRestoreReport | undefined;
@@ -108,6 +108,7 @@ export async function rewindAgent<T>(shell: AgentShell<T>, options: RewindOption
     const untracked = untrackedCalls(history.slice(target.index), tools);
     await shell.conversation.history.replaceOrThrow(history.slice(0, target.index));
     shell.conversation.forgetUsage();
+    shell.syncActiveAgent(); // the agent answering at that checkpoint answers again
     const clean =
       untracked.length === 0 &&
       (files === undefined

@@ -64,8 +64,14 @@ export interface Agent<T = unknown> {
   addTools(...tools: Tool[]): void;
   /** Switches the model for later turns (idle or between turns). */
   setModel(model: string): void;
-  /** The model the next turn will use. */
+  /** The model the next turn will use (the active agent's). */
   readonly model: string;
+  /**
+   * The name of the agent that answers now: `AgentOptions.name` (default `"main"`), or the
+   * specialist a `transfer_to_<name>` call handed the conversation to (`AgentOptions.handoffs`) —
+   * as history records it once the store is loaded (the first query, `getHistory()` …).
+   */
+  readonly activeAgent: string;
   /**
    * The strings this agent replaces by `[redacted]` in everything it yields and records: its API key
    * (given or from the environment), its `secrets` option, its client's credentials and those of its
@@ -147,6 +153,9 @@ export function createAgent<T = unknown>(options: AgentOptions<T>): Agent<T> {
     },
     get model() {
       return shell.conversation.model;
+    },
+    get activeAgent() {
+      return shell.conversation.activeAgent;
     },
     mcp: shell.mcpCatalog(),
     close: () => shell.close(),

@@ -69,7 +69,8 @@ export class McpAttachment {
   /** Replaces the registered MCP tools with the servers' current lists (an agent tool of the same name wins). */
   private syncTools(): void {
     if (!this.connections) return;
-    this.registered = this.conversation.tools.replaceFrom(this.registered, this.connections.tools());
+    // The root agent's tools (a handoff's specialist may be the one answering now).
+    this.registered = this.conversation.rootTools.replaceFrom(this.registered, this.connections.tools());
     this.conversation.setMcpStatuses(this.connections.statuses());
   }
 

@@ -7,6 +7,7 @@
 import { InvalidOptionError } from "../errors";
 import { MODEL_SETTING_KEYS } from "../model/model-setting-keys";
 import { assertKnownOptions } from "../shared/known-options";
+import { checkHandoffList } from "./handoff";
 import type { AgentOptions } from "./options";
 
 /**
@@ -55,6 +56,7 @@ export const AGENT_OPTION_NAMES = [
   "toolSearch",
   "name",
   "guardrails",
+  "handoffs",
   "_internal",
   ...MODEL_SETTING_KEYS,
   "anthropic",
@@ -84,6 +86,7 @@ export function checkOptionShapes(options: AgentOptions<unknown>): void {
       "createAgent: `outputSchema` must be a schema object (a zod schema works directly).",
     );
   if (historyStore !== undefined) checkHistoryStore(historyStore);
+  checkHandoffList((options as { handoffs?: unknown }).handoffs, "createAgent: `handoffs`");
   if (systemPrompt !== undefined && typeof systemPrompt !== "string")
     throw new InvalidOptionError("createAgent: `systemPrompt` must be a string.");
   if (fallbackModel !== undefined && (typeof fallbackModel !== "string" || fallbackModel === ""))

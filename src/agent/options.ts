@@ -20,6 +20,7 @@ import type { SharedBudget } from "../tools/agent-context";
 import type { OutputSchema } from "../tools/output-schema";
 import type { Tool } from "../tools/tool";
 import type { ContextManagementOptions } from "./context-options";
+import type { Handoff } from "./handoff";
 import type { ToolSearchOption } from "./tool-search-option";
 
 /** @see AgentOptions.maxTurns */
@@ -222,6 +223,14 @@ export interface AgentOptions<T = unknown> extends ModelSettingsInput {
    * `piiGuardrail`, `judgeGuardrail`; see docs/en/guardrails.md). @default none
    */
   guardrails?: Guardrail[];
+  /**
+   * Specialists the conversation can be handed to (`defineHandoff`; see docs/en/handoffs.md). The
+   * model sees each as the tool `transfer_to_<name>`; once it calls one, the specialist answers the
+   * same conversation — this query's next request and every later prompt, in any process over the
+   * same store — with its own system prompt, tools, model and settings, until it hands back
+   * (`transfer_to_<name of this agent>`) or on. `agent.activeAgent` names who answers. @default none
+   */
+  handoffs?: Handoff[];
   /** Injected clock and sleep, for deterministic tests. */
   _internal?: InternalOptions;
 }

@@ -7,7 +7,7 @@
  * @module
  */
 import { InvalidOptionError } from "../errors";
-import type { Conversation } from "../loop/state/conversation";
+import type { AgentSeat } from "../loop/state/agent-seat";
 import { SkillGrants } from "../loop/state/skill-grants";
 import { positiveInteger } from "../shared/option-checks";
 import { importAtRunTime } from "../shared/run-time-import";
@@ -22,7 +22,8 @@ export class PromptAdditions {
   private loading: Promise<void> | undefined;
 
   constructor(
-    private readonly conversation: Conversation,
+    /** The agent whose system prompt and tools they extend (a handoff's specialist has its own). */
+    private readonly seat: AgentSeat,
     private readonly skills: ReadonlyArray<string | Skill>,
     private readonly instructions: ProjectInstructions | undefined,
   ) {}
@@ -70,12 +71,12 @@ export class PromptAdditions {
       );
       instructions = instructionsBlock(await readInstructionFiles(this.instructions));
     }
-    this.conversation.setSystemSections([instructions, skillCatalog(unique)]);
+    this.seat.setSystemSections([instructions, skillCatalog(unique)]);
     if (unique.length === 0) return;
-    this.conversation.tools.add(createSkillTool(unique));
+    this.seat.tools.add(createSkillTool(unique));
     const grants = new Map<string, readonly string[]>();
     for (const skill of unique) if (skill.allowedTools) grants.set(skill.name, skill.allowedTools);
-    if (grants.size > 0) this.conversation.setSkillGrants(new SkillGrants(SKILL_TOOL_NAME, grants));
+    if (grants.size > 0) this.seat.grants = new SkillGrants(SKILL_TOOL_NAME, grants);
   }
 }
 

@@ -101,6 +101,7 @@ export function resolveLoopConfig<T>(options: AgentOptions<T>): LoopConfig<T> {
     secrets: agentSecrets(options),
     guardrails: resolveGuardrails(options.guardrails),
     agentName: agentName(options.name),
+    handoffs: undefined,
     clock: {
       now: options._internal?.now ?? Date.now,
       sleep: options._internal?.sleep ?? abortableSleep,
@@ -109,8 +110,8 @@ export function resolveLoopConfig<T>(options: AgentOptions<T>): LoopConfig<T> {
   };
 }
 
-/** `AgentOptions.name`, checked. */
-function agentName(name: unknown): string {
+/** `AgentOptions.name` (or a handoff's), checked. */
+export function agentName(name: unknown): string {
   if (name === undefined) return DEFAULT_AGENT_NAME;
   if (typeof name !== "string" || !/^[A-Za-z0-9_-]{1,64}$/.test(name))
     throw new InvalidOptionError(

@@ -86,6 +86,11 @@ export type SpendSink = (modelUsage: Readonly<Record<string, ModelUsage>>) => vo
 export class CostLedger {
   readonly usage: Usage = emptyUsage();
   readonly byModel: Record<string, ModelUsage> = {};
+  /**
+   * With an `agentOf`: the same usage and cost by the agent that spent it, then by model (handoffs:
+   * the result's `agent_usage`). Undefined without.
+   */
+  readonly byAgent: Record<string, Record<string, ModelUsage>> | undefined;
   totalCostUsd = 0;
   /** The cost of the usage {@link CostLedger.record} took in last (0 before any). */
   lastCostUsd = 0;
@@ -95,7 +100,20 @@ export class CostLedger {
   constructor(
     private readonly pricing: Readonly<Record<string, ModelPricing>>,
     private readonly upstream?: SpendSink,
-  ) {}
+    /** The agent spending now (a conversation with handoffs): usage is kept by agent too. */
+    private readonly agentOf?: () => string,
+  ) {
+    this.byAgent = agentOf ? {} : undefined;
+  }
+
+  /** Adds `counted` and `cost` to the spending agent's entry of `model` (with an `agentOf`). */
+  private addToAgent(model: string, counted: Usage, cost: number): void {
+    if (!this.byAgent || !this.agentOf) return;
+    const models = (this.byAgent[this.agentOf()] ??= {});
+    const entry = (models[model] ??= { ...emptyUsage(), cost_usd: 0 });
+    addUsage(entry, counted);
+    entry.cost_usd += cost;
+  }
 
   /** Whether the query's cost so far is over `budgetUsd` (see {@link isOverBudget}: equal is not over). */
   isOverBudget(budgetUsd: number): boolean {
@@ -115,6 +133,7 @@ export class CostLedger {
       const cost = Number.isFinite(spent.cost_usd) && spent.cost_usd > 0 ? spent.cost_usd : 0;
       entry.cost_usd += cost;
       this.totalCostUsd += cost;
+      this.addToAgent(model, counted, cost);
     }
     this.upstream?.(modelUsage);
   }
@@ -137,6 +156,7 @@ export class CostLedger {
     this.lastCostUsd = cost;
     entry.cost_usd += cost;
     this.totalCostUsd += cost;
+    this.addToAgent(model, counted, cost);
     this.upstream?.({ [model]: { ...counted, cost_usd: cost } });
     return price !== undefined;
   }

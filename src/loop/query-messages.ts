@@ -49,6 +49,7 @@ export function resultMessage<T>(
   if (ending.pendingApprovals) result.pending_approvals = ending.pendingApprovals;
   if (query.checkpointId !== undefined) result.checkpoint_id = query.checkpointId;
   if (ending.guardrail) result.guardrail = ending.guardrail;
+  if (query.ledger.byAgent) result.agent_usage = query.ledger.byAgent;
   recordResultOnSpan(query, result);
   return result;
 }

@@ -31,6 +31,7 @@ import { READY, type StepResult } from "./decide-next";
 import type { Ending } from "./ending";
 import { toolGuardrails, trippedResults } from "./guardrails/tool-guardrails";
 import { withdrawTurn } from "./guardrails/withdraw-turn";
+import { handOver, handoffOf } from "./handoff-step";
 import type { StreamObserver } from "./model-call/call-model";
 import { recordAndHandOver, recordInPlaceOf } from "./record-and-hand-over";
 import { agentToolContext } from "./state/agent-tool-context";
@@ -166,6 +167,8 @@ export class ToolPhase<T> {
       ? trippedResults(calls, results.paused ? undefined : results.blocks)
       : { role: "user", content: results.blocks };
     if (results.durations) message.meta = { tool_durations_ms: results.durations };
+    const handoff = tripped ? undefined : handoffOf(this.loop, calls, results.blocks);
+    if (handoff) message.meta = { ...message.meta, handoff };
     if (guard && guard.verdicts.length > 0) {
       message.meta = { ...message.meta, guardrail: guard.verdicts[0]! };
       guard.verdicts.length = 0;
@@ -176,6 +179,10 @@ export class ToolPhase<T> {
       await recordInPlaceOf(this.loop, this.query, journalled.from, message);
     } else await recordAndHandOver(this.loop, this.query, message);
     if (tripped) return { kind: "ended", ending: await withdrawTurn(this.loop, this.query, tripped) };
+    if (handoff) {
+      handOver(this.loop, this.query, handoff);
+      this.runtime = undefined; // the next batch runs with the specialist's tools, hooks and settings
+    }
     return results.ending ? { kind: "ended", ending: results.ending } : READY;
   }
 

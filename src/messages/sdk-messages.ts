@@ -71,6 +71,12 @@ export interface SDKResultMessage<T = unknown> {
   checkpoint_id?: string;
   /** With `guardrail_tripwire`: the guardrail that tripped, its stage, message and info. */
   guardrail?: GuardrailTrip;
+  /**
+   * An agent with handoffs (`AgentOptions.handoffs`): this query's usage and cost by the agent
+   * whose request it was (its name), then by model — `model_usage` split by who answered. A
+   * compaction or summary request counts under the agent active when it ran.
+   */
+  agent_usage?: Record<string, Record<string, ModelUsage>>;
 }
 
 /** The guardrail that tripped, on a `guardrail_tripwire` result. */
@@ -145,6 +151,12 @@ export type SDKSystemMessage =
    * history's meta. Allows are not reported.
    */
   | { type: "system"; subtype: "guardrail"; guardrail: GuardrailRecord }
+  /**
+   * A `transfer_to_<name>` call passed control from agent `from` to agent `to`
+   * (`AgentOptions.handoffs`): `to` answers from the next request on. Follows the `user` message
+   * carrying the call's result (its `meta.handoff` records the same).
+   */
+  | { type: "system"; subtype: "handoff"; from: string; to: string }
   /** A guardrail with `onError: "allow"` failed (threw, timed out) and was counted as an allow. */
   | {
       type: "system";

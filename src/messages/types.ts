@@ -203,6 +203,25 @@ export type MessageMeta = {
    * model (see `withoutWithdrawnTurns`).
    */
   withdrawn?: "guardrail" | "unchecked";
+  /**
+   * An assistant turn of an agent with handoffs (`AgentOptions.handoffs`): the name of the agent
+   * that answered it (the root's `AgentOptions.name`, or a specialist's). Never sent.
+   */
+  agent?: string;
+  /**
+   * On the user message carrying the result of a `transfer_to_<name>` call: control passed from
+   * agent `from` to agent `to`. The latest one in history names who answers the next prompt, in
+   * any process that loads the conversation. Never sent.
+   */
+  handoff?: HandoffRecord;
+};
+
+/** A handoff as history records it ({@link MessageMeta.handoff}). */
+export type HandoffRecord = {
+  /** The agent that called the transfer tool. */
+  from: string;
+  /** The agent that answers from then on. */
+  to: string;
 };
 
 /** A guardrail's verdict as history records it ({@link MessageMeta.guardrail}). */

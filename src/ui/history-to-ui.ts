@@ -58,6 +58,13 @@ export function historyToUIMessages(
     const blocks = typeof message.content === "string" ? [] : message.content;
     if (blocks.some((block) => block.type === "tool_result")) {
       for (const block of blocks) if (block.type === "tool_result") addResult(block, tools);
+      const handoff = message.meta?.handoff;
+      if (handoff && answer)
+        answer.parts.push({
+          type: "data-handoff",
+          id: `handoff-${index}`,
+          data: { from: handoff.from, to: handoff.to },
+        });
       return;
     }
     const text = typeof message.content === "string" ? message.content : textOf(blocks);

@@ -31,4 +31,10 @@ export {
   type UIMessageStreamOptions,
   type UIMessageStreamResponseOptions,
 } from "./to-ui-message-stream";
-export type { LatticeMessageMetadata, SubagentProgress, UIFinishReason, UIStreamChunk } from "./ui-chunk";
+export type {
+  HandoffPart,
+  LatticeMessageMetadata,
+  SubagentProgress,
+  UIFinishReason,
+  UIStreamChunk,
+} from "./ui-chunk";

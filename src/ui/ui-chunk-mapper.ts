@@ -83,8 +83,17 @@ export class UIChunkMapper {
         }
         for (const chunk of endChunks(message, this.settings.secrets)) this.emit(chunk);
         return;
+      case "system":
+        // A handoff is part of the answer: who answers from the next step on.
+        if (message.subtype === "handoff")
+          this.emit({
+            type: "data-handoff",
+            id: `handoff-${this.turn}`,
+            data: { from: message.from, to: message.to },
+          });
+        return; // other system notices (retries, compaction …) are not part of the message
       default:
-        return; // system notices (retries, compaction …) are not part of the message
+        return;
     }
   }
 

@@ -53,6 +53,17 @@ export interface SubagentProgress {
   tools: string[];
 }
 
+/**
+ * A handoff (`AgentOptions.handoffs`), sent as a `data-handoff` part: from the next step on, agent
+ * `to` answers. Also rebuilt from history (`meta.handoff`) by `historyToUIMessages`.
+ */
+export interface HandoffPart {
+  /** The agent that handed the conversation over. */
+  from: string;
+  /** The agent that answers from then on. */
+  to: string;
+}
+
 /** One chunk of the UI message stream (a subset of the AI SDK's `UIMessageChunk`). */
 export type UIStreamChunk =
   | { type: "start"; messageId?: string; messageMetadata?: LatticeMessageMetadata }
@@ -72,6 +83,7 @@ export type UIStreamChunk =
   | { type: "tool-output-error"; toolCallId: string; errorText: string; dynamic: true }
   | { type: "tool-output-denied"; toolCallId: string }
   | { type: "data-subagent"; id: string; data: SubagentProgress }
+  | { type: "data-handoff"; id: string; data: HandoffPart }
   | { type: "message-metadata"; messageMetadata: LatticeMessageMetadata }
   | { type: "error"; errorText: string }
   | { type: "finish"; finishReason?: UIFinishReason; messageMetadata?: LatticeMessageMetadata };

@@ -97,6 +97,24 @@ describe("every example under examples/ runs offline, as the docs say to run it"
     );
   });
 
+  it("triage.ts refuses off-topic, hands billing and technical questions to specialists and trips on personal data", async () => {
+    const run = await runExample("triage.ts");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(
+      "Off topic: success · answered by triage\n  I can help with billing and technical questions only.",
+    );
+    expect(run.stdout).toContain("Billing: success · answered by billing (requests: triage → billing)");
+    expect(run.stdout).toContain("Invoice INV-7 is paid");
+    expect(run.stdout).toContain("Technical: success · answered by tech (requests: billing → triage → tech)");
+    expect(run.stdout).toContain(
+      "Personal data: guardrail_tripwire · pii-in-answers at output · answered by tech",
+    );
+    expect(run.stdout).not.toContain("ada@example.com");
+    expect(run.stdout).toContain(
+      "Handoffs recorded in history: triage → billing; billing → triage; triage → tech",
+    );
+  });
+
   it("approval-server.ts pauses on one request and resumes on the next, each with a fresh Agent over the JSONL file", async () => {
     const run = await runExample("approval-server.ts");
     expect(run.code).toBe(0);

@@ -114,3 +114,29 @@ describe("guardrail verdicts on the timeline", () => {
     expect(items[2]).toEqual({ kind: "guardrail", index: 1, record, withdrawn: true });
   });
 });
+
+describe("handoffs on the timeline", () => {
+  it("a recorded handoff is an item after its message; each turn keeps who answered it", () => {
+    const items = timelineOf(
+      [
+        { role: "user", content: "invoice?" },
+        {
+          role: "assistant",
+          content: [{ type: "tool_use", id: "h1", name: "transfer_to_billing", input: {} }],
+          meta: { agent: "triage" },
+        },
+        {
+          role: "user",
+          content: [{ type: "tool_result", tool_use_id: "h1", content: "Transferred to billing" }],
+          meta: { handoff: { from: "triage", to: "billing" } },
+        },
+        { role: "assistant", content: [{ type: "text", text: "Paid." }], meta: { agent: "billing" } },
+      ],
+      0,
+    );
+    expect(items.map((item) => item.kind)).toEqual(["prompt", "turn", "handoff", "turn"]);
+    expect(items[2]).toEqual({ kind: "handoff", index: 2, from: "triage", to: "billing" });
+    const last = items[3] as Extract<(typeof items)[number], { kind: "turn" }>;
+    expect(last.message.meta?.agent).toBe("billing");
+  });
+});

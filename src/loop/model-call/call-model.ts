@@ -189,6 +189,8 @@ async function attemptOnce(
       unfinished.model = request.model; // a hook may have routed the request to another model
     }
     span = loop.conversation.telemetry.modelCall(settings.parentSpan ?? query.span, request);
+    // With handoffs, each request's span names the agent that made it.
+    if (loop.config.handoffs) span.set({ "gen_ai.agent.name": loop.config.agentName });
     const client = loop.services.client;
     // A synchronous throw of the client lands in the catch below, like a rejection.
     const answer = span.activate

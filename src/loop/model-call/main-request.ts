@@ -24,6 +24,8 @@ export class MainRequest {
   private readonly holdEvents: boolean;
   /** This request races the parallel input guardrails: it sends the prompt they check. */
   private racing = false;
+  /** The agent the fields and settings were built for: a handoff rebuilds them for the specialist. */
+  private agent: string | undefined;
 
   constructor(
     private readonly loop: LoopContext<unknown>,
@@ -42,6 +44,7 @@ export class MainRequest {
    */
   async call(streamedCalls: StreamObserver | undefined, signal?: AbortSignal): Promise<ModelReply> {
     const { loop, query } = this;
+    if (loop.config.agentName !== this.agent) this.changeAgent();
     const settings = this.settings();
     settings.streamedCalls = streamedCalls;
     settings.signal = signal;
@@ -51,6 +54,15 @@ export class MainRequest {
     const reply = await callModel(loop, query, this.fields(), settings);
     observeContext(loop, query, reply);
     return takeReply(loop, query, reply);
+  }
+
+  /** Another agent answers from this turn on (a handoff): its system prompt, tools, model and settings. */
+  private changeAgent(): void {
+    const { config } = this.loop;
+    this.agent = config.agentName;
+    this.base = undefined;
+    this.callSettings = undefined;
+    this.query.settleAgent(config.agentName, config.modelSettings);
   }
 
   /** The request fields of this turn: the history and tool set as they are now. */
@@ -104,7 +116,14 @@ function takeReply(loop: LoopContext<unknown>, query: QueryState, reply: ModelOu
   }
   query.answeredText = textOf(reply.message);
   recordUsage(loop.conversation, query, reply.model, reply.message.usage, query.outgoing.emit);
-  const response = withTurnMeta(withoutBlankText(reply.message), reply.timing, query.ledger.lastCostUsd);
+  // With handoffs, who answered is recorded beside the turn.
+  const agent = loop.config.handoffs ? loop.config.agentName : undefined;
+  const response = withTurnMeta(
+    withoutBlankText(reply.message),
+    reply.timing,
+    query.ledger.lastCostUsd,
+    agent,
+  );
   query.stopReason = response.stop_reason ?? null;
   query.stopSequence = response.stop_sequence;
   return { kind: "answered", response };
@@ -121,14 +140,16 @@ function withoutBlankText(message: AssistantModelMessage): AssistantModelMessage
 
 /**
  * The response with what the turn was beside it ({@link MessageMeta}: times, latency, cost,
- * retries, fallback) — recorded, never sent. A new object: the client's message is not changed.
+ * retries, fallback, the agent that answered) — recorded, never sent. A new object: the client's message is not changed.
  */
 function withTurnMeta(
   message: AssistantModelMessage,
   timing: ModelCallTiming | undefined,
   costUsd: number,
+  agent: string | undefined,
 ): AssistantModelMessage {
   const meta: MessageMeta = { ...message.meta };
+  if (agent !== undefined) meta.agent = agent;
   if (timing) {
     meta.started_at = isoTime(timing.startedAt);
     meta.ended_at = isoTime(timing.endedAt);

@@ -32,9 +32,12 @@ export function manageContext(
   const { conversation } = loop;
   const stored = conversation.history.messages;
   // Turns a guardrail withdrew stay in history and are never sent.
-  const history = conversation.withdrawn.holds(stored)
+  const unwithdrawn = conversation.withdrawn.holds(stored)
     ? withoutWithdrawnTurns(stored, keepUnchecked)
     : stored;
+  // A handoff's specialist sees what its `history` form lets it see.
+  const view = loop.config.handoffs?.view;
+  const history = view ? view(unwithdrawn) : unwithdrawn;
   const management = loop.config.context.management;
   const state = conversation.context;
   const compact = serverCompaction(loop);

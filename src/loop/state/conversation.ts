@@ -12,7 +12,9 @@ import type { McpServerStatus } from "../../messages/sdk-messages";
 import type { Usage } from "../../messages/types";
 import { NOOP_TELEMETRY, type Telemetry } from "../../telemetry/telemetry";
 import type { SubmitOutputTool } from "../../tools/submit-output";
+import type { Tool } from "../../tools/tool";
 import { ToolRegistry } from "../../tools/tool-registry";
+import { AgentSeat } from "./agent-seat";
 import { CompactionBreaker } from "./compaction-breaker";
 import { ContextState } from "./context-state";
 import type { SkillGrants } from "./skill-grants";
@@ -26,43 +28,95 @@ export interface ConversationSetup {
   submitTool: SubmitOutputTool<unknown> | undefined;
   /** Replaced by `[redacted]` in everything history records. */
   secrets?: readonly string[];
+  /** The name of the agent that answers first (`AgentOptions.name`). @default "main" */
+  agentName?: string;
 }
 
 /** One conversation's state. One query at a time changes it (the agent's guard sees to that). */
 export class Conversation {
   /** History and its store. */
   readonly history: HistoryLog;
-  /** The tools offered to the model. */
-  readonly tools: ToolRegistry;
   /** Turns automatic compaction off after repeated failures. */
   readonly compaction = new CompactionBreaker();
   /** Context management between requests (`contextManagement`, `getContextUsage()`). */
   readonly context = new ContextState();
   /** Whether history holds turns a guardrail withdrew (never sent), looked up as history grows. */
   readonly withdrawn = new WithdrawnTracker();
-  private currentModel: string;
+  /** Each agent's own state (tools, model, system sections), by name; the first is the root. */
+  private readonly seats = new Map<string, AgentSeat>();
+  private readonly submitTool: SubmitOutputTool<unknown> | undefined;
+  private active: AgentSeat;
+  private readonly root: AgentSeat;
   private reportedInputTokens: number | undefined;
   private readonly unpricedModels = new Set<string>();
   private servers: McpServerStatus[] | undefined;
   private spans: Telemetry = NOOP_TELEMETRY;
-  private sections: readonly string[] = [];
-  private system: { base: string | undefined; value: string | undefined } | undefined;
-  private grants: SkillGrants | undefined;
 
   constructor(setup: ConversationSetup) {
-    this.currentModel = setup.model;
     this.history = new HistoryLog(setup.historyStore, setup.secrets);
-    this.tools = new ToolRegistry(setup.submitTool);
+    this.submitTool = setup.submitTool;
+    this.root = this.addAgent(setup.agentName ?? "main", setup.model);
+    this.active = this.root;
   }
 
-  /** The model of the next turn. */
+  /** The root agent's tools (the agent's own `tools`, MCP's, `addTools`), whoever answers now. */
+  get rootTools(): ToolRegistry {
+    return this.root.tools;
+  }
+
+  /** The root agent's state. */
+  get rootSeat(): AgentSeat {
+    return this.root;
+  }
+
+  /**
+   * Adds an agent of the conversation (a handoff's specialist): its own tools and model. The first
+   * agent added (by the constructor) is the root, who answers until a handoff.
+   */
+  addAgent(name: string, model: string): AgentSeat {
+    const seat = new AgentSeat(name, model, new ToolRegistry(this.submitTool));
+    this.seats.set(name, seat);
+    return seat;
+  }
+
+  /** The state of agent `name`; undefined when the conversation has no such agent. */
+  seat(name: string): AgentSeat | undefined {
+    return this.seats.get(name);
+  }
+
+  /** Every agent's tools by name (the root's first): what history's calls may have run. */
+  everyTool(): Map<string, Tool> {
+    const tools = new Map<string, Tool>();
+    for (const seat of this.seats.values())
+      for (const [name, tool] of seat.tools.byName) if (!tools.has(name)) tools.set(name, tool);
+    return tools;
+  }
+
+  /** The name of the agent that answers now (`agent.activeAgent`). */
+  get activeAgent(): string {
+    return this.active.name;
+  }
+
+  /** Agent `name` answers from now on (a handoff, or the one history records). */
+  activate(name: string): void {
+    const seat = this.seats.get(name);
+    if (!seat) throw new Error(`No agent named ${JSON.stringify(name)} in this conversation.`);
+    this.active = seat;
+  }
+
+  /** The tools offered to the model: the active agent's. */
+  get tools(): ToolRegistry {
+    return this.active.tools;
+  }
+
+  /** The model of the next turn: the active agent's. */
   get model(): string {
-    return this.currentModel;
+    return this.active.model;
   }
 
-  /** Switches the model for later turns (validated by the caller). */
+  /** Switches the active agent's model for later turns (validated by the caller). */
   setModel(model: string): void {
-    this.currentModel = model;
+    this.active.model = model;
   }
 
   /** Input tokens (all buckets) the latest response reported; drives automatic compaction. */
@@ -102,30 +156,22 @@ export class Conversation {
    * agent before the first query: the same text on every request, so the cached prefix holds.
    */
   setSystemSections(sections: readonly string[]): void {
-    this.sections = sections.filter((section) => section.length > 0);
-    this.system = undefined;
+    this.active.setSystemSections(sections);
   }
 
-  /** `base` (the agent's system prompt) with the sections appended, one string reused on every turn. */
+  /** `base` (the active agent's system prompt) with its sections appended, one string reused on every turn. */
   systemPrompt(base: string | undefined): string | undefined {
-    if (this.sections.length === 0) return base;
-    if (this.system?.base !== base || this.system === undefined) {
-      const value = [base, ...this.sections]
-        .filter((part) => part !== undefined && part.length > 0)
-        .join("\n\n");
-      this.system = { base, value };
-    }
-    return this.system.value;
+    return this.active.systemPrompt(base);
   }
 
   /** The tools pre-approved by skills (`allowed-tools`), set by the agent. */
   setSkillGrants(grants: SkillGrants): void {
-    this.grants = grants;
+    this.active.grants = grants;
   }
 
-  /** The tool patterns the skills used so far in history pre-approve. */
+  /** The tool patterns the active agent's skills used so far in history pre-approve. */
   skillGrantedTools(): readonly string[] {
-    return this.grants?.grantedIn(this.history.messages) ?? [];
+    return this.active.grants?.grantedIn(this.history.messages) ?? [];
   }
 
   /** Spans; the no-op until the agent loads OpenTelemetry. */

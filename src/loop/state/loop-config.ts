@@ -8,6 +8,7 @@ import type { ModelPricing } from "../../cost/pricing";
 import type { GuardrailsByStage } from "../../guardrails/guardrail";
 import type { ToolPattern } from "../../hooks/permissions";
 import type { CanUseTool, Hooks, PermissionMode } from "../../hooks/types";
+import type { ModelMessage } from "../../messages/types";
 import type { ModelRequest, OutputFormat } from "../../model/client";
 import type { ContextEdits } from "../../model/context-management";
 import type { RequestModelSettings } from "../../model/model-setting-keys";
@@ -149,6 +150,20 @@ export interface LoopClock {
   random(): number;
 }
 
+/** What a specialist's requests carry of the conversation (`defineHandoff`'s `history`). */
+export type HandoffHistoryForm = "full" | "summary" | "none" | ((messages: ModelMessage[]) => ModelMessage[]);
+
+/** How an agent of a conversation with handoffs (`AgentOptions.handoffs`) hands off and sees history. */
+export interface HandoffSettings {
+  /** The `transfer_to_<name>` tools this agent offers, by tool name: the agent each passes control to. */
+  readonly transfers: ReadonlyMap<string, string>;
+  /**
+   * What this agent's requests carry of the conversation, from history as it would be sent
+   * otherwise (`defineHandoff`'s `history`, through `filterHandoffHistory`); undefined: all of it.
+   */
+  readonly view: ((messages: ModelMessage[]) => ModelMessage[]) | undefined;
+}
+
 /** Everything the loop reads and never changes. */
 export interface LoopConfig<T> {
   /** What every main request carries: add a new model setting here (and copy it in `MainRequest`). */
@@ -174,4 +189,6 @@ export interface LoopConfig<T> {
   readonly guardrails: GuardrailsByStage | undefined;
   /** Who answers (`AgentOptions.name`, default `"main"`): named to guardrails, telemetry and history. */
   readonly agentName: string;
+  /** Handoffs: set on every agent of a conversation with `AgentOptions.handoffs`; undefined without. */
+  readonly handoffs: HandoffSettings | undefined;
 }

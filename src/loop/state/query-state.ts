@@ -31,6 +31,21 @@ export interface QuerySetup {
   storeNotices: StoreNotices<SDKMessage<unknown>>;
   /** What every message the query yields is cleaned of (see `OutgoingMessages`). */
   secrets?: readonly string[];
+  /** The agent whose settings `settings` and `maxTokens` are (`AgentOptions.name`). */
+  agent?: string;
+  /** With handoffs: the agent answering now, whose spending the ledger keeps apart (`agent_usage`). */
+  agentOf?: () => string;
+  /**
+   * A handoff's specialist answers: its settings and output budget, with the query's overrides
+   * (`QueryOptions`). Absent: the query's settings stay as they are.
+   */
+  settingsFor?: (agent: AgentModelSettings) => { settings: Readonly<RequestSettings>; maxTokens: number };
+}
+
+/** An agent's own model settings and output budget (its `LoopConfig.modelSettings`). */
+export interface AgentModelSettings {
+  readonly request: Readonly<RequestSettings>;
+  readonly maxTokens: number;
 }
 
 /** One running query. */
@@ -39,10 +54,13 @@ export class QueryState {
   readonly startedAt: number;
   /** Deadline of each model request in this query. */
   readonly requestTimeoutMs: number | undefined;
-  /** The model settings of this query's main requests: the agent's, with the query's overrides. */
-  readonly settings: Readonly<RequestSettings>;
+  /** The model settings of this query's main requests: the answering agent's, with the query's overrides. */
+  settings: Readonly<RequestSettings>;
   /** The output budget of this query's main responses. */
-  readonly maxTokens: number;
+  maxTokens: number;
+  /** The agent whose settings `settings` are. */
+  private agent: string | undefined;
+  private readonly settingsFor: QuerySetup["settingsFor"];
   /** Usage and cost of every response of this query. */
   readonly ledger: CostLedger;
   /** Tool calls refused by a permission rule, a hook or `canUseTool`. */
@@ -88,7 +106,9 @@ export class QueryState {
     this.requestTimeoutMs = setup.requestTimeoutMs;
     this.settings = setup.settings;
     this.maxTokens = setup.maxTokens;
-    this.ledger = new CostLedger(setup.pricing, setup.spendUpstream);
+    this.agent = setup.agent;
+    this.settingsFor = setup.settingsFor;
+    this.ledger = new CostLedger(setup.pricing, setup.spendUpstream, setup.agentOf);
     this.signals = new QuerySignals(setup.signal);
     this.outgoing = new OutgoingMessages(setup.storeNotices, setup.secrets);
   }
@@ -110,6 +130,18 @@ export class QueryState {
   /** A response cut off while streaming: its text so far is the latest text of the query. */
   takeUnfinishedText(text: string): void {
     if (text) this.partialText = this.joinNextText ? this.resultText + text : text;
+  }
+
+  /**
+   * Agent `name` answers (a handoff): the main requests take its settings, with the query's
+   * overrides. A no-op when they already are its.
+   */
+  settleAgent(name: string, modelSettings: AgentModelSettings): void {
+    if (name === this.agent || !this.settingsFor) return;
+    const { settings, maxTokens } = this.settingsFor(modelSettings);
+    this.settings = settings;
+    this.maxTokens = maxTokens;
+    this.agent = name;
   }
 
   /** The next response continues this one's text, cut at max_tokens. */

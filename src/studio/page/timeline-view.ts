@@ -59,6 +59,13 @@ function itemElement(item: TimelineItem, context: TimelineContext): HTMLElement 
       );
     case "turn":
       return turnElement(item, context);
+    case "handoff":
+      return el(
+        "div",
+        { class: "handoff", "data-testid": "handoff" },
+        el("span", { class: "label", text: "Handoff" }),
+        el("span", { text: `${item.from} → ${item.to}: ${item.to} answers from here on` }),
+      );
     case "guardrail": {
       const { record } = item;
       const said = record.message ? `: ${record.message}` : "";
@@ -126,6 +133,8 @@ function facts(message: AssistantModelMessage, number: number, toolMs: number): 
   const usage = message.usage;
   const parts: Array<[string, string]> = [
     ["turn", `#${number}`],
+    // With handoffs: who answered the turn (`meta.agent`).
+    ...(meta.agent ? ([["agent", meta.agent]] as Array<[string, string]>) : []),
     ["model", message.model ?? "–"],
     ["latency", duration(meta.latency_ms)],
     ["tools", duration(toolMs || undefined)],

@@ -42,6 +42,8 @@ export type TimelineItem =
       events: string[];
     }
   | { kind: "pause"; index: number; pending: Array<{ tool_use_id: string; name: string }> }
+  /** A handoff recorded with the message at `index` (`meta.handoff`): `to` answers from then on. */
+  | { kind: "handoff"; index: number; from: string; to: string }
   | { kind: "note"; index: number; text: string };
 
 /**
@@ -60,6 +62,8 @@ export function timelineOf(messages: readonly ModelMessage[], from: number): Tim
     const record = message.meta?.guardrail;
     if (record)
       items.push({ kind: "guardrail", index, record, withdrawn: message.meta?.withdrawn !== undefined });
+    const handoff = message.meta?.handoff;
+    if (handoff) items.push({ kind: "handoff", index, from: handoff.from, to: handoff.to });
   });
   return items;
 }
