@@ -112,6 +112,7 @@ export class LatticeOAuthProvider implements OAuthClientProvider {
       throw new Error(
         "This client has no redirect listener: the client_credentials grant cannot ask a person.",
       );
+    await listener.ready();
     const pending = listener.waitForCode(authorizationUrl.searchParams.get("state") ?? "");
     this.pendingCode = pending;
     this.waitingForPerson = true;
