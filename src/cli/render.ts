@@ -177,7 +177,8 @@ export class TerminalRenderer {
     if (message.subtype === "init") {
       // Once per server and failure: every query of a session starts with the same statuses.
       for (const server of message.mcp_servers ?? []) {
-        const line = server.status === "failed" ? `! MCP server "${server.name}" failed: ${server.error}` : "";
+        const line =
+          server.status === "failed" ? `! MCP server "${server.name}" failed: ${server.error}` : "";
         if (line === "" || this.reportedServers.has(line)) continue;
         this.reportedServers.add(line);
         this.notice(this.options.style.yellow(neutraliseControls(line)));

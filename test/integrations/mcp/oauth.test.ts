@@ -76,7 +76,8 @@ describe("OAuth for http MCP servers", () => {
     const server = await track(startOAuthMcpServer());
     const model = createScriptedClient((request) => {
       const results = request.messages.filter(
-        (message) => Array.isArray(message.content) && message.content.some((block) => block.type === "tool_result"),
+        (message) =>
+          Array.isArray(message.content) && message.content.some((block) => block.type === "tool_result"),
       ).length;
       if (results === 0) {
         return { content: [{ type: "tool_use", id: "toolu_1", name: "mcp__crm__whoami", input: {} }] };
