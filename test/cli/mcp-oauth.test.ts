@@ -52,7 +52,7 @@ describe("the CLI's --mcp servers with OAuth", () => {
     server = await startOAuthMcpServer();
     const folder = temporaryFolder("lattice-cli-mcp-");
     const env = cleanEnvironment({ ANTHROPIC_API_KEY: DUMMY_KEY, XDG_CONFIG_HOME: folder });
-    const call = { content: [{ type: "tool_use", id: "t1", name: "mcp__crm__whoami", input: {} }] };
+    const call = { content: [{ type: "tool_use" as const, id: "t1", name: "mcp__crm__whoami", input: {} }] };
     model.enqueue(call, { content: "You are an authorized user." });
     const refusals: number[] = [];
     const person = whenUrlPrinted(async (url) => {
@@ -90,6 +90,35 @@ describe("the CLI's --mcp servers with OAuth", () => {
     expect(again.stderr).not.toContain("needs authorization");
     expect(again.stdout).toContain("Still you.");
     expect(server.tokenRequests).toHaveLength(1);
+  });
+
+  it("--mcp-browser opens the URL with $BROWSER, whose redirect completes the authorization", async () => {
+    server = await startOAuthMcpServer();
+    const folder = temporaryFolder("lattice-cli-mcp-");
+    // A stand-in browser: follows the authorization server's redirect back to the listener.
+    const opener = path.join(folder, "browser.mjs");
+    writeFileSync(
+      opener,
+      [
+        "#!/usr/bin/env node",
+        'const approval = await fetch(process.argv[2], { redirect: "manual" });',
+        'await (await fetch(approval.headers.get("location"))).text();',
+      ].join("\n"),
+      { mode: 0o755 },
+    );
+    const env = cleanEnvironment({ ANTHROPIC_API_KEY: DUMMY_KEY, BROWSER: opener });
+    model.enqueue(
+      { content: [{ type: "tool_use" as const, id: "t1", name: "mcp__crm__whoami", input: {} }] },
+      { content: "Opened and authorized." },
+    );
+    const tokens = path.join(folder, "tokens.json");
+    const args = ["--base-url", model.url, "--mcp", configFile(folder), "--mcp-tokens", tokens];
+    const run = await runCli([...args, "--mcp-browser", "Who am I?"], { env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain('MCP server "crm" needs authorization');
+    expect(run.stdout).toContain("Opened and authorized.");
+    expect(server.tokenRequests.map((request) => request.grant_type)).toEqual(["authorization_code"]);
+    expect(statSync(tokens).mode & 0o777).toBe(0o600);
   });
 
   it("Ctrl-C while waiting for the browser cancels the authorization and stops the query", async () => {

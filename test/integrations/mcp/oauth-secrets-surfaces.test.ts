@@ -119,7 +119,7 @@ function redisBackend(): Backend {
       if (type === "string") texts.push(`${key} ${await redis.get(key)}`);
       else if (type === "list") texts.push(`${key} ${(await redis.lrange(key, 0, -1)).join("\n")}`);
       else if (type === "hash") texts.push(`${key} ${JSON.stringify(await redis.hgetall(key))}`);
-      else if (type === "zset") texts.push(`${key} ${(await redis.zrange(key, 0, -1)).join("\n")}`);
+      else if (type === "zset") texts.push(`${key} ${(await redis.zrange(key, "0", "-1")).join("\n")}`);
       else if (type === "set") texts.push(`${key} ${(await redis.smembers(key)).join("\n")}`);
       else if (type === "stream") texts.push(`${key} ${JSON.stringify(await redis.xrange(key, "-", "+"))}`);
       else texts.push(`${key} (unread type ${type})`);
