@@ -118,7 +118,7 @@ async function mcpServersFor(options: CliOptions, io: CliIo, overrides: AgentOve
     tokenFile: options.mcpTokenFile
       ? path.resolve(io.cwd, options.mcpTokenFile)
       : defaultMcpTokenFile(io.env),
-    openBrowser: options.mcpBrowser,
+    openBrowser: options.mcpBrowser === true,
     notice: overrides.notice ?? ((text) => io.stderr.write(`${text}\n`)),
   });
   return { authorization, secrets };

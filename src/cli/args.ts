@@ -49,7 +49,7 @@ export interface CliOptions {
   /** `--mcp-tokens <file>`: where the MCP servers' OAuth tokens are kept (mcp-authorization.ts). */
   mcpTokenFile?: string;
   /** `--mcp-browser`: open an MCP server's authorization URL in the browser, not only print it. */
-  mcpBrowser: boolean;
+  mcpBrowser?: boolean;
   /** `--skills <folder>` (repeatable): Agent Skills folders, the agent's `skills`. */
   skillFolders?: string[];
   sessionPath?: string;
@@ -217,7 +217,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       : {}),
     ...(values.mcp?.length ? { mcpFiles: values.mcp.map((file) => nonEmpty("--mcp", file)!) } : {}),
     mcpTokenFile: nonEmpty("--mcp-tokens", values["mcp-tokens"]),
-    mcpBrowser: values["mcp-browser"] ?? false,
+    ...(values["mcp-browser"] ? { mcpBrowser: true } : {}),
     sessionPath: nonEmpty("--session", values.session),
     rewindTo: nonEmpty("--rewind", values.rewind),
     outputSchemaPath: nonEmpty("--output-schema", values["output-schema"]),
