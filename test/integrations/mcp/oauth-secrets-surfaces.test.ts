@@ -6,7 +6,8 @@
  * place is read back and searched for each secret: the yielded messages, the UI message stream, the
  * OpenTelemetry spans (in-memory exporter), the requests the model received, the statuses and the
  * errors, the history as the backend holds it raw (every file, table or key but the token store's),
- * and the studio's JSON API and page over that store. The token store itself must hold the tokens
+ * and the studio over that store: its JSON API, and its page in headless Chromium (the text shown
+ * and the DOM). The token store itself must hold the tokens
  * (the control that the secrets looked for are the real ones).
  */
 import { randomBytes } from "node:crypto";
@@ -20,7 +21,8 @@ import {
 import Database from "better-sqlite3";
 import { Redis } from "ioredis";
 import pg from "pg";
-import { afterAll, describe, expect, it } from "vitest";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildStudioPage } from "../../../scripts/build-studio-page.mjs";
 import { createAgent } from "../../../src/agent/create-agent";
 import { createJsonlHistoryStore } from "../../../src/history/jsonl";
@@ -35,6 +37,7 @@ import { startStudio } from "../../../src/studio/index";
 import { createScriptedClient } from "../../../src/testing/scripted-client";
 import { toUIMessageStream } from "../../../src/ui/index";
 import { startOAuthMcpServer } from "../../fixtures/mcp/oauth-server";
+import { startBrowser } from "../../studio/support";
 import { temporaryFolder } from "../../support/temporary-folders";
 import { readChunks } from "../../ui/ui-test-kit";
 
@@ -49,8 +52,14 @@ const pool = new pg.Pool({ connectionString: POSTGRES_URL });
 pool.on("error", () => {});
 const redis = new Redis(REDIS_URL);
 const databases: Database.Database[] = [];
+let chromium: Browser;
+
+beforeAll(async () => {
+  chromium = await startBrowser();
+}, 120_000);
 
 afterAll(async () => {
+  await chromium?.close();
   await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
   await pool.query(`DROP TABLE IF EXISTS ${tokenTable}`);
   await pool.end();
@@ -170,7 +179,7 @@ const backends = [
 ];
 
 /** Opens the authorization URL and follows the redirect to the client's loopback listener. */
-async function browser(authorizationUrl: URL): Promise<void> {
+async function approve(authorizationUrl: URL): Promise<void> {
   const approval = await fetch(authorizationUrl, { redirect: "manual" });
   await (await fetch(approval.headers.get("location")!)).text();
 }
@@ -193,7 +202,7 @@ function scriptedModel(expire: () => void) {
   });
 }
 
-describe.each(backends)("no OAuth secret on any surface ($name)", ({ make }) => {
+describe.each(backends)("no OAuth secret on any surface ($name)", { timeout: 240_000 }, ({ make }) => {
   it("a code flow, a refresh mid-query, client_credentials and a refused client: every surface read back", async () => {
     const backend = make();
     await buildStudioPage();
@@ -212,7 +221,7 @@ describe.each(backends)("no OAuth secret on any surface ($name)", ({ make }) => 
       historyStore: history,
       telemetry: { tracer: provider.getTracer("oauth-surfaces") },
       mcpServers: {
-        crm: { type: "http", url: crm.url, auth: { redirect: browser, tokenStore: tokens } },
+        crm: { type: "http", url: crm.url, auth: { redirect: approve, tokenStore: tokens } },
         billing: {
           type: "http",
           url: billing.url,
@@ -310,9 +319,21 @@ describe.each(backends)("no OAuth secret on any surface ($name)", ({ make }) => 
       await get(`/api/conversation?source=0&id=${id}`);
       await get(`/api/summary?source=0&id=${id}`);
       expect(studioTexts[2]).toContain("your token is [redacted]");
-      const page = await fetch(studio.url);
-      expect(page.status).toBe(200);
-      studioTexts.push(await page.text());
+      // The page as a person sees it: the conversation opened in a real browser.
+      const page = await chromium.newPage();
+      try {
+        await page.goto(studio.url);
+        await page.click(`tr[data-conversation="${listed.conversationId}"] a`);
+        await page.locator("[data-testid=timeline] li.turn").first().waitFor({ timeout: 60_000 });
+        // Every collapsed tool call opened, so its input and output are on the page too.
+        await page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })");
+        const shown = String(await page.evaluate("document.body.innerText"));
+        const html = await page.content();
+        expect(html).toContain("your token is [redacted]");
+        studioTexts.push(shown, html);
+      } finally {
+        await page.close();
+      }
     } finally {
       await studio.close();
     }
