@@ -15,6 +15,8 @@ import type { CliOptions, ToolGroup } from "./args";
 import { type BashSetup, bashSetupFor, sandboxFailure } from "./bash-setup";
 import { COMPACT_MAX_TOKENS, compactionRequestSettings } from "./compact-command";
 import type { CliIo } from "./io";
+import { type CliMcpAuthorization, defaultMcpTokenFile, withCliAuthorization } from "./mcp-authorization";
+import { readMcpConfig } from "./mcp-config";
 import { type JsonSchemaOutput, loadOutputSchema } from "./output-schema";
 import { createSessionStore } from "./session";
 import { UsageError } from "./usage-error";
@@ -49,6 +51,8 @@ export interface CliAgent {
   bashModeNotice?: string;
   /** The model settings `/compact`'s summary request carries, as automatic compaction's would. */
   summarySettings: RequestSettings;
+  /** With `--mcp`: the servers' OAuth on the command line (Ctrl-C cancels a wait for the browser). */
+  mcpAuthorization?: CliMcpAuthorization;
 }
 
 /** Extra pieces a caller may supply instead of the defaults (the demo brings its own client and tools). */
@@ -56,6 +60,8 @@ export interface AgentOverrides {
   client?: AgentOptions["client"];
   tools?: Tool[];
   systemPrompt?: string;
+  /** Where the `--mcp` servers' authorization URLs are said. Default: a line on stderr. */
+  notice?: (text: string) => void;
 }
 
 /**
@@ -76,6 +82,7 @@ export async function createCliAgent(
   const tools = overrides.tools ?? workspaceToolsFor(options.tools, io.cwd, bash);
   const client =
     overrides.client ?? createAnthropicClient({ apiKey: options.apiKey, baseURL: options.baseURL });
+  const mcp = options.mcpFiles ? await mcpServersFor(options, io, overrides) : undefined;
   const agent = createAgent<unknown>({
     ...options.modelSettings,
     model: options.model,
@@ -90,6 +97,7 @@ export async function createCliAgent(
     historyStore: options.sessionPath ? createSessionStore(options.sessionPath) : undefined,
     outputSchema,
     includePartialMessages: !options.json || options.partial,
+    ...(mcp ? { mcpServers: mcp.authorization.servers, secrets: mcp.secrets } : {}),
   });
   const toolNames = tools.map((tool) => tool.name);
   return {
@@ -99,7 +107,21 @@ export async function createCliAgent(
     toolNames,
     bashModeNotice: toolNames.includes("bash") ? bash?.notice : undefined,
     summarySettings: compactionRequestSettings(options.modelSettings, COMPACT_MAX_TOKENS),
+    ...(mcp ? { mcpAuthorization: mcp.authorization } : {}),
   };
+}
+
+/** The `--mcp` servers, with the command line's OAuth on their `http` servers. */
+async function mcpServersFor(options: CliOptions, io: CliIo, overrides: AgentOverrides) {
+  const { servers, secrets } = await readMcpConfig(options.mcpFiles ?? [], io.cwd, io.env);
+  const authorization = withCliAuthorization(servers, {
+    tokenFile: options.mcpTokenFile
+      ? path.resolve(io.cwd, options.mcpTokenFile)
+      : defaultMcpTokenFile(io.env),
+    openBrowser: options.mcpBrowser === true,
+    notice: overrides.notice ?? ((text) => io.stderr.write(`${text}\n`)),
+  });
+  return { authorization, secrets };
 }
 
 /**

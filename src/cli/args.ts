@@ -44,6 +44,12 @@ export interface CliOptions {
   /** The prices from `--price` and `--pricing`, once read (`resolveCliPricing`); merged over the built-in table. */
   pricing?: Record<string, ModelPricing>;
   tools: ToolGroup[];
+  /** `--mcp <file>` (repeatable): JSON files of MCP servers, the agent's `mcpServers` (mcp-config.ts). */
+  mcpFiles?: string[];
+  /** `--mcp-tokens <file>`: where the MCP servers' OAuth tokens are kept (mcp-authorization.ts). */
+  mcpTokenFile?: string;
+  /** `--mcp-browser`: open an MCP server's authorization URL in the browser, not only print it. */
+  mcpBrowser?: boolean;
   /** `--skills <folder>` (repeatable): Agent Skills folders, the agent's `skills`. */
   skillFolders?: string[];
   sessionPath?: string;
@@ -110,6 +116,15 @@ ${MODEL_FLAG_USAGE}
   --unconfined-bash        run bash without the sandbox, with your privileges (root's, as root)
   --skills <folder>        Agent Skills: a folder of skill folders (each with a SKILL.md), or one
                            skill folder; repeat for more. The model reads them with the skill tool
+  --mcp <file>             MCP servers from a JSON file ({ "mcpServers": { "<name>": { "type":
+                           "stdio", "command": … } | { "type": "http", "url": … } } }, \${VAR}
+                           read from the environment); repeat for more. An http server that
+                           asks for OAuth gets its authorization URL printed; the browser's
+                           redirect comes back to a listener on 127.0.0.1 (Ctrl-C cancels)
+  --mcp-tokens <file>      where MCP OAuth tokens are kept, mode 0600 (default:
+                           ~/.config/agent-lattice/mcp-tokens.json, or under $XDG_CONFIG_HOME)
+  --mcp-browser            also open an MCP authorization URL in the browser ($BROWSER, else
+                           xdg-open / open)
   --session <file>         keep the conversation in a JSONL file; run again to resume it
   --rewind <n|id>          with --session: first go back to before that prompt (a checkpoint
                            number, 1 = the first prompt, or its id); files too
@@ -158,6 +173,9 @@ export const OPTION_SPEC = {
   pricing: { type: "string" },
   tools: { type: "string" },
   skills: { type: "string", multiple: true },
+  mcp: { type: "string", multiple: true },
+  "mcp-tokens": { type: "string" },
+  "mcp-browser": { type: "boolean" },
   session: { type: "string" },
   rewind: { type: "string" },
   "output-schema": { type: "string" },
@@ -197,6 +215,9 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     ...(values.skills?.length
       ? { skillFolders: values.skills.map((folder) => nonEmpty("--skills", folder)!) }
       : {}),
+    ...(values.mcp?.length ? { mcpFiles: values.mcp.map((file) => nonEmpty("--mcp", file)!) } : {}),
+    mcpTokenFile: nonEmpty("--mcp-tokens", values["mcp-tokens"]),
+    ...(values["mcp-browser"] ? { mcpBrowser: true } : {}),
     sessionPath: nonEmpty("--session", values.session),
     rewindTo: nonEmpty("--rewind", values.rewind),
     outputSchemaPath: nonEmpty("--output-schema", values["output-schema"]),
@@ -238,6 +259,8 @@ function checkCombinations(options: CliOptions, values: { "base-url"?: string })
     );
   if (options.sandboxUser !== undefined && options.unconfinedBash)
     throw new UsageError("--sandbox-user and --unconfined-bash contradict each other: choose one");
+  if ((options.mcpTokenFile !== undefined || options.mcpBrowser) && options.mcpFiles === undefined)
+    throw new UsageError(`--${options.mcpBrowser ? "mcp-browser" : "mcp-tokens"} goes with --mcp`);
   if (options.mock && options.demo)
     throw new UsageError("--mock and --demo are two offline modes: choose one");
   if (options.mock && values["base-url"] !== undefined)
@@ -249,6 +272,7 @@ function checkCombinations(options: CliOptions, values: { "base-url"?: string })
   if (values["base-url"] !== undefined)
     throw new UsageError("--demo runs against its own local mock server; drop --base-url");
   if (options.outputSchemaPath !== undefined) throw new UsageError("--demo does not support --output-schema");
+  if (options.mcpFiles !== undefined) throw new UsageError("--demo chooses its own tools; drop --mcp");
 }
 
 function usageError(message: string): UsageError {

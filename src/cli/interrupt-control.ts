@@ -48,7 +48,15 @@ export class InterruptControl {
   /** A second Ctrl-C aborted a query: the command should quit. */
   aborted = false;
 
-  constructor(agent: Pick<Agent<unknown>, "interrupt">, notify: (text: string) => void) {
+  /**
+   * @param onFirstPress runs on the first Ctrl-C of a query, before the interrupt (the command
+   *   line's MCP authorization ends a wait for the browser's redirect there)
+   */
+  constructor(
+    agent: Pick<Agent<unknown>, "interrupt">,
+    notify: (text: string) => void,
+    private readonly onFirstPress: () => void = () => {},
+  ) {
     this.agent = agent;
     this.notify = notify;
   }
@@ -94,6 +102,7 @@ export class InterruptControl {
     if (!this.controller) return "idle";
     this.presses += 1;
     if (this.presses === 1) {
+      this.onFirstPress();
       if (this.interruptByAbort) this.controller.abort(new Error("interrupted with Ctrl-C"));
       else this.agent.interrupt();
       this.notify("⏸ interrupting… (Ctrl-C again to abort and quit)");

@@ -110,7 +110,7 @@ async function runWithAgent(
   argv: readonly string[],
 ): Promise<number> {
   const { createCliAgent } = await import("./agent-setup");
-  const setup = await createCliAgent(options, io);
+  const setup = await createCliAgent(options, io, { notice: (text) => output.notice(text) });
   const { agent } = setup;
   if (setup.bashModeNotice) output.notice(setup.bashModeNotice);
   // On SIGTERM/SIGHUP the agent is closed before the exit: its store's last writes land.
@@ -127,7 +127,11 @@ async function runWithAgent(
         if (!rewound.ok) return 1;
       }
     }
-    const control = new InterruptControl(agent, (text) => output.notice(text));
+    const control = new InterruptControl(
+      agent,
+      (text) => output.notice(text),
+      () => setup.mcpAuthorization?.cancel("MCP authorization cancelled with Ctrl-C."),
+    );
     const run = {
       agent,
       output,

@@ -37,6 +37,8 @@ export class TerminalRenderer {
   private readonly options: TerminalRendererOptions;
   /** Tool calls seen in assistant messages, by id, until their results arrive. */
   private readonly calls = new Map<string, ToolUseBlock>();
+  /** The MCP servers' failures already shown (see handleSystem). */
+  private readonly reportedServers = new Set<string>();
   /** Text of the current response already written from stream events. */
   private streamedText = false;
   /** The answer stream's last line has no newline yet. */
@@ -172,6 +174,17 @@ export class TerminalRenderer {
   }
 
   private handleSystem(message: SDKSystemMessage): void {
+    if (message.subtype === "init") {
+      // Once per server and failure: every query of a session starts with the same statuses.
+      for (const server of message.mcp_servers ?? []) {
+        const line =
+          server.status === "failed" ? `! MCP server "${server.name}" failed: ${server.error}` : "";
+        if (line === "" || this.reportedServers.has(line)) continue;
+        this.reportedServers.add(line);
+        this.notice(this.options.style.yellow(neutraliseControls(line)));
+      }
+      return;
+    }
     const text = describeSystemMessage(message);
     if (text !== undefined) this.notice(this.options.style.yellow(neutraliseControls(text)));
   }

@@ -135,6 +135,10 @@ describe("parseCommandLine", () => {
     [["--demo", "--output-schema", "o.json"], /--demo does not support --output-schema/],
     [["--sandbox-user", "x"], /--sandbox-user goes with --tools bash/],
     [["--unconfined-bash"], /--unconfined-bash goes with --tools bash/],
+    [["--mcp-browser"], /--mcp-browser goes with --mcp/],
+    [["--mcp-tokens", "tokens.json"], /--mcp-tokens goes with --mcp/],
+    [["--mcp", " "], /--mcp needs a non-empty value/],
+    [["--demo", "--mcp", "servers.json"], /--demo chooses its own tools; drop --mcp/],
     [["--tools", "bash", "--unconfined-bash", "--sandbox-user", "x"], /contradict each other/],
   ])("%j is a usage error", (argv, message) => {
     expect(usageErrorOf(argv)).toMatch(message);

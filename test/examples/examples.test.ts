@@ -65,6 +65,13 @@ describe("every example under examples/ runs offline, as the docs say to run it"
     expect(new Set(effects.map((line) => line.split(" ")[1])).size).toBe(1);
   });
 
+  it("mcp-oauth.ts authorizes against its own local OAuth server and answers from the protected tool", async () => {
+    const run = await runExample("mcp-oauth.ts");
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^Authorize at http:\/\/127\.0\.0\.1:\d+\/authorize …$/m);
+    expect(run.stdout).toContain("Invoice INV-42: paid on 2026-11-30");
+  });
+
   it("quickstart.ts uses both tools and ends with success", async () => {
     const run = await runExample("quickstart.ts");
     expect(run.code).toBe(0);

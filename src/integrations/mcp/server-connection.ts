@@ -220,7 +220,12 @@ export class ServerConnection {
       await new Promise((resolve) => setImmediate(resolve));
       this.state = {
         kind: "failed",
-        error: this.redact(withStderr(messageOf(error), this.handle?.stderrTail(this.redact))),
+        error: this.redact(
+          withStderr(
+            this.authorization?.explainFailure(error, this.connectTimeoutMs) ?? messageOf(error),
+            this.handle?.stderrTail(this.redact),
+          ),
+        ),
       };
     } finally {
       deadline.cancel();

@@ -66,6 +66,34 @@ const THROUGH_CONNECT = new Set<string>([
 /** Scenarios that fail today, each with the reason. Empty when the whole suite passes. */
 const KNOWN_FAILURES: Record<string, string> = {};
 
+/**
+ * How scenarios our client cannot do through `auth` are handled — run and asserted like the rest,
+ * never skipped. `auth/cross-app-access-complete-flow` (SEP-990, an "extension" scenario of 0.1.16)
+ * needs an ID token exchanged at the enterprise IdP for an ID-JAG, then a `jwt-bearer` grant: the SDK
+ * we build on (v1, 1.32) has no provider for it and neither has `McpHttpAuth`. The client program
+ * (test/conformance/mcp-client.mjs, `crossAppAccessToken`) does those two token requests itself
+ * and hands the access token to the server config as a static `Authorization` header — what a user
+ * would do today. The pass measures our header path, not an OAuth flow of ours.
+ */
+const HANDLED_OUTSIDE_AUTH: Record<string, string> = {
+  "auth/cross-app-access-complete-flow":
+    "ID-JAG token exchange + jwt-bearer grant done by the client program; the token reaches the agent as a static header",
+};
+
+/**
+ * The suite's own example client (examples/clients/typescript/everything-client.ts at tag v0.1.16)
+ * fails three of these scenarios for reasons in the example, not in the scenario — so "the examples
+ * fail it" never means a scenario is wrong, and we do not copy the examples' gaps:
+ * 1. `tools_call`: its handler is registered as `tools-call` (hyphen), so the runner's `tools_call`
+ *    finds no handler and the example exits "Unknown scenario".
+ * 2. `elicitation-sep1034-client-defaults`: registered as `elicitation-defaults`, and it declares
+ *    the old `elicitation.applyDefaults` capability where SDK 1.29+ reads `elicitation.form.applyDefaults`.
+ * 3. `sse-retry`: no handler at all in the everything-client (a separate sse-retry-test.ts has one).
+ * (modelcontextprotocol/conformance issue 345 reports 2 and 3.) The SDK's own conformance client
+ * registers all three correctly; ours passes them through the public API.
+ */
+const EXAMPLE_CLIENT_BUGS = ["tools_call", "elicitation-sep1034-client-defaults", "sse-retry"] as const;
+
 type Via = "agent" | "connect";
 
 /** Runs one scenario; resolves with whether the suite judged it passed, and its output. */
@@ -106,6 +134,22 @@ describe("the MCP conformance suite (client scenarios of @modelcontextprotocol/c
       },
       external: ["@modelcontextprotocol/sdk", "@anthropic-ai/sdk", "zod", "ajv", "ajv-formats", "yaml"],
     });
+  });
+
+  it("accounts for every scenario: the suite's own list, none skipped, the special ones named", async () => {
+    const listed = await new Promise<string>((done, failed) => {
+      const child = spawn(RUNNER_NODE, [RUNNER, "list"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+      let text = "";
+      child.stdout.on("data", (chunk) => (text += chunk));
+      child.on("error", failed);
+      child.on("close", () => done(text));
+    });
+    const clientPart = listed.split("Client scenarios")[1] ?? "";
+    const names = [...clientPart.matchAll(/^\s+- (\S+)/gm)].map((match) => match[1]);
+    expect(names).toEqual([...SCENARIOS]);
+    for (const scenario of [...Object.keys(HANDLED_OUTSIDE_AUTH), ...EXAMPLE_CLIENT_BUGS]) {
+      expect(SCENARIOS).toContain(scenario);
+    }
   });
 
   it("passes every scenario, one at a time", { timeout: 900_000 }, async () => {

@@ -72,6 +72,54 @@ describe("OAuth for http MCP servers", () => {
     ]);
   });
 
+  it("refreshes a token that expires between two tool calls of one query: both results are real", async () => {
+    const server = await track(startOAuthMcpServer());
+    const model = createScriptedClient((request) => {
+      const results = request.messages.filter(
+        (message) =>
+          Array.isArray(message.content) && message.content.some((block) => block.type === "tool_result"),
+      ).length;
+      if (results === 0) {
+        return { content: [{ type: "tool_use", id: "toolu_1", name: "mcp__crm__whoami", input: {} }] };
+      }
+      if (results === 1) {
+        // Between the two calls, the server lets every access token lapse.
+        server.expireAccessTokens();
+        return { content: [{ type: "tool_use", id: "toolu_2", name: "mcp__crm__whoami", input: {} }] };
+      }
+      return { content: "done" };
+    });
+    const agent = createAgent({
+      model: "claude-sonnet-4-6",
+      client: model,
+      mcpServers: { crm: { type: "http", url: server.url, auth: { redirect: browser() } } },
+    });
+    const results: unknown[] = [];
+    try {
+      for await (const message of agent.query("who am I, twice?")) {
+        if (message.type !== "user" || !Array.isArray(message.message.content)) continue;
+        results.push(...message.message.content.filter((block) => block.type === "tool_result"));
+      }
+    } finally {
+      await agent.close();
+    }
+    expect(results).toEqual([
+      expect.objectContaining({
+        tool_use_id: "toolu_1",
+        content: [{ type: "text", text: "an authorized user" }],
+      }),
+      expect.objectContaining({
+        tool_use_id: "toolu_2",
+        content: [{ type: "text", text: "an authorized user" }],
+      }),
+    ]);
+    expect(results.some((result) => (result as { is_error?: boolean }).is_error)).toBe(false);
+    expect(server.tokenRequests.map((request) => request.grant_type)).toEqual([
+      "authorization_code",
+      "refresh_token",
+    ]);
+  });
+
   it("refreshes before sending when the token's stated lifetime has passed", async () => {
     const server = await track(startOAuthMcpServer({ accessTokenLifetimeSeconds: 0 }));
     const connections = await track(

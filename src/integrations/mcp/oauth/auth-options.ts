@@ -100,4 +100,9 @@ export interface McpHttpAuth {
   privateKeyJwt?: McpPrivateKeyJwt;
   /** Where tokens and the registration are kept. Default: memory, for this connection only. */
   tokenStore?: McpTokenStore;
+  /**
+   * Ends a wait for the person (Ctrl-C in a command line): connecting then fails with the signal's
+   * reason (an `Error`'s message) and the loopback listener closes. Tokens already kept stay kept.
+   */
+  signal?: AbortSignal;
 }

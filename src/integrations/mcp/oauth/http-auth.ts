@@ -19,7 +19,15 @@ export interface HttpAuthorization {
   secrets(): string[];
   /** Stops the loopback listener and ends a wait for the redirect. */
   close(): Promise<void>;
+  /**
+   * A clearer text for a failed connect (a timeout while the person had not authorized yet), or
+   * `undefined` to report `error` as it is.
+   */
+  explainFailure(error: unknown, timeoutMs: number): string | undefined;
 }
+
+/** Why the connection's own waits end when it closes. */
+const CLOSED_BEFORE_AUTHORIZATION = "The MCP connection closed before authorization finished.";
 
 /** Whether `auth` is a provider object passed through rather than our options. */
 export function isOAuthClientProvider(
@@ -49,7 +57,8 @@ export async function prepareHttpAuthorization(
     return {
       fetch: createOAuthFetch({ sdk, provider, serverUrl: url, signal: lifetime.signal }),
       secrets: () => [],
-      close: async () => lifetime.abort(),
+      close: async () => lifetime.abort(new Error(CLOSED_BEFORE_AUTHORIZATION)),
+      explainFailure: () => undefined,
     };
   }
   checkAuthOptions(auth);
@@ -71,13 +80,20 @@ export async function prepareHttpAuthorization(
     listener,
     addClientAuthentication,
   });
+  // Either ends a wait for the person: the connection closing, or the caller's `auth.signal`.
+  const signal = auth.signal ? AbortSignal.any([lifetime.signal, auth.signal]) : lifetime.signal;
   return {
-    fetch: createOAuthFetch({ sdk, provider, serverUrl: url, signal: lifetime.signal }),
+    fetch: createOAuthFetch({ sdk, provider, serverUrl: url, signal }),
     secrets: () => provider.secrets(),
     close: async () => {
-      lifetime.abort();
+      lifetime.abort(new Error(CLOSED_BEFORE_AUTHORIZATION));
       await listener?.close();
     },
+    explainFailure: (error, timeoutMs) =>
+      (error as { name?: unknown })?.name === "ConnectTimeoutError" && provider.waitingForPerson
+        ? `Authorization was not completed within connectTimeoutMs (${Math.round(timeoutMs / 1000)} s): ` +
+          "no redirect reached the loopback listener (the authorization URL was not opened, or not approved in time)."
+        : undefined,
   };
 }
 
@@ -96,6 +112,9 @@ function checkAuthOptions(auth: McpHttpAuth): void {
   }
   if (auth.privateKeyJwt && !auth.clientId) {
     throw new InvalidOptionError("auth.privateKeyJwt needs auth.clientId.");
+  }
+  if (auth.signal !== undefined && !(auth.signal instanceof AbortSignal)) {
+    throw new InvalidOptionError("auth.signal must be an AbortSignal.");
   }
   if (auth.redirect !== undefined && typeof auth.redirect !== "function") {
     throw new InvalidOptionError(

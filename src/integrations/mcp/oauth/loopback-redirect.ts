@@ -1,7 +1,9 @@
 /**
  * The loopback listener that receives the authorization server's redirect (RFC 8252 §7.3): it
  * listens on 127.0.0.1 only, answers the redirect path alone, and hands over the code of a redirect
- * whose `state` matches the request it is waiting for.
+ * whose `state` matches the request it is waiting for. Once a code has come back it stops
+ * listening; a later authorization (a refresh the server refused) listens again on the same port,
+ * the one registered as the redirect URI.
  * @module
  */
 import { createServer, type Server } from "node:http";
@@ -17,12 +19,16 @@ interface Waiter {
 /** A listener for one client's redirects. Open it with {@link LoopbackRedirect.open}. */
 export class LoopbackRedirect {
   private waiter: Waiter | undefined;
+  private listening = true;
+  private closed = false;
 
   private constructor(
     private readonly server: Server,
     /** The redirect URI to register and send. */
     readonly url: string,
     private readonly path: string,
+    private readonly host: string,
+    private readonly port: number,
   ) {
     server.on("request", (request, response) => {
       const target = new URL(request.url ?? "/", "http://127.0.0.1");
@@ -31,8 +37,13 @@ export class LoopbackRedirect {
         return;
       }
       const outcome = this.settle(target.searchParams);
-      response.writeHead(outcome.ok ? 200 : 400, { "content-type": "text/plain; charset=utf-8" });
+      response.writeHead(outcome.ok ? 200 : 400, {
+        "content-type": "text/plain; charset=utf-8",
+        connection: "close",
+      });
       response.end(`${outcome.text}\n`);
+      // The code is in: nothing more to receive until another authorization starts.
+      if (outcome.ok) response.on("finish", () => void this.stopListening());
     });
   }
 
@@ -48,15 +59,33 @@ export class LoopbackRedirect {
       throw new Error("auth.redirectUri must be an http:// URL on 127.0.0.1, [::1] or localhost.");
     }
     const server = createServer();
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(Number(wanted.port || 0), host === "localhost" ? "127.0.0.1" : host, () => resolve());
-    });
-    server.unref();
+    const address = host === "localhost" ? "127.0.0.1" : host;
+    await listen(server, Number(wanted.port || 0), address);
     const { port } = server.address() as AddressInfo;
     const url = new URL(wanted);
     url.port = String(port);
-    return new LoopbackRedirect(server, url.toString(), wanted.pathname);
+    return new LoopbackRedirect(server, url.toString(), wanted.pathname, address, port);
+  }
+
+  /** Whether the listener accepts connections now. */
+  get isListening(): boolean {
+    return this.listening;
+  }
+
+  /**
+   * Listens again (on the same port) for the next redirect, if a code came back before.
+   * @throws Error when the port was taken meanwhile
+   */
+  async ready(): Promise<void> {
+    if (this.listening || this.closed) return;
+    try {
+      await listen(this.server, this.port, this.host);
+    } catch (error) {
+      throw new Error(
+        `The redirect URI's port ${this.port} is taken: the listener for the authorization redirect cannot open again (${(error as Error).message}).`,
+      );
+    }
+    this.listening = true;
   }
 
   /**
@@ -87,10 +116,17 @@ export class LoopbackRedirect {
     });
   }
 
-  /** Stops listening; a wait in progress rejects. */
+  /** Stops listening for good; a wait in progress rejects. */
   async close(): Promise<void> {
+    this.closed = true;
     this.waiter?.reject(new Error("The MCP connection closed before authorization finished."));
     this.waiter = undefined;
+    await this.stopListening();
+  }
+
+  private async stopListening(): Promise<void> {
+    if (!this.listening) return;
+    this.listening = false;
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
@@ -112,4 +148,15 @@ export class LoopbackRedirect {
     waiter.resolve(code);
     return { ok: true, text: "Authorization complete. You can close this window." };
   }
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      server.unref();
+      resolve();
+    });
+  });
 }

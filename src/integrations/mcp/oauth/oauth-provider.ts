@@ -46,6 +46,8 @@ export class LatticeOAuthProvider implements OAuthClientProvider {
   private verifier: string | undefined;
   private discovery: OAuthDiscoveryState | undefined;
   private pendingCode: Promise<string> | undefined;
+  /** Whether the authorization URL was shown and no redirect brought its code back (yet). */
+  waitingForPerson = false;
 
   constructor(private readonly options: LatticeOAuthProviderOptions) {
     this.store = options.auth.tokenStore ?? createMemoryTokenStore();
@@ -110,8 +112,15 @@ export class LatticeOAuthProvider implements OAuthClientProvider {
       throw new Error(
         "This client has no redirect listener: the client_credentials grant cannot ask a person.",
       );
-    this.pendingCode = listener.waitForCode(authorizationUrl.searchParams.get("state") ?? "");
-    this.pendingCode.catch(() => {});
+    await listener.ready();
+    const pending = listener.waitForCode(authorizationUrl.searchParams.get("state") ?? "");
+    this.pendingCode = pending;
+    this.waitingForPerson = true;
+    // A code came back; a wait that ended otherwise (aborted, replaced) leaves the person pending.
+    pending.then(
+      () => void (this.waitingForPerson = false),
+      () => {},
+    );
     const show = auth.redirect ?? printAuthorizationUrl(serverName);
     await show(authorizationUrl);
   }
@@ -123,7 +132,14 @@ export class LatticeOAuthProvider implements OAuthClientProvider {
     this.pendingCode = undefined;
     if (!signal) return pending;
     return new Promise((resolve, reject) => {
-      const onAbort = () => reject(new Error("Waiting for the authorization redirect was aborted."));
+      const onAbort = () => {
+        const { reason } = signal;
+        reject(
+          reason instanceof Error && !(reason instanceof DOMException)
+            ? reason
+            : new Error("Waiting for the authorization redirect was aborted."),
+        );
+      };
       if (signal.aborted) return onAbort();
       signal.addEventListener("abort", onAbort, { once: true });
       pending.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
