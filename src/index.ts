@@ -156,6 +156,7 @@ export type {
   ApprovalInput,
   PendingApproval,
 } from "./messages/approvals";
+export type { AnsweredInput, InputAnswer, InputAnswers, PendingInput } from "./messages/pending-inputs";
 export type { PromptInput } from "./messages/prompt-input";
 export type {
   GuardrailTrip,

@@ -13,6 +13,7 @@ import { Conversation } from "../loop/state/conversation";
 import type { LoopContext } from "../loop/state/loop-context";
 import { QueryState } from "../loop/state/query-state";
 import { type ApprovalInput, type PendingApproval, pendingPause } from "../messages/approvals";
+import type { PendingInput } from "../messages/pending-inputs";
 import { checkHistoryInput } from "../messages/history-input";
 import type { PromptInput } from "../messages/prompt-input";
 import type { SDKMessage, SDKResultMessage } from "../messages/sdk-messages";
@@ -209,6 +210,13 @@ export class AgentShell<T> {
     await this.conversation.history.ensureLoaded();
     const pause = pendingPause(this.conversation.history.messages);
     return pause ? structuredClone(pause.marker.pending_approvals) : [];
+  }
+
+  /** `Agent.getPendingInputs`: the questions of the pause at the end of the loaded history. */
+  async getPendingInputs(): Promise<PendingInput[]> {
+    await this.conversation.history.ensureLoaded();
+    const pause = pendingPause(this.conversation.history.messages);
+    return structuredClone(pause?.marker.pending_inputs ?? []);
   }
 
   /** `Agent.getContextUsage`: the context the next request would carry, counted or estimated. */
