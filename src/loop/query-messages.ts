@@ -9,7 +9,12 @@ import type { LoopContext } from "./state/loop-context";
 import type { QueryState } from "./state/query-state";
 
 /** The endings that are not errors: a success, an interrupt, a pause for approval or for an answer. */
-const NOT_ERRORS: ReadonlySet<string> = new Set(["success", "interrupted", "requires_approval", "requires_input"]);
+const NOT_ERRORS: ReadonlySet<string> = new Set([
+  "success",
+  "interrupted",
+  "requires_approval",
+  "requires_input",
+]);
 
 /** `init`: the model and the tools of this query, and the MCP servers' statuses when there are any. */
 export function initMessage<T>(loop: LoopContext<T>): SDKMessage<T> {

@@ -95,7 +95,9 @@ export function isInputAnswer(value: unknown): value is InputAnswer {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
   const { action, content } = value as { action?: unknown; content?: unknown };
   if (action !== "accept" && action !== "decline" && action !== "cancel") return false;
-  return content === undefined || (typeof content === "object" && content !== null && !Array.isArray(content));
+  return (
+    content === undefined || (typeof content === "object" && content !== null && !Array.isArray(content))
+  );
 }
 
 /** The answer as stored: the action, and the content only with `accept`. */

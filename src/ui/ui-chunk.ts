@@ -77,6 +77,12 @@ export type UIStreamChunk =
   | { type: "tool-output-error"; toolCallId: string; errorText: string; dynamic: true }
   | { type: "tool-output-denied"; toolCallId: string }
   | { type: "data-subagent"; id: string; data: SubagentProgress }
+  /**
+   * A question an MCP server asked during a tool call that waits for the person's answer (the run
+   * ended `requires_input`); `id` is the input's id. The next request answers it: a body with
+   * `inputs: { [id]: { action, content? } }` (see `createChatHandler`).
+   */
+  | { type: "data-input"; id: string; data: PendingInput }
   | { type: "message-metadata"; messageMetadata: LatticeMessageMetadata }
   | { type: "error"; errorText: string }
   | { type: "finish"; finishReason?: UIFinishReason; messageMetadata?: LatticeMessageMetadata };

@@ -8,7 +8,14 @@
  */
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import type { JsonSchema } from "../../model/client";
-import type { AgentCallOutcome, AgentCallSetup, ParseResult, Tool, ToolContext, ToolOutput } from "../../tools/tool";
+import type {
+  AgentCallOutcome,
+  AgentCallSetup,
+  ParseResult,
+  Tool,
+  ToolContext,
+  ToolOutput,
+} from "../../tools/tool";
 import { CallQuestions } from "./call-questions";
 
 /** Runs `tools/call` for the server's tool `toolName`; never throws (see ServerConnection). */
@@ -54,7 +61,10 @@ export function adaptMcpTool(
     // The server was told `cancel`: its result is not the call's. The call runs again once answered.
     const suspension = { agent: server, pending: [], inputs: questions.asked };
     const answered = questions.answers;
-    return { kind: "suspended", suspension: answered.length > 0 ? { ...suspension, answered: [...answered] } : suspension };
+    return {
+      kind: "suspended",
+      suspension: answered.length > 0 ? { ...suspension, answered: [...answered] } : suspension,
+    };
   };
   return {
     ...(deferLoading === true ? { deferLoading: true } : {}),

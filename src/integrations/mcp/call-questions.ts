@@ -46,7 +46,10 @@ export class CallQuestions {
 
   /** Records `asked` as waiting for a person's answer. */
   pause(asked: McpElicitationRequest): void {
-    const taken = new Set([...this.answers.map((entry) => entry.input.id), ...this.asked.map((input) => input.id)]);
+    const taken = new Set([
+      ...this.answers.map((entry) => entry.input.id),
+      ...this.asked.map((input) => input.id),
+    ]);
     let number = this.asked.length + this.answers.length + 1;
     while (taken.has(`${this.toolUseId}/input-${number}`)) number++;
     const input: PendingInput = {

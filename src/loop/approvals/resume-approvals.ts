@@ -109,7 +109,8 @@ function checkedResume(
     if (input.approvals === undefined) assertInputAnswers(input.inputs, undefined);
     assertDecisions(input.approvals, undefined);
   }
-  if (input.approvals !== undefined || waiting > 0) assertDecisions(input.approvals, marker?.pending_approvals);
+  if (input.approvals !== undefined || waiting > 0)
+    assertDecisions(input.approvals, marker?.pending_approvals);
   if (input.inputs !== undefined || asked > 0) assertInputAnswers(input.inputs, marker?.pending_inputs);
   const answers = new Map<string, InputAnswer>();
   for (const [id, answer] of Object.entries(input.inputs ?? {})) answers.set(id, storedAnswer(answer));
@@ -155,9 +156,7 @@ export async function denyPendingCalls(history: HistoryLog, span: SpanHandle): P
  * inside a subagent keeps its result; a suspended subagent call and every other call are denied.
  */
 function supersededResults(calls: readonly ToolUseBlock[], marker: ApprovalMarker): ModelMessage {
-  const denied = errorResultsFor(calls, (call) =>
-    supersededText(call, marker),
-  );
+  const denied = errorResultsFor(calls, (call) => supersededText(call, marker));
   if (!marker.settled_results) return denied;
   const settled = new Map(marker.settled_results.map((result) => [result.tool_use_id, result]));
   const content = (denied.content as ToolResultBlock[]).map(

@@ -110,7 +110,11 @@ describe("elicitation as a durable pause", () => {
       },
     ]);
     const stored = await first.agent.getHistory();
-    expect(stored.at(-1)).toMatchObject({ role: "user", pending_approvals: [], pending_inputs: paused.pending_inputs });
+    expect(stored.at(-1)).toMatchObject({
+      role: "user",
+      pending_approvals: [],
+      pending_inputs: paused.pending_inputs,
+    });
     expect(first.model.requests).toHaveLength(1);
     await first.agent.close();
 
@@ -121,7 +125,10 @@ describe("elicitation as a durable pause", () => {
     });
     expect(done).toMatchObject({ subtype: "success", result: "Greeted." });
     expect(lastResults(second.model)).toEqual([
-      expect.objectContaining({ tool_use_id: "toolu_1", content: [{ type: "text", text: "Hi, Grace (newsletter: false)" }] }),
+      expect.objectContaining({
+        tool_use_id: "toolu_1",
+        content: [{ type: "text", text: "Hi, Grace (newsletter: false)" }],
+      }),
     ]);
     const history = await second.agent.getHistory();
     expectWellFormed(history);
@@ -144,18 +151,27 @@ describe("elicitation as a durable pause", () => {
     });
     expect(again.subtype).toBe("requires_input");
     expect(again.pending_inputs).toEqual([
-      expect.objectContaining({ id: "toolu_1/input-2", message: "Which plan for Grace?", tool_use_id: "toolu_1" }),
+      expect.objectContaining({
+        id: "toolu_1/input-2",
+        message: "Which plan for Grace?",
+        tool_use_id: "toolu_1",
+      }),
     ]);
     const marker = (await second.agent.getHistory()).at(-1) as {
       suspended_calls?: Array<{ answered_inputs?: unknown[] }>;
     };
     expect(marker.suspended_calls?.[0]?.answered_inputs).toEqual([
-      { input: expect.objectContaining({ id: "toolu_1/input-1" }), answer: { action: "accept", content: { name: "Grace" } } },
+      {
+        input: expect.objectContaining({ id: "toolu_1/input-1" }),
+        answer: { action: "accept", content: { name: "Grace" } },
+      },
     ]);
     await second.agent.close();
 
     const third = agentOver(setup, [{ content: "Signed up." }]);
-    const done = await third.agent.prompt({ inputs: { "toolu_1/input-2": { action: "accept", content: { plan: "pro" } } } });
+    const done = await third.agent.prompt({
+      inputs: { "toolu_1/input-2": { action: "accept", content: { plan: "pro" } } },
+    });
     expect(done.subtype).toBe("success");
     expect(lastResults(third.model)[0]?.content).toEqual([{ type: "text", text: "signed up Grace on pro" }]);
     const entries = await logged(setup);
@@ -204,12 +220,16 @@ describe("elicitation as a durable pause", () => {
     const { agent, model } = agentOver(setup, [callOf("signup"), { content: "done" }], {
       onElicitation: async (request) => {
         asked.push(request.message);
-        return request.message === "What is your name?" ? { action: "accept", content: { name: "Ada" } } : "pause";
+        return request.message === "What is your name?"
+          ? { action: "accept", content: { name: "Ada" } }
+          : "pause";
       },
     });
     const paused = await agent.prompt("sign me up");
     expect(paused.pending_inputs?.map((input) => input.message)).toEqual(["Which plan for Ada?"]);
-    const done = await agent.prompt({ inputs: { [paused.pending_inputs![0]!.id]: { action: "accept", content: { plan: "free" } } } });
+    const done = await agent.prompt({
+      inputs: { [paused.pending_inputs![0]!.id]: { action: "accept", content: { plan: "free" } } },
+    });
     expect(done.subtype).toBe("success");
     expect(lastResults(model)[0]?.content).toEqual([{ type: "text", text: "signed up Ada on free" }]);
     // On the second run the handler answered the name again; the plan came from the stored answer.
@@ -272,7 +292,11 @@ describe("elicitation as a durable pause over Streamable HTTP", () => {
     expect(paused.subtype).toBe("requires_input");
     await first.agent.close();
     const second = agentOver(setup, [{ content: "ok" }]);
-    await second.agent.prompt({ inputs: { "toolu_1/input-1": { action: "accept", content: { name: "Lin" } } } });
-    expect(lastResults(second.model)[0]?.content).toEqual([{ type: "text", text: "Hello, Lin (newsletter: false)" }]);
+    await second.agent.prompt({
+      inputs: { "toolu_1/input-1": { action: "accept", content: { name: "Lin" } } },
+    });
+    expect(lastResults(second.model)[0]?.content).toEqual([
+      { type: "text", text: "Hello, Lin (newsletter: false)" },
+    ]);
   });
 });

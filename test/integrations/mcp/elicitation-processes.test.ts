@@ -36,7 +36,10 @@ const PENDING: PendingInput[] = [
     mode: "form",
     requestedSchema: {
       type: "object",
-      properties: { name: { type: "string", title: "Name" }, newsletter: { type: "boolean", default: false } },
+      properties: {
+        name: { type: "string", title: "Name" },
+        newsletter: { type: "boolean", default: false },
+      },
       required: ["name"],
     },
     tool_use_id: "toolu_1",
