@@ -20,6 +20,7 @@ import { InvalidOptionError } from "../../../src/errors";
 import { createJsonlHistoryStore } from "../../../src/history/jsonl";
 import type { McpServerConfig } from "../../../src/integrations/mcp/config";
 import type { ModelMessage, ToolResultBlock } from "../../../src/messages/types";
+import { defineSubagent } from "../../../src/subagents/define-subagent";
 import { createScriptedClient, type ScriptedStep } from "../../../src/testing/scripted-client";
 import { expectWellFormed } from "../../loop/support";
 
@@ -268,6 +269,45 @@ describe("elicitation as a durable pause", () => {
     }
     expect(await agent.getHistory()).toEqual(before);
     expect((await logged(setup)).map((entry) => entry.tool)).toEqual(["greet"]);
+  });
+});
+
+describe("a question inside a subagent", () => {
+  it("pauses the parent with the child's question, and the answer resumes the child's call", async () => {
+    const setup = newSetup();
+    const childModel = createScriptedClient([callOf("greet", {}, "toolu_c1"), { content: "Child greeted." }]);
+    const greeter = defineSubagent({
+      name: "greeter",
+      description: "Greets the user",
+      client: childModel,
+      mcpServers: { questions: setup.server },
+    });
+    const { agent, model } = agentOver(
+      setup,
+      [
+        { content: [{ type: "tool_use", id: "toolu_p1", name: "greeter", input: { prompt: "greet" } }] },
+        { content: "Parent done." },
+      ],
+      { tools: [greeter] },
+    );
+    const paused = await agent.prompt("greet through the child");
+    expect(paused.subtype).toBe("requires_input");
+    expect(paused.pending_inputs).toEqual([
+      expect.objectContaining({
+        id: "toolu_c1/input-1",
+        tool_use_id: "toolu_c1",
+        parent_tool_use_id: "toolu_p1",
+        agent: "greeter",
+      }),
+    ]);
+    const done = await agent.prompt({
+      inputs: { "toolu_c1/input-1": { action: "accept", content: { name: "Kai" } } },
+    });
+    expect(done).toMatchObject({ subtype: "success", result: "Parent done." });
+    const childResults = childModel.requests.at(-1)!.messages.at(-1)!.content as ToolResultBlock[];
+    expect(childResults[0]?.content).toEqual([{ type: "text", text: "Hello, Kai (newsletter: false)" }]);
+    expect(lastResults(model)[0]?.content).toBe("Child greeted.");
+    expectWellFormed(await agent.getHistory());
   });
 });
 
