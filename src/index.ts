@@ -164,6 +164,7 @@ export type {
   ApprovalInput,
   PendingApproval,
 } from "./messages/approvals";
+export type { AnsweredInput, InputAnswer, InputAnswers, PendingInput } from "./messages/pending-inputs";
 export type { PromptInput } from "./messages/prompt-input";
 export type {
   GuardrailTrip,

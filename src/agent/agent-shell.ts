@@ -14,6 +14,7 @@ import type { LoopContext } from "../loop/state/loop-context";
 import { QueryState } from "../loop/state/query-state";
 import { type ApprovalInput, type PendingApproval, pendingPause } from "../messages/approvals";
 import { checkHistoryInput } from "../messages/history-input";
+import type { PendingInput } from "../messages/pending-inputs";
 import type { PromptInput } from "../messages/prompt-input";
 import type { SDKMessage, SDKResultMessage } from "../messages/sdk-messages";
 import type { ModelMessage } from "../messages/types";
@@ -250,6 +251,13 @@ export class AgentShell<T> {
     await this.conversation.history.ensureLoaded();
     const pause = pendingPause(this.conversation.history.messages);
     return pause ? structuredClone(pause.marker.pending_approvals) : [];
+  }
+
+  /** `Agent.getPendingInputs`: the questions of the pause at the end of the loaded history. */
+  async getPendingInputs(): Promise<PendingInput[]> {
+    await this.conversation.history.ensureLoaded();
+    const pause = pendingPause(this.conversation.history.messages);
+    return structuredClone(pause?.marker.pending_inputs ?? []);
   }
 
   /** `Agent.getContextUsage`: the context the next request would carry, counted or estimated. */

@@ -6,6 +6,7 @@
 import type { RunClaim, RunClaimOptions } from "../history/run-claim";
 import type { McpCatalog } from "../integrations/mcp/catalog-types";
 import type { ApprovalInput, PendingApproval } from "../messages/approvals";
+import type { PendingInput } from "../messages/pending-inputs";
 import type { PromptInput } from "../messages/prompt-input";
 import type { SDKMessage, SDKResultMessage } from "../messages/sdk-messages";
 import type { ModelMessage } from "../messages/types";
@@ -47,6 +48,12 @@ export interface Agent<T = unknown> {
    * when needed); empty when nothing is pending. A copy.
    */
   getPendingApprovals(): Promise<PendingApproval[]>;
+  /**
+   * The questions MCP servers asked that wait for an answer (`requires_input`; the pause at the end
+   * of the history, loading the store first when needed); empty when none. A copy. Answer them
+   * with `prompt({ inputs: { [id]: { action, content? } } })`.
+   */
+  getPendingInputs(): Promise<PendingInput[]>;
   /**
    * How full the context is, and with what: the context the next request would carry (system
    * prompt, tools, history as sent — edited, when the SDK manages context), counted by the provider
@@ -138,6 +145,7 @@ export function createAgent<T = unknown>(options: AgentOptions<T>): Agent<T> {
     interrupt: () => shell.interrupt(),
     getHistory: () => shell.getHistory(),
     getPendingApprovals: () => shell.getPendingApprovals(),
+    getPendingInputs: () => shell.getPendingInputs(),
     getContextUsage: () => shell.getContextUsage(),
     replaceHistory: (messages) => shell.replaceHistory(messages),
     addTools: (...tools) => shell.addTools(tools),

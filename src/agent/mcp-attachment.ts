@@ -54,6 +54,8 @@ export class McpAttachment {
         signal: this.closing.signal,
         onToolsChanged: () => this.syncTools(),
         ...(this.onElicitation ? { onElicitation: this.onElicitation } : {}),
+        // A question nobody answers at once pauses the query (`requires_input`).
+        pauseForInput: true,
       });
     } catch (error) {
       // A missing optional dependency, or close() during connect: every server is reported failed.

@@ -72,7 +72,7 @@ export async function* agentLoop<T>(
           // Calls a crash interrupted after they recorded steps run again first.
           await rerunInterruptedCalls(loop, query, toolPhase);
           outcome = await (isApprovalInput(prompt)
-            ? resumeApprovals(loop, query, toolPhase, prompt.approvals)
+            ? resumeApprovals(loop, query, toolPhase, prompt)
             : addPrompt(loop, query, prompt));
           break;
         case "call_model": // 2. call the model, yielding its stream events and retry notices as they come

@@ -4,6 +4,7 @@
  */
 import { AbortError, BudgetExceededError, MaxTurnsError } from "../errors";
 import type { PendingApproval } from "../messages/approvals";
+import type { PendingInput } from "../messages/pending-inputs";
 import type { GuardrailTrip, ResultSubtype } from "../messages/sdk-messages";
 import type { BudgetCrossing } from "../tools/agent-context";
 import { cancelledOutcome, type ModelFailure } from "./model-call/model-outcome";
@@ -18,6 +19,8 @@ export interface Ending<T> {
   result?: string;
   /** `requires_approval`: the calls waiting for a decision. */
   pendingApprovals?: PendingApproval[];
+  /** `requires_input`: the questions waiting for an answer. */
+  pendingInputs?: PendingInput[];
   /** `guardrail_tripwire`: the guardrail that tripped. */
   guardrail?: GuardrailTrip;
 }

@@ -8,8 +8,13 @@ import type { Ending } from "./ending";
 import type { LoopContext } from "./state/loop-context";
 import type { QueryState } from "./state/query-state";
 
-/** The endings that are not errors: a success, an interrupt, a pause for approval. */
-const NOT_ERRORS: ReadonlySet<string> = new Set(["success", "interrupted", "requires_approval"]);
+/** The endings that are not errors: a success, an interrupt, a pause for approval or for an answer. */
+const NOT_ERRORS: ReadonlySet<string> = new Set([
+  "success",
+  "interrupted",
+  "requires_approval",
+  "requires_input",
+]);
 
 /** `init`: the model and the tools of this query, and the MCP servers' statuses when there are any. */
 export function initMessage<T>(loop: LoopContext<T>): SDKMessage<T> {
@@ -47,6 +52,7 @@ export function resultMessage<T>(
   if (ending.structured) result.structuredResult = ending.structured.value;
   if (ending.error) result.error = ending.error;
   if (ending.pendingApprovals) result.pending_approvals = ending.pendingApprovals;
+  if (ending.pendingInputs) result.pending_inputs = ending.pendingInputs;
   if (query.checkpointId !== undefined) result.checkpoint_id = query.checkpointId;
   if (ending.guardrail) result.guardrail = ending.guardrail;
   if (query.ledger.byAgent) result.agent_usage = query.ledger.byAgent;

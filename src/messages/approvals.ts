@@ -10,6 +10,7 @@
  */
 import { InvalidOptionError } from "../errors";
 import { FNV_PRIME, fnv1a32, hex32 } from "../shared/fnv-hash";
+import { type AnsweredInput, type InputAnswers, type PendingInput, waitingText } from "./pending-inputs";
 import type { ModelMessage, ToolResultBlock, ToolUseBlock, UserModelMessage } from "./types";
 
 /** A tool call waiting for a person's decision. */
@@ -55,6 +56,15 @@ export interface SuspendedSubagentCall {
    * pause there.
    */
   history?: ModelMessage[];
+  /**
+   * The ids of `pending_inputs` this call waits on: questions its MCP server asked during the
+   * call (then `agent` is the server's name), or that calls inside its child asked.
+   */
+  input_ids?: string[];
+  /** The ids the call knows those questions by, in the order of `input_ids`, when one was renamed (as `child_ids`). */
+  input_child_ids?: string[];
+  /** An MCP call's questions answered before it paused (again): the call run again answers them so. */
+  answered_inputs?: AnsweredInput[];
 }
 
 /** A decision about one pending call. */
@@ -65,10 +75,14 @@ export type ApprovalDecision =
 /** Decisions by `tool_use_id`: one for every pending call, none for anything else. */
 export type ApprovalDecisions = Record<string, ApprovalDecision>;
 
-/** What `prompt()`, `query()` and `streamInput()` take to resume a paused query. */
-export interface ApprovalInput {
-  approvals: ApprovalDecisions;
-}
+/**
+ * What `prompt()`, `query()` and `streamInput()` take to resume a paused query: the decisions for
+ * the calls waiting for approval, and the answers to the questions waiting (`requires_input`) —
+ * each given when its list is pending.
+ */
+export type ApprovalInput =
+  | { approvals: ApprovalDecisions; inputs?: InputAnswers }
+  | { approvals?: ApprovalDecisions; inputs: InputAnswers };
 
 /**
  * The stored marker of a pause: a user message the loop never sends to the model. A pause inside
@@ -81,6 +95,8 @@ export type ApprovalMarker = UserModelMessage & {
   /** The `tool_use_id`s of settled results whose tool asked to end the turn (`endTurn`). */
   settled_end_turn?: string[];
   suspended_calls?: SuspendedSubagentCall[];
+  /** The questions MCP servers asked during the batch's calls, waiting for answers (`requires_input`). */
+  pending_inputs?: PendingInput[];
   /**
    * A digest of the paused calls as recorded (ids, names, inputs; {@link callsDigest}): resuming
    * refuses calls whose stored `tool_use` was edited since, so what ran is what was shown. Absent
@@ -95,6 +111,8 @@ export interface ChildPauseState {
   /** The settled calls whose tool asked to end the turn. */
   endTurn?: string[];
   suspended?: SuspendedSubagentCall[];
+  /** The questions waiting for an answer. */
+  inputs?: PendingInput[];
 }
 
 /** Whether `message` is the marker of a pause. */
@@ -108,12 +126,13 @@ export function isApprovalMarker(message: ModelMessage | undefined): message is 
 
 /** The marker recording that `pending` wait for a decision (inside subagents too, with `child`). */
 export function approvalMarker(pending: PendingApproval[], child: ChildPauseState = {}): ApprovalMarker {
-  const noun = pending.length === 1 ? "tool call" : "tool calls";
+  const questions = child.inputs?.length ?? 0;
   const marker: ApprovalMarker = {
     role: "user",
-    content: [{ type: "text", text: `[waiting for a person to approve ${pending.length} ${noun}]` }],
+    content: [{ type: "text", text: waitingText(pending.length, questions) }],
     pending_approvals: pending,
   };
+  if (questions > 0) marker.pending_inputs = child.inputs;
   if (child.settled?.length) marker.settled_results = child.settled;
   if (child.endTurn?.length) marker.settled_end_turn = child.endTurn;
   if (child.suspended?.length) marker.suspended_calls = child.suspended;
@@ -135,7 +154,7 @@ export function pendingPause(
   if (!isApprovalMarker(marker) || assistant?.role !== "assistant") return undefined;
   const calls = assistant.content.filter((block): block is ToolUseBlock => block.type === "tool_use");
   const ids = new Set(calls.map((call) => call.id));
-  if (marker.pending_approvals.length === 0) return undefined;
+  if (marker.pending_approvals.length === 0 && !marker.pending_inputs?.length) return undefined;
   return fitsCalls(marker, ids) ? { marker, calls, index } : undefined;
 }
 
@@ -152,15 +171,23 @@ function fitsCalls(marker: ApprovalMarker, ids: ReadonlySet<string>): boolean {
       return false;
     for (const id of suspended.pending_ids) inChildren.add(id);
   }
+  if (marker.pending_inputs !== undefined && !Array.isArray(marker.pending_inputs)) return false;
+  const asked = new Set((marker.suspended_calls ?? []).flatMap((suspended) => suspended.input_ids ?? []));
+  if (!(marker.pending_inputs ?? []).every((input) => asked.has(input.id))) return false;
   for (const result of marker.settled_results ?? []) if (!ids.has(result.tool_use_id)) return false;
   return marker.pending_approvals.every(
     (pending) => ids.has(pending.tool_use_id) || inChildren.has(pending.tool_use_id),
   );
 }
 
-/** Whether `input` is a resume (`{ approvals }`) rather than a prompt. */
+/** Whether `input` is a resume (`{ approvals }`, `{ inputs }` or both) rather than a prompt. */
 export function isApprovalInput(input: unknown): input is ApprovalInput {
-  return typeof input === "object" && input !== null && !Array.isArray(input) && "approvals" in input;
+  return (
+    typeof input === "object" &&
+    input !== null &&
+    !Array.isArray(input) &&
+    ("approvals" in input || "inputs" in input)
+  );
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import type { AppliedContextEdit } from "./applied-context-edit";
 import type { PendingApproval } from "./approvals";
+import type { PendingInput } from "./pending-inputs";
 import type { ModelStreamEvent } from "./stream-event";
 import type { AssistantModelMessage, GuardrailRecord, StopReason, Usage, UserModelMessage } from "./types";
 
@@ -19,6 +20,11 @@ export type ResultSubtype =
   | "error_during_execution"
   /** The query paused: the calls in `pending_approvals` wait for a person's decision (not an error). */
   | "requires_approval"
+  /**
+   * The query paused: the questions in `pending_inputs` (an MCP server's elicitation during a tool
+   * call) wait for a person's answer (not an error). Resume with `prompt({ inputs })`.
+   */
+  | "requires_input"
   /** A guardrail tripped (`guardrail` names it): the turn was withdrawn, nothing after the trip ran. */
   | "guardrail_tripwire";
 
@@ -63,6 +69,8 @@ export interface SDKResultMessage<T = unknown> {
   permission_denials: PermissionDenial[];
   /** With `requires_approval`: every call waiting for a decision, in the model's order. */
   pending_approvals?: PendingApproval[];
+  /** With `requires_input`: every question waiting for an answer (`prompt({ inputs: { [id]: answer } })`). */
+  pending_inputs?: PendingInput[];
   /**
    * The checkpoint the query's prompt started (its `meta.checkpoint_id` in history): pass it to
    * `agent.rewind({ to })` to go back to just before this prompt, or `agent.fork({ at })`. Absent

@@ -12,10 +12,12 @@
  * @module
  */
 import { type Agent, createAgent } from "../agent/create-agent";
-import type { PendingApproval } from "../messages/approvals";
+import type { ApprovalInput, PendingApproval } from "../messages/approvals";
+import type { PendingInput } from "../messages/pending-inputs";
 import type { SDKMessage, SDKResultMessage } from "../messages/sdk-messages";
 import { redact } from "../shared/redact";
 import type { AgentToolContext } from "../tools/agent-context";
+import type { ChildResume } from "../tools/child-suspension";
 import type { AgentCallOutcome, AgentCallSetup, ToolContext, ToolOutput } from "../tools/tool";
 import type { SubagentDefinition } from "./subagent-definition";
 
@@ -43,7 +45,7 @@ export async function runChild(
   let result: SDKResultMessage<unknown> | undefined;
   try {
     if (resume?.history) await child.replaceHistory(resume.history);
-    const input = resume ? { approvals: resume.approvals } : prompt;
+    const input = resume ? resumeInput(resume) : prompt;
     for await (const message of child.query(input, { signal: context.signal })) {
       // An interrupt that came before the child's query took its guard is passed on now.
       if (message.type === "system" && message.subtype === "init" && host?.interruption.aborted)
@@ -52,8 +54,8 @@ export async function runChild(
       if (host) forward(host, message, context.toolUseId);
     }
     // Run by an agent's loop, the parent pauses with the child (otherwise nobody could resume it).
-    if (result?.subtype === "requires_approval" && host && setup)
-      return await suspend(definition, child, result, context.toolUseId);
+    const paused = result?.subtype === "requires_approval" || result?.subtype === "requires_input";
+    if (paused && result && host && setup) return await suspend(definition, child, result, context.toolUseId);
   } finally {
     // The child's cost is already in the parent's ledger: its ledger passed each response on live.
     host?.interruption.removeEventListener("abort", stopOnInterrupt);
@@ -79,9 +81,25 @@ async function suspend(
         ? call
         : { ...call, parent_tool_use_id: toolUseId, agent: definition.name },
   );
-  if (definition.historyStore) return { kind: "suspended", suspension: { agent: definition.name, pending } };
+  const tagged = (result.pending_inputs ?? []).map(
+    (input): PendingInput =>
+      input.parent_tool_use_id !== undefined
+        ? input
+        : { ...input, parent_tool_use_id: toolUseId, agent: definition.name },
+  );
+  const inputs = tagged.length > 0 ? { inputs: tagged } : {};
+  if (definition.historyStore)
+    return { kind: "suspended", suspension: { agent: definition.name, pending, ...inputs } };
   const history = await child.getHistory();
-  return { kind: "suspended", suspension: { agent: definition.name, pending, history } };
+  return { kind: "suspended", suspension: { agent: definition.name, pending, history, ...inputs } };
+}
+
+/** What resumes the child: the decisions for its calls and the answers to its questions, each when any. */
+function resumeInput(resume: ChildResume): ApprovalInput {
+  const answers = resume.inputs ?? [];
+  if (answers.length === 0) return { approvals: resume.approvals };
+  const inputs = Object.fromEntries(answers.map(({ input, answer }) => [input.id, answer]));
+  return Object.keys(resume.approvals).length > 0 ? { approvals: resume.approvals, inputs } : { inputs };
 }
 
 /** The child agent: the definition's options, under the parent query's client, secrets and budget. */

@@ -9,20 +9,32 @@
  * @module
  */
 import type { ApprovalDecisions, PendingApproval } from "../messages/approvals";
+import type { AnsweredInput, PendingInput } from "../messages/pending-inputs";
 import type { ModelMessage } from "../messages/types";
 
-/** What a suspended subagent call hands its parent. */
+/**
+ * What a suspended call hands its parent: a subagent call whose child paused, or an MCP call
+ * whose server asked a question nobody could answer at once (`inputs`).
+ */
 export interface ChildSuspension {
-  /** The subagent's name. */
+  /** The subagent's name (for an MCP call, the server's). */
   agent: string;
   /** The calls the child waits on, tagged with `parent_tool_use_id` and `agent`. */
   pending: PendingApproval[];
   /** The child's conversation, when it has no store of its own to keep its pause. */
   history?: ModelMessage[];
+  /** The questions waiting for a person's answer (an MCP call's own, or the child's). */
+  inputs?: PendingInput[];
+  /** An MCP call's questions answered already (a call resumed that asked again): kept for its next run. */
+  answered?: AnsweredInput[];
 }
 
-/** What a resumed subagent call is given: the decisions for its calls, and its copied history. */
+/**
+ * What a resumed call is given: the decisions for its child's calls, its copied history, and the
+ * answers to the questions it (or its child) waits on — each with the question it answers.
+ */
 export interface ChildResume {
   approvals: ApprovalDecisions;
   history?: ModelMessage[];
+  inputs?: AnsweredInput[];
 }

@@ -188,7 +188,12 @@ class ChatService {
   ): Promise<StartedRun> {
     const history = await agent.getHistory();
     const plan = await planRun(agent, action);
-    const rebuild = action.kind === "approvals" ? rebuildAnswer(history, action.approvals) : undefined;
+    const rebuild =
+      action.kind === "approvals"
+        ? rebuildAnswer(history, action.approvals)
+        : action.kind === "inputs"
+          ? rebuildAnswer(history, {})
+          : undefined;
     const chunks = toUIMessageStream(agent.query(plan.input), {
       messageId: plan.messageId,
       metadata: { conversationId },

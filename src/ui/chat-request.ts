@@ -7,7 +7,7 @@
  * @module
  */
 import { z } from "zod";
-import type { ApprovalDecisions } from "../index";
+import type { ApprovalDecisions, InputAnswers } from "../index";
 import { ChatRequestError } from "./chat-errors";
 
 /** The longest conversation id accepted (ids are path segments of the reconnect route). */
@@ -25,12 +25,15 @@ const bodySchema = z.looseObject({
   messages: z.array(messageSchema),
   trigger: z.string().optional(),
   messageId: z.string().optional(),
+  /** Answers to the questions a paused run waits on (`requires_input`), by input id. */
+  inputs: z.record(z.string(), z.unknown()).optional(),
 });
 
 /** What the handler runs: a new prompt, a resume with decisions, or a regeneration of the last answer. */
 export type ChatAction =
   | { kind: "prompt"; text: string; userMessageId: string }
   | { kind: "approvals"; approvals: ApprovalDecisions; assistantMessageId: string; denied: string[] }
+  | { kind: "inputs"; inputs: InputAnswers; assistantMessageId: string }
   | { kind: "regenerate"; messageId: string | undefined };
 
 /** A checked chat request. */
@@ -53,7 +56,7 @@ export function readChatRequest(body: unknown, maxMessageChars: number): ChatReq
   if (!parsed.success) {
     throw new ChatRequestError(400, "invalid_body", `Not a chat request: ${z.prettifyError(parsed.error)}`);
   }
-  const { id, messages, trigger = "submit-message", messageId } = parsed.data;
+  const { id, messages, trigger = "submit-message", messageId, inputs } = parsed.data;
   if (!isConversationId(id)) {
     throw new ChatRequestError(
       400,
@@ -71,6 +74,18 @@ export function readChatRequest(body: unknown, maxMessageChars: number): ChatReq
     );
   }
   const last = messages.at(-1);
+  if (inputs !== undefined) {
+    if (last?.role !== "assistant")
+      throw new ChatRequestError(400, "invalid_input", "Answers go with the paused assistant message last");
+    return {
+      conversationId: id,
+      action: {
+        kind: "inputs",
+        inputs: checkedAnswers(inputs, maxMessageChars),
+        assistantMessageId: last.id,
+      },
+    };
+  }
   if (last?.role === "assistant") {
     const approvals = approvalResponses(last.parts);
     if (approvals)
@@ -96,6 +111,37 @@ export function readChatRequest(body: unknown, maxMessageChars: number): ChatReq
     );
   }
   return { conversationId: id, action: { kind: "prompt", text, userMessageId: last.id } };
+}
+
+/** Whether `value` is `{ action: "accept" | "decline" | "cancel", content?: object }`. */
+function isAnswer(value: unknown): boolean {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const { action, content } = value as { action?: unknown; content?: unknown };
+  if (action !== "accept" && action !== "decline" && action !== "cancel") return false;
+  return (
+    content === undefined || (typeof content === "object" && content !== null && !Array.isArray(content))
+  );
+}
+
+/** The answers of a request, each `{ action, content? }`, their JSON no longer than `maxChars`. */
+function checkedAnswers(inputs: Record<string, unknown>, maxChars: number): InputAnswers {
+  const answers: InputAnswers = {};
+  for (const [id, answer] of Object.entries(inputs)) {
+    if (!isAnswer(answer))
+      throw new ChatRequestError(
+        400,
+        "invalid_input",
+        'An answer must be { action: "accept" | "decline" | "cancel", content? }',
+      );
+    answers[id] = answer as InputAnswers[string];
+  }
+  if (JSON.stringify(answers).length > maxChars)
+    throw new ChatRequestError(
+      413,
+      "message_too_large",
+      `The answers are longer than ${maxChars} characters`,
+    );
+  return answers;
 }
 
 /** The approval responses among an assistant message's tool parts, or `undefined` when there are none. */

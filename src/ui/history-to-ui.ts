@@ -53,6 +53,10 @@ export function historyToUIMessages(
         const part = tools.get(call.tool_use_id);
         if (part) Object.assign(part, { state: "approval-requested", approval: { id: call.tool_use_id } });
       }
+      // The questions waiting for an answer, as the live stream sent them (`data-input` parts).
+      const inputs = (message as { pending_inputs?: Array<{ id: string }> }).pending_inputs;
+      for (const input of Array.isArray(inputs) ? inputs : [])
+        answer?.parts.push({ type: "data-input", id: input.id, data: structuredClone(input) });
       return;
     }
     const blocks = typeof message.content === "string" ? [] : message.content;

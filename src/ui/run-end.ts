@@ -11,6 +11,7 @@ import type { LatticeMessageMetadata, UIFinishReason, UIStreamChunk } from "./ui
 const FINISH_REASONS: Record<ResultSubtype, UIFinishReason> = {
   success: "stop",
   requires_approval: "tool-calls",
+  requires_input: "tool-calls",
   interrupted: "other",
   error_abort: "other",
   error_max_turns: "length",
@@ -25,6 +26,7 @@ const FINISH_REASONS: Record<ResultSubtype, UIFinishReason> = {
 const END_SENTENCES: Record<ResultSubtype, string> = {
   success: "",
   requires_approval: "",
+  requires_input: "",
   interrupted: "",
   error_abort: "The run was aborted.",
   error_max_turns: "The run stopped: it reached its limit of model turns.",
@@ -45,6 +47,7 @@ export function finishMetadata(result: SDKResultMessage<unknown>): LatticeMessag
     durationMs: result.duration_ms,
   };
   if (result.pending_approvals?.length) metadata.pendingApprovals = result.pending_approvals;
+  if (result.pending_inputs?.length) metadata.pendingInputs = result.pending_inputs;
   if (result.guardrail) metadata.guardrail = { name: result.guardrail.name, stage: result.guardrail.stage };
   return metadata;
 }

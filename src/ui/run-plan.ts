@@ -24,6 +24,20 @@ export async function planRun(agent: Agent<unknown>, action: ChatAction): Promis
   if (action.kind === "prompt") {
     return { input: action.text, messageId: crypto.randomUUID(), denied: [], userText: action.text };
   }
+  if (action.kind === "inputs") {
+    const pending = new Set((await agent.getPendingInputs()).map((input) => input.id));
+    for (const id of Object.keys(action.inputs)) {
+      if (!pending.has(id))
+        throw new ChatRequestError(
+          409,
+          "unknown_input",
+          `No question ${JSON.stringify(id).slice(0, 80)} waits for an answer in this conversation`,
+        );
+    }
+    if (Object.keys(action.inputs).length !== pending.size)
+      throw new ChatRequestError(400, "missing_input", "Every question waiting for an answer needs one");
+    return { input: { inputs: action.inputs }, messageId: action.assistantMessageId, denied: [] };
+  }
   if (action.kind === "approvals") {
     const pending = new Set((await agent.getPendingApprovals()).map((call) => call.tool_use_id));
     for (const id of Object.keys(action.approvals)) {

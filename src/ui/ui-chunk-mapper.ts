@@ -81,6 +81,8 @@ export class UIChunkMapper {
             toolCallId: pending.tool_use_id,
           });
         }
+        for (const input of message.pending_inputs ?? [])
+          this.emit({ type: "data-input", id: input.id, data: input });
         for (const chunk of endChunks(message, this.settings.secrets)) this.emit(chunk);
         return;
       case "system":

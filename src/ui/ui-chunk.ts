@@ -5,7 +5,7 @@
  * each emitted chunk against `ai`'s own `uiMessageChunkSchema`.
  * @module
  */
-import type { PendingApproval, ResultSubtype, Usage } from "../index";
+import type { PendingApproval, PendingInput, ResultSubtype, Usage } from "../index";
 
 /** Why a message ended, as the protocol names it. */
 export type UIFinishReason = "stop" | "length" | "content-filter" | "tool-calls" | "error" | "other";
@@ -32,6 +32,11 @@ export interface LatticeMessageMetadata {
   end?: ResultSubtype;
   /** With `end: "requires_approval"`: every call waiting for a person, in the model's order. */
   pendingApprovals?: PendingApproval[];
+  /**
+   * With `end: "requires_input"`: every question an MCP server asked that waits for the person's
+   * answer (each also sent as a `data-input` part); the next request answers them.
+   */
+  pendingInputs?: PendingInput[];
   /** With `end: "guardrail_tripwire"`: the guardrail that tripped and its stage (its message is in the error chunk). */
   guardrail?: { name: string; stage: string };
 }
@@ -84,6 +89,12 @@ export type UIStreamChunk =
   | { type: "tool-output-denied"; toolCallId: string }
   | { type: "data-subagent"; id: string; data: SubagentProgress }
   | { type: "data-handoff"; id: string; data: HandoffPart }
+  /**
+   * A question an MCP server asked during a tool call that waits for the person's answer (the run
+   * ended `requires_input`); `id` is the input's id. The next request answers it: a body with
+   * `inputs: { [id]: { action, content? } }` (see `createChatHandler`).
+   */
+  | { type: "data-input"; id: string; data: PendingInput }
   | { type: "message-metadata"; messageMetadata: LatticeMessageMetadata }
   | { type: "error"; errorText: string }
   | { type: "finish"; finishReason?: UIFinishReason; messageMetadata?: LatticeMessageMetadata };

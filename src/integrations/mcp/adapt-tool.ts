@@ -1,12 +1,22 @@
 /**
  * An MCP tool as our {@link Tool}: its exposed name, description, an input schema the Messages API
  * accepts, and an `execute` that runs `tools/call` through the connection; deferred for tool search
- * when the server's config says `deferLoading`.
+ * when the server's config says `deferLoading`. On a connection that pauses for input, the loop runs
+ * its calls through `runAgentCall`: a call whose server asked a question nobody answered comes back
+ * suspended with the questions, and is issued again with the answers (`call-questions.ts`).
  * @module
  */
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import type { JsonSchema } from "../../model/client";
-import type { ParseResult, Tool, ToolContext, ToolOutput } from "../../tools/tool";
+import type {
+  AgentCallOutcome,
+  AgentCallSetup,
+  ParseResult,
+  Tool,
+  ToolContext,
+  ToolOutput,
+} from "../../tools/tool";
+import { CallQuestions } from "./call-questions";
 
 /** Runs `tools/call` for the server's tool `toolName`; never throws (see ServerConnection). */
 export type CallMcpTool = (
@@ -14,7 +24,18 @@ export type CallMcpTool = (
   exposedName: string,
   input: Record<string, unknown>,
   context: ToolContext,
+  questions?: CallQuestions,
 ) => Promise<ToolOutput>;
+
+/** How a server's tools are adapted. */
+export interface AdaptOptions {
+  /** Deferred for tool search. */
+  deferLoading?: boolean | undefined;
+  /** Calls run by the loop may pause for input (`runAgentCall`). */
+  pauseForInput?: boolean | undefined;
+  /** The server's name (the suspension's `agent`). */
+  server: string;
+}
 
 /**
  * The server's tool `tool`, offered to the model as `exposedName`. Any JSON object is accepted as
@@ -25,12 +46,29 @@ export function adaptMcpTool(
   tool: McpTool,
   exposedName: string,
   callTool: CallMcpTool,
-  deferLoading?: boolean,
+  { deferLoading, pauseForInput, server }: AdaptOptions,
 ): Tool<Record<string, unknown>> {
   const inputSchema = schemaForModel(tool.inputSchema);
   const simplified = Object.keys(inputSchema).length !== Object.keys(tool.inputSchema).length;
+  const runAgentCall = async (
+    input: Record<string, unknown>,
+    context: ToolContext,
+    setup: AgentCallSetup,
+  ): Promise<AgentCallOutcome> => {
+    const questions = new CallQuestions(context.toolUseId, setup.resume?.inputs);
+    const output = await callTool(tool.name, exposedName, input, context, questions);
+    if (questions.asked.length === 0 || context.signal.aborted) return { kind: "result", output };
+    // The server was told `cancel`: its result is not the call's. The call runs again once answered.
+    const suspension = { agent: server, pending: [], inputs: questions.asked };
+    const answered = questions.answers;
+    return {
+      kind: "suspended",
+      suspension: answered.length > 0 ? { ...suspension, answered: [...answered] } : suspension,
+    };
+  };
   return {
     ...(deferLoading === true ? { deferLoading: true } : {}),
+    ...(pauseForInput === true ? { runAgentCall } : {}),
     ...(simplified ? { sourceInputSchema: structuredClone(tool.inputSchema) as JsonSchema } : {}),
     name: exposedName,
     description: tool.description ?? tool.title ?? tool.annotations?.title,

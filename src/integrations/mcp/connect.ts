@@ -42,6 +42,15 @@ export interface ConnectMcpServersOptions {
    * declares the elicitation capability; without it, none (servers should not ask).
    */
   onElicitation?: McpElicitationHandler;
+  /**
+   * For tools handed to an agent: declare the elicitation capability even without
+   * `onElicitation`, and let a question nobody answers at once (no handler, or it returns
+   * `"pause"`) pause the agent's query — it ends `requires_input` with the question in
+   * `pending_inputs`, and `prompt({ inputs })` issues the call again with the answer. Called
+   * outside an agent's query (`execute`), such a question is answered `cancel`. `createAgent({ mcpServers })`
+   * sets it. @default false
+   */
+  pauseForInput?: boolean;
 }
 
 /**
@@ -110,6 +119,7 @@ export async function connectMcpServers(
         signal: options.signal,
         onToolsChanged,
         onElicitation: options.onElicitation,
+        pauseForInput: options.pauseForInput,
       }),
     ),
   );

@@ -1,10 +1,12 @@
 /**
  * Answering a server's `elicitation/create` with the user's `onElicitation`: the request as the
  * handler reads it, its answer checked, the schema's defaults applied (by the SDK, which the
- * declared `applyDefaults` asks for) and a handler that throws or pauses answered `cancel`.
+ * declared `applyDefaults` asks for) and a handler that throws answered `cancel`. A question asked
+ * during a call the agent's loop runs may pause the query instead (`call-questions.ts`).
  * @module
  */
 import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallQuestions } from "./call-questions";
 import type { McpElicitationAnswer, McpElicitationHandler, McpElicitationRequest } from "./elicitation-types";
 
 /** The client capability declared when elicitations are answered: both modes, defaults applied. */
@@ -27,16 +29,52 @@ export async function answerElicitation(
   asked: McpElicitationRequest,
   context: { signal: AbortSignal; toolName?: string },
 ): Promise<ElicitResult> {
+  const answer = await askHandler(handler, asked, context);
+  return answer === "pause" ? { action: "cancel" } : answer;
+}
+
+/**
+ * Answers a question asked during `call` (a call run by an agent's loop, which may pause): from
+ * the answers stored for it, else from `handler`; when that pauses (or there is none), the
+ * question is recorded on the call and the server is told `cancel`. Outside such a call a pause
+ * is `cancel`.
+ */
+export async function routeElicitation(
+  asked: McpElicitationRequest,
+  call: CallQuestions | undefined,
+  handler: McpElicitationHandler | undefined,
+  context: { signal: AbortSignal; toolName?: string },
+): Promise<ElicitResult> {
+  const stored = call?.answerFor(asked);
+  if (stored) return resultOf(stored, asked.mode);
+  const answer = handler ? await askHandler(handler, asked, context) : "pause";
+  if (answer !== "pause") return answer;
+  call?.pause(asked);
+  return { action: "cancel" };
+}
+
+/** The handler's answer as sent to the server, or `"pause"`; a throw or a malformed answer is `cancel`. */
+async function askHandler(
+  handler: McpElicitationHandler,
+  asked: McpElicitationRequest,
+  context: { signal: AbortSignal; toolName?: string },
+): Promise<ElicitResult | "pause"> {
   let answer: McpElicitationAnswer | "pause";
   try {
     answer = await handler(asked, context);
   } catch {
     return { action: "cancel" };
   }
-  if (answer === "pause" || typeof answer !== "object" || answer === null) return { action: "cancel" };
+  if (answer === "pause") return "pause";
+  if (typeof answer !== "object" || answer === null) return { action: "cancel" };
+  return resultOf(answer, asked.mode);
+}
+
+/** An answer as the server gets it: `accept` carries the fields in form mode only; anything unknown is `cancel`. */
+function resultOf(answer: McpElicitationAnswer, mode: McpElicitationRequest["mode"]): ElicitResult {
   if (answer.action === "decline" || answer.action === "cancel") return { action: answer.action };
   if (answer.action !== "accept") return { action: "cancel" };
-  if (asked.mode === "url") return { action: "accept" };
+  if (mode === "url") return { action: "accept" };
   const content = answer.content;
   const fields = typeof content === "object" && content !== null && !Array.isArray(content) ? content : {};
   return { action: "accept", content: { ...fields } as ElicitResult["content"] };

@@ -10,11 +10,12 @@ import type { McpServerStatus } from "../../messages/sdk-messages";
 import type { Tool, ToolContext, ToolOutput } from "../../tools/tool";
 import { adaptMcpTool } from "./adapt-tool";
 import { settledWithin, startConnectDeadline, untilAborted } from "./bounded-waits";
+import type { CallQuestions } from "./call-questions";
 import { type ClientTransportHandle, createClientTransport } from "./client-transport";
 import { DEFAULT_MCP_CONNECT_TIMEOUT_MS, DEFAULT_MCP_TOOL_TIMEOUT_MS, type McpServerConfig } from "./config";
 import { authorizationOf, terminateHttpSession, validateTimeouts } from "./connection-setup";
 import { toolOutputFromMcpResult } from "./content";
-import { answerElicitation, ELICITATION_CAPABILITY, elicitationRequestOf } from "./elicitation";
+import { ELICITATION_CAPABILITY, elicitationRequestOf, routeElicitation } from "./elicitation";
 import type { McpElicitationHandler } from "./elicitation-types";
 import { isRequestTimeout, messageOf, toolFailure, withStderr } from "./failure-texts";
 import type { McpClientSdk } from "./load-client-sdk";
@@ -45,8 +46,10 @@ export interface ServerConnectionOptions {
   signal?: AbortSignal;
   /** Called when this server's tool list changed after connecting. Must not throw (errors are ignored). */
   onToolsChanged: () => void;
-  /** Answers the server's questions; without it the elicitation capability is not declared. */
+  /** Answers the server's questions; without it (and `pauseForInput`) the elicitation capability is not declared. */
   onElicitation?: McpElicitationHandler;
+  /** A question nobody answers at once pauses the agent's query (its tools get `runAgentCall`). */
+  pauseForInput?: boolean;
 }
 
 type ConnectionState =
@@ -71,8 +74,8 @@ export class ServerConnection {
   /** Settles when the listing in flight finishes. */
   private refreshStep: Promise<void> = Promise.resolve();
   private readonly lifetime = new AbortController();
-  /** The exposed names of the tool calls in flight (the context of a server's question). */
-  private readonly runningCalls: string[] = [];
+  /** The tool calls in flight (the context of a server's question): their names and questions. */
+  private readonly runningCalls: Array<{ name: string; questions?: CallQuestions }> = [];
   private readonly processClosed: Promise<void>;
   readonly redact: (text: string) => string;
   /** Redacts what the client learned while connected (OAuth tokens) from every tool result. */
@@ -125,7 +128,8 @@ export class ServerConnection {
       return connection;
     }
     const { onElicitation } = options;
-    const capabilities = onElicitation ? ELICITATION_CAPABILITY : {};
+    const asks = onElicitation !== undefined || options.pauseForInput === true;
+    const capabilities = asks ? ELICITATION_CAPABILITY : {};
     const client = new options.sdk.Client(options.clientInfo, { capabilities });
     // Transport errors also surface as failed requests; the background copies carry nothing more.
     client.onerror = () => {};
@@ -136,11 +140,13 @@ export class ServerConnection {
     client.setNotificationHandler(options.sdk.LoggingMessageNotificationSchema, (notification) =>
       forwardLog(options.config, options.name, notification.params, connection.redact),
     );
-    if (onElicitation) {
+    if (asks) {
       client.setRequestHandler(options.sdk.ElicitRequestSchema, (request, extra) => {
-        const toolName = connection.runningCalls.length === 1 ? connection.runningCalls[0] : undefined;
-        const context = { signal: extra.signal, ...(toolName ? { toolName } : {}) };
-        return answerElicitation(onElicitation, elicitationRequestOf(options.name, request), context);
+        // Only a call alone in flight is known to be the one asking: several share no answer or pause.
+        const running = connection.runningCalls.length === 1 ? connection.runningCalls[0] : undefined;
+        const context = { signal: extra.signal, ...(running ? { toolName: running.name } : {}) };
+        const asked = elicitationRequestOf(options.name, request);
+        return routeElicitation(asked, running?.questions, onElicitation, context);
       });
     }
     await connection.connect();
@@ -295,12 +301,11 @@ export class ServerConnection {
     const bare = [...callable.map((tool) => tool.name), ...(browse ? RESOURCE_TOOL_NAMES : [])];
     const names = exposedToolNames(this.options.segment, bare);
     this.adaptedTools = callable.map((tool, index) =>
-      adaptMcpTool(
-        tool,
-        names[index]!,
-        (...call) => this.callTool(...call),
-        this.options.config.deferLoading,
-      ),
+      adaptMcpTool(tool, names[index]!, (...call) => this.callTool(...call), {
+        deferLoading: this.options.config.deferLoading,
+        pauseForInput: this.options.pauseForInput,
+        server: this.options.name,
+      }),
     );
     if (browse) {
       const exposed = [names[callable.length]!, names[callable.length + 1]!] as const;
@@ -310,17 +315,22 @@ export class ServerConnection {
     return true;
   }
 
-  /** Runs `tools/call`. Never throws: every failure becomes an error result the model can read. */
+  /**
+   * Runs `tools/call`. Never throws: every failure becomes an error result the model can read.
+   * `questions`: the call's stored answers and where its unanswered questions go (a call the loop runs).
+   */
   private async callTool(
     toolName: string,
     exposedName: string,
     input: Record<string, unknown>,
     context: ToolContext,
+    questions?: CallQuestions,
   ): Promise<ToolOutput> {
     if (this.state.kind !== "connected" || this.closing) {
       return toolFailure(exposedName, `the MCP server "${this.options.name}" is not connected.`);
     }
-    this.runningCalls.push(exposedName);
+    const running = questions ? { name: exposedName, questions } : { name: exposedName };
+    this.runningCalls.push(running);
     try {
       const result = await this.client!.callTool({ name: toolName, arguments: input }, undefined, {
         signal: context.signal,
@@ -344,7 +354,7 @@ export class ServerConnection {
       const detail = state.kind === "crashed" ? ` (${this.crashDescription()})` : "";
       return toolFailure(exposedName, this.redact(`${messageOf(error)}${detail}`));
     } finally {
-      this.runningCalls.splice(this.runningCalls.indexOf(exposedName), 1);
+      this.runningCalls.splice(this.runningCalls.indexOf(running), 1);
     }
   }
 

@@ -25,6 +25,7 @@ import type {
   PendingApproval,
   SuspendedSubagentCall,
 } from "../../messages/approvals";
+import type { AnsweredInput, InputAnswer, PendingInput } from "../../messages/pending-inputs";
 import type { ToolResultBlock, ToolUseBlock } from "../../messages/types";
 import type { BatchCallOutcome } from "../../tool-calls/tool-batch";
 import { completeToolCall } from "../../tool-calls/tool-call";
@@ -61,6 +62,8 @@ export function childPause(
   const endTurn: string[] = [];
   const listed = new Set<string>();
   const suspended: SuspendedSubagentCall[] = [];
+  const inputs: PendingInput[] = [];
+  const listedInputs = new Set<string>();
   for (let index = 0; index < outcomes.length; index++) {
     const outcome = outcomes[index]!;
     if (outcome.kind === "not_started") continue;
@@ -83,9 +86,31 @@ export function childPause(
     const entry: SuspendedSubagentCall = { tool_use_id: parentId, agent: suspension.agent, pending_ids: ids };
     if (renamed) entry.child_ids = suspension.pending.map((waiting) => waiting.tool_use_id);
     if (suspension.history) entry.history = suspension.history;
+    if (suspension.inputs?.length) listInputs(entry, suspension.inputs, inputs, listedInputs);
+    if (suspension.answered?.length) entry.answered_inputs = suspension.answered;
     suspended.push(entry);
   }
-  return { pending, settled, endTurn, suspended }; // the marker keeps only what is not empty
+  return { pending, settled, endTurn, suspended, inputs }; // the marker keeps only what is not empty
+}
+
+/** Lists a suspended call's questions in the flat list (renamed when an id is taken, as calls are). */
+function listInputs(
+  entry: SuspendedSubagentCall,
+  asked: readonly PendingInput[],
+  inputs: PendingInput[],
+  listed: Set<string>,
+): void {
+  const ids: string[] = [];
+  let renamed = false;
+  for (const input of asked) {
+    const id = unusedId(input.id, entry.tool_use_id, listed);
+    listed.add(id);
+    ids.push(id);
+    renamed ||= id !== input.id;
+    inputs.push(id === input.id ? input : { ...input, id });
+  }
+  entry.input_ids = ids;
+  if (renamed) entry.input_child_ids = asked.map((input) => input.id);
 }
 
 /** `id`, or — when the flat list has it already — `<parentId>/<id>` (numbered on if that is taken too). */
@@ -100,6 +125,7 @@ function unusedId(id: string, parentId: string, listed: ReadonlySet<string>): st
 export function resumedBatch(
   marker: ApprovalMarker,
   decisions: ReadonlyMap<string, ApprovalDecision>,
+  answers: ReadonlyMap<string, InputAnswer> = new Map(),
 ): ResumedBatch | undefined {
   if (!marker.suspended_calls && !marker.settled_results) return undefined;
   const settled = new Map<string, ToolResultBlock>();
@@ -110,9 +136,30 @@ export function resumedBatch(
     call.pending_ids.forEach((id, index) => {
       approvals[call.child_ids?.[index] ?? id] = decisions.get(id)!;
     });
-    suspended.set(call.tool_use_id, call.history ? { approvals, history: call.history } : { approvals });
+    const resume: ChildResume = call.history ? { approvals, history: call.history } : { approvals };
+    const inputs = answeredInputs(marker, call, answers);
+    if (inputs.length > 0) resume.inputs = inputs;
+    suspended.set(call.tool_use_id, resume);
   }
   return { settled, endTurn: new Set(marker.settled_end_turn ?? []), suspended };
+}
+
+/** The questions a suspended call waits on, with their answers, under the ids its call knows them by. */
+function answeredInputs(
+  marker: ApprovalMarker,
+  call: SuspendedSubagentCall,
+  answers: ReadonlyMap<string, InputAnswer>,
+): AnsweredInput[] {
+  const byId = new Map((marker.pending_inputs ?? []).map((input) => [input.id, input]));
+  const inputs: AnsweredInput[] = [...(call.answered_inputs ?? [])];
+  (call.input_ids ?? []).forEach((id, index) => {
+    const input = byId.get(id);
+    const answer = answers.get(id);
+    if (!input || !answer) return;
+    const known = call.input_child_ids?.[index] ?? id;
+    inputs.push({ input: known === id ? input : { ...input, id: known }, answer });
+  });
+  return inputs;
 }
 
 /** The decisions for the batch's own calls (those for the children's calls go to the children). */

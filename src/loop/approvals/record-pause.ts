@@ -20,6 +20,7 @@ import { isUnstartedCallsRecord, unstartedCallsRecord } from "../../history/unst
 import { approvalMarker, callsDigest } from "../../messages/approvals";
 import type { ToolUseBlock } from "../../messages/types";
 import type { StepResult } from "../decide-next";
+import type { Ending } from "../ending";
 import type { LoopContext } from "../state/loop-context";
 import type { QueryState } from "../state/query-state";
 import type { BatchPause } from "./child-pause";
@@ -39,7 +40,10 @@ export async function retractNothingStarted(history: HistoryLog): Promise<void> 
   if (isUnstartedCallsRecord(history.messages.at(-1))) await history.replace(history.messages.slice(0, -1));
 }
 
-/** Records the approval marker (in place of the record that no call started) and ends the query with the pending calls. */
+/**
+ * Records the approval marker (in place of the record that no call started) and ends the query
+ * with the pending calls — `requires_input` when questions wait (the calls waiting listed too).
+ */
 export async function recordPause<T>(
   loop: LoopContext<T>,
   query: QueryState,
@@ -69,5 +73,13 @@ export async function recordPause<T>(
     "agent_lattice.approvals.pending_ids": ids,
     "agent_lattice.approvals.tool_names": pending.map((call) => call.name),
   });
-  return { kind: "ended", ending: { subtype: "requires_approval", pendingApprovals: pending } };
+  const inputs = marker.pending_inputs;
+  if (!inputs) return { kind: "ended", ending: { subtype: "requires_approval", pendingApprovals: pending } };
+  query.span.event("agent_lattice.inputs.paused", {
+    "agent_lattice.inputs.pending": inputs.length,
+    "agent_lattice.inputs.pending_ids": inputs.map((input) => input.id),
+  });
+  const ending: Ending<T> = { subtype: "requires_input", pendingInputs: inputs };
+  if (pending.length > 0) ending.pendingApprovals = pending;
+  return { kind: "ended", ending };
 }

@@ -17,11 +17,13 @@ import { errorResultsFor } from "../../history/dangling";
 import type { HistoryLog } from "../../history/history-log";
 import {
   type ApprovalDecision,
+  type ApprovalInput,
   type ApprovalMarker,
   assertDecisions,
   callsDigest,
   pendingPause,
 } from "../../messages/approvals";
+import { assertInputAnswers, type InputAnswer, storedAnswer } from "../../messages/pending-inputs";
 import type {
   AssistantModelMessage,
   ModelMessage,
@@ -41,19 +43,19 @@ export function supersededCall(call: ToolUseBlock): string {
 }
 
 /**
- * Checks `decisions`, claims the pause and runs its batch with them.
- * @throws InvalidOptionError (nothing pending, an unknown id, a missing decision: nothing changed),
- *   ConversationConflictError (another Agent resolved the pause first: nothing ran here)
+ * Checks the decisions and answers of `input`, claims the pause and runs its batch with them.
+ * @throws InvalidOptionError (nothing pending, an unknown id, a missing decision or answer:
+ *   nothing changed), ConversationConflictError (another Agent resolved the pause first: nothing ran here)
  */
 export async function resumeApprovals<T>(
   loop: LoopContext<T>,
   query: QueryState,
   tools: ToolPhase<T>,
-  decisions: unknown,
+  input: ApprovalInput,
 ): Promise<StepResult<T>> {
   const { history } = loop.conversation;
   const pause = pendingPause(history.messages);
-  assertDecisions(decisions, pause?.marker.pending_approvals);
+  const { decisions, answers } = checkedResume(input, pause?.marker);
   const { calls, index, marker } = pause!;
   if (marker.calls_digest !== undefined && marker.calls_digest !== callsDigest(calls)) {
     throw new InvalidOptionError(
@@ -82,9 +84,37 @@ export async function resumeApprovals<T>(
     "agent_lattice.approvals.approved_ids": approvedIds,
     "agent_lattice.approvals.denied_ids": [...byId.keys()].filter((id) => !approvedIds.includes(id)),
   });
-  const resumed = resumedBatch(marker, byId);
+  if (answers.size > 0)
+    query.span.event("agent_lattice.inputs.resumed", {
+      "agent_lattice.inputs.answered_ids": [...answers.keys()],
+      "agent_lattice.inputs.actions": [...answers.values()].map((answer) => answer.action),
+    });
+  const resumed = resumedBatch(marker, byId, answers);
   if (!resumed) return tools.answer(response, calls, byId);
   return tools.answer(response, calls, ownDecisions(marker, byId), resumed);
+}
+
+/**
+ * The decisions and answers of a resume, checked against the pause: each list given when its
+ * part of the pause is pending (an empty one may be left out), nothing when nothing is pending.
+ */
+function checkedResume(
+  input: ApprovalInput,
+  marker: ApprovalMarker | undefined,
+): { decisions: Record<string, ApprovalDecision>; answers: Map<string, InputAnswer> } {
+  const waiting = marker?.pending_approvals.length ?? 0;
+  const asked = marker?.pending_inputs?.length ?? 0;
+  if (waiting === 0 && asked === 0) {
+    // Nothing is pending: the error names what was given.
+    if (input.approvals === undefined) assertInputAnswers(input.inputs, undefined);
+    assertDecisions(input.approvals, undefined);
+  }
+  if (input.approvals !== undefined || waiting > 0)
+    assertDecisions(input.approvals, marker?.pending_approvals);
+  if (input.inputs !== undefined || asked > 0) assertInputAnswers(input.inputs, marker?.pending_inputs);
+  const answers = new Map<string, InputAnswer>();
+  for (const [id, answer] of Object.entries(input.inputs ?? {})) answers.set(id, storedAnswer(answer));
+  return { decisions: input.approvals ?? {}, answers };
 }
 
 /**
@@ -126,17 +156,22 @@ export async function denyPendingCalls(history: HistoryLog, span: SpanHandle): P
  * inside a subagent keeps its result; a suspended subagent call and every other call are denied.
  */
 function supersededResults(calls: readonly ToolUseBlock[], marker: ApprovalMarker): ModelMessage {
-  const denied = errorResultsFor(calls, (call) =>
-    marker.suspended_calls?.some((suspended) => suspended.tool_use_id === call.id)
-      ? supersededSubagentCall(call)
-      : supersededCall(call),
-  );
+  const denied = errorResultsFor(calls, (call) => supersededText(call, marker));
   if (!marker.settled_results) return denied;
   const settled = new Map(marker.settled_results.map((result) => [result.tool_use_id, result]));
   const content = (denied.content as ToolResultBlock[]).map(
     (block) => settled.get(block.tool_use_id) ?? block,
   );
   return { role: "user", content };
+}
+
+/** The text answering a call of a pause superseded by a new prompt. */
+function supersededText(call: ToolUseBlock, marker: ApprovalMarker): string {
+  const suspended = marker.suspended_calls?.find((entry) => entry.tool_use_id === call.id);
+  if (!suspended) return supersededCall(call);
+  if (suspended.input_ids?.length)
+    return `The call to "${call.name}" did not finish: it waited for the user's answer to a question, and the user sent a new message instead of answering.`;
+  return supersededSubagentCall(call);
 }
 
 /** The text answering a suspended subagent call when a new prompt was sent instead of decisions. */
