@@ -9,6 +9,7 @@ import type { ApprovalDecision, ApprovalDecisions, PendingApproval } from "../me
 import type { ToolUseBlock } from "../messages/types";
 import type { CliDecisions } from "./approval-options";
 import { EXIT_APPROVAL_REQUIRED } from "./exit-codes";
+import { askInputs, reportInputs } from "./input-run";
 import type { Redactor } from "./redact";
 import { type PromptRun, runPrompt } from "./run-prompt";
 import { shellWord } from "./shell-word";
@@ -33,6 +34,7 @@ export function describePending(call: PendingApproval, redact: Redactor): string
 /** After a run that paused (not interactive): the calls waiting and how to resume them. */
 export async function reportPending(run: PromptRun): Promise<void> {
   const pending = await run.agent.getPendingApprovals();
+  if (pending.length === 0) return reportInputs(run);
   run.output.notice(
     `⏸ waiting for approval of ${pending.length} tool ${pending.length === 1 ? "call" : "calls"}:`,
   );
@@ -142,7 +144,13 @@ export async function askAndResume(code: number, run: PromptRun, ask: Ask): Prom
       }
       decisions[call.tool_use_id] = decision;
     }
-    code = await runPrompt({ approvals: decisions }, run);
+    const questions = (await run.agent.getPendingInputs()).length > 0;
+    const inputs = questions ? await askInputs(run, ask) : undefined;
+    if (questions && !inputs) {
+      await reportUnanswered(run);
+      return code;
+    }
+    code = await runPrompt(inputs ? { approvals: decisions, inputs } : { approvals: decisions }, run);
   }
   return code;
 }
@@ -150,7 +158,11 @@ export async function askAndResume(code: number, run: PromptRun, ask: Ask): Prom
 /** The question was left (Ctrl-C, Ctrl-D, the input ended): the calls stay pending, and the person is told where. */
 async function reportUnanswered(run: PromptRun): Promise<void> {
   const count = (await run.agent.getPendingApprovals()).length;
-  const calls = `${count} tool ${count === 1 ? "call" : "calls"}`;
+  const questions = (await run.agent.getPendingInputs()).length;
+  const calls =
+    count > 0 || questions === 0
+      ? `${count} tool ${count === 1 ? "call" : "calls"}`
+      : `${questions} ${questions === 1 ? "question" : "questions"}`;
   run.output.notice(
     run.sessionPath === undefined
       ? `⏸ not answered: ${calls} left pending; without --session the pause ends with this session`

@@ -10,9 +10,10 @@ export const EXIT_AGENT_ERROR = 1;
 /** The command line was wrong: an unknown option, a bad value, a missing API key, an unusable schema file. */
 export const EXIT_USAGE_ERROR = 2;
 /**
- * The query is waiting for a person's approval (`requires_approval`) and the run could not ask:
- * a one-shot prompt or `--json`. The pending calls are listed; a later run with the same
- * `--session` and `--approve` / `--deny` resumes it.
+ * The query is waiting for a person's approval (`requires_approval`) or answers to MCP servers'
+ * questions (`requires_input`) and the run could not ask: a one-shot prompt or `--json`. The
+ * pending calls are listed; a later run with the same `--session` and `--approve` / `--deny`
+ * resumes it (questions: an interactive session over the same `--session` asks them).
  */
 export const EXIT_APPROVAL_REQUIRED = 3;
 /** A second Ctrl-C aborted a running query and quit (128 + SIGINT, as shells report it). */

@@ -61,9 +61,12 @@ export async function runInteractiveSession(context: ReplContext, banner: string
   try {
     if (terminal) run.output.notice(banner);
     const left = await run.agent.getPendingApprovals();
-    if (left.length > 0) {
+    const questions = await run.agent.getPendingInputs();
+    if (left.length > 0 || questions.length > 0) {
       run.output.notice(
-        `⏸ ${left.length} tool ${left.length === 1 ? "call" : "calls"} from before still waiting for approval:`,
+        left.length > 0
+          ? `⏸ ${left.length} tool ${left.length === 1 ? "call" : "calls"} from before still waiting for approval:`
+          : `⏸ ${questions.length} ${questions.length === 1 ? "question" : "questions"} from before still waiting for an answer:`,
       );
       const code = await askAndResume(EXIT_APPROVAL_REQUIRED, run, ask);
       if (code === EXIT_ABORTED) return EXIT_ABORTED;

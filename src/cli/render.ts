@@ -196,6 +196,8 @@ export class TerminalRenderer {
     else if (result.subtype === "interrupted") this.notice(`${style.yellow("⏸ interrupted")} ${stats}`);
     else if (result.subtype === "requires_approval")
       this.notice(`${style.yellow("⏸ waiting for approval")} ${stats}`);
+    else if (result.subtype === "requires_input")
+      this.notice(`${style.yellow("⏸ waiting for answers")} ${stats}`);
     else {
       const why = result.error?.message ? `: ${neutraliseControls(result.error.message)}` : "";
       this.notice(`${style.red(`✗ ${result.subtype}${why}`)} ${stats}`);

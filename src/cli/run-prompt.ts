@@ -31,7 +31,7 @@ export interface PromptRun {
 
 /**
  * Runs `prompt` (or resumes a pause with `{ approvals }`) and returns the exit code: 0 for success
- * and interrupted, 1 for an error result, 3 when it waits for approval, 130 when a second Ctrl-C
+ * and interrupted, 1 for an error result, 3 when it waits for approval or answers, 130 when a second Ctrl-C
  * aborted it.
  */
 export async function runPrompt(prompt: string | ApprovalInput, run: PromptRun): Promise<number> {
@@ -50,7 +50,8 @@ export async function runPrompt(prompt: string | ApprovalInput, run: PromptRun):
   if (result) run.tally?.recordResult(result);
   if (run.control.aborted) return EXIT_ABORTED;
   if (!result || result.is_error) return EXIT_AGENT_ERROR;
-  if (result.subtype === "requires_approval") return EXIT_APPROVAL_REQUIRED;
+  if (result.subtype === "requires_approval" || result.subtype === "requires_input")
+    return EXIT_APPROVAL_REQUIRED;
   if (run.structured && result.subtype === "success" && !run.output.json)
     run.io.stdout.write(`${run.output.redact(JSON.stringify(result.structuredResult, null, 2))}\n`);
   return EXIT_SUCCESS;
