@@ -76,8 +76,12 @@ export function isWellFormedHistory(
   return findHistoryProblem(messages, options) === undefined;
 }
 
-/** A message that is not an object with a known role and content of the right kind (any value may come in). */
-function findShapeProblem(message: unknown, index: number): string | undefined {
+/**
+ * Why `message` (any value) is not a message at all — not an object with a user or assistant role
+ * and content of the right kind (a string for a user message, or an array of block objects) — or
+ * `undefined` when it is one.
+ */
+export function findShapeProblem(message: unknown, index: number): string | undefined {
   if (typeof message !== "object" || message === null) return `message ${index} is not an object`;
   const { role, content } = message as { role?: unknown; content?: unknown };
   if (role !== "user" && role !== "assistant") return `message ${index} has no role user or assistant`;
