@@ -147,10 +147,10 @@ function dropOpenServerCalls(messages: ModelMessage[], counter: Counter): ModelM
       turnResults = new Set();
       continue;
     }
-    for (const block of message.content) {
+    for (const block of message.content)
       if (isServerToolResult(block)) turnResults.add((block as { tool_use_id: string }).tool_use_id);
-      else if (block.type === "server_tool_use" && !turnResults.has(block.id)) open.add(block.id);
-    }
+    for (const block of message.content)
+      if (block.type === "server_tool_use" && !turnResults.has(block.id)) open.add(block.id);
   }
   if (open.size === 0) return messages;
   const kept: ModelMessage[] = [];

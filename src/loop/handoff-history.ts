@@ -60,7 +60,10 @@ export const TRANSFER_TOOL_PREFIX = "transfer_to_";
  * Whatever the form, the result is repaired to be well-formed (`repairWellFormed`: pause markers,
  * orphan `tool_result` blocks, calls without results, server-tool blocks apart from their call,
  * empty messages are dropped), so a function that cuts mid-pair — the last N messages — still yields
- * a request the API accepts: a function's output is **repaired, not refused**. It throws
+ * a request the API accepts: a function's output is **repaired, not refused**. Thinking is signed:
+ * an assistant message a function returns with only part of its thinking, or thinking edited or
+ * moved from another message, loses all its thinking (the API accepts earlier turns without
+ * theirs — but, with thinking on, not the last turn that called tools: keep that one whole). It throws
  * `InvalidOptionError` (naming the handoff) only when the function returns something that is not a
  * list of messages, or when nothing with a user message is left.
  */
@@ -70,7 +73,9 @@ export function filterHandoffHistory(
   options: HandoffHistoryOptions = {},
 ): HistoryMessage[] {
   const chosen =
-    typeof form === "function" ? fromFunction(messages, form, options) : fromForm(messages, form, options);
+    typeof form === "function"
+      ? withThinkingWhole(messages, fromFunction(messages, form, options))
+      : fromForm(messages, form, options);
   const { messages: repaired } = repairWellFormed(chosen);
   if (repaired.length === 0) throw new InvalidOptionError(`${subject(options)} left no user message to send`);
   return repaired;
@@ -121,6 +126,36 @@ function fromFunction(
       );
   }
   return chosen as HistoryMessage[];
+}
+
+/**
+ * `chosen` with the thinking of each assistant message either exactly that of one message of
+ * `messages` (the same blocks, in the same order) or none at all.
+ */
+function withThinkingWhole(messages: readonly HistoryMessage[], chosen: HistoryMessage[]): HistoryMessage[] {
+  const sources = new Map<string, string>();
+  for (const message of messages) {
+    if (message.role !== "assistant") continue;
+    const keys = thinkingKeys(message.content);
+    for (const key of keys) sources.set(key, keys.join("\n"));
+  }
+  return chosen.map((message) => {
+    if (message.role !== "assistant") return message;
+    const keys = thinkingKeys(message.content);
+    if (keys.length === 0 || sources.get(keys[0]!) === keys.join("\n")) return message;
+    return { ...message, content: message.content.filter((block) => thinkingKey(block) === undefined) };
+  });
+}
+
+function thinkingKeys(content: readonly ContentBlock[]): string[] {
+  return content.flatMap((block) => thinkingKey(block) ?? []);
+}
+
+/** A thinking block's exact content as a string (`undefined` for any other block). */
+function thinkingKey(block: ContentBlock): string | undefined {
+  if (block.type === "thinking") return JSON.stringify(["thinking", block.thinking, block.signature]);
+  if (block.type === "redacted_thinking") return JSON.stringify(["redacted_thinking", block.data]);
+  return undefined;
 }
 
 /**

@@ -120,6 +120,33 @@ describe("filterHandoffHistory", () => {
     expect(sent.filter((message) => message === marker)).toHaveLength(0);
   });
 
+  it("drops all of a message's thinking when a function keeps only part of it or edits it", () => {
+    const twoThoughts: AssistantModelMessage = {
+      role: "assistant",
+      content: [thinking, { type: "redacted_thinking", data: "R-1" }, { type: "text", text: "ok" }],
+    };
+    const history = [prompt("go"), twoThoughts, prompt("next")];
+    const partial = filterHandoffHistory(history, (messages) =>
+      messages.map((message) =>
+        message === twoThoughts ? { ...message, content: message.content.slice(1) } : message,
+      ),
+    );
+    expect(partial[1]).toEqual({ role: "assistant", content: [{ type: "text", text: "ok" }] });
+    const edited = filterHandoffHistory(history, (messages) =>
+      messages.map((message) =>
+        message === twoThoughts
+          ? {
+              ...twoThoughts,
+              content: [{ ...thinking, thinking: "forged" }, ...twoThoughts.content.slice(1)],
+            }
+          : message,
+      ),
+    );
+    expect(edited[1]).toEqual({ role: "assistant", content: [{ type: "text", text: "ok" }] });
+    // Whole, it stays.
+    expect(filterHandoffHistory(history, (messages) => messages.slice())[1]).toBe(twoThoughts);
+  });
+
   it("throws InvalidOptionError naming the handoff when a function returns no messages or not messages", () => {
     const options = { handoff: "billing" };
     expect(() => filterHandoffHistory(conversation, () => [], options)).toThrow(InvalidOptionError);
