@@ -13,8 +13,17 @@ const ASSISTANT_ONLY = new Set([
   "thinking",
   "redacted_thinking",
   "server_tool_use",
+  "mcp_tool_use",
   "compaction",
 ]);
+
+/**
+ * Whether `block` is a call of a tool the provider runs itself (`server_tool_use`, or the MCP
+ * connector's `mcp_tool_use`): its result follows it in the assistant's turn.
+ */
+export function isProviderToolCall(block: { type: string }): block is { type: string; id: string } {
+  return block.type === "server_tool_use" || block.type === "mcp_tool_use";
+}
 
 /**
  * Whether `block` is the result of a tool the provider ran itself (`tool_search_tool_result`,
@@ -60,6 +69,7 @@ export function findBlockProblem(message: ModelMessage, index: number, isLast: b
  * server-tool result whose call is not before it in the same assistant turn (consecutive assistant
  * messages, which the API joins), or a call left without its result in a turn that a user message
  * follows. Only the last turn may end with a call awaiting its result (a `pause_turn` to continue).
+ * The MCP connector's `mcp_tool_use` counts as such a call.
  */
 export function findServerToolProblem(messages: readonly ModelMessage[]): string | undefined {
   const seen = new Set<string>();
@@ -72,8 +82,8 @@ export function findServerToolProblem(messages: readonly ModelMessage[]): string
       continue;
     }
     for (const block of message.content as ContentBlock[]) {
-      if (block.type === "server_tool_use") {
-        if (seen.has(block.id)) return `message ${index} repeats the server_tool_use id ${block.id}`;
+      if (isProviderToolCall(block)) {
+        if (seen.has(block.id)) return `message ${index} repeats the ${block.type} id ${block.id}`;
         seen.add(block.id);
         open.set(block.id, index);
       } else if (isServerToolResult(block)) {

@@ -8,7 +8,7 @@
 import { isApprovalMarker } from "../messages/approvals";
 import { isBlankText } from "../messages/blank-text";
 import type { ContentBlock, ModelMessage } from "../messages/types";
-import { isAssistantOnlyBlock, isServerToolResult } from "./well-formed-blocks";
+import { isAssistantOnlyBlock, isProviderToolCall, isServerToolResult } from "./well-formed-blocks";
 
 /** What {@link repairWellFormed} returns. */
 export interface WellFormedRepair {
@@ -94,10 +94,11 @@ function assistantBlocks(
 ): ContentBlock[] {
   const { seenCalls, openServerCalls: open } = calls;
   const kept = content.filter((block) => {
-    if (block.type === "tool_use" || block.type === "server_tool_use") {
-      if (seenCalls.has(block.id)) return false;
-      seenCalls.add(block.id);
-      if (block.type === "server_tool_use") open.add(block.id);
+    if (block.type === "tool_use" || isProviderToolCall(block)) {
+      const { id } = block as { id: string };
+      if (seenCalls.has(id)) return false;
+      seenCalls.add(id);
+      if (block.type !== "tool_use") open.add(id);
       return true;
     }
     if (isServerToolResult(block)) return open.delete((block as { tool_use_id: string }).tool_use_id);
@@ -150,7 +151,7 @@ function dropOpenServerCalls(messages: ModelMessage[], counter: Counter): ModelM
     for (const block of message.content)
       if (isServerToolResult(block)) turnResults.add((block as { tool_use_id: string }).tool_use_id);
     for (const block of message.content)
-      if (block.type === "server_tool_use" && !turnResults.has(block.id)) open.add(block.id);
+      if (isProviderToolCall(block) && !turnResults.has(block.id)) open.add(block.id);
   }
   if (open.size === 0) return messages;
   const kept: ModelMessage[] = [];

@@ -112,7 +112,7 @@ function fromFunction(
   messages: readonly HistoryMessage[],
   form: (messages: HistoryMessage[]) => HistoryMessage[],
   options: HandoffHistoryOptions,
-): readonly HistoryMessage[] {
+): HistoryMessage[] {
   const chosen: unknown = form(messages.slice());
   if (!Array.isArray(chosen))
     throw new InvalidOptionError(

@@ -14,6 +14,7 @@ import {
 } from "../../src/loop/handoff-history";
 import { isApprovalMarker } from "../../src/messages/approvals";
 import type { ContentBlock, ModelMessage } from "../../src/messages/types";
+import { historyRefusal } from "../../src/testing/mock-history-check";
 import { richHistory } from "./history-arbitraries";
 
 const RUNS = 400;
@@ -137,6 +138,7 @@ describe("filterHandoffHistory over generated histories", () => {
           return;
         }
         expect(isWellFormedHistory(sent)).toBe(true);
+        expect(historyRefusal(sent)).toBeUndefined();
         expect(sent.length).toBeGreaterThan(0);
         expectThinkingKeptWithItsTurn(input, sent);
       }),
