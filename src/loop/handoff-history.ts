@@ -90,7 +90,8 @@ export function messagesBeforeHandoff(
   messages: readonly HistoryMessage[],
   options: Pick<HandoffHistoryOptions, "transferCallId"> = {},
 ): HistoryMessage[] {
-  return messages.slice(0, handoffStart(messages, options.transferCallId).prompt);
+  const { prompt } = handoffStart(messages, options.transferCallId);
+  return prompt > 0 ? messages.slice(0, prompt) : [];
 }
 
 function fromForm(

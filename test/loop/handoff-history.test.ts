@@ -79,6 +79,10 @@ describe("filterHandoffHistory", () => {
     );
     const noTransfer = [prompt("a"), reply("b"), prompt("c"), calls("t9"), results("t9")];
     expect(filterHandoffHistory(noTransfer, "none")).toEqual(noTransfer.slice(2));
+    expect(messagesBeforeHandoff(noTransfer)).toEqual(noTransfer.slice(0, 2));
+    // Nothing before the handoff's prompt, or no prompt at all: nothing to summarise.
+    expect(messagesBeforeHandoff(conversation.slice(2))).toEqual([]);
+    expect(messagesBeforeHandoff([])).toEqual([]);
   });
 
   it("takes tool results out of the prompt it keeps (their calls are not sent)", () => {
