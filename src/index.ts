@@ -23,12 +23,7 @@ export {
 } from "./agent/context-options";
 export type { ContextUsage, ContextUsageByCategory } from "./agent/context-usage";
 export { type Agent, createAgent } from "./agent/create-agent";
-export {
-  defineHandoff,
-  type Handoff,
-  type HandoffDefinition,
-  TRANSFER_TOOL_PREFIX,
-} from "./agent/handoff";
+export { defineHandoff, type Handoff, type HandoffDefinition } from "./agent/handoff";
 export type {
   AgentOptions,
   AutoCompactOptions,
@@ -155,7 +150,7 @@ export type {
   McpStoredCredentials,
   McpTokenStore,
 } from "./integrations/mcp/oauth/auth-options";
-export { filterHandoffHistory } from "./loop/handoff-history";
+export { filterHandoffHistory, type HistoryMessage, TRANSFER_TOOL_PREFIX } from "./loop/handoff-history";
 export type { HandoffHistoryForm } from "./loop/state/loop-config";
 export type { AppliedContextEdit } from "./messages/applied-context-edit";
 export type {

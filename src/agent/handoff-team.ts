@@ -7,7 +7,7 @@
  */
 import { InvalidOptionError } from "../errors";
 import { activeAgentIn } from "../history/handoff-record";
-import { filterHandoffHistory } from "../loop/handoff-history";
+import { TRANSFER_TOOL_PREFIX } from "../loop/handoff-history";
 import type { Conversation } from "../loop/state/conversation";
 import type { HandoffHistoryForm, LoopConfig } from "../loop/state/loop-config";
 import type { LoopContext, LoopServices } from "../loop/state/loop-context";
@@ -17,12 +17,8 @@ import { MODEL_SETTING_KEYS } from "../model/model-setting-keys";
 import { defineTool } from "../tools/define-tool";
 import type { SchemaLike } from "../tools/schema";
 import type { Tool } from "../tools/tool";
-import {
-  DEFAULT_TRANSFER_INPUT,
-  type Handoff,
-  type HandoffDefinition,
-  TRANSFER_TOOL_PREFIX,
-} from "./handoff";
+import { DEFAULT_TRANSFER_INPUT, type Handoff, type HandoffDefinition } from "./handoff";
+import { handoffHistoryView } from "./handoff-view";
 import type { AgentOptions } from "./options";
 import { PromptAdditions } from "./prompt-additions";
 import { resolveLoopConfig } from "./resolve-options";
@@ -170,7 +166,7 @@ function specialist<T>(
     // One structured output for the whole conversation: the root's tool.
     modelSettings: { ...resolved.modelSettings, submitTool: root.config.modelSettings.submitTool },
     secrets: root.config.secrets,
-    handoffs: { transfers: transfers.targets, view: historyView(definition.name, definition.history) },
+    handoffs: { transfers: transfers.targets, view: handoffHistoryView(definition.name, definition.history) },
   };
   const seat = conversation.addAgent(definition.name, own.model);
   for (const tool of own.tools ?? []) seat.tools.add(tool);
@@ -185,15 +181,6 @@ function specialist<T>(
       ? new PromptAdditions(seat, skills, options.instructions)
       : undefined;
   return { config, services: { client }, additions };
-}
-
-/** What a specialist's requests carry of history; undefined for `"full"`. */
-function historyView(
-  agent: string,
-  form: HandoffHistoryForm | undefined,
-): ((messages: ModelMessage[]) => ModelMessage[]) | undefined {
-  if (form === undefined || form === "full") return undefined;
-  return (messages) => filterHandoffHistory(messages, form, agent);
 }
 
 /** The transfer tools of an agent: one per handoff it lists, and one back to `handBack` when set. */

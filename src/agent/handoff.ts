@@ -5,15 +5,13 @@
  * @module
  */
 import { InvalidOptionError } from "../errors";
+import { TRANSFER_TOOL_PREFIX } from "../loop/handoff-history";
 import type { HandoffHistoryForm } from "../loop/state/loop-config";
 import type { ModelClient } from "../model/client";
 import type { ModelSettingsInput } from "../model/model-settings";
 import type { Skill } from "../skills/skill";
 import type { ParseWithJsonSchema, SchemaLike } from "../tools/schema";
 import type { Tool } from "../tools/tool";
-
-/** The prefix of every transfer tool: a handoff named `billing` is offered as `transfer_to_billing`. */
-export const TRANSFER_TOOL_PREFIX = "transfer_to_";
 
 /**
  * What `defineHandoff` takes. Besides the fields below, the model settings (`temperature`,

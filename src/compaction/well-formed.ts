@@ -5,6 +5,7 @@
  */
 import { pendingPause } from "../messages/approvals";
 import type { ContentBlock, ModelMessage } from "../messages/types";
+import { findBlockProblem, findServerToolProblem } from "./well-formed-blocks";
 
 /** Options of {@link findHistoryProblem} and {@link isWellFormedHistory}. */
 export interface WellFormedOptions {
@@ -25,7 +26,15 @@ export interface WellFormedOptions {
  *   is a user message answering nothing else — except in the last message, where calls may still be
  *   awaiting their results;
  * - no `tool_result` appears without its `tool_use` in the message right before it;
- * - in a user message, `tool_result` blocks come before any other block.
+ * - in a user message, `tool_result` blocks come before any other block;
+ * - `thinking`, `redacted_thinking`, `server_tool_use`, the provider's tool results
+ *   (`tool_search_tool_result`, any `*_tool_result` but `tool_result`) and `compaction` blocks
+ *   appear only in assistant messages; a thinking block keeps its `signature` (a redacted one its
+ *   `data`);
+ * - no message is empty (but a last assistant message) and no text block is blank;
+ * - each `server_tool_use` id is used once, and its result follows it in the same assistant turn
+ *   (consecutive assistant messages, which the API joins); only the last turn may end with such a
+ *   call awaiting its result (a `pause_turn` continued).
  *
  * Consecutive user messages, or consecutive assistant messages without tool calls, are accepted:
  * the API joins them into one turn.
@@ -44,6 +53,8 @@ export function findHistoryProblem(
     const shapeProblem = findShapeProblem(message as unknown, index);
     if (shapeProblem !== undefined) return shapeProblem;
     if (index === 0 && message.role !== "user") return "the history does not start with a user message";
+    const blockProblem = findBlockProblem(message, index, index === messages.length - 1);
+    if (blockProblem !== undefined) return blockProblem;
     const problem =
       message.role === "assistant"
         ? findAssistantProblem(message.content, index, awaitedIds, toolUseIdsSeen)
@@ -51,7 +62,7 @@ export function findHistoryProblem(
     if (problem !== undefined) return problem;
     awaitedIds = new Set(message.role === "assistant" ? toolUseIds(message.content) : []);
   }
-  return undefined;
+  return findServerToolProblem(messages);
 }
 
 /**
@@ -65,8 +76,12 @@ export function isWellFormedHistory(
   return findHistoryProblem(messages, options) === undefined;
 }
 
-/** A message that is not an object with a known role and content of the right kind (any value may come in). */
-function findShapeProblem(message: unknown, index: number): string | undefined {
+/**
+ * Why `message` (any value) is not a message at all — not an object with a user or assistant role
+ * and content of the right kind (a string for a user message, or an array of block objects) — or
+ * `undefined` when it is one.
+ */
+export function findShapeProblem(message: unknown, index: number): string | undefined {
   if (typeof message !== "object" || message === null) return `message ${index} is not an object`;
   const { role, content } = message as { role?: unknown; content?: unknown };
   if (role !== "user" && role !== "assistant") return `message ${index} has no role user or assistant`;

@@ -16,6 +16,7 @@ import {
   type MockCompactionSupport,
   type MockContextOutcome,
 } from "./mock-context-management";
+import { historyRefusal } from "./mock-history-check";
 import { estimatePromptTokens, MockPromptCache, type MockPromptCacheOptions } from "./mock-prompt-cache";
 import { MockCompactionLedger, withCompaction } from "./mock-server-compaction";
 import { apiErrorBody } from "./mock-server-errors";
@@ -120,8 +121,9 @@ export interface MockAnthropicServer {
  * and writes when the request has cache markers; output: four characters per token of the
  * content); cuts a scripted text at the first of the request's `stop_sequences` it contains
  * (`stop_reason: "stop_sequence"`, `stop_sequence` set) unless the step gives its own stop; and
- * refuses malformed cache markers and, with thinking on, altered thinking blocks (see the options).
- * A refused request uses no scripted step.
+ * refuses a malformed history (`historyRefusal`: a call without its result, an orphan result, a
+ * repeated id, a first message that is not the user's, …), malformed cache markers and, with
+ * thinking on, altered thinking blocks (see the options). A refused request uses no scripted step.
  *
  * @example
  * const server = await startMockAnthropicServer({ responses: [{ content: "Hello!" }, { fault: "status", status: 529 }] });
@@ -306,6 +308,8 @@ function prepareBody(
     if ("refusal" in adapted) return adapted;
     messagesBody = adapted.body;
   }
+  const malformed = historyRefusal(messagesBody.messages);
+  if (malformed !== undefined) return { refusal: malformed };
   const context = applyMockContextManagement(
     messagesBody,
     exchange.request.headers,
@@ -330,7 +334,9 @@ function toMessageBody(
   const scripted =
     typeof step.content === "string" ? [{ type: "text" as const, text: step.content }] : step.content;
   const ownStop = step.stop_reason !== undefined || step.stop_sequence !== undefined;
-  const stopSequences = Array.isArray(body.stop_sequences) ? body.stop_sequences.filter(isString) : [];
+  const stopSequences = Array.isArray(body.stop_sequences)
+    ? body.stop_sequences.filter((value: unknown) => typeof value === "string")
+    : [];
   const cut = ownStop || stopSequences.length === 0 ? undefined : cutAtStopSequence(scripted, stopSequences);
   return buildMessageBody({
     content: cut?.content ?? scripted,
@@ -364,10 +370,6 @@ function apiKeyOf(headers: IncomingHttpHeaders): string {
   if (typeof key === "string" && key) return key;
   const authorization = headers.authorization;
   return typeof authorization === "string" ? authorization.replace(/^Bearer\s+/i, "") : "";
-}
-
-function isString(value: unknown): value is string {
-  return typeof value === "string";
 }
 
 function readBody(request: IncomingMessage): Promise<string> {

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { findHistoryProblem, isWellFormedHistory } from "../../src/compaction/well-formed";
-import type { ModelMessage } from "../../src/messages/types";
+import type { ContentBlock, ModelMessage } from "../../src/messages/types";
 import { calls, prompt, reply, results, wellFormedHistory } from "./history-fixtures";
 
 describe("findHistoryProblem", () => {
@@ -141,5 +141,93 @@ describe("isWellFormedHistory on values that are not messages (issue 17)", () =>
         },
       ),
     );
+  });
+});
+
+describe("findHistoryProblem: blocks and the provider's own tool calls", () => {
+  const search = (id: string): ContentBlock => ({
+    type: "server_tool_use",
+    id,
+    name: "tool_search_tool_bm25",
+    input: { query: "weather" },
+  });
+  const found = (id: string): ContentBlock => ({
+    type: "tool_search_tool_result",
+    tool_use_id: id,
+    content: {
+      type: "tool_search_tool_search_result",
+      tool_references: [{ type: "tool_reference", tool_name: "w" }],
+    },
+  });
+  const assistant = (...content: ContentBlock[]): ModelMessage => ({ role: "assistant", content });
+  const text = (value: string): ContentBlock => ({ type: "text", text: value });
+
+  it("accepts a server-tool call with its result in one message, or across a pause_turn continuation", () => {
+    expect(
+      findHistoryProblem([prompt("go"), assistant(search("s1"), found("s1"), text("ok"))]),
+    ).toBeUndefined();
+    const continued = [
+      prompt("go"),
+      assistant(search("s1")),
+      assistant(found("s1"), text("ok")),
+      prompt("thanks"),
+    ];
+    expect(findHistoryProblem(continued)).toBeUndefined();
+    // The last turn may still await the provider (a pause_turn not continued yet).
+    expect(findHistoryProblem([prompt("go"), assistant(text("looking"), search("s1"))])).toBeUndefined();
+  });
+
+  it("rejects a server-tool result without its call in the turn, a call left open, and a repeated id", () => {
+    expect(findHistoryProblem([prompt("go"), assistant(found("s1"), text("ok"))])).toMatch(
+      /no server_tool_use/,
+    );
+    expect(findHistoryProblem([prompt("go"), assistant(found("s1"), search("s1"))])).toMatch(
+      /no server_tool_use/,
+    );
+    expect(
+      findHistoryProblem([
+        prompt("go"),
+        assistant(search("s1")),
+        prompt("x"),
+        assistant(found("s1"), text("k")),
+      ]),
+    ).toMatch(/server_tool_use s1 without its result/);
+    const twice = [prompt("a"), assistant(search("s1"), found("s1"), text("k")), prompt("b")];
+    expect(findHistoryProblem([...twice, assistant(search("s1"), found("s1"), text("k"))])).toMatch(
+      /repeats the server_tool_use id s1/,
+    );
+  });
+
+  it("rejects assistant-only blocks in a user message", () => {
+    for (const block of [
+      { type: "thinking", thinking: "t", signature: "s" },
+      { type: "redacted_thinking", data: "d" },
+      search("s1"),
+      found("s1"),
+      { type: "compaction", content: "summary" },
+    ] as ContentBlock[]) {
+      expect(findHistoryProblem([{ role: "user", content: [text("hi"), block] }])).toMatch(
+        new RegExp(`user message holding a ${block.type}`),
+      );
+    }
+  });
+
+  it("rejects thinking without its signature and redacted thinking without its data", () => {
+    const unsigned = { type: "thinking", thinking: "t" } as unknown as ContentBlock;
+    expect(findHistoryProblem([prompt("go"), assistant(unsigned, text("ok"))])).toMatch(
+      /without its signature/,
+    );
+    const empty = { type: "redacted_thinking" } as unknown as ContentBlock;
+    expect(findHistoryProblem([prompt("go"), assistant(empty, text("ok"))])).toMatch(/without its data/);
+  });
+
+  it("rejects empty messages (but a last assistant message) and blank text", () => {
+    expect(findHistoryProblem([prompt("go"), assistant()])).toBeUndefined();
+    expect(findHistoryProblem([prompt("go"), assistant(), prompt("again")])).toMatch(
+      /message 1 has empty content/,
+    );
+    expect(findHistoryProblem([prompt("  "), reply("x")])).toMatch(/message 0 has empty content/);
+    expect(findHistoryProblem([{ role: "user", content: [] }])).toMatch(/empty content/);
+    expect(findHistoryProblem([prompt("go"), assistant(text(" \n"))])).toMatch(/blank text block 0/);
   });
 });
