@@ -35,10 +35,11 @@ export interface HandoffDefinition extends ModelSettingsInput {
   client?: ModelClient;
   /**
    * What the specialist's requests carry of the conversation; stored history always keeps
-   * everything. `"full"`: all of it. `"none"`: the prompt that led to the handoff and what follows
-   * it. `"summary"`: the same, opened by a plain-text transcript of the conversation before the
-   * handoff. A function: given a copy of the messages, returns those to send (they must make a
-   * well-formed request). @default "full"
+   * everything. `"full"`: all of it. `"none"`: the prompt that opened the turn of the handoff, then
+   * the transfer call, its result and what follows. `"summary"`: the same, the prompt opened by a
+   * plain-text transcript of the conversation before that turn. A function: given a copy of the
+   * messages, returns those to send — repaired to a well-formed request, not refused (see
+   * `filterHandoffHistory`). @default "full"
    */
   history?: HandoffHistoryForm;
   /**

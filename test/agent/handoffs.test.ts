@@ -152,13 +152,12 @@ describe("handoffs", () => {
     await agent.prompt("my invoice please");
     await agent.prompt("thanks");
     const [, , specialist, next] = bodies();
-    expect(specialist!.messages).toHaveLength(1);
-    expect(specialist!.messages[0]).toMatchObject({
-      role: "user",
-      content: [{ type: "text", text: "my invoice please" }],
-    });
+    // The prompt of the handoff's turn, the transfer call and its result.
+    expect(specialist!.messages.map((m) => m.role)).toEqual(["user", "assistant", "user"]);
+    expect(specialist!.messages[0]).toMatchObject({ role: "user", content: "my invoice please" });
+    expect(JSON.stringify(specialist!.messages[1])).toContain("transfer_to_billing");
     expect(JSON.stringify(next!.messages)).not.toContain("secret earlier context");
-    expect(next!.messages.map((m) => m.role)).toEqual(["user", "assistant", "user"]);
+    expect(next!.messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant", "user"]);
     expect(isWellFormedHistory(next!.messages)).toBe(true);
     expect(await agent.getHistory()).toHaveLength(8);
   });
@@ -173,8 +172,8 @@ describe("handoffs", () => {
     await agent.prompt("remember the code word PELICAN");
     await agent.prompt("invoice question");
     const sent = bodies()[2]!.messages;
-    expect(sent).toHaveLength(1);
-    expect(JSON.stringify(sent)).toContain("PELICAN");
+    expect(sent.map((m) => m.role)).toEqual(["user", "assistant", "user"]);
+    expect(JSON.stringify(sent[0])).toContain("PELICAN");
     expect(JSON.stringify(sent)).toContain("invoice question");
     expect(isWellFormedHistory(sent)).toBe(true);
   });
