@@ -150,7 +150,11 @@ export async function askAndResume(code: number, run: PromptRun, ask: Ask): Prom
       await reportUnanswered(run);
       return code;
     }
-    code = await runPrompt(inputs ? { approvals: decisions, inputs } : { approvals: decisions }, run);
+    const decided = Object.keys(decisions).length > 0;
+    code = await runPrompt(
+      inputs ? (decided ? { approvals: decisions, inputs } : { inputs }) : { approvals: decisions },
+      run,
+    );
   }
   return code;
 }

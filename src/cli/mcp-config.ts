@@ -1,6 +1,7 @@
 /**
  * `--mcp <file>`: MCP servers from JSON files, in the shape the MCP world shares
- * (`{ "mcpServers": { "<name>": { "type": "stdio" | "http" | "sse", … } } }`, or the map alone).
+ * (`{ "mcpServers": { "<name>": { "type": "stdio" | "http" | "sse", … } } }`, or the map alone;
+ * a server with a `command` and no `type` is `stdio`, as in Claude Desktop's and Claude Code's files).
  * `${NAME}` in any string is replaced by the environment variable, so a file need not hold a secret;
  * the values of `headers`, `env` and `auth.clientSecret` are secrets (redacted from what the agent records).
  * @module
@@ -52,8 +53,10 @@ export async function readMcpConfig(
   return { servers, secrets };
 }
 
-function checkServer(config: unknown, where: string): McpServerConfig {
-  if (!isObject(config)) throw new UsageError(`${where} must be an object`);
+function checkServer(raw: unknown, where: string): McpServerConfig {
+  if (!isObject(raw)) throw new UsageError(`${where} must be an object`);
+  // Claude Desktop's and Claude Code's files leave out "type" for a server started as a command.
+  const config = raw.type === undefined && typeof raw.command === "string" ? { ...raw, type: "stdio" } : raw;
   if (!SERVER_TYPES.includes(config.type as (typeof SERVER_TYPES)[number])) {
     throw new UsageError(`${where}: "type" must be one of ${SERVER_TYPES.join(", ")}`);
   }
