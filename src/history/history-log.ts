@@ -9,11 +9,10 @@
  * retried before the next query (the store is never read during one); once it succeeds, the
  * messages held back follow the stored ones, and the whole is written with `replace`.
  *
- * A write that failed — an `append`, or a `replace` (the crash repair, a compaction,
- * `replaceHistory`) — leaves the store's copy different from memory in a way later appends cannot
- * fix (they would leave a hole: a `tool_result` stored without its `tool_use`), so the history is
- * marked unsaved and the next write is a `replace` of the whole history instead of an `append`.
- * A write refused as a conflict with another writer is not: its history is not ours to overwrite.
+ * A failed write (an `append`, or a `replace`: crash repair, compaction, `replaceHistory`) leaves
+ * the store's copy different from memory in a way later appends cannot fix (a `tool_result` stored
+ * without its `tool_use`), so the history is marked unsaved and the next write is a `replace` of
+ * the whole history — not after a conflict with another writer: that history is not ours to overwrite.
  *
  * The running query's cancellation bounds its store calls too. Once it is cancelled, a write — one
  * running then, or one made after — is waited for at most {@link STORE_GRACE_AFTER_CANCEL_MS} (a
@@ -26,7 +25,7 @@
 import { ConcurrentQueryError, HistoryStoreError } from "../errors";
 import { type Redacted, redactMessage } from "../messages/redact-message";
 import type { SDKMessage } from "../messages/sdk-messages";
-import type { ModelMessage } from "../messages/types";
+import type { MessageMeta, ModelMessage } from "../messages/types";
 import { raceWithSignal, settlesWithin } from "../shared/signals";
 import { repairHistoryTail } from "./repair";
 import { sharedPrefixLength } from "./shared-prefix";
@@ -130,10 +129,11 @@ export class HistoryLog {
 
   /**
    * Adds a message to history — redacted — and returns the entry as history holds it, which a step
-   * hands over to the consumer as it is (it is not walked for secrets again). {@link save} it next.
+   * hands over as it is (not walked again). `loopMeta`: `raw.meta` when the loop built it from its
+   * own clock and arithmetic alone (see `redactMessage`), so it is not walked. {@link save} it next.
    */
-  record<M extends ModelMessage>(raw: M): Redacted<M> {
-    const entry = redactMessage(raw, this.secrets);
+  record<M extends ModelMessage>(raw: M, loopMeta?: MessageMeta): Redacted<M> {
+    const entry = redactMessage(raw, this.secrets, raw.meta === loopMeta ? loopMeta : undefined);
     this.messages.push(entry);
     this.version++;
     return entry;

@@ -105,6 +105,9 @@ function takeReply(loop: LoopContext<unknown>, query: QueryState, reply: ModelOu
   query.answeredText = textOf(reply.message);
   recordUsage(loop.conversation, query, reply.model, reply.message.usage, query.outgoing.emit);
   const response = withTurnMeta(withoutBlankText(reply.message), reply.timing, query.ledger.lastCostUsd);
+  // Nothing but the loop's numbers and time stamps: history need not walk it (see QueryState.turnMeta).
+  query.turnMeta =
+    reply.message.meta === undefined && reply.timing?.fallbackFrom === undefined ? response.meta : undefined;
   query.stopReason = response.stop_reason ?? null;
   query.stopSequence = response.stop_sequence;
   return { kind: "answered", response };
