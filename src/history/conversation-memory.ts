@@ -6,7 +6,7 @@
  * @module
  */
 import { type Redacted, redactMessage } from "../messages/redact-message";
-import type { ModelMessage } from "../messages/types";
+import type { MessageMeta, ModelMessage } from "../messages/types";
 
 /** The in-memory history: its messages, redacted, and a count of its changes. */
 export class ConversationMemory {
@@ -33,8 +33,8 @@ export class ConversationMemory {
   }
 
   /** Adds a message — redacted — and returns the entry as history holds it. */
-  record<M extends ModelMessage>(raw: M): Redacted<M> {
-    const entry = redactMessage(raw, this.secrets);
+  record<M extends ModelMessage>(raw: M, loopMeta?: MessageMeta): Redacted<M> {
+    const entry = redactMessage(raw, this.secrets, raw.meta === loopMeta ? loopMeta : undefined);
     this.list.push(entry);
     this.changes++;
     return entry;

@@ -7,7 +7,7 @@
  * @module
  */
 import type { Redacted } from "../messages/redact-message";
-import type { ModelMessage } from "../messages/types";
+import type { MessageMeta, ModelMessage } from "../messages/types";
 import { ConversationMemory } from "./conversation-memory";
 import { HistoryWriter, type StoreNotice } from "./history-writer";
 import { sharedPrefixLength } from "./shared-prefix";
@@ -70,10 +70,11 @@ export class HistoryLog {
 
   /**
    * Adds a message to history — redacted — and returns the entry as history holds it, which a step
-   * hands over to the consumer as it is (it is not walked for secrets again). {@link save} it next.
+   * hands over as it is (not walked again). `loopMeta`: `raw.meta` when the loop built it from its
+   * own clock and arithmetic alone (see `redactMessage`), so it is not walked. {@link save} it next.
    */
-  record<M extends ModelMessage>(raw: M): Redacted<M> {
-    return this.memory.record(raw);
+  record<M extends ModelMessage>(raw: M, loopMeta?: MessageMeta): Redacted<M> {
+    return this.memory.record(raw, loopMeta);
   }
 
   /**

@@ -5,18 +5,23 @@
  * (step 5) and the messages the loop adds to go on.
  * @module
  */
-import type { AssistantModelMessage, UserModelMessage } from "../messages/types";
+import type { AssistantModelMessage, MessageMeta, UserModelMessage } from "../messages/types";
 import type { LoopContext } from "./state/loop-context";
 import type { QueryState } from "./state/query-state";
 
-/** Records `message` in history, saves it, then hands it over as an `assistant` or `user` message. */
+/**
+ * Records `message` in history, saves it, then hands it over as an `assistant` or `user` message.
+ * `loopMeta`: its `meta`, when the loop built it from its own clock and arithmetic alone and no
+ * other code could reach it since (history's redaction does not walk it, see `HistoryLog.record`).
+ */
 export async function recordAndHandOver(
   loop: LoopContext<unknown>,
   query: QueryState,
   message: AssistantModelMessage | UserModelMessage,
+  loopMeta?: MessageMeta,
 ): Promise<void> {
   const history = loop.conversation.history;
-  const entry = history.record(message);
+  const entry = history.record(message, loopMeta);
   await history.save(entry);
   if (entry.role === "assistant") query.outgoing.handOver({ type: "assistant", message: entry });
   else query.outgoing.handOver({ type: "user", message: entry as typeof entry & UserModelMessage });

@@ -21,7 +21,11 @@ export async function recordResponse<T>(
   response: AssistantModelMessage,
 ): Promise<StepResult<T>> {
   query.takeText();
+  // The turn's meta is vouched for only when no other code saw the response before it is recorded.
+  let turnMeta = query.turnMeta;
+  query.turnMeta = undefined;
   if (loop.config.guardrails?.output && isCheckedOutput(response)) {
+    turnMeta = undefined;
     const checked = await checkOutput(loop, query, response);
     if (checked.kind === "ended") return checked as StepResult<T>;
     response = checked.response;
@@ -32,7 +36,7 @@ export async function recordResponse<T>(
     query.heldEvents = undefined;
     for (const event of held) query.outgoing.emit(event);
   }
-  if (response.content.length > 0) await recordAndHandOver(loop, query, response);
+  if (response.content.length > 0) await recordAndHandOver(loop, query, response, turnMeta);
   // A refusal without content is still handed over (its providerResponseId and model), not recorded.
   // Not in history, so not redacted yet: `post` walks it.
   else if (response.stop_reason === "refusal") query.outgoing.post({ type: "assistant", message: response });

@@ -12,6 +12,7 @@ import type { ToolPattern } from "../hooks/permissions";
 import type { ApprovalDecision } from "../messages/approvals";
 import type {
   AssistantModelMessage,
+  MessageMeta,
   ToolResultBlock,
   ToolUseBlock,
   UserModelMessage,
@@ -166,10 +167,16 @@ export class ToolPhase<T> {
     const message: UserModelMessage = tripped
       ? trippedResults(calls, results.paused ? undefined : results.blocks)
       : { role: "user", content: results.blocks };
-    if (results.durations) message.meta = { tool_durations_ms: results.durations };
+    // Durations by the loop's clock (keys: the calls' ids): vouched for until something else joins them.
+    let loopMeta: MessageMeta | undefined;
+    if (results.durations) message.meta = loopMeta = { tool_durations_ms: results.durations };
     const handoff = tripped ? undefined : handoffOf(this.loop, calls, results.blocks);
-    if (handoff) message.meta = { ...message.meta, handoff };
+    if (handoff) {
+      loopMeta = undefined;
+      message.meta = { ...message.meta, handoff };
+    }
     if (guard && guard.verdicts.length > 0) {
+      loopMeta = undefined;
       message.meta = { ...message.meta, guardrail: guard.verdicts[0]! };
       guard.verdicts.length = 0;
     }
@@ -177,7 +184,7 @@ export class ToolPhase<T> {
       // The results take the place of the step records; the steps stay in their meta.
       message.meta = { ...message.meta, tool_steps: journalled.steps };
       await recordInPlaceOf(this.loop, this.query, journalled.from, message);
-    } else await recordAndHandOver(this.loop, this.query, message);
+    } else await recordAndHandOver(this.loop, this.query, message, loopMeta);
     if (tripped) return { kind: "ended", ending: await withdrawTurn(this.loop, this.query, tripped) };
     if (handoff) {
       handOver(this.loop, this.query, handoff);

@@ -32,10 +32,11 @@ export type Redacted<M> = M & { readonly [REDACTED_BRAND]: true };
 
 /**
  * `message` (a model message, an SDK message, any value) with every secret replaced by
- * `[redacted]` — the same object when it holds none.
+ * `[redacted]` — the same object when it holds none. `loopMeta` is the message's `meta` when the
+ * loop built it alone from its own clock and arithmetic (see `redactValue`'s `vouched`): kept as it is.
  */
-export function redactMessage<M>(message: M, secrets: readonly string[]): Redacted<M> {
+export function redactMessage<M>(message: M, secrets: readonly string[], loopMeta?: object): Redacted<M> {
   // One walk; in each array, across blocks first, over the texts as written: a block redacted alone
   // would hide its half.
-  return redactValue(message, secrets, keepAsIs, redactAcrossBlocks) as Redacted<M>;
+  return redactValue(message, secrets, keepAsIs, redactAcrossBlocks, loopMeta) as Redacted<M>;
 }

@@ -22,6 +22,10 @@ export function copyWith<T extends object, K extends string, V>(
 ): Omit<T, K> & Record<K, V> {
   // `Object.assign` would run the prototype setter for an own `__proto__` field (a parsed JSON
   // object can have one): such an object is copied by spread, which defines it as a field.
-  if (Object.hasOwn(object, "__proto__")) return { ...object, [key]: value } as Omit<T, K> & Record<K, V>;
-  return Object.assign({}, object, { [key]: value }) as Omit<T, K> & Record<K, V>;
+  if (key === "__proto__" || Object.hasOwn(object, "__proto__"))
+    return { ...object, [key]: value } as Omit<T, K> & Record<K, V>;
+  // One source, then the field set: no object made for the field alone (nor a second source walked).
+  const copy = Object.assign({}, object) as Record<string, unknown>;
+  copy[key] = value;
+  return copy as Omit<T, K> & Record<K, V>;
 }

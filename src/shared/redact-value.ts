@@ -24,6 +24,8 @@ interface Rules {
   readonly secrets: readonly string[];
   readonly keep: KeepAsIs;
   readonly acrossItems: AcrossItems;
+  /** An object of the value its maker vouches for (see {@link redactValue}): not walked. */
+  readonly vouched: object | undefined;
 }
 
 /**
@@ -40,14 +42,18 @@ const MAX_DEPTH = 24;
  * Every message a query yields or records passes here, and almost none holds a secret: a first walk
  * ({@link scan}) that allocates nothing decides whether the copying walk is needed at all.
  * `acrossItems` is applied to every array on the way (in the same walk), before its items.
+ * `vouched` is an object inside `value` that is kept as it is, not walked: only for an object its
+ * maker built from values that cannot hold a secret (the loop's own numbers and time stamps) and
+ * that no other code could reach since.
  */
 export function redactValue<V>(
   value: V,
   secrets: readonly string[],
   keep: KeepAsIs = NEVER_KEEP,
   acrossItems: AcrossItems = EACH_ITEM_ALONE,
+  vouched?: object,
 ): V {
-  const rules: Rules = { secrets, keep, acrossItems };
+  const rules: Rules = { secrets, keep, acrossItems, vouched };
   if (scan(value, rules, 0, SCAN_BUDGET) !== MUST_COPY) return value;
   return redactCopying(value, rules);
 }
@@ -77,7 +83,7 @@ function scan(current: unknown, rules: Rules, depth: number, budget: number): nu
 function scanObject(current: object, rules: Rules, depth: number, budget: number): number {
   if (--budget < 0) return MUST_COPY;
   const { secrets, keep } = rules;
-  if (keep(current)) return budget;
+  if (current === rules.vouched || keep(current)) return budget;
   if (depth > MAX_DEPTH) return holdsSecret(current, secrets, keep) ? MUST_COPY : budget;
   if (Array.isArray(current)) {
     if (rules.acrossItems(current, secrets) !== current) return MUST_COPY;
@@ -105,7 +111,7 @@ function redactCopying<V>(value: V, rules: Rules): V {
     if (typeof current === "string") return redact(current, secrets);
     if (typeof current !== "object" || current === null) return current;
     if (copies.has(current)) return copies.get(current);
-    if (keep(current)) return current;
+    if (current === rules.vouched || keep(current)) return current;
     if (depth <= MAX_DEPTH) {
       const child = (item: unknown) => visit(item, depth + 1);
       if (current instanceof Error) return redactErrorWith(current, copies, child);

@@ -60,6 +60,40 @@ const CREDENTIAL_WORDS = /sk-ant-|\bsk-|bearer|\b(?:akia|asia)/i;
 const SHORTEST_CREDENTIAL = 8;
 
 /**
+ * Whether `word` (lower case) is written at `index` of `text` in any case. Its first character is
+ * not compared (the caller has). An ASCII letter OR 0x20 is that letter in lower case; another
+ * code may become a letter's code only where the word has none (`\r` and `-`), a harmless hit.
+ */
+function wordAt(text: string, index: number, word: string): boolean {
+  if (index + word.length > text.length) return false;
+  for (let offset = 1; offset < word.length; offset++) {
+    if ((text.charCodeAt(index + offset) | 0x20) !== word.charCodeAt(offset)) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether `text` holds `sk-`, `bearer`, `akia` or `asia` in any case: what each word of
+ * {@link CREDENTIAL_WORDS} holds, found without the regex. Every string of every message is
+ * checked and almost none holds one: a loop over the characters of a short string (an id, a time
+ * stamp, a block type) costs a fraction of a call into the regex engine. A hit goes to the regex.
+ */
+function mayHoldCredentialWord(text: string): boolean {
+  const end = text.length - 2;
+  for (let index = 0; index < end; index++) {
+    const code = text.charCodeAt(index) | 0x20;
+    if (code === 115 /* s */) {
+      if (wordAt(text, index, "sk-")) return true;
+    } else if (code === 98 /* b */) {
+      if (wordAt(text, index, "bearer")) return true;
+    } else if (code === 97 /* a */) {
+      if (wordAt(text, index, "akia") || wordAt(text, index, "asia")) return true;
+    }
+  }
+  return false;
+}
+
+/**
  * The secrets worth replacing among `values`: strings of {@link MIN_SECRET_LENGTH} characters or
  * more (other values and duplicates dropped), longest first, so a secret that holds another is
  * replaced whole.
@@ -83,7 +117,7 @@ export function mayHoldSecret(text: string, secrets: readonly string[]): boolean
     const secret = secrets[index]!;
     if (secret.length >= MIN_SECRET_LENGTH && text.includes(secret)) return true;
   }
-  return text.length >= SHORTEST_CREDENTIAL && CREDENTIAL_WORDS.test(text);
+  return text.length >= SHORTEST_CREDENTIAL && mayHoldCredentialWord(text) && CREDENTIAL_WORDS.test(text);
 }
 
 /** Replaces every secret ({@link MIN_SECRET_LENGTH} characters or more) and credential-shaped string in `text`. */

@@ -33,7 +33,12 @@ export async function checkApproval(
     return validateToolInput(call, cleared.tool, decision.updatedInput, runtime.signal);
   }
   let request: CheckedCall = cleared;
-  const needs = await toolNeedsApproval(call, cleared, runtime);
+  // A flag (or nothing) answers at once: only a function is asked, and awaited.
+  const { needsApproval } = cleared.tool;
+  const needs =
+    typeof needsApproval === "function"
+      ? await toolNeedsApproval(call, cleared, runtime)
+      : needsApproval === true;
   if (typeof needs !== "boolean") return needs;
   if (needs || rule === "approval") request = { kind: "awaiting_approval", input: cleared.input };
   else if (rule === "ask" && runtime.canUseTool) request = await askCanUseTool(call, cleared, runtime);

@@ -12,6 +12,7 @@
  * @module
  */
 import type { ToolUseBlock } from "../messages/types";
+import { isPromiseLike } from "../shared/maybe-async";
 import type { SpanHandle } from "../telemetry/telemetry";
 import type { ChildResume } from "../tools/child-suspension";
 import {
@@ -25,7 +26,7 @@ import { checkApproval } from "./tool-approval";
 import { compactToolResult, executeTool } from "./tool-execution";
 import { guardToolInput, guardToolOutput, stoppedMessage } from "./tool-guardrails";
 import { runPostToolUseHooks, runPreToolUseHooks } from "./tool-hooks";
-import { privateCopy, validateToolInput } from "./tool-input";
+import { checkToolInput, privateCopy } from "./tool-input";
 import { checkPermissionRules } from "./tool-permission";
 import { unknownToolOutcome } from "./tool-refusals";
 import type { CheckedCall, ToolRuntime } from "./tool-runtime";
@@ -55,7 +56,8 @@ export async function clearToolCall(call: ToolUseBlock, runtime: ToolRuntime): P
   if (!tool) return { call, span, result: unknownToolOutcome(call, runtime.tools) };
   // A guardrail tripped on another call of this query: nothing more starts.
   if (runtime.guardrails?.trip) return { call, span, result: errorOutcome(call.id, stoppedMessage(call)) };
-  let cleared = await validateToolInput(call, tool, privateCopy(call.input), runtime.signal);
+  const checked = checkToolInput(call, tool, privateCopy(call.input), runtime.signal);
+  let cleared = isPromiseLike(checked) ? await checked : checked;
   if (cleared.kind === "result") return { call, span, result: cleared };
   const rule = checkPermissionRules(call, tool, runtime);
   if (typeof rule !== "string") return { call, span, result: rule };

@@ -24,23 +24,42 @@ export async function validateToolInput(
   input: unknown,
   signal: AbortSignal,
 ): Promise<ClearedCall | ToolCallOutcome> {
+  return checkToolInput(call, tool, input, signal);
+}
+
+/**
+ * {@link validateToolInput}, answered at once when the validator answers at once (a JSON Schema
+ * check, zod's `safeParse`): the hot path of every call spends no promise on it.
+ */
+export function checkToolInput(
+  call: ToolUseBlock,
+  tool: Tool,
+  input: unknown,
+  signal: AbortSignal,
+): ClearedCall | ToolCallOutcome | Promise<ClearedCall | ToolCallOutcome> {
   let parsing: ReturnType<Tool["parseInput"]>;
   try {
     parsing = tool.parseInput(input);
   } catch (error) {
     return invalidInputOutcome(call, validatorFailed(error));
   }
-  let parsed: ParseResult<unknown>;
-  if (!isPromiseLike(parsing))
-    parsed = parsing; // it has already answered: nothing to race
-  else {
-    try {
-      parsed = await raceWithSignal(Promise.resolve(parsing), signal);
-    } catch (error) {
-      if (signal.aborted) return abortedOutcome(call);
-      parsed = { ok: false, message: validatorFailed(error) };
-    }
-  }
+  // It has already answered: nothing to race.
+  if (!isPromiseLike(parsing)) return clearedOrRefused(call, tool, input, parsing);
+  return raceWithSignal(Promise.resolve(parsing), signal).then(
+    (parsed) => clearedOrRefused(call, tool, input, parsed),
+    (error: unknown) =>
+      signal.aborted
+        ? abortedOutcome(call)
+        : clearedOrRefused(call, tool, input, { ok: false, message: validatorFailed(error) }),
+  );
+}
+
+function clearedOrRefused(
+  call: ToolUseBlock,
+  tool: Tool,
+  input: unknown,
+  parsed: ParseResult<unknown>,
+): ClearedCall | ToolCallOutcome {
   if (!parsed.ok) return invalidInputOutcome(call, parsed.message);
   return { kind: "cleared", tool, input, value: parsed.value };
 }

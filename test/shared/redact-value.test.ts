@@ -183,3 +183,24 @@ describe("mayHoldSecret", () => {
     expect(mayHoldSecret("echo", [])).toBe(false);
   });
 });
+
+describe("redactMessage, the loop's own meta", () => {
+  it("does not walk the meta the loop vouches for, and walks everything else as before", () => {
+    const loopMeta = { started_at: "2026-12-06T14:05:56.719Z", latency_ms: 2 };
+    const message = { role: "assistant", content: [{ type: "text", text: `key ${KEY}` }], meta: loopMeta };
+    const redacted = redactMessage(message, SECRETS, loopMeta);
+    expect(redacted).not.toBe(message);
+    expect(redacted.content[0]!.text).toBe(`key ${REDACTED}`);
+    expect(redacted.meta).toBe(loopMeta);
+    // Nothing else to replace: the same message back, its meta not looked into (it is the loop's).
+    const clean = { role: "assistant", content: [{ type: "text", text: "fine" }], meta: loopMeta };
+    expect(redactMessage(clean, SECRETS, loopMeta)).toBe(clean);
+  });
+
+  it("walks a meta it was not told about, even one of the same shape", () => {
+    const meta = { started_at: "2026-12-06T14:05:56.719Z", note: `by ${KEY}` };
+    const message = { role: "assistant", content: [], meta };
+    const redacted = redactMessage(message, SECRETS, { ...meta });
+    expect(redacted.meta.note).toBe(`by ${REDACTED}`);
+  });
+});

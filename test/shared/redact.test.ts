@@ -93,4 +93,34 @@ describe("the quick check", () => {
     expect(mayHoldSecret("the task-runner and the risk-register", [])).toBe(false);
     expect(mayHoldSecret("keys: xsk-ant-abc", [])).toBe(true);
   });
+
+  it("finds each credential word in any case, at the start, in the middle and at the end", () => {
+    const words = ["sk-ant-x", "sk-abc", "bearer", "akia", "asia"];
+    const variants = (word: string) => [word, word.toUpperCase(), word[0]!.toUpperCase() + word.slice(1)];
+    for (const word of words) {
+      for (const variant of variants(word)) {
+        for (const text of [`${variant} 12345678`, `12345678 ${variant} 12345678`, `12345678 ${variant}`]) {
+          expect(mayHoldSecret(text, []), text).toBe(true);
+        }
+      }
+    }
+  });
+
+  it("says no to the strings a turn is made of, and to look-alikes one letter short", () => {
+    for (const text of [
+      "2026-12-06T14:05:56.719Z",
+      "toolu_000000",
+      "claude-sonnet-4-6",
+      "tool_result",
+      "assistant",
+      "12345678 s-k abcdef",
+      "12345678 beare r",
+      "12345678 aki a",
+      "12345678 sk",
+      "12345678 asi",
+      "12345678 ſk-ant-abc", // a long s is no s to the case-insensitive regex either
+    ]) {
+      expect(mayHoldSecret(text, []), text).toBe(false);
+    }
+  });
 });

@@ -116,7 +116,7 @@ function takeReply(loop: LoopContext<unknown>, query: QueryState, reply: ModelOu
   }
   query.answeredText = textOf(reply.message);
   recordUsage(loop.conversation, query, reply.model, reply.message.usage, query.outgoing.emit);
-  // With handoffs, who answered is recorded beside the turn.
+  // With handoffs, who answered is recorded beside the turn (a name from the agent's own options).
   const agent = loop.config.handoffs ? loop.config.agentName : undefined;
   const response = withTurnMeta(
     withoutBlankText(reply.message),
@@ -124,6 +124,9 @@ function takeReply(loop: LoopContext<unknown>, query: QueryState, reply: ModelOu
     query.ledger.lastCostUsd,
     agent,
   );
+  // Nothing but the loop's numbers, time stamps and agent name: history need not walk it (see QueryState.turnMeta).
+  query.turnMeta =
+    reply.message.meta === undefined && reply.timing?.fallbackFrom === undefined ? response.meta : undefined;
   query.stopReason = response.stop_reason ?? null;
   query.stopSequence = response.stop_sequence;
   return { kind: "answered", response };

@@ -7,7 +7,7 @@ import type { ModelPricing } from "../../cost/pricing";
 import { CostLedger, type SpendSink } from "../../cost/usage";
 import type { StageDecision } from "../../guardrails/run-guardrails";
 import type { PermissionDenial, SDKMessage } from "../../messages/sdk-messages";
-import type { StopReason } from "../../messages/types";
+import type { MessageMeta, StopReason } from "../../messages/types";
 import { NOOP_SPAN, type SpanHandle } from "../../telemetry/telemetry";
 import type { RequestSettings } from "./loop-config";
 import { OutgoingMessages, type StoreNotices } from "./outgoing-messages";
@@ -100,6 +100,12 @@ export class QueryState {
    * parallel input guardrails with `includePartialMessages`); undefined when nothing is held.
    */
   heldEvents: SDKMessage<unknown>[] | undefined = undefined;
+  /**
+   * The `meta` the loop gave the latest response when it built it from its own clock and arithmetic
+   * alone (times, latency, cost: no string anyone else wrote), so history's redaction need not walk
+   * it; unset when anything else went into it, or other code could reach it before it is recorded.
+   */
+  turnMeta: MessageMeta | undefined = undefined;
 
   constructor(setup: QuerySetup) {
     this.startedAt = setup.startedAt;
