@@ -5,7 +5,6 @@
  * @module
  */
 import { InvalidOptionError } from "../errors";
-import { TRANSFER_TOOL_PREFIX } from "../loop/handoff-history";
 import type { HandoffHistoryForm } from "../loop/state/loop-config";
 import type { ModelClient } from "../model/client";
 import type { ModelSettingsInput } from "../model/model-settings";

@@ -7,9 +7,11 @@
  * @module
  */
 import type { InputAnswer, InputAnswers, PendingInput } from "../messages/pending-inputs";
-import type { Ask } from "./approval-run";
 import type { Redactor } from "./redact";
 import type { PromptRun } from "./run-prompt";
+
+/** Asks the person one question; `undefined` when the input has ended (as the approvals' asking). */
+type Ask = (question: string) => Promise<string | undefined>;
 
 /** One question as the person reads it: `server: message [id]` (and the URL to open). */
 export function describeInput(input: PendingInput, redact: Redactor): string {

@@ -18,6 +18,7 @@ import { toolOutputFromMcpResult } from "./content";
 import { ELICITATION_CAPABILITY, elicitationRequestOf, routeElicitation } from "./elicitation";
 import type { McpElicitationHandler } from "./elicitation-types";
 import { isRequestTimeout, messageOf, toolFailure, withStderr } from "./failure-texts";
+import { listAllTools } from "./list-all-tools";
 import type { McpClientSdk } from "./load-client-sdk";
 import { DEFAULT_MCP_AUTHORIZATION_TIMEOUT_MS } from "./oauth/auth-options";
 import { type HttpAuthorization, mayAskPerson } from "./oauth/http-auth";
@@ -29,9 +30,6 @@ import { exposedToolNames } from "./tool-names";
 
 /** How long closing waits for a stdio server's process to be gone (the SDK escalates to SIGKILL after 4 s). */
 const PROCESS_EXIT_WAIT_MS = 6_000;
-
-/** A guard against servers that paginate forever. */
-const MAX_TOOL_LIST_PAGES = 1_000;
 
 /** What opening one server connection needs. */
 export interface ServerConnectionOptions {
@@ -215,7 +213,7 @@ export class ServerConnection {
     try {
       const listed = await untilAborted(deadline.signal, async () => {
         await client.connect(transport, { signal: deadline.signal, timeout: this.connectTimeoutMs });
-        return this.listAllTools(deadline.signal);
+        return listAllTools(this.client!, deadline.signal, this.connectTimeoutMs);
       });
       this.state = { kind: "connected" };
       this.replaceTools(listed);
@@ -238,28 +236,6 @@ export class ServerConnection {
     }
   }
 
-  private async listAllTools(signal: AbortSignal): Promise<McpTool[]> {
-    const client = this.client!;
-    if (!client.getServerCapabilities()?.tools) return [];
-    const tools: McpTool[] = [];
-    const seenCursors = new Set<string>();
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_TOOL_LIST_PAGES; page++) {
-      const result = await client.listTools(cursor === undefined ? undefined : { cursor }, {
-        signal,
-        timeout: this.connectTimeoutMs,
-      });
-      tools.push(...result.tools);
-      cursor = result.nextCursor;
-      if (cursor === undefined) return tools;
-      if (seenCursors.has(cursor)) {
-        throw new Error(`tools/list returned the cursor ${JSON.stringify(cursor)} twice.`);
-      }
-      seenCursors.add(cursor);
-    }
-    throw new Error(`tools/list did not end after ${MAX_TOOL_LIST_PAGES} pages.`);
-  }
-
   /** Re-lists the tools after `tools/list_changed`; one refresh at a time, repeated if asked again meanwhile. */
   private refreshTools(): void {
     this.refreshRequested = true;
@@ -276,7 +252,7 @@ export class ServerConnection {
       let finished!: () => void;
       this.refreshStep = new Promise((resolve) => (finished = resolve));
       try {
-        const listed = await this.listAllTools(this.lifetime.signal);
+        const listed = await listAllTools(this.client!, this.lifetime.signal, this.connectTimeoutMs);
         const stillConnected = this.state.kind === "connected" && !this.closing;
         if (stillConnected && this.replaceTools(listed)) this.notifyToolsChanged();
       } catch {
