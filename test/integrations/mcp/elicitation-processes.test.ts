@@ -1,5 +1,5 @@
 /**
- * An MCP question (elicitation) pause across processes, over a JSONL file, a real SQLite file and
+ * An MCP question (elicitation) pause across processes, over a JSONL file, a real SQLite file, Redis and
  * PostgreSQL: the process that paused is killed (SIGKILL) once the pause is stored, and a second
  * process answers — the call is issued again there and completes with the server's result. Two
  * processes answering the same pause at once: one wins, the other gets ConversationConflictError,
@@ -25,8 +25,7 @@ import {
 const env = useProcessTestEnvironment("elicit", "test/fixtures/stores/elicit-child.ts");
 const SERVER = fileURLToPath(new URL("../../fixtures/mcp/questions-server.mjs", import.meta.url));
 
-const { redis: _redis, ...locations }: Record<string, (conversation: string) => StoreLocation> =
-  storeLocations(env);
+const locations: Record<string, (conversation: string) => StoreLocation> = storeLocations(env);
 
 const PENDING: PendingInput[] = [
   {
