@@ -19,7 +19,7 @@ import { ToolRanker } from "../dist/index.js";
 import { BLIND_QUERIES } from "./lib/blind-queries.mjs";
 import { FRESH_QUERIES } from "./lib/fresh-queries.mjs";
 import { HELD_OUT_QUERIES } from "./lib/held-out-queries.mjs";
-import { QUERIES, toolCatalog } from "./lib/tool-catalog.mjs";
+import { QUERIES, thousandTools, toolCatalog } from "./lib/tool-catalog.mjs";
 
 const require = createRequire(import.meta.url);
 const bm25 = require("wink-bm25-text-search");
@@ -101,19 +101,8 @@ function quality(rank, queries) {
   return { top1, top3, queries: queries.length };
 }
 
-function thousandTools() {
-  const tools = [];
-  for (let copy = 0; tools.length < 1000; copy++)
-    for (const tool of catalog) {
-      if (tools.length === 1000) break;
-      const [service] = tool.name.split("_");
-      tools.push({ ...tool, name: copy === 0 ? tool.name : tool.name.replace(service, `${service}${copy}`) });
-    }
-  return tools;
-}
-
 function medianSearchMs(make) {
-  const rank = make(thousandTools());
+  const rank = make(thousandTools(catalog));
   const queries = [...sets.tuned, ...sets.heldOut].map(({ query }) => query);
   const times = [];
   for (let round = 0; round < 3; round++)

@@ -27,7 +27,7 @@ import { BLIND_QUERIES } from "./lib/blind-queries.mjs";
 import { FRESH_QUERIES } from "./lib/fresh-queries.mjs";
 import { HELD_OUT_QUERIES } from "./lib/held-out-queries.mjs";
 import { THIRD_QUERIES } from "./lib/third-queries.mjs";
-import { QUERIES, toolCatalog } from "./lib/tool-catalog.mjs";
+import { QUERIES, thousandTools, toolCatalog } from "./lib/tool-catalog.mjs";
 
 const catalog = toolCatalog();
 
@@ -63,20 +63,8 @@ function quality(rank, queries) {
   return result;
 }
 
-/** 1,000 tools: the catalog's 150 under `<service><n>_` prefixes, n = 0, 1, 2, ... */
-function thousandTools() {
-  const tools = [];
-  for (let copy = 0; tools.length < 1000; copy++)
-    for (const tool of catalog) {
-      if (tools.length === 1000) break;
-      const [service] = tool.name.split("_");
-      tools.push({ ...tool, name: copy === 0 ? tool.name : tool.name.replace(service, `${service}${copy}`) });
-    }
-  return tools;
-}
-
 function speed(queries) {
-  const tools = thousandTools();
+  const tools = thousandTools(catalog);
   clientRanker(tools); // cold: the JIT warms up
   const cpu = process.cpuUsage();
   const rank = clientRanker(tools);

@@ -216,6 +216,18 @@ export function toolCatalog() {
   return tools;
 }
 
+/** 1,000 tools: `catalog`'s tools repeated under `<service><n>_` prefixes, n = 0, 1, 2, ... */
+export function thousandTools(catalog = toolCatalog()) {
+  const tools = [];
+  for (let copy = 0; tools.length < 1000; copy++)
+    for (const tool of catalog) {
+      if (tools.length === 1000) break;
+      const [service] = tool.name.split("_");
+      tools.push({ ...tool, name: copy === 0 ? tool.name : tool.name.replace(service, `${service}${copy}`) });
+    }
+  return tools;
+}
+
 /** 50 fixed queries, phrased as a model would search (not the tool's own words), and the tool each should find. */
 export const QUERIES = [
   ["file a bug report on the github repo", "github_create_issue"],
