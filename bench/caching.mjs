@@ -41,30 +41,24 @@ const SYSTEM = [
 const description = (what) =>
   `${what} ${"It returns the text as stored, with line numbers, and an error naming the problem when the path is outside the workspace, missing, or not text. ".repeat(10)}`;
 
-const TOOLS = ["read_file", "grep", "list_dir"].map((name) =>
+/** A read-only tool of the scenario: a long description, a path in, a 2 KB result out. */
+const readTool = (name) =>
   defineTool({
     name,
     description: description(`The ${name.replace("_", " ")} tool.`),
     inputSchema: z.object({ path: z.string().describe("A path relative to the workspace root") }),
     readOnly: true,
     execute: async ({ path }) => resultFor(path),
-  }),
-);
+  });
+
+const TOOLS = ["read_file", "grep", "list_dir"].map(readTool);
 
 /** The specialist of the handoff run: a system prompt and tools of its own, as long as the root's. */
 const SPECIALIST = defineHandoff({
   name: "specialist",
   description: "Reviews the security of the module.",
   systemPrompt: SYSTEM.replaceAll("code reviewer", "security reviewer"),
-  tools: ["read_secure", "grep_secure", "list_secure"].map((name) =>
-    defineTool({
-      name,
-      description: description(`The ${name.replace("_", " ")} tool.`),
-      inputSchema: z.object({ path: z.string().describe("A path relative to the workspace root") }),
-      readOnly: true,
-      execute: async ({ path }) => resultFor(path),
-    }),
-  ),
+  tools: ["read_secure", "grep_secure", "list_secure"].map(readTool),
 });
 
 /** A 2 KB result that differs per call. */
