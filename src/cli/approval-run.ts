@@ -144,9 +144,9 @@ export async function askAndResume(code: number, run: PromptRun, ask: Ask): Prom
       }
       decisions[call.tool_use_id] = decision;
     }
-    const questions = (await run.agent.getPendingInputs()).length > 0;
-    const inputs = questions ? await askInputs(run, ask) : undefined;
-    if (questions && !inputs) {
+    const questions = await run.agent.getPendingInputs();
+    const inputs = questions.length > 0 ? await askInputs(questions, run, ask) : undefined;
+    if (questions.length > 0 && !inputs) {
       await reportUnanswered(run);
       return code;
     }

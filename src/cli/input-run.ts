@@ -37,12 +37,16 @@ export async function reportInputs(run: PromptRun): Promise<void> {
 }
 
 /**
- * In an interactive session: asks each pending question and returns the answers; `undefined` when
- * the input ended (or was left with Ctrl-C / Ctrl-D) before every question was answered.
+ * In an interactive session: asks each of the pending `questions` and returns the answers;
+ * `undefined` when the input ended (or was left with Ctrl-C / Ctrl-D) before every one was answered.
  */
-export async function askInputs(run: PromptRun, ask: Ask): Promise<InputAnswers | undefined> {
+export async function askInputs(
+  questions: readonly PendingInput[],
+  run: PromptRun,
+  ask: Ask,
+): Promise<InputAnswers | undefined> {
   const answers: InputAnswers = {};
-  for (const input of await run.agent.getPendingInputs()) {
+  for (const input of questions) {
     run.output.notice(`? ${describeInput(input, run.output.redact)}`);
     const answer = input.mode === "url" ? await askVisited(ask) : await askForm(input, ask);
     if (!answer) return undefined;
