@@ -158,10 +158,14 @@ export class StreamedToolCalls {
     this.starting = true; // a retried attempt streams its own calls
   }
 
-  /** A read-only tool of the agent, not a subagent (whose messages would go live before the response). */
+  /**
+   * A read-only tool of the agent, not a subagent (whose messages would go live before the
+   * response); a quiet agent call (an MCP tool that may pause for input) may: a pause it comes back
+   * with is the batch's, as when it runs after the response.
+   */
   private mayStartEarly(name: string): boolean {
     const tool = this.base.tools.get(name);
-    return tool?.readOnly === true && tool.runAgentCall === undefined;
+    return tool?.readOnly === true && (tool.runAgentCall === undefined || tool.quietAgentCall === true);
   }
 
   private complete(early: EarlyCalls, open: OpenCall): void {

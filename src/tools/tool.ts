@@ -113,6 +113,12 @@ export interface Tool<Input = any> {
    * pauses with it, and calls it again with `setup.resume` once the decisions are given.
    */
   runAgentCall?(input: Input, context: ToolContext, setup: AgentCallSetup): Promise<AgentCallOutcome>;
+  /**
+   * With {@link Tool.runAgentCall}: its calls send no messages of their own to the consumer (an MCP
+   * tool whose server may ask a question, unlike a subagent, whose child's messages go out live), so
+   * a read-only one may start while the model's response still streams. @default false
+   */
+  readonly quietAgentCall?: boolean;
 }
 
 /** What the loop hands a subagent call besides its input and context. */

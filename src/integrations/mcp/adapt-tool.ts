@@ -68,7 +68,7 @@ export function adaptMcpTool(
   };
   return {
     ...(deferLoading === true ? { deferLoading: true } : {}),
-    ...(pauseForInput === true ? { runAgentCall } : {}),
+    ...(pauseForInput === true ? { runAgentCall, quietAgentCall: true } : {}),
     ...(simplified ? { sourceInputSchema: structuredClone(tool.inputSchema) as JsonSchema } : {}),
     name: exposedName,
     description: tool.description ?? tool.title ?? tool.annotations?.title,
