@@ -83,6 +83,29 @@ describe("the charts' axes", () => {
     expect(turnRange(null, null)).toEqual([0.5, 1.5]);
   });
 
+  it("tick the turn axis at whole turns only (two turns are 1 and 2, never 1.2, 1.4 …)", async () => {
+    const { TURN_STEPS } = await import("../../src/studio/page/chart-ranges");
+    expect(TURN_STEPS[0]).toBe(1);
+    for (const step of TURN_STEPS) expect(Number.isInteger(step)).toBe(true);
+    expect([...TURN_STEPS].sort((a, b) => a - b)).toEqual(TURN_STEPS);
+  });
+
+  it("label value ticks with the decimals they need, all alike (a tick at 0.0005 is not shown as 0.001)", async () => {
+    const { valueLabels } = await import("../../src/studio/page/chart-ranges");
+    expect(valueLabels([0, 0.0005, 0.001])).toEqual(["0.0000", "0.0005", "0.0010"]);
+    expect(valueLabels([0, 50, 100])).toEqual(["0", "50", "100"]);
+    expect(valueLabels([0, 5000, 10000])).toEqual(["0", "5,000", "10,000"]);
+    expect(valueLabels([0, 0.2, 0.4, 0.6000000000000001])).toEqual(["0.0", "0.2", "0.4", "0.6"]);
+    expect(valueLabels([])).toEqual([]);
+  });
+
+  it("widen a value axis for long labels, never below uPlot's 50 px", async () => {
+    const { valueAxisWidth } = await import("../../src/studio/page/chart-ranges");
+    expect(valueAxisWidth(["0", "50"])).toBe(50);
+    expect(valueAxisWidth(null)).toBe(50);
+    expect(valueAxisWidth(["0.0000", "0.0005"])).toBeGreaterThan(valueAxisWidth(["0", "100"]));
+  });
+
   it("start values at zero and stay small when every value is zero (a cost of $0 is not drawn on 0–100)", async () => {
     const { fromZeroRange } = await import("../../src/studio/page/chart-ranges");
     expect(fromZeroRange(0, 0.01)).toEqual([0, 0.01]);

@@ -5,7 +5,7 @@
  * @module
  */
 import uPlot from "uplot";
-import { fromZeroRange, turnRange } from "./chart-ranges";
+import { fromZeroRange, TURN_STEPS, turnRange, valueAxisWidth, valueLabels } from "./chart-ranges";
 import { el } from "./dom";
 import type { ChartSeries } from "./turns";
 
@@ -70,7 +70,10 @@ function chart(
       width: WIDTH,
       height: HEIGHT,
       scales: { x: { time: false }, ...scales },
-      axes: [{ label: "turn" }, {}],
+      axes: [
+        { label: "turn", incrs: [...TURN_STEPS] },
+        { values: (_plot, ticks) => valueLabels(ticks), size: (_plot, labels) => valueAxisWidth(labels) },
+      ],
       series: [{ label: "turn" }, ...series],
     },
     data as uPlot.AlignedData,
