@@ -27,7 +27,7 @@ import { type AgentQuery, ConversationGuard } from "./conversation-guard";
 import { cycleLifecycle, type GuardUse } from "./cycle-lifecycle";
 import { buildHandoffTeam, type HandoffTeam, handoffClientSecrets } from "./handoff-team";
 import { McpAttachment, NO_MCP_CATALOG } from "./mcp-attachment";
-import { checkToolChoice, resolveQuerySettings } from "./model-settings-options";
+import { checkToolChoice, overridesForSpecialist, resolveQuerySettings } from "./model-settings-options";
 import type { AgentOptions, ParentQuery, QueryOptions } from "./options";
 import { PromptAdditions } from "./prompt-additions";
 import { createQueryHandle, type QueryHandle } from "./query-handle";
@@ -130,14 +130,20 @@ export class AgentShell<T> {
       spendUpstream: spendUpstream(config.limits.sharedBudget),
       agent: config.agentName,
       agentOf: this.team && (() => conversation.activeAgent),
-      // A handoff's specialist: its settings, with this query's overrides (checked above already).
+      // A handoff's specialist: its settings, with this query's overrides (checked above already;
+      // a tool choice naming one of the tools it lacks is left out).
       settingsFor:
         this.team &&
         ((agent) =>
-          resolveQuerySettings(agent.request, agent.maxTokens, queryOptions, {
-            toolNames: undefined,
-            outputTool: undefined,
-          })),
+          resolveQuerySettings(
+            agent.request,
+            agent.maxTokens,
+            overridesForSpecialist(queryOptions, conversation.tools.names()),
+            {
+              toolNames: undefined,
+              outputTool: undefined,
+            },
+          )),
     });
     return { state, inFlight: undefined };
   }

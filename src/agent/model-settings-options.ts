@@ -75,6 +75,21 @@ export function resolveQuerySettings(
 }
 
 /**
+ * A query's overrides for a specialist it was handed to mid-query: a `toolChoice` naming a tool the
+ * specialist does not have is left out (its own `toolChoice` applies) — the request would be refused.
+ * The same object when nothing is left out.
+ */
+export function overridesForSpecialist(
+  options: QueryOptions | undefined,
+  toolNames: readonly string[],
+): QueryOptions | undefined {
+  const choice = options?.toolChoice;
+  if (typeof choice !== "object" || toolNames.includes(choice.name)) return options;
+  const { toolChoice: _foreign, ...rest } = options!;
+  return rest;
+}
+
+/**
  * `addTools`: the agent's `toolChoice`, when it names a tool, must still name one of the tools
  * (tools are only ever added, so this holds once it held; the check keeps it that way).
  * @throws InvalidOptionError naming the option

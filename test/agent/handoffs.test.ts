@@ -140,6 +140,47 @@ describe("handoffs", () => {
     ]);
   });
 
+  it("a query's toolChoice naming a root tool is not sent to a specialist without it; one it has is", async () => {
+    const triageLookup = defineTool({
+      name: "lookup_ticket",
+      description: "Finds a ticket.",
+      jsonSchema: { type: "object", properties: {} },
+      inputSchema: { parse: (input: unknown) => input as object },
+      execute: () => "ticket",
+    });
+    server.enqueue(
+      { content: [toolUse("h1", "transfer_to_billing")] },
+      { content: "Billing here." },
+      { content: [toolUse("i1", "lookup_invoice", { id: "A7" })] },
+      { content: "Paid." },
+    );
+    const agent = createAgent({
+      model: MODEL,
+      client: client(),
+      tools: [triageLookup],
+      handoffs: [billing()],
+      historyStore: createMemoryStore(),
+    });
+    const first = await agent.prompt("Hi", { toolChoice: { type: "tool", name: "lookup_ticket" } });
+    expect(first.subtype).toBe("success");
+    const sent = bodies() as Array<Body & { tool_choice?: unknown }>;
+    expect(sent[0]!.tool_choice).toEqual({ type: "tool", name: "lookup_ticket" });
+    expect(toolNames(sent[1]!)).not.toContain("lookup_ticket");
+    expect(sent[1]!.tool_choice).toBeUndefined(); // billing sets none of its own
+    // A tool the specialist has is forced for it: the query starts with billing answering.
+    expect(
+      (await agent.prompt("Again", { toolChoice: { type: "tool", name: "lookup_invoice" } })).result,
+    ).toBe("Paid.");
+    expect(sent.length).toBe(2);
+    const again = bodies() as Array<Body & { tool_choice?: unknown }>;
+    expect(again[2]!.tool_choice).toEqual({ type: "tool", name: "lookup_invoice" });
+    // Starting a query with a tool the answering agent lacks is refused before anything is sent.
+    await expect(agent.prompt("No", { toolChoice: { type: "tool", name: "lookup_ticket" } })).rejects.toThrow(
+      InvalidOptionError,
+    );
+    expect(bodies()).toHaveLength(again.length);
+  });
+
   it('history "none" sends the specialist the prompt and what followed the handoff; stored history keeps all', async () => {
     server.enqueue(
       { content: "Hello, how can I help?" },
