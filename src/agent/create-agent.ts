@@ -157,6 +157,8 @@ export function createAgent<T = unknown>(options: AgentOptions<T>): Agent<T> {
       const kept = await forkHistory(shell, forkOptions);
       const forked = createAgent<T>({ ...options, historyStore: forkOptions.store });
       if (forkOptions.store === undefined) await forked.replaceHistory(kept);
+      // Loads what was just written there, so `activeAgent` names who answers at `at` at once.
+      else await forked.getHistory();
       return forked;
     },
     get model() {

@@ -181,6 +181,40 @@ describe("handoffs", () => {
     expect(bodies()).toHaveLength(again.length);
   });
 
+  it("fork() keeps who answers at its checkpoint: after the handoff the specialist, before it the root", async () => {
+    server.enqueue(
+      { content: [toolUse("h1", "transfer_to_billing")] },
+      { content: "Billing here." },
+      { content: "Second answer." },
+      { content: "Fork answered by billing." },
+      { content: "Fork answered by the root." },
+    );
+    const agent = createAgent({
+      model: MODEL,
+      client: client(),
+      systemPrompt: "Root.",
+      handoffs: [billing()],
+      historyStore: createMemoryStore(),
+    });
+    const first = await agent.prompt("Is invoice A7 paid?");
+    const second = await agent.prompt("And A8?");
+    expect(agent.activeAgent).toBe("billing");
+
+    const afterHandoff = await agent.fork({ at: second.checkpoint_id!, store: createMemoryStore() });
+    expect(afterHandoff.activeAgent).toBe("billing");
+    expect((await afterHandoff.prompt("Forked question")).result).toBe("Fork answered by billing.");
+    expect(systemOf(bodies().at(-1)!)).toBe("You are the billing specialist.");
+
+    const beforeHandoff = await agent.fork({ at: first.checkpoint_id!, store: createMemoryStore() });
+    expect(beforeHandoff.activeAgent).toBe("main");
+    expect((await beforeHandoff.prompt("Another start")).result).toBe("Fork answered by the root.");
+    expect(systemOf(bodies().at(-1)!)).toBe("Root.");
+    // The original goes on with the specialist, untouched by its forks.
+    expect(agent.activeAgent).toBe("billing");
+    expect(isWellFormedHistory(await afterHandoff.getHistory())).toBe(true);
+    await Promise.all([agent.close(), afterHandoff.close(), beforeHandoff.close()]);
+  });
+
   it('history "none" sends the specialist the prompt and what followed the handoff; stored history keeps all', async () => {
     server.enqueue(
       { content: "Hello, how can I help?" },
