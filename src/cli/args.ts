@@ -13,6 +13,7 @@ import {
   checkApprovalCombinations,
 } from "./approval-options";
 import { type CliModelSettings, MODEL_FLAG_SPEC, MODEL_FLAG_USAGE, modelSettingsOf } from "./model-flags";
+import { firstSentence } from "./parse-options";
 import { UsageError } from "./usage-error";
 
 /** The model used when neither `--model` nor `ANTHROPIC_MODEL` names one. */
@@ -240,10 +241,7 @@ function parseStrictly(argv: readonly string[]) {
   try {
     return parseArgs({ args: [...argv], options: OPTION_SPEC, allowPositionals: true, strict: true });
   } catch (error) {
-    // parseArgs explains unknown options and missing values well; keep its first sentence, drop its hints.
-    const message = error instanceof Error ? error.message : String(error);
-    const firstLine = message.split("\n")[0]!.split(". To specify a positional argument")[0]!;
-    throw new UsageError(firstLine.replace(/\.$/, ""));
+    throw new UsageError(firstSentence(error));
   }
 }
 

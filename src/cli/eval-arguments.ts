@@ -2,6 +2,7 @@
  * The arguments of `agent-lattice eval`.
  * @module
  */
+import { parseOptionsStrictly } from "./parse-options";
 
 /** The eval command's help. */
 export const EVAL_USAGE = `Usage: agent-lattice eval [files or folders…] [--record | --replay | --live] [options]
@@ -48,6 +49,20 @@ export interface EvalArguments {
   help: boolean;
 }
 
+/** The eval command's options. */
+const EVAL_OPTIONS = {
+  record: { type: "boolean" },
+  replay: { type: "boolean" },
+  live: { type: "boolean" },
+  trials: { type: "string" },
+  filter: { type: "string" },
+  baseline: { type: "string" },
+  reporter: { type: "string" },
+  out: { type: "string" },
+  "no-store": { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
 /** Parses the arguments after `eval`; throws a message for a usage error. */
 export function parseEvalArguments(argv: readonly string[]): EvalArguments {
   const parsed: EvalArguments = {
@@ -58,31 +73,19 @@ export function parseEvalArguments(argv: readonly string[]): EvalArguments {
     store: true,
     help: false,
   };
-  const modes = new Set<string>();
-  for (let index = 0; index < argv.length; index++) {
-    const argument = argv[index]!;
-    const [flag, inline] =
-      argument.startsWith("--") && argument.includes("=") ? argument.split(/=(.*)/s, 2) : [argument];
-    const value = () => {
-      const next = inline ?? argv[++index];
-      if (next === undefined || next === "") throw new Error(`${flag} needs a value.`);
-      return next;
-    };
-    if (flag === "--record" || flag === "--replay" || flag === "--live") modes.add(flag.slice(2));
-    else if (flag === "--trials") parsed.trials = positiveInteger(value(), "--trials");
-    else if (flag === "--filter") parsed.filter = value();
-    else if (flag === "--baseline") parsed.baseline = value();
-    else if (flag === "--reporter") parsed.reporters = reporters(value());
-    else if (flag === "--out") parsed.out = value();
-    else if (flag === "--no-store") parsed.store = false;
-    else if (flag === "-h" || flag === "--help") parsed.help = true;
-    else if (flag!.startsWith("-"))
-      throw new Error(`unknown option ${flag} (see agent-lattice eval --help).`);
-    else parsed.paths.push(argument);
-  }
-  if (modes.size > 1)
+  const { values, positionals } = parseOptionsStrictly(argv, EVAL_OPTIONS, true);
+  const modes = (["record", "replay", "live"] as const).filter((mode) => values[mode]);
+  if (values.trials !== undefined) parsed.trials = positiveInteger(values.trials, "--trials");
+  if (values.filter !== undefined) parsed.filter = values.filter;
+  if (values.baseline !== undefined) parsed.baseline = values.baseline;
+  if (values.reporter !== undefined) parsed.reporters = reporters(values.reporter);
+  if (values.out !== undefined) parsed.out = values.out;
+  if (values["no-store"]) parsed.store = false;
+  if (values.help) parsed.help = true;
+  parsed.paths.push(...positionals);
+  if (modes.length > 1)
     throw new Error(
-      `choose one of --record, --replay and --live (got ${[...modes].map((mode) => `--${mode}`).join(", ")}).`,
+      `choose one of --record, --replay and --live (got ${modes.map((mode) => `--${mode}`).join(", ")}).`,
     );
   const [mode] = modes;
   if (mode) parsed.mode = mode as EvalArguments["mode"];

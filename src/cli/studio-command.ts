@@ -8,6 +8,7 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { EXIT_SUCCESS, EXIT_USAGE_ERROR } from "./exit-codes";
 import type { CliIo } from "./io";
+import { parseOptionsStrictly } from "./parse-options";
 
 /** The studio command's help. */
 export const STUDIO_USAGE = `Usage: agent-lattice studio [--store <location>]... [--port N] [--host H] [--open]
@@ -39,29 +40,31 @@ interface StudioArguments {
 
 /** Parses the studio command's arguments; throws a message for a usage error. */
 export function parseStudioArguments(argv: readonly string[]): StudioArguments {
-  const parsed: StudioArguments = { stores: [], port: 0, open: false, help: false };
-  for (let index = 0; index < argv.length; index++) {
-    const argument = argv[index]!;
-    const [flag, inline] =
-      argument.startsWith("--") && argument.includes("=") ? argument.split(/=(.*)/s, 2) : [argument];
-    const value = () => {
-      const next = inline ?? argv[++index];
-      if (next === undefined || next === "") throw new Error(`${flag} needs a value.`);
-      return next;
-    };
-    if (flag === "--store") parsed.stores.push(value());
-    else if (flag === "--port") {
-      const port = Number(value());
-      if (!Number.isInteger(port) || port < 0 || port > 65_535)
-        throw new Error("--port needs a port number (0–65535).");
-      parsed.port = port;
-    } else if (flag === "--host") parsed.host = value();
-    else if (flag === "--open") parsed.open = true;
-    else if (flag === "-h" || flag === "--help") parsed.help = true;
-    else throw new Error(`Unknown argument for studio: ${flag}`);
+  const { values } = parseOptionsStrictly(argv, STUDIO_OPTIONS, false);
+  const parsed: StudioArguments = {
+    stores: values.store ?? [],
+    port: 0,
+    open: values.open ?? false,
+    help: values.help ?? false,
+  };
+  if (values.port !== undefined) {
+    const port = Number(values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65_535)
+      throw new Error("--port needs a port number (0–65535).");
+    parsed.port = port;
   }
+  if (values.host !== undefined) parsed.host = values.host;
   return parsed;
 }
+
+/** The studio command's options. */
+const STUDIO_OPTIONS = {
+  store: { type: "string", multiple: true },
+  port: { type: "string" },
+  host: { type: "string" },
+  open: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
 
 /** Runs `agent-lattice studio` until `stop` aborts (the command line passes Ctrl-C / SIGTERM). */
 export async function runStudioCommand(

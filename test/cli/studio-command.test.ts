@@ -44,8 +44,11 @@ describe("agent-lattice studio", () => {
       help: false,
     });
     expect(() => parseStudioArguments(["--port", "99999"])).toThrow(/port/);
-    expect(() => parseStudioArguments(["--verbose"])).toThrow(/Unknown/);
-    expect(() => parseStudioArguments(["--store"])).toThrow(/needs a value/);
+    expect(() => parseStudioArguments(["--verbose"])).toThrow("Unknown option '--verbose'");
+    expect(() => parseStudioArguments(["--store"])).toThrow("Option '--store <value>' argument missing");
+    expect(() => parseStudioArguments(["--store="])).toThrow("--store needs a value.");
+    expect(() => parseStudioArguments(["history.jsonl"])).toThrow("Unexpected argument 'history.jsonl'");
+    expect(() => parseStudioArguments(["--open=yes"])).toThrow(/does not take an argument/);
     expect(STUDIO_USAGE).toContain("--store <location>");
   });
 
