@@ -49,6 +49,13 @@ const MONTH =
  * a value (a phrase of several words is one alternative, matched as a whole).
  */
 const RULES: readonly ShapeRule[] = [
+  // "…to 'On call this week'", “Q3 plans”: quoted text is a value to write or look for, not words
+  // that say which tool is meant
+  {
+    kind: "quoted",
+    pattern: /(?:^|[\s(:=])(?:'[^'\n]+'|"[^"\n]+"|‘[^’\n]+’|“[^”\n]+”)(?=$|[\s,.;:!?)])/,
+    means: [],
+  },
   // `#general`, `#eng-alerts` (a chat channel), not `#42` (a number)
   { kind: "channel", pattern: /(?:^|[\s(])#[a-z][\w-]*/i, means: ["channel"] },
   // `#42`, `PR #311`: an issue, pull request or ticket number

@@ -23,9 +23,13 @@ const STOP_WORDS = new Set(
 /** Consonants kept doubled when a suffix is stripped (`billing` → `bill`, `passed` → `pass`). */
 const KEEP_DOUBLED = new Set(["l", "s", "z"]);
 
-/** Lowercase words of `text`, stop words included, split at non-alphanumerics and camelCase. */
+/**
+ * Lowercase words of `text`, stop words included, split at non-alphanumerics and camelCase; an
+ * acronym's plural is its singular (`PRs` → `pr`, `IDs` → `id`, `URLs` → `url`).
+ */
 export function plainWords(text: string): string[] {
   return text
+    .replace(/\b([A-Z]{2,})s\b/g, "$1")
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
     .replace(/([A-Z]+)([A-Z][a-z]{2,})/g, "$1 $2")
     .toLowerCase()

@@ -144,7 +144,7 @@ export class ToolRanker {
    * service the query names come before all others.
    */
   search(query: string, limit: number): ToolRank[] {
-    const slots = this.slots(query);
+    const { slots, rest } = this.slots(query);
     const count = this.tools.length;
     const scratch = { sums: new Float64Array(count), best: new Float64Array(count), touched: [] as number[] };
     const total = new Float64Array(count);
@@ -162,7 +162,7 @@ export class ToolRanker {
         scratch.best[index] = 0;
       }
     }
-    const named = namedWords(query, slots);
+    const named = namedWords(rest, slots);
     const question = QUESTION.test(query);
     const top: Ranked[] = [];
     for (const index of matched) {
@@ -223,15 +223,29 @@ export class ToolRanker {
     return undefined;
   }
 
-  /** The query cut into slots: synonym phrases (longest first), then single words. */
-  private slots(query: string): QuerySlot[] {
+  /**
+   * The word an `un-` word negates, when tools are described with it (`unread` → `read`, `unpaid` →
+   * `paid`): tools that set or filter by a state are described by the state, not its negation.
+   */
+  private unPrefixed(word: string): string[][] {
+    if (word.length < 6 || !word.startsWith("un")) return [];
+    const base = stem(word.slice(2));
+    return this.postings.has(base) ? [[base]] : [];
+  }
+
+  /**
+   * The query cut into slots — synonym phrases (longest first), single words, then the shapes — and
+   * the query with the shapes' values taken out.
+   */
+  private slots(query: string): { slots: QuerySlot[]; rest: string } {
     const { shapes, rest } = readShapes(query, QUESTION.test(query));
     const words = plainWords(rest);
     const stems = words.map(stem);
     const slots: QuerySlot[] = [];
-    const apart = new Set<number>();
+    /** Words already read with an earlier one (a particle), or negated (`not qualified`). */
+    const skipped = new Set<number>();
     for (let i = 0; i < words.length; ) {
-      if (apart.has(i)) {
+      if (skipped.has(i)) {
         i++;
         continue;
       }
@@ -239,19 +253,17 @@ export class ToolRanker {
       for (let size = Math.min(this.longestKey, words.length - i); size > 0 && taken === 0; size--) {
         const synonyms = this.synonyms.get(stems.slice(i, i + size).join(" "));
         if (!synonyms || (size === 1 && isStopWord(words[i]!))) continue;
-        const own = words
-          .slice(i, i + size)
-          .filter((word) => !isStopWord(word))
-          .map(stem);
-        slots.push({ words: own, synonyms });
+        slots.push({ words: ownWords(words.slice(i, i + size)), synonyms });
         taken = size;
       }
       if (taken === 0) {
         const split = this.splitPhrase(stems, i);
         if (split) {
           slots.push({ words: [stems[i]!], synonyms: split.synonyms });
-          apart.add(split.particle);
-        } else if (!isStopWord(words[i]!)) slots.push({ words: [stems[i]!], synonyms: [] });
+          skipped.add(split.particle);
+        } else if (NEGATIONS.has(words[i]!)) {
+          if (i + 1 < words.length && !isStopWord(words[i + 1]!)) skipped.add(i + 1);
+        } else if (!isStopWord(words[i]!)) slots.push({ words: [stems[i]!], synonyms: this.unPrefixed(words[i]!) });
       }
       i += Math.max(taken, 1);
     }
@@ -263,9 +275,26 @@ export class ToolRanker {
       const alternatives = shape.alternatives.filter((words) => !words.every((word) => said.has(word)));
       if (alternatives.length > 0) slots.push({ words: [], synonyms: alternatives, weight: shape.weight });
     }
-    return slots;
+    return { slots, rest };
   }
 }
+
+/**
+ * The words a synonym key's own words match with: a phrasal verb as the pair tools' texts index it
+ * (`set up` matches "Set up a webhook", not every `set_…` tool), other phrases by their words but
+ * stop words.
+ */
+function ownWords(phrase: readonly string[]): string[] {
+  const pairs = phrase.length === 2 ? stopWordPairs(phrase) : [];
+  if (pairs.length > 0) return pairs;
+  return phrase.filter((word) => !isStopWord(word)).map(stem);
+}
+
+/**
+ * Words that negate the word after them: `not qualified yet` is no `qualified` lead. (`don't send`
+ * and the like are synonym keys, read before.)
+ */
+const NEGATIONS = new Set(["not", "no", "never", "without", "don", "doesn", "didn", "isn", "aren", "wasn", "weren"]);
 
 /** Particles that may stand apart from their verb: "pass this email along", "hand the ticket over". */
 const SEPARABLE = new Set(["along", "back", "down", "off", "on", "out", "over", "up"]);
@@ -291,11 +320,12 @@ function byRank(a: Ranked, b: Ranked): number {
 
 /**
  * The words a query could name a service with: its words as written (unstemmed, camelCase kept
- * whole: `driver` does not name `drive`), and its one-word synonyms (stemmed).
+ * whole: `driver` does not name `drive`) outside the values its shapes took out (the `github` of
+ * `noreply@github.com` names no service), and its one-word synonyms (stemmed).
  */
-function namedWords(query: string, slots: readonly QuerySlot[]): Set<string> {
+function namedWords(rest: string, slots: readonly QuerySlot[]): Set<string> {
   const named = new Set<string>();
-  for (const word of query.toLowerCase().split(/[^a-z0-9]+/)) if (word) named.add(word);
+  for (const word of rest.toLowerCase().split(/[^a-z0-9]+/)) if (word) named.add(word);
   for (const slot of slots)
     for (const synonym of slot.synonyms) if (synonym.length === 1) named.add(synonym[0]!);
   return named;
