@@ -144,7 +144,7 @@ export class ToolRanker {
    * service the query names come before all others.
    */
   search(query: string, limit: number): ToolRank[] {
-    const { slots, rest } = this.slots(query);
+    const { slots, rest, reads } = this.slots(query);
     const count = this.tools.length;
     const scratch = { sums: new Float64Array(count), best: new Float64Array(count), touched: [] as number[] };
     const total = new Float64Array(count);
@@ -163,12 +163,11 @@ export class ToolRanker {
       }
     }
     const named = namedWords(rest, slots);
-    const question = QUESTION.test(query);
     const top: Ranked[] = [];
     for (const index of matched) {
       const tool = this.tools[index]!;
       let score = total[index]! * (covered[index]! / slots.length) ** COORDINATION;
-      if (question && tool.reads) score *= QUESTION_BOOST;
+      if (reads && tool.reads) score *= QUESTION_BOOST;
       insertRanked(top, { tool, score, named: tool.namespace.some((word) => named.has(word)) }, limit);
     }
     return top.map(({ tool, score }) => ({ name: tool.name, score }));
@@ -237,8 +236,11 @@ export class ToolRanker {
    * The query cut into slots — synonym phrases (longest first), single words, then the shapes — and
    * the query with the shapes' values taken out.
    */
-  private slots(query: string): { slots: QuerySlot[]; rest: string } {
-    const { shapes, rest } = readShapes(query, QUESTION.test(query));
+  private slots(query: string): { slots: QuerySlot[]; rest: string; reads: boolean } {
+    const question = QUESTION.test(query);
+    const { shapes, rest } = readShapes(query, question);
+    const states = statesDescribed(rest);
+    const reads = question || states.size > 0;
     const words = plainWords(rest);
     const stems = words.map(stem);
     const slots: QuerySlot[] = [];
@@ -252,8 +254,8 @@ export class ToolRanker {
       let taken = 0;
       for (let size = Math.min(this.longestKey, words.length - i); size > 0 && taken === 0; size--) {
         const synonyms = this.synonyms.get(stems.slice(i, i + size).join(" "));
-        if (!synonyms || (size === 1 && isStopWord(words[i]!))) continue;
-        slots.push({ words: ownWords(words.slice(i, i + size)), synonyms });
+        if (!synonyms || (size === 1 && (isStopWord(words[i]!) || states.has(words[i]!)))) continue;
+        slots.push({ words: ownWords(words.slice(i, i + size)), synonyms: reads ? asRead(synonyms) : synonyms });
         taken = size;
       }
       if (taken === 0) {
@@ -275,7 +277,7 @@ export class ToolRanker {
       const alternatives = shape.alternatives.filter((words) => !words.every((word) => said.has(word)));
       if (alternatives.length > 0) slots.push({ words: [], synonyms: alternatives, weight: shape.weight });
     }
-    return { slots, rest };
+    return { slots, rest, reads };
   }
 }
 
@@ -288,6 +290,51 @@ function ownWords(phrase: readonly string[]): string[] {
   const pairs = phrase.length === 2 ? stopWordPairs(phrase) : [];
   if (pairs.length > 0) return pairs;
   return phrase.filter((word) => !isStopWord(word)).map(stem);
+}
+
+/**
+ * Words of a state that, before a plural noun, say which things to list (`open PRs`, `pending
+ * tickets`, `unread emails`, `new messages`), where some of them would otherwise be verbs (`open` a
+ * ticket) or a changing tool's words.
+ */
+const STATES = new Set(
+  (
+    "open opened pending closed unread failed failing overdue active inactive unresolved resolved " +
+    "outstanding unpaid paid unanswered unassigned assigned new recent archived expired draft scheduled"
+  ).split(" "),
+);
+
+/**
+ * The state words of `text` that describe the plural noun after them (with at most one word
+ * between: `pending support tickets`): a query naming things by their state asks to list them.
+ */
+function statesDescribed(text: string): Set<string> {
+  const tokens = text.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  const described = new Set<string>();
+  tokens.forEach((token, i) => {
+    const state = token.toLowerCase();
+    if (!STATES.has(state)) return;
+    if (tokens.slice(i + 1, i + 3).some(isPluralNoun)) described.add(state);
+  });
+  return described;
+}
+
+/** `tickets`, `PRs`; not `status`, `class`, or a stop word such as `this` or `has`. */
+function isPluralNoun(token: string): boolean {
+  if (/^[A-Z]{2,}s$/.test(token)) return true;
+  const word = token.toLowerCase();
+  return word.length > 3 && /[^su]s$/.test(word) && !isStopWord(word);
+}
+
+/** Words of tools that change things, which a reading query's synonyms leave out (`text` → `sms`, not `send sms`). */
+const WRITE_VERBS = new Set(["send", "post", "create", "update", "add", "set"].map(stem));
+
+/**
+ * Synonyms as a reading query means them: an alternative that begins with a changing verb (`send
+ * sms` for `text`) without it — "what texts came in" asks for messages, not to send one.
+ */
+function asRead(synonyms: readonly (readonly string[])[]): (readonly string[])[] {
+  return synonyms.map((words) => (words.length > 1 && WRITE_VERBS.has(words[0]!) ? words.slice(1) : words));
 }
 
 /**
