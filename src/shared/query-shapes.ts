@@ -62,8 +62,26 @@ const RULES: readonly ShapeRule[] = [
   { kind: "number-ref", pattern: /(?:^|[\s(])#\d+\b/, means: ["issue", "ticket", "pull request"] },
   // `ABC-123`, `PROJ-7`: an issue tracker's key
   { kind: "issue-key", pattern: /\b[A-Z][A-Z0-9]{1,9}-\d+\b/, means: ["issue", "ticket"] },
-  { kind: "email", pattern: /\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/, means: ["email", "address", "recipient"] },
+  // an address to write to, or, in a question ("did ann@x.com write back?"), whose mail to look for
+  {
+    kind: "email",
+    pattern: /\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/,
+    means: ["email", "address", "recipient"],
+    asked: ["email", "sender"],
+  },
   { kind: "mention", pattern: /(?:^|\s)@[a-z][\w.-]*\b(?!\.[a-z])/i, means: ["user", "member", "author"] },
+  // `SELECT … FROM …`: a statement to run, its tables and columns values, not words to search with
+  {
+    kind: "sql",
+    pattern: /\bselect\b[^.?!]*?\bfrom\b.*$/i,
+    means: ["sql", "select", "query"],
+  },
+  // `service:billing`, `from:ann is:unread`: a search syntax's field filters, for a tool that searches
+  {
+    kind: "field-filter",
+    pattern: /(?<=(?:^|\s)[a-z_]+):(?!\/\/)[\w"'*.@<>=-]+/i,
+    means: ["search", "query", "filter"],
+  },
   { kind: "url", pattern: /\b(?:https?|s3|gs|ftp):\/\/\S+/i, means: ["url", "link"] },
   {
     kind: "path",
@@ -107,6 +125,37 @@ const RULES: readonly ShapeRule[] = [
     means: ["reaction", "emoji"],
   },
   // p95, p99: a latency percentile
+  // "rows where Status is Open", "newest first", "sorted by date": a filtered or sorted listing
+  {
+    kind: "where",
+    pattern: /\S\s+where\s+[\w.]+\s+(?:is|=|==|!=|>|<|equals|contains)\b|\b(?:newest|oldest|latest|earliest)\s+first\b|\bsort(?:ed)?\s+by\b|\border\s+by\b/i,
+    means: ["filter", "query", "sort"],
+    weight: HINT,
+  },
+  // "30 minutes with Ana next Tuesday": a length of time on a day ahead is a meeting's
+  {
+    kind: "timed-meeting",
+    pattern: new RegExp(
+      `\\b\\d+\\s?(?:-\\s?)?(?:minutes?|mins?|hours?|hrs?|h)\\b.*\\b(?:tomorrow|next\\s+(?:week|${WEEKDAY})|on\\s+${WEEKDAY})\\b`,
+      "i",
+    ),
+    means: ["meeting", "event", "appointment"],
+    consumes: false,
+  },
+  // "my 3pm", "tomorrow's 1:1", "a one-on-one": a meeting named by its time or kind
+  {
+    kind: "meeting",
+    pattern: /\b(?:my|the|our|your|'s)\s+\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|(?:^|\s|'s\s)1:1s?\b|\bone[- ]on[- ]ones?\b/i,
+    means: ["meeting", "event", "appointment"],
+    consumes: false,
+  },
+  // "who changed the doc", "who deleted it", "when was it edited": the history of what was done
+  {
+    kind: "who-did",
+    pattern: /^\s*(?:who|when)\s+(?:(?:was|were|has|had)\s+)?(?:\w+\s+)?(?:changed|edited|modified|updated|deleted|removed|moved|wrote|touched|renamed)\b/i,
+    means: ["history", "revision", "audit", "activity"],
+    weight: HINT,
+  },
   { kind: "percentile", pattern: /\bp(?:50|75|90|95|99|999)\b/i, means: ["metric", "latency"] },
   // "if the error rate goes above 5 %": a condition, which an alert, a rule or a filter watches for
   {
@@ -119,7 +168,7 @@ const RULES: readonly ShapeRule[] = [
   {
     kind: "duration",
     pattern:
-      /\b(?:\d+(?:\.\d+)?\s?(?:h|hrs?|m|mins?|d)|(?:\d+(?:\.\d+)?|an?|one|two|three|four|five|six|ten|fifteen|thirty|ninety)\s(?:hours?|minutes?|days?|weeks?))\b(?!\s+ago)/i,
+      /(?<!\b(?:last|past)\s)\b(?:\d+(?:\.\d+)?\s?(?:h|hrs?|m|mins?|d)|(?:\d+(?:\.\d+)?|an?|one|two|three|four|five|six|ten|fifteen|thirty|ninety)\s(?:hours?|minutes?|days?|weeks?))\b(?!\s+ago)/i,
     means: ["time spent", "duration", "time"],
     weight: HINT,
   },
@@ -138,6 +187,7 @@ const RULES: readonly ShapeRule[] = [
     kind: "past",
     pattern: new RegExp(
       `\\b(?:yesterday|today|this\\s+(?:morning|afternoon|week|month)|last\\s+(?:night|week|month|year|hour|${WEEKDAY})|` +
+        `(?:last|past)\\s+\\d+\\s+(?:minutes?|mins?|hours?|days?|weeks?)|` +
         `\\d+\\s+(?:hours?|days?|weeks?)\\s+ago|since\\s+(?:${WEEKDAY}|${MONTH}|yesterday|\\d)|lately|recently)\\b`,
       "i",
     ),
