@@ -67,7 +67,7 @@ const RULES: readonly ShapeRule[] = [
     kind: "email",
     pattern: /\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/,
     means: ["email", "address", "recipient"],
-    asked: ["email", "sender"],
+    asked: ["email"],
   },
   { kind: "mention", pattern: /(?:^|\s)@[a-z][\w.-]*\b(?!\.[a-z])/i, means: ["user", "member", "author"] },
   // `SELECT … FROM …`: a statement to run, its tables and columns values, not words to search with
