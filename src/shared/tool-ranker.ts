@@ -271,6 +271,7 @@ export class ToolRanker {
     }
     for (const word of [...hyphenatedWords(rest), ...stopWordPairs(words)])
       if (this.postings.has(word)) slots.push({ words: [word], synonyms: [] });
+    withoutSaidSynonyms(slots);
     // A shape adds what the words do not already say: its words the query has are not counted twice.
     const said = new Set(slots.flatMap((slot) => [...slot.words, ...slot.synonyms.flat()]));
     for (const shape of shapes) {
@@ -290,6 +291,18 @@ function ownWords(phrase: readonly string[]): string[] {
   const pairs = phrase.length === 2 ? stopWordPairs(phrase) : [];
   if (pairs.length > 0) return pairs;
   return phrase.filter((word) => !isStopWord(word)).map(stem);
+}
+
+/**
+ * Takes out of each slot the synonyms that another slot's own words say (`SMS texts`: `text` →
+ * `sms` would count the query's `sms` twice, for the tools that send SMS).
+ */
+function withoutSaidSynonyms(slots: QuerySlot[]): void {
+  const own = new Set(slots.flatMap((slot) => slot.words));
+  slots.forEach((slot, index) => {
+    const synonyms = slot.synonyms.filter((words) => !(words.length === 1 && own.has(words[0]!)));
+    if (synonyms.length !== slot.synonyms.length) slots[index] = { ...slot, synonyms };
+  });
 }
 
 /**
