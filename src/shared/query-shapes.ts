@@ -82,7 +82,8 @@ const RULES: readonly ShapeRule[] = [
     pattern: /(?<=(?:^|\s)[a-z_]+):(?!\/\/)[\w"'*.@<>=-]+/i,
     means: ["search", "query", "filter"],
   },
-  { kind: "url", pattern: /\b(?:https?|s3|gs|ftp):\/\/\S+/i, means: ["url", "link"] },
+  // a web address; an `s3://` or `gs://` one names a stored object (read as a path below)
+  { kind: "url", pattern: /\b(?:https?|ftp):\/\/\S+/i, means: ["url", "link"] },
   {
     kind: "path",
     pattern:
@@ -257,7 +258,7 @@ export function readShapes(query: string, question = false): ReadShapes {
   const shapes: QueryShape[] = [];
   let rest = query;
   for (const { kind, pattern, alternatives, asked, weight, everywhere } of COMPILED) {
-    if (!pattern.test(query)) continue;
+    if (!pattern.test(rest)) continue;
     shapes.push({ kind, alternatives: question ? asked : alternatives, weight });
     if (everywhere) rest = rest.replace(everywhere, (value) => " ".repeat(value.length));
   }
