@@ -89,6 +89,18 @@ interface IndexedTool {
   norm: number;
 }
 
+/** Per-search working arrays, indexed by tool. */
+interface Scratch {
+  /** The BM25 of the words being scored. */
+  sums: Float64Array;
+  /** How many of the words being scored each tool has. */
+  hits: Uint16Array;
+  /** The slot's best score so far. */
+  best: Float64Array;
+  /** The tools with a non-zero sum. */
+  touched: number[];
+}
+
 interface Ranked {
   tool: IndexedTool;
   score: number;
@@ -146,7 +158,12 @@ export class ToolRanker {
   search(query: string, limit: number): ToolRank[] {
     const { slots, rest, reads } = this.slots(query);
     const count = this.tools.length;
-    const scratch = { sums: new Float64Array(count), best: new Float64Array(count), touched: [] as number[] };
+    const scratch: Scratch = {
+      sums: new Float64Array(count),
+      hits: new Uint16Array(count),
+      best: new Float64Array(count),
+      touched: [],
+    };
     const total = new Float64Array(count);
     const covered = new Uint16Array(count);
     const matched: number[] = [];
@@ -174,16 +191,16 @@ export class ToolRanker {
   }
 
   /**
-   * Sets each tool's best in `scratch.best` to `weight` × the BM25 of `words` (summed) where that is
-   * more; adds the tools first seen to `inSlot`.
+   * Sets each tool's best in `scratch.best` to `weight` × the BM25 of `words` (summed, × the share
+   * of them the tool has) where that is more; adds the tools first seen to `inSlot`.
    */
   private scoreWords(
     words: readonly string[],
     weight: number,
-    scratch: { sums: Float64Array; best: Float64Array; touched: number[] },
+    scratch: Scratch,
     inSlot: number[],
   ): void {
-    const { sums, best, touched } = scratch;
+    const { sums, hits, best, touched } = scratch;
     for (const word of words) {
       const posting = this.postings.get(word);
       if (!posting) continue;
@@ -194,10 +211,13 @@ export class ToolRanker {
         const frequency = posting.frequencies[i]!;
         if (sums[index] === 0) touched.push(index);
         sums[index]! += (idf * frequency * (K1 + 1)) / (frequency + this.tools[index]!.norm);
+        hits[index]!++;
       }
     }
     for (const index of touched) {
-      const score = weight * sums[index]!;
+      // A phrase matched in part counts in proportion: `post message` is not all there in "Post an event".
+      const score = (weight * sums[index]! * Math.min(hits[index]!, words.length)) / words.length;
+      hits[index] = 0;
       if (best[index] === 0) inSlot.push(index);
       if (score > best[index]!) best[index] = score;
       sums[index] = 0;
