@@ -129,7 +129,8 @@ const RULES: readonly ShapeRule[] = [
   // "rows where Status is Open", "newest first", "sorted by date": a filtered or sorted listing
   {
     kind: "where",
-    pattern: /\S\s+where\s+[\w.]+\s+(?:is|=|==|!=|>|<|equals|contains)\b|\b(?:newest|oldest|latest|earliest)\s+first\b|\bsort(?:ed)?\s+by\b|\border\s+by\b/i,
+    pattern:
+      /\S\s+where\s+[\w.]+\s+(?:is|=|==|!=|>|<|equals|contains)\b|\b(?:newest|oldest|latest|earliest)\s+first\b|\bsort(?:ed)?\s+by\b|\border\s+by\b/i,
     means: ["filter", "query", "sort"],
     weight: HINT,
   },
@@ -146,14 +147,16 @@ const RULES: readonly ShapeRule[] = [
   // "my 3pm", "tomorrow's 1:1", "a one-on-one": a meeting named by its time or kind
   {
     kind: "meeting",
-    pattern: /\b(?:my|the|our|your|'s)\s+\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|(?:^|\s|'s\s)1:1s?\b|\bone[- ]on[- ]ones?\b/i,
+    pattern:
+      /\b(?:my|the|our|your|'s)\s+\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|(?:^|\s|'s\s)1:1s?\b|\bone[- ]on[- ]ones?\b/i,
     means: ["meeting", "event", "appointment"],
     consumes: false,
   },
   // "who changed the doc", "who deleted it", "when was it edited": the history of what was done
   {
     kind: "who-did",
-    pattern: /^\s*(?:who|when)\s+(?:(?:was|were|has|had)\s+)?(?:\w+\s+)?(?:changed|edited|modified|updated|deleted|removed|moved|wrote|touched|renamed)\b/i,
+    pattern:
+      /^\s*(?:who|when)\s+(?:(?:was|were|has|had)\s+)?(?:\w+\s+)?(?:changed|edited|modified|updated|deleted|removed|moved|wrote|touched|renamed)\b/i,
     means: ["history", "revision", "audit", "activity"],
     weight: HINT,
   },

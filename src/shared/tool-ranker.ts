@@ -194,12 +194,7 @@ export class ToolRanker {
    * Sets each tool's best in `scratch.best` to `weight` × the BM25 of `words` (summed, × the share
    * of them the tool has) where that is more; adds the tools first seen to `inSlot`.
    */
-  private scoreWords(
-    words: readonly string[],
-    weight: number,
-    scratch: Scratch,
-    inSlot: number[],
-  ): void {
+  private scoreWords(words: readonly string[], weight: number, scratch: Scratch, inSlot: number[]): void {
     const { sums, hits, best, touched } = scratch;
     for (const word of words) {
       const posting = this.postings.get(word);
@@ -275,7 +270,13 @@ export class ToolRanker {
       for (let size = Math.min(this.longestKey, words.length - i); size > 0 && taken === 0; size--) {
         const synonyms = this.synonyms.get(stems.slice(i, i + size).join(" "));
         if (!synonyms || (size === 1 && (isStopWord(words[i]!) || states.has(words[i]!)))) continue;
-        slots.push({ words: ownWords(words.slice(i, i + size)), synonyms: reads ? asRead(synonyms) : synonyms });
+        // A verb's synonym is a command only where a command's verb stands, first: "email the
+        // report" sends, "filter mail from…" and "what texts came in" name things.
+        const command = !reads && slots.length === 0;
+        slots.push({
+          words: ownWords(words.slice(i, i + size)),
+          synonyms: command ? synonyms : asRead(synonyms),
+        });
         taken = size;
       }
       if (taken === 0) {
@@ -285,7 +286,8 @@ export class ToolRanker {
           skipped.add(split.particle);
         } else if (NEGATIONS.has(words[i]!)) {
           if (i + 1 < words.length && !isStopWord(words[i + 1]!)) skipped.add(i + 1);
-        } else if (!isStopWord(words[i]!)) slots.push({ words: [stems[i]!], synonyms: this.unPrefixed(words[i]!) });
+        } else if (!isStopWord(words[i]!))
+          slots.push({ words: [stems[i]!], synonyms: this.unPrefixed(words[i]!) });
       }
       i += Math.max(taken, 1);
     }
@@ -374,7 +376,19 @@ function asRead(synonyms: readonly (readonly string[])[]): (readonly string[])[]
  * Words that negate the word after them: `not qualified yet` is no `qualified` lead. (`don't send`
  * and the like are synonym keys, read before.)
  */
-const NEGATIONS = new Set(["not", "no", "never", "without", "don", "doesn", "didn", "isn", "aren", "wasn", "weren"]);
+const NEGATIONS = new Set([
+  "not",
+  "no",
+  "never",
+  "without",
+  "don",
+  "doesn",
+  "didn",
+  "isn",
+  "aren",
+  "wasn",
+  "weren",
+]);
 
 /** Particles that may stand apart from their verb: "pass this email along", "hand the ticket over". */
 const SEPARABLE = new Set(["along", "back", "down", "off", "on", "out", "over", "up"]);

@@ -15,7 +15,9 @@ describe("query shapes", () => {
   it("finds addresses, mentions, URLs, paths and phone numbers", () => {
     expect(kinds("forward it to ann.lee+work@example.co.uk")).toEqual(["email"]);
     expect(kinds("ask @dana about it")).toEqual(["mention"]);
-    expect(kinds("download s3://assets/logo.png")).toEqual(["url", "path"]);
+    // An s3:// address names a stored object: a path, not a web link.
+    expect(kinds("download s3://assets/logo.png")).toEqual(["path"]);
+    expect(kinds("open https://example.com/a")).toEqual(["url"]);
     expect(kinds("read src/index.ts")).toEqual(["path"]);
     expect(kinds("text +1 415 555 0100")).toEqual(["phone"]);
   });
@@ -45,6 +47,42 @@ describe("query shapes", () => {
     expect(kinds("why is it slow")).toEqual(["why"]);
     expect(kinds("how many users signed up")).toEqual(["how-much"]);
     expect(kinds("who's on call")).toEqual(["who"]);
+  });
+
+  it("reads quoted text as a value, found before the shapes its words would make", () => {
+    const { shapes, rest } = readShapes("set the topic to 'On call this week: Sam'");
+    expect(shapes.map((shape) => shape.kind)).toEqual(["quoted"]);
+    expect(rest.trim()).toBe("set the topic to");
+    // An apostrophe is no quote.
+    expect(kinds("what's on Dana's calendar")).toEqual([]);
+  });
+
+  it("finds query syntax: SQL, field filters, where and sort clauses", () => {
+    expect(kinds("SELECT id FROM users WHERE age > 3")).toEqual(["sql"]);
+    expect(readShapes("select the newest rows from orders").rest.trim()).toBe("");
+    expect(kinds("errors from service:billing")).toEqual(["field-filter"]);
+    // The field's name stays a word to search with; its value is taken out.
+    expect(readShapes("errors from service:billing").rest.trim()).toBe("errors from service");
+    expect(kinds("rows where Status is Open")).toEqual(["where"]);
+    expect(kinds("the tickets, newest first")).toEqual(["where"]);
+    // A time or a URL is no field filter.
+    expect(kinds("at 10:30")).not.toContain("field-filter");
+    expect(kinds("open https://example.com")).toEqual(["url"]);
+  });
+
+  it("finds meetings named by their time or kind, and by a length on a day ahead", () => {
+    expect(kinds("push my 3pm to Thursday")).toContain("meeting");
+    expect(kinds("call off tomorrow's 1:1")).toContain("meeting");
+    expect(kinds("30 minutes with Ana next Tuesday")).toContain("timed-meeting");
+    // A length alone, or one in the past, is no meeting.
+    expect(kinds("mute it for 30 minutes")).not.toContain("timed-meeting");
+    expect(kinds("at 3pm")).not.toContain("meeting");
+  });
+
+  it("reads 'who changed' as a question about history, and 'the last 15 minutes' as the past", () => {
+    expect(kinds("who changed the pricing doc")).toContain("who-did");
+    expect(kinds("who was the document last edited by")).not.toContain("who-did");
+    expect(kinds("errors in the last 15 minutes")).toEqual(["past"]);
   });
 
   it("reads a date in a question as what is asked about, and blanks out consumed values", () => {
