@@ -134,6 +134,22 @@ const RULES: readonly ShapeRule[] = [
     means: ["filter", "query", "sort"],
     weight: HINT,
   },
+  // "move my 3pm to 4:30", "move the review to Friday": moving a thing to a time reschedules it
+  {
+    kind: "to-time",
+    pattern: new RegExp(
+      `\\bmov(?:e|ed|ing)\\b.*\\bto\\s+(?:tomorrow|next\\s+(?:week|${WEEKDAY})|${WEEKDAY}|\\d{1,2}(?::\\d{2})?\\s?(?:am|pm)|\\d{1,2}:\\d{2})\\b`,
+      "i",
+    ),
+    means: ["update time", "reschedule"],
+    consumes: false,
+  },
+  // `orders.customer_id`: a table's column
+  {
+    kind: "column",
+    pattern: /\b[a-z][a-z0-9]*\.[a-z][a-z0-9]*_[a-z0-9_]+\b/i,
+    means: ["column", "table", "field"],
+  },
   // "30 minutes with Ana next Tuesday": a length of time on a day ahead is a meeting's
   {
     kind: "timed-meeting",
@@ -180,7 +196,7 @@ const RULES: readonly ShapeRule[] = [
     kind: "future",
     pattern: new RegExp(
       `\\b(?:tomorrow|tonight|next\\s+(?:week|month|year|${WEEKDAY})|later\\s+today|(?:on|by|until|for|to)\\s+${WEEKDAY}|` +
-        `(?:at|by)\\s+(?:[01]?\\d|2[0-3])(?::\\d{2})?(?!\\s?%)\\s?(?:am|pm)?|\\d{1,2}(?::\\d{2})?\\s?(?:am|pm)|(?:on|by)\\s+${MONTH}\\s+\\d{1,2})\\b`,
+        `(?:at|by)\\s+(?:[01]?\\d|2[0-3])(?::\\d{2})?(?!\\s?%)\\s?(?:am|pm)?|to\\s+(?:[01]?\\d|2[0-3]):\\d{2}|\\d{1,2}(?::\\d{2})?\\s?(?:am|pm)|(?:on|by)\\s+${MONTH}\\s+\\d{1,2})\\b`,
       "i",
     ),
     means: ["schedule", "later", "date"],

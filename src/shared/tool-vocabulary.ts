@@ -219,6 +219,8 @@ export const ONE_WAY: Readonly<Record<string, readonly string[]>> = {
   graph: ["metric", "dashboard"],
   chart: ["metric", "dashboard"],
   outage: ["incident"],
+  "speed up": ["index", "optimize", "cache"],
+  faster: ["index", "optimize", "cache"],
   "is down": ["outage", "incident"],
   "are down": ["outage", "incident"],
   "went down": ["outage", "incident"],

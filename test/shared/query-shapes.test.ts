@@ -30,7 +30,7 @@ describe("query shapes", () => {
   });
 
   it("finds dates ahead and behind, durations and ages", () => {
-    expect(kinds("move it to next Tuesday at 3pm")).toEqual(["future"]);
+    expect(kinds("move it to next Tuesday at 3pm")).toEqual(["to-time", "future"]);
     expect(kinds("what was said yesterday")).toEqual(["past"]);
     expect(kinds("log 2h on it")).toEqual(["duration"]);
     expect(kinds("log two hours on it")).toEqual(["duration"]);
@@ -77,6 +77,15 @@ describe("query shapes", () => {
     // A length alone, or one in the past, is no meeting.
     expect(kinds("mute it for 30 minutes")).not.toContain("timed-meeting");
     expect(kinds("at 3pm")).not.toContain("meeting");
+  });
+
+  it("reads moving a thing to a time as rescheduling it, and a table.column_name as a column", () => {
+    expect(kinds("move my 3pm dentist appointment to 4:30")).toContain("to-time");
+    expect(kinds("move the review to Friday")).toContain("to-time");
+    // Moved to a place or a status, it is no rescheduling.
+    expect(kinds("move the file to the Archive folder")).toEqual([]);
+    expect(kinds("add an index on orders.customer_id")).toEqual(["column"]);
+    expect(kinds("mail it to ann@example.com")).not.toContain("column");
   });
 
   it("reads 'who changed' as a question about history, and 'the last 15 minutes' as the past", () => {
