@@ -84,6 +84,13 @@ const RULES: readonly ShapeRule[] = [
   },
   // a web address; an `s3://` or `gs://` one names a stored object (read as a path below)
   { kind: "url", pattern: /\b(?:https?|ftp):\/\/\S+/i, means: ["url", "link"] },
+  // `from stripe.com`: a web domain is a sender's or a site's, a value: it names no service
+  {
+    kind: "domain",
+    pattern:
+      /\b[a-z0-9][\w-]*(?:\.[\w-]+)*\.(?:com|org|net|io|dev|co|ai|app|edu|gov)(?:\.[a-z]{2})?\b(?!\.\w)/i,
+    means: [],
+  },
   {
     kind: "path",
     pattern:

@@ -18,6 +18,10 @@ describe("query shapes", () => {
     // An s3:// address names a stored object: a path, not a web link.
     expect(kinds("download s3://assets/logo.png")).toEqual(["path"]);
     expect(kinds("open https://example.com/a")).toEqual(["url"]);
+    // A bare domain is a value too: `stripe.com` names no service to search in.
+    expect(readShapes("label mail that comes from stripe.com").rest.trim()).toBe(
+      "label mail that comes from",
+    );
     expect(kinds("read src/index.ts")).toEqual(["path"]);
     expect(kinds("text +1 415 555 0100")).toEqual(["phone"]);
   });
