@@ -79,8 +79,11 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
   const question = QUESTION.test(query);
   const { shapes, rest } = readShapes(query, question);
   const states = statesDescribed(rest);
-  const reads = question || states.size > 0;
   const words = plainWords(rest);
+  // Things named by their state first ("open PRs by Dana") are to be listed; after a verb ("close
+  // all open tickets", "add new users") the state only says which.
+  const firstWord = words.find((word) => !isStopWord(word));
+  const reads = question || (firstWord !== undefined && states.has(firstWord));
   const stems = words.map(stem);
   const slots: QuerySlot[] = [];
   /** Words already read with an earlier one (a particle), or negated (`not qualified`). */

@@ -16,6 +16,9 @@ describe("readQuery", () => {
     expect(readQuery("open PRs by dana", reader).reads).toBe(true);
     expect(readQuery("pending support tickets", reader).reads).toBe(true);
     expect(readQuery("open a ticket for Acme", reader).reads).toBe(false);
+    // After a verb, the state only says which: "add new users" adds.
+    expect(readQuery("add new users to the team", reader).reads).toBe(false);
+    expect(readQuery("close all open tickets", reader).reads).toBe(false);
     // A state word before a stop word or a singular is no listing.
     expect(readQuery("new story in the backlog", reader).reads).toBe(false);
   });
