@@ -73,7 +73,10 @@ const RULES: readonly ShapeRule[] = [
   // `SELECT … FROM …`: a statement to run, its tables and columns values, not words to search with
   {
     kind: "sql",
-    pattern: /\bselect\b[^.?!]*?\bfrom\b.*$/i,
+    // SQL's keywords in capitals, or a lower-case `select … from <table>` whose table ends the
+    // query or starts a clause — not English: "select a template from the gallery"
+    pattern:
+      /\bSELECT\b[^.?!]*?\bFROM\b.*$|\b[Ss]elect\b[^.?!]*?\b(?:from|FROM)\s+[A-Za-z_][\w.]*\s*(?:$|;|(?:where|order|group|limit|join|WHERE|ORDER|GROUP|LIMIT|JOIN)\b.*$)/,
     means: ["sql", "select", "query"],
   },
   // `service:billing`, `from:ann is:unread`: a search syntax's field filters, for a tool that searches

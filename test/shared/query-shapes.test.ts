@@ -64,6 +64,9 @@ describe("query shapes", () => {
   it("finds query syntax: SQL, field filters, where and sort clauses", () => {
     expect(kinds("SELECT id FROM users WHERE age > 3")).toEqual(["sql"]);
     expect(readShapes("select the newest rows from orders").rest.trim()).toBe("");
+    // English "select … from" is no SQL.
+    expect(kinds("select a template from the gallery")).toEqual([]);
+    expect(kinds("Select the plan from the pricing page")).toEqual([]);
     expect(kinds("errors from service:billing")).toEqual(["field-filter"]);
     // The field's name stays a word to search with; its value is taken out.
     expect(readShapes("errors from service:billing").rest.trim()).toBe("errors from service");
