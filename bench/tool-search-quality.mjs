@@ -11,6 +11,8 @@
 //                ranker changes and never tuned on: --misses does not list its misses
 //      third     THIRD_QUERIES (bench/lib/third-queries.mjs, 138), written from the catalog alone,
 //                without reading the ranker or the other sets; tuned on since the third round (--misses third)
+//      fourth    bench/lib/fourth-queries.mjs when present, written apart from the third round's
+//                tuning: the unseen figure after it; --misses never lists it
 //      second    SECOND_QUERIES (bench/lib/second-catalog.mjs, 40) over a different 40-tool catalog
 //                (a shop, Kubernetes, HR, bookkeeping), written before the third round's changes: a
 //                check that the ranking generalizes beyond the catalog it is tuned on
@@ -34,6 +36,21 @@ import { HELD_OUT_QUERIES } from "./lib/held-out-queries.mjs";
 import { THIRD_QUERIES } from "./lib/third-queries.mjs";
 import { SECOND_QUERIES, secondCatalog } from "./lib/second-catalog.mjs";
 import { QUERIES, thousandTools, toolCatalog } from "./lib/tool-catalog.mjs";
+
+/**
+ * The fourth set (bench/lib/fourth-queries.mjs, written apart from the third round's tuning), when
+ * the checkout has it: its first exported array of { query, tool }. Its misses are never listed.
+ */
+async function fourthQueries() {
+  try {
+    const module = await import("./lib/fourth-queries.mjs");
+    return Object.values(module).find(Array.isArray);
+  } catch (error) {
+    if (error?.code === "ERR_MODULE_NOT_FOUND") return undefined;
+    throw error;
+  }
+}
+const FOURTH_QUERIES = await fourthQueries();
 
 const catalog = toolCatalog();
 
@@ -111,6 +128,7 @@ for (const [name, ranker] of [["client", clientRanker], ["bm25", bm25Ranker]])
     blind: quality(ranker(catalog), BLIND_QUERIES),
     third: quality(ranker(catalog), THIRD_QUERIES),
     second: quality(ranker(secondCatalog()), SECOND_QUERIES),
+    ...(FOURTH_QUERIES ? { fourth: quality(ranker(catalog), FOURTH_QUERIES) } : {}),
   };
 const timing = speed([...QUERIES.map(([query]) => query), ...HELD_OUT_QUERIES.map(({ query }) => query)]);
 
@@ -120,7 +138,7 @@ if (process.argv.includes("--json")) {
   console.log(JSON.stringify({ rankings, timing }, null, 2));
 } else {
   console.log("ranking  set        queries   top-1          top-3");
-  for (const [ranking, { tuned, heldOut, fresh, blind, third, second }] of Object.entries(rankings))
+  for (const [ranking, { tuned, heldOut, fresh, blind, third, second, fourth }] of Object.entries(rankings))
     for (const [name, set] of [
       ["tuned", tuned],
       ["held-out", heldOut],
@@ -133,6 +151,7 @@ if (process.argv.includes("--json")) {
       ["  synonym", third.synonym],
       ["second", second],
       ["  synonym", second.synonym],
+      ...(fourth ? [["fourth", fourth], ["  synonym", fourth.synonym]] : []),
     ])
       console.log(
         `${ranking.padEnd(8)} ${name.padEnd(10)} ${String(set.queries).padStart(7)}   ${`${set.top1} (${percent(set.top1, set.queries)})`.padEnd(13)}  ${set.top3} (${percent(set.top3, set.queries)})`,
