@@ -49,15 +49,51 @@ const MONTH =
  * a value (a phrase of several words is one alternative, matched as a whole).
  */
 const RULES: readonly ShapeRule[] = [
+  // "…to 'On call this week'", “Q3 plans”: quoted text is a value to write or look for, not words
+  // that say which tool is meant
+  {
+    kind: "quoted",
+    pattern: /(?:^|[\s(:=])(?:'[^'\n]+'|"[^"\n]+"|‘[^’\n]+’|“[^”\n]+”)(?=$|[\s,.;:!?)])/,
+    means: [],
+  },
   // `#general`, `#eng-alerts` (a chat channel), not `#42` (a number)
   { kind: "channel", pattern: /(?:^|[\s(])#[a-z][\w-]*/i, means: ["channel"] },
   // `#42`, `PR #311`: an issue, pull request or ticket number
   { kind: "number-ref", pattern: /(?:^|[\s(])#\d+\b/, means: ["issue", "ticket", "pull request"] },
   // `ABC-123`, `PROJ-7`: an issue tracker's key
   { kind: "issue-key", pattern: /\b[A-Z][A-Z0-9]{1,9}-\d+\b/, means: ["issue", "ticket"] },
-  { kind: "email", pattern: /\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/, means: ["email", "address", "recipient"] },
+  // an address to write to, or, in a question ("did ann@x.com write back?"), whose mail to look for
+  {
+    kind: "email",
+    pattern: /\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/,
+    means: ["email", "address", "recipient"],
+    asked: ["email"],
+  },
   { kind: "mention", pattern: /(?:^|\s)@[a-z][\w.-]*\b(?!\.[a-z])/i, means: ["user", "member", "author"] },
-  { kind: "url", pattern: /\b(?:https?|s3|gs|ftp):\/\/\S+/i, means: ["url", "link"] },
+  // `SELECT … FROM …`: a statement to run, its tables and columns values, not words to search with
+  {
+    kind: "sql",
+    // SQL's keywords in capitals, or a lower-case `select … from <table>` whose table ends the
+    // query or starts a clause — not English: "select a template from the gallery"
+    pattern:
+      /\bSELECT\b[^.?!]*?\bFROM\b.*$|\b[Ss]elect\b[^.?!]*?\b(?:from|FROM)\s+[A-Za-z_][\w.]*\s*(?:$|;|(?:where|order|group|limit|join|WHERE|ORDER|GROUP|LIMIT|JOIN)\b.*$)/,
+    means: ["sql", "select", "query"],
+  },
+  // `service:billing`, `from:ann is:unread`: a search syntax's field filters, for a tool that searches
+  {
+    kind: "field-filter",
+    pattern: /(?<=(?:^|\s)[a-z_]+):(?!\/\/)[\w"'*.@<>=-]+/i,
+    means: ["search", "query", "filter"],
+  },
+  // a web address; an `s3://` or `gs://` one names a stored object (read as a path below)
+  { kind: "url", pattern: /\b(?:https?|ftp):\/\/\S+/i, means: ["url", "link"] },
+  // `from stripe.com`: a web domain is a sender's or a site's, a value: it names no service
+  {
+    kind: "domain",
+    pattern:
+      /\b[a-z0-9][\w-]*(?:\.[\w-]+)*\.(?:com|org|net|io|dev|co|ai|app|edu|gov)(?:\.[a-z]{2})?\b(?!\.\w)/i,
+    means: [],
+  },
   {
     kind: "path",
     pattern:
@@ -100,6 +136,56 @@ const RULES: readonly ShapeRule[] = [
     means: ["reaction", "emoji"],
   },
   // p95, p99: a latency percentile
+  // "rows where Status is Open", "newest first", "sorted by date": a filtered or sorted listing
+  {
+    kind: "where",
+    pattern:
+      /\S\s+where\s+[\w.]+\s+(?:is|=|==|!=|>|<|equals|contains)\b|\b(?:newest|oldest|latest|earliest)\s+first\b|\bsort(?:ed)?\s+by\b|\border\s+by\b/i,
+    means: ["filter", "query", "sort"],
+    weight: HINT,
+  },
+  // "move my 3pm to 4:30", "move the review to Friday": moving a thing to a time reschedules it
+  {
+    kind: "to-time",
+    pattern: new RegExp(
+      `\\bmov(?:e|ed|ing)\\b.*\\bto\\s+(?:tomorrow|next\\s+(?:week|${WEEKDAY})|${WEEKDAY}|\\d{1,2}(?::\\d{2})?\\s?(?:am|pm)|\\d{1,2}:\\d{2})\\b`,
+      "i",
+    ),
+    means: ["update time", "reschedule"],
+    consumes: false,
+  },
+  // `orders.customer_id`: a table's column
+  {
+    kind: "column",
+    pattern: /\b[a-z][a-z0-9]*\.[a-z][a-z0-9]*_[a-z0-9_]+\b/i,
+    means: ["column", "table", "field"],
+  },
+  // "30 minutes with Ana next Tuesday": a length of time on a day ahead is a meeting's
+  {
+    kind: "timed-meeting",
+    pattern: new RegExp(
+      `\\b\\d+\\s?(?:-\\s?)?(?:minutes?|mins?|hours?|hrs?|h)\\b.*\\b(?:tomorrow|next\\s+(?:week|${WEEKDAY})|on\\s+${WEEKDAY})\\b`,
+      "i",
+    ),
+    means: ["meeting", "event", "appointment"],
+    consumes: false,
+  },
+  // "my 3pm", "tomorrow's 1:1", "a one-on-one": a meeting named by its time or kind
+  {
+    kind: "meeting",
+    pattern:
+      /\b(?:my|the|our|your|'s)\s+\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|(?:^|\s|'s\s)1:1s?\b|\bone[- ]on[- ]ones?\b/i,
+    means: ["meeting", "event", "appointment"],
+    consumes: false,
+  },
+  // "who changed the doc", "who deleted it", "when was it edited": the history of what was done
+  {
+    kind: "who-did",
+    pattern:
+      /^\s*(?:who|when)\s+(?:(?:was|were|has|had)\s+)?(?:\w+\s+)?(?:changed|edited|modified|updated|deleted|removed|moved|wrote|touched|renamed)\b/i,
+    means: ["history", "revision", "audit", "activity"],
+    weight: HINT,
+  },
   { kind: "percentile", pattern: /\bp(?:50|75|90|95|99|999)\b/i, means: ["metric", "latency"] },
   // "if the error rate goes above 5 %": a condition, which an alert, a rule or a filter watches for
   {
@@ -112,7 +198,7 @@ const RULES: readonly ShapeRule[] = [
   {
     kind: "duration",
     pattern:
-      /\b(?:\d+(?:\.\d+)?\s?(?:h|hrs?|m|mins?|d)|(?:\d+(?:\.\d+)?|an?|one|two|three|four|five|six|ten|fifteen|thirty|ninety)\s(?:hours?|minutes?|days?|weeks?))\b(?!\s+ago)/i,
+      /(?<!\b(?:last|past)\s)\b(?:\d+(?:\.\d+)?\s?(?:h|hrs?|m|mins?|d)|(?:\d+(?:\.\d+)?|an?|one|two|three|four|five|six|ten|fifteen|thirty|ninety)\s(?:hours?|minutes?|days?|weeks?))\b(?!\s+ago)/i,
     means: ["time spent", "duration", "time"],
     weight: HINT,
   },
@@ -120,7 +206,7 @@ const RULES: readonly ShapeRule[] = [
     kind: "future",
     pattern: new RegExp(
       `\\b(?:tomorrow|tonight|next\\s+(?:week|month|year|${WEEKDAY})|later\\s+today|(?:on|by|until|for|to)\\s+${WEEKDAY}|` +
-        `(?:at|by)\\s+(?:[01]?\\d|2[0-3])(?::\\d{2})?(?!\\s?%)\\s?(?:am|pm)?|\\d{1,2}(?::\\d{2})?\\s?(?:am|pm)|(?:on|by)\\s+${MONTH}\\s+\\d{1,2})\\b`,
+        `(?:at|by)\\s+(?:[01]?\\d|2[0-3])(?::\\d{2})?(?!\\s?%)\\s?(?:am|pm)?|to\\s+(?:[01]?\\d|2[0-3]):\\d{2}|\\d{1,2}(?::\\d{2})?\\s?(?:am|pm)|(?:on|by)\\s+${MONTH}\\s+\\d{1,2})\\b`,
       "i",
     ),
     means: ["schedule", "later", "date"],
@@ -131,6 +217,7 @@ const RULES: readonly ShapeRule[] = [
     kind: "past",
     pattern: new RegExp(
       `\\b(?:yesterday|today|this\\s+(?:morning|afternoon|week|month)|last\\s+(?:night|week|month|year|hour|${WEEKDAY})|` +
+        `(?:last|past)\\s+\\d+\\s+(?:minutes?|mins?|hours?|days?|weeks?)|` +
         `\\d+\\s+(?:hours?|days?|weeks?)\\s+ago|since\\s+(?:${WEEKDAY}|${MONTH}|yesterday|\\d)|lately|recently)\\b`,
       "i",
     ),
@@ -200,7 +287,7 @@ export function readShapes(query: string, question = false): ReadShapes {
   const shapes: QueryShape[] = [];
   let rest = query;
   for (const { kind, pattern, alternatives, asked, weight, everywhere } of COMPILED) {
-    if (!pattern.test(query)) continue;
+    if (!pattern.test(rest)) continue;
     shapes.push({ kind, alternatives: question ? asked : alternatives, weight });
     if (everywhere) rest = rest.replace(everywhere, (value) => " ".repeat(value.length));
   }

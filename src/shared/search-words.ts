@@ -20,12 +20,22 @@ const STOP_WORDS = new Set(
   ).split(" "),
 );
 
+/**
+ * Nouns in `-ing` kept whole: their verb means another thing (a call's `recording` is not to
+ * `record` time, a `setting` not to `set`, an `evening` not `even`).
+ */
+const ING_NOUNS = new Set(["recording", "setting", "evening", "heading", "ceiling", "wedding", "offering"]);
+
 /** Consonants kept doubled when a suffix is stripped (`billing` → `bill`, `passed` → `pass`). */
 const KEEP_DOUBLED = new Set(["l", "s", "z"]);
 
-/** Lowercase words of `text`, stop words included, split at non-alphanumerics and camelCase. */
+/**
+ * Lowercase words of `text`, stop words included, split at non-alphanumerics and camelCase; an
+ * acronym's plural is its singular (`PRs` → `pr`, `IDs` → `id`, `URLs` → `url`).
+ */
 export function plainWords(text: string): string[] {
   return text
+    .replace(/\b([A-Z]{2,})s\b/g, "$1")
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
     .replace(/([A-Z]+)([A-Z][a-z]{2,})/g, "$1 $2")
     .toLowerCase()
@@ -110,7 +120,8 @@ function stripSuffix(word: string): string {
   if (word.endsWith("sses")) return word.slice(0, -2);
   if (/(?:ss|x|z|ch|sh)es$/.test(word)) return word.slice(0, -2);
   if (word.endsWith("s") && !/(?:ss|us|is)$/.test(word)) return word.slice(0, -1);
-  if (word.endsWith("ing") && word.length > 5) return undouble(word.slice(0, -3));
+  if (word.endsWith("ing") && word.length > 5 && /[aeiouy]/.test(word.slice(0, -3)) && !ING_NOUNS.has(word))
+    return undouble(word.slice(0, -3));
   if (word.endsWith("ed") && word.length > 4 && !word.endsWith("eed")) return undouble(word.slice(0, -2));
   return word;
 }

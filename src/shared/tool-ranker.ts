@@ -2,14 +2,15 @@
  * The ranking behind client-side `search_tools`: BM25 over each tool's name (split into words and
  * weighted), description and input-schema text, on whole stemmed words, with a synonym map for the
  * words models search with, and tools of a service the query names (a name prefix such as
- * `github_`, an MCP server's `mcp__<server>__`) ranked before the others. Written here rather than
+ * `github_`, an MCP server's `mcp__<server>__`) ranked before the others; the query is read into
+ * slots by query-slots.ts. Written here rather than
  * taken from a library: bench/tool-search-libraries.mjs measured MiniSearch and wink's BM25 against
  * it (bench/README.md, "Tool search"), and the root entry stays free of another dependency.
  * @module
  */
-import { readShapes } from "./query-shapes";
-import { hyphenatedWords, isStopWord, plainWords, searchWords, stem, stopWordPairs } from "./search-words";
-import { longestKey, type SynonymTable, synonymTable, type ToolSearchSynonyms } from "./tool-synonyms";
+import { type QueryReader, type QuerySlot, readQuery } from "./query-slots";
+import { plainWords, searchWords, stem } from "./search-words";
+import { longestKey, synonymTable, type ToolSearchSynonyms } from "./tool-synonyms";
 
 /** What a tool contributes to the index. */
 export interface RankedTool {
@@ -45,13 +46,7 @@ const VERBS = new Set(
     .map(stem),
 );
 
-/**
- * A query that asks rather than tells (`what's on my calendar`, `did the build pass?`, `any emails
- * from…`): it wants a tool that reads — lists, gets, searches — more than one that changes things.
- */
-const QUESTION =
-  /^\s*(?:what|which|who|whose|where|when|how|why|is|are|am|was|were|did|do|does|has|have|any)\b|\?\s*$/i;
-/** How much more a reading tool scores for a question. */
+/** How much more a reading tool scores for a question (or a listing: see query-slots.ts). */
 const QUESTION_BOOST = 1.3;
 /**
  * How much a tool's share of the query's slots counts: its score × (slots matched / slots) ^ this,
@@ -68,14 +63,6 @@ const READ_VERBS = new Set(
     .map(stem),
 );
 
-/** One part of a query: its own words, and the words of each synonym it stands for. */
-interface QuerySlot {
-  words: readonly string[];
-  synonyms: readonly (readonly string[])[];
-  /** How much a synonym's match counts. @default SYNONYM_WEIGHT */
-  weight?: number;
-}
-
 interface IndexedTool {
   name: string;
   /** Its service words (see {@link namespaceOf}). */
@@ -89,6 +76,18 @@ interface IndexedTool {
   norm: number;
 }
 
+/** Per-search working arrays, indexed by tool. */
+interface Scratch {
+  /** The BM25 of the words being scored. */
+  sums: Float64Array;
+  /** How many of the words being scored each tool has. */
+  hits: Uint16Array;
+  /** The slot's best score so far. */
+  best: Float64Array;
+  /** The tools with a non-zero sum. */
+  touched: number[];
+}
+
 interface Ranked {
   tool: IndexedTool;
   score: number;
@@ -100,12 +99,16 @@ export class ToolRanker {
   private readonly tools: IndexedTool[] = [];
   /** word → the tools that have it (indexes) and its weighted frequency in each */
   private readonly postings = new Map<string, { tools: number[]; frequencies: number[] }>();
-  private readonly synonyms: SynonymTable;
-  private readonly longestKey: number;
+  /** What reading a query needs: the synonyms, and whether a word is indexed. */
+  private readonly reader: QueryReader;
 
   constructor(tools: readonly RankedTool[], synonyms?: ToolSearchSynonyms) {
-    this.synonyms = synonymTable(synonyms);
-    this.longestKey = longestKey(this.synonyms);
+    const table = synonymTable(synonyms);
+    this.reader = {
+      synonyms: table,
+      longestKey: longestKey(table),
+      indexed: (word) => this.postings.has(word),
+    };
     const namespaces = sharedPrefixes(tools);
     let total = 0;
     tools.forEach((tool, index) => {
@@ -144,9 +147,14 @@ export class ToolRanker {
    * service the query names come before all others.
    */
   search(query: string, limit: number): ToolRank[] {
-    const slots = this.slots(query);
+    const { slots, rest, reads } = readQuery(query, this.reader);
     const count = this.tools.length;
-    const scratch = { sums: new Float64Array(count), best: new Float64Array(count), touched: [] as number[] };
+    const scratch: Scratch = {
+      sums: new Float64Array(count),
+      hits: new Uint16Array(count),
+      best: new Float64Array(count),
+      touched: [],
+    };
     const total = new Float64Array(count);
     const covered = new Uint16Array(count);
     const matched: number[] = [];
@@ -162,29 +170,23 @@ export class ToolRanker {
         scratch.best[index] = 0;
       }
     }
-    const named = namedWords(query, slots);
-    const question = QUESTION.test(query);
+    const named = namedWords(rest, slots);
     const top: Ranked[] = [];
     for (const index of matched) {
       const tool = this.tools[index]!;
       let score = total[index]! * (covered[index]! / slots.length) ** COORDINATION;
-      if (question && tool.reads) score *= QUESTION_BOOST;
+      if (reads && tool.reads) score *= QUESTION_BOOST;
       insertRanked(top, { tool, score, named: tool.namespace.some((word) => named.has(word)) }, limit);
     }
     return top.map(({ tool, score }) => ({ name: tool.name, score }));
   }
 
   /**
-   * Sets each tool's best in `scratch.best` to `weight` × the BM25 of `words` (summed) where that is
-   * more; adds the tools first seen to `inSlot`.
+   * Sets each tool's best in `scratch.best` to `weight` × the BM25 of `words` (summed, × the share
+   * of them the tool has) where that is more; adds the tools first seen to `inSlot`.
    */
-  private scoreWords(
-    words: readonly string[],
-    weight: number,
-    scratch: { sums: Float64Array; best: Float64Array; touched: number[] },
-    inSlot: number[],
-  ): void {
-    const { sums, best, touched } = scratch;
+  private scoreWords(words: readonly string[], weight: number, scratch: Scratch, inSlot: number[]): void {
+    const { sums, hits, best, touched } = scratch;
     for (const word of words) {
       const posting = this.postings.get(word);
       if (!posting) continue;
@@ -195,82 +197,20 @@ export class ToolRanker {
         const frequency = posting.frequencies[i]!;
         if (sums[index] === 0) touched.push(index);
         sums[index]! += (idf * frequency * (K1 + 1)) / (frequency + this.tools[index]!.norm);
+        hits[index]!++;
       }
     }
     for (const index of touched) {
-      const score = weight * sums[index]!;
+      // A phrase matched in part counts in proportion: `post message` is not all there in "Post an event".
+      const score = (weight * sums[index]! * Math.min(hits[index]!, words.length)) / words.length;
+      hits[index] = 0;
       if (best[index] === 0) inSlot.push(index);
       if (score > best[index]!) best[index] = score;
       sums[index] = 0;
     }
     touched.length = 0;
   }
-
-  /**
-   * A verb at `at` whose particle comes a few words later ("pass this email along" → `pass along`),
-   * when the two make a synonym key: its synonyms and where the particle is.
-   */
-  private splitPhrase(
-    stems: readonly string[],
-    at: number,
-  ): { synonyms: readonly (readonly string[])[]; particle: number } | undefined {
-    const last = Math.min(stems.length - 1, at + MAX_APART + 1);
-    for (let particle = at + 2; particle <= last; particle++) {
-      if (!SEPARABLE.has(stems[particle]!)) continue;
-      const synonyms = this.synonyms.get(`${stems[at]} ${stems[particle]}`);
-      if (synonyms) return { synonyms, particle };
-    }
-    return undefined;
-  }
-
-  /** The query cut into slots: synonym phrases (longest first), then single words. */
-  private slots(query: string): QuerySlot[] {
-    const { shapes, rest } = readShapes(query, QUESTION.test(query));
-    const words = plainWords(rest);
-    const stems = words.map(stem);
-    const slots: QuerySlot[] = [];
-    const apart = new Set<number>();
-    for (let i = 0; i < words.length; ) {
-      if (apart.has(i)) {
-        i++;
-        continue;
-      }
-      let taken = 0;
-      for (let size = Math.min(this.longestKey, words.length - i); size > 0 && taken === 0; size--) {
-        const synonyms = this.synonyms.get(stems.slice(i, i + size).join(" "));
-        if (!synonyms || (size === 1 && isStopWord(words[i]!))) continue;
-        const own = words
-          .slice(i, i + size)
-          .filter((word) => !isStopWord(word))
-          .map(stem);
-        slots.push({ words: own, synonyms });
-        taken = size;
-      }
-      if (taken === 0) {
-        const split = this.splitPhrase(stems, i);
-        if (split) {
-          slots.push({ words: [stems[i]!], synonyms: split.synonyms });
-          apart.add(split.particle);
-        } else if (!isStopWord(words[i]!)) slots.push({ words: [stems[i]!], synonyms: [] });
-      }
-      i += Math.max(taken, 1);
-    }
-    for (const word of [...hyphenatedWords(rest), ...stopWordPairs(words)])
-      if (this.postings.has(word)) slots.push({ words: [word], synonyms: [] });
-    // A shape adds what the words do not already say: its words the query has are not counted twice.
-    const said = new Set(slots.flatMap((slot) => [...slot.words, ...slot.synonyms.flat()]));
-    for (const shape of shapes) {
-      const alternatives = shape.alternatives.filter((words) => !words.every((word) => said.has(word)));
-      if (alternatives.length > 0) slots.push({ words: [], synonyms: alternatives, weight: shape.weight });
-    }
-    return slots;
-  }
 }
-
-/** Particles that may stand apart from their verb: "pass this email along", "hand the ticket over". */
-const SEPARABLE = new Set(["along", "back", "down", "off", "on", "out", "over", "up"]);
-/** How many words may stand between a verb and its particle. */
-const MAX_APART = 3;
 
 /** Puts `entry` in its place in `top` (best first), which keeps at most `limit` entries. */
 function insertRanked(top: Ranked[], entry: Ranked, limit: number): void {
@@ -291,11 +231,12 @@ function byRank(a: Ranked, b: Ranked): number {
 
 /**
  * The words a query could name a service with: its words as written (unstemmed, camelCase kept
- * whole: `driver` does not name `drive`), and its one-word synonyms (stemmed).
+ * whole: `driver` does not name `drive`) outside the values its shapes took out (the `github` of
+ * `noreply@github.com` names no service), and its one-word synonyms (stemmed).
  */
-function namedWords(query: string, slots: readonly QuerySlot[]): Set<string> {
+function namedWords(rest: string, slots: readonly QuerySlot[]): Set<string> {
   const named = new Set<string>();
-  for (const word of query.toLowerCase().split(/[^a-z0-9]+/)) if (word) named.add(word);
+  for (const word of rest.toLowerCase().split(/[^a-z0-9]+/)) if (word) named.add(word);
   for (const slot of slots)
     for (const synonym of slot.synonyms) if (synonym.length === 1) named.add(synonym[0]!);
   return named;

@@ -10,8 +10,8 @@
 /** Words that stand for each other, each matching the others. Two-word members are listed in {@link TWO_WORD}. */
 export const GROUPS: readonly string[] = [
   // reading and finding
-  "search find locate lookup look for look up grep seek",
-  "get read fetch retrieve view show display",
+  "search find locate lookup look for look up grep seek dig up hunt for track down",
+  "get read fetch retrieve view show display grab",
   // changing and removing
   "update change edit modify alter adjust",
   "delete remove trash erase discard throw away purge wipe destroy",
@@ -43,10 +43,20 @@ export const GROUPS: readonly string[] = [
   "upload store",
   "link url",
   "member user people person teammate colleague",
+  "host server machine",
+  "target goal objective",
+  "image picture photo screenshot",
 ];
 
 /** The two-word members of {@link GROUPS}. */
-export const TWO_WORD: ReadonlySet<string> = new Set(["look for", "look up", "throw away"]);
+export const TWO_WORD: ReadonlySet<string> = new Set([
+  "look for",
+  "look up",
+  "throw away",
+  "dig up",
+  "hunt for",
+  "track down",
+]);
 
 /** A word or phrase a model uses (key), the tool words it stands for (values, the best one counts). */
 export const ONE_WAY: Readonly<Record<string, readonly string[]>> = {
@@ -65,6 +75,7 @@ export const ONE_WAY: Readonly<Record<string, readonly string[]>> = {
   generate: ["create"],
   register: ["create"],
   book: ["create", "reserve"],
+  compose: ["draft", "write", "create"],
   // kinds of meeting: what a calendar's events are called
   standup: ["meeting", "event"],
   retro: ["meeting", "event"],
@@ -78,6 +89,8 @@ export const ONE_WAY: Readonly<Record<string, readonly string[]>> = {
   check: ["get", "status"],
   // removing and finishing
   "get rid of": ["delete", "remove"],
+  bin: ["delete", "trash"],
+  ban: ["suspend", "disable", "block"],
   "clean up": ["delete", "archive"],
   drop: ["delete", "remove"],
   scrap: ["delete", "cancel"],
@@ -107,13 +120,24 @@ export const ONE_WAY: Readonly<Record<string, readonly string[]>> = {
   broadcast: ["post message", "send message"],
   ping: ["post message", "send message", "remind", "notify"],
   nudge: ["remind", "notify"],
+  "ping me": ["remind", "notify"],
+  "alert me": ["notify", "remind"],
+  feedback: ["comment", "review"],
+  leave: ["add", "post"],
   text: ["send sms"],
   email: ["send email"],
   mail: ["send email", "email"],
   "pass along": ["forward"],
+  route: ["forward", "redirect"],
+  redirect: ["forward"],
+  "let know": ["send message", "post message", "notify"],
   "pass on": ["forward"],
   say: ["message"],
   said: ["message", "history"],
+  "catch up": ["history", "recent", "summary"],
+  "came in": ["received", "incoming"],
+  "come in": ["received", "incoming"],
+  got: ["received"],
   wrote: ["message"],
   mention: ["message"],
   discuss: ["message"],
@@ -153,6 +177,8 @@ export const ONE_WAY: Readonly<Record<string, readonly string[]>> = {
   editor: ["share", "access"],
   collaborator: ["share", "access"],
   invite: ["share", "invitation"],
+  attend: ["respond", "accept", "invitation"],
+  rsvp: ["respond", "invitation"],
   // money
   "money back": ["refund"],
   reimburse: ["refund"],
@@ -171,6 +197,7 @@ export const ONE_WAY: Readonly<Record<string, readonly string[]>> = {
   // sales and support
   prospect: ["lead"],
   deal: ["opportunity"],
+  opp: ["opportunity"],
   pipeline: ["opportunity", "ci", "workflow"],
   company: ["account"],
   complaint: ["ticket"],
@@ -192,14 +219,31 @@ export const ONE_WAY: Readonly<Record<string, readonly string[]>> = {
   graph: ["metric", "dashboard"],
   chart: ["metric", "dashboard"],
   outage: ["incident"],
+  "speed up": ["index", "optimize", "cache"],
+  faster: ["index", "optimize", "cache"],
+  "is down": ["outage", "incident"],
+  "are down": ["outage", "incident"],
+  "went down": ["outage", "incident"],
+  "wake up": ["page", "on call", "alert"],
+  ack: ["acknowledge"],
+  uptime: ["availability"],
+  vm: ["host", "server", "machine"],
   automatically: ["rule", "filter", "policy"],
   automatic: ["rule", "filter", "policy"],
+  auto: ["rule", "filter", "policy"],
   // sizes and amounts
   big: ["size"],
   large: ["size"],
   disk: ["size"],
   // everyday words and abbreviations for tool words
   copy: ["fork"],
+  duplicate: ["copy", "clone"],
+  clone: ["copy", "fork"],
+  relocate: ["move"],
+  put: ["upload", "store", "add"],
+  "drop into": ["upload", "put"],
+  "drop in": ["upload", "put"],
+  "fold into": ["merge", "combine"],
   temporary: ["time limited", "expire"],
   bullet: ["list"],
   // software delivery

@@ -15,7 +15,13 @@ describe("query shapes", () => {
   it("finds addresses, mentions, URLs, paths and phone numbers", () => {
     expect(kinds("forward it to ann.lee+work@example.co.uk")).toEqual(["email"]);
     expect(kinds("ask @dana about it")).toEqual(["mention"]);
-    expect(kinds("download s3://assets/logo.png")).toEqual(["url", "path"]);
+    // An s3:// address names a stored object: a path, not a web link.
+    expect(kinds("download s3://assets/logo.png")).toEqual(["path"]);
+    expect(kinds("open https://example.com/a")).toEqual(["url"]);
+    // A bare domain is a value too: `stripe.com` names no service to search in.
+    expect(readShapes("label mail that comes from stripe.com").rest.trim()).toBe(
+      "label mail that comes from",
+    );
     expect(kinds("read src/index.ts")).toEqual(["path"]);
     expect(kinds("text +1 415 555 0100")).toEqual(["phone"]);
   });
@@ -28,7 +34,7 @@ describe("query shapes", () => {
   });
 
   it("finds dates ahead and behind, durations and ages", () => {
-    expect(kinds("move it to next Tuesday at 3pm")).toEqual(["future"]);
+    expect(kinds("move it to next Tuesday at 3pm")).toEqual(["to-time", "future"]);
     expect(kinds("what was said yesterday")).toEqual(["past"]);
     expect(kinds("log 2h on it")).toEqual(["duration"]);
     expect(kinds("log two hours on it")).toEqual(["duration"]);
@@ -45,6 +51,54 @@ describe("query shapes", () => {
     expect(kinds("why is it slow")).toEqual(["why"]);
     expect(kinds("how many users signed up")).toEqual(["how-much"]);
     expect(kinds("who's on call")).toEqual(["who"]);
+  });
+
+  it("reads quoted text as a value, found before the shapes its words would make", () => {
+    const { shapes, rest } = readShapes("set the topic to 'On call this week: Sam'");
+    expect(shapes.map((shape) => shape.kind)).toEqual(["quoted"]);
+    expect(rest.trim()).toBe("set the topic to");
+    // An apostrophe is no quote.
+    expect(kinds("what's on Dana's calendar")).toEqual([]);
+  });
+
+  it("finds query syntax: SQL, field filters, where and sort clauses", () => {
+    expect(kinds("SELECT id FROM users WHERE age > 3")).toEqual(["sql"]);
+    expect(readShapes("select the newest rows from orders").rest.trim()).toBe("");
+    // English "select … from" is no SQL.
+    expect(kinds("select a template from the gallery")).toEqual([]);
+    expect(kinds("Select the plan from the pricing page")).toEqual([]);
+    expect(kinds("errors from service:billing")).toEqual(["field-filter"]);
+    // The field's name stays a word to search with; its value is taken out.
+    expect(readShapes("errors from service:billing").rest.trim()).toBe("errors from service");
+    expect(kinds("rows where Status is Open")).toEqual(["where"]);
+    expect(kinds("the tickets, newest first")).toEqual(["where"]);
+    // A time or a URL is no field filter.
+    expect(kinds("at 10:30")).not.toContain("field-filter");
+    expect(kinds("open https://example.com")).toEqual(["url"]);
+  });
+
+  it("finds meetings named by their time or kind, and by a length on a day ahead", () => {
+    expect(kinds("push my 3pm to Thursday")).toContain("meeting");
+    expect(kinds("call off tomorrow's 1:1")).toContain("meeting");
+    expect(kinds("30 minutes with Ana next Tuesday")).toContain("timed-meeting");
+    // A length alone, or one in the past, is no meeting.
+    expect(kinds("mute it for 30 minutes")).not.toContain("timed-meeting");
+    expect(kinds("at 3pm")).not.toContain("meeting");
+  });
+
+  it("reads moving a thing to a time as rescheduling it, and a table.column_name as a column", () => {
+    expect(kinds("move my 3pm dentist appointment to 4:30")).toContain("to-time");
+    expect(kinds("move the review to Friday")).toContain("to-time");
+    // Moved to a place or a status, it is no rescheduling.
+    expect(kinds("move the file to the Archive folder")).toEqual([]);
+    expect(kinds("add an index on orders.customer_id")).toEqual(["column"]);
+    expect(kinds("mail it to ann@example.com")).not.toContain("column");
+  });
+
+  it("reads 'who changed' as a question about history, and 'the last 15 minutes' as the past", () => {
+    expect(kinds("who changed the pricing doc")).toContain("who-did");
+    expect(kinds("who was the document last edited by")).not.toContain("who-did");
+    expect(kinds("errors in the last 15 minutes")).toEqual(["past"]);
   });
 
   it("reads a date in a question as what is asked about, and blanks out consumed values", () => {

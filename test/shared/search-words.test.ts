@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { hyphenatedWords, plainWords, searchWords, stem, stopWordPairs } from "../../src/shared/search-words";
 
+const same2 = (a: string, b: string) => expect(stem(a)).toBe(stem(b));
+
 describe("search words", () => {
-  it("splits at non-alphanumerics, camelCase and snake_case, and drops one-letter bits", () => {
+  it("splits at non-alphanumerics, camelCase and snake_case, drops one-letter bits, and reads an acronym's plural as its singular", () => {
     expect(plainWords("createIssue for GitHub_repo: what's PRs")).toEqual([
       "create",
       "issue",
@@ -11,14 +13,15 @@ describe("search words", () => {
       "hub",
       "repo",
       "what",
-      "prs",
+      "pr",
     ]);
+    expect(plainWords("URLs of the APIs, not SMS")).toEqual(["url", "of", "the", "api", "not", "sms"]);
   });
 
   it("leaves out stop words and question words, and stems the rest", () => {
     expect(searchWords("What are the labels of my mailbox?")).toEqual(["label", "mailbox"]);
     expect(searchWords("Which channels did Priya post to")).toEqual(["channel", "priya", "post"]);
-    expect(plainWords("HTTPServer IDs")).toEqual(["http", "server", "ids"]);
+    expect(plainWords("HTTPServer IDs")).toEqual(["http", "server", "id"]);
   });
 
   it("brings the forms of a word to one stem", () => {
@@ -37,6 +40,16 @@ describe("search words", () => {
     expect(stem("sms")).toBe("sms");
     expect(stem("v2")).toBe("v2");
     expect(stem("s3")).toBe("s3");
+  });
+
+  it("takes -ing only off a stem with a vowel, and keeps nouns in -ing whose verb means another thing", () => {
+    expect(stem("string")).toBe("string");
+    expect(stem("spring")).toBe("spring");
+    same2("recording", "recordings");
+    same2("setting", "settings");
+    expect(stem("recording")).not.toBe(stem("record"));
+    expect(stem("settings")).not.toBe(stem("set"));
+    expect(stem("evening")).not.toBe(stem("even"));
   });
 
   it("keeps hyphenated words and stop-word pairs that stop words would break", () => {

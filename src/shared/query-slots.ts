@@ -1,0 +1,222 @@
+/**
+ * A tool-search query read into slots — the parts a tool is scored on, each with its own words and
+ * the synonyms it stands for: synonym phrases (longest first, and verbs with a particle a few words
+ * on), single words, hyphenated words and particle pairs, then the entity shapes of
+ * query-shapes.ts. Reading also says what the query means beyond its words: whether it asks to read
+ * (a question, or things named by their state: `open PRs`), which words it negates (`not
+ * qualified`), and where a verb's synonym is a command (first) or names things (elsewhere).
+ * @module
+ */
+import { readShapes } from "./query-shapes";
+import { hyphenatedWords, isStopWord, plainWords, stem, stopWordPairs } from "./search-words";
+import type { SynonymTable } from "./tool-synonyms";
+
+/**
+ * A query that asks rather than tells (`what's on my calendar`, `did the build pass?`, `any emails
+ * from…`): it wants a tool that reads — lists, gets, searches — more than one that changes things.
+ */
+const QUESTION =
+  /^\s*(?:what|which|who|whose|where|when|how|why|is|are|am|was|were|did|do|does|has|have|any)\b|\?\s*$/i;
+
+/** One part of a query: its own words, and the words of each synonym it stands for. */
+export interface QuerySlot {
+  words: readonly string[];
+  synonyms: readonly (readonly string[])[];
+  /** How much a synonym's match counts. @default the ranker's synonym weight */
+  weight?: number;
+}
+
+/** What reading a query needs from the ranker. */
+export interface QueryReader {
+  synonyms: SynonymTable;
+  /** The longest synonym key, in words. */
+  longestKey: number;
+  /** Whether tools' texts have `word` (stemmed). */
+  indexed(word: string): boolean;
+}
+
+/** A query read: its slots, its text with the shapes' values taken out, and whether it asks to read. */
+export interface ReadQuery {
+  slots: QuerySlot[];
+  rest: string;
+  /** A question, or things named by their state: it wants a tool that reads. */
+  reads: boolean;
+}
+
+/**
+ * A verb at `at` whose particle comes a few words later ("pass this email along" → `pass along`),
+ * when the two make a synonym key: its synonyms and where the particle is.
+ */
+function splitPhrase(
+  stems: readonly string[],
+  at: number,
+  synonyms: SynonymTable,
+): { synonyms: readonly (readonly string[])[]; particle: number } | undefined {
+  const last = Math.min(stems.length - 1, at + MAX_APART + 1);
+  for (let particle = at + 2; particle <= last; particle++) {
+    if (!SEPARABLE.has(stems[particle]!)) continue;
+    const found = synonyms.get(`${stems[at]} ${stems[particle]}`);
+    if (found) return { synonyms: found, particle };
+  }
+  return undefined;
+}
+
+/**
+ * The word an `un-` word negates, when tools are described with it (`unread` → `read`, `unpaid` →
+ * `paid`): tools that set or filter by a state are described by the state, not its negation.
+ */
+function unPrefixed(word: string, indexed: (word: string) => boolean): string[][] {
+  if (word.length < 6 || !word.startsWith("un")) return [];
+  const base = stem(word.slice(2));
+  return indexed(base) ? [[base]] : [];
+}
+
+/**
+ * The query cut into slots — synonym phrases (longest first), single words, then the shapes — and
+ * the query with the shapes' values taken out.
+ */
+export function readQuery(query: string, reader: QueryReader): ReadQuery {
+  const question = QUESTION.test(query);
+  const { shapes, rest } = readShapes(query, question);
+  const states = statesDescribed(rest);
+  const words = plainWords(rest);
+  // Things named by their state first ("open PRs by Dana") are to be listed; after a verb ("close
+  // all open tickets", "add new users") the state only says which.
+  const firstWord = words.find((word) => !isStopWord(word));
+  const reads = question || (firstWord !== undefined && states.has(firstWord));
+  const stems = words.map(stem);
+  const slots: QuerySlot[] = [];
+  /** Words already read with an earlier one (a particle), or negated (`not qualified`). */
+  const skipped = new Set<number>();
+  for (let i = 0; i < words.length; ) {
+    if (skipped.has(i)) {
+      i++;
+      continue;
+    }
+    let taken = 0;
+    for (let size = Math.min(reader.longestKey, words.length - i); size > 0 && taken === 0; size--) {
+      const synonyms = reader.synonyms.get(stems.slice(i, i + size).join(" "));
+      if (!synonyms || (size === 1 && (isStopWord(words[i]!) || states.has(words[i]!)))) continue;
+      // A verb's synonym is a command only where a command's verb stands, first: "email the
+      // report" sends, "filter mail from…" and "what texts came in" name things.
+      const command = !reads && slots.length === 0;
+      slots.push({
+        words: ownWords(words.slice(i, i + size)),
+        synonyms: command ? synonyms : asRead(synonyms),
+      });
+      taken = size;
+    }
+    if (taken === 0) {
+      const split = splitPhrase(stems, i, reader.synonyms);
+      if (split) {
+        slots.push({ words: [stems[i]!], synonyms: split.synonyms });
+        skipped.add(split.particle);
+      } else if (NEGATIONS.has(words[i]!)) {
+        if (i + 1 < words.length && !isStopWord(words[i + 1]!)) skipped.add(i + 1);
+      } else if (!isStopWord(words[i]!))
+        slots.push({ words: [stems[i]!], synonyms: unPrefixed(words[i]!, reader.indexed) });
+    }
+    i += Math.max(taken, 1);
+  }
+  for (const word of [...hyphenatedWords(rest), ...stopWordPairs(words)])
+    if (reader.indexed(word)) slots.push({ words: [word], synonyms: [] });
+  withoutSaidSynonyms(slots);
+  // A shape adds what the words do not already say: its words the query has are not counted twice.
+  const said = new Set(slots.flatMap((slot) => [...slot.words, ...slot.synonyms.flat()]));
+  for (const shape of shapes) {
+    const alternatives = shape.alternatives.filter((words) => !words.every((word) => said.has(word)));
+    if (alternatives.length > 0) slots.push({ words: [], synonyms: alternatives, weight: shape.weight });
+  }
+  return { slots, rest, reads };
+}
+
+/**
+ * The words a synonym key's own words match with: a phrasal verb as the pair tools' texts index it
+ * (`set up` matches "Set up a webhook", not every `set_…` tool), other phrases by their words but
+ * stop words.
+ */
+function ownWords(phrase: readonly string[]): string[] {
+  const pairs = phrase.length === 2 ? stopWordPairs(phrase) : [];
+  if (pairs.length > 0) return pairs;
+  return phrase.filter((word) => !isStopWord(word)).map(stem);
+}
+
+/**
+ * Takes out of each slot the synonyms that another slot's own words say (`SMS texts`: `text` →
+ * `sms` would count the query's `sms` twice, for the tools that send SMS).
+ */
+function withoutSaidSynonyms(slots: QuerySlot[]): void {
+  const own = new Set(slots.flatMap((slot) => slot.words));
+  slots.forEach((slot, index) => {
+    const synonyms = slot.synonyms.filter((words) => !(words.length === 1 && own.has(words[0]!)));
+    if (synonyms.length !== slot.synonyms.length) slots[index] = { ...slot, synonyms };
+  });
+}
+
+/**
+ * Words of a state that, before a plural noun, say which things to list (`open PRs`, `pending
+ * tickets`, `unread emails`, `new messages`), where some of them would otherwise be verbs (`open` a
+ * ticket) or a changing tool's words.
+ */
+const STATES = new Set(
+  (
+    "open opened pending closed unread failed failing overdue active inactive unresolved resolved " +
+    "outstanding unpaid paid unanswered unassigned assigned new recent archived expired draft scheduled"
+  ).split(" "),
+);
+
+/**
+ * The state words of `text` that describe the plural noun after them (with at most one word
+ * between: `pending support tickets`): a query naming things by their state asks to list them.
+ */
+function statesDescribed(text: string): Set<string> {
+  const tokens = text.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  const described = new Set<string>();
+  tokens.forEach((token, i) => {
+    const state = token.toLowerCase();
+    if (!STATES.has(state)) return;
+    if (tokens.slice(i + 1, i + 3).some(isPluralNoun)) described.add(state);
+  });
+  return described;
+}
+
+/** `tickets`, `PRs`; not `status`, `class`, or a stop word such as `this` or `has`. */
+function isPluralNoun(token: string): boolean {
+  if (/^[A-Z]{2,}s$/.test(token)) return true;
+  const word = token.toLowerCase();
+  return word.length > 3 && /[^su]s$/.test(word) && !isStopWord(word);
+}
+
+/** Words of tools that change things, which a reading query's synonyms leave out (`text` → `sms`, not `send sms`). */
+const WRITE_VERBS = new Set(["send", "post", "create", "update", "add", "set"].map(stem));
+
+/**
+ * Synonyms as a reading query means them: an alternative that begins with a changing verb (`send
+ * sms` for `text`) without it — "what texts came in" asks for messages, not to send one.
+ */
+function asRead(synonyms: readonly (readonly string[])[]): (readonly string[])[] {
+  return synonyms.map((words) => (words.length > 1 && WRITE_VERBS.has(words[0]!) ? words.slice(1) : words));
+}
+
+/**
+ * Words that negate the word after them: `not qualified yet` is no `qualified` lead. (`don't send`
+ * and the like are synonym keys, read before.)
+ */
+const NEGATIONS = new Set([
+  "not",
+  "no",
+  "never",
+  "without",
+  "don",
+  "doesn",
+  "didn",
+  "isn",
+  "aren",
+  "wasn",
+  "weren",
+]);
+
+/** Particles that may stand apart from their verb: "pass this email along", "hand the ticket over". */
+const SEPARABLE = new Set(["along", "back", "down", "off", "on", "out", "over", "up"]);
+/** How many words may stand between a verb and its particle. */
+const MAX_APART = 3;

@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { readQuery } from "../../src/shared/query-slots";
+import { longestKey, synonymTable } from "../../src/shared/tool-synonyms";
+
+const synonyms = synonymTable();
+const reader = {
+  synonyms,
+  longestKey: longestKey(synonyms),
+  indexed: (word: string) => ["read", "set up"].includes(word),
+};
+const words = (query: string) => readQuery(query, reader).slots.map((slot) => slot.words.join(" "));
+
+describe("readQuery", () => {
+  it("reads a question, or things named by their state, as asking to read", () => {
+    expect(readQuery("what's on my calendar", reader).reads).toBe(true);
+    expect(readQuery("open PRs by dana", reader).reads).toBe(true);
+    expect(readQuery("pending support tickets", reader).reads).toBe(true);
+    expect(readQuery("open a ticket for Acme", reader).reads).toBe(false);
+    // After a verb, the state only says which: "add new users" adds.
+    expect(readQuery("add new users to the team", reader).reads).toBe(false);
+    expect(readQuery("close all open tickets", reader).reads).toBe(false);
+    // A state word before a stop word or a singular is no listing.
+    expect(readQuery("new story in the backlog", reader).reads).toBe(false);
+  });
+
+  it("gives the state word no verb synonyms when it describes what to list", () => {
+    const [open] = readQuery("open PRs", reader).slots;
+    expect(open).toEqual({ words: ["open"], synonyms: [] });
+    const [verb] = readQuery("open a ticket", reader).slots;
+    expect(verb!.synonyms).toContainEqual(["creat"]);
+  });
+
+  it("keeps a changing synonym's verb only for the query's first word", () => {
+    const first = readQuery("text Bob the code", reader).slots[0]!;
+    expect(first.synonyms).toContainEqual(["send", "sms"]);
+    const later = readQuery("forward texts to Bob", reader).slots.find((slot) => slot.words[0] === "text")!;
+    expect(later.synonyms).toContainEqual(["sms"]);
+    expect(later.synonyms).not.toContainEqual(["send", "sms"]);
+  });
+
+  it("leaves out the word a negation negates, and reads un- words by an indexed base", () => {
+    expect(words("lead not qualified by sales")).toEqual(["lead", "sal"]);
+    const unread = readQuery("unread mail", reader).slots[0]!;
+    expect(unread).toEqual({ words: ["unread"], synonyms: [["read"]] });
+  });
+
+  it("matches a phrasal verb as its pair, and drops a synonym another slot says", () => {
+    expect(words("set up a calendar")[0]).toBe("set up");
+    const sms = readQuery("SMS texts", reader).slots;
+    expect(sms[1]).toEqual({ words: ["text"], synonyms: [] });
+  });
+});
