@@ -66,7 +66,8 @@ export function redactedQuestion(
 ): McpElicitationRequest {
   const clean: McpElicitationRequest = { ...asked, message: redact(asked.message) };
   if (asked.url !== undefined) clean.url = redact(asked.url);
-  if (asked.requestedSchema !== undefined) clean.requestedSchema = redactStrings(asked.requestedSchema, redact);
+  if (asked.requestedSchema !== undefined)
+    clean.requestedSchema = redactStrings(asked.requestedSchema, redact);
   return clean;
 }
 

@@ -5,13 +5,12 @@
  * by polling the conversation's version.
  * @module
  */
-import type { PendingInput } from "../../messages/pending-inputs";
 import type { ModelMessage } from "../../messages/types";
 import type { ConversationSummary } from "../summary";
 import { api, query } from "./api";
 import { chartsOf } from "./charts";
 import { count, dollars, duration, el } from "./dom";
-import { type PendingCall, pendingPanel } from "./pending-view";
+import { type PendingCall, type PendingQuestion, pendingPanel } from "./pending-view";
 import { timelineElement } from "./timeline-view";
 import { seriesOf, timelineOf } from "./turns";
 
@@ -26,7 +25,7 @@ export interface ConversationWindow {
   summary: ConversationSummary;
   pending: PendingCall[];
   /** The questions MCP servers asked that the pause waits on. */
-  pendingInputs: PendingInput[];
+  pendingInputs: PendingQuestion[];
   children: Record<string, string>;
 }
 

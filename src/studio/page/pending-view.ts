@@ -6,10 +6,11 @@
  * request resumes the conversation with all of it (`POST /api/answers`).
  * @module
  */
-import type { PendingInput } from "../../messages/pending-inputs";
 import { api, query } from "./api";
 import { el } from "./dom";
-import { type QuestionForm, questionForm } from "./question-form";
+import { type PendingQuestion, type QuestionForm, questionForm } from "./question-form";
+
+export type { PendingQuestion };
 
 /** A tool call waiting for a decision, as the API lists it. */
 export interface PendingCall {
@@ -24,7 +25,7 @@ export interface PendingState {
   conversationId: string;
   source: number;
   pending: PendingCall[];
-  pendingInputs: PendingInput[];
+  pendingInputs: PendingQuestion[];
 }
 
 type Decision = { approved: boolean; message?: string };
@@ -106,7 +107,11 @@ function callItem(call: PendingCall, canAct: boolean, decide: (decision: Decisio
   return item;
 }
 
-function questionItem(input: PendingInput, canAct: boolean, answer: (answer: Answer) => void): HTMLElement {
+function questionItem(
+  input: PendingQuestion,
+  canAct: boolean,
+  answer: (answer: Answer) => void,
+): HTMLElement {
   const item = el(
     "div",
     { class: "pending-input", "data-testid": "pending-input", "data-input-id": input.id },

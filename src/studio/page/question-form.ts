@@ -5,9 +5,21 @@
  * server wrote (titles, descriptions, choices) enters the page as text or attribute values.
  * @module
  */
-import type { PendingInput } from "../../messages/pending-inputs";
-import { choicesOf, formFields } from "../input-content";
+import { choicesOf, formFields } from "../form-schema";
 import { el } from "./dom";
+
+/**
+ * A question an MCP server asked, waiting for an answer, as the API lists it (the SDK's
+ * `PendingInput`; the page imports no SDK code).
+ */
+export interface PendingQuestion {
+  id: string;
+  server: string;
+  message: string;
+  mode: "form" | "url";
+  requestedSchema?: unknown;
+  url?: string;
+}
 
 /** A question's form and how to read its answer. */
 export interface QuestionForm {
@@ -22,7 +34,7 @@ type Field = Record<string, unknown>;
 type Reader = () => { value?: unknown; problem?: string };
 
 /** The form of `input`'s requested schema. */
-export function questionForm(input: PendingInput): QuestionForm {
+export function questionForm(input: PendingQuestion): QuestionForm {
   const { fields, required } = formFields(input.requestedSchema);
   const form = el("form", { class: "question-form" });
   form.addEventListener("submit", (event) => event.preventDefault());
