@@ -117,6 +117,9 @@ function questionItem(
     { class: "pending-input", "data-testid": "pending-input", "data-input-id": input.id },
     el("strong", { class: "server", text: input.server }),
     el("span", { class: "muted mode", text: input.mode === "url" ? " asks you to open a page" : " asks" }),
+    input.parent_tool_use_id
+      ? el("span", { class: "muted", text: ` (inside subagent ${input.agent ?? "?"})` })
+      : null,
     el("pre", { class: "text question", text: input.message }),
   );
   let form: QuestionForm | undefined;

@@ -19,6 +19,9 @@ export interface PendingQuestion {
   mode: "form" | "url";
   requestedSchema?: unknown;
   url?: string;
+  /** The subagent whose call asked, when a subagent's own MCP call did. */
+  agent?: string;
+  parent_tool_use_id?: string;
 }
 
 /** A question's form and how to read its answer. */
