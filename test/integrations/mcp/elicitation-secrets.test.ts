@@ -7,6 +7,7 @@
  * question asked again matches the redacted one stored, and the call completes with the server's
  * real answer.
  */
+import { writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -31,7 +32,18 @@ const BEARER = "Bearer qst.tok3n.ZYXWVUTSRQ";
 const BEARER_TOKEN = "qst.tok3n.ZYXWVUTSRQ";
 /** Not credential-shaped: known only as the server's configured environment value. */
 const ENV_SECRET = "plain-env-value-7731-question";
-const SECRETS = [ANTHROPIC_KEY, BEARER_TOKEN, ENV_SECRET];
+/**
+ * Known to the agent (its `secrets` option) and read by the server from a file: history redacts it,
+ * the connection (which knows the server's configuration only) does not.
+ */
+const AGENT_SECRET = "agent-only-value-5150-question";
+
+function secretFile(): string {
+  const path = join(temporaryFolder("elicit-secrets-file-"), "account.txt");
+  writeFileSync(path, AGENT_SECRET);
+  return path;
+}
+const SECRETS = [ANTHROPIC_KEY, BEARER_TOKEN, ENV_SECRET, AGENT_SECRET];
 
 const databases: Database.Database[] = [];
 afterAll(() => {
@@ -40,7 +52,7 @@ afterAll(() => {
 
 // What the model asks the tool for: the server fills the secrets in from its environment.
 const QUESTION = {
-  message: "Rotate $QUESTION_KEY? The server uses $QUESTION_CONTEXT.",
+  message: "Rotate $QUESTION_KEY? The server uses $QUESTION_CONTEXT for $QUESTION_FILE.",
   requestedSchema: {
     type: "object",
     properties: {
@@ -107,7 +119,12 @@ describe.each(backends)("a server's question carrying secrets ($name)", ({ make 
       type: "stdio" as const,
       command: process.execPath,
       args: [SERVER],
-      env: { QUESTION_KEY: ANTHROPIC_KEY, QUESTION_BEARER: BEARER, QUESTION_CONTEXT: ENV_SECRET },
+      env: {
+        QUESTION_KEY: ANTHROPIC_KEY,
+        QUESTION_BEARER: BEARER,
+        QUESTION_CONTEXT: ENV_SECRET,
+        QUESTIONS_FILE: secretFile(),
+      },
     };
     const agentWith = (script: Parameters<typeof createScriptedClient>[0]) => {
       const { history } = backend.open();
@@ -119,6 +136,7 @@ describe.each(backends)("a server's question carrying secrets ($name)", ({ make 
           client: model,
           mcpServers: { questions: server },
           historyStore: history,
+          secrets: [AGENT_SECRET],
         }),
       };
     };
