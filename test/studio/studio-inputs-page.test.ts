@@ -10,7 +10,8 @@
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAgent, createJsonlHistoryStore } from "../../src/index";
+import { z } from "zod";
+import { createAgent, createJsonlHistoryStore, defineSubagent, defineTool } from "../../src/index";
 import type { McpServerConfig } from "../../src/integrations/mcp/config";
 import { type Studio, startStudio } from "../../src/studio/index";
 import { createScriptedClient, type ScriptedStep } from "../../src/testing/scripted-client";
@@ -105,6 +106,8 @@ describe("MCP questions in the studio page", BROWSER_TEST, () => {
       await row.waitFor(WAIT);
       expect(await row.locator(".status").textContent()).toBe("paused");
       expect(await row.locator("[data-testid=waiting]").textContent()).toBe("2 questions");
+      if (process.env.STUDIO_SCREENSHOTS)
+        await list.screenshot({ path: join(process.env.STUDIO_SCREENSHOTS, "list.png") });
       await list.close();
 
       const page = await openConversation(studio, "deploy");
@@ -198,6 +201,89 @@ describe("MCP questions in the studio page", BROWSER_TEST, () => {
       await link.locator("button.decline").click();
       await page.locator("li.turn", { hasText: "ok" }).waitFor(WAIT);
       expect(await page.evaluate("window.__pwned")).toBeUndefined();
+      await page.close();
+    } finally {
+      await studio.close();
+    }
+  });
+
+  it("shows a subagent's call waiting for approval and a question together, and resumes with both at once", async () => {
+    const folder = temporaryFolder("studio-inputs-page-");
+    const runs: string[] = [];
+    const deploy = defineTool({
+      name: "deploy",
+      description: "Deploys",
+      inputSchema: z.object({ target: z.string() }),
+      needsApproval: true,
+      execute: ({ target }) => {
+        runs.push(target);
+        return `deployed to ${target}`;
+      },
+    });
+    const agentFor =
+      (parent: ScriptedStep[], child: ScriptedStep[]) =>
+      ({ conversationId }: { conversationId: string }) =>
+        createAgent({
+          model: "claude-sonnet-4-6",
+          client: createScriptedClient(parent),
+          tools: [
+            defineSubagent({
+              name: "releaser",
+              description: "Releases",
+              readOnly: true,
+              client: createScriptedClient(child),
+              tools: [deploy],
+            }),
+          ],
+          mcpServers: {
+            questions: {
+              type: "stdio",
+              command: process.execPath,
+              args: [QUESTIONS_SERVER],
+              env: { QUESTIONS_READ_ONLY: "1" },
+            },
+          },
+          historyStore: createJsonlHistoryStore({ path: join(folder, `${conversationId}.jsonl`) }),
+        });
+    const first = agentFor(
+      [
+        {
+          content: [
+            { type: "tool_use", id: "toolu_sub", name: "releaser", input: { prompt: "release" } },
+            { type: "tool_use", id: "toolu_form", name: "mcp__questions__ask", input: PROFILE_QUESTION },
+          ],
+        },
+      ],
+      [{ content: [{ type: "tool_use", id: "toolu_deploy", name: "deploy", input: { target: "prod" } }] }],
+    )({ conversationId: "both" });
+    expect((await first.prompt("Release and set up")).subtype).toBe("requires_input");
+    await first.close();
+    const studio = await startStudio({
+      store: folder,
+      createAgent: agentFor([{ content: "Both done." }], [{ content: "Released." }]),
+    });
+    try {
+      const page = await openConversation(studio, "both");
+      await page.locator("[data-testid=pending] .pending-call button.approve").waitFor(WAIT);
+      expect(await page.locator("[data-testid=pending] h2").allTextContents()).toEqual([
+        "Waiting for approval",
+        "Waiting for answers to MCP servers' questions",
+      ]);
+      if (process.env.STUDIO_SCREENSHOTS)
+        await page.screenshot({ path: join(process.env.STUDIO_SCREENSHOTS, "both.png"), fullPage: true });
+      expect(await page.locator(".pending-call").textContent()).toContain(
+        "deploy (inside subagent releaser)",
+      );
+      // The approval alone sends nothing: the question is still open.
+      await page.click("button.approve");
+      expect(await page.locator("[data-testid=notice]").textContent()).toBe("");
+      expect(runs).toEqual([]);
+      const form = page.locator('[data-input-id="toolu_form/input-1"]');
+      await form.locator("input[name=team]").fill("ops");
+      await form.locator("button.accept").click();
+      await page.locator("li.turn", { hasText: "Both done." }).waitFor(WAIT);
+      expect(await page.locator("[data-testid=notice]").textContent()).toBe("Resumed: success");
+      expect(runs).toEqual(["prod"]);
       await page.close();
     } finally {
       await studio.close();

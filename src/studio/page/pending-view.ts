@@ -18,6 +18,9 @@ export interface PendingCall {
   name: string;
   input: unknown;
   message?: string;
+  /** The subagent whose call this is, when a subagent's own call asks. */
+  agent?: string;
+  parent_tool_use_id?: string;
 }
 
 /** What the panel needs of a conversation's window. */
@@ -86,6 +89,9 @@ function callItem(call: PendingCall, canAct: boolean, decide: (decision: Decisio
     "div",
     { class: "pending-call" },
     el("strong", { text: call.name }),
+    call.parent_tool_use_id
+      ? el("span", { class: "muted", text: ` (inside subagent ${call.agent ?? "?"})` })
+      : null,
     el("pre", { text: JSON.stringify(call.input, null, 2) }),
   );
   if (call.message) item.append(el("p", { text: call.message }));
