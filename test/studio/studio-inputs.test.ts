@@ -371,3 +371,54 @@ describe("a subagent's approval and a server's question waiting together (SQLite
     }
   });
 });
+
+describe("a server that asks again once answered (JSONL)", () => {
+  it("resumes requires_input and lists the next question, which the next answer completes", async () => {
+    const place = kinds[0]!.make();
+    const server = { type: "stdio" as const, command: process.execPath, args: [SERVER] };
+    const agentFor =
+      (script: ScriptedStep[]) =>
+      ({ conversationId }: { conversationId: string }) =>
+        createAgent({
+          model: "claude-sonnet-4-6",
+          client: createScriptedClient(script),
+          mcpServers: { questions: server },
+          historyStore: place.open(conversationId),
+        });
+    const first = agentFor([
+      { content: [{ type: "tool_use", id: "toolu_s", name: "mcp__questions__signup", input: {} }] },
+    ])({ conversationId: "signup" });
+    expect((await first.prompt("Sign me up")).subtype).toBe("requires_input");
+    await first.close();
+    const studio = await startStudio({
+      store: place.location,
+      createAgent: agentFor([{ content: "Signed up." }]),
+    });
+    try {
+      const api = client(studio.url);
+      const path = "/api/answers?source=0&id=signup";
+      const name = await api.post(path, {
+        inputs: { "toolu_s/input-1": { action: "accept", content: { name: "Grace" } } },
+      });
+      expect(name).toEqual({ status: 200, body: { subtype: "requires_input" } });
+      const window = await api.get("/api/conversation?source=0&id=signup");
+      expect(window.body.pendingInputs).toEqual([
+        expect.objectContaining({ id: "toolu_s/input-2", message: "Which plan for Grace?" }),
+      ]);
+      // The plan is a choice: another value is refused before anything runs.
+      const wrong = await api.post(path, {
+        inputs: { "toolu_s/input-2": { action: "accept", content: { plan: "gold" } } },
+      });
+      expect(wrong.status).toBe(400);
+      const plan = await api.post(path, {
+        inputs: { "toolu_s/input-2": { action: "accept", content: { plan: "pro" } } },
+      });
+      expect(plan).toEqual({ status: 200, body: { subtype: "success" } });
+      const history = await studioHistory(place, "signup");
+      expectWellFormed(history);
+      expect(JSON.stringify(history)).toContain("signed up Grace on pro");
+    } finally {
+      await studio.close();
+    }
+  });
+});
