@@ -26,7 +26,8 @@ Options:
   --open               open the page in the default browser
   -h, --help           show this help
 
-The page reads only. To approve, deny or fork from it, start it from code with createAgent:
+The page reads only. To approve, deny, answer MCP questions or fork from it, start it from code
+with createAgent:
   startStudio({ store, createAgent }) from "agent-lattice/studio".
 `;
 

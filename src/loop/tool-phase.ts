@@ -93,7 +93,7 @@ export class ToolPhase<T> {
       return runGatedBatch(calls, gated, toolConcurrency, { history, resumed }).then((batch) =>
         batch.kind === "paused"
           ? { blocks: [], paused: { pending: batch.pending } }
-          : batchResults(calls, batch.outcomes, withOutputSchema),
+          : batchResults(calls, batch.outcomes, withOutputSchema, decisions),
       );
     }
     const outcomes = await runToolBatch(calls, runtime, toolConcurrency, takenOver(streamed, calls));
@@ -283,13 +283,14 @@ function batchResults<T>(
   calls: readonly ToolUseBlock[],
   outcomes: BatchCallOutcome[],
   withOutputSchema: boolean,
+  decisions?: ReadonlyMap<string, ApprovalDecision>,
 ): ToolResults<T> {
   const blocks: ToolResultBlock[] = new Array(outcomes.length);
   let ender: ToolCallOutcome | undefined;
   let durations: Record<string, number> | undefined;
   for (let index = 0; index < outcomes.length; index++) {
     const outcome = outcomes[index]!;
-    if (outcome.kind !== "result") return { blocks: [], paused: childPause(calls, outcomes) };
+    if (outcome.kind !== "result") return { blocks: [], paused: childPause(calls, outcomes, decisions) };
     blocks[index] = outcome.block;
     if (outcome.durationMs !== undefined) (durations ??= {})[outcome.block.tool_use_id] = outcome.durationMs;
     if (outcome.endTurn && !ender) ender = outcome;

@@ -98,6 +98,12 @@ export type ApprovalMarker = UserModelMessage & {
   /** The questions MCP servers asked during the batch's calls, waiting for answers (`requires_input`). */
   pending_inputs?: PendingInput[];
   /**
+   * Decisions a person gave, when the batch was resumed before, for calls of the batch that had
+   * not started when it paused again (a call before them was suspended: a subagent's child paused,
+   * or an MCP server asked a question): applied when the batch is resumed, not asked again.
+   */
+  carried_decisions?: ApprovalDecisions;
+  /**
    * A digest of the paused calls as recorded (ids, names, inputs; {@link callsDigest}): resuming
    * refuses calls whose stored `tool_use` was edited since, so what ran is what was shown. Absent
    * in markers recorded before 0.21.
@@ -113,6 +119,8 @@ export interface ChildPauseState {
   suspended?: SuspendedSubagentCall[];
   /** The questions waiting for an answer. */
   inputs?: PendingInput[];
+  /** Decisions given for calls of the batch that had not started when it paused again. */
+  decided?: ApprovalDecisions;
 }
 
 /** Whether `message` is the marker of a pause. */
@@ -136,6 +144,7 @@ export function approvalMarker(pending: PendingApproval[], child: ChildPauseStat
   if (child.settled?.length) marker.settled_results = child.settled;
   if (child.endTurn?.length) marker.settled_end_turn = child.endTurn;
   if (child.suspended?.length) marker.suspended_calls = child.suspended;
+  if (child.decided && Object.keys(child.decided).length > 0) marker.carried_decisions = child.decided;
   return marker;
 }
 
@@ -175,6 +184,10 @@ function fitsCalls(marker: ApprovalMarker, ids: ReadonlySet<string>): boolean {
   const asked = new Set((marker.suspended_calls ?? []).flatMap((suspended) => suspended.input_ids ?? []));
   if (!(marker.pending_inputs ?? []).every((input) => asked.has(input.id))) return false;
   for (const result of marker.settled_results ?? []) if (!ids.has(result.tool_use_id)) return false;
+  const carried = marker.carried_decisions;
+  if (carried !== undefined && (typeof carried !== "object" || carried === null || Array.isArray(carried)))
+    return false;
+  if (!Object.keys(carried ?? {}).every((id) => ids.has(id))) return false;
   return marker.pending_approvals.every(
     (pending) => ids.has(pending.tool_use_id) || inChildren.has(pending.tool_use_id),
   );

@@ -1,12 +1,21 @@
 /**
- * What the studio may do when given `createAgent`: decide pending approvals (resuming the
- * conversation through `agent.prompt({ approvals })`) and fork a conversation at a message. Both
+ * What the studio may do when given `createAgent`: decide pending approvals and answer MCP
+ * servers' pending questions (resuming the conversation through `agent.prompt({ approvals,
+ * inputs })`, both in one resume when both wait) and fork a conversation at a message. Both
  * run one at a time per conversation in this process — a second tab's click waits for the first
  * and then finds nothing left to decide — and the agent's conversation guard and the store's
  * versioned writes refuse a run of another process.
  * @module
  */
-import { type Agent, type ApprovalDecisions, isWellFormedHistory, type ModelMessage } from "../index";
+import {
+  type Agent,
+  type ApprovalDecisions,
+  type ApprovalInput,
+  type InputAnswers,
+  isWellFormedHistory,
+  type ModelMessage,
+} from "../index";
+import { answerProblem } from "./input-content";
 import type { StudioSource } from "./source";
 
 /** Builds the agent of a conversation (the option of `startStudio`). */
@@ -28,6 +37,39 @@ export class StudioRequestError extends Error {
   }
 }
 
+/**
+ * The resume `decisions` and `inputs` make of the pause `agent` holds now: 409 when one of them is
+ * not pending (any more) or nothing is given, 400 when something pending is left out or an
+ * answer does not fit its question.
+ */
+async function checkedResume(
+  agent: Agent,
+  decisions: ApprovalDecisions,
+  inputs: InputAnswers,
+): Promise<ApprovalInput> {
+  const [calls, questions] = await Promise.all([agent.getPendingApprovals(), agent.getPendingInputs()]);
+  const callIds = new Set(calls.map((call) => call.tool_use_id));
+  const byId = new Map(questions.map((question) => [question.id, question]));
+  const decided = Object.keys(decisions);
+  const answered = Object.keys(inputs);
+  if (
+    decided.length + answered.length === 0 ||
+    !decided.every((id) => callIds.has(id)) ||
+    !answered.every((id) => byId.has(id))
+  )
+    throw new StudioConflictError("These calls or questions are not waiting for an answer (any more).");
+  if (decided.length !== callIds.size || answered.length !== byId.size)
+    throw new StudioRequestError(
+      "Decide every pending call and answer every pending question of the pause at once.",
+    );
+  for (const [id, answer] of Object.entries(inputs)) {
+    const problem = answerProblem(byId.get(id)!, answer);
+    if (problem) throw new StudioRequestError(problem);
+  }
+  if (answered.length === 0) return { approvals: decisions };
+  return decided.length === 0 ? { inputs } : { approvals: decisions, inputs };
+}
+
 /** The acting side of a studio. */
 export class StudioActions {
   private readonly chains = new Map<string, Promise<unknown>>();
@@ -35,22 +77,27 @@ export class StudioActions {
 
   constructor(private readonly createAgent: StudioAgentFactory) {}
 
-  /**
-   * Resumes a paused conversation with `decisions` (one for every pending call), once: every
-   * decided call must still be pending when this request's turn comes, or nothing runs (409).
-   */
+  /** Resumes a paused conversation with `decisions` alone (see {@link StudioActions.answer}). */
   decide(conversationId: string, decisions: ApprovalDecisions): Promise<{ subtype: string }> {
+    return this.answer(conversationId, { decisions, inputs: {} });
+  }
+
+  /**
+   * Resumes a paused conversation with `decisions` (one for every pending call) and `inputs` (one
+   * answer for every pending question, its content checked against the question's schema), in one
+   * `prompt({ approvals, inputs })`, once: every decided call and answered question must still be
+   * pending when this request's turn comes, or nothing runs (409).
+   */
+  answer(
+    conversationId: string,
+    { decisions, inputs }: { decisions: ApprovalDecisions; inputs: InputAnswers },
+  ): Promise<{ subtype: string }> {
     return this.serialized(conversationId, async () => {
       const agent = await this.createAgent({ conversationId });
       this.resuming.add(conversationId);
       try {
-        const pending = new Set((await agent.getPendingApprovals()).map((call) => call.tool_use_id));
-        const ids = Object.keys(decisions);
-        if (ids.length === 0 || !ids.every((id) => pending.has(id)))
-          throw new StudioConflictError("These calls are not waiting for a decision (any more).");
-        if (ids.length !== pending.size)
-          throw new StudioRequestError("Decide every pending call of the pause at once.");
-        const result = await agent.prompt({ approvals: decisions });
+        const resume = await checkedResume(agent, decisions, inputs);
+        const result = await agent.prompt(resume);
         return { subtype: result.subtype };
       } finally {
         this.resuming.delete(conversationId);

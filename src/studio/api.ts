@@ -3,7 +3,8 @@
  * - `GET  /api/info` — the sources and whether the studio may act;
  * - `GET  /api/conversations?offset&limit&text&model&status` — a page of the list;
  * - `GET  /api/conversation?source&id&from&limit` — a window of one conversation's messages (the
- *   newest without `from`), its summary, pending approvals and known subagent children;
+ *   newest without `from`), its summary, pending approvals (`pending`), MCP servers' pending
+ *   questions (`pendingInputs`) and known subagent children;
  * - `GET  /api/summary?source&id` — the summary of the whole conversation (a long one is read whole
  *   here, once per version, not for the window);
  * - `GET  /api/version?source&id` — what the page polls to see new turns (and a run's start and
@@ -11,8 +12,9 @@
  * - `GET  /api/running?c=<source>/<id>&c=…` — for the rows a list shows (at most
  *   {@link MAX_RUNNING_CHECKS}), what holds each now (`"run claim"`, `"studio"`, `"isRunning"`) or
  *   `null`: what the list polls to show runs start and end;
- * - `POST /api/approvals?source&id` `{ decisions }` and `POST /api/fork?source&id` `{ at, newId? }`
- *   — only with `createAgent`.
+ * - `POST /api/approvals?source&id` `{ decisions }`, `POST /api/answers?source&id`
+ *   `{ decisions?, inputs? }` (a pause's calls and questions, resumed together) and
+ *   `POST /api/fork?source&id` `{ at, newId? }` — only with `createAgent`.
  *
  * Every answer leaves with credential-shaped text redacted (`sk-ant-…`, `Bearer …`), as everywhere.
  * @module
@@ -25,7 +27,7 @@ import { type StudioActions, StudioConflictError, StudioRequestError } from "./a
 import type { Catalog, RunningCheck } from "./catalog";
 import { isSafeConversationId, MAX_CONVERSATION_ID_LENGTH } from "./conversation-id";
 import { answerEvalApi } from "./eval-api";
-import { readDecisions, readFork, readJsonObject } from "./request-body";
+import { readAnswers, readDecisions, readFork, readJsonObject } from "./request-body";
 import { type ConversationEntry, type StudioSource, UnknownConversationError } from "./source";
 import { type RunningBasis, summarize, summarizeWindows, withRunning } from "./summary";
 
@@ -115,6 +117,7 @@ async function route(context: ApiContext, request: IncomingMessage, url: URL): P
       if (!get) break;
       return { status: 200, body: { running: await runningOf(context, params.getAll("c")) } };
     case "/api/approvals":
+    case "/api/answers":
     case "/api/fork":
       if (!post) break;
       if (!context.actions)
@@ -141,6 +144,7 @@ async function act(
     const decisions = readDecisions(body);
     return { status: 200, body: await actions.decide(id, decisions) };
   }
+  if (path === "/api/answers") return { status: 200, body: await actions.answer(id, readAnswers(body)) };
   const fork = readFork(body);
   const newId =
     fork.newId ?? `${id.slice(0, MAX_CONVERSATION_ID_LENGTH - 12)}-fork-${randomBytes(3).toString("hex")}`;
@@ -189,6 +193,7 @@ async function conversationWindow(context: ApiContext, params: URLSearchParams) 
     messages: window.messages,
     summary,
     pending: atEnd ? pendingOf(window.messages) : [],
+    pendingInputs: atEnd ? pendingInputsOf(window.messages) : [],
     children: childrenOf(
       window.messages,
       entries.map((candidate) => candidate.conversationId),
@@ -248,6 +253,14 @@ function listedAt(entries: readonly ConversationEntry[], id: string, index: numb
 function pendingOf(messages: readonly ModelMessage[]): unknown[] {
   const last = messages.at(-1) as { pending_approvals?: unknown } | undefined;
   return Array.isArray(last?.pending_approvals) ? last.pending_approvals : [];
+}
+
+/** The questions MCP servers asked that wait for an answer, when history ends in a pause. */
+function pendingInputsOf(messages: readonly ModelMessage[]): unknown[] {
+  const last = messages.at(-1) as { pending_approvals?: unknown; pending_inputs?: unknown } | undefined;
+  return Array.isArray(last?.pending_approvals) && Array.isArray(last.pending_inputs)
+    ? last.pending_inputs
+    : [];
 }
 
 /**

@@ -1,12 +1,14 @@
 /**
  * The studio's request bodies, checked at the boundary with one schema each (zod, as the web
- * entry's chat requests are): `POST /api/approvals` takes `{ decisions }`, `POST /api/fork` takes
- * `{ at, newId? }`. A body that does not fit answers 400 before anything is loaded.
+ * entry's chat requests are): `POST /api/approvals` takes `{ decisions }`, `POST /api/answers`
+ * takes `{ decisions?, inputs? }` (a pause's calls and MCP servers' questions, answered together),
+ * `POST /api/fork` takes `{ at, newId? }`. A body that does not fit answers 400 before anything is
+ * loaded.
  * @module
  */
 import type { IncomingMessage } from "node:http";
 import { z } from "zod";
-import type { ApprovalDecisions } from "../index";
+import type { ApprovalDecisions, InputAnswers } from "../index";
 import { StudioRequestError } from "./actions";
 
 /** The largest request body accepted (decisions, a fork). */
@@ -14,6 +16,16 @@ const MAX_BODY_BYTES = 64 * 1024;
 
 const decisionSchema = z.object({ approved: z.boolean(), message: z.string().optional() });
 const approvalsSchema = z.looseObject({ decisions: z.record(z.string(), decisionSchema) });
+/** A field's value in an answered form: the spec's primitives, or a list of choices. */
+const fieldValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]);
+const inputAnswerSchema = z.strictObject({
+  action: z.enum(["accept", "decline", "cancel"]),
+  content: z.record(z.string(), fieldValue).optional(),
+});
+const answersSchema = z.looseObject({
+  decisions: z.record(z.string(), decisionSchema).optional(),
+  inputs: z.record(z.string(), inputAnswerSchema).optional(),
+});
 const forkSchema = z.looseObject({ at: z.number().int().nonnegative(), newId: z.string().optional() });
 
 /** A checked approvals body: one decision per tool_use id (a denial without a reason gets one). */
@@ -34,6 +46,27 @@ export function readDecisions(body: unknown): ApprovalDecisions {
       : { approved: false, message: message || "Denied in the studio." };
   }
   return decisions;
+}
+
+/**
+ * A checked answers body: decisions by tool_use id (as {@link readDecisions}) and answers by pending
+ * input id — `{ action: "accept" | "decline" | "cancel", content? }`, `content` a flat object of
+ * strings, numbers, booleans and lists of strings (what a form question can ask for).
+ */
+export function readAnswers(body: unknown): { decisions: ApprovalDecisions; inputs: InputAnswers } {
+  const parsed = answersSchema.safeParse(body);
+  if (!parsed.success) {
+    const where = parsed.error.issues[0]?.path[0];
+    throw new StudioRequestError(
+      where === "inputs"
+        ? '`inputs` must map pending input ids to { action: "accept" | "decline" | "cancel", content?: { field: value } }.'
+        : "`decisions` must map tool_use ids to { approved, message? }.",
+    );
+  }
+  return {
+    decisions: readDecisions({ decisions: parsed.data.decisions ?? {} }),
+    inputs: parsed.data.inputs ?? {},
+  };
 }
 
 /** A checked fork body: the index of the last message kept, and the new id when one is given. */

@@ -41,7 +41,8 @@ export interface StudioOptions {
   onWarning?: (message: string) => void;
   /**
    * Builds the agent of a conversation. With it the studio can act: approve or deny pending calls
-   * (resuming through `agent.prompt({ approvals })`) and fork a conversation. Without it, it only reads.
+   * and answer MCP servers' pending questions (resuming through `agent.prompt({ approvals, inputs })`)
+   * and fork a conversation. Without it, it only reads.
    */
   createAgent?: StudioAgentFactory;
   /**

@@ -40,6 +40,11 @@ export interface ConversationSummary {
   /** What {@link ConversationSummary.status} was told by. */
   statusBasis: StatusBasis;
   /**
+   * With status `paused`: what the pause waits for — tool calls to approve or deny, and questions
+   * MCP servers asked (elicitation) to answer.
+   */
+  waiting?: { approvals: number; inputs: number };
+  /**
    * The totals (turns, tokens, cost, time) are not counted yet: a long conversation is listed from
    * its first and newest messages, and counted whole afterwards (`/api/summary`).
    */
@@ -85,6 +90,7 @@ export function summarize(
   now: number,
 ): ConversationSummary {
   const summary = emptySummary(entry, messages.length, statusOf(messages, entry, now));
+  addWaiting(summary, messages);
   for (const message of messages) addMessage(summary, message);
   return summary;
 }
@@ -101,6 +107,7 @@ export function summarizeWindows(
 ): ConversationSummary {
   if (tail.from === 0) return summarize(tail.messages, entry, now);
   const summary = emptySummary(entry, tail.total, statusOf(tail.messages, entry, now));
+  addWaiting(summary, tail.messages);
   summary.partial = true;
   summary.title = titleOf(head);
   for (const message of tail.messages)
@@ -133,6 +140,14 @@ function emptySummary(
   };
 }
 
+/** Counts what the pause that ends `messages` waits for into a paused summary. */
+function addWaiting(summary: ConversationSummary, messages: readonly ModelMessage[]): void {
+  if (summary.status !== "paused") return;
+  const marker = messages.at(-1) as { pending_approvals?: unknown; pending_inputs?: unknown };
+  const count = (list: unknown) => (Array.isArray(list) ? list.length : 0);
+  summary.waiting = { approvals: count(marker.pending_approvals), inputs: count(marker.pending_inputs) };
+}
+
 /** The first prompt's text, cut to 200 characters. */
 function titleOf(messages: readonly ModelMessage[]): string {
   for (const message of messages) {
@@ -163,7 +178,7 @@ function addMessage(summary: ConversationSummary, message: ModelMessage): void {
 
 /**
  * Where a conversation ending in `messages` stands. `paused`: history ends in the pause marker (a
- * pause for approval, waiting for decisions). `running`: a run holds it now — this studio's own
+ * pause for approval or for answers to MCP servers' questions). `running`: a run holds it now — this studio's own
  * resume, a live run claim in the store, or the `isRunning` option said so — or, when nobody can tell, it ends without an answer
  * and was written in the last minute. `finished`: it ends in an answer (an assistant turn without
  * tool calls) and no run holds it. `failed`: it ends without an answer (a prompt or tool results

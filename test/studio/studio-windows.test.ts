@@ -319,6 +319,7 @@ describe("the studio's own resume", () => {
     });
     const agent = {
       getPendingApprovals: async () => [{ tool_use_id: "t" }],
+      getPendingInputs: async () => [],
       prompt: async () => {
         await resumed;
         return { subtype: "success" };

@@ -45,7 +45,24 @@ describe("the studio page's timeline model", () => {
     const first = items[1] as Extract<(typeof items)[number], { kind: "turn" }>;
     expect(first).toMatchObject({ index: 11, number: 1, toolMs: 30 });
     expect(first.calls[0]).toMatchObject({ durationMs: 30, result: { is_error: true, content: "boom" } });
-    expect(items[5]).toMatchObject({ kind: "pause", index: 16 });
+    expect(items[5]).toMatchObject({ kind: "pause", index: 16, inputs: [] });
+  });
+
+  it("lists the questions a pause waits on beside its calls", () => {
+    const question = { id: "q/input-1", server: "crm", message: "Which plan?", mode: "form" };
+    const paused: ModelMessage[] = [
+      ...history.slice(0, -1),
+      Object.assign(
+        { role: "user" as const, content: "waiting" },
+        { pending_approvals: [], pending_inputs: [question] },
+      ),
+    ];
+    expect(timelineOf(paused, 0).at(-1)).toEqual({
+      kind: "pause",
+      index: 6,
+      pending: [],
+      inputs: [question],
+    });
   });
 
   it("gives the charts one point per turn: context, cost so far, model and tool time", () => {

@@ -8,13 +8,16 @@
  *   `requires_input` like an approval.
  * - **Resume.** The call is issued again — the same `tools/call` — with the person's answers. A
  *   question the server asks again is answered from them when it matches one: the same
- *   `elicitationId` when both have one, otherwise the same mode, message, requested schema and URL.
+ *   `elicitationId` when both have one, otherwise the same mode, message, requested schema and URL
+ *   — where the stored text holds `[redacted]` (history redacts with the agent's own secrets too,
+ *   which the connection does not know), any text in its place.
  *   Each answer is used once. A question that matches none is a new question: asked of
  *   `onElicitation`, or paused on again (the query ends `requires_input` once more, with the
  *   answers given so far carried over so that the next run answers them too).
  * @module
  */
 import type { AnsweredInput, InputAnswer, PendingInput } from "../../messages/pending-inputs";
+import { REDACTED } from "../../shared/redact";
 import type { McpElicitationRequest } from "./elicitation-types";
 
 /** One tool call's questions: the stored answers it may use, and the questions it paused on. */
@@ -73,10 +76,33 @@ function sameQuestion(stored: PendingInput, asked: McpElicitationRequest): boole
     return stored.elicitationId === asked.elicitationId;
   return (
     stored.mode === asked.mode &&
-    stored.message === asked.message &&
-    stored.url === asked.url &&
-    canonicalJson(stored.requestedSchema) === canonicalJson(asked.requestedSchema)
+    sameText(stored.message, asked.message) &&
+    (stored.url === asked.url ||
+      (stored.url !== undefined && asked.url !== undefined && sameText(stored.url, asked.url))) &&
+    sameText(canonicalJson(stored.requestedSchema), canonicalJson(asked.requestedSchema))
   );
+}
+
+/**
+ * Whether `asked` is the text `stored` was recorded from: the same, or — when `stored` holds
+ * `[redacted]` — the same around each `[redacted]`, with some text in its place.
+ */
+function sameText(stored: string, asked: string): boolean {
+  if (stored === asked) return true;
+  if (!stored.includes(REDACTED)) return false;
+  // A pattern whose wildcards each stand for one text or more, matched leftmost (linear, no regex).
+  const parts = stored.split(REDACTED);
+  const first = parts[0]!;
+  const last = parts.at(-1)!;
+  if (!asked.startsWith(first) || !asked.endsWith(last)) return false;
+  let at = first.length;
+  const end = asked.length - last.length;
+  for (const part of parts.slice(1, -1)) {
+    const found = asked.indexOf(part, at + 1);
+    if (found < 0 || found + part.length > end) return false;
+    at = found + part.length;
+  }
+  return end - at >= 1;
 }
 
 /** JSON with every object's keys sorted (a store such as PostgreSQL's `jsonb` may reorder them). */

@@ -144,7 +144,7 @@ export class ServerConnection {
         const running = connection.runningCalls.length === 1 ? connection.runningCalls[0] : undefined;
         const context = { signal: extra.signal, ...(running ? { toolName: running.name } : {}) };
         const asked = elicitationRequestOf(options.name, request);
-        return routeElicitation(asked, running?.questions, onElicitation, context);
+        return routeElicitation(asked, running?.questions, onElicitation, context, connection.redact);
       });
     }
     await connection.connect();

@@ -51,11 +51,14 @@ export interface ResumedBatch {
 
 /**
  * The pause of a batch in which subagent calls were suspended inside their children: their calls
- * waiting, in the model's order; the results of the calls that finished; the suspended calls.
+ * waiting, in the model's order; the results of the calls that finished; the suspended calls; and,
+ * for a resumed batch, the `decisions` given for calls that had not started (carried to the next
+ * resume: a call a person approved is not asked about again, nor lost).
  */
 export function childPause(
   calls: readonly ToolUseBlock[],
   outcomes: readonly BatchCallOutcome[],
+  decisions?: ReadonlyMap<string, ApprovalDecision>,
 ): BatchPause {
   const pending: PendingApproval[] = [];
   const settled: ToolResultBlock[] = [];
@@ -64,9 +67,14 @@ export function childPause(
   const suspended: SuspendedSubagentCall[] = [];
   const inputs: PendingInput[] = [];
   const listedInputs = new Set<string>();
+  const decided: ApprovalDecisions = {};
   for (let index = 0; index < outcomes.length; index++) {
     const outcome = outcomes[index]!;
-    if (outcome.kind === "not_started") continue;
+    if (outcome.kind === "not_started") {
+      const decision = decisions?.get(calls[index]!.id);
+      if (decision) decided[calls[index]!.id] = decision;
+      continue;
+    }
     if (outcome.kind === "result") {
       settled.push(outcome.block);
       if (outcome.endTurn) endTurn.push(outcome.block.tool_use_id);
@@ -90,7 +98,7 @@ export function childPause(
     if (suspension.answered?.length) entry.answered_inputs = suspension.answered;
     suspended.push(entry);
   }
-  return { pending, settled, endTurn, suspended, inputs }; // the marker keeps only what is not empty
+  return { pending, settled, endTurn, suspended, inputs, decided }; // the marker keeps only what is not empty
 }
 
 /** Lists a suspended call's questions in the flat list (renamed when an id is taken, as calls are). */

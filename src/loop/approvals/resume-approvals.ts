@@ -65,7 +65,11 @@ export async function resumeApprovals<T>(
     );
   }
   const response = history.messages[index - 1] as AssistantModelMessage;
-  const byId = new Map(Object.entries(decisions as Record<string, ApprovalDecision>));
+  // Decisions given at an earlier resume for calls that had not started then apply now too.
+  const byId = new Map([
+    ...Object.entries(marker.carried_decisions ?? {}),
+    ...Object.entries(decisions as Record<string, ApprovalDecision>),
+  ]);
   // The claim records which calls will never start: a crash before the results is repaired by it.
   await claim(history, [
     ...history.messages.slice(0, index - 1),

@@ -1,5 +1,6 @@
 /**
- * One conversation: its totals, pending approvals (with approve / deny when the studio may act),
+ * One conversation: its totals, what its pause waits for (`pending-view.ts`: approvals and MCP
+ * servers' questions, answered there when the studio may act),
  * charts, and the timeline — the newest window first loaded, earlier ones on demand — kept live
  * by polling the conversation's version.
  * @module
@@ -9,6 +10,7 @@ import type { ConversationSummary } from "../summary";
 import { api, query } from "./api";
 import { chartsOf } from "./charts";
 import { count, dollars, duration, el } from "./dom";
+import { type PendingCall, type PendingQuestion, pendingPanel } from "./pending-view";
 import { timelineElement } from "./timeline-view";
 import { seriesOf, timelineOf } from "./turns";
 
@@ -21,7 +23,9 @@ export interface ConversationWindow {
   from: number;
   messages: ModelMessage[];
   summary: ConversationSummary;
-  pending: Array<{ tool_use_id: string; name: string; input: unknown; message?: string }>;
+  pending: PendingCall[];
+  /** The questions MCP servers asked that the pause waits on. */
+  pendingInputs: PendingQuestion[];
   children: Record<string, string>;
 }
 
@@ -144,59 +148,4 @@ function header(summary: ConversationSummary): HTMLElement {
     el("p", { class: "id", text: summary.conversationId }),
     totals,
   );
-}
-
-function pendingPanel(view: ConversationWindow, canAct: boolean, after: () => void): HTMLElement | string {
-  if (view.pending.length === 0) return "";
-  const panel = el(
-    "section",
-    { class: "pending", "data-testid": "pending" },
-    el("h2", { text: "Waiting for approval" }),
-  );
-  const decisions: Record<string, { approved: boolean; message?: string }> = {};
-  // The outcome goes to the page's notice line, which outlives this panel (re-rendered once resumed).
-  const status = document.getElementById("notice") ?? el("p");
-  const submit = async () => {
-    status.textContent = "Resuming…";
-    try {
-      const result = await api<{ subtype: string }>(
-        `/api/approvals${query({ source: view.source, id: view.conversationId })}`,
-        { decisions },
-      );
-      status.textContent = `Resumed: ${result.subtype}`;
-    } catch (error) {
-      status.textContent = (error as Error).message;
-    }
-    after();
-  };
-  for (const call of view.pending) {
-    const item = el(
-      "div",
-      { class: "pending-call" },
-      el("strong", { text: call.name }),
-      el("pre", { text: JSON.stringify(call.input, null, 2) }),
-    );
-    if (call.message) item.append(el("p", { text: call.message }));
-    if (canAct) {
-      const reason = el("input", {
-        type: "text",
-        placeholder: "Reason (for a denial)",
-        name: `reason-${call.tool_use_id}`,
-      });
-      const approve = el("button", { class: "approve", text: "Approve" });
-      const deny = el("button", { class: "deny", text: "Deny" });
-      const decide = (approved: boolean) => {
-        decisions[call.tool_use_id] = approved
-          ? { approved }
-          : { approved, message: reason.value || undefined };
-        approve.disabled = deny.disabled = true;
-        if (view.pending.every((pending) => decisions[pending.tool_use_id])) void submit();
-      };
-      approve.addEventListener("click", () => decide(true));
-      deny.addEventListener("click", () => decide(false));
-      item.append(el("div", { class: "actions" }, approve, reason, deny));
-    }
-    panel.append(item);
-  }
-  return panel;
 }

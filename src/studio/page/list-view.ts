@@ -145,6 +145,7 @@ function itemRow(item: ConversationSummary, running = runningOf(item)): HTMLElem
       "td",
       {},
       el("span", { class: `status ${item.status}`, text: item.status, title: `by ${item.statusBasis}` }),
+      waitingNote(item),
     ),
     el("td", { text: item.models.join(", ") }),
     el("td", { text: total(String(item.turns)) }),
@@ -153,6 +154,19 @@ function itemRow(item: ConversationSummary, running = runningOf(item)): HTMLElem
     el("td", { text: new Date(item.updatedAt).toLocaleString() }),
   );
   return tr;
+}
+
+/** What a paused conversation waits for: `2 approvals · 1 question`; nothing for another. */
+function waitingNote(item: ConversationSummary): HTMLElement | null {
+  if (!item.waiting) return null;
+  const { approvals, inputs } = item.waiting;
+  const parts: string[] = [];
+  if (approvals > 0) parts.push(`${approvals} ${approvals === 1 ? "approval" : "approvals"}`);
+  if (inputs > 0) parts.push(`${inputs} ${inputs === 1 ? "question" : "questions"}`);
+  if (parts.length === 0) return null;
+  const note = el("span", { class: "waiting", "data-testid": "waiting", text: parts.join(" · ") });
+  if (inputs > 0) note.classList.add("input");
+  return note;
 }
 
 function row(cell: "th" | "td", texts: string[]): HTMLElement {

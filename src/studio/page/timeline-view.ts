@@ -41,13 +41,22 @@ function itemElement(item: TimelineItem, context: TimelineContext): HTMLElement 
           : null,
         el("pre", { class: "text", text: item.text }),
       );
-    case "pause":
+    case "pause": {
+      const waiting: string[] = [];
+      if (item.pending.length > 0)
+        waiting.push(`approval of ${item.pending.map((call) => call.name).join(", ")}`);
+      // The questions' own text is in the pending panel above; here, who asked.
+      if (item.inputs.length > 0)
+        waiting.push(
+          `answers to ${item.inputs.length} question(s) of ${[...new Set(item.inputs.map((input) => input.server))].join(", ")}`,
+        );
       return el(
         "div",
         {},
-        el("span", { class: "label", text: "Paused for approval" }),
-        el("span", { text: item.pending.map((call) => call.name).join(", ") }),
+        el("span", { class: "label", text: "Paused" }),
+        el("span", { text: `waiting for ${waiting.join(" and ")}` }),
       );
+    }
     case "note":
       return el("div", { class: "muted", text: item.text });
     case "compaction":

@@ -41,7 +41,13 @@ export type TimelineItem =
       /** What happened around the turn besides its content: context edits, tool searches. */
       events: string[];
     }
-  | { kind: "pause"; index: number; pending: Array<{ tool_use_id: string; name: string }> }
+  /** A pause: the calls waiting for approval, and the questions MCP servers asked that wait for answers. */
+  | {
+      kind: "pause";
+      index: number;
+      pending: Array<{ tool_use_id: string; name: string }>;
+      inputs: Array<{ id: string; server: string; message: string }>;
+    }
   /** A handoff recorded with the message at `index` (`meta.handoff`): `to` answers from then on. */
   | { kind: "handoff"; index: number; from: string; to: string }
   | { kind: "note"; index: number; text: string };
@@ -92,10 +98,13 @@ function timelineEntries(
     });
     return;
   }
-  const pending = (message as { pending_approvals?: Array<{ tool_use_id: string; name: string }> })
-    .pending_approvals;
-  if (Array.isArray(pending)) {
-    items.push({ kind: "pause", index, pending });
+  const marker = message as {
+    pending_approvals?: Array<{ tool_use_id: string; name: string }>;
+    pending_inputs?: Array<{ id: string; server: string; message: string }>;
+  };
+  if (Array.isArray(marker.pending_approvals)) {
+    const inputs = Array.isArray(marker.pending_inputs) ? marker.pending_inputs : [];
+    items.push({ kind: "pause", index, pending: marker.pending_approvals, inputs });
     return;
   }
   if (typeof message.content === "string") {

@@ -61,4 +61,32 @@ describe("CallQuestions", () => {
       { ...stored, id: "toolu_1/input-2", message: "Plan?", requestedSchema: asked.requestedSchema },
     ]);
   });
+
+  it("matches a stored question whose text history redacted: [redacted] stands for some text, the rest must be the same", () => {
+    const redacted: PendingInput = {
+      ...stored,
+      message: "Rotate [redacted]? It was used by [redacted].",
+      requestedSchema: {
+        type: "object",
+        properties: { ok: { type: "boolean", description: "Token [redacted]" } },
+      },
+    };
+    const again: McpElicitationRequest = {
+      ...asked,
+      message: "Rotate key-4242-secret? It was used by ci-bot.",
+      requestedSchema: { type: "object", properties: { ok: { type: "boolean", description: "Token abc" } } },
+    };
+    const questions = new CallQuestions("toolu_1", [
+      { input: redacted, answer: { action: "accept", content: {} } },
+    ]);
+    expect(questions.answerFor({ ...again, message: "Rotate key? It was used by ci-bot!" })).toBeUndefined();
+    expect(questions.answerFor({ ...again, message: "Rotate ? It was used by ci-bot." })).toBeUndefined();
+    expect(
+      questions.answerFor({
+        ...again,
+        requestedSchema: { type: "object", properties: { ok: { type: "string", description: "Token abc" } } },
+      }),
+    ).toBeUndefined();
+    expect(questions.answerFor(again)).toEqual({ action: "accept", content: {} });
+  });
 });
