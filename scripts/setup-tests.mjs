@@ -13,7 +13,7 @@
  * what is missing).
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -32,11 +32,28 @@ function installedAtRoot(name) {
   return existsSync(path) && !lstatSync(path).isSymbolicLink();
 }
 
-/** Whether test/extras needs `npm ci`: a package missing, or the lock changed since the install. */
+/**
+ * Whether every package of the lock is installed at its locked version, read from npm's hidden
+ * lockfile (node_modules/.package-lock.json) — by content, not by dates: a fresh checkout or a
+ * worktree has a newer lock file than its install without being out of date.
+ */
+function installedAsLocked(lockPath, hiddenLockPath) {
+  try {
+    const locked = JSON.parse(readFileSync(lockPath, "utf8")).packages ?? {};
+    const installed = JSON.parse(readFileSync(hiddenLockPath, "utf8")).packages ?? {};
+    return Object.entries(locked).every(
+      ([path, entry]) => path === "" || entry.optional || installed[path]?.version === entry.version,
+    );
+  } catch {
+    return false;
+  }
+}
+
+/** Whether test/extras needs `npm ci`: a package missing, or not at the version its lock says. */
 function needsInstall(names) {
   const installed = join(extras, "node_modules", ".package-lock.json");
   if (!existsSync(installed)) return true;
-  if (statSync(join(extras, "package-lock.json")).mtimeMs > statSync(installed).mtimeMs) return true;
+  if (!installedAsLocked(join(extras, "package-lock.json"), installed)) return true;
   return names.some((name) => !existsSync(join(extras, "node_modules", name, "package.json")));
 }
 
@@ -91,9 +108,7 @@ export function setUpMcpConformance({ linkOnly = false } = {}) {
   const installed = join(folder, "node_modules", ".package-lock.json");
   const runner = join(folder, "node_modules", "@modelcontextprotocol", "conformance", "package.json");
   const stale =
-    !existsSync(installed) ||
-    !existsSync(runner) ||
-    statSync(join(folder, "package-lock.json")).mtimeMs > statSync(installed).mtimeMs;
+    !existsSync(installed) || !existsSync(runner) || !installedAsLocked(join(folder, "package-lock.json"), installed);
   if (!stale || linkOnly) return !stale;
   console.error("agent-lattice: installing the MCP conformance runner into tools/mcp-conformance…");
   const result = spawnSync("npm", ["ci", "--prefix", folder, "--no-audit", "--no-fund"], {
