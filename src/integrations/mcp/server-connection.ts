@@ -28,6 +28,10 @@ import { type CatalogAccess, createCatalog } from "./server-catalog";
 import { callQuietly, forwardLog, forwardProgress } from "./server-notices";
 import { exposedToolNames } from "./tool-names";
 
+/** The status error of a server waiting for a person to authorize it (`auth.redirect: "pause"`). */
+export const AWAITING_AUTHORIZATION =
+  'Waiting for authorization: a person must open the authorization URL (auth.redirect "pause"); the app\'s callback then calls finishMcpAuthorization.';
+
 /** How long closing waits for a stdio server's process to be gone (the SDK escalates to SIGKILL after 4 s). */
 const PROCESS_EXIT_WAIT_MS = 6_000;
 
@@ -54,7 +58,8 @@ type ConnectionState =
   | { kind: "connecting" }
   | { kind: "connected" }
   | { kind: "failed"; error: string }
-  | { kind: "crashed" };
+  | { kind: "crashed" }
+  | { kind: "awaiting_authorization"; url: string; expiresAt: string };
 
 /** One server's connection. Open it with {@link ServerConnection.open}; it never rejects. */
 export class ServerConnection {
@@ -167,7 +172,19 @@ export class ServerConnection {
         return { name, status: "failed", error: this.crashDescription() };
       case "connecting":
         return { name, status: "failed", error: "The connection was not established." };
+      case "awaiting_authorization":
+        return { name, status: "failed", error: AWAITING_AUTHORIZATION };
     }
+  }
+
+  /**
+   * The authorization connecting paused on (`auth.redirect: "pause"`): the URL for the person, and
+   * when the kept state expires. Undefined for a server that did not pause.
+   */
+  pausedAuthorization(): { url: string; expiresAt: string } | undefined {
+    return this.state.kind === "awaiting_authorization"
+      ? { url: this.state.url, expiresAt: this.state.expiresAt }
+      : undefined;
   }
 
   /** The server's tools, named `mcp__<server>__<tool>`; empty unless connected (and not closed). */
@@ -220,6 +237,11 @@ export class ServerConnection {
       if (this.refreshRequested) this.refreshTools();
     } catch (error) {
       await this.close();
+      const paused = this.authorization?.paused();
+      if (paused) {
+        this.state = { kind: "awaiting_authorization", ...paused };
+        return;
+      }
       // Let the last stderr output of a crashed process arrive before quoting it.
       await new Promise((resolve) => setImmediate(resolve));
       this.state = {

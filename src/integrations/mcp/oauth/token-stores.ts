@@ -108,6 +108,15 @@ function fileTokenStore(path: string): McpTokenStore {
     load: async (key) => (await readAll())[key],
     save: (key, credentials) => change((all) => void (all[key] = credentials)),
     delete: (key) => change((all) => void delete all[key]),
+    // Atomic among this process's writers (the file is rewritten whole under the queue).
+    take: async (key) => {
+      let taken: McpStoredCredentials | undefined;
+      await change((all) => {
+        taken = all[key];
+        delete all[key];
+      });
+      return taken;
+    },
   };
 }
 
@@ -116,6 +125,12 @@ function redisTokenStore(redis: McpTokenRedisClient, prefix: string): McpTokenSt
     load: async (key) => parse(await redis.get(prefix + key)),
     save: async (key, credentials) => void (await redis.set(prefix + key, JSON.stringify(credentials))),
     delete: async (key) => void (await redis.del(prefix + key)),
+    // Of two takers, only the one whose DEL removed the key gets it.
+    take: async (key) => {
+      const text = await redis.get(prefix + key);
+      if (text === null) return undefined;
+      return Number(await redis.del(prefix + key)) === 1 ? parse(text) : undefined;
+    },
   };
 }
 
@@ -147,6 +162,11 @@ function postgresTokenStore(client: McpTokenPostgresClient, table: string): McpT
       await ready();
       await client.query(`DELETE FROM ${table} WHERE key = $1`, [key]);
     },
+    take: async (key) => {
+      await ready();
+      const { rows } = await client.query(`DELETE FROM ${table} WHERE key = $1 RETURNING credentials`, [key]);
+      return parse(rows[0]?.credentials);
+    },
   };
 }
 
@@ -174,6 +194,13 @@ function sqliteTokenStore(database: McpTokenSqliteDatabase, table: string): McpT
     },
     delete: async (key) => {
       prepared().prepare(`DELETE FROM ${table} WHERE key = ?`).run(key);
+    },
+    // A read and a delete in one statement: SQLite serializes writers, so one taker gets the row.
+    take: async (key) => {
+      const row = prepared().prepare(`DELETE FROM ${table} WHERE key = ? RETURNING credentials`).get(key) as
+        | { credentials?: unknown }
+        | undefined;
+      return parse(row?.credentials);
     },
   };
 }
