@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import { chmod, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { InvalidOptionError } from "../../../errors";
+import { createFileWriteLock } from "../../../history/store-kit/file-write-lock";
 import { SerialQueue } from "../../../shared/serial-queue";
 import type { McpStoredCredentials, McpTokenStore } from "./auth-options";
 
@@ -34,6 +35,9 @@ export type McpTokenStoreOptions =
   | { redis: McpTokenRedisClient; keyPrefix?: string }
   | { postgres: McpTokenPostgresClient; table?: string }
   | { sqlite: McpTokenSqliteDatabase; table?: string };
+
+/** A token file lock older than this is taken as abandoned (its holder crashed mid-write). */
+const FILE_LOCK_STALE_MS = 10_000;
 
 /** The default Redis key prefix. */
 export const DEFAULT_MCP_TOKEN_KEY_PREFIX = "agent-lattice:mcp-oauth:";
@@ -90,25 +94,31 @@ function fileTokenStore(path: string): McpTokenStore {
       throw new Error("The MCP token file could not be read (it is not valid JSON).");
     }
   };
+  // Every process writing the file takes its lock: a change is read, edited and renamed in place
+  // by one writer at a time, so none is lost and a taken key is taken once.
+  const lock = createFileWriteLock(`${path}.lock`, FILE_LOCK_STALE_MS);
   const change = (edit: (all: Record<string, McpStoredCredentials>) => void) => {
     return writes.run(async () => {
-      const all = await readAll();
-      edit(all);
       await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-      const temporary = `${path}.${randomBytes(6).toString("hex")}.tmp`;
-      await writeFile(temporary, JSON.stringify(all), { mode: 0o600 });
-      await chmod(temporary, 0o600);
-      await rename(temporary, path).catch(async (error) => {
-        await rm(temporary, { force: true });
-        throw error;
-      });
+      await lock.hold(() => rewrite(edit));
+    });
+  };
+  const rewrite = async (edit: (all: Record<string, McpStoredCredentials>) => void) => {
+    const all = await readAll();
+    edit(all);
+    const temporary = `${path}.${randomBytes(6).toString("hex")}.tmp`;
+    await writeFile(temporary, JSON.stringify(all), { mode: 0o600 });
+    await chmod(temporary, 0o600);
+    await rename(temporary, path).catch(async (error) => {
+      await rm(temporary, { force: true });
+      throw error;
     });
   };
   return {
     load: async (key) => (await readAll())[key],
     save: (key, credentials) => change((all) => void (all[key] = credentials)),
     delete: (key) => change((all) => void delete all[key]),
-    // Atomic among this process's writers (the file is rewritten whole under the queue).
+    // Atomic among every process's writers (the file is rewritten whole under its lock).
     take: async (key) => {
       let taken: McpStoredCredentials | undefined;
       await change((all) => {
