@@ -155,8 +155,8 @@ describe("the OAuth pause: edges", { timeout: 60_000 }, () => {
       const pending = await agent.getPendingInputs();
       const controller = new AbortController();
       controller.abort(new Error("the user left"));
-      const aborted = await agent.prompt(ACCEPT, { signal: controller.signal }).catch((error) => error);
-      expect(aborted).toBeDefined();
+      const aborted = await agent.prompt(ACCEPT, { signal: controller.signal });
+      expect(aborted).toMatchObject({ type: "result", subtype: "error_abort" });
       expect(await agent.getPendingInputs()).toEqual(pending);
       await finishMcpAuthorization({
         callbackUrl: await followAuthorization(url),
