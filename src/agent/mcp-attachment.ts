@@ -25,8 +25,8 @@ export const MCP_ENTRY = "agent-lattice/mcp";
 interface Connections extends McpCatalog {
   tools(): Tool[];
   statuses(): McpServerStatus[];
-  pendingAuthorizations(): Array<{ server: string; url: string }>;
-  reconnectPaused(servers?: readonly string[]): Promise<void>;
+  pendingAuthorizations?(): Array<{ server: string; url: string }>;
+  reconnectPaused?(servers?: readonly string[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -63,12 +63,13 @@ export class McpAttachment {
   private async reconnectPaused(): Promise<void> {
     const waiting = this.waiting().map((entry) => entry.server);
     if (!this.connections || waiting.length === 0 || this.closing.signal.aborted) return;
-    await this.connections.reconnectPaused(waiting);
+    await this.connections.reconnectPaused?.(waiting);
     this.syncTools();
   }
 
   private waiting(): Array<{ server: string; url: string }> {
-    return (this.connections?.pendingAuthorizations() ?? [])
+    // Optional calls: an `agent-lattice/mcp` entry of another copy of the package may lack them.
+    return (this.connections?.pendingAuthorizations?.() ?? [])
       .filter((entry) => !this.declined.has(entry.server))
       .map(({ server, url }) => ({ server, url }));
   }
