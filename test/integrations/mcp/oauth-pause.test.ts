@@ -32,6 +32,7 @@ import { createPostgresHistoryStore } from "../../../src/integrations/stores/pos
 import { createRedisHistoryStore } from "../../../src/integrations/stores/redis";
 import { createSqliteHistoryStore } from "../../../src/integrations/stores/sqlite";
 import type { SDKMessage } from "../../../src/messages/sdk-messages";
+import { startStudio } from "../../../src/studio/index";
 import { createScriptedClient } from "../../../src/testing/scripted-client";
 import { toUIMessageStream } from "../../../src/ui/index";
 import { startOAuthMcpServer } from "../../fixtures/mcp/oauth-server";
@@ -76,6 +77,8 @@ interface Backend {
   open(conversationId: string): { history: HistoryStore; tokens: McpTokenStore };
   /** Everything the place holds outside the token store, as text. */
   rawHistory(): Promise<string>;
+  /** The place as the studio's `store` option names it. */
+  location: string;
 }
 
 function jsonlBackend(): Backend {
@@ -90,6 +93,7 @@ function jsonlBackend(): Backend {
         .filter((entry) => entry.isFile())
         .map((entry) => readFileSync(join(folder, entry.name), "utf8"))
         .join("\n"),
+    location: join(folder, "history.jsonl"),
   };
 }
 
@@ -111,6 +115,7 @@ function sqliteBackend(): Backend {
         .filter((row) => row.name !== "mcp_tokens")
         .map((row) => JSON.stringify(reader.prepare(`SELECT * FROM "${row.name}"`).all()))
         .join("\n"),
+    location: `sqlite:${path}`,
   };
 }
 
@@ -136,6 +141,7 @@ function redisBackend(): Backend {
       }
       return texts.join("\n");
     },
+    location: `${REDIS_URL}?keyPrefix=${encodeURIComponent(historyPrefix)}`,
   };
 }
 
@@ -158,6 +164,7 @@ function postgresBackend(): Backend {
         texts.push(JSON.stringify((await pool.query(`SELECT * FROM "${schema}"."${row.table_name}"`)).rows));
       return texts.join("\n");
     },
+    location: `${POSTGRES_URL}?schema=${schema}`,
   };
 }
 
@@ -315,7 +322,33 @@ describe.each(backends)("the OAuth pause of a server app ($name)", { timeout: 12
       ];
       expect(secrets.some((secret) => secret.startsWith("at-"))).toBe(true);
       expect(secrets.some((secret) => secret.startsWith("cs-"))).toBe(true);
+      // The studio over the same place: its JSON API for the conversation.
+      const studio = await startStudio({ store: backend.location });
+      const studioTexts: string[] = [];
+      try {
+        const url = new URL(studio.url);
+        const headers = { "x-studio-token": url.searchParams.get("token")! };
+        const get = async (path: string) => {
+          const response = await fetch(new URL(path, url), { headers });
+          expect(response.status, path).toBe(200);
+          const text = await response.text();
+          studioTexts.push(text);
+          return JSON.parse(text);
+        };
+        const list = await get("/api/conversations?limit=50");
+        const listed = list.items.find((item: { conversationId: string }) =>
+          [conversationId, "history"].includes(item.conversationId),
+        );
+        expect(listed, JSON.stringify(list.items)).toBeDefined();
+        const id = encodeURIComponent(listed.conversationId);
+        await get(`/api/conversation?source=0&id=${id}`);
+        await get(`/api/summary?source=0&id=${id}`);
+        expect(studioTexts.join("\n")).toContain("an authorized user");
+      } finally {
+        await studio.close();
+      }
       const surfaces: Record<string, string> = {
+        studio: studioTexts.join("\n"),
         messages: JSON.stringify([...messages, ...resumedMessages], (_key, value) =>
           value instanceof Error ? value.message : value,
         ),
