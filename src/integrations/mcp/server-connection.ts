@@ -21,16 +21,12 @@ import { isRequestTimeout, messageOf, toolFailure, withStderr } from "./failure-
 import { listAllTools } from "./list-all-tools";
 import type { McpClientSdk } from "./load-client-sdk";
 import { DEFAULT_MCP_AUTHORIZATION_TIMEOUT_MS } from "./oauth/auth-options";
-import { type HttpAuthorization, mayAskPerson } from "./oauth/http-auth";
+import { AWAITING_AUTHORIZATION, type HttpAuthorization, mayAskPerson } from "./oauth/http-auth";
 import { redactSecrets, secretRedactor } from "./redact-secrets";
 import { RESOURCE_TOOL_NAMES, resourceTools } from "./resource-tools";
 import { type CatalogAccess, createCatalog } from "./server-catalog";
 import { callQuietly, forwardLog, forwardProgress } from "./server-notices";
 import { exposedToolNames } from "./tool-names";
-
-/** The status error of a server waiting for a person to authorize it (`auth.redirect: "pause"`). */
-export const AWAITING_AUTHORIZATION =
-  'Waiting for authorization: a person must open the authorization URL (auth.redirect "pause"); the app\'s callback then calls finishMcpAuthorization.';
 
 /** How long closing waits for a stdio server's process to be gone (the SDK escalates to SIGKILL after 4 s). */
 const PROCESS_EXIT_WAIT_MS = 6_000;
@@ -57,9 +53,8 @@ export interface ServerConnectionOptions {
 type ConnectionState =
   | { kind: "connecting" }
   | { kind: "connected" }
-  | { kind: "failed"; error: string }
-  | { kind: "crashed" }
-  | { kind: "awaiting_authorization"; url: string; expiresAt: string };
+  | { kind: "failed"; error: string; paused?: { url: string; expiresAt: string } }
+  | { kind: "crashed" };
 
 /** One server's connection. Open it with {@link ServerConnection.open}; it never rejects. */
 export class ServerConnection {
@@ -172,19 +167,12 @@ export class ServerConnection {
         return { name, status: "failed", error: this.crashDescription() };
       case "connecting":
         return { name, status: "failed", error: "The connection was not established." };
-      case "awaiting_authorization":
-        return { name, status: "failed", error: AWAITING_AUTHORIZATION };
     }
   }
 
-  /**
-   * The authorization connecting paused on (`auth.redirect: "pause"`): the URL for the person, and
-   * when the kept state expires. Undefined for a server that did not pause.
-   */
+  /** The authorization connecting paused on (`auth.redirect: "pause"`): its URL and expiry. */
   pausedAuthorization(): { url: string; expiresAt: string } | undefined {
-    return this.state.kind === "awaiting_authorization"
-      ? { url: this.state.url, expiresAt: this.state.expiresAt }
-      : undefined;
+    return this.state.kind === "failed" && this.state.paused ? { ...this.state.paused } : undefined;
   }
 
   /** The server's tools, named `mcp__<server>__<tool>`; empty unless connected (and not closed). */
@@ -238,10 +226,7 @@ export class ServerConnection {
     } catch (error) {
       await this.close();
       const paused = this.authorization?.paused();
-      if (paused) {
-        this.state = { kind: "awaiting_authorization", ...paused };
-        return;
-      }
+      if (paused) return void (this.state = { kind: "failed", error: AWAITING_AUTHORIZATION, paused });
       // Let the last stderr output of a crashed process arrive before quoting it.
       await new Promise((resolve) => setImmediate(resolve));
       this.state = {

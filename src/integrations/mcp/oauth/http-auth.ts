@@ -28,6 +28,10 @@ export interface HttpAuthorization {
   paused(): PausedAuthorization | undefined;
 }
 
+/** The status error of a server waiting for a person to authorize it (`auth.redirect: "pause"`). */
+export const AWAITING_AUTHORIZATION =
+  'Waiting for authorization: a person must open the authorization URL (auth.redirect "pause"); the app\'s callback then calls finishMcpAuthorization.';
+
 /** Why the connection's own waits end when it closes. */
 const CLOSED_BEFORE_AUTHORIZATION = "The MCP connection closed before authorization finished.";
 
