@@ -7,6 +7,7 @@
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createAgent } from "../../../src/agent/create-agent";
+import { defineGuardrail } from "../../../src/guardrails/guardrail";
 import { createJsonlHistoryStore } from "../../../src/history/jsonl";
 import { connectMcpServers } from "../../../src/integrations/mcp/connect";
 import type { McpTokenStore } from "../../../src/integrations/mcp/oauth/auth-options";
@@ -219,6 +220,54 @@ describe("the OAuth pause: edges", { timeout: 60_000 }, () => {
       await agent.close();
     }
   });
+
+  it.each([
+    ["allow", "success"],
+    ["tripwire", "guardrail_tripwire"],
+  ] as const)(
+    "a parallel input guardrail (%s) checks the paused prompt when the query resumes",
+    async (verdict, subtype) => {
+      const { crm, tokens, history } = await setup();
+      const checked: string[] = [];
+      const guardrail = defineGuardrail({
+        name: "racer",
+        stage: "input",
+        mode: "parallel",
+        check: async ({ text }) => {
+          checked.push(text);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          return verdict === "allow" ? { verdict: "allow" } : { verdict: "tripwire", message: "no" };
+        },
+      });
+      const model = whoamiModel();
+      const stores = { tokens: tokens(), history: history() };
+      const agent = createAgent({
+        model: "claude-sonnet-4-6",
+        client: model,
+        historyStore: stores.history,
+        guardrails: [guardrail],
+        mcpServers: pausingServers(crm.url, stores.tokens),
+      });
+      try {
+        const url = await pausedUrl(await agent.prompt("Who am I?"));
+        // Paused before the model: the prompt is kept unchecked (never sent as it is).
+        expect((await agent.getHistory())[0]!.meta?.withdrawn).toBe("unchecked");
+        await finishMcpAuthorization({
+          callbackUrl: await followAuthorization(url),
+          mcpServers: pausingServers(crm.url, tokens()),
+        });
+        const result = await agent.prompt(ACCEPT);
+        expect(result.subtype).toBe(subtype);
+        expect(checked.at(-1)).toBe("Who am I?");
+        const stored = await agent.getHistory();
+        expect(stored[0]!.meta?.withdrawn).toBe(verdict === "allow" ? undefined : "guardrail");
+        if (verdict === "allow") expect(JSON.stringify(stored)).toContain("an authorized user");
+        else expect(stored.some((message) => message.role === "assistant")).toBe(false);
+      } finally {
+        await agent.close();
+      }
+    },
+  );
 
   it("connectMcpServers: the paused server is listed with its URL, and reconnectPaused() connects it once finished", async () => {
     const { crm, tokens } = await setup();
