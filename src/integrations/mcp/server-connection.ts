@@ -334,6 +334,7 @@ export class ServerConnection {
           `the server did not answer within toolTimeoutMs (${this.toolTimeoutMs} ms).`,
         );
       }
+      this.pauseIfUnauthorized();
       const detail = state.kind === "crashed" ? ` (${this.crashDescription()})` : "";
       return toolFailure(exposedName, this.redact(`${messageOf(error)}${detail}`));
     } finally {
@@ -357,6 +358,19 @@ export class ServerConnection {
         await Promise.race([this.refreshStep, this.refreshing]);
       }
     }).catch(() => {});
+  }
+
+  /**
+   * A call refused because the server wants a new authorization that paused (`auth.redirect:
+   * "pause"`; its tokens were revoked): the server waits for authorization as if connecting had
+   * stopped there, and is connected again before the next query.
+   */
+  private pauseIfUnauthorized(): void {
+    const paused = this.authorization?.paused();
+    if (!paused || this.state.kind !== "connected" || this.closing) return;
+    this.state = { kind: "failed", error: AWAITING_AUTHORIZATION, paused };
+    void this.close();
+    this.notifyToolsChanged();
   }
 
   private onTransportClosed(): void {

@@ -269,6 +269,57 @@ describe("the OAuth pause: edges", { timeout: 60_000 }, () => {
     },
   );
 
+  it("tokens revoked mid-query: the call gets an error result, and the next query pauses for a new authorization", async () => {
+    const { crm, tokens, history } = await setup();
+    const url = await (async () => {
+      const first = agentOver(crm.url, { tokens: tokens(), history: history() });
+      const paused = await pausedUrl(await first.prompt("Who am I?"));
+      await first.close();
+      return paused;
+    })();
+    await finishMcpAuthorization({
+      callbackUrl: await followAuthorization(url),
+      mcpServers: pausingServers(crm.url, tokens()),
+    });
+    let requests = 0;
+    const model = createScriptedClient((request) => {
+      requests++;
+      const results = request.messages.flatMap((message) =>
+        Array.isArray(message.content) ? message.content.filter((block) => block.type === "tool_result") : [],
+      );
+      if (results.length === 0) {
+        // The server revokes every token (refresh tokens too) before the call arrives.
+        crm.revokeAllTokens();
+        return { content: [{ type: "tool_use", id: "toolu_1", name: "mcp__crm__whoami", input: {} }] };
+      }
+      return { content: "It failed." };
+    });
+    const agent = agentOver(crm.url, { tokens: tokens(), history: history() }, model);
+    try {
+      const answered = await agent.prompt(ACCEPT);
+      expect(answered).toMatchObject({ subtype: "success", result: "It failed." });
+      const stored = await agent.getHistory();
+      const result = stored
+        .flatMap((message) => (Array.isArray(message.content) ? message.content : []))
+        .find((block) => block.type === "tool_result");
+      expect(result).toMatchObject({ tool_use_id: "toolu_1", is_error: true });
+      expect(JSON.stringify(result)).toContain("needs authorization");
+      // The next query pauses before the model, with a new authorization URL.
+      const again = await agent.prompt("Try again?");
+      expect(requests).toBe(2);
+      const next = await pausedUrl(again);
+      expect(next).not.toBe(url);
+      await finishMcpAuthorization({
+        callbackUrl: await followAuthorization(next),
+        mcpServers: pausingServers(crm.url, tokens()),
+      });
+      expect(await agent.prompt(ACCEPT)).toMatchObject({ subtype: "success" });
+      expectWellFormed(await agent.getHistory());
+    } finally {
+      await agent.close();
+    }
+  });
+
   it("connectMcpServers: the paused server is listed with its URL, and reconnectPaused() connects it once finished", async () => {
     const { crm, tokens } = await setup();
     const changed: number[] = [];
