@@ -9,16 +9,27 @@
  * registration, an authorization endpoint that approves at once, a token endpoint checking PKCE)
  * and an MCP server serving one tool through `createMcpServer`, wanting a token it issued. The
  * `redirect` callback plays the person's browser; in a CLI you would print the URL or open a
- * browser. Without ANTHROPIC_API_KEY the model is the bundled mock server (offline). In your own
- * project, import from "agent-lattice", "agent-lattice/mcp" and "agent-lattice/testing".
+ * browser. Then the same server as a server app meets it (`redirect: "pause"`): the query pauses
+ * `requires_input` with the authorization URL, the app's callback route (here a plain function)
+ * finishes it with `finishMcpAuthorization`, and another agent — another request — continues.
+ * Without ANTHROPIC_API_KEY the model is the bundled mock server (offline). In your own project,
+ * import from "agent-lattice", "agent-lattice/mcp" and "agent-lattice/testing".
  */
 import { createHash, randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { z } from "zod";
-import { createAgent, defineTool } from "../src/index";
-import { createMcpServer } from "../src/integrations/mcp/index";
+import { createAgent, createJsonlHistoryStore, defineTool } from "../src/index";
+import {
+  createMcpServer,
+  createMcpTokenStore,
+  finishMcpAuthorization,
+  type McpServerConfig,
+} from "../src/integrations/mcp/index";
 import { type MockHandler, startMockAnthropicServer } from "../src/testing/index";
 
 const lookUpInvoice = defineTool({
@@ -136,10 +147,53 @@ async function main(): Promise<void> {
   try {
     const result = await agent.prompt("Is invoice INV-42 paid?");
     console.log(result.result);
+    await serverApp(billing.url, model ? { apiKey: "offline", baseURL: model.url } : {});
   } finally {
     await agent.close();
     await model?.close();
     billing.close();
+  }
+}
+
+/** A server app: nothing listens; the query pauses and the app's callback route finishes it. */
+async function serverApp(url: string, connection: { apiKey?: string; baseURL?: string }): Promise<void> {
+  const folder = mkdtempSync(join(tmpdir(), "mcp-oauth-app-"));
+  // Shared by every process of the app: the history and the token store.
+  const tokenStore = createMcpTokenStore({ path: join(folder, "mcp-tokens.json") });
+  const mcpServers: Record<string, McpServerConfig> = {
+    billing: {
+      type: "http",
+      url,
+      auth: { redirect: "pause", redirectUri: "https://app.example.com/oauth/callback", tokenStore },
+    },
+  };
+  try {
+    const agentForRequest = () =>
+      createAgent({
+        model: process.env.ANTHROPIC_MODEL ?? "claude-sonnet-4-6",
+        ...connection,
+        historyStore: createJsonlHistoryStore({ path: join(folder, "chat.jsonl") }),
+        mcpServers,
+      });
+    // Request 1: the chat message. The query pauses before the model, with the authorization URL.
+    const first = agentForRequest();
+    const paused = await first.prompt("Is invoice INV-42 paid?").finally(() => first.close());
+    const [authorization] = paused.pending_inputs ?? [];
+    console.log(`Paused: ${paused.subtype}, ${authorization?.kind} of "${authorization?.server}".`);
+    // The person opens the URL; the authorization server sends the browser to the app's callback.
+    const approval = await fetch(authorization?.url ?? "", { redirect: "manual" });
+    const callbackUrl = approval.headers.get("location") ?? "";
+    // Request 2: GET /oauth/callback — the route finishes the authorization.
+    const { server } = await finishMcpAuthorization({ callbackUrl, mcpServers });
+    console.log(`Callback: "${server}" authorized.`);
+    // Request 3: the page answers accept; the query continues with the server's tools.
+    const next = agentForRequest();
+    const resumed = await next
+      .prompt({ inputs: { [authorization?.id ?? ""]: { action: "accept" } } })
+      .finally(() => next.close());
+    console.log(`Resumed: ${resumed.result}`);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
   }
 }
 

@@ -9,6 +9,7 @@ import type { McpCatalog } from "../integrations/mcp/catalog-types";
 import type { McpServerConfig } from "../integrations/mcp/config";
 import type { McpElicitationHandler } from "../integrations/mcp/elicitation-types";
 import type * as McpEntry from "../integrations/mcp/index";
+import type { AuthorizationGate } from "../loop/state/authorization-gate";
 import type { Conversation } from "../loop/state/conversation";
 import type { McpServerStatus } from "../messages/sdk-messages";
 import { importAtRunTime } from "../shared/run-time-import";
@@ -24,6 +25,8 @@ export const MCP_ENTRY = "agent-lattice/mcp";
 interface Connections extends McpCatalog {
   tools(): Tool[];
   statuses(): McpServerStatus[];
+  pendingAuthorizations?(): Array<{ server: string; url: string }>;
+  reconnectPaused?(servers?: readonly string[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -34,17 +37,51 @@ export class McpAttachment {
   private registered: string[] = [];
   /** Aborted by close(), so closing never waits for a slow connect. */
   private readonly closing = new AbortController();
+  /** Servers whose authorization the person declined (or cancelled): not asked again by this agent. */
+  private readonly declined = new Map<string, "decline" | "cancel">();
 
   constructor(
     private readonly conversation: Conversation,
     private readonly configs: Record<string, McpServerConfig>,
     private readonly onElicitation?: McpElicitationHandler,
-  ) {}
+  ) {
+    conversation.authorizations = this.authorizationGate();
+  }
 
-  /** Connects once; a failure is reported per server, never thrown. */
+  /**
+   * Connects once; a failure is reported per server, never thrown. Later calls (each query's
+   * preparation) connect again the servers that paused for authorization, in case it was finished.
+   */
   ensureConnected(): Promise<void> {
-    this.connecting ??= this.connect();
-    return this.connecting;
+    if (!this.connecting) {
+      this.connecting = this.connect();
+      return this.connecting;
+    }
+    return this.connecting.then(() => this.reconnectPaused());
+  }
+
+  private async reconnectPaused(): Promise<void> {
+    const waiting = this.waiting().map((entry) => entry.server);
+    if (!this.connections || waiting.length === 0 || this.closing.signal.aborted) return;
+    await this.connections.reconnectPaused?.(waiting);
+    this.syncTools();
+  }
+
+  private waiting(): Array<{ server: string; url: string }> {
+    // Optional calls: an `agent-lattice/mcp` entry of another copy of the package may lack them.
+    return (this.connections?.pendingAuthorizations?.() ?? [])
+      .filter((entry) => !this.declined.has(entry.server))
+      .map(({ server, url }) => ({ server, url }));
+  }
+
+  private authorizationGate(): AuthorizationGate {
+    return {
+      waiting: () => this.waiting(),
+      decline: (server, action) => {
+        this.declined.set(server, action);
+        this.syncTools();
+      },
+    };
   }
 
   private async connect(): Promise<void> {
@@ -73,7 +110,18 @@ export class McpAttachment {
     if (!this.connections) return;
     // The root agent's tools (a handoff's specialist may be the one answering now).
     this.registered = this.conversation.rootTools.replaceFrom(this.registered, this.connections.tools());
-    this.conversation.setMcpStatuses(this.connections.statuses());
+    this.conversation.setMcpStatuses(
+      this.connections.statuses().map((status) => {
+        const action = this.declined.get(status.name);
+        if (!action || status.status !== "failed") return status;
+        const verb = action === "decline" ? "declined" : "cancelled";
+        return {
+          name: status.name,
+          status: "failed",
+          error: `Authorization was ${verb} by the user: the server is unavailable to this agent (a new agent asks again).`,
+        };
+      }),
+    );
   }
 
   /**

@@ -11,6 +11,7 @@ import type { UserPromptSubmitOutput } from "../hooks/types";
 import type { PromptInput } from "../messages/prompt-input";
 import type { MessageMeta } from "../messages/types";
 import { asSentence } from "../shared/sentence";
+import { pauseForAuthorization } from "./approvals/authorization-pause";
 import { denyPendingCalls } from "./approvals/resume-approvals";
 import { READY, type StepResult } from "./decide-next";
 import { cancelledEnding } from "./ending";
@@ -87,6 +88,10 @@ export async function addPrompt<T>(
   for (const message of messages) await history.append(message);
   if (checked.kind === "blocked")
     return { kind: "ended", ending: await answerBlockedPrompt(loop, query, checked.record) };
+  // MCP servers waiting for a person to authorize them pause the query before the model is called
+  // (the parallel guardrails then check the prompt when it resumes).
+  const paused = await pauseForAuthorization(loop, query);
+  if (paused) return paused;
   if (before) startParallelInput(loop, query, content, before);
   return READY;
 }

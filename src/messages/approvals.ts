@@ -10,7 +10,13 @@
  */
 import { InvalidOptionError } from "../errors";
 import { FNV_PRIME, fnv1a32, hex32 } from "../shared/fnv-hash";
-import { type AnsweredInput, type InputAnswers, type PendingInput, waitingText } from "./pending-inputs";
+import {
+  type AnsweredInput,
+  type InputAnswers,
+  onlyAuthorizations,
+  type PendingInput,
+  waitingText,
+} from "./pending-inputs";
 import type { ModelMessage, ToolResultBlock, ToolUseBlock, UserModelMessage } from "./types";
 
 /** A tool call waiting for a person's decision. */
@@ -160,11 +166,28 @@ export function pendingPause(
   const index = history.length - 1;
   const marker = history[index];
   const assistant = history[index - 1];
-  if (!isApprovalMarker(marker) || assistant?.role !== "assistant") return undefined;
+  if (!isApprovalMarker(marker)) return undefined;
+  if (isAuthorizationPause(marker, assistant)) return { marker, calls: [], index };
+  if (assistant?.role !== "assistant") return undefined;
   const calls = assistant.content.filter((block): block is ToolUseBlock => block.type === "tool_use");
   const ids = new Set(calls.map((call) => call.id));
   if (marker.pending_approvals.length === 0 && !marker.pending_inputs?.length) return undefined;
   return fitsCalls(marker, ids) ? { marker, calls, index } : undefined;
+}
+
+/**
+ * Whether `marker` pauses for MCP servers' authorization alone (`auth.redirect: "pause"`): no call
+ * under it, recorded right after the prompt (a user message) the model has not answered yet.
+ */
+export function isAuthorizationPause(marker: ApprovalMarker, before: ModelMessage | undefined): boolean {
+  return (
+    marker.pending_approvals.length === 0 &&
+    onlyAuthorizations(marker.pending_inputs) &&
+    marker.suspended_calls === undefined &&
+    marker.settled_results === undefined &&
+    before?.role === "user" &&
+    !isApprovalMarker(before)
+  );
 }
 
 /** Whether the marker's pending calls, settled results and suspended calls belong to `ids`' batch. */

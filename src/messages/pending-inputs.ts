@@ -9,10 +9,21 @@
  */
 import { InvalidOptionError } from "../errors";
 
-/** A question an MCP server asked during a tool call, waiting for a person's answer. */
+/**
+ * A question an MCP server asked during a tool call, waiting for a person's answer — or (`kind:
+ * "authorization"`) an MCP server waiting for a person to authorize it before the model is called.
+ */
 export interface PendingInput {
   /** The id the answer is given under (`prompt({ inputs: { [id]: answer } })`). */
   id: string;
+  /**
+   * `"authorization"`: the server needs OAuth authorization (`auth.redirect: "pause"`) — `url` is
+   * the authorization URL, `mode` is `"url"`, and no tool call asked (`tool_use_id` is `""`). The app
+   * finishes the authorization with `finishMcpAuthorization`; `accept` then connects with the new
+   * tokens, `decline` or `cancel` leaves the server unavailable. Absent: a server's question
+   * (elicitation) during a tool call.
+   */
+  kind?: "authorization";
   /** The MCP server's name in `mcpServers`. */
   server: string;
   /** The question, in the server's words. */
@@ -25,7 +36,10 @@ export interface PendingInput {
   url?: string;
   /** URL mode: the server's id of this question. */
   elicitationId?: string;
-  /** The tool call that asked (the innermost one, for a question asked inside a subagent). */
+  /**
+   * The tool call that asked (the innermost one, for a question asked inside a subagent); `""` for
+   * an authorization, which no call asks.
+   */
   tool_use_id: string;
   /** The subagent call the question waits inside, when a subagent's own MCP call asked. */
   parent_tool_use_id?: string;
@@ -47,6 +61,15 @@ export type InputAnswers = Record<string, InputAnswer>;
 export interface AnsweredInput {
   input: PendingInput;
   answer: InputAnswer;
+}
+
+/** Whether every input of a pause is an MCP server's authorization (a pause with no tool call under it). */
+export function onlyAuthorizations(inputs: readonly PendingInput[] | undefined): boolean {
+  return (
+    Array.isArray(inputs) &&
+    inputs.length > 0 &&
+    inputs.every((input) => (input as { kind?: unknown })?.kind === "authorization")
+  );
 }
 
 /** The text of the pause marker's content for `count` questions and `calls` approvals. */

@@ -55,7 +55,13 @@ export function historyToUIMessages(
       }
       // The questions waiting for an answer, as the live stream sent them (`data-input` parts).
       const inputs = (message as { pending_inputs?: Array<{ id: string }> }).pending_inputs;
-      for (const input of Array.isArray(inputs) ? inputs : [])
+      const waiting = Array.isArray(inputs) ? inputs : [];
+      // An MCP server's authorization pauses before any answer: the parts start the answer.
+      if (waiting.length > 0 && answer === undefined) {
+        answer = { id: `${prefix}${index}`, role: "assistant", parts: [] };
+        messages.push(answer);
+      }
+      for (const input of waiting)
         answer?.parts.push({ type: "data-input", id: input.id, data: structuredClone(input) });
       return;
     }

@@ -70,6 +70,9 @@ describe("every example under examples/ runs offline, as the docs say to run it"
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^Authorize at http:\/\/127\.0\.0\.1:\d+\/authorize …$/m);
     expect(run.stdout).toContain("Invoice INV-42: paid on 2026-11-30");
+    expect(run.stdout).toContain('Paused: requires_input, authorization of "billing".');
+    expect(run.stdout).toContain('Callback: "billing" authorized.');
+    expect(run.stdout).toMatch(/^Resumed: .*Invoice INV-42: paid on 2026-11-30/m);
   });
 
   it("quickstart.ts uses both tools and ends with success", async () => {

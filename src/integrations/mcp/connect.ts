@@ -69,8 +69,30 @@ export interface McpConnections extends McpCatalog {
    * stderr is quoted). A server that crashes later turns `failed` and loses its tools.
    */
   statuses(): McpServerStatus[];
+  /**
+   * The authorizations servers paused on (`auth.redirect: "pause"`), in config order: the
+   * server's name, the URL for the person, and when it expires. Their status is `failed` meanwhile.
+   */
+  pendingAuthorizations(): McpPendingAuthorization[];
+  /**
+   * Connects again every server that paused for authorization (after the app's callback ran
+   * `finishMcpAuthorization`): with tokens in its store it connects; without, it pauses again with a
+   * new authorization URL. `servers`: only these (names in `mcpServers`). `onToolsChanged` is called
+   * when one connected. Never rejects.
+   */
+  reconnectPaused(servers?: readonly string[]): Promise<void>;
   /** Closes every client and transport and waits until no child process is left. Idempotent. */
   close(): Promise<void>;
+}
+
+/** A server waiting for a person to authorize it (`auth.redirect: "pause"`). */
+export interface McpPendingAuthorization {
+  /** The server's name in `mcpServers`. */
+  server: string;
+  /** The authorization URL the person should open. */
+  url: string;
+  /** When the paused authorization can no longer be finished (ISO 8601). */
+  expiresAt: string;
 }
 
 /**
@@ -108,34 +130,59 @@ export async function connectMcpServers(
     version: options.clientVersion ?? DEFAULT_MCP_CLIENT_VERSION,
   };
   const onToolsChanged = () => options.onToolsChanged?.();
-  const connections = await Promise.all(
-    entries.map(([name, config], index) =>
-      ServerConnection.open({
-        name,
-        segment: segments[index]!,
-        config,
-        sdk,
-        clientInfo,
-        signal: options.signal,
-        onToolsChanged,
-        onElicitation: options.onElicitation,
-        pauseForInput: options.pauseForInput,
-      }),
-    ),
-  );
+  const open = (index: number) => {
+    const [name, config] = entries[index]!;
+    return ServerConnection.open({
+      name,
+      segment: segments[index]!,
+      config,
+      sdk,
+      clientInfo,
+      signal: options.signal,
+      onToolsChanged,
+      onElicitation: options.onElicitation,
+      pauseForInput: options.pauseForInput,
+    });
+  };
+  const connections = await Promise.all(entries.map((_, index) => open(index)));
   if (options.signal?.aborted) {
     await Promise.all(connections.map((connection) => connection.close()));
     throwIfAborted(options.signal);
   }
-  return connectionsOf(connections);
+  return connectionsOf(connections, open, onToolsChanged);
 }
 
-function connectionsOf(connections: readonly ServerConnection[]): McpConnections {
+function connectionsOf(
+  connections: ServerConnection[],
+  open?: (index: number) => Promise<ServerConnection>,
+  onToolsChanged?: () => void,
+): McpConnections {
   let closing: Promise<void> | undefined;
+  const reconnectPaused = async (servers?: readonly string[]) => {
+    const paused = connections.flatMap((connection, index) =>
+      connection.pausedAuthorization() && (!servers || servers.includes(connection.name)) ? [index] : [],
+    );
+    if (paused.length === 0 || !open) return;
+    const reopened = await Promise.all(paused.map((index) => open(index)));
+    if (closing) {
+      await Promise.all(reopened.map((connection) => connection.close()));
+      return;
+    }
+    paused.forEach((index, position) => {
+      connections[index] = reopened[position]!;
+    });
+    if (reopened.some((connection) => connection.connected)) onToolsChanged?.();
+  };
   return {
     ...createCatalog(connections),
     tools: () => connections.flatMap((connection) => connection.tools()),
     statuses: () => connections.map((connection) => connection.status()),
+    pendingAuthorizations: () =>
+      connections.flatMap((connection) => {
+        const paused = connection.pausedAuthorization();
+        return paused ? [{ server: connection.name, ...paused }] : [];
+      }),
+    reconnectPaused,
     close: () => {
       closing ??= Promise.all(connections.map((connection) => connection.close())).then(() => undefined);
       return closing;

@@ -35,6 +35,7 @@ export {
   DEFAULT_MCP_CLIENT_NAME,
   DEFAULT_MCP_CLIENT_VERSION,
   type McpConnections,
+  type McpPendingAuthorization,
 } from "./connect";
 export type {
   McpElicitationAnswer,
@@ -43,13 +44,21 @@ export type {
   McpElicitationRequest,
 } from "./elicitation-types";
 export {
+  DEFAULT_MCP_AUTHORIZATION_STATE_TTL_MS,
   DEFAULT_MCP_AUTHORIZATION_TIMEOUT_MS,
   type McpHttpAuth,
   type McpOAuthClientProvider,
+  type McpPausedAuthorizationRecord,
   type McpPrivateKeyJwt,
   type McpStoredCredentials,
   type McpTokenStore,
 } from "./oauth/auth-options";
+export { McpAuthorizationError, type McpAuthorizationFailure } from "./oauth/authorization-error";
+export {
+  type FinishedMcpAuthorization,
+  type FinishMcpAuthorizationOptions,
+  finishMcpAuthorization,
+} from "./oauth/finish-authorization";
 export {
   createMcpTokenStore,
   DEFAULT_MCP_TOKEN_KEY_PREFIX,

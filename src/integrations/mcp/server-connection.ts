@@ -21,7 +21,7 @@ import { isRequestTimeout, messageOf, toolFailure, withStderr } from "./failure-
 import { listAllTools } from "./list-all-tools";
 import type { McpClientSdk } from "./load-client-sdk";
 import { DEFAULT_MCP_AUTHORIZATION_TIMEOUT_MS } from "./oauth/auth-options";
-import { type HttpAuthorization, mayAskPerson } from "./oauth/http-auth";
+import { AWAITING_AUTHORIZATION, type HttpAuthorization, mayAskPerson } from "./oauth/http-auth";
 import { redactSecrets, secretRedactor } from "./redact-secrets";
 import { RESOURCE_TOOL_NAMES, resourceTools } from "./resource-tools";
 import { type CatalogAccess, createCatalog } from "./server-catalog";
@@ -53,7 +53,7 @@ export interface ServerConnectionOptions {
 type ConnectionState =
   | { kind: "connecting" }
   | { kind: "connected" }
-  | { kind: "failed"; error: string }
+  | { kind: "failed"; error: string; paused?: { url: string; expiresAt: string } }
   | { kind: "crashed" };
 
 /** One server's connection. Open it with {@link ServerConnection.open}; it never rejects. */
@@ -170,6 +170,11 @@ export class ServerConnection {
     }
   }
 
+  /** The authorization connecting paused on (`auth.redirect: "pause"`): its URL and expiry. */
+  pausedAuthorization(): { url: string; expiresAt: string } | undefined {
+    return this.state.kind === "failed" && this.state.paused ? { ...this.state.paused } : undefined;
+  }
+
   /** The server's tools, named `mcp__<server>__<tool>`; empty unless connected (and not closed). */
   tools(): Tool[] {
     return this.state.kind === "connected" && !this.closing ? [...this.adaptedTools] : [];
@@ -220,6 +225,8 @@ export class ServerConnection {
       if (this.refreshRequested) this.refreshTools();
     } catch (error) {
       await this.close();
+      const paused = this.authorization?.paused();
+      if (paused) return void (this.state = { kind: "failed", error: AWAITING_AUTHORIZATION, paused });
       // Let the last stderr output of a crashed process arrive before quoting it.
       await new Promise((resolve) => setImmediate(resolve));
       this.state = {
@@ -327,6 +334,7 @@ export class ServerConnection {
           `the server did not answer within toolTimeoutMs (${this.toolTimeoutMs} ms).`,
         );
       }
+      this.pauseIfUnauthorized();
       const detail = state.kind === "crashed" ? ` (${this.crashDescription()})` : "";
       return toolFailure(exposedName, this.redact(`${messageOf(error)}${detail}`));
     } finally {
@@ -350,6 +358,19 @@ export class ServerConnection {
         await Promise.race([this.refreshStep, this.refreshing]);
       }
     }).catch(() => {});
+  }
+
+  /**
+   * A call refused because the server wants a new authorization that paused (`auth.redirect:
+   * "pause"`; its tokens were revoked): the server waits for authorization as if connecting had
+   * stopped there, and is connected again before the next query.
+   */
+  private pauseIfUnauthorized(): void {
+    const paused = this.authorization?.paused();
+    if (!paused || this.state.kind !== "connected" || this.closing) return;
+    this.state = { kind: "failed", error: AWAITING_AUTHORIZATION, paused };
+    void this.close();
+    this.notifyToolsChanged();
   }
 
   private onTransportClosed(): void {

@@ -21,6 +21,7 @@ import {
   type ApprovalMarker,
   assertDecisions,
   callsDigest,
+  isAuthorizationPause,
   pendingPause,
 } from "../../messages/approvals";
 import { assertInputAnswers, type InputAnswer, storedAnswer } from "../../messages/pending-inputs";
@@ -35,6 +36,7 @@ import type { StepResult } from "../decide-next";
 import type { LoopContext } from "../state/loop-context";
 import type { QueryState } from "../state/query-state";
 import type { ToolPhase } from "../tool-phase";
+import { resumeAuthorization, supersedeAuthorizationPause } from "./authorization-pause";
 import { ownDecisions, resumedBatch } from "./child-pause";
 
 /** The text answering a pending call when a new prompt was sent instead of decisions. */
@@ -57,6 +59,8 @@ export async function resumeApprovals<T>(
   const pause = pendingPause(history.messages);
   const { decisions, answers } = checkedResume(input, pause?.marker);
   const { calls, index, marker } = pause!;
+  if (isAuthorizationPause(marker, history.messages[index - 1]))
+    return resumeAuthorization(loop, query, { marker, index }, answers);
   if (marker.calls_digest !== undefined && marker.calls_digest !== callsDigest(calls)) {
     throw new InvalidOptionError(
       "The paused tool calls were changed in the stored history after the pause was recorded (their " +
@@ -147,6 +151,8 @@ function withResumeRecord(
 export async function denyPendingCalls(history: HistoryLog, span: SpanHandle): Promise<void> {
   const pause = pendingPause(history.messages);
   if (!pause) return;
+  if (isAuthorizationPause(pause.marker, history.messages[pause.index - 1]))
+    return supersedeAuthorizationPause(history, pause.index, span);
   const denied = supersededResults(pause.calls, pause.marker);
   await claim(history, [...history.messages.slice(0, pause.index), denied]);
   span.event("agent_lattice.approvals.superseded", {

@@ -15,6 +15,7 @@ import type { SubmitOutputTool } from "../../tools/submit-output";
 import type { Tool } from "../../tools/tool";
 import { ToolRegistry } from "../../tools/tool-registry";
 import { AgentSeat } from "./agent-seat";
+import type { AuthorizationGate } from "./authorization-gate";
 import { CompactionBreaker } from "./compaction-breaker";
 import { ContextState } from "./context-state";
 import type { SkillGrants } from "./skill-grants";
@@ -42,6 +43,8 @@ export class Conversation {
   readonly context = new ContextState();
   /** Whether history holds turns a guardrail withdrew (never sent), looked up as history grows. */
   readonly withdrawn = new WithdrawnTracker();
+  /** MCP servers that pause for authorization (`auth.redirect: "pause"`); set by the agent's MCP attachment. */
+  authorizations: AuthorizationGate | undefined;
   /** Each agent's own state (tools, model, system sections), by name; the first is the root. */
   private readonly seats = new Map<string, AgentSeat>();
   private readonly submitTool: SubmitOutputTool<unknown> | undefined;

@@ -69,6 +69,17 @@ describe.each(Object.entries(places))("createMcpTokenStore (%s)", (_name, open) 
     expect(await other.load(key)).toBeUndefined();
     expect(await other.load(`${key} other`)).toEqual({ client: { client_id: "c-2" } });
   });
+
+  it("takes a key once: of eight takers over four store instances, one gets it", async () => {
+    const key = `paused-authorization ${runId} ${_name}`;
+    const record = { authorization: { server: "crm", codeVerifier: "v-1" } } as never;
+    await open().save(key, record);
+    const stores = [open(), open(), open(), open()];
+    const taken = await Promise.all([...stores, ...stores].map((store) => store.take!(key)));
+    expect(taken.filter((value) => value !== undefined)).toEqual([record]);
+    expect(await open().load(key)).toBeUndefined();
+    expect(await open().take!(key)).toBeUndefined();
+  });
 });
 
 describe("createMcpTokenStore options", () => {

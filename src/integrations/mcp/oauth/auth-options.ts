@@ -11,6 +11,12 @@ export const DEFAULT_MCP_AUTHORIZATION_TIMEOUT_MS = 300_000;
 export const DEFAULT_MCP_REDIRECT_PATH = "/callback";
 
 /**
+ * How long a paused authorization (`redirect: "pause"`) can be finished by default: the state,
+ * PKCE verifier and flow kept in the token store are refused after that.
+ */
+export const DEFAULT_MCP_AUTHORIZATION_STATE_TTL_MS = 600_000;
+
+/**
  * The credentials kept for one server (and client): what the authorization server issued. Secrets —
  * a token store keeps them out of history, messages, spans and errors, and so must yours.
  */
@@ -21,6 +27,32 @@ export interface McpStoredCredentials {
   tokensSavedAt?: string;
   /** The client registration (dynamic registration's answer, or the CIMD client id). */
   client?: Record<string, unknown>;
+  /**
+   * A paused authorization waiting for its redirect (`redirect: "pause"`), kept under a key of
+   * its own (derived from the `state`) so that any process can finish it.
+   */
+  authorization?: McpPausedAuthorizationRecord;
+}
+
+/**
+ * What a paused authorization keeps in the token store until `finishMcpAuthorization` takes it:
+ * enough for another process to exchange the code. The PKCE verifier is a secret.
+ */
+export interface McpPausedAuthorizationRecord {
+  /** The server's name in `mcpServers`. */
+  server: string;
+  /** The server's URL (the credentials' key is derived from it). */
+  serverUrl: string;
+  /** The redirect URI sent in the authorization request (the token request repeats it). */
+  redirectUri: string;
+  /** The PKCE code verifier. */
+  codeVerifier: string;
+  /** When the pause was recorded (ISO 8601). */
+  createdAt: string;
+  /** After this instant (ISO 8601) the authorization can no longer be finished. */
+  expiresAt: string;
+  /** The discovery the authorization request was built from (the token request uses the same endpoints). */
+  discovery?: Record<string, unknown>;
 }
 
 /**
@@ -31,6 +63,11 @@ export interface McpTokenStore {
   load(key: string): Promise<McpStoredCredentials | undefined>;
   save(key: string, credentials: McpStoredCredentials): Promise<void>;
   delete(key: string): Promise<void>;
+  /**
+   * Loads and deletes `key` at once, so that of two processes taking the same key only one gets
+   * it (a paused authorization is finished once). Optional: without it, `load` then `delete`.
+   */
+  take?(key: string): Promise<McpStoredCredentials | undefined>;
 }
 
 /**
@@ -87,13 +124,27 @@ export interface McpHttpAuth {
    * Shows the authorization URL to the person who authorizes (opens a browser, prints it, sends it
    * to a UI). The authorization server redirects their browser to a loopback listener this client
    * opens (`redirectUri`), which receives the code. Default: the URL is printed on stderr.
+   *
+   * `"pause"` (a server app: a web handler, a queue worker): nothing listens and nothing waits.
+   * Connecting stops at the authorization; an agent's query ends `requires_input` with a
+   * `pending_inputs` entry of `kind: "authorization"` whose `url` is the authorization URL. The
+   * person's browser comes back to `redirectUri` — a route of the app — which calls
+   * `finishMcpAuthorization` (any process: the PKCE verifier and state are kept in `tokenStore`,
+   * which is then required); the answer `{ action: "accept" }` (or the next prompt) continues.
    */
-  redirect?: (authorizationUrl: URL) => Promise<void>;
+  redirect?: ((authorizationUrl: URL) => Promise<void>) | "pause";
   /**
    * The redirect URI: an `http://127.0.0.1:<port>/<path>` (or `localhost`) address where this
    * client listens for the redirect. Default: `http://127.0.0.1:<a free port>/callback`.
+   * With `redirect: "pause"`: the app's own callback route (`https://app.example.com/oauth/callback`),
+   * required.
    */
   redirectUri?: string;
+  /**
+   * With `redirect: "pause"`: how long the person has to authorize and the app to finish
+   * (`finishMcpAuthorization`) before the kept state is refused. @default 600000 (10 minutes)
+   */
+  stateTtlMs?: number;
   /** The client's name in dynamic registration. @default "agent-lattice" */
   clientName?: string;
   /** Authenticate the client with a signed JWT (`private_key_jwt`). */

@@ -7,10 +7,10 @@ import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { InvalidOptionError } from "../../../errors";
 import type { McpHttpAuth, McpOAuthClientProvider } from "./auth-options";
-import { loadMcpAuthSdk } from "./load-auth-sdk";
+import { loadMcpAuthSdk, type McpAuthSdk } from "./load-auth-sdk";
 import { LoopbackRedirect } from "./loopback-redirect";
 import { createOAuthFetch } from "./oauth-fetch";
-import { LatticeOAuthProvider } from "./oauth-provider";
+import { LatticeOAuthProvider, type PausedAuthorization } from "./oauth-provider";
 
 /** An `http` server's authorization, ready for its transport. */
 export interface HttpAuthorization {
@@ -24,7 +24,13 @@ export interface HttpAuthorization {
    * `undefined` to report `error` as it is.
    */
   explainFailure(error: unknown, timeoutMs: number): string | undefined;
+  /** With `redirect: "pause"`: the authorization connecting stopped at, if it did. */
+  paused(): PausedAuthorization | undefined;
 }
+
+/** The status error of a server waiting for a person to authorize it (`auth.redirect: "pause"`). */
+export const AWAITING_AUTHORIZATION =
+  'Waiting for authorization: a person must open the authorization URL (auth.redirect "pause"); the app\'s callback then calls finishMcpAuthorization.';
 
 /** Why the connection's own waits end when it closes. */
 const CLOSED_BEFORE_AUTHORIZATION = "The MCP connection closed before authorization finished.";
@@ -36,9 +42,14 @@ export function isOAuthClientProvider(
   return typeof (auth as { tokens?: unknown }).tokens === "function";
 }
 
-/** Whether connecting may wait for a person to authorize in a browser. */
+/** Whether connecting may wait for a person to authorize in a browser (a pause does not wait). */
 export function mayAskPerson(auth: McpHttpAuth | McpOAuthClientProvider | undefined): boolean {
-  return auth !== undefined && !isOAuthClientProvider(auth) && auth.grant !== "client_credentials";
+  return (
+    auth !== undefined &&
+    !isOAuthClientProvider(auth) &&
+    auth.grant !== "client_credentials" &&
+    auth.redirect !== "pause"
+  );
 }
 
 /**
@@ -59,26 +70,20 @@ export async function prepareHttpAuthorization(
       secrets: () => [],
       close: async () => lifetime.abort(new Error(CLOSED_BEFORE_AUTHORIZATION)),
       explainFailure: () => undefined,
+      paused: () => undefined,
     };
   }
   checkAuthOptions(auth);
   const listener =
-    auth.grant === "client_credentials" ? undefined : await LoopbackRedirect.open(auth.redirectUri);
-  const addClientAuthentication =
-    auth.privateKeyJwt && auth.clientId
-      ? sdk.createPrivateKeyJwtAuth({
-          issuer: auth.clientId,
-          subject: auth.clientId,
-          privateKey: auth.privateKeyJwt.privateKey,
-          alg: auth.privateKeyJwt.algorithm,
-        })
-      : undefined;
+    auth.grant === "client_credentials" || auth.redirect === "pause"
+      ? undefined
+      : await LoopbackRedirect.open(auth.redirectUri);
   const provider = new LatticeOAuthProvider({
     serverName,
     serverUrl: url.toString(),
     auth,
     listener,
-    addClientAuthentication,
+    addClientAuthentication: clientAuthenticationOf(sdk, auth),
   });
   // Either ends a wait for the person: the connection closing, or the caller's `auth.signal`.
   const signal = auth.signal ? AbortSignal.any([lifetime.signal, auth.signal]) : lifetime.signal;
@@ -94,10 +99,27 @@ export async function prepareHttpAuthorization(
         ? `Authorization was not completed within connectTimeoutMs (${Math.round(timeoutMs / 1000)} s): ` +
           "no redirect reached the loopback listener (the authorization URL was not opened, or not approved in time)."
         : undefined,
+    paused: () => provider.paused,
   };
 }
 
-function checkAuthOptions(auth: McpHttpAuth): void {
+/** `private_key_jwt` client authentication, when `auth` asks for it. */
+export function clientAuthenticationOf(sdk: McpAuthSdk, auth: McpHttpAuth) {
+  return auth.privateKeyJwt && auth.clientId
+    ? sdk.createPrivateKeyJwtAuth({
+        issuer: auth.clientId,
+        subject: auth.clientId,
+        privateKey: auth.privateKeyJwt.privateKey,
+        alg: auth.privateKeyJwt.algorithm,
+      })
+    : undefined;
+}
+
+/**
+ * Checks `auth` options.
+ * @throws InvalidOptionError
+ */
+export function checkAuthOptions(auth: McpHttpAuth): void {
   if (
     auth.grant !== undefined &&
     auth.grant !== "authorization_code" &&
@@ -116,9 +138,43 @@ function checkAuthOptions(auth: McpHttpAuth): void {
   if (auth.signal !== undefined && !(auth.signal instanceof AbortSignal)) {
     throw new InvalidOptionError("auth.signal must be an AbortSignal.");
   }
-  if (auth.redirect !== undefined && typeof auth.redirect !== "function") {
+  if (auth.redirect !== undefined && typeof auth.redirect !== "function" && auth.redirect !== "pause") {
     throw new InvalidOptionError(
-      "auth.redirect must be a function (authorizationUrl: URL) => Promise<void>.",
+      'auth.redirect must be a function (authorizationUrl: URL) => Promise<void>, or "pause".',
     );
+  }
+  if (auth.redirect === "pause") checkPauseOptions(auth);
+}
+
+/** `redirect: "pause"` needs the app's callback route and a store another process can read. */
+function checkPauseOptions(auth: McpHttpAuth): void {
+  if (auth.grant === "client_credentials") {
+    throw new InvalidOptionError(
+      'auth.redirect "pause" is for the authorization_code grant (a person authorizes).',
+    );
+  }
+  if (!isHttpUrl(auth.redirectUri)) {
+    throw new InvalidOptionError(
+      'auth.redirect "pause" needs auth.redirectUri: the http(s) URL of the app\'s own callback route.',
+    );
+  }
+  if (auth.tokenStore === undefined) {
+    throw new InvalidOptionError(
+      'auth.redirect "pause" needs auth.tokenStore (createMcpTokenStore): the process that finishes the authorization reads the PKCE verifier and state from it.',
+    );
+  }
+  const ttl = auth.stateTtlMs;
+  if (ttl !== undefined && !(typeof ttl === "number" && Number.isFinite(ttl) && ttl > 0)) {
+    throw new InvalidOptionError("auth.stateTtlMs must be a positive number of milliseconds.");
+  }
+}
+
+function isHttpUrl(value: unknown): boolean {
+  if (typeof value !== "string") return false;
+  try {
+    const url = new URL(value);
+    return url.protocol === "https:" || url.protocol === "http:";
+  } catch {
+    return false;
   }
 }

@@ -18,5 +18,10 @@ export function createMemoryTokenStore(): McpTokenStore {
     delete: async (key) => {
       kept.delete(key);
     },
+    take: async (key) => {
+      const text = kept.get(key);
+      kept.delete(key);
+      return text === undefined ? undefined : (JSON.parse(text) as McpStoredCredentials);
+    },
   };
 }

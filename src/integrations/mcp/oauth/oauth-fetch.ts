@@ -101,6 +101,12 @@ async function authorize(
     fetchFn: base,
   };
   let result = await sdk.auth(provider, flow);
+  if (result === "REDIRECT" && provider instanceof LatticeOAuthProvider && provider.pauses) {
+    // Nothing waits: the connection reports the pause, an app's callback finishes it.
+    throw new sdk.UnauthorizedError(
+      'The MCP server needs authorization: it paused for a person to authorize (redirect: "pause").',
+    );
+  }
   if (result === "REDIRECT") {
     if (!(provider instanceof LatticeOAuthProvider)) {
       throw new sdk.UnauthorizedError(

@@ -17,9 +17,15 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
-import type { McpHttpAuth, McpStoredCredentials, McpTokenStore } from "./auth-options";
+import {
+  DEFAULT_MCP_AUTHORIZATION_STATE_TTL_MS,
+  type McpHttpAuth,
+  type McpStoredCredentials,
+  type McpTokenStore,
+} from "./auth-options";
 import type { LoopbackRedirect } from "./loopback-redirect";
 import { createMemoryTokenStore } from "./memory-token-store";
+import { recordPausedAuthorization } from "./paused-authorization";
 
 /** Refresh this long before the access token's stated expiry, for clock skew and the request's own time. */
 const EXPIRY_MARGIN_MS = 30_000;
@@ -37,6 +43,13 @@ export interface LatticeOAuthProviderOptions {
   addClientAuthentication?: AddClientAuthentication;
 }
 
+/** An authorization this provider paused on (`redirect: "pause"`): the URL the person should open. */
+export interface PausedAuthorization {
+  url: string;
+  /** When the kept state expires (ISO 8601). */
+  expiresAt: string;
+}
+
 /** The provider behind an `auth` option. */
 export class LatticeOAuthProvider implements OAuthClientProvider {
   readonly addClientAuthentication?: AddClientAuthentication;
@@ -48,6 +61,8 @@ export class LatticeOAuthProvider implements OAuthClientProvider {
   private pendingCode: Promise<string> | undefined;
   /** Whether the authorization URL was shown and no redirect brought its code back (yet). */
   waitingForPerson = false;
+  /** With `redirect: "pause"`: the authorization recorded for another process to finish. */
+  paused: PausedAuthorization | undefined;
 
   constructor(private readonly options: LatticeOAuthProviderOptions) {
     this.store = options.auth.tokenStore ?? createMemoryTokenStore();
@@ -57,7 +72,14 @@ export class LatticeOAuthProvider implements OAuthClientProvider {
   }
 
   get redirectUrl(): string | undefined {
-    return this.options.auth.grant === "client_credentials" ? undefined : this.options.listener?.url;
+    const { auth, listener } = this.options;
+    if (auth.grant === "client_credentials") return undefined;
+    return auth.redirect === "pause" ? auth.redirectUri : listener?.url;
+  }
+
+  /** Whether an authorization pauses (`redirect: "pause"`) rather than waits for a loopback redirect. */
+  get pauses(): boolean {
+    return this.options.auth.redirect === "pause";
   }
 
   get clientMetadataUrl(): string | undefined {
@@ -105,8 +127,12 @@ export class LatticeOAuthProvider implements OAuthClientProvider {
     return randomBytes(16).toString("base64url");
   }
 
-  /** Starts waiting for the redirect, then shows the URL (the `redirect` option, or stderr). */
+  /**
+   * Starts waiting for the redirect, then shows the URL (the `redirect` option, or stderr). With
+   * `redirect: "pause"`, records the authorization in the token store instead (see {@link paused}).
+   */
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
+    if (this.pauses) return this.recordPause(authorizationUrl);
     const { listener, auth, serverName } = this.options;
     if (!listener)
       throw new Error(
@@ -121,8 +147,31 @@ export class LatticeOAuthProvider implements OAuthClientProvider {
       () => void (this.waitingForPerson = false),
       () => {},
     );
-    const show = auth.redirect ?? printAuthorizationUrl(serverName);
+    const show = typeof auth.redirect === "function" ? auth.redirect : printAuthorizationUrl(serverName);
     await show(authorizationUrl);
+  }
+
+  /** Keeps what finishing needs (verifier, redirect URI, discovery) under the request's `state`. */
+  private async recordPause(authorizationUrl: URL): Promise<void> {
+    const state = authorizationUrl.searchParams.get("state");
+    if (!state || this.verifier === undefined)
+      throw new Error("The authorization request has no state or PKCE verifier: it cannot pause.");
+    const now = Date.now();
+    const expiresAt = new Date(
+      now + (this.options.auth.stateTtlMs ?? DEFAULT_MCP_AUTHORIZATION_STATE_TTL_MS),
+    ).toISOString();
+    await recordPausedAuthorization(this.store, state, {
+      server: this.options.serverName,
+      serverUrl: this.options.serverUrl,
+      redirectUri: this.redirectUrl!,
+      codeVerifier: this.verifier,
+      createdAt: new Date(now).toISOString(),
+      expiresAt,
+      ...(this.discovery
+        ? { discovery: structuredClone(this.discovery) as unknown as Record<string, unknown> }
+        : {}),
+    });
+    this.paused = { url: authorizationUrl.toString(), expiresAt };
   }
 
   /** The code of the redirect the last `redirectToAuthorization` waits for; `signal` ends the wait. */

@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import { chmod, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { InvalidOptionError } from "../../../errors";
+import { createFileWriteLock } from "../../../history/store-kit/file-write-lock";
 import { SerialQueue } from "../../../shared/serial-queue";
 import type { McpStoredCredentials, McpTokenStore } from "./auth-options";
 
@@ -34,6 +35,9 @@ export type McpTokenStoreOptions =
   | { redis: McpTokenRedisClient; keyPrefix?: string }
   | { postgres: McpTokenPostgresClient; table?: string }
   | { sqlite: McpTokenSqliteDatabase; table?: string };
+
+/** A token file lock older than this is taken as abandoned (its holder crashed mid-write). */
+const FILE_LOCK_STALE_MS = 10_000;
 
 /** The default Redis key prefix. */
 export const DEFAULT_MCP_TOKEN_KEY_PREFIX = "agent-lattice:mcp-oauth:";
@@ -90,24 +94,39 @@ function fileTokenStore(path: string): McpTokenStore {
       throw new Error("The MCP token file could not be read (it is not valid JSON).");
     }
   };
+  // Every process writing the file takes its lock: a change is read, edited and renamed in place
+  // by one writer at a time, so none is lost and a taken key is taken once.
+  const lock = createFileWriteLock(`${path}.lock`, FILE_LOCK_STALE_MS);
   const change = (edit: (all: Record<string, McpStoredCredentials>) => void) => {
     return writes.run(async () => {
-      const all = await readAll();
-      edit(all);
       await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-      const temporary = `${path}.${randomBytes(6).toString("hex")}.tmp`;
-      await writeFile(temporary, JSON.stringify(all), { mode: 0o600 });
-      await chmod(temporary, 0o600);
-      await rename(temporary, path).catch(async (error) => {
-        await rm(temporary, { force: true });
-        throw error;
-      });
+      await lock.hold(() => rewrite(edit));
+    });
+  };
+  const rewrite = async (edit: (all: Record<string, McpStoredCredentials>) => void) => {
+    const all = await readAll();
+    edit(all);
+    const temporary = `${path}.${randomBytes(6).toString("hex")}.tmp`;
+    await writeFile(temporary, JSON.stringify(all), { mode: 0o600 });
+    await chmod(temporary, 0o600);
+    await rename(temporary, path).catch(async (error) => {
+      await rm(temporary, { force: true });
+      throw error;
     });
   };
   return {
     load: async (key) => (await readAll())[key],
     save: (key, credentials) => change((all) => void (all[key] = credentials)),
     delete: (key) => change((all) => void delete all[key]),
+    // Atomic among every process's writers (the file is rewritten whole under its lock).
+    take: async (key) => {
+      let taken: McpStoredCredentials | undefined;
+      await change((all) => {
+        taken = all[key];
+        delete all[key];
+      });
+      return taken;
+    },
   };
 }
 
@@ -116,6 +135,12 @@ function redisTokenStore(redis: McpTokenRedisClient, prefix: string): McpTokenSt
     load: async (key) => parse(await redis.get(prefix + key)),
     save: async (key, credentials) => void (await redis.set(prefix + key, JSON.stringify(credentials))),
     delete: async (key) => void (await redis.del(prefix + key)),
+    // Of two takers, only the one whose DEL removed the key gets it.
+    take: async (key) => {
+      const text = await redis.get(prefix + key);
+      if (text === null) return undefined;
+      return Number(await redis.del(prefix + key)) === 1 ? parse(text) : undefined;
+    },
   };
 }
 
@@ -147,6 +172,11 @@ function postgresTokenStore(client: McpTokenPostgresClient, table: string): McpT
       await ready();
       await client.query(`DELETE FROM ${table} WHERE key = $1`, [key]);
     },
+    take: async (key) => {
+      await ready();
+      const { rows } = await client.query(`DELETE FROM ${table} WHERE key = $1 RETURNING credentials`, [key]);
+      return parse(rows[0]?.credentials);
+    },
   };
 }
 
@@ -174,6 +204,13 @@ function sqliteTokenStore(database: McpTokenSqliteDatabase, table: string): McpT
     },
     delete: async (key) => {
       prepared().prepare(`DELETE FROM ${table} WHERE key = ?`).run(key);
+    },
+    // A read and a delete in one statement: SQLite serializes writers, so one taker gets the row.
+    take: async (key) => {
+      const row = prepared().prepare(`DELETE FROM ${table} WHERE key = ? RETURNING credentials`).get(key) as
+        | { credentials?: unknown }
+        | undefined;
+      return parse(row?.credentials);
     },
   };
 }
