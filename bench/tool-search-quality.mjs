@@ -14,6 +14,9 @@
 //      fourth    FOURTH_QUERIES (bench/lib/fourth-queries.mjs, 170), written from the catalog alone by
 //                another engineer while the third round tuned, never seen by it: the unseen figure;
 //                --misses never lists it
+//      fifth     FIFTH_QUERIES (bench/lib/fifth-queries.mjs, 172), written from the catalog alone by
+//                yet another engineer, without reading the ranker or the other sets, and never tuned
+//                on: a second unseen figure; --misses never lists it
 //      second    SECOND_QUERIES (bench/lib/second-catalog.mjs, 40) over a different 40-tool catalog
 //                (a shop, Kubernetes, HR, bookkeeping), written before the third round's changes: a
 //                check that the ranking generalizes beyond the catalog it is tuned on
@@ -32,6 +35,7 @@ import { performance } from "node:perf_hooks";
 import { ToolRanker } from "../dist/index.js";
 import { mockToolSearch } from "../dist/testing.js";
 import { BLIND_QUERIES } from "./lib/blind-queries.mjs";
+import { FIFTH_QUERIES } from "./lib/fifth-queries.mjs";
 import { FOURTH_QUERIES } from "./lib/fourth-queries.mjs";
 import { FRESH_QUERIES } from "./lib/fresh-queries.mjs";
 import { HELD_OUT_QUERIES } from "./lib/held-out-queries.mjs";
@@ -117,6 +121,7 @@ for (const [name, ranker] of [["client", clientRanker], ["bm25", bm25Ranker]])
     third: quality(ranker(catalog), THIRD_QUERIES),
     second: quality(ranker(secondCatalog()), SECOND_QUERIES),
     fourth: quality(ranker(catalog), FOURTH_QUERIES),
+    fifth: quality(ranker(catalog), FIFTH_QUERIES),
   };
 const timing = speed([...QUERIES.map(([query]) => query), ...HELD_OUT_QUERIES.map(({ query }) => query)]);
 
@@ -126,7 +131,7 @@ if (process.argv.includes("--json")) {
   console.log(JSON.stringify({ rankings, timing }, null, 2));
 } else {
   console.log("ranking  set        queries   top-1          top-3");
-  for (const [ranking, { tuned, heldOut, fresh, blind, third, second, fourth }] of Object.entries(rankings))
+  for (const [ranking, { tuned, heldOut, fresh, blind, third, second, fourth, fifth }] of Object.entries(rankings))
     for (const [name, set] of [
       ["tuned", tuned],
       ["held-out", heldOut],
@@ -141,6 +146,8 @@ if (process.argv.includes("--json")) {
       ["  synonym", second.synonym],
       ["fourth", fourth],
       ["  synonym", fourth.synonym],
+      ["fifth", fifth],
+      ["  synonym", fifth.synonym],
     ])
       console.log(
         `${ranking.padEnd(8)} ${name.padEnd(10)} ${String(set.queries).padStart(7)}   ${`${set.top1} (${percent(set.top1, set.queries)})`.padEnd(13)}  ${set.top3} (${percent(set.top3, set.queries)})`,
