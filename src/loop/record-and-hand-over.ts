@@ -30,7 +30,10 @@ export function recordAndHandOver(
 }
 
 /** An entry history holds, handed over as its `assistant` or `user` message. */
-function handOverEntry(query: QueryState, entry: Redacted<AssistantModelMessage | UserModelMessage>): undefined {
+function handOverEntry(
+  query: QueryState,
+  entry: Redacted<AssistantModelMessage | UserModelMessage>,
+): undefined {
   if (entry.role === "assistant") query.outgoing.handOver({ type: "assistant", message: entry });
   else query.outgoing.handOver({ type: "user", message: entry as typeof entry & UserModelMessage });
   return undefined;

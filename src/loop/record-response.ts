@@ -25,7 +25,8 @@ export function recordResponse<T>(
   // The turn's meta is vouched for only when no other code saw the response before it is recorded.
   const turnMeta = query.turnMeta;
   query.turnMeta = undefined;
-  if (loop.config.guardrails?.output && isCheckedOutput(response)) return checkThenRecord(loop, query, response);
+  if (loop.config.guardrails?.output && isCheckedOutput(response))
+    return checkThenRecord(loop, query, response);
   return recordChecked(loop, query, response, turnMeta);
 }
 

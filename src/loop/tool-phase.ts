@@ -17,12 +17,12 @@ import type {
   ToolUseBlock,
   UserModelMessage,
 } from "../messages/types";
+import { isPromiseLike } from "../shared/maybe-async";
 import { anyBatchMayPause, batchMayPause } from "../tool-calls/may-pause";
 import { StreamedToolCalls } from "../tool-calls/streamed-tool-calls";
 import { type BatchCallOutcome, type RunOne, runToolBatch } from "../tool-calls/tool-batch";
 import { runToolCallNow } from "../tool-calls/tool-call";
 import type { ToolRuntime } from "../tool-calls/tool-runtime";
-import { isPromiseLike } from "../shared/maybe-async";
 import { SUBMIT_OUTPUT_TOOL_NAME } from "../tools/submit-output";
 import { type ToolCallOutcome, toolResultText } from "../tools/tool-output";
 import { runGatedBatch } from "./approvals/approval-gate";

@@ -62,9 +62,12 @@ function approvalRequest(
   rule: "allow" | "ask" | "approval",
   runtime: ToolRuntime,
 ): CheckedCall | Promise<CheckedCall> {
-  if (needs || rule === "approval") return notAskedOnResume(call, cleared, { kind: "awaiting_approval", input: cleared.input }, runtime);
+  if (needs || rule === "approval")
+    return notAskedOnResume(call, cleared, { kind: "awaiting_approval", input: cleared.input }, runtime);
   if (rule === "ask" && runtime.canUseTool)
-    return askCanUseTool(call, cleared, runtime).then((request) => notAskedOnResume(call, cleared, request, runtime));
+    return askCanUseTool(call, cleared, runtime).then((request) =>
+      notAskedOnResume(call, cleared, request, runtime),
+    );
   return cleared;
 }
 

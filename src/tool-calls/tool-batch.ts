@@ -7,8 +7,8 @@
  * @module
  */
 import type { ToolUseBlock } from "../messages/types";
-import type { CallOutcome } from "../tools/tool-output";
 import { isPromiseLike } from "../shared/maybe-async";
+import type { CallOutcome } from "../tools/tool-output";
 import { runToolCallNow } from "./tool-call";
 import { notRunOutcome } from "./tool-refusals";
 import type { ToolRuntime } from "./tool-runtime";

@@ -58,7 +58,12 @@ export function executeTool(
       journal: runtime.journal,
     });
     if (tool.runAgentCall && runtime.agent)
-      return settledExecution(call, runAgentCall(call, cleared, context, span, runtime, resume), deadline, runtime);
+      return settledExecution(
+        call,
+        runAgentCall(call, cleared, context, span, runtime, resume),
+        deadline,
+        runtime,
+      );
     // With tracing on, the tool runs inside its execute_tool span (its own spans nest under it).
     output = span.activate ? span.activate(() => tool.execute(value, context)) : tool.execute(value, context);
     if (!isPromiseLike(output)) {
@@ -70,7 +75,9 @@ export function executeTool(
     deadline?.clear();
     return failed;
   }
-  const answered = raceWithSignal(Promise.resolve(output), signal).then((settled) => outcomeFromOutput(call, settled));
+  const answered = raceWithSignal(Promise.resolve(output), signal).then((settled) =>
+    outcomeFromOutput(call, settled),
+  );
   return settledExecution(call, answered, deadline, runtime);
 }
 

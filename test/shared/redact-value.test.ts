@@ -198,7 +198,8 @@ describe("mayHoldSecret", () => {
 
   it("forgets what it remembered once it holds many texts, and stays right", () => {
     for (let index = 0; index < 2_000; index++) expect(mayHoldSecret(`toolu_${index}`, SECRETS)).toBe(false);
-    for (let index = 0; index < 2_000; index += 97) expect(mayHoldSecret(`toolu_${index}`, SECRETS)).toBe(false);
+    for (let index = 0; index < 2_000; index += 97)
+      expect(mayHoldSecret(`toolu_${index}`, SECRETS)).toBe(false);
     expect(mayHoldSecret(`toolu_${KEY}`, SECRETS)).toBe(true);
   });
 });
