@@ -94,6 +94,8 @@ export class CostLedger {
   totalCostUsd = 0;
   /** The cost of the usage {@link CostLedger.record} took in last (0 before any). */
   lastCostUsd = 0;
+  /** The usage {@link CostLedger.record} took in last, as {@link countedUsage} counted it. */
+  lastUsage: Usage = emptyUsage();
   /** Price lookups by model id (a query uses one or two models; matching scans the table). */
   private readonly prices = new Map<string, ModelPricing | undefined>();
 
@@ -144,6 +146,7 @@ export class CostLedger {
    */
   record(model: string, usage: Usage | undefined): boolean {
     const counted = countedUsage(usage);
+    this.lastUsage = counted;
     addUsage(this.usage, counted);
     const entry = (this.byModel[model] ??= { ...emptyUsage(), cost_usd: 0 });
     addUsage(entry, counted);

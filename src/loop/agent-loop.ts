@@ -8,6 +8,7 @@
 import { type ApprovalInput, isApprovalInput } from "../messages/approvals";
 import { assertPrompt, type PromptInput } from "../messages/prompt-input";
 import type { SDKMessage, SDKResultMessage } from "../messages/sdk-messages";
+import { isPromiseLike } from "../shared/maybe-async";
 import { addPrompt } from "./add-prompt";
 import { resumeApprovals } from "./approvals/resume-approvals";
 import { compactHistory } from "./compaction/compact-history";
@@ -83,9 +84,12 @@ export async function* agentLoop<T>(
               : request.call(toolPhase.streamCalls()),
           );
           break;
-        case "record_response": // 3. emit the response
-          outcome = await recordResponse(loop, query, next.response);
+        case "record_response": {
+          // 3. emit the response — at once when nothing waits (no store write, no output guardrail)
+          const recorded = recordResponse(loop, query, next.response);
+          outcome = isPromiseLike(recorded) ? await recorded : recorded;
           break;
+        }
         case "run_tools": {
           // 4. run the tool calls, 5. add their results — a subagent's messages are yielded as they come
           const answering = toolPhase.answer(next.response, next.calls);

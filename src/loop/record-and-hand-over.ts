@@ -5,6 +5,7 @@
  * (step 5) and the messages the loop adds to go on.
  * @module
  */
+import type { Redacted } from "../messages/redact-message";
 import type { AssistantModelMessage, MessageMeta, UserModelMessage } from "../messages/types";
 import type { LoopContext } from "./state/loop-context";
 import type { QueryState } from "./state/query-state";
@@ -13,18 +14,29 @@ import type { QueryState } from "./state/query-state";
  * Records `message` in history, saves it, then hands it over as an `assistant` or `user` message.
  * `loopMeta`: its `meta`, when the loop built it from its own clock and arithmetic alone and no
  * other code could reach it since (history's redaction does not walk it, see `HistoryLog.record`).
+ * Without a store there is nothing to wait for: it is handed over at once and nothing is returned;
+ * with one, the promise of the write, which hands it over once written.
  */
-export async function recordAndHandOver(
+export function recordAndHandOver(
   loop: LoopContext<unknown>,
   query: QueryState,
   message: AssistantModelMessage | UserModelMessage,
   loopMeta?: MessageMeta,
-): Promise<void> {
+): Promise<void> | undefined {
   const history = loop.conversation.history;
   const entry = history.record(message, loopMeta);
-  await history.save(entry);
+  if (!history.durable) return handOverEntry(query, entry);
+  return history.save(entry).then(() => handOverEntry(query, entry));
+}
+
+/** An entry history holds, handed over as its `assistant` or `user` message. */
+function handOverEntry(
+  query: QueryState,
+  entry: Redacted<AssistantModelMessage | UserModelMessage>,
+): undefined {
   if (entry.role === "assistant") query.outgoing.handOver({ type: "assistant", message: entry });
   else query.outgoing.handOver({ type: "user", message: entry as typeof entry & UserModelMessage });
+  return undefined;
 }
 
 /**

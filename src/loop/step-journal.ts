@@ -15,6 +15,9 @@ import type { HistoryLog } from "../history/history-log";
 import { type ToolStep, type ToolStepsByCall, toolStepRecord } from "../history/tool-steps";
 import type { StepJournal } from "../tools/tool-context";
 
+/** No replayed steps (a first run): shared, read only, so a batch's journal costs no second object. */
+const NO_STEPS: ToolStepsByCall = Object.freeze({});
+
 /** The steps a closed journal recorded, and the index of their first record in history. */
 export interface JournalledSteps {
   from: number;
@@ -37,7 +40,7 @@ export class BatchStepJournal implements StepJournal {
   /** `replayed`: the steps an earlier run of the calls recorded (a re-run after a crash). */
   constructor(
     private readonly history: HistoryLog,
-    private readonly replayed: ToolStepsByCall = {},
+    private readonly replayed: ToolStepsByCall = NO_STEPS,
   ) {}
 
   /** The batch has begun (its response is recorded): records may be written. */

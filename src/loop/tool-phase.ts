@@ -17,10 +17,11 @@ import type {
   ToolUseBlock,
   UserModelMessage,
 } from "../messages/types";
+import { isPromiseLike } from "../shared/maybe-async";
 import { anyBatchMayPause, batchMayPause } from "../tool-calls/may-pause";
 import { StreamedToolCalls } from "../tool-calls/streamed-tool-calls";
 import { type BatchCallOutcome, type RunOne, runToolBatch } from "../tool-calls/tool-batch";
-import { runToolCall } from "../tool-calls/tool-call";
+import { runToolCallNow } from "../tool-calls/tool-call";
 import type { ToolRuntime } from "../tool-calls/tool-runtime";
 import { SUBMIT_OUTPUT_TOOL_NAME } from "../tools/submit-output";
 import { type ToolCallOutcome, toolResultText } from "../tools/tool-output";
@@ -66,14 +67,14 @@ export class ToolPhase<T> {
 
   /**
    * Steps 4 and 5: answers every call of `response` — tool-call notices (hook errors, summaries)
-   * go to the channel — then records the results and hands them over.
+   * go to the channel. At once when the batch answered at once (see `runToolBatch`).
    */
-  private async run(
+  private run(
     response: AssistantModelMessage,
     calls: ToolUseBlock[],
     decisions: ReadonlyMap<string, ApprovalDecision> | undefined,
     resumed: ResumedBatch | undefined,
-  ): Promise<ToolResults<T>> {
+  ): ToolResults<T> | Promise<ToolResults<T>> {
     const streamed = this.streamed;
     this.streamed = undefined;
     (this.journal ??= this.newJournal()).open();
@@ -96,8 +97,10 @@ export class ToolPhase<T> {
           : batchResults(calls, batch.outcomes, withOutputSchema, decisions),
       );
     }
-    const outcomes = await runToolBatch(calls, runtime, toolConcurrency, takenOver(streamed, calls));
-    return batchResults(calls, outcomes, withOutputSchema);
+    const outcomes = runToolBatch(calls, runtime, toolConcurrency, takenOver(streamed, calls));
+    return isPromiseLike(outcomes)
+      ? outcomes.then((settled) => batchResults(calls, settled, withOutputSchema))
+      : batchResults(calls, outcomes, withOutputSchema);
   }
 
   /**
@@ -150,7 +153,8 @@ export class ToolPhase<T> {
     decisions?: ReadonlyMap<string, ApprovalDecision>,
     resumed?: ResumedBatch,
   ): Promise<StepResult<T>> {
-    const results = await this.run(response, calls, decisions, resumed);
+    const running = this.run(response, calls, decisions, resumed);
+    const results = isPromiseLike(running) ? await running : running; // a batch that answered at once costs no tick
     const closing = this.journal?.close();
     this.journal = undefined;
     const journalled = closing && (await closing);
@@ -184,7 +188,10 @@ export class ToolPhase<T> {
       // The results take the place of the step records; the steps stay in their meta.
       message.meta = { ...message.meta, tool_steps: journalled.steps };
       await recordInPlaceOf(this.loop, this.query, journalled.from, message);
-    } else await recordAndHandOver(this.loop, this.query, message, loopMeta);
+    } else {
+      const saving = recordAndHandOver(this.loop, this.query, message, loopMeta);
+      if (saving) await saving;
+    }
     if (tripped) return { kind: "ended", ending: await withdrawTurn(this.loop, this.query, tripped) };
     if (handoff) {
       handOver(this.loop, this.query, handoff);
@@ -344,7 +351,7 @@ function takenOver(
   if (started.size === 0) return undefined;
   return (call, runtime) => {
     const outcome = started.get(call.id);
-    return outcome ?? runToolCall(call, runtime);
+    return outcome ?? runToolCallNow(call, runtime);
   };
 }
 

@@ -109,16 +109,65 @@ export function secretsWorthRedacting(values: Iterable<unknown>): string[] {
 /**
  * Whether `text` may hold a secret or a credential-shaped string: one of `secrets`
  * ({@link MIN_SECRET_LENGTH} characters or more) or a word every credential shape needs. Never
- * `false` when {@link redact} would change `text`; allocates nothing.
+ * `false` when {@link redact} would change `text`. A short text found clean is remembered for these
+ * secrets (see {@link CleanTexts}): the next time it is a set lookup, not a scan.
  */
 export function mayHoldSecret(text: string, secrets: readonly string[]): boolean {
   if (text.length < SHORTEST_CREDENTIAL && secrets.length === 0) return false;
+  if (text.length > CleanTexts.LONGEST) return scanForSecret(text, secrets);
+  if (cleanTexts.has(text, secrets)) return false;
+  if (scanForSecret(text, secrets)) return true;
+  cleanTexts.add(text, secrets);
+  return false;
+}
+
+/** {@link mayHoldSecret}, the scan itself: each secret searched for, then the credential words. */
+function scanForSecret(text: string, secrets: readonly string[]): boolean {
   for (let index = 0; index < secrets.length; index++) {
     const secret = secrets[index]!;
     if (secret.length >= MIN_SECRET_LENGTH && text.includes(secret)) return true;
   }
   return text.length >= SHORTEST_CREDENTIAL && mayHoldCredentialWord(text) && CREDENTIAL_WORDS.test(text);
 }
+
+/**
+ * Short texts lately found clean of one list of secrets. Messages repeat the same short strings
+ * turn after turn — block types, roles, stop reasons, the model's and the tools' names, each
+ * tool_use id in its call and again in its result — and a lookup costs a fraction of a scan. The
+ * texts are remembered for one list of secrets at a time (compared by content: another list starts
+ * afresh), and forgotten all at once when {@link CleanTexts.MOST} are held: what it keeps alive is
+ * bounded, and a text is only ever skipped when these very secrets found it clean.
+ */
+class CleanTexts {
+  /** Longer texts (prose, results) seldom come again: they are scanned every time. */
+  static readonly LONGEST = 64;
+  /** How many texts it holds before it forgets them all. */
+  static readonly MOST = 512;
+  private texts = new Set<string>();
+  /** A copy of the secrets the texts were found clean of. */
+  private secrets: readonly string[] = [];
+
+  has(text: string, secrets: readonly string[]): boolean {
+    return this.sameSecrets(secrets) && this.texts.has(text);
+  }
+
+  add(text: string, secrets: readonly string[]): void {
+    if (!this.sameSecrets(secrets) || this.texts.size >= CleanTexts.MOST) {
+      this.texts = new Set();
+      this.secrets = [...secrets];
+    }
+    this.texts.add(text);
+  }
+
+  private sameSecrets(secrets: readonly string[]): boolean {
+    const known = this.secrets;
+    if (secrets.length !== known.length) return false;
+    for (let index = 0; index < known.length; index++) if (secrets[index] !== known[index]) return false;
+    return true;
+  }
+}
+
+const cleanTexts = new CleanTexts();
 
 /** Replaces every secret ({@link MIN_SECRET_LENGTH} characters or more) and credential-shaped string in `text`. */
 export function redact(text: string, secrets: readonly string[]): string {

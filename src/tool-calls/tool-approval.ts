@@ -16,13 +16,14 @@ import type { CheckedCall, ClearedCall, ToolRuntime } from "./tool-runtime";
 /**
  * Settles the approval of a cleared call: the call cleared to run, its refusal, or a request for
  * a decision. `rule` is what the lists and the mode said (`"approval"` under `askBeforeWrites`).
+ * Answered at once unless someone is asked: a `needsApproval` function, or `canUseTool`.
  */
-export async function checkApproval(
+export function checkApproval(
   call: ToolUseBlock,
   cleared: ClearedCall,
   rule: "allow" | "ask" | "approval",
   runtime: ToolRuntime,
-): Promise<CheckedCall> {
+): CheckedCall | Promise<CheckedCall> {
   const decision = runtime.decisions?.get(call.id);
   if (decision) {
     if (!decision.approved) {
@@ -32,18 +33,52 @@ export async function checkApproval(
     if (decision.updatedInput === undefined) return cleared;
     return validateToolInput(call, cleared.tool, decision.updatedInput, runtime.signal);
   }
-  let request: CheckedCall = cleared;
   // A flag (or nothing) answers at once: only a function is asked, and awaited.
   const { needsApproval } = cleared.tool;
-  const needs =
-    typeof needsApproval === "function"
-      ? await toolNeedsApproval(call, cleared, runtime)
-      : needsApproval === true;
+  if (typeof needsApproval === "function") return askedApproval(call, cleared, rule, runtime);
+  return approvalRequest(call, cleared, needsApproval === true, rule, runtime);
+}
+
+/** {@link checkApproval} once the tool's `needsApproval` function has answered. */
+async function askedApproval(
+  call: ToolUseBlock,
+  cleared: ClearedCall,
+  rule: "allow" | "ask" | "approval",
+  runtime: ToolRuntime,
+): Promise<CheckedCall> {
+  const needs = await toolNeedsApproval(call, cleared, runtime);
   if (typeof needs !== "boolean") return needs;
-  if (needs || rule === "approval") request = { kind: "awaiting_approval", input: cleared.input };
-  else if (rule === "ask" && runtime.canUseTool) request = await askCanUseTool(call, cleared, runtime);
+  return approvalRequest(call, cleared, needs, rule, runtime);
+}
+
+/**
+ * What the call asks for once `needs` (the tool's own answer) is known: a decision, `canUseTool`'s
+ * answer when the rules left it undecided, or nothing (cleared to run).
+ */
+function approvalRequest(
+  call: ToolUseBlock,
+  cleared: ClearedCall,
+  needs: boolean,
+  rule: "allow" | "ask" | "approval",
+  runtime: ToolRuntime,
+): CheckedCall | Promise<CheckedCall> {
+  if (needs || rule === "approval")
+    return notAskedOnResume(call, cleared, { kind: "awaiting_approval", input: cleared.input }, runtime);
+  if (rule === "ask" && runtime.canUseTool)
+    return askCanUseTool(call, cleared, runtime).then((request) =>
+      notAskedOnResume(call, cleared, request, runtime),
+    );
+  return cleared;
+}
+
+/** A request for a decision, unless the batch was resumed: a call that had no decision to give was not pending; it cannot ask again now. */
+function notAskedOnResume(
+  call: ToolUseBlock,
+  cleared: ClearedCall,
+  request: CheckedCall,
+  runtime: ToolRuntime,
+): CheckedCall {
   if (request.kind !== "awaiting_approval" || !runtime.decisions) return request;
-  // Resumed: a call that had no decision to give was not pending; it cannot ask again now.
   return denyCall(
     call,
     cleared.input,

@@ -7,8 +7,9 @@
  * @module
  */
 import type { ToolUseBlock } from "../messages/types";
+import { isPromiseLike } from "../shared/maybe-async";
 import type { CallOutcome } from "../tools/tool-output";
-import { runToolCall } from "./tool-call";
+import { runToolCallNow } from "./tool-call";
 import { notRunOutcome } from "./tool-refusals";
 import type { ToolRuntime } from "./tool-runtime";
 
@@ -20,43 +21,76 @@ export interface NotStartedCall {
 /** How one call of a batch came out: answered, suspended in its subagent's child, or not started. */
 export type BatchCallOutcome = CallOutcome | NotStartedCall;
 
-/** Runs one call of a batch (the whole pipeline, or the rest of it for a call already cleared). */
-export type RunOne = (call: ToolUseBlock, runtime: ToolRuntime) => Promise<CallOutcome>;
+/**
+ * Runs one call of a batch (the whole pipeline, or the rest of it for a call already cleared): its
+ * outcome, or a promise of it when the call has to wait for something.
+ */
+export type RunOne = (call: ToolUseBlock, runtime: ToolRuntime) => CallOutcome | Promise<CallOutcome>;
 
 /**
  * Runs the calls of one assistant message, group by group: a call that is not read-only, a lone
  * read-only call, or a run of consecutive read-only ones. Once the query is aborted, the calls not
- * yet started are not run (nor shown to hooks): each gets an error result saying so.
+ * yet started are not run (nor shown to hooks): each gets an error result saying so. A batch whose
+ * calls all answered at once (synchronous tools, nothing to wait for) comes back at once; otherwise
+ * as a promise of its outcomes.
  */
-export async function runToolBatch(
+export function runToolBatch(
   calls: readonly ToolUseBlock[],
   runtime: ToolRuntime,
   concurrency: number,
-  runOne: RunOne = runToolCall,
-): Promise<BatchCallOutcome[]> {
+  runOne: RunOne = runToolCallNow,
+): BatchCallOutcome[] | Promise<BatchCallOutcome[]> {
   const outcomes: BatchCallOutcome[] = new Array(calls.length);
-  let start = 0;
+  return runGroupsFrom(0, { calls, runtime, concurrency, runOne, outcomes });
+}
+
+/** One batch under way: its calls, how each runs, and the outcomes so far (in the model's order). */
+interface BatchRun {
+  readonly calls: readonly ToolUseBlock[];
+  readonly runtime: ToolRuntime;
+  readonly concurrency: number;
+  readonly runOne: RunOne;
+  readonly outcomes: BatchCallOutcome[];
+}
+
+/** Runs the groups from call `start` on: at once while each group answers at once, then after the one that waits. */
+function runGroupsFrom(start: number, batch: BatchRun): BatchCallOutcome[] | Promise<BatchCallOutcome[]> {
+  const { calls, runtime, outcomes } = batch;
   while (start < calls.length) {
     if (runtime.signal.aborted) {
       for (let index = start; index < calls.length; index++) outcomes[index] = notRunOutcome(calls[index]!);
       break;
     }
     const end = readOnlyRunEnd(calls, start, runtime);
-    let suspended: boolean;
-    if (end > start + 1) {
-      suspended = await runConcurrently(calls, { start, end }, runtime, concurrency, outcomes, runOne);
-      start = end;
-    } else {
-      const outcome = await runOne(calls[start]!, runtime);
-      outcomes[start] = outcome;
-      suspended = outcome.kind === "suspended";
-      start += 1;
-    }
-    if (suspended) {
-      for (let index = 0; index < calls.length; index++) outcomes[index] ??= { kind: "not_started" };
-      break;
-    }
+    const next = Math.max(end, start + 1);
+    const suspended =
+      end > start + 1
+        ? runConcurrently(calls, { start, end }, runtime, batch.concurrency, outcomes, batch.runOne)
+        : runAlone(start, batch);
+    if (isPromiseLike(suspended))
+      return suspended.then((stopped) => (stopped ? notStartedRest(outcomes) : runGroupsFrom(next, batch)));
+    if (suspended) return notStartedRest(outcomes);
+    start = next;
   }
+  return outcomes;
+}
+
+/** Runs call `index` alone; whether it was suspended (at once, or once it settles). */
+function runAlone(index: number, batch: BatchRun): boolean | Promise<boolean> {
+  const outcome = batch.runOne(batch.calls[index]!, batch.runtime);
+  if (!isPromiseLike(outcome)) return keptOutcome(batch.outcomes, index, outcome);
+  return outcome.then((settled) => keptOutcome(batch.outcomes, index, settled));
+}
+
+/** Keeps a call's outcome in its place; whether it was suspended. */
+function keptOutcome(outcomes: BatchCallOutcome[], index: number, outcome: CallOutcome): boolean {
+  outcomes[index] = outcome;
+  return outcome.kind === "suspended";
+}
+
+/** A suspension stops the batch: every call not started is `not_started`. */
+function notStartedRest(outcomes: BatchCallOutcome[]): BatchCallOutcome[] {
+  for (let index = 0; index < outcomes.length; index++) outcomes[index] ??= { kind: "not_started" };
   return outcomes;
 }
 

@@ -29,14 +29,15 @@ import type { ClearedCall, ToolRuntime } from "./tool-runtime";
  * the per-call deadline (`toolTimeoutMs`) passes; a tool that ignores it is abandoned at that
  * moment all the same. Never throws: a failure becomes an error result. A tool that runs an agent
  * (`runAgentCall`) may come back suspended; `resume` goes on with a call suspended inside its child.
+ * A synchronous tool's outcome comes back at once — there is nothing to race — else a promise of it.
  */
-export async function executeTool(
+export function executeTool(
   call: ToolUseBlock,
   cleared: ClearedCall,
   runtime: ToolRuntime,
   span: SpanHandle,
   resume?: ChildResume,
-): Promise<CallOutcome> {
+): CallOutcome | Promise<CallOutcome> {
   if (runtime.signal.aborted) return abortedOutcome(call);
   // Only a per-call deadline needs a signal of its own (an AbortController per call is costly).
   const deadline =
@@ -44,6 +45,7 @@ export async function executeTool(
       ? undefined
       : startDeadline(runtime.signal, runtime.toolTimeoutMs, toolTimeoutReason);
   const signal = deadline?.signal ?? runtime.signal;
+  let output: ToolOutput | PromiseLike<ToolOutput>;
   try {
     const { tool, value } = cleared;
     const context = callContext({
@@ -56,16 +58,38 @@ export async function executeTool(
       journal: runtime.journal,
     });
     if (tool.runAgentCall && runtime.agent)
-      return await runAgentCall(call, cleared, context, span, runtime, resume);
+      return settledExecution(
+        call,
+        runAgentCall(call, cleared, context, span, runtime, resume),
+        deadline,
+        runtime,
+      );
     // With tracing on, the tool runs inside its execute_tool span (its own spans nest under it).
-    const output = span.activate
-      ? span.activate(() => tool.execute(value, context))
-      : tool.execute(value, context);
-    // A synchronous tool has finished when it returns: there is nothing to race.
-    const settled: ToolOutput = isPromiseLike(output)
-      ? await raceWithSignal(Promise.resolve(output), signal)
-      : output;
-    return outcomeFromOutput(call, settled);
+    output = span.activate ? span.activate(() => tool.execute(value, context)) : tool.execute(value, context);
+    if (!isPromiseLike(output)) {
+      deadline?.clear();
+      return outcomeFromOutput(call, output);
+    }
+  } catch (error) {
+    const failed = failedExecution(call, error, deadline, runtime);
+    deadline?.clear();
+    return failed;
+  }
+  const answered = raceWithSignal(Promise.resolve(output), signal).then((settled) =>
+    outcomeFromOutput(call, settled),
+  );
+  return settledExecution(call, answered, deadline, runtime);
+}
+
+/** The outcome of a call still running, once it settles: a rejection is its error result; the deadline is cleared. */
+async function settledExecution(
+  call: ToolUseBlock,
+  running: Promise<CallOutcome>,
+  deadline: Deadline | undefined,
+  runtime: ToolRuntime,
+): Promise<CallOutcome> {
+  try {
+    return await running;
   } catch (error) {
     return failedExecution(call, error, deadline, runtime);
   } finally {

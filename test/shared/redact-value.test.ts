@@ -182,6 +182,26 @@ describe("mayHoldSecret", () => {
     expect(mayHoldSecret("a plain sentence", SECRETS)).toBe(false);
     expect(mayHoldSecret("echo", [])).toBe(false);
   });
+
+  it("remembers a text found clean only for the secrets it was checked against", () => {
+    const text = "toolu_tenant-7f3a9c-credential-5b21d8e4f0_1";
+    // Clean of no secrets, checked again and again (remembered): still clean.
+    for (let round = 0; round < 3; round++) expect(mayHoldSecret(text, [])).toBe(false);
+    // Another list — a new array, or the same array changed in place — checks it afresh.
+    expect(mayHoldSecret(text, [KEY])).toBe(true);
+    const secrets = ["another-secret-value"];
+    expect(mayHoldSecret(text, secrets)).toBe(false);
+    secrets[0] = KEY;
+    expect(mayHoldSecret(text, secrets)).toBe(true);
+    expect(redactValue({ id: text }, secrets)).toEqual({ id: `toolu_${REDACTED}_1` });
+  });
+
+  it("forgets what it remembered once it holds many texts, and stays right", () => {
+    for (let index = 0; index < 2_000; index++) expect(mayHoldSecret(`toolu_${index}`, SECRETS)).toBe(false);
+    for (let index = 0; index < 2_000; index += 97)
+      expect(mayHoldSecret(`toolu_${index}`, SECRETS)).toBe(false);
+    expect(mayHoldSecret(`toolu_${KEY}`, SECRETS)).toBe(true);
+  });
 });
 
 describe("redactMessage, the loop's own meta", () => {

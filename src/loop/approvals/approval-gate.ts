@@ -72,7 +72,7 @@ export async function runGatedBatch(
   }
   if (recorded) await retractNothingStarted(history);
   const finished = new Set<string>();
-  const runOne = (call: ToolUseBlock, shared: ToolRuntime): Promise<CallOutcome> => {
+  const runOne = (call: ToolUseBlock, shared: ToolRuntime): CallOutcome | Promise<CallOutcome> => {
     finished.add(call.id);
     const carried = resumed && carriedOutcome(call, resumed, shared);
     if (carried) return carried;

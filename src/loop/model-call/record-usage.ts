@@ -3,14 +3,13 @@
  * conversation.
  * @module
  */
-import { countedUsage } from "../../cost/usage";
 import type { SDKMessage } from "../../messages/sdk-messages";
 import type { Usage } from "../../messages/types";
 import type { Conversation } from "../state/conversation";
 import type { Emit } from "../state/live-messages";
 import type { QueryState } from "../state/query-state";
 
-/** Adds usage to the query's ledger; returns the usage as counted (see {@link countedUsage}). */
+/** Adds usage to the query's ledger; returns the usage as counted (see `countedUsage`). */
 export function recordUsage(
   conversation: Conversation,
   query: QueryState,
@@ -18,8 +17,8 @@ export function recordUsage(
   usage: Usage | undefined,
   emit: Emit<SDKMessage<unknown>>,
 ): Usage {
-  const counted = countedUsage(usage);
-  const priced = query.ledger.record(model, counted);
+  const priced = query.ledger.record(model, usage);
+  const counted = query.ledger.lastUsage; // counted once, by the ledger
   if (!priced && conversation.reportUnpricedOnce(model)) {
     emit({
       type: "system",
