@@ -33,6 +33,8 @@ export interface QueryReader {
   longestKey: number;
   /** Whether tools' texts have `word` (stemmed). */
   indexed(word: string): boolean;
+  /** The indexed words a word tools' texts lack is a misspelling of (misspellings.ts). @default none */
+  misspelt?(word: string, stemmed: string): string[];
 }
 
 /** A query read: its slots, its text with the shapes' values taken out, and whether it asks to read. */
@@ -69,6 +71,13 @@ function unPrefixed(word: string, indexed: (word: string) => boolean): string[][
   if (word.length < 6 || !word.startsWith("un")) return [];
   const base = stem(word.slice(2));
   return indexed(base) ? [[base]] : [];
+}
+
+/** What a word tools lack stands for: the base of an `un-` word, or the words it misspells. */
+function baseWords(word: string, stemmed: string, reader: QueryReader): string[][] {
+  const base = unPrefixed(word, reader.indexed);
+  if (base.length > 0 || !reader.misspelt) return base;
+  return reader.misspelt(word, stemmed).map((near) => [near]);
 }
 
 /**
@@ -114,7 +123,7 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
       } else if (NEGATIONS.has(words[i]!)) {
         if (i + 1 < words.length && !isStopWord(words[i + 1]!)) skipped.add(i + 1);
       } else if (!isStopWord(words[i]!))
-        slots.push({ words: [stems[i]!], synonyms: unPrefixed(words[i]!, reader.indexed) });
+        slots.push({ words: [stems[i]!], synonyms: baseWords(words[i]!, stems[i]!, reader) });
     }
     i += Math.max(taken, 1);
   }

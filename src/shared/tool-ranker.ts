@@ -8,6 +8,7 @@
  * it (bench/README.md, "Tool search"), and the root entry stays free of another dependency.
  * @module
  */
+import { misspeltWords } from "./misspellings";
 import { type QueryReader, type QuerySlot, readQuery } from "./query-slots";
 import { plainWords, searchWords, stem } from "./search-words";
 import { longestKey, synonymTable, type ToolSearchSynonyms } from "./tool-synonyms";
@@ -108,6 +109,7 @@ export class ToolRanker {
       synonyms: table,
       longestKey: longestKey(table),
       indexed: (word) => this.postings.has(word),
+      misspelt: (word, stemmed) => misspeltWords(word, stemmed, this.postings.keys(), this.reader.indexed),
     };
     const namespaces = sharedPrefixes(tools);
     let total = 0;
