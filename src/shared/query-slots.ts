@@ -43,6 +43,23 @@ export interface ReadQuery {
   rest: string;
   /** A question, or things named by their state: it wants a tool that reads. */
   reads: boolean;
+  /** Asks to see things in the plural (`show the calls we placed`, `which servers are down?`): it wants a list. */
+  lists: boolean;
+}
+
+/** First words that, before things in the plural, ask to see them listed: "which servers…", "show the calls…". */
+const SHOWING = new Set(["what", "which", "show", "list", "see", "display", "view"]);
+/** How much `list` counts for a query asking for a list (a shape's hint weight). */
+const LIST_HINT = 0.4;
+/** How many words after the first may name the things asked for. */
+const LISTED_WITHIN = 3;
+
+/** Whether `text` begins with a word of {@link SHOWING} and names things in the plural soon after. */
+function asksForList(text: string): boolean {
+  const tokens = text.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  if (tokens.length === 0 || !SHOWING.has(tokens[0]!.toLowerCase())) return false;
+  const named = tokens.slice(1).filter((token) => !isStopWord(token.toLowerCase()));
+  return named.slice(0, LISTED_WITHIN).some(isPluralNoun);
 }
 
 /**
@@ -93,6 +110,7 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
   // all open tickets", "add new users") the state only says which.
   const firstWord = words.find((word) => !isStopWord(word));
   const reads = question || (firstWord !== undefined && states.has(firstWord));
+  const lists = asksForList(rest);
   const stems = words.map(stem);
   const slots: QuerySlot[] = [];
   /** Words already read with an earlier one (a particle), or negated (`not qualified`). */
@@ -136,7 +154,9 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
     const alternatives = shape.alternatives.filter((words) => !words.every((word) => said.has(word)));
     if (alternatives.length > 0) slots.push({ words: [], synonyms: alternatives, weight: shape.weight });
   }
-  return { slots, rest, reads };
+  // Things asked for in the plural are listed: `list` is a word of what is asked, at a hint's weight.
+  if (lists && !said.has("list")) slots.push({ words: [], synonyms: [["list"]], weight: LIST_HINT });
+  return { slots, rest, reads, lists };
 }
 
 /**
