@@ -16,7 +16,7 @@ import type { SynonymTable } from "./tool-synonyms";
  * from…`): it wants a tool that reads — lists, gets, searches — more than one that changes things.
  */
 const QUESTION =
-  /^\s*(?:what|which|who|whose|where|when|how|why|is|are|am|was|were|did|do|does|has|have|any)\b|\?\s*$/i;
+  /^\s*(?:what|whats|which|who|whos|whose|where|wheres|when|how|hows|why|is|are|am|was|were|did|do|does|has|have|any|anything|anyone|anybody)\b|\?\s*$/i;
 
 /** One part of a query: its own words, and the words of each synonym it stands for. */
 export interface QuerySlot {
