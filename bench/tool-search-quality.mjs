@@ -12,11 +12,11 @@
 //      third     THIRD_QUERIES (bench/lib/third-queries.mjs, 138), written from the catalog alone,
 //                without reading the ranker or the other sets; tuned on since the third round (--misses third)
 //      fourth    FOURTH_QUERIES (bench/lib/fourth-queries.mjs, 170), written from the catalog alone by
-//                another engineer while the third round tuned, never seen by it: the unseen figure;
-//                --misses never lists it
+//                another engineer while the third round tuned, never seen by it; tuned on since the
+//                fourth round (--misses fourth)
 //      fifth     FIFTH_QUERIES (bench/lib/fifth-queries.mjs, 172), written from the catalog alone by
-//                yet another engineer, without reading the ranker or the other sets, and never tuned
-//                on: a second unseen figure; --misses never lists it
+//                yet another engineer while the fourth round tuned, without reading the ranker or the
+//                other sets, and never tuned on: the unseen figure; --misses never lists it
 //      second    SECOND_QUERIES (bench/lib/second-catalog.mjs, 40) over a different 40-tool catalog
 //                (a shop, Kubernetes, HR, bookkeeping), written before the third round's changes: a
 //                check that the ranking generalizes beyond the catalog it is tuned on
@@ -30,7 +30,7 @@
 //    BM25 (its stand-in for a provider's search, the ranking search_tools used before issue 45).
 //   npx tsup && node bench/tool-search-quality.mjs [--json] [--misses [set,set…]]
 //   --misses alone lists the misses of tuned, held-out and fresh; name sets to list others
-//   (tuned, held-out, fresh, blind, third, second).
+//   (tuned, held-out, fresh, blind, third, second, fourth). --json lists no misses of a set in UNSEEN.
 import { performance } from "node:perf_hooks";
 import { ToolRanker } from "../dist/index.js";
 import { mockToolSearch } from "../dist/testing.js";
@@ -45,6 +45,8 @@ import { QUERIES, thousandTools, toolCatalog } from "./lib/tool-catalog.mjs";
 
 
 const catalog = toolCatalog();
+/** Sets not tuned on yet: their misses are listed nowhere (none today: a new set goes here until tuned on). */
+const UNSEEN = new Set(["fifth"]);
 
 /** The client-side ranking: the names of the best `limit` tools for `query` over `tools`. */
 function clientRanker(tools) {
@@ -127,7 +129,8 @@ const timing = speed([...QUERIES.map(([query]) => query), ...HELD_OUT_QUERIES.ma
 
 const percent = (part, whole) => `${((100 * part) / whole).toFixed(0)} %`;
 if (process.argv.includes("--json")) {
-  for (const ranking of Object.values(rankings)) for (const set of Object.values(ranking)) delete set.misses;
+  for (const ranking of Object.values(rankings))
+    for (const [name, set] of Object.entries(ranking)) if (UNSEEN.has(name)) delete set.misses;
   console.log(JSON.stringify({ rankings, timing }, null, 2));
 } else {
   console.log("ranking  set        queries   top-1          top-3");
@@ -159,9 +162,9 @@ if (process.argv.includes("--json")) {
   if (missesAt !== -1) {
     const named = process.argv[missesAt + 1];
     const sets = named && !named.startsWith("--") ? named.split(",") : ["tuned", "held-out", "fresh"];
-    const keys = { tuned: "tuned", "held-out": "heldOut", fresh: "fresh", blind: "blind", third: "third", second: "second" };
+    const keys = { tuned: "tuned", "held-out": "heldOut", fresh: "fresh", blind: "blind", third: "third", second: "second", fourth: "fourth" };
     for (const name of sets) {
-      const set = rankings.client[keys[name]];
+      const set = UNSEEN.has(keys[name]) ? undefined : rankings.client[keys[name]];
       if (!set) throw new Error(`--misses: no set "${name}" (${Object.keys(keys).join(", ")})`);
       for (const miss of set.misses)
         console.log(`  client ${name} ${miss.top3 ? "not first" : "missed"}: "${miss.query}" → ${miss.tool}; got ${miss.found.join(", ") || "nothing"}`);

@@ -186,6 +186,14 @@ const RULES: readonly ShapeRule[] = [
     means: ["history", "revision", "audit", "activity"],
     weight: HINT,
   },
+  // "anything from the landlord about the deposit", "mails about the renewal from Acme": things
+  // picked by who sent them and what they are about are searched for
+  {
+    kind: "from-about",
+    pattern: /\bfrom\s+\S+.*\babout\s+\S|\babout\s+\S+.*\bfrom\s+\S/i,
+    means: ["search", "filter", "query"],
+    weight: HINT,
+  },
   { kind: "percentile", pattern: /\bp(?:50|75|90|95|99|999)\b/i, means: ["metric", "latency"] },
   // "if the error rate goes above 5 %": a condition, which an alert, a rule or a filter watches for
   {

@@ -16,7 +16,7 @@ import type { SynonymTable } from "./tool-synonyms";
  * from…`): it wants a tool that reads — lists, gets, searches — more than one that changes things.
  */
 const QUESTION =
-  /^\s*(?:what|which|who|whose|where|when|how|why|is|are|am|was|were|did|do|does|has|have|any)\b|\?\s*$/i;
+  /^\s*(?:what|whats|which|who|whos|whose|where|wheres|when|how|hows|why|is|are|am|was|were|did|do|does|has|have|any|anything|anyone|anybody)\b|\?\s*$/i;
 
 /** One part of a query: its own words, and the words of each synonym it stands for. */
 export interface QuerySlot {
@@ -33,6 +33,8 @@ export interface QueryReader {
   longestKey: number;
   /** Whether tools' texts have `word` (stemmed). */
   indexed(word: string): boolean;
+  /** The indexed words a word tools' texts lack is a misspelling of (misspellings.ts). @default none */
+  misspelt?(word: string, stemmed: string): string[];
 }
 
 /** A query read: its slots, its text with the shapes' values taken out, and whether it asks to read. */
@@ -41,6 +43,23 @@ export interface ReadQuery {
   rest: string;
   /** A question, or things named by their state: it wants a tool that reads. */
   reads: boolean;
+  /** Asks to see things in the plural (`show the calls we placed`, `which servers are down?`): it wants a list. */
+  lists: boolean;
+}
+
+/** First words that, before things in the plural, ask to see them listed: "which servers…", "show the calls…". */
+const SHOWING = new Set(["what", "which", "show", "list", "see", "display", "view"]);
+/** How much `list` counts for a query asking for a list (a shape's hint weight). */
+const LIST_HINT = 0.4;
+/** How many words after the first may name the things asked for. */
+const LISTED_WITHIN = 3;
+
+/** Whether `text` begins with a word of {@link SHOWING} and names things in the plural soon after. */
+function asksForList(text: string): boolean {
+  const tokens = text.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  if (tokens.length === 0 || !SHOWING.has(tokens[0]!.toLowerCase())) return false;
+  const named = tokens.slice(1).filter((token) => !isStopWord(token.toLowerCase()));
+  return named.slice(0, LISTED_WITHIN).some(isPluralNoun);
 }
 
 /**
@@ -71,6 +90,13 @@ function unPrefixed(word: string, indexed: (word: string) => boolean): string[][
   return indexed(base) ? [[base]] : [];
 }
 
+/** What a word tools lack stands for: the base of an `un-` word, or the words it misspells. */
+function baseWords(word: string, stemmed: string, reader: QueryReader): string[][] {
+  const base = unPrefixed(word, reader.indexed);
+  if (base.length > 0 || !reader.misspelt) return base;
+  return reader.misspelt(word, stemmed).map((near) => [near]);
+}
+
 /**
  * The query cut into slots — synonym phrases (longest first), single words, then the shapes — and
  * the query with the shapes' values taken out.
@@ -84,6 +110,7 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
   // all open tickets", "add new users") the state only says which.
   const firstWord = words.find((word) => !isStopWord(word));
   const reads = question || (firstWord !== undefined && states.has(firstWord));
+  const lists = asksForList(rest);
   const stems = words.map(stem);
   const slots: QuerySlot[] = [];
   /** Words already read with an earlier one (a particle), or negated (`not qualified`). */
@@ -114,7 +141,7 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
       } else if (NEGATIONS.has(words[i]!)) {
         if (i + 1 < words.length && !isStopWord(words[i + 1]!)) skipped.add(i + 1);
       } else if (!isStopWord(words[i]!))
-        slots.push({ words: [stems[i]!], synonyms: unPrefixed(words[i]!, reader.indexed) });
+        slots.push({ words: [stems[i]!], synonyms: baseWords(words[i]!, stems[i]!, reader) });
     }
     i += Math.max(taken, 1);
   }
@@ -127,7 +154,9 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
     const alternatives = shape.alternatives.filter((words) => !words.every((word) => said.has(word)));
     if (alternatives.length > 0) slots.push({ words: [], synonyms: alternatives, weight: shape.weight });
   }
-  return { slots, rest, reads };
+  // Things asked for in the plural are listed: `list` is a word of what is asked, at a hint's weight.
+  if (lists && !said.has("list")) slots.push({ words: [], synonyms: [["list"]], weight: LIST_HINT });
+  return { slots, rest, reads, lists };
 }
 
 /**

@@ -26,6 +26,30 @@ const STOP_WORDS = new Set(
  */
 const ING_NOUNS = new Set(["recording", "setting", "evening", "heading", "ceiling", "wedding", "offering"]);
 
+/**
+ * Contractions typed without their apostrophe, read as their first word (`whats` → what, `dont` →
+ * don, as "don't" is cut): a stop word, a question's word or a negation, never a word to search with.
+ */
+const BARE_CONTRACTIONS: Readonly<Record<string, string>> = {
+  whats: "what",
+  whos: "who",
+  wheres: "where",
+  hows: "how",
+  thats: "that",
+  theres: "there",
+  ive: "i",
+  dont: "don",
+  doesnt: "doesn",
+  didnt: "didn",
+  isnt: "isn",
+  arent: "aren",
+  wasnt: "wasn",
+  werent: "weren",
+};
+
+/** A whole word of {@link BARE_CONTRACTIONS} (not the `Whats` of `WhatsApp`). */
+const BARE_CONTRACTION = new RegExp(`\\b(?:${Object.keys(BARE_CONTRACTIONS).join("|")})\\b`, "gi");
+
 /** Consonants kept doubled when a suffix is stripped (`billing` → `bill`, `passed` → `pass`). */
 const KEEP_DOUBLED = new Set(["l", "s", "z"]);
 
@@ -35,6 +59,7 @@ const KEEP_DOUBLED = new Set(["l", "s", "z"]);
  */
 export function plainWords(text: string): string[] {
   return text
+    .replace(BARE_CONTRACTION, (word) => BARE_CONTRACTIONS[word.toLowerCase()] ?? word)
     .replace(/\b([A-Z]{2,})s\b/g, "$1")
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
     .replace(/([A-Z]+)([A-Z][a-z]{2,})/g, "$1 $2")

@@ -8,6 +8,7 @@
  * it (bench/README.md, "Tool search"), and the root entry stays free of another dependency.
  * @module
  */
+import { misspeltWords } from "./misspellings";
 import { type QueryReader, type QuerySlot, readQuery } from "./query-slots";
 import { plainWords, searchWords, stem } from "./search-words";
 import { longestKey, synonymTable, type ToolSearchSynonyms } from "./tool-synonyms";
@@ -48,6 +49,8 @@ const VERBS = new Set(
 
 /** How much more a reading tool scores for a question (or a listing: see query-slots.ts). */
 const QUESTION_BOOST = 1.3;
+/** How much more a listing tool (`list_…`) scores when the query asks to see things in the plural. */
+const LIST_BOOST = 1.2;
 /**
  * How much a tool's share of the query's slots counts: its score × (slots matched / slots) ^ this,
  * so that a tool matching most of what is asked beats one matching a single word very well.
@@ -69,6 +72,8 @@ interface IndexedTool {
   namespace: readonly string[];
   /** Whether its name's action is one that reads (see {@link READ_VERBS}). */
   reads: boolean;
+  /** Whether its name's action is `list`. */
+  lists: boolean;
 
   /** Its length, weighted: the BM25 length normalisation is worked out once the average is known. */
   length: number;
@@ -108,6 +113,7 @@ export class ToolRanker {
       synonyms: table,
       longestKey: longestKey(table),
       indexed: (word) => this.postings.has(word),
+      misspelt: (word, stemmed) => misspeltWords(word, stemmed, this.postings.keys(), this.reader.indexed),
     };
     const namespaces = sharedPrefixes(tools);
     let total = 0;
@@ -132,6 +138,7 @@ export class ToolRanker {
         name: tool.name,
         namespace: [...namespaceOf(tool.name, namespaces)],
         reads: READ_VERBS.has(actionOf(tool.name, namespaces)),
+        lists: actionOf(tool.name, namespaces) === "list",
 
         length,
         norm: 0,
@@ -147,7 +154,7 @@ export class ToolRanker {
    * service the query names come before all others.
    */
   search(query: string, limit: number): ToolRank[] {
-    const { slots, rest, reads } = readQuery(query, this.reader);
+    const { slots, rest, reads, lists } = readQuery(query, this.reader);
     const count = this.tools.length;
     const scratch: Scratch = {
       sums: new Float64Array(count),
@@ -176,6 +183,7 @@ export class ToolRanker {
       const tool = this.tools[index]!;
       let score = total[index]! * (covered[index]! / slots.length) ** COORDINATION;
       if (reads && tool.reads) score *= QUESTION_BOOST;
+      if (lists && tool.lists) score *= LIST_BOOST;
       insertRanked(top, { tool, score, named: tool.namespace.some((word) => named.has(word)) }, limit);
     }
     return top.map(({ tool, score }) => ({ name: tool.name, score }));

@@ -115,3 +115,19 @@ describe("query shapes", () => {
     expect(key!.weight).toBeGreaterThan(date!.weight);
   });
 });
+
+describe("things picked by sender and subject", () => {
+  it("reads `from … about …` (either order) as a search", () => {
+    expect(kinds("anything from the landlord about the deposit?")).toContain("from-about");
+    expect(kinds("mails about the renewal from Acme")).toContain("from-about");
+    const shape = queryShapes("tickets from Contoso about invoices").find(
+      (found) => found.kind === "from-about",
+    );
+    expect(shape!.alternatives).toContainEqual(["search"]);
+  });
+
+  it("not `from` or `about` alone", () => {
+    expect(kinds("copy the file from the bucket")).not.toContain("from-about");
+    expect(kinds("write a note about the outage")).not.toContain("from-about");
+  });
+});

@@ -50,3 +50,18 @@ describe("readQuery", () => {
     expect(sms[1]).toEqual({ words: ["text"], synonyms: [] });
   });
 });
+
+describe("readQuery: asking for a list", () => {
+  it("reads things in the plural after a showing first word as a list to see", () => {
+    expect(readQuery("show the calls we placed this week", reader).lists).toBe(true);
+    expect(readQuery("which servers are reporting in?", reader).lists).toBe(true);
+    expect(readQuery("what SMS texts came in overnight", reader).lists).toBe(true);
+  });
+
+  it("does not for one thing, another first word, or a plural far from the start", () => {
+    expect(readQuery("show the invoice for Acme", reader).lists).toBe(false);
+    expect(readQuery("where in our GitHub repos is parseDate defined?", reader).lists).toBe(false);
+    expect(readQuery("close the tickets from Acme", reader).lists).toBe(false);
+    expect(readQuery("what is the status of the deploy for the web servers", reader).lists).toBe(false);
+  });
+});

@@ -63,3 +63,16 @@ describe("search words", () => {
     expect(searchWords("mark_as_read")).toEqual(["mark", "read", "mark as", "as read"]);
   });
 });
+
+describe("contractions typed without their apostrophe", () => {
+  it("are read as their first word: stop words and negations, not words to search with", () => {
+    expect(searchWords("whats on my calendar")).toEqual(["calendar"]);
+    expect(plainWords("dont send it")).toEqual(["don", "send", "it"]);
+    expect(plainWords("Whos on call")).toEqual(["who", "on", "call"]);
+  });
+
+  it("leave a camelCase name that begins like one whole: WhatsApp is no `what`", () => {
+    // As a tool's name indexes it: its words kept, none dropped as a stop word.
+    expect(searchWords("WhatsApp the driver")).toEqual([stem("whats"), "app", stem("driver")]);
+  });
+});
