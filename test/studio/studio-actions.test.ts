@@ -8,10 +8,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { z } from "zod";
-import { createAgent, createAnthropicClient, defineTool } from "../../src/index";
+import { createAgent, createAnthropicClient } from "../../src/index";
 import { createSqliteHistoryStore } from "../../src/integrations/stores/sqlite";
 import { type Studio, startStudio } from "../../src/studio/index";
+import { deployTool } from "../fixtures/deploy-tool";
 import { toolUse } from "../support/content";
 import { mockServerPerTest } from "../support/mock-server";
 import { startBrowser } from "./support";
@@ -33,18 +33,9 @@ describe("acting from the studio page (SQLite)", BROWSER_TEST, () => {
   const server = mockServerPerTest();
   let folder: string;
   let path: string;
-  let runs: string[];
+  const runs: string[] = [];
 
-  const deploy = defineTool({
-    name: "deploy",
-    description: "Deploys",
-    inputSchema: z.object({ target: z.string() }),
-    needsApproval: true,
-    execute: ({ target }) => {
-      runs.push(target);
-      return `deployed to ${target}`;
-    },
-  });
+  const deploy = deployTool(runs);
 
   const agentFor = ({ conversationId }: { conversationId: string }) =>
     createAgent({
@@ -55,7 +46,7 @@ describe("acting from the studio page (SQLite)", BROWSER_TEST, () => {
     });
 
   beforeEach(async () => {
-    runs = [];
+    runs.length = 0;
     folder = await mkdtemp(join(tmpdir(), "studio-actions-"));
     path = join(folder, "agents.db");
     server.enqueue({ content: [toolUse("d1", "deploy", { target: "prod" })] });

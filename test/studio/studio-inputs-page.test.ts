@@ -10,11 +10,11 @@
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
-import { createAgent, createJsonlHistoryStore, defineSubagent, defineTool } from "../../src/index";
+import { createAgent, createJsonlHistoryStore, defineSubagent } from "../../src/index";
 import type { McpServerConfig } from "../../src/integrations/mcp/config";
 import { type Studio, startStudio } from "../../src/studio/index";
 import { createScriptedClient, type ScriptedStep } from "../../src/testing/scripted-client";
+import { deployTool } from "../fixtures/deploy-tool";
 import { temporaryFolder } from "../support/temporary-folders";
 import { logged, PROFILE_QUESTION, QUESTIONS_SERVER } from "./inputs-support";
 import { startBrowser } from "./support";
@@ -210,16 +210,7 @@ describe("MCP questions in the studio page", BROWSER_TEST, () => {
   it("shows a subagent's call waiting for approval and a question together, and resumes with both at once", async () => {
     const folder = temporaryFolder("studio-inputs-page-");
     const runs: string[] = [];
-    const deploy = defineTool({
-      name: "deploy",
-      description: "Deploys",
-      inputSchema: z.object({ target: z.string() }),
-      needsApproval: true,
-      execute: ({ target }) => {
-        runs.push(target);
-        return `deployed to ${target}`;
-      },
-    });
+    const deploy = deployTool(runs);
     const agentFor =
       (parent: ScriptedStep[], child: ScriptedStep[]) =>
       ({ conversationId }: { conversationId: string }) =>

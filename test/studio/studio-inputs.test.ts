@@ -12,12 +12,10 @@ import { join } from "node:path";
 import { Redis } from "ioredis";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { z } from "zod";
 import {
   createAgent,
   createJsonlHistoryStore,
   defineSubagent,
-  defineTool,
   type HistoryStore,
   type ModelMessage,
   type ToolResultBlock,
@@ -27,6 +25,7 @@ import { createRedisHistoryStore } from "../../src/integrations/stores/redis";
 import { createSqliteHistoryStore } from "../../src/integrations/stores/sqlite";
 import { startStudio } from "../../src/studio/index";
 import { createScriptedClient, type ScriptedStep } from "../../src/testing/scripted-client";
+import { deployTool } from "../fixtures/deploy-tool";
 import { expectWellFormed } from "../loop/support";
 import { temporaryFolder } from "../support/temporary-folders";
 import { callAsk, client, logged, PROFILE_QUESTION, QUESTIONS_SERVER as SERVER } from "./inputs-support";
@@ -275,16 +274,7 @@ describe("a subagent's approval and a server's question waiting together (SQLite
     const place = kinds[1]!.make();
     const log = join(temporaryFolder("studio-inputs-log-"), "calls.jsonl");
     const runs: string[] = [];
-    const deploy = defineTool({
-      name: "deploy",
-      description: "Deploys",
-      inputSchema: z.object({ target: z.string() }),
-      needsApproval: true,
-      execute: ({ target }) => {
-        runs.push(target);
-        return `deployed to ${target}`;
-      },
-    });
+    const deploy = deployTool(runs);
     const agentFor =
       (parent: ScriptedStep[], child: ScriptedStep[]) =>
       ({ conversationId }: { conversationId: string }) =>

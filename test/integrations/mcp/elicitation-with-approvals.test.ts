@@ -17,7 +17,6 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { z } from "zod";
 import { createAgent } from "../../../src/agent/create-agent";
 import { InvalidOptionError } from "../../../src/errors";
 import type { McpServerConfig } from "../../../src/integrations/mcp/config";
@@ -25,7 +24,7 @@ import { createSqliteHistoryStore } from "../../../src/integrations/stores/sqlit
 import type { ModelMessage, ToolResultBlock } from "../../../src/messages/types";
 import { defineSubagent } from "../../../src/subagents/define-subagent";
 import { createScriptedClient, type ScriptedStep } from "../../../src/testing/scripted-client";
-import { defineTool } from "../../../src/tools/define-tool";
+import { deployTool } from "../../fixtures/deploy-tool";
 import { expectWellFormed } from "../../loop/support";
 import { temporaryFolder } from "../../support/temporary-folders";
 
@@ -54,16 +53,7 @@ function newPlace(readOnlyAsk = false) {
     args: [SERVER],
     env: { QUESTIONS_LOG: log, ...(readOnlyAsk ? { QUESTIONS_READ_ONLY: "1" } : {}) },
   };
-  const deploy = defineTool({
-    name: "deploy",
-    description: "Deploys",
-    inputSchema: z.object({ target: z.string() }),
-    needsApproval: true,
-    execute: ({ target }) => {
-      runs.push(target);
-      return `deployed to ${target}`;
-    },
-  });
+  const deploy = deployTool(runs);
   const history = () => createSqliteHistoryStore({ path: join(folder, "agents.db"), conversationId: "turn" });
   const answered = async () =>
     (await readFile(log, "utf8").catch(() => ""))
