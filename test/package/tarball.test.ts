@@ -111,8 +111,11 @@ describe("the published tarball", () => {
     // windowed reads, fleet redaction, their docs in two languages): 1,058 KB packed. The fourth
     // round (agent-lattice/evals and the eval command, guardrails, durable tools, MCP OAuth and
     // resources, the mock-server command, their docs in two languages and the studio's eval view):
-    // 1,279 KB packed, measured.
-    expect(packed.size).toBeLessThan(1_400_000);
+    // 1,279 KB packed, measured. The fifth round (handoffs, durable MCP questions and the server
+    // app's OAuth pause, the studio's answers, two more tool-ranking rounds, their docs in two
+    // languages): 1,419 KB packed, 4.96 MB unpacked, 243 files (dist/cli 967 KB, docs 945 KB
+    // unpacked), measured with `npm pack --dry-run --json`; still no map and one command.
+    expect(packed.size).toBeLessThan(1_600_000);
   });
 
   it("the command is ESM, starts with a shebang and loads no optional peer at start", () => {

@@ -1,6 +1,6 @@
 /**
  * scripts/setup-tests.mjs (`npm run setup:tests`): installs test/extras (the test-only dependencies
- * kept out of the root install) when its node_modules lacks a package or is older than its lock,
+ * kept out of the root install) when its node_modules lacks a package or a version its lock names,
  * and links each package into the root node_modules, where sources and tests resolve it. Each case
  * runs on a tree of its own with a fake package, and with a stand-in `npm` first on PATH that
  * records its arguments and installs the fake package, so no registry is needed.
@@ -49,7 +49,7 @@ echo "$@" >> "${folder}/npm-calls.txt"
 mkdir -p "${extras}/node_modules/${PACKAGE}"
 echo '{"name":"${PACKAGE}","version":"1.0.0","main":"index.js"}' > "${extras}/node_modules/${PACKAGE}/package.json"
 echo 'module.exports = "from test/extras";' > "${extras}/node_modules/${PACKAGE}/index.js"
-echo '{}' > "${extras}/node_modules/.package-lock.json"
+cp "${extras}/package-lock.json" "${extras}/node_modules/.package-lock.json"
 `,
   );
   chmodSync(join(bin, "npm"), 0o755);
@@ -90,13 +90,26 @@ describe("npm run setup:tests", () => {
     expect(npmCalls(folder)).toHaveLength(1);
   });
 
-  it("installs again when the lock is newer than the install", async () => {
+  it("installs again when the lock names a version that is not installed", async () => {
+    const folder = tree();
+    await setUp(folder);
+    writeFileSync(
+      join(folder, "test/extras/package-lock.json"),
+      JSON.stringify({ packages: { "": {}, [`node_modules/${PACKAGE}`]: { version: "1.0.1" } } }),
+    );
+    await setUp(folder);
+    expect(npmCalls(folder)).toHaveLength(2);
+    await setUp(folder); // the install now matches its lock
+    expect(npmCalls(folder)).toHaveLength(2);
+  });
+
+  it("installs nothing when the lock is newer than the install but names what is installed (a fresh checkout, a worktree)", async () => {
     const folder = tree();
     await setUp(folder);
     const later = new Date(Date.now() + 3_600_000);
     utimesSync(join(folder, "test/extras/package-lock.json"), later, later);
     await setUp(folder);
-    expect(npmCalls(folder)).toHaveLength(2);
+    expect(npmCalls(folder)).toHaveLength(1);
   });
 
   it("re-links after a root npm install removed the link, or left it pointing elsewhere", async () => {
