@@ -696,4 +696,18 @@ export const ONE_WAY: Readonly<Record<string, readonly string[]>> = {
   kind: ["type"],
   landline: ["phone", "type"],
   inside: ["contents"],
+  // irregular past tenses and British spellings the stemmer does not join to the keys above
+  "brought back": ["restore", "revision", "version"],
+  "got rid of": ["delete", "remove"],
+  "threw away": ["delete", "trash"],
+  "throw out": ["delete", "trash"],
+  "threw out": ["delete", "trash"],
+  "took over": ["assign", "override"],
+  "wrote back": ["reply", "respond"],
+  "gave back": ["refund"],
+  ran: ["run"],
+  analyse: ["analyze"],
+  prioritise: ["priority"],
+  prioritize: ["priority"],
+  cheque: ["payment"],
 };
