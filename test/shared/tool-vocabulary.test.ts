@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { ToolRanker } from "../../src/shared/tool-ranker";
+import { phraseKey, synonymTable } from "../../src/shared/tool-synonyms";
+import { ONE_WAY } from "../../src/shared/tool-vocabulary";
+
+const tool = (name: string, description: string) => ({ name, description, inputSchema: { type: "object" } });
+
+const tools = [
+  tool("mail_archive_email", "Archive emails, removing them from the inbox."),
+  tool("mail_send_email", "Send an email to recipients."),
+  tool("calendar_find_free_time", "Find time slots when all attendees are free."),
+  tool("calendar_list_events", "List the events between two dates."),
+  tool("docs_list_revisions", "List the revision history of a document."),
+  tool("docs_delete_file", "Move a document to the trash."),
+  tool("monitoring_mute_monitor", "Mute a monitor's alerts for a while."),
+  tool("monitoring_search_logs", "Search application logs by service, status and text."),
+  tool("storage_presign_url", "Create a time-limited presigned download URL for an object."),
+  tool("tickets_set_priority", "Set a support ticket's priority."),
+];
+const first = (ranker: ToolRanker, query: string) => ranker.search(query, 1)[0]?.name;
+
+describe("the default tool vocabulary", () => {
+  it("compiles every one-way key to words, with at least one alternative", () => {
+    const table = synonymTable();
+    for (const [key, values] of Object.entries(ONE_WAY)) {
+      expect(phraseKey(key), key).not.toBe("");
+      expect(values.length, key).toBeGreaterThan(0);
+      expect(table.get(phraseKey(key))?.length ?? 0, key).toBeGreaterThan(0);
+    }
+  });
+
+  it("reads everyday words as the words tools are described with", () => {
+    const ranker = new ToolRanker(tools);
+    expect(first(ranker, "tidy up my inbox")).toBe("mail_archive_email");
+    expect(first(ranker, "who's around on Tuesday afternoon")).toBe("calendar_find_free_time");
+    expect(first(ranker, "bring back last week's copy of the pricing doc")).toBe("docs_list_revisions");
+    expect(first(ranker, "hush that noisy disk alert until morning")).toBe("monitoring_mute_monitor");
+    expect(first(ranker, "what did checkout-api write to stderr")).toBe("monitoring_search_logs");
+    expect(first(ranker, "an expiring link for report.pdf")).toBe("storage_presign_url");
+  });
+
+  it("reads abbreviations, irregular past tenses and British spellings", () => {
+    const ranker = new ToolRanker(tools);
+    expect(first(ranker, "threw out the old pitch deck")).toBe("docs_delete_file");
+    expect(first(ranker, "prioritise ticket 55")).toBe("tickets_set_priority");
+    expect(first(ranker, "nuke the outdated deck")).toBe("docs_delete_file");
+  });
+});
