@@ -696,6 +696,9 @@ export const ONE_WAY: Readonly<Record<string, readonly string[]>> = {
   kind: ["type"],
   landline: ["phone", "type"],
   inside: ["contents"],
+  "branch off": ["create branch", "branch"],
+  backlog: ["issue", "ticket"],
+  username: ["profile", "member"],
   // irregular past tenses and British spellings the stemmer does not join to the keys above
   "brought back": ["restore", "revision", "version"],
   "got rid of": ["delete", "remove"],
