@@ -121,7 +121,11 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
       continue;
     }
     let taken = 0;
+    // A verb whose particle comes later makes a phrase that says more than the verb alone: "put the
+    // page away" archives (`put away`), it does not put; "call the meeting off" cancels.
+    const split = splitPhrase(stems, i, reader.synonyms);
     for (let size = Math.min(reader.longestKey, words.length - i); size > 0 && taken === 0; size--) {
+      if (size === 1 && split) break;
       const synonyms = reader.synonyms.get(stems.slice(i, i + size).join(" "));
       if (!synonyms || (size === 1 && (isStopWord(words[i]!) || states.has(words[i]!)))) continue;
       // A verb's synonym is a command only where a command's verb stands, first: "email the
@@ -134,7 +138,6 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
       taken = size;
     }
     if (taken === 0) {
-      const split = splitPhrase(stems, i, reader.synonyms);
       if (split) {
         slots.push({ words: [stems[i]!], synonyms: split.synonyms });
         skipped.add(split.particle);
@@ -245,7 +248,7 @@ const NEGATIONS = new Set([
   "weren",
 ]);
 
-/** Particles that may stand apart from their verb: "pass this email along", "hand the ticket over". */
-const SEPARABLE = new Set(["along", "back", "down", "off", "on", "out", "over", "up"]);
+/** Particles that may stand apart from their verb: "pass this email along", "put the page away". */
+const SEPARABLE = new Set(["along", "away", "back", "down", "off", "on", "out", "over", "up"]);
 /** How many words may stand between a verb and its particle. */
 const MAX_APART = 3;
