@@ -115,6 +115,8 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
   const slots: QuerySlot[] = [];
   /** Words already read with an earlier one (a particle), or negated (`not qualified`). */
   const skipped = new Set<number>();
+  /** Whether the query begins with a light verb ({@link LIGHT_VERBS}), whose command a later phrase may take. */
+  let light = false;
   for (let i = 0; i < words.length; ) {
     if (skipped.has(i)) {
       i++;
@@ -129,8 +131,14 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
       const synonyms = reader.synonyms.get(stems.slice(i, i + size).join(" "));
       if (!synonyms || (size === 1 && (isStopWord(words[i]!) || states.has(words[i]!)))) continue;
       // A verb's synonym is a command only where a command's verb stands, first: "email the
-      // report" sends, "filter mail from…" and "what texts came in" name things.
-      const command = !reads && slots.length === 0;
+      // report" sends, "filter mail from…" and "what texts came in" name things. After a light
+      // verb, the phrase that says the action is the command ("give the team a heads up").
+      const takesLight = light && (size > 1 || saysAction(synonyms));
+      const command = !reads && (slots.length === 0 || takesLight);
+      if (takesLight) {
+        slots[0] = { words: slots[0]!.words, synonyms: [] };
+        light = false;
+      } else if (slots.length === 0) light = !reads && size === 1 && LIGHT_VERBS.has(stems[i]!);
       slots.push({
         words: ownWords(words.slice(i, i + size)),
         synonyms: command ? synonyms : asRead(synonyms),
@@ -247,6 +255,17 @@ const NEGATIONS = new Set([
   "wasn",
   "weren",
 ]);
+
+/**
+ * Verbs that say little alone — the action is in the words after them: "give the team a heads
+ * up", "make a note", "take a look", "put together". (`do`, `have` and `let` are stop words.)
+ */
+const LIGHT_VERBS = new Set(["give", "make", "take", "put"].map(stem));
+
+/** Whether a word's synonyms name an action to do (`ping` → `send message`): a noun that says the verb. */
+function saysAction(synonyms: readonly (readonly string[])[]): boolean {
+  return synonyms.some((words) => words.length > 1 && WRITE_VERBS.has(words[0]!));
+}
 
 /** Particles that may stand apart from their verb: "pass this email along", "put the page away". */
 const SEPARABLE = new Set(["along", "away", "back", "down", "off", "on", "out", "over", "up"]);

@@ -20,6 +20,9 @@ const ranker = new ToolRanker([
   tool("calendar_delete_event", "Delete an event from a calendar."),
   tool("tracker_assign_issue", "Assign an issue to a member of the project."),
   tool("chat_post_message", "Post a message to a channel."),
+  tool("chat_search_messages", "Search the messages of a channel."),
+  tool("mail_read_message", "Read a message from the inbox."),
+  tool("sms_list_messages", "List sent and received text messages."),
   tool("shop_refund_payment", "Refund a payment to the customer."),
 ]);
 const first = (query: string) => ranker.search(query, 1)[0]?.name;
@@ -40,5 +43,23 @@ describe("ToolRanker: a verb whose particle comes later", () => {
   it("ranks by the phrase: put the page away archives it, give the payment back refunds it", () => {
     expect(first("put the launch page away")).toBe("notes_archive_page");
     expect(first("give the buyer's payment back")).toBe("shop_refund_payment");
+  });
+});
+
+describe("ToolRanker: a light verb before the words that say the action", () => {
+  it("gives the command to the phrase or action noun after a light verb, and drops the verb's own synonyms", () => {
+    const slots = readQuery("give the team a heads up", reader).slots;
+    expect(slots[0]).toEqual({ words: ["giv"], synonyms: [] });
+    // The phrase is read as the command: its changing verbs are kept (`post message`).
+    expect(slots.find((each) => each.words[0] === "head up")?.synonyms).toContainEqual(["post", "messag"]);
+    expect(slot("give Sam a ping", "ping")?.synonyms).toContainEqual(["send", "messag"]);
+  });
+
+  it("ranks by what the phrase says: a heads up or a ping is a message, not a share or an assignment", () => {
+    expect(first("give the team a heads up")).toBe("chat_post_message");
+    expect(first("give Sam a ping")).toBe("chat_post_message");
+    // With nothing after it that says an action, the light verb keeps its meaning.
+    expect(first("give Maria edit access to the roadmap file")).toBe("files_share_file");
+    expect(first("give the login issue to Sam")).toBe("tracker_assign_issue");
   });
 });
