@@ -39,6 +39,24 @@ describe("the default tool vocabulary", () => {
     expect(first(ranker, "an expiring link for report.pdf")).toBe("storage_presign_url");
   });
 
+  it("reads everyday words for the things tools act on, and for leaving an invite (a third pass)", () => {
+    const ranker = new ToolRanker([
+      ...tools,
+      tool("notes_archive_page", "Archive a page."),
+      tool("notes_append_blocks", "Append paragraphs, lists or to-dos to a page."),
+      tool("notes_add_comment", "Comment on a page."),
+      tool("chat_set_channel_topic", "Set the topic of a channel."),
+      tool("chat_create_channel", "Create a new channel and invite members."),
+      tool("storage_enable_versioning", "Turn on versioning for a bucket."),
+      tool("storage_copy_object", "Copy an object between buckets."),
+      tool("calendar_respond_to_invite", "Accept, decline or tentatively accept an invitation."),
+    ]);
+    expect(first(ranker, "three more lines at the bottom of the page")).toBe("notes_append_blocks");
+    expect(first(ranker, "a new header for the design channel")).toBe("chat_set_channel_topic");
+    expect(first(ranker, "keep old copies of everything in the bucket")).toBe("storage_enable_versioning");
+    expect(first(ranker, "I'll sit out Friday's planning invite")).toBe("calendar_respond_to_invite");
+  });
+
   it("reads abbreviations, irregular past tenses and British spellings", () => {
     const ranker = new ToolRanker(tools);
     expect(first(ranker, "threw out the old pitch deck")).toBe("docs_delete_file");
