@@ -10,7 +10,7 @@
 const STOP_WORDS = new Set(
   (
     "a about after again all also am an and any anything are as at be been before being both but by " +
-    "can could did do does doing done don each either else for from going had has have having he her " +
+    "can cannot could did do does doing done don each either else for from going had has have having he her " +
     "here hers him his how i if in into is it its itself just let lets like me mine more most much must " +
     "my myself need needs no nor not now of off on once one only or other our ours out over own please " +
     "quite really same she should so some something such than that the their theirs them then there " +
@@ -50,6 +50,12 @@ const BARE_CONTRACTIONS: Readonly<Record<string, string>> = {
 /** A whole word of {@link BARE_CONTRACTIONS} (not the `Whats` of `WhatsApp`). */
 const BARE_CONTRACTION = new RegExp(`\\b(?:${Object.keys(BARE_CONTRACTIONS).join("|")})\\b`, "gi");
 
+/**
+ * `can't`, `can’t` and a bare `cant`, read as `cannot`: cut at the apostrophe they would read as
+ * `can`, the very opposite (`can't make it` is no `can make it`).
+ */
+const CANNOT = /\bcan(?:['’]t|t)\b/gi;
+
 /** Consonants kept doubled when a suffix is stripped (`billing` → `bill`, `passed` → `pass`). */
 const KEEP_DOUBLED = new Set(["l", "s", "z"]);
 
@@ -59,6 +65,7 @@ const KEEP_DOUBLED = new Set(["l", "s", "z"]);
  */
 export function plainWords(text: string): string[] {
   return text
+    .replace(CANNOT, "cannot")
     .replace(BARE_CONTRACTION, (word) => BARE_CONTRACTIONS[word.toLowerCase()] ?? word)
     .replace(/\b([A-Z]{2,})s\b/g, "$1")
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2")

@@ -71,6 +71,13 @@ describe("contractions typed without their apostrophe", () => {
     expect(plainWords("Whos on call")).toEqual(["who", "on", "call"]);
   });
 
+  it("read can't as cannot, with or without its apostrophe, not as its opposite can", () => {
+    expect(plainWords("I can't make it")).toEqual(["cannot", "make", "it"]);
+    expect(plainWords("cant attend, can’t come")).toEqual(["cannot", "attend", "cannot", "come"]);
+    expect(plainWords("Cancel the scan")).toEqual(["cancel", "the", "scan"]);
+    expect(searchWords("cannot")).toEqual([]);
+  });
+
   it("leave a camelCase name that begins like one whole: WhatsApp is no `what`", () => {
     // As a tool's name indexes it: its words kept, none dropped as a stop word.
     expect(searchWords("WhatsApp the driver")).toEqual([stem("whats"), "app", stem("driver")]);

@@ -63,3 +63,13 @@ describe("ToolRanker: a light verb before the words that say the action", () => 
     expect(first("give the login issue to Sam")).toBe("tracker_assign_issue");
   });
 });
+
+describe("ToolRanker: can't is no can", () => {
+  it("reads can't make it and won't make it as declining, can make it as accepting", () => {
+    const action = (query: string) => readQuery(query, reader).slots[0]?.synonyms;
+    expect(action("I can't make it on Friday")).toContainEqual(["declin"]);
+    expect(action("I can't make it on Friday")).not.toContainEqual(["accept"]);
+    expect(action("I won't make it on Friday")).toContainEqual(["declin"]);
+    expect(action("I can make it on Friday")).toContainEqual(["accept"]);
+  });
+});
