@@ -57,6 +57,19 @@ describe("the default tool vocabulary", () => {
     expect(first(ranker, "I'll sit out Friday's planning invite")).toBe("calendar_respond_to_invite");
   });
 
+  it("reads bill as invoicing (no charges to list), and everyday verbs for the catalog's actions", () => {
+    const ranker = new ToolRanker([
+      ...tools,
+      tool("billing_list_charges", "List the charges of a period."),
+      tool("billing_create_invoice", "Create and finalize an invoice for a customer."),
+      tool("ci_list_workflow_runs", "List the CI workflow runs of a repository."),
+      tool("ci_create_release", "Publish a release from a tag."),
+    ]);
+    expect(first(ranker, "bill Acme for the March hours")).toBe("billing_create_invoice");
+    expect(first(ranker, "rerun the nightly job")).toBe("ci_list_workflow_runs");
+    expect(first(ranker, "prune the stale pitch deck")).toBe("docs_delete_file");
+  });
+
   it("reads abbreviations, irregular past tenses and British spellings", () => {
     const ranker = new ToolRanker(tools);
     expect(first(ranker, "threw out the old pitch deck")).toBe("docs_delete_file");
