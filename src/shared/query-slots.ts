@@ -24,6 +24,11 @@ export interface QuerySlot {
   synonyms: readonly (readonly string[])[];
   /** How much a synonym's match counts. @default the ranker's synonym weight */
   weight?: number;
+  /**
+   * Words of a message's subject ("tell the team about the outage"): they say what the message is
+   * about, not which tool sends it, so they count little and not as a part of what is asked.
+   */
+  subject?: boolean;
 }
 
 /** What reading a query needs from the ranker. */
@@ -115,6 +120,8 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
   const slots: QuerySlot[] = [];
   /** Words already read with an earlier one (a particle), or negated (`not qualified`). */
   const skipped = new Set<number>();
+  /** The index in `words` of each slot's first word. */
+  const starts: number[] = [];
   /** Whether the query begins with a light verb ({@link LIGHT_VERBS}), whose command a later phrase may take. */
   let light = false;
   for (let i = 0; i < words.length; ) {
@@ -139,6 +146,7 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
         slots[0] = { words: slots[0]!.words, synonyms: [] };
         light = false;
       } else if (slots.length === 0) light = !reads && size === 1 && LIGHT_VERBS.has(stems[i]!);
+      starts.push(i);
       slots.push({
         words: ownWords(words.slice(i, i + size)),
         synonyms: command ? synonyms : asRead(synonyms),
@@ -147,15 +155,19 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
     }
     if (taken === 0) {
       if (split) {
+        starts.push(i);
         slots.push({ words: [stems[i]!], synonyms: split.synonyms });
         skipped.add(split.particle);
       } else if (NEGATIONS.has(words[i]!)) {
         if (i + 1 < words.length && !isStopWord(words[i + 1]!)) skipped.add(i + 1);
-      } else if (!isStopWord(words[i]!))
+      } else if (!isStopWord(words[i]!)) {
+        starts.push(i);
         slots.push({ words: [stems[i]!], synonyms: baseWords(words[i]!, stems[i]!, reader) });
+      }
     }
     i += Math.max(taken, 1);
   }
+  if (!reads) markSubject(slots, starts, words, clauseEnds(rest));
   for (const word of [...hyphenatedWords(rest), ...stopWordPairs(words)])
     if (reader.indexed(word)) slots.push({ words: [word], synonyms: [] });
   withoutSaidSynonyms(slots);
@@ -255,6 +267,44 @@ const NEGATIONS = new Set([
   "wasn",
   "weren",
 ]);
+
+/** Words after which a message's subject comes: "tell the team about the outage". */
+const SUBJECT_WORDS = new Set(["about", "regarding"]);
+/** Stems of a slot that asks to send a message, in its words or synonyms (tell → send message). */
+const MESSAGING = new Set(["messag", "notify", "email", "sms", "remind"]);
+
+/** The index in `plainWords(text)` after each clause of `text` (cut at , ; : . ! ? and dashes). */
+function clauseEnds(text: string): number[] {
+  const ends: number[] = [];
+  let count = 0;
+  for (const clause of text.split(/[,;:.!?\u2013\u2014]|\s-\s/))
+    ends.push((count += plainWords(clause).length));
+  return ends;
+}
+
+/**
+ * Marks as a message's subject the slots after `about`, to the end of its clause, when a slot
+ * before it asks to send a message: "ping Sam about the deploy" messages Sam, it posts no deploy
+ * event; "…wrote in about the same problem, merge the two" still merges.
+ */
+function markSubject(
+  slots: QuerySlot[],
+  starts: readonly number[],
+  words: readonly string[],
+  ends: readonly number[],
+): void {
+  const about = words.findIndex((word) => SUBJECT_WORDS.has(word));
+  if (about === -1) return;
+  const end = ends.find((index) => index > about) ?? words.length;
+  const messaging = slots.some(
+    (slot, index) =>
+      starts[index]! < about && [...slot.words, ...slot.synonyms.flat()].some((word) => MESSAGING.has(word)),
+  );
+  if (!messaging) return;
+  slots.forEach((slot, index) => {
+    if (starts[index]! > about && starts[index]! < end) slots[index] = { ...slot, subject: true };
+  });
+}
 
 /**
  * Verbs that say little alone — the action is in the words after them: "give the team a heads

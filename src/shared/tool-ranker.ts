@@ -47,6 +47,9 @@ const VERBS = new Set(
     .map(stem),
 );
 
+/** How much the words of a message's subject count (query-slots.ts: "tell the team about the outage"). */
+const SUBJECT_WEIGHT = 0.25;
+
 /** How much more a reading tool scores for a question (or a listing: see query-slots.ts). */
 const QUESTION_BOOST = 1.3;
 /** How much more a listing tool (`list_…`) scores when the query asks to see things in the plural. */
@@ -165,15 +168,18 @@ export class ToolRanker {
     const total = new Float64Array(count);
     const covered = new Uint16Array(count);
     const matched: number[] = [];
+    let asked = 0;
     for (const slot of slots) {
       const inSlot: number[] = [];
-      this.scoreWords(slot.words, 1, scratch, inSlot);
+      const scale = slot.subject ? SUBJECT_WEIGHT : 1;
+      if (!slot.subject) asked++;
+      this.scoreWords(slot.words, scale, scratch, inSlot);
       for (const synonym of slot.synonyms)
-        this.scoreWords(synonym, slot.weight ?? SYNONYM_WEIGHT, scratch, inSlot);
+        this.scoreWords(synonym, scale * (slot.weight ?? SYNONYM_WEIGHT), scratch, inSlot);
       for (const index of inSlot) {
         if (total[index] === 0) matched.push(index);
         total[index]! += scratch.best[index]!;
-        covered[index]!++;
+        if (!slot.subject) covered[index]!++;
         scratch.best[index] = 0;
       }
     }
@@ -181,7 +187,7 @@ export class ToolRanker {
     const top: Ranked[] = [];
     for (const index of matched) {
       const tool = this.tools[index]!;
-      let score = total[index]! * (covered[index]! / slots.length) ** COORDINATION;
+      let score = total[index]! * (covered[index]! / Math.max(asked, 1)) ** COORDINATION;
       if (reads && tool.reads) score *= QUESTION_BOOST;
       if (lists && tool.lists) score *= LIST_BOOST;
       insertRanked(top, { tool, score, named: tool.namespace.some((word) => named.has(word)) }, limit);

@@ -73,3 +73,19 @@ describe("ToolRanker: can't is no can", () => {
     expect(action("I can make it on Friday")).toContainEqual(["accept"]);
   });
 });
+
+describe("ToolRanker: the subject of a message", () => {
+  it("reads the words after `about` in a message's command as its subject, to the end of the clause", () => {
+    const slots = readQuery("tell Sam about the refund request, then archive the page", reader).slots;
+    const subject = slots.filter((each) => each.subject).map((each) => each.words.join(" "));
+    expect(subject).toEqual(["refund", "request"]);
+    // Without a message to send, `about` names what to look for: no subject.
+    expect(readQuery("find pages about the refund", reader).slots.some((each) => each.subject)).toBe(false);
+  });
+
+  it("ranks the tool that sends the message, not the one the subject names", () => {
+    expect(first("tell the team about the refunded payment")).toBe("chat_post_message");
+    expect(first("ping the team about the archived launch page")).toBe("chat_post_message");
+    expect(first("refund the payment")).toBe("shop_refund_payment");
+  });
+});
