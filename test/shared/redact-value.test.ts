@@ -149,7 +149,9 @@ describe("redactValue, a secret somewhere", () => {
     expect(redactValue({ inheriting }, SECRETS).inheriting).toBe(REDACTED);
     const cleanInheriting = Object.create({ shared: "fine" }) as Record<string, unknown>;
     expect(redactValue({ cleanInheriting }, SECRETS).cleanInheriting).toBe(cleanInheriting);
-    const nullPrototype = Object.assign(Object.create(null) as Record<string, unknown>, { text: `held ${KEY}` });
+    const nullPrototype = Object.assign(Object.create(null) as Record<string, unknown>, {
+      text: `held ${KEY}`,
+    });
     expect(redactValue({ nullPrototype }, SECRETS).nullPrototype).toEqual({ text: `held ${REDACTED}` });
     // A class instance claiming to be a plain object is still looked at whole (its hidden field too).
     class Vault {
