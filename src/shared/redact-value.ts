@@ -78,31 +78,27 @@ function scan(current: unknown, rules: Rules, depth: number, budget: number): nu
 
 /**
  * {@link scan} of an object: the items of an array, the enumerable fields of a plain object (those
- * it inherits too, if anyone added some to `Object.prototype`: looking at more is safe). Arrays are
- * told apart first and never asked `keep` (no block is an array), so a message's few arrays cost an
- * `isArray` each.
+ * it inherits too, if anyone added some to `Object.prototype`: looking at more is safe).
  */
 function scanObject(current: object, rules: Rules, depth: number, budget: number): number {
   if (--budget < 0) return MUST_COPY;
-  if (current === rules.vouched) return budget;
-  if (depth > MAX_DEPTH) return holdsSecret(current, rules.secrets, rules.keep) ? MUST_COPY : budget;
+  const { secrets, keep } = rules;
+  if (current === rules.vouched || keep(current)) return budget;
+  if (depth > MAX_DEPTH) return holdsSecret(current, secrets, keep) ? MUST_COPY : budget;
   if (Array.isArray(current)) {
-    if (rules.acrossItems(current, rules.secrets) !== current) return MUST_COPY;
+    if (rules.acrossItems(current, secrets) !== current) return MUST_COPY;
     for (let index = 0; index < current.length && budget >= 0; index++) {
       budget = scan(current[index], rules, depth + 1, budget);
     }
-    return budget;
-  }
-  if (!isScannedByFields(current)) {
-    // An error: the copying walk reads its own fields as descriptors. A Map, a Set, a class
-    // instance: the copying walk replaces it by the marker when it shows a secret.
-    if (current instanceof Error) return MUST_COPY;
-    return holdsSecret(current, rules.secrets, rules.keep) ? MUST_COPY : budget;
-  }
-  if (rules.keep(current)) return budget;
-  for (const key in current) {
-    if (budget < 0) break;
-    budget = scan((current as Record<string, unknown>)[key], rules, depth + 1, budget);
+  } else if (isScannedByFields(current)) {
+    for (const key in current) {
+      if (budget < 0) break;
+      budget = scan((current as Record<string, unknown>)[key], rules, depth + 1, budget);
+    }
+  } else if (current instanceof Error) {
+    return MUST_COPY;
+  } else if (holdsSecret(current, secrets, keep)) {
+    return MUST_COPY; // a Map, a Set, a class instance: the copying walk replaces it by the marker
   }
   return budget;
 }
