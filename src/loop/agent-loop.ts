@@ -91,9 +91,12 @@ export async function* agentLoop<T>(
           break;
         }
         case "run_tools": {
-          // 4. run the tool calls, 5. add their results — a subagent's messages are yielded as they come
+          // 4. run the tool calls, 5. add their results
+          // At once when nothing waits (no tick); a subagent's messages are yielded as they come.
           const answering = toolPhase.answer(next.response, next.calls);
-          outcome = toolPhase.emitsLive(next.calls) ? yield* outgoing.during(answering) : await answering;
+          if (!isPromiseLike(answering)) outcome = answering;
+          else
+            outcome = toolPhase.emitsLive(next.calls) ? yield* outgoing.during(answering) : await answering;
           break;
         }
         case "finish": // 6. repeat — unless the model is done
