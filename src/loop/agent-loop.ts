@@ -19,6 +19,7 @@ import { MainRequest } from "./model-call/main-request";
 import { initMessage, resultMessage } from "./query-messages";
 import { recordResponse } from "./record-response";
 import { rerunInterruptedCalls } from "./rerun-interrupted-calls";
+import { PHASE_ENDED } from "./state/live-messages";
 import type { LoopContext } from "./state/loop-context";
 import type { OutgoingMessages } from "./state/outgoing-messages";
 import type { QueryState } from "./state/query-state";
@@ -78,11 +79,14 @@ export async function* agentLoop<T>(
           break;
         case "call_model": // 2. call the model, yielding its stream events and retry notices as they come
           // Read-only calls may start while it streams.
-          outcome = yield* outgoing.during(
+          outgoing.follow(
             query.inputCheck
               ? callRacingInputCheck(loop, query, request)
               : request.call(toolPhase.streamCalls()),
           );
+          for (let live = await outgoing.nextLive(); live !== PHASE_ENDED; live = await outgoing.nextLive())
+            yield live;
+          outcome = outgoing.phaseResult();
           break;
         case "record_response": {
           // 3. emit the response — at once when nothing waits (no store write, no output guardrail)
