@@ -19,6 +19,7 @@ import { MainRequest } from "./model-call/main-request";
 import { initMessage, resultMessage } from "./query-messages";
 import { recordResponse } from "./record-response";
 import { rerunInterruptedCalls } from "./rerun-interrupted-calls";
+import { PHASE_ENDED } from "./state/live-messages";
 import type { LoopContext } from "./state/loop-context";
 import type { OutgoingMessages } from "./state/outgoing-messages";
 import type { QueryState } from "./state/query-state";
@@ -78,11 +79,14 @@ export async function* agentLoop<T>(
           break;
         case "call_model": // 2. call the model, yielding its stream events and retry notices as they come
           // Read-only calls may start while it streams.
-          outcome = yield* outgoing.during(
+          outgoing.follow(
             query.inputCheck
               ? callRacingInputCheck(loop, query, request)
               : request.call(toolPhase.streamCalls()),
           );
+          for (let live = await outgoing.nextLive(); live !== PHASE_ENDED; live = await outgoing.nextLive())
+            yield live;
+          outcome = outgoing.phaseResult();
           break;
         case "record_response": {
           // 3. emit the response — at once when nothing waits (no store write, no output guardrail)
@@ -91,9 +95,12 @@ export async function* agentLoop<T>(
           break;
         }
         case "run_tools": {
-          // 4. run the tool calls, 5. add their results — a subagent's messages are yielded as they come
+          // 4. run the tool calls, 5. add their results
+          // At once when nothing waits (no tick); a subagent's messages are yielded as they come.
           const answering = toolPhase.answer(next.response, next.calls);
-          outcome = toolPhase.emitsLive(next.calls) ? yield* outgoing.during(answering) : await answering;
+          if (!isPromiseLike(answering)) outcome = answering;
+          else
+            outcome = toolPhase.emitsLive(next.calls) ? yield* outgoing.during(answering) : await answering;
           break;
         }
         case "finish": // 6. repeat — unless the model is done

@@ -12,6 +12,8 @@ import type { ToolPattern } from "../hooks/permissions";
 import type { ApprovalDecision } from "../messages/approvals";
 import type {
   AssistantModelMessage,
+  GuardrailRecord,
+  HandoffRecord,
   MessageMeta,
   ToolResultBlock,
   ToolUseBlock,
@@ -39,7 +41,7 @@ import { recordAndHandOver, recordInPlaceOf } from "./record-and-hand-over";
 import { agentToolContext } from "./state/agent-tool-context";
 import type { LoopContext } from "./state/loop-context";
 import type { QueryState } from "./state/query-state";
-import { BatchStepJournal } from "./step-journal";
+import { BatchStepJournal, type JournalledSteps } from "./step-journal";
 import { submitOutput } from "./submit-output";
 
 /** The results of one batch, in the model's order, and the ending they cause, if any. */
@@ -145,54 +147,92 @@ export class ToolPhase<T> {
    * Steps 4 and 5: runs the calls of `response`, then records their results and hands them over —
    * or, when a call needs approval, records the pause and ends the query `requires_approval`.
    * `decisions` are those of a resumed batch (and `resumed` what it carries over from a pause
-   * inside a subagent).
+   * inside a subagent). At once when nothing waits: a batch that answered at once, with no step
+   * recorded, no pause and no tripped guardrail, recorded with no store to write, costs no tick.
    */
-  async answer(
+  answer(
     response: AssistantModelMessage,
     calls: ToolUseBlock[],
     decisions?: ReadonlyMap<string, ApprovalDecision>,
     resumed?: ResumedBatch,
-  ): Promise<StepResult<T>> {
+  ): StepResult<T> | Promise<StepResult<T>> {
     const running = this.run(response, calls, decisions, resumed);
-    const results = isPromiseLike(running) ? await running : running; // a batch that answered at once costs no tick
+    if (isPromiseLike(running)) return running.then((results) => this.settle(calls, results));
+    return this.settle(calls, running);
+  }
+
+  /** {@link answer} once the batch settled: at once unless a step journal, a pause or a tripwire waits. */
+  private settle(calls: ToolUseBlock[], results: ToolResults<T>): StepResult<T> | Promise<StepResult<T>> {
     const closing = this.journal?.close();
     this.journal = undefined;
+    if (closing || results.paused || this.runtime?.guardrails?.trip)
+      return this.settleSlowly(calls, results, closing);
+    return this.recordResults(calls, results);
+  }
+
+  /** {@link settle} when something waits: the journal's records written, a pause recorded, a turn withdrawn. */
+  private async settleSlowly(
+    calls: ToolUseBlock[],
+    results: ToolResults<T>,
+    closing: Promise<JournalledSteps | undefined> | undefined,
+  ): Promise<StepResult<T>> {
     const journalled = closing && (await closing);
     const { history } = this.loop.conversation;
     // A tool guardrail tripped: the batch's results are recorded (the calls it kept from running
     // answered so, a pause included), then the turn is withdrawn and the query ends.
-    const guard = this.runtime?.guardrails;
-    const tripped = guard?.trip;
+    const tripped = this.runtime?.guardrails?.trip;
     if (results.paused && !tripped) {
       // The calls that finished keep their results in the pause's marker: their step records go.
       if (journalled) await history.replaceFrom(journalled.from, []);
       return recordPause(this.loop, this.query, results.paused);
     }
+    if (!tripped && !journalled) return this.recordResults(calls, results);
     const message: UserModelMessage = tripped
       ? trippedResults(calls, results.paused ? undefined : results.blocks)
       : { role: "user", content: results.blocks };
-    // Durations by the loop's clock (keys: the calls' ids): vouched for until something else joins them.
-    let loopMeta: MessageMeta | undefined;
-    if (results.durations) message.meta = loopMeta = { tool_durations_ms: results.durations };
+    if (results.durations) message.meta = { tool_durations_ms: results.durations };
     const handoff = tripped ? undefined : handoffOf(this.loop, calls, results.blocks);
-    if (handoff) {
-      loopMeta = undefined;
-      message.meta = { ...message.meta, handoff };
-    }
-    if (guard && guard.verdicts.length > 0) {
-      loopMeta = undefined;
-      message.meta = { ...message.meta, guardrail: guard.verdicts[0]! };
-      guard.verdicts.length = 0;
-    }
+    if (handoff) message.meta = { ...message.meta, handoff };
+    const verdict = this.takeVerdict();
+    if (verdict) message.meta = { ...message.meta, guardrail: verdict };
     if (journalled) {
       // The results take the place of the step records; the steps stay in their meta.
       message.meta = { ...message.meta, tool_steps: journalled.steps };
       await recordInPlaceOf(this.loop, this.query, journalled.from, message);
-    } else {
-      const saving = recordAndHandOver(this.loop, this.query, message, loopMeta);
-      if (saving) await saving;
-    }
+    } else await recordAndHandOver(this.loop, this.query, message);
     if (tripped) return { kind: "ended", ending: await withdrawTurn(this.loop, this.query, tripped) };
+    return this.afterRecorded(results, handoff);
+  }
+
+  /**
+   * Records the results of a batch that ran to its end and hands them over: at once without a
+   * store. Their `meta`: the calls' durations by the loop's clock (keys: the calls' ids) — vouched
+   * for, so history does not walk it, until a handoff or a guardrail's verdict joins them.
+   */
+  private recordResults(
+    calls: ToolUseBlock[],
+    results: ToolResults<T>,
+  ): StepResult<T> | Promise<StepResult<T>> {
+    const handoff = handoffOf(this.loop, calls, results.blocks);
+    const verdict = this.takeVerdict();
+    const message = resultsMessage(results, handoff, verdict);
+    const loopMeta = handoff || verdict ? undefined : message.meta;
+    const saving = recordAndHandOver(this.loop, this.query, message, loopMeta);
+    if (saving) return saving.then(() => this.afterRecorded(results, handoff));
+    return this.afterRecorded(results, handoff);
+  }
+
+  /** The first verdict a guardrail left about this batch, taken (the others go with it). */
+  private takeVerdict(): GuardrailRecord | undefined {
+    const guard = this.runtime?.guardrails;
+    if (!guard || guard.verdicts.length === 0) return undefined;
+    const verdict = guard.verdicts[0];
+    guard.verdicts.length = 0;
+    return verdict;
+  }
+
+  /** Once the results are recorded: a handoff passes control; the batch's ending, if any, ends the query. */
+  private afterRecorded(results: ToolResults<T>, handoff: HandoffRecord | undefined): StepResult<T> {
     if (handoff) {
       handOver(this.loop, this.query, handoff);
       this.runtime = undefined; // the next batch runs with the specialist's tools, hooks and settings
@@ -386,4 +426,22 @@ function withGranted(
   granted: readonly string[],
 ): readonly ToolPattern[] | undefined {
   return granted.length === 0 ? allowed : [...(allowed ?? []), ...granted];
+}
+
+/**
+ * The message that carries a batch's results: its `meta` — the calls' durations, a handoff, a
+ * guardrail's verdict — made in one piece with it (an object literal holds its fields in itself; a
+ * field added later goes to a second array), and none when there is nothing to say.
+ */
+function resultsMessage(
+  results: ToolResults<unknown>,
+  handoff: HandoffRecord | undefined,
+  verdict: GuardrailRecord | undefined,
+): UserModelMessage {
+  const content = results.blocks;
+  if (!results.durations && !handoff && !verdict) return { role: "user", content };
+  const meta: MessageMeta = results.durations ? { tool_durations_ms: results.durations } : {};
+  if (handoff) meta.handoff = handoff;
+  if (verdict) meta.guardrail = verdict;
+  return { role: "user", content, meta };
 }

@@ -90,7 +90,7 @@ function scanObject(current: object, rules: Rules, depth: number, budget: number
     for (let index = 0; index < current.length && budget >= 0; index++) {
       budget = scan(current[index], rules, depth + 1, budget);
     }
-  } else if (isPlainObject(current)) {
+  } else if (isScannedByFields(current)) {
     for (const key in current) {
       if (budget < 0) break;
       budget = scan((current as Record<string, unknown>)[key], rules, depth + 1, budget);
@@ -101,6 +101,18 @@ function scanObject(current: object, rules: Rules, depth: number, budget: number
     return MUST_COPY; // a Map, a Set, a class instance: the copying walk replaces it by the marker
   }
   return budget;
+}
+
+/**
+ * Whether the scan reads `value` by its enumerable fields: a plain object — or one whose
+ * `constructor` reads `Object` (`Object.create(plain)`, say) and is no error, whose fields `for…in`
+ * reads the same way, inherited enumerable ones included. The `constructor` read is a cached property load where
+ * `Object.getPrototypeOf` is a runtime call on every object of a message; the prototype is only
+ * asked when it does not say `Object` (a null-prototype object, a class instance, a Map).
+ */
+function isScannedByFields(value: object): boolean {
+  if ((value as { constructor?: unknown }).constructor !== Object) return isPlainObject(value);
+  return !(value instanceof Error); // an error that says so of itself is still read as an error
 }
 
 /** The walk that copies: along the path to each changed string only, each object visited once. */

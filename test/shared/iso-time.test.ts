@@ -41,6 +41,17 @@ describe("isoTime", () => {
     expect(isoTime(second - 1)).toBe("2026-12-06T04:30:04.999Z");
   });
 
+  it("gives the same stamp for the same millisecond again, and the right one after another", () => {
+    const instant = Date.UTC(2026, 11, 6, 4, 30, 5, 120);
+    const first = isoTime(instant + 0.4);
+    expect(isoTime(instant + 0.9)).toBe(first); // the same whole millisecond
+    expect(first).toBe("2026-12-06T04:30:05.120Z");
+    expect(isoTime(instant + 1)).toBe("2026-12-06T04:30:05.121Z");
+    expect(isoTime(instant)).toBe("2026-12-06T04:30:05.120Z");
+    expect(isoTime(-0.5)).toBe(new Date(-0.5).toISOString());
+    expect(isoTime(0.5)).toBe(new Date(0.5).toISOString()); // -0.5 and 0.5 both truncate to 0
+  });
+
   it("throws a RangeError for an invalid time, as toISOString does", () => {
     expect(() => isoTime(Number.NaN)).toThrow(RangeError);
     expect(() => isoTime(DATE_RANGE + 1)).toThrow(RangeError);

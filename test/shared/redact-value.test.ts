@@ -142,6 +142,32 @@ describe("redactValue, a secret somewhere", () => {
     expect(redactValue(untouched, SECRETS)).toBe(untouched);
   });
 
+  it("reads objects that say their constructor is Object by their fields, and errors as errors whatever they say", () => {
+    // Not a plain object: replaced by the marker when it shows a secret, kept whole when it does not.
+    const inheriting = Object.create({ shared: "fine" }) as Record<string, unknown>;
+    inheriting.own = `own ${KEY}`;
+    expect(redactValue({ inheriting }, SECRETS).inheriting).toBe(REDACTED);
+    const cleanInheriting = Object.create({ shared: "fine" }) as Record<string, unknown>;
+    expect(redactValue({ cleanInheriting }, SECRETS).cleanInheriting).toBe(cleanInheriting);
+    const nullPrototype = Object.assign(Object.create(null) as Record<string, unknown>, {
+      text: `held ${KEY}`,
+    });
+    expect(redactValue({ nullPrototype }, SECRETS).nullPrototype).toEqual({ text: `held ${REDACTED}` });
+    // A class instance claiming to be a plain object is still looked at whole (its hidden field too).
+    class Vault {
+      constructor() {
+        Object.defineProperty(this, "hidden", { value: `key ${KEY}`, enumerable: false });
+      }
+    }
+    const vault = new Vault();
+    expect(redactValue({ vault }, SECRETS).vault).toBe(REDACTED);
+    const claiming = new Error(`failed with ${KEY}`);
+    Object.defineProperty(claiming, "constructor", { value: Object });
+    const clean = redactValue({ claiming }, SECRETS).claiming as Error;
+    expect(clean).toBeInstanceOf(Error);
+    expect(clean.message).toBe(`failed with ${REDACTED}`);
+  });
+
   it("replaces an error's field whose getter shows it; a getter that throws is left as it is", () => {
     const error = new Error("refused");
     Object.defineProperty(error, "detail", { get: () => `token ${KEY}`, enumerable: true });

@@ -42,7 +42,7 @@ export class MainRequest {
    * takes in what it returned: context management's report, the usage (an `unknown_pricing` notice
    * may follow) and the result text — or, cut off while streaming, the text it had shown.
    */
-  async call(streamedCalls: StreamObserver | undefined, signal?: AbortSignal): Promise<ModelReply> {
+  call(streamedCalls: StreamObserver | undefined, signal?: AbortSignal): Promise<ModelReply> {
     const { loop, query } = this;
     if (loop.config.agentName !== this.agent) this.changeAgent();
     const settings = this.settings();
@@ -51,10 +51,14 @@ export class MainRequest {
     this.racing = signal !== undefined;
     // Held back until the response is checked: output guardrails, or parallel input ones racing it.
     if (this.holdEvents) settings.heldEvents = query.heldEvents = [];
-    const reply = await callModel(loop, query, this.fields(), settings);
-    observeContext(loop, query, reply);
-    return takeReply(loop, query, reply);
+    return callModel(loop, query, this.fields(), settings).then(this.takeIn);
   }
+
+  /** What the call returned, taken in (a handler made once: a turn's call costs one reaction, no closure). */
+  private readonly takeIn = (reply: ModelOutcome): ModelReply => {
+    observeContext(this.loop, this.query, reply);
+    return takeReply(this.loop, this.query, reply);
+  };
 
   /** Another agent answers from this turn on (a handoff): its system prompt, tools, model and settings. */
   private changeAgent(): void {

@@ -1,20 +1,27 @@
 /**
  * Live delivery of the messages a phase of the loop emits while the loop awaits it (stream events,
- * retry notices, hook errors): a push queue, and a plain async generator that yields what is pushed
- * while the phase runs, then returns the phase's result. The query's `OutgoingMessages` is built on it.
+ * retry notices, hook errors): a push queue, followed phase by phase — {@link LiveMessages.follow},
+ * then {@link LiveMessages.nextLive} until the phase ended, then its result — or through the
+ * generator {@link LiveMessages.during} that does the same. The query's `OutgoingMessages` is built on it.
  * @module
  */
 
 /** Receives messages a phase emits. */
 export type Emit<M> = (message: M) => void;
 
+/** What {@link LiveMessages.nextLive} gives once the followed phase ended and its messages were taken. */
+export const PHASE_ENDED: unique symbol = Symbol("phase ended");
+
+/** The next message of a followed phase, or {@link PHASE_ENDED}. */
+export type LiveStep<M> = M | typeof PHASE_ENDED;
+
 /** The messages of one query not yet taken, in the order they were pushed. */
 export class LiveMessages<M> {
   private items: M[] = [];
   /** The first message not yet taken: taking one moves it, nothing is shifted. */
   private head = 0;
-  /** Resolves the wait of {@link during}, when it waits. */
-  private wake: (() => void) | undefined;
+  /** Resolves the wait of {@link nextLive}, when it waits, with what came. */
+  private wake: ((step: LiveStep<M>) => void) | undefined;
   /** Whether the phase being delivered ended, and how. */
   private ended = false;
   private failed = false;
@@ -46,28 +53,47 @@ export class LiveMessages<M> {
   }
 
   /**
-   * Yields every message pushed while `phase` runs, in order, then returns what it resolves to. A
-   * rejection is thrown once the messages pushed before it were yielded. One phase at a time (the
-   * loop delivers its phases one after another, and a consumer that leaves ends the query): its
-   * end is kept on the queue, by handlers made once, so a phase allocates no closure. At most one
-   * promise per wait; a phase abandoned by its consumer never fails unhandled (its handlers are
-   * attached at once).
+   * Follows `phase`: the messages pushed while it runs are taken with {@link nextLive}, then its
+   * result with {@link phaseResult}. One phase at a time (the loop delivers its phases one after
+   * another, and a consumer that leaves ends the query): its end is kept on the queue, by handlers
+   * made once, so following a phase allocates no closure; a phase abandoned by its consumer never
+   * fails unhandled (its handlers are attached at once).
    */
-  async *during<R>(phase: Promise<R>): AsyncGenerator<M, R> {
+  follow(phase: Promise<unknown>): void {
     this.ended = false;
     phase.then(this.phaseResolved, this.phaseRejected);
-    for (;;) {
-      while (this.waiting) yield this.take();
-      if (this.ended) {
-        const result = this.result;
-        this.result = undefined;
-        if (this.failed) throw result;
-        return result as R;
-      }
-      await new Promise<void>((resolve) => {
-        this.wake = resolve;
-      });
-    }
+  }
+
+  /**
+   * The next message pushed while the followed phase runs, in order — at once when one waits — or
+   * {@link PHASE_ENDED} once the phase ended and every message pushed before its end was taken. At
+   * most one promise per wait.
+   */
+  nextLive(): LiveStep<M> | Promise<LiveStep<M>> {
+    if (this.waiting) return this.take();
+    if (this.ended) return PHASE_ENDED;
+    return new Promise<LiveStep<M>>((resolve) => {
+      this.wake = resolve;
+    });
+  }
+
+  /** What the followed phase resolved to, once {@link nextLive} gave {@link PHASE_ENDED}; its rejection is thrown. */
+  phaseResult<R>(): R {
+    const result = this.result;
+    this.result = undefined;
+    if (this.failed) throw result;
+    return result as R;
+  }
+
+  /**
+   * Yields every message pushed while `phase` runs, in order, then returns what it resolves to. A
+   * rejection is thrown once the messages pushed before it were yielded. {@link follow} as a
+   * generator, for `yield*` (the loop follows its model call itself: one generator less a turn).
+   */
+  async *during<R>(phase: Promise<R>): AsyncGenerator<M, R> {
+    this.follow(phase);
+    for (let step = await this.nextLive(); step !== PHASE_ENDED; step = await this.nextLive()) yield step;
+    return this.phaseResult<R>();
   }
 
   private readonly phaseResolved = (value: unknown): void => {
@@ -89,6 +115,6 @@ export class LiveMessages<M> {
     const wake = this.wake;
     if (!wake) return;
     this.wake = undefined;
-    wake();
+    wake(this.waiting ? this.take() : PHASE_ENDED);
   }
 }

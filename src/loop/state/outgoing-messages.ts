@@ -13,7 +13,7 @@
  */
 import { type Redacted, redactMessage } from "../../messages/redact-message";
 import type { AssistantModelMessage, UserModelMessage } from "../../messages/types";
-import { type Emit, LiveMessages } from "./live-messages";
+import { type Emit, LiveMessages, type LiveStep } from "./live-messages";
 
 /** Where the history store leaves the failures it reports (see `HistoryLog`). */
 export interface StoreNotices<M> {
@@ -30,7 +30,7 @@ export type RecordedHandOver =
 export class OutgoingMessages<M> {
   private readonly live = new LiveMessages<M>();
   /**
-   * Puts a notice in (redacted). Reaches the consumer live during {@link during}, else at the next
+   * Puts a notice in (redacted). Reaches the consumer live while a phase is followed, else at the next
    * hand-over.
    */
   readonly emit: Emit<M>;
@@ -83,6 +83,26 @@ export class OutgoingMessages<M> {
   next(): M {
     if (!this.live.waiting) this.putStoreNotices();
     return this.live.take();
+  }
+
+  /**
+   * Follows `phase`: what is put in while it runs is taken with {@link nextLive} as it comes, then
+   * {@link phaseResult} returns what `phase` resolved to (or throws its rejection, once the messages
+   * put in before it were taken). How the loop yields its model call's messages without a
+   * generator of its own; {@link during} is the same for `yield*`.
+   */
+  follow(phase: Promise<unknown>): void {
+    this.live.follow(phase);
+  }
+
+  /** The next message put in while the followed phase runs, or `PHASE_ENDED` once it ended. */
+  nextLive(): LiveStep<M> | Promise<LiveStep<M>> {
+    return this.live.nextLive();
+  }
+
+  /** What the followed phase resolved to, once {@link nextLive} gave `PHASE_ENDED`; its rejection is thrown. */
+  phaseResult<R>(): R {
+    return this.live.phaseResult<R>();
   }
 
   /**

@@ -3,7 +3,7 @@
  * its result (or its failure); a consumer slower than the phase loses nothing.
  */
 import { describe, expect, it } from "vitest";
-import { type Emit, LiveMessages } from "../../../src/loop/state/live-messages";
+import { type Emit, LiveMessages, PHASE_ENDED } from "../../../src/loop/state/live-messages";
 import { deferred } from "../support";
 
 async function collect<M, R>(generator: AsyncGenerator<M, R>): Promise<{ messages: M[]; result: R }> {
@@ -174,5 +174,71 @@ describe("a phase that emits many messages", () => {
     expect(result).toBe("done");
     expect(messages).toHaveLength(300);
     expect(thenCalls).toBe(1);
+  });
+});
+
+describe("LiveMessages.follow / nextLive / phaseResult (the loop's own model-call delivery)", () => {
+  /** What the loop does: follow the phase, take each live message as it comes, then the result. */
+  async function followed<M, R>(
+    live: LiveMessages<M>,
+    phase: Promise<R>,
+  ): Promise<{ messages: M[]; result: R }> {
+    live.follow(phase);
+    const messages: M[] = [];
+    for (let step = await live.nextLive(); step !== PHASE_ENDED; step = await live.nextLive())
+      messages.push(step);
+    return { messages, result: live.phaseResult<R>() };
+  }
+
+  it("gives what the phase emits while it runs — at once when it waits — then its result", async () => {
+    const live = new LiveMessages<string>();
+    const gate = deferred<void>();
+    const phase = (async () => {
+      live.emit("a");
+      await gate.promise;
+      live.emit("b");
+      live.emit("c");
+      return 7;
+    })();
+    live.follow(phase);
+    expect(live.nextLive()).toBe("a"); // waiting already: no promise
+    const waited = live.nextLive();
+    expect(waited).toBeInstanceOf(Promise);
+    gate.resolve();
+    expect(await waited).toBe("b");
+    expect(live.nextLive()).toBe("c");
+    expect(await live.nextLive()).toBe(PHASE_ENDED);
+    expect(live.phaseResult()).toBe(7);
+  });
+
+  it("throws the phase's rejection once the messages before it were taken; a later phase starts clean", async () => {
+    const live = new LiveMessages<string>();
+    const failing = (async () => {
+      live.emit("before");
+      await Promise.resolve();
+      throw new Error("provider down");
+    })();
+    live.follow(failing);
+    expect(await live.nextLive()).toBe("before");
+    expect(await live.nextLive()).toBe(PHASE_ENDED);
+    expect(() => live.phaseResult()).toThrow("provider down");
+    expect(await followed(live, Promise.resolve("next"))).toEqual({ messages: [], result: "next" });
+  });
+
+  it("gives the same messages in the same order as during", async () => {
+    const run = (live: LiveMessages<number>) =>
+      (async () => {
+        for (let index = 0; index < 20; index++) {
+          live.emit(index);
+          if (index % 3 === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+        }
+        return "done";
+      })();
+    const first = new LiveMessages<number>();
+    const second = new LiveMessages<number>();
+    const viaFollow = await followed(first, run(first));
+    const viaDuring = await collect(second.during(run(second)));
+    expect(viaFollow).toEqual(viaDuring);
+    expect(viaFollow.messages).toHaveLength(20);
   });
 });
