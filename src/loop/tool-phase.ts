@@ -308,6 +308,7 @@ export class ToolPhase<T> {
       disallowedTools: permissions.disallowedTools,
       toolTimeoutMs: loop.config.deadlines.toolTimeoutMs,
       signal: query.signals.tools,
+      signalAborted: () => query.signals.toolsAborted,
       telemetry: loop.conversation.telemetry,
       parentSpan: query.span,
       secrets: loop.config.secrets,

@@ -68,8 +68,12 @@ function pendingRacesOf(signal: AbortSignal): Array<(reason: unknown) => void> {
 }
 
 function forgetRace(races: Array<(reason: unknown) => void>, reject: (reason: unknown) => void): void {
-  const index = races.lastIndexOf(reject);
-  if (index !== -1) races.splice(index, 1);
+  // Usually the one race pending, the last: `pop` allocates nothing where `splice` makes an array.
+  if (races[races.length - 1] === reject) races.pop();
+  else {
+    const index = races.lastIndexOf(reject);
+    if (index !== -1) races.splice(index, 1);
+  }
 }
 
 /**

@@ -57,7 +57,7 @@ interface BatchRun {
 function runGroupsFrom(start: number, batch: BatchRun): BatchCallOutcome[] | Promise<BatchCallOutcome[]> {
   const { calls, runtime, outcomes } = batch;
   while (start < calls.length) {
-    if (runtime.signal.aborted) {
+    if (runtime.signalAborted()) {
       for (let index = start; index < calls.length; index++) outcomes[index] = notRunOutcome(calls[index]!);
       break;
     }
@@ -124,7 +124,7 @@ async function runConcurrently(
     while (next < end && !suspended) {
       const position = next++;
       // After an abort, calls not yet started are not run (nor shown to hooks).
-      const outcome = runtime.signal.aborted
+      const outcome = runtime.signalAborted()
         ? notRunOutcome(calls[position]!)
         : await runOne(calls[position]!, runtime);
       outcomes[position] = outcome;

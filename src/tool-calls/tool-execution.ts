@@ -38,7 +38,7 @@ export function executeTool(
   span: SpanHandle,
   resume?: ChildResume,
 ): CallOutcome | Promise<CallOutcome> {
-  if (runtime.signal.aborted) return abortedOutcome(call);
+  if (runtime.signalAborted()) return abortedOutcome(call);
   // Only a per-call deadline needs a signal of its own (an AbortController per call is costly).
   const deadline =
     runtime.toolTimeoutMs === undefined

@@ -34,6 +34,8 @@ export interface ToolRuntime {
   toolTimeoutMs: number | undefined;
   /** The query's abort signal (not interrupts: an interrupt lets the batch finish). */
   signal: AbortSignal;
+  /** `signal.aborted`, read from a flag the query keeps (checked before every call: cheaper than the getter). */
+  signalAborted(): boolean;
   /** Delivers a notice (a hook error, a subagent's messages) to the query's consumer. */
   emit: (message: SDKMessage<any>) => void;
   denials: PermissionDenial[];

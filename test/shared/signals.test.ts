@@ -66,3 +66,26 @@ describe("raceWithSignal", () => {
     }
   });
 });
+
+describe("raceWithSignal, many races on one signal", () => {
+  it("forgets each settled race, in any order, and an abort rejects only those still pending", async () => {
+    const controller = new AbortController();
+    const works = Array.from({ length: 4 }, () => manual());
+    const races = works.map((work) => raceWithSignal(work.promise, controller.signal));
+    works[3]!.resolve("last"); // the last one pending settles first
+    works[0]!.resolve("first");
+    await expect(races[3]).resolves.toBe("last");
+    await expect(races[0]).resolves.toBe("first");
+    controller.abort(new Error("stopped"));
+    await expect(races[1]).rejects.toThrow("stopped");
+    await expect(races[2]).rejects.toThrow("stopped");
+  });
+});
+
+function manual(): { promise: Promise<unknown>; resolve: (value: unknown) => void } {
+  let resolve!: (value: unknown) => void;
+  const promise = new Promise((settle) => {
+    resolve = settle;
+  });
+  return { promise, resolve };
+}

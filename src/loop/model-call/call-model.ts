@@ -158,7 +158,8 @@ async function attemptOnce(
 ): Promise<ModelOutcome> {
   const { loop, query, base, settings } = attempt;
   const querySignal = settings.signal ?? query.signals.model;
-  if (querySignal.aborted) return cancelledOutcome(query.signals);
+  if (settings.signal ? settings.signal.aborted : query.signals.modelAborted)
+    return cancelledOutcome(query.signals);
   // A request deadline needs a signal of its own; without one the query's signal is enough
   // (an AbortController per request is a measurable share of a turn).
   const timeoutMs = query.requestTimeoutMs;

@@ -22,6 +22,9 @@ export class QuerySignals {
   private interruptRequested = false;
   private modelLink: LinkedController | undefined;
   private toolLink: LinkedController | undefined;
+  /** Whether {@link model} / {@link tools} aborted: kept by a listener, read where a turn checks them. */
+  private modelCancelled = false;
+  private toolsCancelled = false;
   private readonly callerSignal: AbortSignal | undefined;
   private disposed = false;
   private readonly interruptController = new AbortController();
@@ -39,9 +42,9 @@ export class QuerySignals {
     return this.disposed ? undefined : this.callerSignal;
   }
 
-  /** Whether the caller's signal aborted. */
+  /** Whether the caller's signal aborted (none given: never, without reading a signal). */
   get aborted(): boolean {
-    return this.user.aborted;
+    return this.callerSignal?.aborted === true;
   }
 
   /** Whether `interrupt()` was called. */
@@ -56,18 +59,41 @@ export class QuerySignals {
 
   /** Cancels model requests, retry waits and hooks: aborted by the caller, an interrupt, or the consumer. */
   get model(): AbortSignal {
-    this.modelLink ??= linkSignals(
-      this.followed,
-      this.interruptController.signal,
-      this.stopController.signal,
-    );
+    if (!this.modelLink) {
+      this.modelLink = linkSignals(
+        this.followed,
+        this.interruptController.signal,
+        this.stopController.signal,
+      );
+      this.modelCancelled = watchAbort(this.modelLink.signal, () => {
+        this.modelCancelled = true;
+      });
+    }
     return this.modelLink.signal;
+  }
+
+  /**
+   * `model.aborted`, from a flag its one listener keeps: read on every attempt, where an
+   * `AbortSignal`'s own getter costs a few hundred instructions a read.
+   */
+  get modelAborted(): boolean {
+    return this.model && this.modelCancelled;
   }
 
   /** Passed to tools: aborted by the caller's signal, or when the consumer stops the query early. */
   get tools(): AbortSignal {
-    this.toolLink ??= linkSignals(this.followed, this.stopController.signal);
+    if (!this.toolLink) {
+      this.toolLink = linkSignals(this.followed, this.stopController.signal);
+      this.toolsCancelled = watchAbort(this.toolLink.signal, () => {
+        this.toolsCancelled = true;
+      });
+    }
     return this.toolLink.signal;
+  }
+
+  /** `tools.aborted`, from a flag (see {@link modelAborted}): read before every tool call. */
+  get toolsAborted(): boolean {
+    return this.tools && this.toolsCancelled;
   }
 
   /** Ends the query with `interrupted`; a running tool batch finishes first. */
@@ -89,4 +115,11 @@ export class QuerySignals {
     this.modelLink?.dispose();
     this.toolLink?.dispose();
   }
+}
+
+/** Whether `signal` aborted already; if not, `onAbort` runs when it does. */
+function watchAbort(signal: AbortSignal, onAbort: () => void): boolean {
+  if (signal.aborted) return true;
+  signal.addEventListener("abort", onAbort, { once: true });
+  return false;
 }
