@@ -78,12 +78,7 @@ export async function* agentLoop<T>(
             : addPrompt(loop, query, prompt));
           break;
         case "call_model": // 2. call the model, yielding its stream events and retry notices as they come
-          // Read-only calls may start while it streams.
-          outgoing.follow(
-            query.inputCheck
-              ? callRacingInputCheck(loop, query, request)
-              : request.call(toolPhase.streamCalls()),
-          );
+          outgoing.follow(modelCall(loop, query, request, toolPhase));
           for (let live = await outgoing.nextLive(); live !== PHASE_ENDED; live = await outgoing.nextLive())
             yield live;
           outcome = outgoing.phaseResult();
@@ -95,8 +90,7 @@ export async function* agentLoop<T>(
           break;
         }
         case "run_tools": {
-          // 4. run the tool calls, 5. add their results
-          // At once when nothing waits (no tick); a subagent's messages are yielded as they come.
+          // 4. run the tool calls, 5. add their results — at once when nothing waits; a subagent's messages live
           const answering = toolPhase.answer(next.response, next.calls);
           if (!isPromiseLike(answering)) outcome = answering;
           else
@@ -132,4 +126,17 @@ export async function* agentLoop<T>(
     query.span.end();
     await lifecycle.finish(completed);
   }
+}
+
+/**
+ * Step 2's phase: this turn's model call — read-only calls may start while it streams — or, while
+ * parallel input guardrails check the prompt, the call racing their check.
+ */
+function modelCall<T>(
+  loop: LoopContext<T>,
+  query: QueryState,
+  request: MainRequest,
+  tools: ToolPhase<T>,
+): Promise<StepResult<T>> {
+  return query.inputCheck ? callRacingInputCheck(loop, query, request) : request.call(tools.streamCalls());
 }

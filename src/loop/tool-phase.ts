@@ -1,10 +1,3 @@
-/**
- * Steps 4 and 5 of the loop: the calls of one assistant message are answered — refused when the
- * response was truncated, handled as a structured-output submission, or run as a batch — and their
- * results enter history as one user message, handed over as a `user` message.
- * @module
- */
-import { MissingOutputError } from "../errors";
 import { currentCheckpoint } from "../history/checkpoints";
 import { errorResultsFor } from "../history/dangling";
 import type { ToolStepsByCall } from "../history/tool-steps";
@@ -14,7 +7,6 @@ import type {
   AssistantModelMessage,
   GuardrailRecord,
   HandoffRecord,
-  MessageMeta,
   ToolResultBlock,
   ToolUseBlock,
   UserModelMessage,
@@ -22,14 +14,20 @@ import type {
 import { isPromiseLike } from "../shared/maybe-async";
 import { anyBatchMayPause, batchMayPause } from "../tool-calls/may-pause";
 import { StreamedToolCalls } from "../tool-calls/streamed-tool-calls";
-import { type BatchCallOutcome, type RunOne, runToolBatch } from "../tool-calls/tool-batch";
+import { type RunOne, runToolBatch } from "../tool-calls/tool-batch";
 import { runToolCallNow } from "../tool-calls/tool-call";
 import type { ToolRuntime } from "../tool-calls/tool-runtime";
 import { SUBMIT_OUTPUT_TOOL_NAME } from "../tools/submit-output";
-import { type ToolCallOutcome, toolResultText } from "../tools/tool-output";
 import { runGatedBatch } from "./approvals/approval-gate";
-import { type BatchPause, childPause, type ResumedBatch } from "./approvals/child-pause";
+import type { ResumedBatch } from "./approvals/child-pause";
 import { recordPause } from "./approvals/record-pause";
+import {
+  batchResults,
+  notRerun,
+  resultsMessage,
+  type ToolResults,
+  truncatedCallResult,
+} from "./batch-results";
 import { toolResultCompactor } from "./compaction/compact-tool-result";
 import { READY, type StepResult } from "./decide-next";
 import type { Ending } from "./ending";
@@ -43,16 +41,6 @@ import type { LoopContext } from "./state/loop-context";
 import type { QueryState } from "./state/query-state";
 import { BatchStepJournal, type JournalledSteps } from "./step-journal";
 import { submitOutput } from "./submit-output";
-
-/** The results of one batch, in the model's order, and the ending they cause, if any. */
-export interface ToolResults<T> {
-  blocks: ToolResultBlock[];
-  /** How long each call that ran took, by tool_use_id (recorded as `meta.tool_durations_ms`). */
-  durations?: Record<string, number>;
-  ending?: Ending<T>;
-  /** The batch paused: nothing ran (or a subagent call was suspended in its child), these calls wait. */
-  paused?: BatchPause;
-}
 
 /** The tool calls of one query's turns; the tool runtime is built on the first batch and reused. */
 export class ToolPhase<T> {
@@ -323,63 +311,8 @@ export class ToolPhase<T> {
   }
 }
 
-/**
- * The result blocks in the model's order, and the ending an `endTurn` result asks for — or the
- * pause, when a subagent call was suspended inside its child.
- */
-function batchResults<T>(
-  calls: readonly ToolUseBlock[],
-  outcomes: BatchCallOutcome[],
-  withOutputSchema: boolean,
-  decisions?: ReadonlyMap<string, ApprovalDecision>,
-): ToolResults<T> {
-  const blocks: ToolResultBlock[] = new Array(outcomes.length);
-  let ender: ToolCallOutcome | undefined;
-  let durations: Record<string, number> | undefined;
-  for (let index = 0; index < outcomes.length; index++) {
-    const outcome = outcomes[index]!;
-    if (outcome.kind !== "result") return { blocks: [], paused: childPause(calls, outcomes, decisions) };
-    blocks[index] = outcome.block;
-    if (outcome.durationMs !== undefined) (durations ??= {})[outcome.block.tool_use_id] = outcome.durationMs;
-    if (outcome.endTurn && !ender) ender = outcome;
-  }
-  return ender
-    ? { blocks, durations, ending: endTurnEnding(ender, withOutputSchema) }
-    : { blocks, durations };
-}
-
-/** The ending a call's `endTurn` result asks for: its text is the query's result. */
-function endTurnEnding<T>(ender: ToolCallOutcome, withOutputSchema: boolean): Ending<T> {
-  const result = toolResultText(ender.originalContent ?? ender.block.content);
-  // With outputSchema only a valid submission is a success: ending the turn otherwise is a missing output.
-  if (withOutputSchema) return { subtype: "error_missing_output", error: new MissingOutputError(), result };
-  return { subtype: "success", result };
-}
-
-/** A call run again after a crash that came back suspended (a subagent): it is not run here. */
-function notRerun(call: ToolUseBlock): ToolResultBlock {
-  return {
-    type: "tool_result",
-    tool_use_id: call.id,
-    is_error: true,
-    content: `The call to "${call.name}" was interrupted by a crash and could not be run again here.`,
-  };
-}
-
 function notRunOverBudget(call: ToolUseBlock): string {
   return `The tool "${call.name}" was not run: the query went over maxBudgetUsd before it ran.`;
-}
-
-/** A response cut at max_tokens: its tool inputs may be incomplete, so none of them runs. */
-function truncatedCallResult(call: ToolUseBlock): ToolResultBlock {
-  return {
-    type: "tool_result",
-    tool_use_id: call.id,
-    is_error: true,
-    content:
-      `The call to "${call.name}" was not run: your response was cut off at the output token limit (max_tokens), ` +
-      "so its input may be incomplete. Reissue the call with a shorter input, or split the work into smaller calls.",
-  };
 }
 
 /** How a batch runs each call: a call started while the response streamed is taken over, not run again. */
@@ -427,22 +360,4 @@ function withGranted(
   granted: readonly string[],
 ): readonly ToolPattern[] | undefined {
   return granted.length === 0 ? allowed : [...(allowed ?? []), ...granted];
-}
-
-/**
- * The message that carries a batch's results: its `meta` — the calls' durations, a handoff, a
- * guardrail's verdict — made in one piece with it (an object literal holds its fields in itself; a
- * field added later goes to a second array), and none when there is nothing to say.
- */
-function resultsMessage(
-  results: ToolResults<unknown>,
-  handoff: HandoffRecord | undefined,
-  verdict: GuardrailRecord | undefined,
-): UserModelMessage {
-  const content = results.blocks;
-  if (!results.durations && !handoff && !verdict) return { role: "user", content };
-  const meta: MessageMeta = results.durations ? { tool_durations_ms: results.durations } : {};
-  if (handoff) meta.handoff = handoff;
-  if (verdict) meta.guardrail = verdict;
-  return { role: "user", content, meta };
 }
