@@ -90,13 +90,13 @@ export function truncatedCallResult(call: ToolUseBlock): ToolResultBlock {
  * field added later goes to a second array), and none when there is nothing to say.
  */
 export function resultsMessage(
-  results: ToolResults<unknown>,
+  content: ToolResultBlock[],
+  durations: ToolResults<unknown>["durations"],
   handoff: HandoffRecord | undefined,
   verdict: GuardrailRecord | undefined,
 ): UserModelMessage {
-  const content = results.blocks;
-  if (!results.durations && !handoff && !verdict) return { role: "user", content };
-  const meta: MessageMeta = results.durations ? { tool_durations_ms: results.durations } : {};
+  if (!durations && !handoff && !verdict) return { role: "user", content };
+  const meta: MessageMeta = durations ? { tool_durations_ms: durations } : {};
   if (handoff) meta.handoff = handoff;
   if (verdict) meta.guardrail = verdict;
   return { role: "user", content, meta };

@@ -1,3 +1,9 @@
+/**
+ * Steps 4 and 5 of the loop: the calls of one assistant message are answered — refused when the
+ * response was truncated, handled as a structured-output submission, or run as a batch — and their
+ * results enter history as one user message, handed over as a `user` message.
+ * @module
+ */
 import { currentCheckpoint } from "../history/checkpoints";
 import { errorResultsFor } from "../history/dangling";
 import type { ToolStepsByCall } from "../history/tool-steps";
@@ -175,14 +181,11 @@ export class ToolPhase<T> {
       return recordPause(this.loop, this.query, results.paused);
     }
     if (!tripped && !journalled) return this.recordResults(calls, results);
-    const message: UserModelMessage = tripped
-      ? trippedResults(calls, results.paused ? undefined : results.blocks)
-      : { role: "user", content: results.blocks };
-    if (results.durations) message.meta = { tool_durations_ms: results.durations };
+    const content = tripped
+      ? (trippedResults(calls, results.paused ? undefined : results.blocks).content as ToolResultBlock[])
+      : results.blocks;
     const handoff = tripped ? undefined : handoffOf(this.loop, calls, results.blocks);
-    if (handoff) message.meta = { ...message.meta, handoff };
-    const verdict = this.takeVerdict();
-    if (verdict) message.meta = { ...message.meta, guardrail: verdict };
+    const message = resultsMessage(content, results.durations, handoff, this.takeVerdict());
     if (journalled) {
       // The results take the place of the step records; the steps stay in their meta.
       message.meta = { ...message.meta, tool_steps: journalled.steps };
@@ -203,7 +206,7 @@ export class ToolPhase<T> {
   ): StepResult<T> | Promise<StepResult<T>> {
     const handoff = handoffOf(this.loop, calls, results.blocks);
     const verdict = this.takeVerdict();
-    const message = resultsMessage(results, handoff, verdict);
+    const message = resultsMessage(results.blocks, results.durations, handoff, verdict);
     const loopMeta = handoff || verdict ? undefined : message.meta;
     const saving = recordAndHandOver(this.loop, this.query, message, loopMeta);
     if (saving) return saving.then(() => this.afterRecorded(results, handoff));
