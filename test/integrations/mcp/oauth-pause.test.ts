@@ -10,7 +10,6 @@
  * verifier, token or client secret reaches the messages, the UI stream, spans, history (raw) or errors.
  */
 import { randomBytes } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   BasicTracerProvider,
@@ -36,6 +35,14 @@ import { startStudio } from "../../../src/studio/index";
 import { createScriptedClient } from "../../../src/testing/scripted-client";
 import { toUIMessageStream } from "../../../src/ui/index";
 import { startOAuthMcpServer } from "../../fixtures/mcp/oauth-server";
+import {
+  folderText,
+  postgresSchemaTables,
+  postgresText,
+  redisText,
+  sqliteTables,
+  sqliteText,
+} from "../../fixtures/stores/raw-text";
 import { expectWellFormed } from "../../loop/support";
 import { temporaryFolder } from "../../support/temporary-folders";
 import { readChunks } from "../../ui/ui-test-kit";
@@ -88,11 +95,7 @@ function jsonlBackend(): Backend {
       history: createJsonlHistoryStore({ path: join(folder, "history.jsonl") }),
       tokens: createMcpTokenStore({ path: join(folder, "tokens", "mcp-tokens.json") }),
     }),
-    rawHistory: async () =>
-      readdirSync(folder, { withFileTypes: true })
-        .filter((entry) => entry.isFile())
-        .map((entry) => readFileSync(join(folder, entry.name), "utf8"))
-        .join("\n"),
+    rawHistory: async () => folderText(folder),
     location: join(folder, "history.jsonl"),
   };
 }
@@ -111,10 +114,10 @@ function sqliteBackend(): Backend {
       tokens: createMcpTokenStore({ sqlite: open(), table: "mcp_tokens" }),
     }),
     rawHistory: async () =>
-      (reader.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>)
-        .filter((row) => row.name !== "mcp_tokens")
-        .map((row) => JSON.stringify(reader.prepare(`SELECT * FROM "${row.name}"`).all()))
-        .join("\n"),
+      sqliteText(
+        reader,
+        sqliteTables(reader).filter((name) => name !== "mcp_tokens"),
+      ),
     location: `sqlite:${path}`,
   };
 }
@@ -128,19 +131,7 @@ function redisBackend(): Backend {
         keyPrefix: tokenPrefix,
       }),
     }),
-    rawHistory: async () => {
-      const texts: string[] = [];
-      for (const key of await redis.keys(`${historyPrefix}*`)) {
-        const type = await redis.type(key);
-        if (type === "string") texts.push(`${key} ${await redis.get(key)}`);
-        else if (type === "list") texts.push(`${key} ${(await redis.lrange(key, 0, -1)).join("\n")}`);
-        else if (type === "hash") texts.push(`${key} ${JSON.stringify(await redis.hgetall(key))}`);
-        else if (type === "zset") texts.push(`${key} ${(await redis.zrange(key, "0", "-1")).join("\n")}`);
-        else if (type === "stream") texts.push(`${key} ${JSON.stringify(await redis.xrange(key, "-", "+"))}`);
-        else texts.push(`${key} (unread type ${type})`);
-      }
-      return texts.join("\n");
-    },
+    rawHistory: () => redisText(redis, historyPrefix),
     location: `${REDIS_URL}?keyPrefix=${encodeURIComponent(historyPrefix)}`,
   };
 }
@@ -154,16 +145,7 @@ function postgresBackend(): Backend {
         table: tokenTable,
       }),
     }),
-    rawHistory: async () => {
-      const { rows } = await pool.query(
-        "SELECT table_name FROM information_schema.tables WHERE table_schema = $1",
-        [schema],
-      );
-      const texts: string[] = [];
-      for (const row of rows)
-        texts.push(JSON.stringify((await pool.query(`SELECT * FROM "${schema}"."${row.table_name}"`)).rows));
-      return texts.join("\n");
-    },
+    rawHistory: async () => postgresText(pool, await postgresSchemaTables(pool, schema)),
     location: `${POSTGRES_URL}?schema=${schema}`,
   };
 }

@@ -11,7 +11,7 @@
  * (the control that the secrets looked for are the real ones).
  */
 import { randomBytes } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   BasicTracerProvider,
@@ -37,6 +37,14 @@ import { startStudio } from "../../../src/studio/index";
 import { createScriptedClient } from "../../../src/testing/scripted-client";
 import { toUIMessageStream } from "../../../src/ui/index";
 import { startOAuthMcpServer } from "../../fixtures/mcp/oauth-server";
+import {
+  folderText,
+  postgresSchemaTables,
+  postgresText,
+  redisText,
+  sqliteTables,
+  sqliteText,
+} from "../../fixtures/stores/raw-text";
 import { startBrowser } from "../../studio/support";
 import { temporaryFolder } from "../../support/temporary-folders";
 import { readChunks } from "../../ui/ui-test-kit";
@@ -89,11 +97,7 @@ function jsonlBackend(): Backend {
       tokens: createMcpTokenStore({ path: tokenFile }),
       location: join(folder, "history.jsonl"),
     }),
-    rawHistory: async () =>
-      readdirSync(folder, { withFileTypes: true })
-        .filter((entry) => entry.isFile())
-        .map((entry) => readFileSync(join(folder, entry.name), "utf8"))
-        .join("\n"),
+    rawHistory: async () => folderText(folder),
     rawTokens: async () => readFileSync(tokenFile, "utf8"),
   };
 }
@@ -102,12 +106,6 @@ function sqliteBackend(): Backend {
   const path = join(temporaryFolder("lattice-oauth-surfaces-"), "agent.db");
   const database = new Database(path);
   databases.push(database);
-  const tables = () =>
-    (
-      database.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>
-    ).map((row) => row.name);
-  const dump = (names: string[]) =>
-    names.map((name) => JSON.stringify(database.prepare(`SELECT * FROM "${name}"`).all())).join("\n");
   return {
     name: "SQLite",
     open: (conversationId) => ({
@@ -115,26 +113,16 @@ function sqliteBackend(): Backend {
       tokens: createMcpTokenStore({ sqlite: database, table: "mcp_tokens" }),
       location: `sqlite:${path}`,
     }),
-    rawHistory: async () => dump(tables().filter((name) => name !== "mcp_tokens")),
-    rawTokens: async () => dump(["mcp_tokens"]),
+    rawHistory: async () =>
+      sqliteText(
+        database,
+        sqliteTables(database).filter((name) => name !== "mcp_tokens"),
+      ),
+    rawTokens: async () => sqliteText(database, ["mcp_tokens"]),
   };
 }
 
 function redisBackend(): Backend {
-  const dump = async (prefix: string) => {
-    const texts: string[] = [];
-    for (const key of await redis.keys(`${prefix}*`)) {
-      const type = await redis.type(key);
-      if (type === "string") texts.push(`${key} ${await redis.get(key)}`);
-      else if (type === "list") texts.push(`${key} ${(await redis.lrange(key, 0, -1)).join("\n")}`);
-      else if (type === "hash") texts.push(`${key} ${JSON.stringify(await redis.hgetall(key))}`);
-      else if (type === "zset") texts.push(`${key} ${(await redis.zrange(key, "0", "-1")).join("\n")}`);
-      else if (type === "set") texts.push(`${key} ${(await redis.smembers(key)).join("\n")}`);
-      else if (type === "stream") texts.push(`${key} ${JSON.stringify(await redis.xrange(key, "-", "+"))}`);
-      else texts.push(`${key} (unread type ${type})`);
-    }
-    return texts.join("\n");
-  };
   return {
     name: "Redis",
     open: (conversationId) => ({
@@ -142,17 +130,12 @@ function redisBackend(): Backend {
       tokens: createMcpTokenStore({ redis, keyPrefix: tokenPrefix }),
       location: `${REDIS_URL}?keyPrefix=${encodeURIComponent(historyPrefix)}`,
     }),
-    rawHistory: () => dump(historyPrefix),
-    rawTokens: () => dump(tokenPrefix),
+    rawHistory: () => redisText(redis, historyPrefix),
+    rawTokens: () => redisText(redis, tokenPrefix),
   };
 }
 
 function postgresBackend(): Backend {
-  const dump = async (tables: string[]) => {
-    const texts: string[] = [];
-    for (const table of tables) texts.push(JSON.stringify((await pool.query(`SELECT * FROM ${table}`)).rows));
-    return texts.join("\n");
-  };
   return {
     name: "PostgreSQL",
     open: (conversationId) => ({
@@ -160,14 +143,8 @@ function postgresBackend(): Backend {
       tokens: createMcpTokenStore({ postgres: pool, table: tokenTable }),
       location: `${POSTGRES_URL}?schema=${schema}`,
     }),
-    rawHistory: async () => {
-      const { rows } = await pool.query(
-        "SELECT table_name FROM information_schema.tables WHERE table_schema = $1",
-        [schema],
-      );
-      return dump(rows.map((row) => `"${schema}"."${row.table_name}"`));
-    },
-    rawTokens: () => dump([tokenTable]),
+    rawHistory: async () => postgresText(pool, await postgresSchemaTables(pool, schema)),
+    rawTokens: () => postgresText(pool, [tokenTable]),
   };
 }
 
