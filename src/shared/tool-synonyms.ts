@@ -6,7 +6,7 @@
  * @module
  */
 import { isStopWord, plainWords, stem, stopWordPairs } from "./search-words";
-import { GROUPS, ONE_WAY, TWO_WORD } from "./tool-vocabulary";
+import { GROUPS, oneWayVocabulary, TWO_WORD } from "./tool-vocabulary";
 
 /**
  * Extra synonyms for client-side tool search: each key is a word or a short phrase a model may
@@ -76,7 +76,7 @@ export function synonymTable(extra?: ToolSearchSynonyms): SynonymTable {
         members.filter((other) => other !== member),
       );
   }
-  for (const [key, values] of Object.entries(ONE_WAY)) addEntry(table, key, values);
+  for (const [key, values] of Object.entries(oneWayVocabulary())) addEntry(table, key, values);
   for (const [key, values] of Object.entries(extra ?? {})) addEntry(table, key, values);
   return table;
 }

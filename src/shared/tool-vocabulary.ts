@@ -6,9 +6,12 @@
  * adds to it. Kept to words that mean the same across services, never the words of one catalog.
  * @module
  */
-import { EVERYDAY_NOUNS } from "./tool-vocabulary-nouns";
-import { EVERYDAY_PHRASES } from "./tool-vocabulary-phrases";
-import { EVERYDAY_VERBS } from "./tool-vocabulary-verbs";
+import { everydayNouns } from "./tool-vocabulary-nouns";
+import { everydayPhrases } from "./tool-vocabulary-phrases";
+import { everydayVerbs } from "./tool-vocabulary-verbs";
+
+/** Words or phrases (keys) and the tool words each stands for. */
+type Vocabulary = Readonly<Record<string, readonly string[]>>;
 
 /** Words that stand for each other, each matching the others. Two-word members are listed in {@link TWO_WORD}. */
 export const GROUPS: readonly string[] = [
@@ -61,210 +64,317 @@ export const TWO_WORD: ReadonlySet<string> = new Set([
   "track down",
 ]);
 
+let oneWay: Readonly<Record<string, readonly string[]>> | undefined;
+
+/**
+ * A word or phrase a model uses (key), the tool words it stands for (values, the best one counts):
+ * the core below, then the everyday verbs, nouns and phrases. Made on first use, when a ranker is
+ * built: a table of a thousand entries costs the root import nothing until a search needs it.
+ */
+export function oneWayVocabulary(): Readonly<Record<string, readonly string[]>> {
+  oneWay ??= { ...coreOneWay(), ...everydayVerbs(), ...everydayNouns(), ...everydayPhrases() };
+  return oneWay;
+}
+
 /** A word or phrase a model uses (key), the tool words it stands for (values, the best one counts). */
-export const ONE_WAY: Readonly<Record<string, readonly string[]>> = {
-  // creating: the verbs of "make a new one"
-  make: ["create"],
-  add: ["create", "append", "insert"],
-  new: ["create"],
-  open: ["create"],
-  raise: ["create"],
-  "file bug": ["create issue", "create ticket"],
-  "file issue": ["create issue"],
-  "file ticket": ["create ticket"],
-  "set up": ["create"],
-  "spin up": ["create"],
-  start: ["create"],
-  generate: ["create"],
-  register: ["create"],
-  book: ["create", "reserve"],
-  compose: ["draft", "write", "create"],
-  // kinds of meeting: what a calendar's events are called
-  standup: ["meeting", "event"],
-  retro: ["meeting", "event"],
-  interview: ["meeting", "event"],
-  offsite: ["meeting", "event"],
-  session: ["meeting", "event"],
-  sync: ["meeting", "event"],
-  // reading: the verbs of "let me see it"
-  see: ["view", "list", "get"],
-  "pull up": ["get", "read"],
-  check: ["get", "status"],
-  // removing and finishing
-  "get rid of": ["delete", "remove"],
-  bin: ["delete", "trash"],
-  ban: ["suspend", "disable", "block"],
-  "clean up": ["delete", "archive"],
-  drop: ["delete", "remove"],
-  scrap: ["delete", "cancel"],
-  close: ["resolve", "done", "status"],
-  fix: ["resolve"],
-  complete: ["done", "resolve"],
-  finish: ["done", "resolve"],
-  end: ["cancel", "stop"],
-  "call off": ["cancel"],
-  discontinue: ["cancel"],
-  unsubscribe: ["cancel subscription"],
-  // rescheduling: moving a thing in time
-  reschedule: ["update time", "schedule", "change"],
-  postpone: ["update time", "schedule", "change"],
-  delay: ["update time", "schedule", "change"],
-  push: ["update time", "change"],
-  "push back": ["update time", "change"],
-  "move up": ["update time", "change"],
-  shift: ["update time", "change"],
-  bump: ["update time", "change"],
-  later: ["schedule"],
-  queue: ["schedule"],
-  // messaging: saying something to someone
-  tell: ["send message", "post message"],
-  inform: ["send message", "notify"],
-  announce: ["post message", "send message"],
-  broadcast: ["post message", "send message"],
-  ping: ["post message", "send message", "remind", "notify"],
-  nudge: ["remind", "notify"],
-  "ping me": ["remind", "notify"],
-  "alert me": ["notify", "remind"],
-  feedback: ["comment", "review"],
-  leave: ["add", "post"],
-  text: ["send sms"],
-  email: ["send email"],
-  mail: ["send email", "email"],
-  "pass along": ["forward"],
-  route: ["forward", "redirect"],
-  redirect: ["forward"],
-  "let know": ["send message", "post message", "notify"],
-  "pass on": ["forward"],
-  say: ["message"],
-  said: ["message", "history"],
-  "catch up": ["history", "recent", "summary"],
-  "came in": ["received", "incoming"],
-  "come in": ["received", "incoming"],
-  got: ["received"],
-  wrote: ["message"],
-  mention: ["message"],
-  discuss: ["message"],
-  chat: ["message", "channel"],
-  "thumbs up": ["reaction"],
-  upvote: ["reaction"],
-  // composing without sending
-  "don send": ["draft"],
-  "not send": ["draft"],
-  "without send": ["draft"],
-  // handing work over, and its state
-  give: ["assign", "share"],
-  hand: ["assign"],
-  "hand over": ["assign"],
-  "hand off": ["assign"],
-  owner: ["assign"],
-  bug: ["issue", "ticket"],
-  defect: ["issue", "ticket"],
-  story: ["issue", "ticket"],
-  task: ["issue", "ticket"],
-  status: ["transition", "stage"],
-  progress: ["transition", "status"],
-  // tracking time
-  record: ["log"],
-  track: ["log"],
-  hours: ["time"],
-  timesheet: ["worklog", "time"],
-  note: ["log", "comment"],
-  phoned: ["call"],
-  rang: ["call"],
-  // access
-  grant: ["share", "access"],
-  "can see": ["access", "permission"],
-  "can edit": ["access", "share"],
-  "can view": ["access", "share"],
-  viewer: ["share", "access"],
-  editor: ["share", "access"],
-  collaborator: ["share", "access"],
-  invite: ["share", "invitation"],
-  attend: ["respond", "accept", "invitation"],
-  rsvp: ["respond", "invitation"],
-  // money
-  "money back": ["refund"],
-  reimburse: ["refund"],
-  "give back": ["refund"],
-  "pay back": ["refund"],
-  bill: ["invoice"],
-  money: ["balance", "payment"],
-  funds: ["balance"],
-  cash: ["balance"],
-  revenue: ["charge", "payment"],
-  monthly: ["subscription", "recurring"],
-  weekly: ["subscription", "recurring"],
-  yearly: ["subscription", "recurring"],
-  annual: ["subscription", "recurring"],
-  recurring: ["subscription"],
-  // sales and support
-  prospect: ["lead"],
-  deal: ["opportunity"],
-  opp: ["opportunity"],
-  pipeline: ["opportunity", "ci", "workflow"],
-  company: ["account"],
-  complaint: ["ticket"],
-  urgent: ["priority"],
-  "canned response": ["macro", "template"],
-  "saved reply": ["macro", "template"],
-  template: ["macro"],
-  happy: ["satisfaction"],
-  unhappy: ["satisfaction"],
-  csat: ["satisfaction"],
-  nps: ["satisfaction"],
-  // monitoring and operations
-  alarm: ["monitor", "alert"],
-  above: ["threshold"],
-  below: ["threshold"],
-  exceed: ["threshold"],
-  usage: ["metric"],
-  utilization: ["metric"],
-  graph: ["metric", "dashboard"],
-  chart: ["metric", "dashboard"],
-  outage: ["incident"],
-  "speed up": ["index", "optimize", "cache"],
-  faster: ["index", "optimize", "cache"],
-  "is down": ["outage", "incident"],
-  "are down": ["outage", "incident"],
-  "went down": ["outage", "incident"],
-  "wake up": ["page", "on call", "alert"],
-  ack: ["acknowledge"],
-  uptime: ["availability"],
-  vm: ["host", "server", "machine"],
-  automatically: ["rule", "filter", "policy"],
-  automatic: ["rule", "filter", "policy"],
-  auto: ["rule", "filter", "policy"],
-  // sizes and amounts
-  big: ["size"],
-  large: ["size"],
-  disk: ["size"],
-  // everyday words and abbreviations for tool words
-  copy: ["fork"],
-  duplicate: ["copy", "clone"],
-  clone: ["copy", "fork"],
-  relocate: ["move"],
-  put: ["upload", "store", "add"],
-  "drop into": ["upload", "put"],
-  "drop in": ["upload", "put"],
-  "fold into": ["merge", "combine"],
-  temporary: ["time limited", "expire"],
-  bullet: ["list"],
-  // software delivery
-  build: ["ci", "workflow run"],
-  ship: ["release", "deploy", "merge"],
-  fail: ["conclusion", "status"],
-  broke: ["conclusion", "status"],
-  broken: ["conclusion", "status"],
-  pager: ["on call"],
-  sheet: ["spreadsheet"],
-  repo: ["repository"],
-  pr: ["pull request"],
-  db: ["database"],
-  msg: ["message"],
-  dm: ["direct message"],
-  postgresql: ["postgres"],
-  pg: ["postgres"],
-  ...EVERYDAY_VERBS,
-  ...EVERYDAY_NOUNS,
-  ...EVERYDAY_PHRASES,
-};
+function coreOneWay(): Readonly<Record<string, readonly string[]>> {
+  return {
+    ...coreCreating(),
+    ...coreKindsOfMeeting(),
+    ...coreReading(),
+    ...coreRemovingAndFinishing(),
+    ...coreRescheduling(),
+    ...coreMessaging(),
+    ...coreComposingWithoutSending(),
+    ...coreHandingWorkOver(),
+    ...coreTrackingTime(),
+    ...coreAccess(),
+    ...coreMoney(),
+    ...coreSalesAndSupport(),
+    ...coreMonitoringAndOperations(),
+    ...coreSizesAndAmounts(),
+    ...coreEverydayWordsAndAbbreviations(),
+    ...coreSoftwareDelivery(),
+  };
+}
+
+/** Creating: the verbs of "make a new one". */
+function coreCreating(): Vocabulary {
+  return {
+    make: ["create"],
+    add: ["create", "append", "insert"],
+    new: ["create"],
+    open: ["create"],
+    raise: ["create"],
+    "file bug": ["create issue", "create ticket"],
+    "file issue": ["create issue"],
+    "file ticket": ["create ticket"],
+    "set up": ["create"],
+    "spin up": ["create"],
+    start: ["create"],
+    generate: ["create"],
+    register: ["create"],
+    book: ["create", "reserve"],
+    compose: ["draft", "write", "create"],
+  };
+}
+
+/** Kinds of meeting: what a calendar's events are called. */
+function coreKindsOfMeeting(): Vocabulary {
+  return {
+    standup: ["meeting", "event"],
+    retro: ["meeting", "event"],
+    interview: ["meeting", "event"],
+    offsite: ["meeting", "event"],
+    session: ["meeting", "event"],
+    sync: ["meeting", "event"],
+  };
+}
+
+/** Reading: the verbs of "let me see it". */
+function coreReading(): Vocabulary {
+  return {
+    see: ["view", "list", "get"],
+    "pull up": ["get", "read"],
+    check: ["get", "status"],
+  };
+}
+
+/** Removing and finishing. */
+function coreRemovingAndFinishing(): Vocabulary {
+  return {
+    "get rid of": ["delete", "remove"],
+    bin: ["delete", "trash"],
+    ban: ["suspend", "disable", "block"],
+    "clean up": ["delete", "archive"],
+    drop: ["delete", "remove"],
+    scrap: ["delete", "cancel"],
+    close: ["resolve", "done", "status"],
+    fix: ["resolve"],
+    complete: ["done", "resolve"],
+    finish: ["done", "resolve"],
+    end: ["cancel", "stop"],
+    "call off": ["cancel"],
+    discontinue: ["cancel"],
+    unsubscribe: ["cancel subscription"],
+  };
+}
+
+/** Rescheduling: moving a thing in time. */
+function coreRescheduling(): Vocabulary {
+  return {
+    reschedule: ["update time", "schedule", "change"],
+    postpone: ["update time", "schedule", "change"],
+    delay: ["update time", "schedule", "change"],
+    push: ["update time", "change"],
+    "push back": ["update time", "change"],
+    "move up": ["update time", "change"],
+    shift: ["update time", "change"],
+    bump: ["update time", "change"],
+    later: ["schedule"],
+    queue: ["schedule"],
+  };
+}
+
+/** Messaging: saying something to someone. */
+function coreMessaging(): Vocabulary {
+  return {
+    tell: ["send message", "post message"],
+    inform: ["send message", "notify"],
+    announce: ["post message", "send message"],
+    broadcast: ["post message", "send message"],
+    ping: ["post message", "send message", "remind", "notify"],
+    nudge: ["remind", "notify"],
+    "ping me": ["remind", "notify"],
+    "alert me": ["notify", "remind"],
+    feedback: ["comment", "review"],
+    leave: ["add", "post"],
+    text: ["send sms"],
+    email: ["send email"],
+    mail: ["send email", "email"],
+    "pass along": ["forward"],
+    route: ["forward", "redirect"],
+    redirect: ["forward"],
+    "let know": ["send message", "post message", "notify"],
+    "pass on": ["forward"],
+    say: ["message"],
+    said: ["message", "history"],
+    "catch up": ["history", "recent", "summary"],
+    "came in": ["received", "incoming"],
+    "come in": ["received", "incoming"],
+    got: ["received"],
+    wrote: ["message"],
+    mention: ["message"],
+    discuss: ["message"],
+    chat: ["message", "channel"],
+    "thumbs up": ["reaction"],
+    upvote: ["reaction"],
+  };
+}
+
+/** Composing without sending. */
+function coreComposingWithoutSending(): Vocabulary {
+  return {
+    "don send": ["draft"],
+    "not send": ["draft"],
+    "without send": ["draft"],
+  };
+}
+
+/** Handing work over, and its state. */
+function coreHandingWorkOver(): Vocabulary {
+  return {
+    give: ["assign", "share"],
+    hand: ["assign"],
+    "hand over": ["assign"],
+    "hand off": ["assign"],
+    owner: ["assign"],
+    bug: ["issue", "ticket"],
+    defect: ["issue", "ticket"],
+    story: ["issue", "ticket"],
+    task: ["issue", "ticket"],
+    status: ["transition", "stage"],
+    progress: ["transition", "status"],
+  };
+}
+
+/** Tracking time. */
+function coreTrackingTime(): Vocabulary {
+  return {
+    record: ["log"],
+    track: ["log"],
+    hours: ["time"],
+    timesheet: ["worklog", "time"],
+    note: ["log", "comment"],
+    phoned: ["call"],
+    rang: ["call"],
+  };
+}
+
+/** Access. */
+function coreAccess(): Vocabulary {
+  return {
+    grant: ["share", "access"],
+    "can see": ["access", "permission"],
+    "can edit": ["access", "share"],
+    "can view": ["access", "share"],
+    viewer: ["share", "access"],
+    editor: ["share", "access"],
+    collaborator: ["share", "access"],
+    invite: ["share", "invitation"],
+    attend: ["respond", "accept", "invitation"],
+    rsvp: ["respond", "invitation"],
+  };
+}
+
+/** Money. */
+function coreMoney(): Vocabulary {
+  return {
+    "money back": ["refund"],
+    reimburse: ["refund"],
+    "give back": ["refund"],
+    "pay back": ["refund"],
+    bill: ["invoice"],
+    money: ["balance", "payment"],
+    funds: ["balance"],
+    cash: ["balance"],
+    revenue: ["charge", "payment"],
+    monthly: ["subscription", "recurring"],
+    weekly: ["subscription", "recurring"],
+    yearly: ["subscription", "recurring"],
+    annual: ["subscription", "recurring"],
+    recurring: ["subscription"],
+  };
+}
+
+/** Sales and support. */
+function coreSalesAndSupport(): Vocabulary {
+  return {
+    prospect: ["lead"],
+    deal: ["opportunity"],
+    opp: ["opportunity"],
+    pipeline: ["opportunity", "ci", "workflow"],
+    company: ["account"],
+    complaint: ["ticket"],
+    urgent: ["priority"],
+    "canned response": ["macro", "template"],
+    "saved reply": ["macro", "template"],
+    template: ["macro"],
+    happy: ["satisfaction"],
+    unhappy: ["satisfaction"],
+    csat: ["satisfaction"],
+    nps: ["satisfaction"],
+  };
+}
+
+/** Monitoring and operations. */
+function coreMonitoringAndOperations(): Vocabulary {
+  return {
+    alarm: ["monitor", "alert"],
+    above: ["threshold"],
+    below: ["threshold"],
+    exceed: ["threshold"],
+    usage: ["metric"],
+    utilization: ["metric"],
+    graph: ["metric", "dashboard"],
+    chart: ["metric", "dashboard"],
+    outage: ["incident"],
+    "speed up": ["index", "optimize", "cache"],
+    faster: ["index", "optimize", "cache"],
+    "is down": ["outage", "incident"],
+    "are down": ["outage", "incident"],
+    "went down": ["outage", "incident"],
+    "wake up": ["page", "on call", "alert"],
+    ack: ["acknowledge"],
+    uptime: ["availability"],
+    vm: ["host", "server", "machine"],
+    automatically: ["rule", "filter", "policy"],
+    automatic: ["rule", "filter", "policy"],
+    auto: ["rule", "filter", "policy"],
+  };
+}
+
+/** Sizes and amounts. */
+function coreSizesAndAmounts(): Vocabulary {
+  return {
+    big: ["size"],
+    large: ["size"],
+    disk: ["size"],
+  };
+}
+
+/** Everyday words and abbreviations for tool words. */
+function coreEverydayWordsAndAbbreviations(): Vocabulary {
+  return {
+    copy: ["fork"],
+    duplicate: ["copy", "clone"],
+    clone: ["copy", "fork"],
+    relocate: ["move"],
+    put: ["upload", "store", "add"],
+    "drop into": ["upload", "put"],
+    "drop in": ["upload", "put"],
+    "fold into": ["merge", "combine"],
+    temporary: ["time limited", "expire"],
+    bullet: ["list"],
+  };
+}
+
+/** Software delivery. */
+function coreSoftwareDelivery(): Vocabulary {
+  return {
+    build: ["ci", "workflow run"],
+    ship: ["release", "deploy", "merge"],
+    fail: ["conclusion", "status"],
+    broke: ["conclusion", "status"],
+    broken: ["conclusion", "status"],
+    pager: ["on call"],
+    sheet: ["spreadsheet"],
+    repo: ["repository"],
+    pr: ["pull request"],
+    db: ["database"],
+    msg: ["message"],
+    dm: ["direct message"],
+    postgresql: ["postgres"],
+    pg: ["postgres"],
+  };
+}

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { ToolRanker } from "../../src/shared/tool-ranker";
 import { phraseKey, synonymTable } from "../../src/shared/tool-synonyms";
-import { ONE_WAY } from "../../src/shared/tool-vocabulary";
+import { oneWayVocabulary } from "../../src/shared/tool-vocabulary";
+
+const ONE_WAY = oneWayVocabulary();
 
 const tool = (name: string, description: string) => ({ name, description, inputSchema: { type: "object" } });
 
