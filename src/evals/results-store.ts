@@ -6,6 +6,7 @@
  * @module
  */
 import type { HistoryStore } from "../index";
+import { useWriteAheadLog } from "../integrations/stores/sqlite-wal";
 import { EvalInputError } from "./eval-input-error";
 import type { EvalReport } from "./report";
 import type { TrialStoreContext } from "./run-eval";
@@ -26,6 +27,9 @@ export interface EvalResultsStore {
   recordRun(report: EvalReport): void;
   close(): void;
 }
+
+/** How long a write waits for another process holding the results database, in ms. */
+const RESULTS_BUSY_TIMEOUT_MS = 5_000;
 
 interface Statement {
   run(...values: unknown[]): unknown;
@@ -53,8 +57,8 @@ export async function openEvalResults(path: string): Promise<EvalResultsStore> {
   );
   await mkdir(dirname(path), { recursive: true });
   const database = new BetterSqlite(path);
-  database.pragma("journal_mode = WAL");
-  database.pragma("busy_timeout = 5000");
+  database.pragma(`busy_timeout = ${RESULTS_BUSY_TIMEOUT_MS}`);
+  useWriteAheadLog(database, RESULTS_BUSY_TIMEOUT_MS);
   database.exec(`
     CREATE TABLE IF NOT EXISTS ${EVAL_RUNS_TABLE} (
       run_id TEXT PRIMARY KEY, started_at TEXT NOT NULL, finished_at TEXT, mode TEXT NOT NULL,

@@ -39,6 +39,7 @@ import {
 import type { ModelMessage } from "../../messages/types";
 import { assertKnownOptions } from "../../shared/known-options";
 import { sqliteRunClaimRecord } from "./sqlite-run-claims";
+import { useWriteAheadLog } from "./sqlite-wal";
 import {
   type ConversationState,
   prepareStatements,
@@ -117,10 +118,9 @@ function openDatabase(options: SqliteHistoryStoreOptions): SharedResource<Databa
     throw new InvalidOptionError("createSqliteHistoryStore needs `path` or `database`.");
   }
   if (options.path !== ":memory:") createPrivateFile(options.path);
-  const database = new Database(options.path, {
-    timeout: options.busyTimeoutMs ?? DEFAULT_SQLITE_BUSY_TIMEOUT_MS,
-  });
-  database.pragma("journal_mode = WAL");
+  const timeout = options.busyTimeoutMs ?? DEFAULT_SQLITE_BUSY_TIMEOUT_MS;
+  const database = new Database(options.path, { timeout });
+  useWriteAheadLog(database, timeout);
   database.pragma("synchronous = NORMAL");
   return ownedResource(database, (opened) => {
     opened.close();
