@@ -39,7 +39,6 @@ import {
 import type { ModelMessage } from "../../messages/types";
 import { assertKnownOptions } from "../../shared/known-options";
 import { sqliteRunClaimRecord } from "./sqlite-run-claims";
-import { useWriteAheadLog } from "./sqlite-wal";
 import {
   type ConversationState,
   prepareStatements,
@@ -47,6 +46,7 @@ import {
   type TableNames,
   tableNamesFor,
 } from "./sqlite-statements";
+import { useWriteAheadLog } from "./sqlite-wal";
 
 export type {
   ConversationHistoryStore,

@@ -1,19 +1,53 @@
 /**
- * Opening a SQLite store from several processes at once (the switch to write-ahead logging, which
- * SQLite refuses at once with SQLITE_BUSY instead of waiting — a CI run lost a child to it), and
- * the retry itself against a database that answers busy.
+ * Opening a SQLite store while another connection holds a write lock on a database that is not in
+ * WAL mode yet (as when several processes open a new store at once): SQLite refuses the switch to
+ * write-ahead logging at once with SQLITE_BUSY — whatever the busy timeout — and a CI run lost a
+ * child process to it. The lock here is held by a worker thread (the retry blocks this thread).
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Worker } from "node:worker_threads";
 import Database from "better-sqlite3";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
+import { openEvalResults } from "../../../src/evals/results-store";
 import { createSqliteHistoryStore } from "../../../src/integrations/stores/sqlite";
 import { useWriteAheadLog } from "../../../src/integrations/stores/sqlite-wal";
-import { startChild } from "./child-runner";
-import { PROCESS_TEST_TIMEOUT_MS, useProcessTestEnvironment } from "./process-test-environment";
 
-const env = useProcessTestEnvironment("sqlite-wal", "test/fixtures/stores/sqlite-open-child.ts");
-const ROUNDS = 6;
-const CHILDREN = 6;
+const folder = mkdtempSync(join(tmpdir(), "sqlite-wal-"));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+/** A rollback-mode database at `path` with one table, as a store's file is before its first open. */
+function rollbackDatabase(path: string): void {
+  const database = new Database(path);
+  database.exec("CREATE TABLE other (x)");
+  database.close();
+}
+
+/**
+ * Holds `BEGIN IMMEDIATE` on `path` from a worker thread for `ms` after it is taken; resolves once
+ * taken, with a promise of its release.
+ */
+async function holdWriteLock(path: string, ms: number): Promise<{ released: Promise<void> }> {
+  const worker = new Worker(
+    `const { parentPort, workerData } = require("node:worker_threads");
+     const Database = require(workerData.module);
+     const database = new Database(workerData.path);
+     database.exec("BEGIN IMMEDIATE");
+     parentPort.postMessage("locked");
+     setTimeout(() => { database.exec("COMMIT"); database.close(); parentPort.postMessage("released"); }, workerData.ms);`,
+    { eval: true, workerData: { module: require.resolve("better-sqlite3"), path, ms } },
+  );
+  const released = new Promise<void>((resolve, reject) => {
+    worker.on("message", (message) => message === "released" && resolve());
+    worker.on("error", reject);
+  });
+  await new Promise<void>((resolve, reject) => {
+    worker.on("message", (message) => message === "locked" && resolve());
+    worker.on("error", reject);
+  });
+  return { released: released.finally(() => worker.terminate()) };
+}
 
 function busy(): Error {
   return Object.assign(new Error("database is locked"), { code: "SQLITE_BUSY" });
@@ -22,86 +56,66 @@ function busy(): Error {
 describe("useWriteAheadLog", () => {
   it("retries while the database answers busy, then switches", () => {
     let calls = 0;
-    useWriteAheadLog(
-      {
-        pragma: () => {
-          calls++;
-          if (calls < 4) throw busy();
-          return "wal";
-        },
+    const database = {
+      pragma: () => {
+        if (++calls < 4) throw busy();
+        return "wal";
       },
-      5_000,
-    );
+    };
+    useWriteAheadLog(database, 5_000);
     expect(calls).toBe(4);
   });
 
   it("throws any other error at once", () => {
     let calls = 0;
     const failure = Object.assign(new Error("disk I/O error"), { code: "SQLITE_IOERR" });
-    expect(() =>
-      useWriteAheadLog(
-        {
-          pragma: () => {
-            calls++;
-            throw failure;
-          },
-        },
-        5_000,
-      ),
-    ).toThrow(failure);
+    const database = {
+      pragma: () => {
+        calls++;
+        throw failure;
+      },
+    };
+    expect(() => useWriteAheadLog(database, 5_000)).toThrow(failure);
     expect(calls).toBe(1);
   });
 
   it("gives up with the busy error once the timeout has passed", () => {
     let calls = 0;
-    expect(() =>
-      useWriteAheadLog(
-        {
-          pragma: () => {
-            calls++;
-            throw busy();
-          },
-        },
-        60,
-      ),
-    ).toThrow("database is locked");
+    const database = {
+      pragma: () => {
+        calls++;
+        throw busy();
+      },
+    };
+    expect(() => useWriteAheadLog(database, 60)).toThrow("database is locked");
     expect(calls).toBeGreaterThan(1);
-  });
-
-  it("leaves a real database in WAL mode", () => {
-    const database = new Database(join(env.folder, "single.db"));
-    try {
-      useWriteAheadLog(database, 1_000);
-      expect(database.pragma("journal_mode", { simple: true })).toBe("wal");
-    } finally {
-      database.close();
-    }
   });
 });
 
-describe("processes opening one new SQLite store at the same moment", () => {
-  it(
-    `all open it and write (${ROUNDS} rounds of ${CHILDREN} processes)`,
-    async () => {
-      for (let round = 0; round < ROUNDS; round++) {
-        const path = join(env.folder, `round-${round}.db`);
-        const children = Array.from({ length: CHILDREN }, (_, index) =>
-          startChild(env.childScript, { path, conversationId: `round-${round}-${index}` }),
-        );
-        await Promise.all(children.map((child) => child.waitForLine((line) => line === "ready")));
-        for (const child of children) child.process.stdin.end("go\n");
-        for (const child of children) {
-          const exit = await child.exited;
-          expect(exit.code, child.stderr()).toBe(0);
-          expect(child.lines).toContain("stored");
-        }
-        for (let index = 0; index < CHILDREN; index++) {
-          const store = createSqliteHistoryStore({ path, conversationId: `round-${round}-${index}` });
-          expect(await store.load()).toEqual([{ role: "user", content: `hello from round-${round}-${index}` }]);
-          await store.close?.();
-        }
-      }
-    },
-    PROCESS_TEST_TIMEOUT_MS,
-  );
+describe("opening a store while another connection writes to its database", () => {
+  it("a history store waits for the lock instead of failing with SQLITE_BUSY", async () => {
+    const path = join(folder, "history.db");
+    rollbackDatabase(path);
+    const lock = await holdWriteLock(path, 300);
+    const store = createSqliteHistoryStore({ path, conversationId: "c1", busyTimeoutMs: 60_000 });
+    await lock.released;
+    await store.append({ role: "user", content: "hello" });
+    expect(await store.load()).toEqual([{ role: "user", content: "hello" }]);
+    await store.close?.();
+    const reader = new Database(path, { readonly: true });
+    expect(reader.pragma("journal_mode", { simple: true })).toBe("wal");
+    reader.close();
+  });
+
+  it("the eval results database waits for it too", async () => {
+    const path = join(folder, "results.db");
+    rollbackDatabase(path);
+    const lock = await holdWriteLock(path, 300);
+    const results = await openEvalResults(path);
+    await lock.released;
+    results.close();
+    const reader = new Database(path, { readonly: true });
+    expect(reader.pragma("journal_mode", { simple: true })).toBe("wal");
+    reader.close();
+  });
 });
