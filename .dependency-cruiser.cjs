@@ -201,14 +201,14 @@ module.exports = {
       name: "evals-build-on-the-public-api",
       severity: "error",
       comment:
-        "agent-lattice/evals is a user of the root entry (src/index.ts) and the SQLite store entry, as a user's eval would be (plus the shared redaction for its cassettes).",
+        "agent-lattice/evals is a user of the root entry (src/index.ts) and the SQLite store entry, as a user's eval would be (plus the shared redaction for its cassettes, and the store's switch to WAL for its results database).",
       from: { path: "^src/evals/" },
       to: {
         path: "^src/",
         pathNot: [
           "^src/evals/",
           "^src/index\\.ts$",
-          "^src/integrations/stores/sqlite\\.ts$",
+          "^src/integrations/stores/sqlite(-wal)?\\.ts$",
           "^src/shared/redact(-value)?\\.ts$",
           ERRORS,
         ],

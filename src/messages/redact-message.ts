@@ -12,14 +12,12 @@
  * verbatim; summarised from a history already redacted) and base64 payloads (images, documents).
  * @module
  */
-import { type KeepAsIs, redactValue } from "../shared/redact-value";
+import { type KeepAsIs, MUST_COPY, redactCopying } from "../shared/redact-value";
+import { isKeptType, scanMessage } from "./message-scan";
 import { redactAcrossBlocks } from "./redact-across-blocks";
 
 /** Signed thinking, server compaction's signed summary and base64 payloads are never rewritten. */
-const keepAsIs: KeepAsIs = (value) => {
-  const type = (value as { type?: unknown }).type;
-  return type === "thinking" || type === "redacted_thinking" || type === "compaction" || type === "base64";
-};
+const keepAsIs: KeepAsIs = (value) => isKeptType((value as { type?: unknown }).type);
 
 /** Brands what {@link redactMessage} returned (a type only: nothing is added to the value). */
 declare const REDACTED_BRAND: unique symbol;
@@ -38,5 +36,7 @@ export type Redacted<M> = M & { readonly [REDACTED_BRAND]: true };
 export function redactMessage<M>(message: M, secrets: readonly string[], loopMeta?: object): Redacted<M> {
   // One walk; in each array, across blocks first, over the texts as written: a block redacted alone
   // would hide its half.
-  return redactValue(message, secrets, keepAsIs, redactAcrossBlocks, loopMeta) as Redacted<M>;
+  const rules = { secrets, keep: keepAsIs, acrossItems: redactAcrossBlocks, vouched: loopMeta };
+  if (scanMessage(message, rules) !== MUST_COPY) return message as Redacted<M>;
+  return redactCopying(message, rules) as Redacted<M>;
 }

@@ -20,7 +20,7 @@ export type AcrossItems = (array: unknown[], secrets: readonly string[]) => unkn
 const EACH_ITEM_ALONE: AcrossItems = (array) => array;
 
 /** What one walk is told besides the secrets. */
-interface Rules {
+export interface RedactionRules {
   readonly secrets: readonly string[];
   readonly keep: KeepAsIs;
   readonly acrossItems: AcrossItems;
@@ -53,16 +53,16 @@ export function redactValue<V>(
   acrossItems: AcrossItems = EACH_ITEM_ALONE,
   vouched?: object,
 ): V {
-  const rules: Rules = { secrets, keep, acrossItems, vouched };
+  const rules: RedactionRules = { secrets, keep, acrossItems, vouched };
   if (scan(value, rules, 0, SCAN_BUDGET) !== MUST_COPY) return value;
   return redactCopying(value, rules);
 }
 
 /** Objects the scan looks into before it leaves the value to the copying walk. */
-const SCAN_BUDGET = 20_000;
+export const SCAN_BUDGET = 20_000;
 
 /** What {@link scan} returns when the copying walk must run. */
-const MUST_COPY = -1;
+export const MUST_COPY = -1;
 
 /**
  * Looks at what {@link redactCopying} would look at, allocating nothing: returns {@link MUST_COPY}
@@ -70,7 +70,7 @@ const MUST_COPY = -1;
  * reads its own fields as descriptors) or `budget` runs out (a huge value, or shared objects reached
  * along many paths: the copying walk visits each once); else what is left of `budget`.
  */
-function scan(current: unknown, rules: Rules, depth: number, budget: number): number {
+export function scan(current: unknown, rules: RedactionRules, depth: number, budget: number): number {
   if (typeof current === "string") return mayHoldSecret(current, rules.secrets) ? MUST_COPY : budget;
   if (typeof current !== "object" || current === null) return budget;
   return scanObject(current, rules, depth, budget);
@@ -80,7 +80,7 @@ function scan(current: unknown, rules: Rules, depth: number, budget: number): nu
  * {@link scan} of an object: the items of an array, the enumerable fields of a plain object (those
  * it inherits too, if anyone added some to `Object.prototype`: looking at more is safe).
  */
-function scanObject(current: object, rules: Rules, depth: number, budget: number): number {
+function scanObject(current: object, rules: RedactionRules, depth: number, budget: number): number {
   if (--budget < 0) return MUST_COPY;
   const { secrets, keep } = rules;
   if (current === rules.vouched || keep(current)) return budget;
@@ -110,13 +110,13 @@ function scanObject(current: object, rules: Rules, depth: number, budget: number
  * `Object.getPrototypeOf` is a runtime call on every object of a message; the prototype is only
  * asked when it does not say `Object` (a null-prototype object, a class instance, a Map).
  */
-function isScannedByFields(value: object): boolean {
+export function isScannedByFields(value: object): boolean {
   if ((value as { constructor?: unknown }).constructor !== Object) return isPlainObject(value);
   return !(value instanceof Error); // an error that says so of itself is still read as an error
 }
 
 /** The walk that copies: along the path to each changed string only, each object visited once. */
-function redactCopying<V>(value: V, rules: Rules): V {
+export function redactCopying<V>(value: V, rules: RedactionRules): V {
   const { secrets, keep } = rules;
   const copies = new Map<object, unknown>();
   const visit = (current: unknown, depth: number): unknown => {
