@@ -4,7 +4,7 @@
  * runs are not in it.
  * @module
  */
-import { addUsage, emptyUsage } from "../cost/usage";
+import { addUsage, emptyModelUsage, emptyUsage } from "../cost/usage";
 import type { ModelUsage, SDKResultMessage } from "../messages/sdk-messages";
 import type { Usage } from "../messages/types";
 import { formatUsd } from "../shared/money";
@@ -54,7 +54,7 @@ export class SessionTally {
     addUsage(this.usage, usage);
     this.costUsd += costUsd;
     for (const [model, modelUsage] of Object.entries(byModel)) {
-      const entry = (this.byModel[model] ??= { ...emptyUsage(), cost_usd: 0 });
+      const entry = (this.byModel[model] ??= emptyModelUsage());
       addUsage(entry, modelUsage);
       entry.cost_usd += modelUsage.cost_usd;
     }

@@ -12,6 +12,21 @@ export function emptyUsage(): Usage {
   return { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
 }
 
+/**
+ * A zeroed usage record with its cost, for one model's entry. Made by one literal: a spread of
+ * {@link emptyUsage} plus `cost_usd` gave each query's entries a map of their own from the second
+ * query on (dictionary mode), and every read of a ledger's sums went megamorphic.
+ */
+export function emptyModelUsage(): ModelUsage {
+  return {
+    input_tokens: 0,
+    output_tokens: 0,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0,
+    cost_usd: 0,
+  };
+}
+
 /** `value` when it is a token count (a finite number, not negative); else 0. */
 function tokenCount(value: unknown): number {
   return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : 0;
@@ -112,7 +127,7 @@ export class CostLedger {
   private addToAgent(model: string, counted: Usage, cost: number): void {
     if (!this.byAgent || !this.agentOf) return;
     const models = (this.byAgent[this.agentOf()] ??= {});
-    const entry = (models[model] ??= { ...emptyUsage(), cost_usd: 0 });
+    const entry = (models[model] ??= emptyModelUsage());
     addUsage(entry, counted);
     entry.cost_usd += cost;
   }
@@ -130,7 +145,7 @@ export class CostLedger {
     for (const [model, spent] of Object.entries(modelUsage)) {
       const counted = countedUsage(spent);
       addUsage(this.usage, counted);
-      const entry = (this.byModel[model] ??= { ...emptyUsage(), cost_usd: 0 });
+      const entry = (this.byModel[model] ??= emptyModelUsage());
       addUsage(entry, counted);
       const cost = Number.isFinite(spent.cost_usd) && spent.cost_usd > 0 ? spent.cost_usd : 0;
       entry.cost_usd += cost;
@@ -148,7 +163,7 @@ export class CostLedger {
     const counted = countedUsage(usage);
     this.lastUsage = counted;
     addUsage(this.usage, counted);
-    const entry = (this.byModel[model] ??= { ...emptyUsage(), cost_usd: 0 });
+    const entry = (this.byModel[model] ??= emptyModelUsage());
     addUsage(entry, counted);
     let price = this.prices.get(model);
     if (price === undefined && !this.prices.has(model)) {
