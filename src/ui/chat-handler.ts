@@ -53,7 +53,7 @@ interface StartedRun {
 
 /** A live run. */
 interface LiveRun extends StartedRun {
-  /** Settles once the run ended and its claim and lease are released. */
+  /** Settles once the run ended (its claim and lease released, its last chunk sent) and `onRunEnd` returned. */
   ended: Promise<void>;
 }
 
@@ -155,7 +155,8 @@ class ChatService {
 
   /**
    * Builds the conversation's Agent, claims the conversation through its store (409 when another
-   * process runs it) and starts the run; the claim and the lease are released when it ends.
+   * process runs it) and starts the run; the claim and the lease are released when it ends, before
+   * its last chunk goes out.
    */
   private async start(
     request: Request,
@@ -164,27 +165,34 @@ class ChatService {
     lease: ChatRunLease,
   ): Promise<LiveRun> {
     const agent = await this.options.agent({ conversationId, request });
-    let started: StartedRun | undefined;
-    const claim = await keepClaim(agent, this.claimTtlMs, () => started?.run.stop());
+    let live: LiveRun | undefined;
+    const claim = await keepClaim(agent, this.claimTtlMs, () => live?.run.stop());
     if (claim === undefined) {
       await this.options.onRunEnd?.({ conversationId, agent });
       throw busy();
     }
+    const letGo = () => this.letGo(conversationId, { lease, claim }, () => live);
+    let started: StartedRun;
     try {
-      started = await this.startRun(agent, conversationId, action);
+      started = await this.startRun(agent, conversationId, action, letGo);
     } catch (error) {
       await claim.release();
       await this.options.onRunEnd?.({ conversationId, agent });
       throw error;
     }
-    return this.track(conversationId, agent, started, { lease, claim });
+    const ended = started.run.done.then(async () => {
+      await this.options.onRunEnd?.({ conversationId, agent });
+    });
+    live = { ...started, ended };
+    return live;
   }
 
-  /** Plans the action and starts the query as a live run. */
+  /** Plans the action and starts the query as a live run, which calls `letGo` before its last chunk. */
   private async startRun(
     agent: Agent<unknown>,
     conversationId: string,
     action: ChatAction,
+    letGo: () => Promise<void>,
   ): Promise<StartedRun> {
     const history = await agent.getHistory();
     const plan = await planRun(agent, action);
@@ -204,34 +212,31 @@ class ChatService {
       chunks,
       interrupt: () => agent.interrupt(),
       graceMs: this.graceMs,
+      beforeLastChunk: letGo,
       ...(rebuild ? { rebuild } : {}),
     });
     return { run, agent, before: history.length, userText: plan.userText, continues: rebuild !== undefined };
   }
 
   /**
-   * The live run's record; once it ends: its claim and lease released, then forgotten, then
-   * `onRunEnd` called. Forgotten only once released: a message arriving meanwhile finds the ended
-   * run and waits for `ended`, rather than finding the claim still held (a file store's release
-   * takes a few turns of the event loop) and answering 409.
+   * Lets go of an ended run's conversation, before its last chunk reaches the client: its claim and
+   * lease released, then the run forgotten — so a client that acts on the `finish` chunk at once
+   * finds the conversation free in every process. Forgotten only once released: a message arriving
+   * meanwhile finds the ended run and waits for `ended`, rather than finding the claim still held (a
+   * file store's release takes a few turns of the event loop) and answering 409.
    */
-  private track(
+  private async letGo(
     conversationId: string,
-    agent: Agent<unknown>,
-    started: StartedRun,
     held: { lease: ChatRunLease; claim: KeptClaim },
-  ): LiveRun {
-    const live: LiveRun = { ...started, ended: Promise.resolve() };
-    live.ended = started.run.done.then(async () => {
-      try {
-        await held.claim.release().catch(() => {}); // unreleased, it expires after its time to live
-        await held.lease.release();
-      } finally {
-        if (this.runs.get(conversationId) === live) this.runs.delete(conversationId);
-      }
-      await this.options.onRunEnd?.({ conversationId, agent });
-    });
-    return live;
+    live: () => LiveRun | undefined,
+  ): Promise<void> {
+    try {
+      await held.claim.release().catch(() => {}); // unreleased, it expires after its time to live
+      await held.lease.release();
+    } finally {
+      const ended = live();
+      if (ended !== undefined && this.runs.get(conversationId) === ended) this.runs.delete(conversationId);
+    }
   }
 
   private async route(request: Request, conversationId: string, verb: string): Promise<Response> {

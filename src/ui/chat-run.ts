@@ -2,7 +2,8 @@
  * One live run of a conversation on the server: it reads the query's UI chunks by itself (whoever
  * listens), keeps every chunk of the message so far, and serves them to any number of listeners —
  * the POST that started it, a reloaded page's reconnect, a second tab. With no listener left it
- * waits `graceMs` for one to come back, then interrupts the run.
+ * waits `graceMs` for one to come back, then interrupts the run. Its last chunk (`finish`) goes out
+ * only once the owner has let go of the conversation (`beforeLastChunk`).
  * @module
  */
 import type { UIStreamChunk } from "./ui-chunk";
@@ -23,6 +24,12 @@ export interface ChatRunSettings {
    * resume), sent right after `start` to a listener that reconnects (it has not got that part).
    */
   rebuild?: readonly UIStreamChunk[];
+  /**
+   * Called once the query's chunks have all been read, before the last one (`finish`) reaches any
+   * listener: the owner lets go of the conversation here, so a client that acts on the finish finds
+   * it free. The listeners get `finish` and are closed even when it throws.
+   */
+  beforeLastChunk?: () => Promise<void>;
 }
 
 /** A live run. */
@@ -32,9 +39,12 @@ export class ChatRun {
   /** Reconnected listeners that get the rebuilt part once the `start` chunk is in. */
   private readonly awaitingRebuild = new Set<Listener>();
   private graceTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The query is over: every chunk has been read. */
   private finished = false;
+  /** The last chunk has gone out and the listeners are closed. */
+  private closed = false;
   private interruptRequested = false;
-  /** Settles when every chunk has been read (the query is over). */
+  /** Settles once the query is over, `beforeLastChunk` has run and every listener got the last chunk. */
   readonly done: Promise<void>;
 
   constructor(private readonly settings: ChatRunSettings) {
@@ -79,7 +89,7 @@ export class ChatRun {
           if (index === 0) for (const rebuilt of rebuild) controller.enqueue(rebuilt);
         });
         if (this.buffer.length === 0 && rebuild.length > 0) this.awaitingRebuild.add(controller);
-        if (this.finished) {
+        if (this.closed) {
           controller.close();
           return;
         }
@@ -105,26 +115,40 @@ export class ChatRun {
 
   private async pump(): Promise<void> {
     const reader = this.settings.chunks.getReader();
+    let finish: UIStreamChunk | undefined; // held back until the owner has let go of the conversation
     try {
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
-        this.buffer.push(value);
-        for (const listener of this.listeners) {
-          try {
-            listener.enqueue(value);
-            if (this.awaitingRebuild.delete(listener))
-              for (const rebuilt of this.settings.rebuild ?? []) listener.enqueue(rebuilt);
-          } catch {
-            this.listeners.delete(listener); // its stream was torn down without a cancel
-          }
-        }
+        if (finish !== undefined) this.deliver(finish);
+        finish = value.type === "finish" ? value : undefined;
+        if (finish === undefined) this.deliver(value);
       }
     } finally {
       this.finished = true;
       this.clearGrace();
-      for (const listener of this.listeners) listener.close();
-      this.listeners.clear();
+      try {
+        await this.settings.beforeLastChunk?.();
+      } finally {
+        if (finish !== undefined) this.deliver(finish);
+        this.closed = true;
+        for (const listener of this.listeners) listener.close();
+        this.listeners.clear();
+      }
+    }
+  }
+
+  /** Keeps `chunk` and sends it to every listener. */
+  private deliver(chunk: UIStreamChunk): void {
+    this.buffer.push(chunk);
+    for (const listener of this.listeners) {
+      try {
+        listener.enqueue(chunk);
+        if (this.awaitingRebuild.delete(listener))
+          for (const rebuilt of this.settings.rebuild ?? []) listener.enqueue(rebuilt);
+      } catch {
+        this.listeners.delete(listener); // its stream was torn down without a cancel
+      }
     }
   }
 }
