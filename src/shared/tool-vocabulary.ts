@@ -7,6 +7,7 @@
  * @module
  */
 import { everydayNouns } from "./tool-vocabulary-nouns";
+import { everydayObjects } from "./tool-vocabulary-objects";
 import { everydayPhrases } from "./tool-vocabulary-phrases";
 import { everydayVerbs } from "./tool-vocabulary-verbs";
 
@@ -72,7 +73,13 @@ let oneWay: Readonly<Record<string, readonly string[]>> | undefined;
  * built: a table of a thousand entries costs the root import nothing until a search needs it.
  */
 export function oneWayVocabulary(): Readonly<Record<string, readonly string[]>> {
-  oneWay ??= { ...coreOneWay(), ...everydayVerbs(), ...everydayNouns(), ...everydayPhrases() };
+  oneWay ??= {
+    ...coreOneWay(),
+    ...everydayVerbs(),
+    ...everydayNouns(),
+    ...everydayPhrases(),
+    ...everydayObjects(),
+  };
   return oneWay;
 }
 
