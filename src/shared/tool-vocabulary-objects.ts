@@ -40,6 +40,7 @@ function objectsDocuments(): Vocabulary {
     handbook: ["document"],
     "one pager": ["document"],
     writeup: ["document"],
+    spreadsheet: ["document"],
   };
 }
 

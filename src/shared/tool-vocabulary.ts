@@ -6,6 +6,7 @@
  * adds to it. Kept to words that mean the same across services, never the words of one catalog.
  * @module
  */
+import { everydayAsking } from "./tool-vocabulary-asking";
 import { everydayNouns } from "./tool-vocabulary-nouns";
 import { everydayObjects } from "./tool-vocabulary-objects";
 import { everydayPhrases } from "./tool-vocabulary-phrases";
@@ -79,6 +80,7 @@ export function oneWayVocabulary(): Readonly<Record<string, readonly string[]>> 
     ...everydayNouns(),
     ...everydayPhrases(),
     ...everydayObjects(),
+    ...everydayAsking(),
   };
   return oneWay;
 }
