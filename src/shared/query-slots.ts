@@ -152,7 +152,7 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
       starts.push(i);
       slots.push({
         words: ownWords(words.slice(i, i + size)),
-        synonyms: command ? synonyms : asRead(synonyms),
+        synonyms: command ? synonyms : asRead(synonyms, reads),
       });
       taken = size;
     }
@@ -247,10 +247,15 @@ const WRITE_VERBS = new Set(["send", "post", "create", "update", "add", "set"].m
 
 /**
  * Synonyms as a reading query means them: an alternative that begins with a changing verb (`send
- * sms` for `text`) without it — "what texts came in" asks for messages, not to send one.
+ * sms` for `text`) without it — "what texts came in" asks for messages, not to send one; in a
+ * query that reads (`question`), no alternative that is a changing verb alone — "did the build
+ * pass?" asks for runs, not to create one.
  */
-function asRead(synonyms: readonly (readonly string[])[]): (readonly string[])[] {
-  return synonyms.map((words) => (words.length > 1 && WRITE_VERBS.has(words[0]!) ? words.slice(1) : words));
+function asRead(synonyms: readonly (readonly string[])[], question: boolean): (readonly string[])[] {
+  const read = question
+    ? synonyms.filter((words) => words.length > 1 || !WRITE_VERBS.has(words[0]!))
+    : synonyms;
+  return read.map((words) => (words.length > 1 && WRITE_VERBS.has(words[0]!) ? words.slice(1) : words));
 }
 
 /**

@@ -175,7 +175,7 @@ function coreRescheduling(): Vocabulary {
     reschedule: ["update time", "schedule", "change"],
     postpone: ["update time", "schedule", "change"],
     delay: ["update time", "schedule", "change"],
-    push: ["update time", "change"],
+    push: ["update time", "change", "upload"],
     "push back": ["update time", "change"],
     "move up": ["update time", "change"],
     shift: ["update time", "change"],
@@ -206,7 +206,7 @@ function coreMessaging(): Vocabulary {
     redirect: ["forward"],
     "let know": ["send message", "post message", "notify"],
     "pass on": ["forward"],
-    say: ["message"],
+    say: ["post message", "send message", "message"],
     said: ["message", "history"],
     "catch up": ["history", "recent", "summary"],
     "came in": ["received", "incoming"],
@@ -371,7 +371,7 @@ function coreEverydayWordsAndAbbreviations(): Vocabulary {
 /** Software delivery. */
 function coreSoftwareDelivery(): Vocabulary {
   return {
-    build: ["ci", "workflow run"],
+    build: ["ci", "workflow run", "create"],
     ship: ["release", "deploy", "merge"],
     fail: ["conclusion", "status"],
     broke: ["conclusion", "status"],
