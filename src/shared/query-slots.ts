@@ -188,9 +188,11 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
 /**
  * The words a synonym key's own words match with: a phrasal verb as the pair tools' texts index it
  * (`set up` matches "Set up a webhook", not every `set_…` tool), other phrases by their words but
- * stop words.
+ * stop words; none for a negated phrase, which means what its synonyms say and not what its words
+ * do ("don't page anyone" silences paging; it names no page).
  */
 function ownWords(phrase: readonly string[]): string[] {
+  if (phrase.length > 1 && NEGATIONS.has(phrase[0]!)) return [];
   const pairs = phrase.length === 2 ? stopWordPairs(phrase) : [];
   if (pairs.length > 0) return pairs;
   return phrase.filter((word) => !isStopWord(word)).map(stem);

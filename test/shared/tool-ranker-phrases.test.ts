@@ -102,3 +102,19 @@ describe("ToolRanker: the subject of a message", () => {
     expect(first("refund the payment")).toBe("shop_refund_payment");
   });
 });
+
+describe("ToolRanker: a negated phrase", () => {
+  it("matches by what it means, not by its words: don't send is a draft, and names no sending", () => {
+    expect(readQuery("write the reply but don't send it", reader).slots).toContainEqual({
+      words: [],
+      synonyms: [["draft"]],
+    });
+    const drafts = new ToolRanker([
+      tool("mail_send_email", "Send an email to recipients."),
+      tool("mail_create_draft", "Save a draft email without sending it."),
+    ]);
+    expect(drafts.search("write the email reply but don't send it yet", 1)[0]?.name).toBe(
+      "mail_create_draft",
+    );
+  });
+});
