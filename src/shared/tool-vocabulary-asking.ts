@@ -14,6 +14,8 @@ type Vocabulary = Readonly<Record<string, readonly string[]>>;
 export function everydayAsking(): Readonly<Record<string, readonly string[]>> {
   return {
     ...askingToLet(),
+    ...askingAboutPeopleAndState(),
+    ...askingForAnOutcome(),
   };
 }
 
@@ -25,5 +27,50 @@ function askingToLet(): Vocabulary {
     "let see": ["share", "access"],
     "let read": ["share", "access"],
     "let comment": ["share", "access"],
+  };
+}
+
+/** Questions about who comes, who wrote, who may see, and what is going on. */
+function askingAboutPeopleAndState(): Vocabulary {
+  return {
+    "who coming": ["attendees", "details"],
+    "who attending": ["attendees", "details"],
+    "who going": ["attendees", "details"],
+    "who invited": ["attendees", "details"],
+    "guest list": ["attendees", "details"],
+    "going on": ["status", "details"],
+    "hear from": ["received", "search email", "message"],
+    "heard from": ["received", "search email", "message"],
+    "hear back": ["received", "search email", "reply"],
+    "heard back": ["received", "search email", "reply"],
+    "shared with": ["access", "permission"],
+    "can read": ["access", "permission"],
+    "can write": ["access", "permission"],
+    "can change": ["access", "permission"],
+    "can download": ["access", "permission"],
+    busy: ["free", "events"],
+    "works for": ["free", "available"],
+  };
+}
+
+/** The outcome wanted rather than the action: a rule for every time, silence, someone woken, a yes. */
+function askingForAnOutcome(): Vocabulary {
+  return {
+    "from now on": ["rule", "filter", "policy"],
+    "going forward": ["rule", "filter", "policy"],
+    "in future": ["rule", "filter", "policy"],
+    whenever: ["rule", "filter", "policy"],
+    "every time": ["rule", "filter", "policy"],
+    "each time": ["rule", "filter", "policy"],
+    "don page": ["silence", "mute", "maintenance"],
+    "not page": ["silence", "mute", "maintenance"],
+    "no page": ["silence", "mute", "maintenance"],
+    "without page": ["silence", "mute", "maintenance"],
+    "don alert": ["silence", "mute"],
+    "no alerts": ["silence", "mute"],
+    "stop alert": ["silence", "mute"],
+    "out of bed": ["page"],
+    "count me in": ["accept invitation", "accept"],
+    "count me out": ["decline invitation", "decline"],
   };
 }
