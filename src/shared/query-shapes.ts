@@ -97,7 +97,7 @@ const RULES: readonly ShapeRule[] = [
   {
     kind: "path",
     pattern:
-      /(?:\b[\w-]+\/[\w./-]*[\w-]|\b[\w-]+\.(?:pdf|png|jpe?g|gif|csv|tsv|txt|md|json|ya?ml|xml|gz|zip|tar|docx?|xlsx?|pptx?|log|sql|html?|js|ts|py|go|rs|java|sh)\b)/i,
+      /(?:\b[\w-]+\/[\w./-]*[\w-]|\b[\w-]+(?:\.[\w-]+)*\.(?:pdf|png|jpe?g|gif|csv|tsv|txt|md|json|ya?ml|xml|gz|zip|tar|docx?|xlsx?|pptx?|log|sql|html?|js|ts|py|go|rs|java|sh)\b)/i,
     means: ["file", "document", "object", "path"],
   },
   {

@@ -7,6 +7,7 @@
  * qualified`), and where a verb's synonym is a command (first) or names things (elsewhere).
  * @module
  */
+import { markSubject } from "./message-subject";
 import { readShapes } from "./query-shapes";
 import { hyphenatedWords, isStopWord, plainWords, stem, stopWordPairs } from "./search-words";
 import type { SynonymTable } from "./tool-synonyms";
@@ -69,7 +70,8 @@ function asksForList(text: string): boolean {
 
 /**
  * A verb at `at` whose particle comes a few words later ("pass this email along" → `pass along`),
- * when the two make a synonym key: its synonyms and where the particle is.
+ * or `let` whose verb comes after its object ("let Tom edit the sheet" → `let edit`), when the two
+ * make a synonym key: its synonyms and where the particle is.
  */
 function splitPhrase(
   stems: readonly string[],
@@ -78,7 +80,8 @@ function splitPhrase(
 ): { synonyms: readonly (readonly string[])[]; particle: number } | undefined {
   const last = Math.min(stems.length - 1, at + MAX_APART + 1);
   for (let particle = at + 2; particle <= last; particle++) {
-    if (!SEPARABLE.has(stems[particle]!)) continue;
+    if (!SEPARABLE.has(stems[particle]!) && !(stems[at] === "let" && LET_VERBS.has(stems[particle]!)))
+      continue;
     const found = synonyms.get(`${stems[at]} ${stems[particle]}`);
     if (found) return { synonyms: found, particle };
   }
@@ -149,7 +152,7 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
       starts.push(i);
       slots.push({
         words: ownWords(words.slice(i, i + size)),
-        synonyms: command ? synonyms : asRead(synonyms),
+        synonyms: command ? synonyms : asRead(synonyms, reads),
       });
       taken = size;
     }
@@ -167,7 +170,7 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
     }
     i += Math.max(taken, 1);
   }
-  if (!reads) markSubject(slots, starts, words, clauseEnds(rest));
+  if (!reads) markSubject(slots, starts, words, rest);
   for (const word of [...hyphenatedWords(rest), ...stopWordPairs(words)])
     if (reader.indexed(word)) slots.push({ words: [word], synonyms: [] });
   withoutSaidSynonyms(slots);
@@ -185,9 +188,11 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
 /**
  * The words a synonym key's own words match with: a phrasal verb as the pair tools' texts index it
  * (`set up` matches "Set up a webhook", not every `set_…` tool), other phrases by their words but
- * stop words.
+ * stop words; none for a negated phrase, which means what its synonyms say and not what its words
+ * do ("don't page anyone" silences paging; it names no page).
  */
 function ownWords(phrase: readonly string[]): string[] {
+  if (phrase.length > 1 && NEGATIONS.has(phrase[0]!)) return [];
   const pairs = phrase.length === 2 ? stopWordPairs(phrase) : [];
   if (pairs.length > 0) return pairs;
   return phrase.filter((word) => !isStopWord(word)).map(stem);
@@ -244,10 +249,15 @@ const WRITE_VERBS = new Set(["send", "post", "create", "update", "add", "set"].m
 
 /**
  * Synonyms as a reading query means them: an alternative that begins with a changing verb (`send
- * sms` for `text`) without it — "what texts came in" asks for messages, not to send one.
+ * sms` for `text`) without it — "what texts came in" asks for messages, not to send one; in a
+ * query that reads (`question`), no alternative that is a changing verb alone — "did the build
+ * pass?" asks for runs, not to create one.
  */
-function asRead(synonyms: readonly (readonly string[])[]): (readonly string[])[] {
-  return synonyms.map((words) => (words.length > 1 && WRITE_VERBS.has(words[0]!) ? words.slice(1) : words));
+function asRead(synonyms: readonly (readonly string[])[], question: boolean): (readonly string[])[] {
+  const read = question
+    ? synonyms.filter((words) => words.length > 1 || !WRITE_VERBS.has(words[0]!))
+    : synonyms;
+  return read.map((words) => (words.length > 1 && WRITE_VERBS.has(words[0]!) ? words.slice(1) : words));
 }
 
 /**
@@ -268,44 +278,6 @@ const NEGATIONS = new Set([
   "weren",
 ]);
 
-/** Words after which a message's subject comes: "tell the team about the outage". */
-const SUBJECT_WORDS = new Set(["about", "regarding"]);
-/** Stems of a slot that asks to send a message, in its words or synonyms (tell → send message). */
-const MESSAGING = new Set(["messag", "notify", "email", "sms", "remind"]);
-
-/** The index in `plainWords(text)` after each clause of `text` (cut at , ; : . ! ? and dashes). */
-function clauseEnds(text: string): number[] {
-  const ends: number[] = [];
-  let count = 0;
-  for (const clause of text.split(/[,;:.!?\u2013\u2014]|\s-\s/))
-    ends.push((count += plainWords(clause).length));
-  return ends;
-}
-
-/**
- * Marks as a message's subject the slots after `about`, to the end of its clause, when a slot
- * before it asks to send a message: "ping Sam about the deploy" messages Sam, it posts no deploy
- * event; "…wrote in about the same problem, merge the two" still merges.
- */
-function markSubject(
-  slots: QuerySlot[],
-  starts: readonly number[],
-  words: readonly string[],
-  ends: readonly number[],
-): void {
-  const about = words.findIndex((word) => SUBJECT_WORDS.has(word));
-  if (about === -1) return;
-  const end = ends.find((index) => index > about) ?? words.length;
-  const messaging = slots.some(
-    (slot, index) =>
-      starts[index]! < about && [...slot.words, ...slot.synonyms.flat()].some((word) => MESSAGING.has(word)),
-  );
-  if (!messaging) return;
-  slots.forEach((slot, index) => {
-    if (starts[index]! > about && starts[index]! < end) slots[index] = { ...slot, subject: true };
-  });
-}
-
 /**
  * Verbs that say little alone — the action is in the words after them: "give the team a heads
  * up", "make a note", "take a look", "put together". (`do`, `have` and `let` are stop words.)
@@ -319,5 +291,7 @@ function saysAction(synonyms: readonly (readonly string[])[]): boolean {
 
 /** Particles that may stand apart from their verb: "pass this email along", "put the page away". */
 const SEPARABLE = new Set(["along", "away", "back", "down", "off", "on", "out", "over", "up"]);
+/** Verbs that may follow `let` and its object: "let the team know", "let Tom edit the sheet". */
+const LET_VERBS = new Set(["know", "edit", "view", "see", "comment", "read"].map(stem));
 /** How many words may stand between a verb and its particle. */
 const MAX_APART = 3;

@@ -21,6 +21,7 @@ export function everydayVerbs(): Readonly<Record<string, readonly string[]>> {
     ...verbsHandingOver(),
     ...verbsAcceptingDeclining(),
     ...verbsOtherActions(),
+    ...verbsFourthPass(),
   };
 }
 
@@ -198,7 +199,7 @@ function verbsOtherActions(): Vocabulary {
     transfer: ["move"],
     "save as": ["export"],
     "download as": ["export"],
-    print: ["pdf", "export"],
+    print: ["pdf", "export", "logs", "output"],
     purchase: ["buy"],
     acquire: ["buy"],
     provision: ["buy", "create"],
@@ -236,5 +237,50 @@ function verbsOtherActions(): Vocabulary {
     reboot: ["restart"],
     "scale up": ["scale"],
     "scale down": ["scale"],
+  };
+}
+
+/**
+ * A fourth pass, tool by tool: the verbs people use for each action without its word — code
+ * hosting's jargon (land a PR), filing (put in a request), looking through, earning (take in, bring
+ * in), approving and rejecting, chasing, changing a length of time, playing back, tearing down.
+ */
+function verbsFourthPass(): Vocabulary {
+  return {
+    land: ["merge"],
+    "put in": ["create", "submit"],
+    "look through": ["search"],
+    "take in": ["income", "charges", "payment"],
+    "took in": ["income", "charges", "payment"],
+    "bring in": ["income", "charges", "payment"],
+    "brought in": ["income", "charges", "payment"],
+    earn: ["income", "charges", "payment"],
+    "make money": ["income", "profit", "charges"],
+    "made money": ["income", "profit", "charges"],
+    fought: ["dispute"],
+    warn: ["alert", "notify"],
+    promote: ["convert", "job title", "update"],
+    reopen: ["transition", "status"],
+    extend: ["update time", "change"],
+    shorten: ["update time", "change"],
+    valid: ["check", "verify"],
+    correct: ["check", "verify", "update"],
+    "play back": ["recording"],
+    replay: ["recording"],
+    met: ["log call", "activity"],
+    upgrade: ["subscription", "plan"],
+    downgrade: ["subscription", "plan"],
+    "sign off": ["approve", "accept"],
+    greenlight: ["approve", "accept"],
+    reject: ["decline", "deny"],
+    chase: ["remind", "reminder", "send message"],
+    "chase up": ["remind", "reminder", "send message"],
+    resend: ["send"],
+    circulate: ["share", "send"],
+    "stand up": ["create"],
+    "tear down": ["delete", "remove"],
+    "walk through": ["explain", "describe"],
+    debug: ["explain", "logs", "traces"],
+    troubleshoot: ["explain", "logs", "traces"],
   };
 }

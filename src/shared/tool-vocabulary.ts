@@ -6,7 +6,9 @@
  * adds to it. Kept to words that mean the same across services, never the words of one catalog.
  * @module
  */
+import { everydayAsking } from "./tool-vocabulary-asking";
 import { everydayNouns } from "./tool-vocabulary-nouns";
+import { everydayObjects } from "./tool-vocabulary-objects";
 import { everydayPhrases } from "./tool-vocabulary-phrases";
 import { everydayVerbs } from "./tool-vocabulary-verbs";
 
@@ -72,7 +74,14 @@ let oneWay: Readonly<Record<string, readonly string[]>> | undefined;
  * built: a table of a thousand entries costs the root import nothing until a search needs it.
  */
 export function oneWayVocabulary(): Readonly<Record<string, readonly string[]>> {
-  oneWay ??= { ...coreOneWay(), ...everydayVerbs(), ...everydayNouns(), ...everydayPhrases() };
+  oneWay ??= {
+    ...coreOneWay(),
+    ...everydayVerbs(),
+    ...everydayNouns(),
+    ...everydayPhrases(),
+    ...everydayObjects(),
+    ...everydayAsking(),
+  };
   return oneWay;
 }
 
@@ -166,7 +175,7 @@ function coreRescheduling(): Vocabulary {
     reschedule: ["update time", "schedule", "change"],
     postpone: ["update time", "schedule", "change"],
     delay: ["update time", "schedule", "change"],
-    push: ["update time", "change"],
+    push: ["update time", "change", "upload"],
     "push back": ["update time", "change"],
     "move up": ["update time", "change"],
     shift: ["update time", "change"],
@@ -197,7 +206,7 @@ function coreMessaging(): Vocabulary {
     redirect: ["forward"],
     "let know": ["send message", "post message", "notify"],
     "pass on": ["forward"],
-    say: ["message"],
+    say: ["post message", "send message", "message"],
     said: ["message", "history"],
     "catch up": ["history", "recent", "summary"],
     "came in": ["received", "incoming"],
@@ -362,7 +371,7 @@ function coreEverydayWordsAndAbbreviations(): Vocabulary {
 /** Software delivery. */
 function coreSoftwareDelivery(): Vocabulary {
   return {
-    build: ["ci", "workflow run"],
+    build: ["ci", "workflow run", "create"],
     ship: ["release", "deploy", "merge"],
     fail: ["conclusion", "status"],
     broke: ["conclusion", "status"],

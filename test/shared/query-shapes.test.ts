@@ -26,6 +26,12 @@ describe("query shapes", () => {
     expect(kinds("text +1 415 555 0100")).toEqual(["phone"]);
   });
 
+  it("takes a file name with several dots whole: no `gz` of backup.tar.gz is left to search with", () => {
+    const left = (query: string) => readShapes(query).rest.split(/\s+/).filter(Boolean);
+    expect(left("drop backup.tar.gz into the bucket")).toEqual(["drop", "into", "the", "bucket"]);
+    expect(left("upload app.min.js now")).toEqual(["upload", "now"]);
+  });
+
   it("tells money from a discount and a percentage", () => {
     expect(kinds("refund $49.99")).toEqual(["money"]);
     expect(kinds("a 20% off code")).toEqual(["discount"]);

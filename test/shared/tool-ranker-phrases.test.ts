@@ -46,6 +46,19 @@ describe("ToolRanker: a verb whose particle comes later", () => {
   });
 });
 
+describe("ToolRanker: `let` whose verb comes after its object", () => {
+  it("reads let … edit, view, comment as giving access, and let … know as a message", () => {
+    expect(slot("let the agency comment on the brief", "let")?.synonyms).toContainEqual(["shar"]);
+    expect(slot("let Tom edit the roadmap file", "let")?.synonyms).toContainEqual(["shar"]);
+    expect(slot("let the whole team know", "let")?.synonyms).toContainEqual(["post", "messag"]);
+  });
+
+  it("ranks by what is let: commenting on a file shares it, knowing is a message", () => {
+    expect(first("let the agency comment on the roadmap file")).toBe("files_share_file");
+    expect(first("let the channel know the launch page is archived")).toBe("chat_post_message");
+  });
+});
+
 describe("ToolRanker: a light verb before the words that say the action", () => {
   it("gives the command to the phrase or action noun after a light verb, and drops the verb's own synonyms", () => {
     const slots = readQuery("give the team a heads up", reader).slots;
@@ -87,5 +100,21 @@ describe("ToolRanker: the subject of a message", () => {
     expect(first("tell the team about the refunded payment")).toBe("chat_post_message");
     expect(first("ping the team about the archived launch page")).toBe("chat_post_message");
     expect(first("refund the payment")).toBe("shop_refund_payment");
+  });
+});
+
+describe("ToolRanker: a negated phrase", () => {
+  it("matches by what it means, not by its words: don't send is a draft, and names no sending", () => {
+    expect(readQuery("write the reply but don't send it", reader).slots).toContainEqual({
+      words: [],
+      synonyms: [["draft"]],
+    });
+    const drafts = new ToolRanker([
+      tool("mail_send_email", "Send an email to recipients."),
+      tool("mail_create_draft", "Save a draft email without sending it."),
+    ]);
+    expect(drafts.search("write the email reply but don't send it yet", 1)[0]?.name).toBe(
+      "mail_create_draft",
+    );
   });
 });

@@ -79,3 +79,47 @@ describe("the default tool vocabulary", () => {
     expect(first(ranker, "nuke the outdated deck")).toBe("docs_delete_file");
   });
 });
+
+describe("the default tool vocabulary: a fourth pass over the catalog's verbs", () => {
+  const ranker = new ToolRanker([
+    ...tools,
+    tool("repo_merge_pull_request", "Merge a pull request once its checks pass."),
+    tool("repo_list_pull_requests", "List the pull requests of a repository."),
+    tool("repo_list_workflow_runs", "List the CI workflow runs of a repository and their conclusions."),
+    tool("pay_list_charges", "List the charges of a period."),
+    tool("pay_list_disputes", "List chargebacks and disputes to answer."),
+    tool("pay_get_balance", "Get the account's available and pending balance."),
+    tool("pay_cancel_subscription", "Cancel a subscription now or at period end."),
+    tool("store_put_object", "Upload an object to a bucket."),
+    tool("store_delete_object", "Delete an object from a bucket."),
+    tool("dash_create_dashboard", "Create a dashboard of graphs."),
+    tool("dash_query_metrics", "Query time series metrics such as CPU or latency."),
+    tool("phone_get_call_recording", "Get the recording of a call."),
+    tool("phone_make_call", "Place an outbound phone call that plays a message."),
+    tool("phone_check_verification", "Check a one-time verification code."),
+    tool("books_send_invoice", "Email an invoice to the customer, or resend a reminder for an overdue one."),
+    tool("repo_create_branch", "Create a branch from another branch or a commit."),
+  ]);
+
+  it("reads code hosting's jargon and the verbs of earning", () => {
+    expect(first(ranker, "land PR 412")).toBe("repo_merge_pull_request");
+    expect(first(ranker, "how much did we take in last month")).toBe("pay_list_charges");
+    expect(first(ranker, "what have customers fought this month")).toBe("pay_list_disputes");
+  });
+
+  it("reads pushing a file to a place as an upload, building a thing as creating it, printing as logs", () => {
+    expect(first(ranker, "push backup.tar.gz to the archive bucket")).toBe("store_put_object");
+    expect(first(ranker, "build a dashboard of queue depth")).toBe("dash_create_dashboard");
+    expect(first(ranker, "what did checkout-api print around noon")).toBe("monitoring_search_logs");
+  });
+
+  it("reads playing a call back as its recording, a valid code as checking it, chasing as a reminder", () => {
+    expect(first(ranker, "play back yesterday's call with Acme")).toBe("phone_get_call_recording");
+    expect(first(ranker, "is 123456 a valid code")).toBe("phone_check_verification");
+    expect(first(ranker, "chase Acme for the overdue invoice")).toBe("books_send_invoice");
+  });
+
+  it("reads no changing verb into a question: did the build pass asks for runs, not to create one", () => {
+    expect(first(ranker, "did the build of the release branch pass?")).toBe("repo_list_workflow_runs");
+  });
+});

@@ -1,0 +1,135 @@
+/**
+ * The words of a query that are what a message or a new item says, not what is asked of a tool:
+ * the subject after `about` ("tell the team about the outage"), the words after `that`, `saying`
+ * or `telling` in a command that sends a message ("reply on #77 that the fix landed"), and the
+ * text after a colon of a command that writes ("file an issue: the login button does nothing").
+ * Read by query-slots.ts, which marks the slots of those words: they count little, and are no part
+ * of what is asked (a reply saying that a fix landed merges nothing).
+ * @module
+ */
+import { isStopWord, plainWords } from "./search-words";
+
+/** What marking needs of a slot: its own words, its synonyms, and whether it is a subject. */
+export interface SubjectSlot {
+  words: readonly string[];
+  synonyms: readonly (readonly string[])[];
+  subject?: boolean;
+}
+
+/** Words after which a message's subject comes: "tell the team about the outage". */
+const SUBJECT_WORDS = new Set(["about", "regarding"]);
+/**
+ * Words after which a message's own words come: "tell #eng that the deploy is done", "reply
+ * saying…", "let #design know the mockups are ready".
+ */
+const CONTENT_WORDS = new Set(["that", "saying", "telling", "know"]);
+/** Stems of a slot that asks to send a message, in its words or synonyms (tell → send message). */
+const MESSAGING = new Set(["messag", "notify", "email", "sms", "remind", "whatsapp", "reply", "respond"]);
+/** Stems of a slot that writes a new thing, whose text may follow a colon ("new story: dark mode"). */
+const WRITING = new Set(["creat", "post", "add", "append", "fil", "writ", "draft"]);
+
+/** A span of word indexes: the words after `from`, before `to`. */
+interface Span {
+  from: number;
+  to: number;
+}
+
+/**
+ * Marks as a subject each slot whose first word (`starts`, an index in `plainWords(text)`) is in
+ * the subject or the content of a message the query sends (see the module's comment); `words` are
+ * `plainWords(text)`.
+ */
+export function markSubject<Slot extends SubjectSlot>(
+  slots: Slot[],
+  starts: readonly number[],
+  words: readonly string[],
+  text: string,
+): void {
+  const spans = [
+    aboutSpan(slots, starts, words, text),
+    contentSpan(slots, words, text),
+    colonSpan(slots, text),
+  ];
+  const span = spans.reduce<Span | undefined>(
+    (earliest, each) => (each && (!earliest || each.from < earliest.from) ? each : earliest),
+    undefined,
+  );
+  if (!span) return;
+  slots.forEach((slot, index) => {
+    if (starts[index]! > span.from && starts[index]! < span.to) slots[index] = { ...slot, subject: true };
+  });
+}
+
+/** Whether a slot's words or synonyms have a stem of `stems`. */
+function says(slot: SubjectSlot | undefined, stems: ReadonlySet<string>): boolean {
+  return slot !== undefined && [...slot.words, ...slot.synonyms.flat()].some((word) => stems.has(word));
+}
+
+/**
+ * After `about`, to the end of its clause, when a slot before it asks to send a message: "ping Sam
+ * about the deploy" messages Sam, it posts no deploy event; "…wrote in about the same problem,
+ * merge the two" still merges.
+ */
+function aboutSpan(
+  slots: readonly SubjectSlot[],
+  starts: readonly number[],
+  words: readonly string[],
+  text: string,
+): Span | undefined {
+  const about = words.findIndex((word) => SUBJECT_WORDS.has(word));
+  if (about === -1) return undefined;
+  const messaging = slots.some((slot, index) => starts[index]! < about && says(slot, MESSAGING));
+  return messaging ? { from: about, to: clauseEnd(text, about) } : undefined;
+}
+
+/**
+ * After `that`, `saying`, `telling` or `know`, to the end of its clause, when the query's command
+ * sends a message: "tell #general that the deploy is done" (see {@link begins}).
+ */
+function contentSpan(
+  slots: readonly SubjectSlot[],
+  words: readonly string[],
+  text: string,
+): Span | undefined {
+  if (!says(slots[0], MESSAGING)) return undefined;
+  const at = words.findIndex(
+    (word, index) => CONTENT_WORDS.has(word) && index > 0 && begins(word, words[index - 1]!),
+  );
+  return at > 0 ? { from: at, to: clauseEnd(text, at) } : undefined;
+}
+
+/** Object pronouns: "tell them that…". */
+const WHOM = new Set(["them", "him", "her", "us", "me", "you"]);
+
+/**
+ * Whether a content word after `before` begins what is said: a `that` after a name or a pronoun
+ * ("tell Sam that…", "tell them that…"), not one that points at a thing, as after a preposition
+ * ("reply to that email"); a `know` after another than the asker ("let #design know…"), not "let
+ * me know when the build passes", whose words say what to watch.
+ */
+function begins(word: string, before: string): boolean {
+  if (word === "that") return !isStopWord(before) || WHOM.has(before);
+  if (word === "know") return before !== "me" && before !== "us";
+  return true;
+}
+
+/**
+ * After a colon, to the end, when the query's command sends a message or writes a new thing and
+ * says so before the colon: "whatsapp +34…: running late", "new story in MOB: dark mode toggle".
+ */
+function colonSpan(slots: readonly SubjectSlot[], text: string): Span | undefined {
+  const colon = /:\s/.exec(text);
+  if (!colon || !(says(slots[0], MESSAGING) || says(slots[0], WRITING))) return undefined;
+  const before = plainWords(text.slice(0, colon.index)).length;
+  return before > 0 ? { from: before - 1, to: Number.POSITIVE_INFINITY } : undefined;
+}
+
+/** The index in `plainWords(text)` that ends the clause of the word at `at` (cut at , ; : . ! ? and dashes). */
+function clauseEnd(text: string, at: number): number {
+  let count = 0;
+  for (const clause of text.split(/[,;:.!?\u2013\u2014]|\s-\s/)) {
+    count += plainWords(clause).length;
+    if (count > at) return count;
+  }
+  return count;
+}

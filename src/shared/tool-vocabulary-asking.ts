@@ -1,0 +1,76 @@
+/**
+ * How people ask for what a tool does without its words: letting someone do a thing (let Tom edit
+ * → share), questions about a thing's state or people (who's coming → attendees), and the outcome
+ * wanted rather than the action (from now on → a rule; don't page anyone → silence paging).
+ * Part of the default vocabulary of client-side tool search (see tool-vocabulary.ts, which puts the
+ * parts together in order: a key of a later part stands in place of the same key of an earlier one).
+ * @module
+ */
+
+/** Words or phrases (keys) and the tool words each stands for. */
+type Vocabulary = Readonly<Record<string, readonly string[]>>;
+
+/** How people ask for what a tool does without its words. */
+export function everydayAsking(): Readonly<Record<string, readonly string[]>> {
+  return {
+    ...askingToLet(),
+    ...askingAboutPeopleAndState(),
+    ...askingForAnOutcome(),
+  };
+}
+
+/** Letting someone do a thing is giving them access (`let … know` is a message: tool-vocabulary.ts). */
+function askingToLet(): Vocabulary {
+  return {
+    "let edit": ["share", "access"],
+    "let view": ["share", "access"],
+    "let see": ["share", "access"],
+    "let read": ["share", "access"],
+    "let comment": ["share", "access"],
+  };
+}
+
+/** Questions about who comes, who wrote, who may see, and what is going on. */
+function askingAboutPeopleAndState(): Vocabulary {
+  return {
+    "who coming": ["attendees", "details"],
+    "who attending": ["attendees", "details"],
+    "who going": ["attendees", "details"],
+    "who invited": ["attendees", "details"],
+    "guest list": ["attendees", "details"],
+    "going on": ["status", "details"],
+    "hear from": ["received", "search email", "message"],
+    "heard from": ["received", "search email", "message"],
+    "hear back": ["received", "search email", "reply"],
+    "heard back": ["received", "search email", "reply"],
+    "shared with": ["access", "permission"],
+    "can read": ["access", "permission"],
+    "can write": ["access", "permission"],
+    "can change": ["access", "permission"],
+    "can download": ["access", "permission"],
+    busy: ["free", "events"],
+    "works for": ["free", "available"],
+  };
+}
+
+/** The outcome wanted rather than the action: a rule for every time, silence, someone woken, a yes. */
+function askingForAnOutcome(): Vocabulary {
+  return {
+    "from now on": ["rule", "filter", "policy"],
+    "going forward": ["rule", "filter", "policy"],
+    "in future": ["rule", "filter", "policy"],
+    whenever: ["rule", "filter", "policy"],
+    "every time": ["rule", "filter", "policy"],
+    "each time": ["rule", "filter", "policy"],
+    "don page": ["silence", "mute", "maintenance"],
+    "not page": ["silence", "mute", "maintenance"],
+    "no page": ["silence", "mute", "maintenance"],
+    "without page": ["silence", "mute", "maintenance"],
+    "don alert": ["silence", "mute"],
+    "no alerts": ["silence", "mute"],
+    "stop alert": ["silence", "mute"],
+    "out of bed": ["page"],
+    "count me in": ["accept invitation", "accept"],
+    "count me out": ["decline invitation", "decline"],
+  };
+}

@@ -1,0 +1,133 @@
+/**
+ * The names people give the things tools act on when they do not use the tool's word: kinds of
+ * document (a proposal, a contract), kinds of picture, a repository's trunk and its changes under
+ * review, CI's colours, a person's role, a phone line, a priority's short code, kinds of one-time
+ * code, a table's space on disk.
+ * Part of the default vocabulary of client-side tool search (see tool-vocabulary.ts, which puts the
+ * parts together in order: a key of a later part stands in place of the same key of an earlier one).
+ * @module
+ */
+
+/** Words or phrases (keys) and the tool words each stands for. */
+type Vocabulary = Readonly<Record<string, readonly string[]>>;
+
+/** The names people give the things tools act on, kind of thing by kind of thing. */
+export function everydayObjects(): Readonly<Record<string, readonly string[]>> {
+  return {
+    ...objectsDocuments(),
+    ...objectsPictures(),
+    ...objectsCode(),
+    ...objectsPeopleAndRoles(),
+    ...objectsPhoneLinesAndCodes(),
+    ...objectsPriorities(),
+    ...objectsSpace(),
+  };
+}
+
+/** Kinds of document: what a file in a drive is called by what it holds. */
+function objectsDocuments(): Vocabulary {
+  return {
+    proposal: ["document"],
+    contract: ["document"],
+    agreement: ["document"],
+    nda: ["document"],
+    memo: ["document"],
+    spec: ["document"],
+    specification: ["document"],
+    resume: ["document"],
+    cv: ["document"],
+    whitepaper: ["document"],
+    handbook: ["document"],
+    "one pager": ["document"],
+    writeup: ["document"],
+    spreadsheet: ["document"],
+  };
+}
+
+/** Kinds of picture and media: an image or a file to upload. */
+function objectsPictures(): Vocabulary {
+  return {
+    diagram: ["image", "file"],
+    mockup: ["image", "file"],
+    drawing: ["image", "file"],
+    sketch: ["image", "file"],
+    logo: ["image", "file"],
+    png: ["image", "file"],
+    jpg: ["image", "file"],
+    jpeg: ["image", "file"],
+    gif: ["image", "file"],
+    svg: ["image", "file"],
+    video: ["file"],
+    clip: ["file"],
+  };
+}
+
+/** Code hosting: the trunk's names, changes under review, CI's colours, code's parts. */
+function objectsCode(): Vocabulary {
+  return {
+    main: ["branch"],
+    master: ["branch"],
+    trunk: ["branch"],
+    "review request": ["pull request"],
+    "change request": ["pull request"],
+    changeset: ["pull request", "commit"],
+    patch: ["pull request", "commit"],
+    green: ["conclusion", "ci", "checks"],
+    red: ["conclusion", "ci", "checks"],
+    method: ["code"],
+    snippet: ["code"],
+    "source code": ["code"],
+    "call sites": ["code"],
+    occurrences: ["code", "search"],
+  };
+}
+
+/** People's roles, and who does the work. */
+function objectsPeopleAndRoles(): Vocabulary {
+  return {
+    "job title": ["title", "profile"],
+    role: ["title", "position", "profile"],
+    assignee: ["assign"],
+    cardholder: ["customer"],
+  };
+}
+
+/** Phone lines, and kinds of one-time code. */
+function objectsPhoneLinesAndCodes(): Vocabulary {
+  return {
+    "support line": ["phone number"],
+    "help line": ["phone number"],
+    helpline: ["phone number"],
+    "sales line": ["phone number"],
+    "main line": ["phone number"],
+    "login code": ["verification code"],
+    "sign in code": ["verification code"],
+    "confirmation code": ["verification code"],
+    "security code": ["verification code"],
+    "access code": ["verification code"],
+  };
+}
+
+/** A priority's or a severity's short code. */
+function objectsPriorities(): Vocabulary {
+  return {
+    p0: ["priority"],
+    p1: ["priority"],
+    p2: ["priority"],
+    p3: ["priority"],
+    p4: ["priority"],
+    sev1: ["incident", "priority"],
+    sev2: ["incident", "priority"],
+    sev3: ["incident", "priority"],
+  };
+}
+
+/** Room on disk: what a table or a bucket takes up. */
+function objectsSpace(): Vocabulary {
+  return {
+    space: ["size", "disk"],
+    biggest: ["size"],
+    largest: ["size"],
+    "take up": ["size"],
+  };
+}

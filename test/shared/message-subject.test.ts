@@ -1,0 +1,65 @@
+/**
+ * The words of a query that a message or a new item says (src/shared/message-subject.ts): after
+ * `that`, `saying`, `telling` or `let … know` in a command that sends a message, and after a colon of
+ * a command that writes. Each case is a class of query over a small catalog of its own.
+ */
+import { describe, expect, it } from "vitest";
+import { readQuery } from "../../src/shared/query-slots";
+import { ToolRanker } from "../../src/shared/tool-ranker";
+import { longestKey, synonymTable } from "../../src/shared/tool-synonyms";
+
+const tool = (name: string, description: string) => ({ name, description, inputSchema: { type: "object" } });
+
+const ranker = new ToolRanker([
+  tool("chat_post_message", "Post a message to a channel or a thread."),
+  tool("chat_upload_file", "Upload a file to a channel."),
+  tool("code_add_issue_comment", "Comment on an issue or a pull request."),
+  tool("code_merge_pull_request", "Merge a pull request once its checks pass."),
+  tool("code_create_issue", "Open a new issue in a repository with a title, body and labels."),
+  tool("shop_refund_payment", "Refund a payment, fully or partly."),
+  tool("ops_post_event", "Post an event to the event stream, e.g. a deploy."),
+  tool("support_reply_to_ticket", "Reply to the requester of a support ticket."),
+  tool("support_merge_tickets", "Merge duplicate support tickets."),
+]);
+const first = (query: string) => ranker.search(query, 1)[0]?.name;
+
+const synonyms = synonymTable();
+const reader = { synonyms, longestKey: longestKey(synonyms), indexed: () => false };
+const subject = (query: string) =>
+  readQuery(query, reader)
+    .slots.filter((each) => each.subject)
+    .map((each) => each.words.join(" "));
+
+describe("what a message says", () => {
+  it("reads the words after `that`, `saying` or `telling` in a message's command as what it says, to the end of the clause", () => {
+    expect(subject("tell Sam that the refund went out, then archive the page")).toEqual(["refund", "went"]);
+    expect(subject("reply on issue 77 saying the fix landed")).toEqual(["fix", "land"]);
+    expect(subject("answer ticket 12 telling them the deploy is done")).toEqual(["deploy"]);
+    // A `that` pointing at a thing says nothing; nor does one in a command that sends no message.
+    expect(subject("reply to that refund email")).toEqual([]);
+    expect(subject("find the issue that mentions refunds")).toEqual([]);
+  });
+
+  it("reads the words after `let … know` as what is said, unless the asker is to be told", () => {
+    expect(subject("let the team know the mockups are ready")).toEqual(["mockup", "ready"]);
+    expect(subject("let me know when the build passes")).toEqual([]);
+  });
+
+  it("reads the text after a colon of a command that sends or writes as what it says", () => {
+    expect(subject("file an issue in acme/web: refunds time out")).toEqual(["refund", "tim"]);
+    expect(subject("soql: all refunds this week")).toEqual([]);
+  });
+
+  it("ranks the tool that sends or writes, not the ones what is said names", () => {
+    expect(first("tell the channel that the deploy is done")).toBe("chat_post_message");
+    const replied = ranker.search("reply on issue 77 that the fix was merged", 9).map((hit) => hit.name);
+    expect(replied.indexOf("code_add_issue_comment")).toBeLessThan(
+      replied.indexOf("code_merge_pull_request"),
+    );
+    expect(first("answer ticket 9921 telling them the fix will be merged Friday")).toBe(
+      "support_reply_to_ticket",
+    );
+    expect(first("let the channel know the file is uploaded")).toBe("chat_post_message");
+    expect(first("new issue: refunds time out")).toBe("code_create_issue");
+  });
+});

@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { ToolRanker } from "../../src/shared/tool-ranker";
+
+const tool = (name: string, description: string) => ({ name, description, inputSchema: { type: "object" } });
+const first = (ranker: ToolRanker, query: string) => ranker.search(query, 1)[0]?.name;
+
+describe("the names people give the things tools act on", () => {
+  const ranker = new ToolRanker([
+    tool("docs_delete_file", "Move a document to the trash."),
+    tool("mail_create_draft", "Save a draft email without sending it."),
+    tool("chat_upload_file", "Upload a file to a channel."),
+    tool("chat_post_message", "Post a message to a channel or a thread."),
+    tool("repo_create_branch", "Create a branch from another branch or a commit."),
+    tool("repo_list_pull_requests", "List the pull requests of a repository, filtered by state and author."),
+    tool("repo_list_workflow_runs", "List the CI workflow runs of a repository and their conclusions."),
+    tool("repo_create_issue", "Open a new issue in a repository."),
+    tool("repo_search_code", "Search code across repositories."),
+    tool("chat_get_user_profile", "Look up a member's profile: name, title, time zone."),
+    tool("phone_list_calls", "List recent phone calls."),
+    tool("phone_buy_phone_number", "Buy a phone number in a country."),
+    tool("phone_verify_phone", "Send a one-time verification code to a phone number."),
+    tool("tickets_set_priority", "Set a support ticket's priority."),
+    tool("tickets_search_tickets", "Search support tickets by status, requester and text."),
+    tool("db_table_sizes", "Report table and index sizes on disk."),
+    tool("db_list_tables", "List the tables of a schema."),
+  ]);
+
+  it("reads kinds of document as a document", () => {
+    expect(first(ranker, "throw the old draft proposal in the trash")).toBe("docs_delete_file");
+    expect(first(ranker, "bin the unsigned contract")).toBe("docs_delete_file");
+  });
+
+  it("reads kinds of picture as an image or a file", () => {
+    expect(first(ranker, "get the architecture diagram into #design")).toBe("chat_upload_file");
+  });
+
+  it("reads a repository's trunk as a branch, and its changes up for review as pull requests", () => {
+    expect(first(ranker, "cut feature/retry off main")).toBe("repo_create_branch");
+    expect(first(ranker, "which changesets by Dana are waiting")).toBe("repo_list_pull_requests");
+  });
+
+  it("reads CI's colours as a run's conclusion", () => {
+    expect(first(ranker, "is the nightly green yet?")).toBe("repo_list_workflow_runs");
+  });
+
+  it("reads code's parts as code", () => {
+    expect(first(ranker, "every call site of parseConfig")).toBe("repo_search_code");
+  });
+
+  it("reads a person's role as their title", () => {
+    expect(first(ranker, "what's Priya's job title")).toBe("chat_get_user_profile");
+  });
+
+  it("reads a support line as a phone number, and a login code as a verification code", () => {
+    expect(first(ranker, "get us a second support line")).toBe("phone_buy_phone_number");
+    expect(first(ranker, "send Sam a login code")).toBe("phone_verify_phone");
+  });
+
+  it("reads a priority's short code as a priority", () => {
+    expect(first(ranker, "make ticket 4410 a P1")).toBe("tickets_set_priority");
+  });
+
+  it("reads room on disk as size", () => {
+    expect(first(ranker, "which tables take up the most space")).toBe("db_table_sizes");
+  });
+});
