@@ -127,6 +127,8 @@ export function createAnthropicClient(options: AnthropicClientOptions = {}): Mod
 
   return withSecrets(secrets, {
     endpoint,
+    // Each message is parsed or assembled anew from the response, and kept by no one here.
+    freshMessages: true,
     createMessage(request) {
       return withFailureMapping(request, failures, async (scope) => {
         const wire = toAnthropicRequestBody(request, { nativeTools });

@@ -116,6 +116,14 @@ export interface ModelClient {
    */
   readonly secrets?: readonly string[];
   /**
+   * True when every message `createMessage` resolves with is a new object that the client neither
+   * keeps nor hands to anyone else: an agent then records that very object, its turn `meta` added
+   * in place, instead of a copy (one copy of a response a turn saved). Leave it unset for a client
+   * that caches, records or shares the messages it returns. The built-in client over HTTP and
+   * `createScriptedClient` set it.
+   */
+  readonly freshMessages?: boolean;
+  /**
    * Counts the input tokens of a request without running it (the Messages API's
    * `POST /v1/messages/count_tokens`), for `agent.getContextUsage()`. Optional: without it, the
    * agent estimates.

@@ -171,6 +171,8 @@ export function createScriptedClient(
 
   return {
     createMessage,
+    // toAssistantMessage builds every message anew (the script's own objects are never returned).
+    freshMessages: true,
     requests,
     get callCount() {
       return callCount;

@@ -127,6 +127,7 @@ function takeReply(loop: LoopContext<unknown>, query: QueryState, reply: ModelOu
     reply.timing,
     query.ledger.lastCostUsd,
     agent,
+    loop.services.client.freshMessages === true,
   );
   // Nothing but the loop's numbers, time stamps and agent name: history need not walk it (see QueryState.turnMeta).
   query.turnMeta =
@@ -147,13 +148,16 @@ function withoutBlankText(message: AssistantModelMessage): AssistantModelMessage
 
 /**
  * The response with what the turn was beside it ({@link MessageMeta}: times, latency, cost,
- * retries, fallback, the agent that answered) — recorded, never sent. A new object: the client's message is not changed.
+ * retries, fallback, the agent that answered) — recorded, never sent. A new object, so the client's
+ * message is not changed — unless the client says its messages are fresh (`freshMessages`: nobody
+ * else holds them), then the meta is added to the message itself.
  */
 function withTurnMeta(
   message: AssistantModelMessage,
   timing: ModelCallTiming | undefined,
   costUsd: number,
   agent: string | undefined,
+  inPlace: boolean,
 ): AssistantModelMessage {
   const meta: MessageMeta = { ...message.meta };
   if (agent !== undefined) meta.agent = agent;
@@ -165,7 +169,9 @@ function withTurnMeta(
     if (timing.fallbackFrom !== undefined) meta.fallback_from = timing.fallbackFrom;
   }
   meta.cost_usd = costUsd;
-  return copyWith(message, "meta", meta);
+  if (!inPlace) return copyWith(message, "meta", meta);
+  message.meta = meta;
+  return message;
 }
 
 /** The text blocks of `message` joined, whitespace-only ones included. */
