@@ -100,6 +100,16 @@ const RULES: readonly ShapeRule[] = [
       /(?:\b[\w-]+\/[\w./-]*[\w-]|\b[\w-]+(?:\.[\w-]+)*\.(?:pdf|png|jpe?g|gif|csv|tsv|txt|md|json|ya?ml|xml|gz|zip|tar|docx?|xlsx?|pptx?|log|sql|html?|js|ts|py|go|rs|java|sh)\b)/i,
     means: ["file", "document", "object", "path"],
   },
+  // "did the build pass on main?", "package.json on the release-2.0 branch": a branch named as where
+  // a thing is, or which runs, is a ref (a value), not a branch to create
+  {
+    kind: "on-branch",
+    pattern:
+      /\b(?:on|at|in|of|against)\s+(?:the\s+)?(?:(?:main|master|trunk|develop)\b(?:\s+branch\b)?|[\w./-]+\s+branch\b)/i,
+    means: ["ref"],
+    weight: HINT,
+    consumes: true,
+  },
   {
     kind: "phone",
     pattern: /(?:^|\s)\+?\d{1,3}[\s.-]?\(?\d{2,4}\)?[\s.-]?\d{3,4}[\s.-]?\d{3,4}\b/,

@@ -16,6 +16,7 @@ export function everydayAsking(): Readonly<Record<string, readonly string[]>> {
     ...askingToLet(),
     ...askingAboutPeopleAndState(),
     ...askingForAnOutcome(),
+    ...askingAboutChecks(),
   };
 }
 
@@ -73,4 +74,18 @@ function askingForAnOutcome(): Vocabulary {
     "count me in": ["accept invitation", "accept"],
     "count me out": ["decline invitation", "decline"],
   };
+}
+
+/**
+ * Whether a build, its tests or its checks passed: a question about CI runs and their conclusions
+ * (read as one phrase, so that "did the build pass on main?" is no `pass on`, a forward).
+ */
+function askingAboutChecks(): Vocabulary {
+  const runs = ["workflow run", "conclusion", "ci"];
+  // Keys are stemmed: `pass` is also passed and passing, `test` tests.
+  const checked = ["build", "test", "check", "ci", "pipeline", "job"];
+  const outcomes = ["pass", "fail", "green", "red", "broken", "go through"];
+  const vocabulary: Record<string, readonly string[]> = {};
+  for (const what of checked) for (const outcome of outcomes) vocabulary[`${what} ${outcome}`] = runs;
+  return vocabulary;
 }
