@@ -56,6 +56,13 @@ const RULES: readonly ShapeRule[] = [
     pattern: /(?:^|[\s(:=])(?:'[^'\n]+'|"[^"\n]+"|‘[^’\n]+’|“[^”\n]+”)(?=$|[\s,.;:!?)])/,
     means: [],
   },
+  // "share the screenshot in #design", "drop the deck into #sales": a thing shared in a chat channel
+  // is uploaded or posted there, not a file's permissions changed; the verb alone is taken out
+  {
+    kind: "in-channel",
+    pattern: /\b(?:share|drop|put|throw|stick|pop)\b(?=[^#]*\b(?:in|into|to|on|with)\s+(?:the\s+)?#[a-z])/i,
+    means: ["upload to channel", "post to channel"],
+  },
   // `#general`, `#eng-alerts` (a chat channel), not `#42` (a number)
   { kind: "channel", pattern: /(?:^|[\s(])#[a-z][\w-]*/i, means: ["channel"] },
   // `#42`, `PR #311`: an issue, pull request or ticket number
