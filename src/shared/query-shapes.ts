@@ -120,7 +120,7 @@ const RULES: readonly ShapeRule[] = [
   {
     kind: "phone",
     pattern: /(?:^|\s)\+?\d{1,3}[\s.-]?\(?\d{2,4}\)?[\s.-]?\d{3,4}[\s.-]?\d{3,4}\b/,
-    means: ["phone number"],
+    means: ["phone"],
   },
   {
     kind: "discount",
