@@ -249,6 +249,13 @@ const RULES: readonly ShapeRule[] = [
     means: ["recent", "history", "date"],
     weight: HINT,
   },
+  // "set Status to Done and Owner to Kim": several fields set at once are a record's properties
+  {
+    kind: "fields",
+    pattern: /\b(?:set|change|make)\s+\w+\s+to\s+\S+.*?(?:,|\band)\s+\w+\s+to\s+\S/i,
+    means: ["properties", "fields"],
+    consumes: false,
+  },
   {
     kind: "status",
     pattern: /\b(?:(?:to|as|into)\s+(?:done|to\s?do|blocked|closed|backlog)|in\s+(?:progress|review|qa))\b/i,

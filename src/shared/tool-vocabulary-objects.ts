@@ -21,6 +21,7 @@ export function everydayObjects(): Readonly<Record<string, readonly string[]>> {
     ...objectsPhoneLinesAndCodes(),
     ...objectsPriorities(),
     ...objectsSpace(),
+    ...objectsRowsAndFields(),
   };
 }
 
@@ -129,5 +130,22 @@ function objectsSpace(): Vocabulary {
     biggest: ["size"],
     largest: ["size"],
     "take up": ["size"],
+  };
+}
+
+/**
+ * A table's or a database's rows and their fields: what is set on a row is its properties ("set
+ * Status to Done on the launch row", "the owner column of this entry").
+ */
+function objectsRowsAndFields(): Vocabulary {
+  return {
+    row: ["record"],
+    entry: ["row", "record"],
+    cell: ["property", "row"],
+    // one row pointed at is one to change: its properties (not "rows where…", which are queried)
+    "this row": ["properties", "database row"],
+    "that row": ["properties", "database row"],
+    "this entry": ["properties", "database row"],
+    "that entry": ["properties", "database row"],
   };
 }

@@ -20,3 +20,19 @@ describe("values in a query: what is done with them, not tools whose object they
     expect(first(ranker, "phone the tenant and play the rent reminder")).toBe("twilio_make_call");
   });
 });
+
+describe("a record's fields: what is set on a row is its properties", () => {
+  const ranker = new ToolRanker(toolCatalog());
+
+  it("reads a field of one row pointed at as the row's properties", () => {
+    expect(first(ranker, "update the priority cell on that entry to High")).toBe(
+      "notion_update_page_properties",
+    );
+  });
+
+  it("reads several fields set at once as a record's properties, not a ticket's status", () => {
+    expect(first(ranker, "set Status to Done and Owner to Lee on the hiring tracker row")).toBe(
+      "notion_update_page_properties",
+    );
+  });
+});
