@@ -17,6 +17,7 @@ export function everydayAsking(): Readonly<Record<string, readonly string[]>> {
     ...askingAboutPeopleAndState(),
     ...askingForAnOutcome(),
     ...askingAboutChecks(),
+    ...askingAboutAnEvent(),
   };
 }
 
@@ -88,4 +89,29 @@ function askingAboutChecks(): Vocabulary {
   const vocabulary: Record<string, readonly string[]> = {};
   for (const what of checked) for (const outcome of outcomes) vocabulary[`${what} ${outcome}`] = runs;
   return vocabulary;
+}
+
+/**
+ * An event's particulars — its room, its call link, its start — asked about: one event's details
+ * (a calendar's event tool says "details", not each thing it holds; a room here is no chat room).
+ */
+function askingAboutAnEvent(): Vocabulary {
+  const particulars = ["details", "location"];
+  const timing = ["details", "time"];
+  return {
+    "what room": particulars,
+    "which room": particulars,
+    "meeting room": particulars,
+    "conference room": particulars,
+    "dial in": particulars,
+    "zoom link": particulars,
+    "meet link": particulars,
+    "teams link": particulars,
+    "video link": particulars,
+    "meeting link": particulars,
+    "call link": particulars,
+    "what time": timing,
+    "start time": timing,
+    "end time": timing,
+  };
 }

@@ -28,6 +28,8 @@ describe("how people ask for what a tool does without its words", () => {
     tool("repo_list_workflow_runs", "List the CI workflow runs of a repository and their conclusions."),
     tool("repo_get_file_contents", "Read a file's contents at a path and ref of a repository."),
     tool("mail_forward_email", "Forward an email to another address."),
+    tool("chat_list_channels", "List the public and private channels of the workspace."),
+    tool("pay_create_payment_link", "Create a shareable checkout payment link."),
   ]);
 
   it("reads questions about who is coming as an event's attendees and details", () => {
@@ -59,5 +61,11 @@ describe("how people ask for what a tool does without its words", () => {
     expect(first(ranker, "are the tests still failing on master")).toBe("repo_list_workflow_runs");
     expect(first(ranker, "what's in package.json on the main branch")).toBe("repo_get_file_contents");
     expect(first(ranker, "cut feature/retry off main")).toBe("repo_create_branch");
+  });
+
+  it("reads an event's room, call link or start time, asked about, as one event's details", () => {
+    expect(first(ranker, "which room is the quarterly review in")).toBe("calendar_get_event");
+    expect(first(ranker, "what's the zoom link for Monday's retro")).toBe("calendar_get_event");
+    expect(first(ranker, "what time does the all-hands start")).toBe("calendar_get_event");
   });
 });
