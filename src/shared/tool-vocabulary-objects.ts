@@ -22,6 +22,7 @@ export function everydayObjects(): Readonly<Record<string, readonly string[]>> {
     ...objectsPriorities(),
     ...objectsSpace(),
     ...objectsRowsAndFields(),
+    ...objectsContestedPayments(),
   };
 }
 
@@ -148,4 +149,13 @@ function objectsRowsAndFields(): Vocabulary {
     "this entry": ["properties", "database row"],
     "that entry": ["properties", "database row"],
   };
+}
+
+/**
+ * A payment its payer contests is no longer a charge but a dispute — a chargeback: both names of it
+ * together, so that "which payments are customers contesting" asks for disputes before charges.
+ */
+function objectsContestedPayments(): Vocabulary {
+  const disputed = ["chargebacks disputes", "dispute"];
+  return { contest: disputed, dispute: disputed, "charge back": disputed, challenge: disputed };
 }

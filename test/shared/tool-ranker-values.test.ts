@@ -36,3 +36,12 @@ describe("a record's fields: what is set on a row is its properties", () => {
     );
   });
 });
+
+describe("an object another tool's object becomes: a contested payment is a dispute", () => {
+  const ranker = new ToolRanker(toolCatalog());
+
+  it("reads payments being contested or disputed as disputes, not charges", () => {
+    expect(first(ranker, "which payments are shoppers contesting")).toBe("stripe_list_disputes");
+    expect(first(ranker, "what card payments did buyers dispute in March")).toBe("stripe_list_disputes");
+  });
+});
