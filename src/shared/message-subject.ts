@@ -20,11 +20,24 @@ export interface SubjectSlot {
 const SUBJECT_WORDS = new Set(["about", "regarding"]);
 /**
  * Words after which a message's own words come: "tell #eng that the deploy is done", "reply
- * saying…", "let #design know the mockups are ready".
+ * saying…", "let #design know the mockups are ready", "call Ann and play the reminder".
  */
-const CONTENT_WORDS = new Set(["that", "saying", "telling", "know"]);
-/** Stems of a slot that asks to send a message, in its words or synonyms (tell → send message). */
-const MESSAGING = new Set(["messag", "notify", "email", "sms", "remind", "whatsapp", "reply", "respond"]);
+const CONTENT_WORDS = new Set(["that", "saying", "telling", "know", "play"]);
+/**
+ * Stems of a slot that asks to send a message, in its words or synonyms (tell → send message); a
+ * phone call is one too: what it plays is its message ("ring Ann and play the payment reminder").
+ */
+const MESSAGING = new Set([
+  "messag",
+  "notify",
+  "email",
+  "sms",
+  "remind",
+  "whatsapp",
+  "reply",
+  "respond",
+  "call",
+]);
 /** Stems of a slot that writes a new thing, whose text may follow a colon ("new story: dark mode"). */
 const WRITING = new Set(["creat", "post", "add", "append", "fil", "writ", "draft"]);
 

@@ -56,6 +56,13 @@ const RULES: readonly ShapeRule[] = [
     pattern: /(?:^|[\s(:=])(?:'[^'\n]+'|"[^"\n]+"|‘[^’\n]+’|“[^”\n]+”)(?=$|[\s,.;:!?)])/,
     means: [],
   },
+  // "share the screenshot in #design", "drop the deck into #sales": a thing shared in a chat channel
+  // is uploaded or posted there, not a file's permissions changed; the verb alone is taken out
+  {
+    kind: "in-channel",
+    pattern: /\b(?:share|drop|put|throw|stick|pop)\b(?=[^#]*\b(?:in|into|to|on|with)\s+(?:the\s+)?#[a-z])/i,
+    means: ["upload to channel", "post to channel"],
+  },
   // `#general`, `#eng-alerts` (a chat channel), not `#42` (a number)
   { kind: "channel", pattern: /(?:^|[\s(])#[a-z][\w-]*/i, means: ["channel"] },
   // `#42`, `PR #311`: an issue, pull request or ticket number
@@ -100,10 +107,20 @@ const RULES: readonly ShapeRule[] = [
       /(?:\b[\w-]+\/[\w./-]*[\w-]|\b[\w-]+(?:\.[\w-]+)*\.(?:pdf|png|jpe?g|gif|csv|tsv|txt|md|json|ya?ml|xml|gz|zip|tar|docx?|xlsx?|pptx?|log|sql|html?|js|ts|py|go|rs|java|sh)\b)/i,
     means: ["file", "document", "object", "path"],
   },
+  // "did the build pass on main?", "package.json on the release-2.0 branch": a branch named as where
+  // a thing is, or which runs, is a ref (a value), not a branch to create
+  {
+    kind: "on-branch",
+    pattern:
+      /\b(?:on|at|in|of|against)\s+(?:the\s+)?(?:(?:main|master|trunk|develop)\b(?:\s+branch\b)?|[\w./-]+\s+branch\b)/i,
+    means: ["ref"],
+    weight: HINT,
+    consumes: true,
+  },
   {
     kind: "phone",
     pattern: /(?:^|\s)\+?\d{1,3}[\s.-]?\(?\d{2,4}\)?[\s.-]?\d{3,4}[\s.-]?\d{3,4}\b/,
-    means: ["phone number"],
+    means: ["phone"],
   },
   {
     kind: "discount",
@@ -231,6 +248,13 @@ const RULES: readonly ShapeRule[] = [
     ),
     means: ["recent", "history", "date"],
     weight: HINT,
+  },
+  // "set Status to Done and Owner to Kim": several fields set at once are a record's properties
+  {
+    kind: "fields",
+    pattern: /\b(?:set|change|make)\s+\w+\s+to\s+\S+.*?(?:,|\band)\s+\w+\s+to\s+\S/i,
+    means: ["properties", "fields"],
+    consumes: false,
   },
   {
     kind: "status",

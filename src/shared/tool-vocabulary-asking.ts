@@ -16,6 +16,8 @@ export function everydayAsking(): Readonly<Record<string, readonly string[]>> {
     ...askingToLet(),
     ...askingAboutPeopleAndState(),
     ...askingForAnOutcome(),
+    ...askingAboutChecks(),
+    ...askingAboutAnEvent(),
   };
 }
 
@@ -72,5 +74,44 @@ function askingForAnOutcome(): Vocabulary {
     "out of bed": ["page"],
     "count me in": ["accept invitation", "accept"],
     "count me out": ["decline invitation", "decline"],
+  };
+}
+
+/**
+ * Whether a build, its tests or its checks passed: a question about CI runs and their conclusions
+ * (read as one phrase, so that "did the build pass on main?" is no `pass on`, a forward).
+ */
+function askingAboutChecks(): Vocabulary {
+  const runs = ["workflow run", "conclusion", "ci"];
+  // Keys are stemmed: `pass` is also passed and passing, `test` tests.
+  const checked = ["build", "test", "check", "ci", "pipeline", "job"];
+  const outcomes = ["pass", "fail", "green", "red", "broken", "go through"];
+  const vocabulary: Record<string, readonly string[]> = {};
+  for (const what of checked) for (const outcome of outcomes) vocabulary[`${what} ${outcome}`] = runs;
+  return vocabulary;
+}
+
+/**
+ * An event's particulars — its room, its call link, its start — asked about: one event's details
+ * (a calendar's event tool says "details", not each thing it holds; a room here is no chat room).
+ */
+function askingAboutAnEvent(): Vocabulary {
+  const particulars = ["details", "location"];
+  const timing = ["details", "time"];
+  return {
+    "what room": particulars,
+    "which room": particulars,
+    "meeting room": particulars,
+    "conference room": particulars,
+    "dial in": particulars,
+    "zoom link": particulars,
+    "meet link": particulars,
+    "teams link": particulars,
+    "video link": particulars,
+    "meeting link": particulars,
+    "call link": particulars,
+    "what time": timing,
+    "start time": timing,
+    "end time": timing,
   };
 }

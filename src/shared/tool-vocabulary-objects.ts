@@ -21,6 +21,8 @@ export function everydayObjects(): Readonly<Record<string, readonly string[]>> {
     ...objectsPhoneLinesAndCodes(),
     ...objectsPriorities(),
     ...objectsSpace(),
+    ...objectsRowsAndFields(),
+    ...objectsContestedPayments(),
   };
 }
 
@@ -130,4 +132,30 @@ function objectsSpace(): Vocabulary {
     largest: ["size"],
     "take up": ["size"],
   };
+}
+
+/**
+ * A table's or a database's rows and their fields: what is set on a row is its properties ("set
+ * Status to Done on the launch row", "the owner column of this entry").
+ */
+function objectsRowsAndFields(): Vocabulary {
+  return {
+    row: ["record"],
+    entry: ["row", "record"],
+    cell: ["property", "row"],
+    // one row pointed at is one to change: its properties (not "rows where…", which are queried)
+    "this row": ["properties", "database row"],
+    "that row": ["properties", "database row"],
+    "this entry": ["properties", "database row"],
+    "that entry": ["properties", "database row"],
+  };
+}
+
+/**
+ * A payment its payer contests is no longer a charge but a dispute — a chargeback: both names of it
+ * together, so that "which payments are customers contesting" asks for disputes before charges.
+ */
+function objectsContestedPayments(): Vocabulary {
+  const disputed = ["chargebacks disputes", "dispute"];
+  return { contest: disputed, dispute: disputed, "charge back": disputed, challenge: disputed };
 }

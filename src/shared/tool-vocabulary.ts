@@ -137,6 +137,9 @@ function coreKindsOfMeeting(): Vocabulary {
     offsite: ["meeting", "event"],
     session: ["meeting", "event"],
     sync: ["meeting", "event"],
+    "all hands": ["meeting", "event"],
+    "town hall": ["meeting", "event"],
+    kickoff: ["meeting", "event"],
   };
 }
 

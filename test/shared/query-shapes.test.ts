@@ -26,6 +26,18 @@ describe("query shapes", () => {
     expect(kinds("text +1 415 555 0100")).toEqual(["phone"]);
   });
 
+  it("reads sharing a thing in a #channel as uploading or posting it there, the verb taken out", () => {
+    expect(kinds("share the screenshot in the #bugs channel")).toEqual(["in-channel", "channel"]);
+    expect(readShapes("share the screenshot in #design").rest.trim()).toBe("the screenshot in");
+    expect(kinds("share the budget doc with Dana")).toEqual([]);
+  });
+
+  it("reads a branch named as where a thing is as a ref, a value: `main` is no branch to create", () => {
+    expect(kinds("did the build pass on main?")).toEqual(["on-branch"]);
+    expect(readShapes("is CI green on the release-2.0 branch").rest.trim()).toBe("is CI green");
+    expect(kinds("cut a branch off main")).toEqual([]);
+  });
+
   it("takes a file name with several dots whole: no `gz` of backup.tar.gz is left to search with", () => {
     const left = (query: string) => readShapes(query).rest.split(/\s+/).filter(Boolean);
     expect(left("drop backup.tar.gz into the bucket")).toEqual(["drop", "into", "the", "bucket"]);

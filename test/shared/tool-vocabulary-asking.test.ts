@@ -24,6 +24,12 @@ describe("how people ask for what a tool does without its words", () => {
     tool("notes_search_pages", "Search pages and databases by title."),
     tool("pay_create_subscription", "Subscribe a customer to a recurring price plan."),
     tool("calendar_respond_to_invite", "Accept, decline or tentatively accept an invitation."),
+    tool("repo_create_branch", "Create a branch from another branch or a commit."),
+    tool("repo_list_workflow_runs", "List the CI workflow runs of a repository and their conclusions."),
+    tool("repo_get_file_contents", "Read a file's contents at a path and ref of a repository."),
+    tool("mail_forward_email", "Forward an email to another address."),
+    tool("chat_list_channels", "List the public and private channels of the workspace."),
+    tool("pay_create_payment_link", "Create a shareable checkout payment link."),
   ]);
 
   it("reads questions about who is coming as an event's attendees and details", () => {
@@ -48,5 +54,18 @@ describe("how people ask for what a tool does without its words", () => {
   it("reads count me in and count me out as an answer to an invitation", () => {
     expect(first(ranker, "count me in for Friday's offsite")).toBe("calendar_respond_to_invite");
     expect(first(ranker, "count me out of the planning session")).toBe("calendar_respond_to_invite");
+  });
+
+  it("reads whether a build or its tests passed as CI runs, and a branch named as where as a ref", () => {
+    expect(first(ranker, "did the build pass on main?")).toBe("repo_list_workflow_runs");
+    expect(first(ranker, "are the tests still failing on master")).toBe("repo_list_workflow_runs");
+    expect(first(ranker, "what's in package.json on the main branch")).toBe("repo_get_file_contents");
+    expect(first(ranker, "cut feature/retry off main")).toBe("repo_create_branch");
+  });
+
+  it("reads an event's room, call link or start time, asked about, as one event's details", () => {
+    expect(first(ranker, "which room is the quarterly review in")).toBe("calendar_get_event");
+    expect(first(ranker, "what's the zoom link for Monday's retro")).toBe("calendar_get_event");
+    expect(first(ranker, "what time does the all-hands start")).toBe("calendar_get_event");
   });
 });

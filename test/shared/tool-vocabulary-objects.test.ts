@@ -7,6 +7,8 @@ const first = (ranker: ToolRanker, query: string) => ranker.search(query, 1)[0]?
 describe("the names people give the things tools act on", () => {
   const ranker = new ToolRanker([
     tool("docs_delete_file", "Move a document to the trash."),
+    tool("docs_share_file", "Share a document with people, as viewer, commenter or editor."),
+    tool("docs_upload_document", "Upload a document to a folder."),
     tool("mail_create_draft", "Save a draft email without sending it."),
     tool("chat_upload_file", "Upload a file to a channel."),
     tool("chat_post_message", "Post a message to a channel or a thread."),
@@ -32,6 +34,14 @@ describe("the names people give the things tools act on", () => {
 
   it("reads kinds of picture as an image or a file", () => {
     expect(first(ranker, "get the architecture diagram into #design")).toBe("chat_upload_file");
+  });
+
+  it("reads sharing a file in a #channel as an upload to the channel, not a file's permissions", () => {
+    expect(first(ranker, "share the screenshot png in #design")).toBe("chat_upload_file");
+    expect(first(ranker, "share the Q3-metrics.png screenshot in the #design channel")).toBe(
+      "chat_upload_file",
+    );
+    expect(first(ranker, "share the budget sheet with Dana as editor")).toBe("docs_share_file");
   });
 
   it("reads a repository's trunk as a branch, and its changes up for review as pull requests", () => {
