@@ -110,7 +110,7 @@ function scanObject(current: object, rules: RedactionRules, depth: number, budge
  * `Object.getPrototypeOf` is a runtime call on every object of a message; the prototype is only
  * asked when it does not say `Object` (a null-prototype object, a class instance, a Map).
  */
-export function isScannedByFields(value: object): boolean {
+function isScannedByFields(value: object): boolean {
   if ((value as { constructor?: unknown }).constructor !== Object) return isPlainObject(value);
   return !(value instanceof Error); // an error that says so of itself is still read as an error
 }
