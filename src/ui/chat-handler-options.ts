@@ -3,6 +3,7 @@
  * @module
  */
 import type { Agent } from "../index";
+import type { ChatErrorListener } from "./chat-error-report";
 import type { ChatRunLock } from "./chat-run-lock";
 
 /** The longest user message accepted, in characters. */
@@ -87,4 +88,13 @@ export interface ChatHandlerOptions {
    * when a run could not start after its Agent was made (409 from the store's claim, a refused plan).
    */
   onRunEnd?: (context: { conversationId: string; agent: Agent<unknown> }) => void | Promise<void>;
+  /**
+   * Receives the errors no client can be told about: the internal error behind a 500 (the client
+   * gets a generic text), a lease whose `release()` threw (the run still ends, its last chunk goes
+   * out, `onRunEnd` is called), an `onRunEnd` that threw. The error is a new `Error` with the
+   * original's message and stack, secrets and credential-shaped strings redacted; `context.stage`
+   * says which (`"request"`, `"lease_release"`, `"run_end"`).
+   * @default one line on stderr (`console.error`)
+   */
+  onError?: ChatErrorListener;
 }

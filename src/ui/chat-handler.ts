@@ -12,6 +12,7 @@
  */
 
 import { type Agent, DEFAULT_RUN_CLAIM_TTL_MS, type ModelMessage } from "../index";
+import { type ChatErrorContext, chatErrorReporter } from "./chat-error-report";
 import { ChatRequestError, errorResponse } from "./chat-errors";
 import {
   type ChatHandlerOptions,
@@ -83,6 +84,7 @@ class ChatService {
   private readonly secrets: string[];
   private readonly claimTtlMs: number;
   private readonly guard: RequestGuard;
+  private readonly reportError: (thrown: unknown, context: ChatErrorContext) => void;
 
   constructor(private readonly options: ChatHandlerOptions) {
     this.guard = new RequestGuard(options.allowedOrigins, options.allowedContentTypes);
@@ -92,6 +94,7 @@ class ChatService {
     this.lock = options.lock ?? createMemoryRunLock();
     this.secrets = options.secrets ?? [];
     this.claimTtlMs = options.runClaimTtlMs ?? DEFAULT_RUN_CLAIM_TTL_MS;
+    this.reportError = chatErrorReporter(options.onError, this.secrets);
   }
 
   async handle(request: Request): Promise<Response> {
@@ -106,6 +109,7 @@ class ChatService {
     } catch (error) {
       if (error instanceof ChatRequestError) return errorResponse(error);
       // Not the client's fault; its text may hold anything (a connection string …): not sent.
+      this.reportError(error, { stage: "request" });
       return errorResponse(
         new ChatRequestError(500, "internal_error", "The server failed to handle the request"),
       );
@@ -146,7 +150,9 @@ class ChatService {
     try {
       live = await this.start(request, conversationId, action, lease);
     } catch (error) {
-      await lease.release();
+      await lease
+        .release()
+        .catch((thrown: unknown) => this.reportError(thrown, { stage: "lease_release", conversationId }));
       throw error;
     }
     this.runs.set(conversationId, live);
@@ -168,7 +174,7 @@ class ChatService {
     let live: LiveRun | undefined;
     const claim = await keepClaim(agent, this.claimTtlMs, () => live?.run.stop());
     if (claim === undefined) {
-      await this.options.onRunEnd?.({ conversationId, agent });
+      await this.runEnded(conversationId, agent);
       throw busy();
     }
     const letGo = () => this.letGo(conversationId, { lease, claim }, () => live);
@@ -177,12 +183,13 @@ class ChatService {
       started = await this.startRun(agent, conversationId, action, letGo);
     } catch (error) {
       await claim.release();
-      await this.options.onRunEnd?.({ conversationId, agent });
+      await this.runEnded(conversationId, agent);
       throw error;
     }
-    const ended = started.run.done.then(async () => {
-      await this.options.onRunEnd?.({ conversationId, agent });
-    });
+    // Never rejects: nothing may be left for an unhandled rejection to end the process with.
+    const ended = started.run.done
+      .catch((error: unknown) => this.reportError(error, { stage: "request", conversationId }))
+      .then(() => this.runEnded(conversationId, agent));
     live = { ...started, ended };
     return live;
   }
@@ -233,9 +240,20 @@ class ChatService {
     try {
       await held.claim.release().catch(() => {}); // unreleased, it expires after its time to live
       await held.lease.release();
+    } catch (error) {
+      this.reportError(error, { stage: "lease_release", conversationId });
     } finally {
       const ended = live();
       if (ended !== undefined && this.runs.get(conversationId) === ended) this.runs.delete(conversationId);
+    }
+  }
+
+  /** Calls `onRunEnd`; what it throws is reported, never thrown (a 409 stays a 409). */
+  private async runEnded(conversationId: string, agent: Agent<unknown>): Promise<void> {
+    try {
+      await this.options.onRunEnd?.({ conversationId, agent });
+    } catch (error) {
+      this.reportError(error, { stage: "run_end", conversationId });
     }
   }
 

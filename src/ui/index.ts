@@ -7,6 +7,12 @@
  * @module
  */
 
+export {
+  type ChatErrorContext,
+  type ChatErrorListener,
+  type ChatErrorStage,
+  logChatError,
+} from "./chat-error-report";
 export { type ChatHandler, createChatHandler } from "./chat-handler";
 export {
   type ChatHandlerOptions,
