@@ -4,6 +4,7 @@
  * person's decline, an aborted resume, one long-lived Agent that resumes itself, a new prompt sent
  * instead of an answer, `connectMcpServers` with `reconnectPaused()`, and options that cannot work.
  */
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createAgent } from "../../../src/agent/create-agent";
@@ -98,6 +99,7 @@ describe("the OAuth pause: edges", { timeout: 60_000 }, () => {
       mcpServers: pausingServers(crm.url, tokens(), ttl),
     }).catch((thrown) => thrown);
     expect(expired).toMatchObject({ name: "McpAuthorizationError", reason: "expired", server: "crm" });
+    expect(expired.message).toContain("Start again");
     expect(crm.tokenRequests).toEqual([]);
     // Accepted anyway: no tokens, so the query pauses again, with a new state.
     const second = agentOver(crm.url, { tokens: tokens(), history: history() });
@@ -114,6 +116,34 @@ describe("the OAuth pause: edges", { timeout: 60_000 }, () => {
     await third.close();
     expect(result).toMatchObject({ subtype: "success", result: "You are an authorized user." });
     expectWellFormed(stored);
+  });
+
+  it("an expired pause is deleted when the next pause is recorded: its late callback is unknown_state, start again", async () => {
+    const { crm, folder, tokens, history } = await setup();
+    const ttl = { stateTtlMs: 50 };
+    const first = agentOver(crm.url, { tokens: tokens(), history: history() }, whoamiModel(), ttl);
+    const url = await pausedUrl(await first.prompt("Who am I?"));
+    await first.close();
+    const lateCallbackUrl = await followAuthorization(url);
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    // The query is answered meanwhile: it pauses again, and the expired pause is deleted.
+    const second = agentOver(crm.url, { tokens: tokens(), history: history() });
+    const again = await pausedUrl(await second.prompt(ACCEPT));
+    await second.close();
+    const kept = Object.keys(JSON.parse(readFileSync(join(folder, "tokens.json"), "utf8")));
+    expect(kept.filter((key) => key.startsWith("paused-authorization "))).toHaveLength(1);
+    const late = await finishMcpAuthorization({
+      callbackUrl: lateCallbackUrl,
+      mcpServers: pausingServers(crm.url, tokens(), ttl),
+    }).catch((thrown) => thrown);
+    expect(late).toMatchObject({ name: "McpAuthorizationError", reason: "unknown_state" });
+    expect(late.message).toMatch(/expired .*Start again/);
+    expect(crm.tokenRequests).toEqual([]);
+    await finishMcpAuthorization({
+      callbackUrl: await followAuthorization(again),
+      mcpServers: pausingServers(crm.url, tokens()),
+    });
+    expect(crm.tokenRequests).toHaveLength(1);
   });
 
   it("the authorization server refuses (access_denied); the person declines: the query runs without the server", async () => {

@@ -6,9 +6,12 @@ import { AgentLatticeError } from "../../../errors";
 
 /** Why a paused authorization could not be finished. */
 export type McpAuthorizationFailure =
-  /** The callback carries no `state`, or one no paused authorization has (forged, or already used). */
+  /**
+   * The callback carries no `state`, or one no paused authorization has: forged, already used, or
+   * expired and since deleted from the token store (the built-in stores delete expired pauses).
+   */
   | "unknown_state"
-  /** The paused authorization was older than `auth.stateTtlMs`. */
+  /** The paused authorization was older than `auth.stateTtlMs` (and still in the token store). */
   | "expired"
   /** The authorization server redirected with an `error` (the person declined, or it refused). */
   | "refused"

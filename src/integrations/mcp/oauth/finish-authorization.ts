@@ -40,7 +40,9 @@ export interface FinishedMcpAuthorization {
  * at `auth.redirectUri` with the URL the browser came to. The tokens are then in the server's
  * token store; answer the pending input `{ action: "accept" }` (or send the next prompt) and the
  * agent connects with them. The state is checked: unknown (forged), already used, or older than
- * `auth.stateTtlMs`, it is refused — and a refused state cannot be tried again.
+ * `auth.stateTtlMs`, it is refused — and a refused state cannot be tried again. An expired state
+ * is `expired` while its record is still in the token store, `unknown_state` once the store
+ * deleted it (the built-in stores delete expired pauses); either message says to start again.
  *
  * Check in the route that the signed-in user is the one whose query paused: the state proves the
  * callback answers a pause, not who brought it.
@@ -63,7 +65,7 @@ export async function finishMcpAuthorization(
   if (!found) {
     throw new McpAuthorizationError(
       "unknown_state",
-      "This authorization response was not expected: its state is missing, unknown or already used.",
+      "This authorization response was not expected: its state is missing, unknown, already used, or expired (an expired authorization is deleted from the token store). Start again: the next query asks for authorization with a new URL.",
     );
   }
   const { record, store } = found;
@@ -71,7 +73,7 @@ export async function finishMcpAuthorization(
   if (!(Date.parse(record.expiresAt) > Date.now())) {
     throw new McpAuthorizationError(
       "expired",
-      `The authorization of the MCP server "${server}" expired before it was finished (auth.stateTtlMs); the next query asks again.`,
+      `The authorization of the MCP server "${server}" expired before it was finished (auth.stateTtlMs). Start again: the next query asks for authorization with a new URL.`,
       server,
     );
   }

@@ -7,9 +7,12 @@
 import { createHash } from "node:crypto";
 import type { McpPausedAuthorizationRecord, McpTokenStore } from "./auth-options";
 
+/** What every paused authorization's key starts with (token records' keys never do). */
+export const PAUSED_AUTHORIZATION_KEY_PREFIX = "paused-authorization ";
+
 /** The token store key of the paused authorization whose `state` is `state`. */
 export function pausedAuthorizationKey(state: string): string {
-  return `paused-authorization ${createHash("sha256").update(state).digest("base64url")}`;
+  return PAUSED_AUTHORIZATION_KEY_PREFIX + createHash("sha256").update(state).digest("base64url");
 }
 
 /** Keeps `record` until it is taken (or expires). */

@@ -10,11 +10,22 @@ import { InvalidOptionError } from "../../../errors";
 import { createFileWriteLock } from "../../../history/store-kit/file-write-lock";
 import { SerialQueue } from "../../../shared/serial-queue";
 import type { McpStoredCredentials, McpTokenStore } from "./auth-options";
+import {
+  dropExpiredPauses,
+  isPausedAuthorizationKey,
+  pauseExpiry,
+  postgresSaveSweepingSql,
+  sqliteSweepSql,
+} from "./expired-pauses";
 
-/** The Redis commands the store uses (an `ioredis` client fits). */
+/**
+ * The Redis commands the store uses (an `ioredis` client fits). A paused authorization is saved
+ * with `PX` (it expires with the pause): an adapter should pass those arguments on.
+ */
 export interface McpTokenRedisClient {
   get(key: string): Promise<string | null>;
   set(key: string, value: string): Promise<unknown>;
+  set(key: string, value: string, expiry: "PX", milliseconds: number): Promise<unknown>;
   del(key: string): Promise<unknown>;
 }
 
@@ -50,6 +61,10 @@ export const DEFAULT_MCP_TOKEN_TABLE = "agent_lattice_mcp_oauth";
  * process that opens the same file or database. What it keeps are secrets (access and refresh
  * tokens, a registered client's secret): the file is created readable by its owner only, and a
  * database should be as well guarded.
+ *
+ * A paused authorization (`redirect: "pause"`) nobody finished is deleted once it expired: Redis
+ * keeps its key with an expiry; the file and the SQL tables delete the expired ones when the next
+ * pause is recorded. Token records are never deleted but by the SDK's own `delete`.
  *
  * @example
  * const tokenStore = createMcpTokenStore({ path: `${os.homedir()}/.config/my-agent/mcp-tokens.json` });
@@ -116,7 +131,11 @@ function fileTokenStore(path: string): McpTokenStore {
   };
   return {
     load: async (key) => (await readAll())[key],
-    save: (key, credentials) => change((all) => void (all[key] = credentials)),
+    save: (key, credentials) =>
+      change((all) => {
+        all[key] = credentials;
+        if (isPausedAuthorizationKey(key)) dropExpiredPauses(all, key);
+      }),
     delete: (key) => change((all) => void delete all[key]),
     // Atomic among every process's writers (the file is rewritten whole under its lock).
     take: async (key) => {
@@ -133,7 +152,13 @@ function fileTokenStore(path: string): McpTokenStore {
 function redisTokenStore(redis: McpTokenRedisClient, prefix: string): McpTokenStore {
   return {
     load: async (key) => parse(await redis.get(prefix + key)),
-    save: async (key, credentials) => void (await redis.set(prefix + key, JSON.stringify(credentials))),
+    // A pause expires with its key (PX: a duration, so the app's and Redis's clocks need not agree).
+    save: async (key, credentials) => {
+      const expiry = pauseExpiry(key, credentials);
+      const text = JSON.stringify(credentials);
+      if (expiry === undefined) await redis.set(prefix + key, text);
+      else await redis.set(prefix + key, text, "PX", Math.max(1, Math.ceil(expiry - Date.now())));
+    },
     delete: async (key) => void (await redis.del(prefix + key)),
     // Of two takers, only the one whose DEL removed the key gets it.
     take: async (key) => {
@@ -163,9 +188,14 @@ function postgresTokenStore(client: McpTokenPostgresClient, table: string): McpT
     },
     save: async (key, credentials) => {
       await ready();
+      const text = JSON.stringify(credentials);
+      if (isPausedAuthorizationKey(key)) {
+        await client.query(postgresSaveSweepingSql(table), [key, text, new Date().toISOString()]);
+        return;
+      }
       await client.query(
         `INSERT INTO ${table} (key, credentials) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET credentials = EXCLUDED.credentials`,
-        [key, JSON.stringify(credentials)],
+        [key, text],
       );
     },
     delete: async (key) => {
@@ -201,6 +231,8 @@ function sqliteTokenStore(database: McpTokenSqliteDatabase, table: string): McpT
           `INSERT INTO ${table} (key, credentials) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET credentials = excluded.credentials`,
         )
         .run(key, JSON.stringify(credentials));
+      if (isPausedAuthorizationKey(key))
+        prepared().prepare(sqliteSweepSql(table)).run(key, new Date().toISOString());
     },
     delete: async (key) => {
       prepared().prepare(`DELETE FROM ${table} WHERE key = ?`).run(key);
