@@ -9,7 +9,8 @@
  */
 import { markSubject } from "./message-subject";
 import { readShapes } from "./query-shapes";
-import { hyphenatedWords, isStopWord, plainWords, stem, stopWordPairs } from "./search-words";
+import { addCompounds } from "./query-compounds";
+import { isStopWord, plainWords, stem, stopWordPairs } from "./search-words";
 import type { SynonymTable } from "./tool-synonyms";
 
 /**
@@ -171,8 +172,7 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
     i += Math.max(taken, 1);
   }
   if (!reads) markSubject(slots, starts, words, rest);
-  for (const word of [...hyphenatedWords(rest), ...stopWordPairs(words)])
-    if (reader.indexed(word)) slots.push({ words: [word], synonyms: [] });
+  addCompounds(slots, rest, words, reader.indexed);
   withoutSaidSynonyms(slots);
   // A shape adds what the words do not already say: its words the query has are not counted twice.
   const said = new Set(slots.flatMap((slot) => [...slot.words, ...slot.synonyms.flat()]));
