@@ -60,6 +60,11 @@ export function addCompounds<Slot extends CompoundSlot>(
     const at =
       word === undefined ? -1 : slots.findIndex((slot) => slot.words.length === 1 && slot.words[0] === word);
     if (at === -1) for (const form of found) slots.push({ words: [form], synonyms: [] });
-    else slots[at] = { ...slots[at]!, words: [found[0]!], synonyms: [...found.slice(1).map((form) => [form]), [word!]] };
+    else
+      slots[at] = {
+        ...slots[at]!,
+        words: [found[0]!],
+        synonyms: [...found.slice(1).map((form) => [form]), [word!]],
+      };
   }
 }

@@ -8,8 +8,8 @@
  * @module
  */
 import { markSubject } from "./message-subject";
-import { readShapes } from "./query-shapes";
 import { addCompounds } from "./query-compounds";
+import { readShapes } from "./query-shapes";
 import { isStopWord, plainWords, stem, stopWordPairs } from "./search-words";
 import type { SynonymTable } from "./tool-synonyms";
 
