@@ -63,6 +63,13 @@ const RULES: readonly ShapeRule[] = [
     pattern: /\b(?:share|drop|put|throw|stick|pop)\b(?=[^#]*\b(?:in|into|to|on|with)\s+(?:the\s+)?#[a-z])/i,
     means: ["upload to channel", "post to channel"],
   },
+  // "the payments team", "for the database squad": a team's name is a value, not a thing to act on
+  {
+    kind: "team",
+    pattern:
+      /(?<!['’])\b(?!(?:the|an?|my|our|your|their|his|her|its|this|that|these|those|whole|entire|same|other|new|which|what|whose|on|for|to|of|in|with|and)\b)[a-z][\w&-]*\s+(?:team|squad|crew)s?\b/i,
+    means: [],
+  },
   // `#general`, `#eng-alerts` (a chat channel), not `#42` (a number)
   { kind: "channel", pattern: /(?:^|[\s(])#[a-z][\w-]*/i, means: ["channel"] },
   // `#42`, `PR #311`: an issue, pull request or ticket number

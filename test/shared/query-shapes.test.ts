@@ -149,3 +149,15 @@ describe("things picked by sender and subject", () => {
     expect(kinds("write a note about the outage")).not.toContain("from-about");
   });
 });
+
+describe("a team named by its work", () => {
+  it("reads `the payments team` as a value, not payments to act on", () => {
+    expect(readShapes("who's on call for the payments team tonight").rest).not.toContain("payments");
+    expect(kinds("page the database squad")).toEqual(["team"]);
+  });
+
+  it("not a determiner's or a possessive's team: the team itself is what is meant", () => {
+    expect(kinds("let the whole team know")).not.toContain("team");
+    expect(kinds("change Tom's team to Sales")).not.toContain("team");
+  });
+});

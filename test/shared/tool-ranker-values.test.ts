@@ -45,3 +45,11 @@ describe("an object another tool's object becomes: a contested payment is a disp
     expect(first(ranker, "what card payments did buyers dispute in March")).toBe("stripe_list_disputes");
   });
 });
+
+describe("a team's name: a value that names no object", () => {
+  const ranker = new ToolRanker(toolCatalog());
+
+  it("finds who is on call for a team named after payments, not payment tools", () => {
+    expect(first(ranker, "who is on call for the payments team this weekend")).toBe("pagerduty_get_on_call");
+  });
+});
