@@ -9,6 +9,7 @@
  */
 import { markSubject } from "./message-subject";
 import { addCompounds } from "./query-compounds";
+import { markOrigins, originWords } from "./query-origins";
 import { readShapes } from "./query-shapes";
 import { isStopWord, plainWords, stem, stopWordPairs } from "./search-words";
 import type { SynonymTable } from "./tool-synonyms";
@@ -52,6 +53,8 @@ export interface ReadQuery {
   reads: boolean;
   /** Asks to see things in the plural (`show the calls we placed`, `which servers are down?`): it wants a list. */
   lists: boolean;
+  /** Words (as written) that say where a delivered thing comes from (query-origins.ts): they name no service. */
+  origins: ReadonlySet<string>;
 }
 
 /** First words that, before things in the plural, ask to see them listed: "which servers…", "show the calls…". */
@@ -172,6 +175,8 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
     i += Math.max(taken, 1);
   }
   if (!reads) markSubject(slots, starts, words, rest);
+  const origins = originWords(query);
+  markOrigins(slots, origins);
   addCompounds(slots, rest, words, reader.indexed);
   withoutSaidSynonyms(slots);
   // A shape adds what the words do not already say: its words the query has are not counted twice.
@@ -182,7 +187,7 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
   }
   // Things asked for in the plural are listed: `list` is a word of what is asked, at a hint's weight.
   if (lists && !said.has("list")) slots.push({ words: [], synonyms: [["list"]], weight: LIST_HINT });
-  return { slots, rest, reads, lists };
+  return { slots, rest, reads, lists, origins };
 }
 
 /**

@@ -157,7 +157,7 @@ export class ToolRanker {
    * service the query names come before all others.
    */
   search(query: string, limit: number): ToolRank[] {
-    const { slots, rest, reads, lists } = readQuery(query, this.reader);
+    const { slots, rest, reads, lists, origins } = readQuery(query, this.reader);
     const count = this.tools.length;
     const scratch: Scratch = {
       sums: new Float64Array(count),
@@ -183,7 +183,7 @@ export class ToolRanker {
         scratch.best[index] = 0;
       }
     }
-    const named = namedWords(rest, slots);
+    const named = namedWords(rest, slots, origins);
     const top: Ranked[] = [];
     for (const index of matched) {
       const tool = this.tools[index]!;
@@ -248,11 +248,14 @@ function byRank(a: Ranked, b: Ranked): number {
  * whole: `driver` does not name `drive`) outside the values its shapes took out (the `github` of
  * `noreply@github.com` names no service), and its one-word synonyms (stemmed).
  */
-function namedWords(rest: string, slots: readonly QuerySlot[]): Set<string> {
+function namedWords(rest: string, slots: readonly QuerySlot[], origins: ReadonlySet<string>): Set<string> {
   const named = new Set<string>();
-  for (const word of rest.toLowerCase().split(/[^a-z0-9]+/)) if (word) named.add(word);
+  const from = new Set([...origins].map((origin) => origin.toLowerCase()));
+  for (const word of rest.toLowerCase().split(/[^a-z0-9]+/)) if (word && !from.has(word)) named.add(word);
+  const fromOrigins = new Set([...origins].flatMap((origin) => plainWords(origin).map(stem)));
   for (const slot of slots)
-    for (const synonym of slot.synonyms) if (synonym.length === 1) named.add(synonym[0]!);
+    if (!slot.words.some((word) => fromOrigins.has(word)))
+      for (const synonym of slot.synonyms) if (synonym.length === 1) named.add(synonym[0]!);
   return named;
 }
 
