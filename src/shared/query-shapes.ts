@@ -160,13 +160,16 @@ const RULES: readonly ShapeRule[] = [
     means: ["reaction", "emoji"],
   },
   // p95, p99: a latency percentile
-  // "rows where Status is Open", "newest first", "sorted by date": a filtered or sorted listing
+  // "rows where Status is Open", "orders where total > 500", "candidates whose stage is Onsite",
+  // "newest first", "sorted by date": records picked by a condition on their fields, or sorted, are
+  // queried, filtered or searched for (a clear sign, not a hint: the records themselves are asked for)
   {
     kind: "where",
     pattern:
-      /\S\s+where\s+[\w.]+\s+(?:is|=|==|!=|>|<|equals|contains)\b|\b(?:newest|oldest|latest|earliest)\s+first\b|\bsort(?:ed)?\s+by\b|\border\s+by\b/i,
-    means: ["filter", "query", "sort"],
-    weight: HINT,
+      /\S\s+(?:where|whose)\s+(?:the\s+|its\s+|their\s+)?[\w.]+\s*(?:(?:is|are|was|equals|contains|includes|matches)\b|[=<>]|!=)|\b(?:newest|oldest|latest|earliest)\s+first\b|\bsort(?:ed)?\s+by\b|\border\s+by\b/i,
+    means: ["filter", "query", "select", "search", "sort"],
+    weight: CLEAR,
+    consumes: false,
   },
   // "move my 3pm to 4:30", "move the review to Friday": moving a thing to a time reschedules it
   {

@@ -89,6 +89,10 @@ describe("query shapes", () => {
     // The field's name stays a word to search with; its value is taken out.
     expect(readShapes("errors from service:billing").rest.trim()).toBe("errors from service");
     expect(kinds("rows where Status is Open")).toEqual(["where"]);
+    // A comparison, `whose`, an article before the field: still a condition that picks records.
+    expect(kinds("orders where total > 500")).toEqual(["where"]);
+    expect(kinds("candidates whose stage is Onsite")).toEqual(["where"]);
+    expect(kinds("pages where the owner is Kim")).toEqual(["where"]);
     expect(kinds("the tickets, newest first")).toEqual(["where"]);
     // A time or a URL is no field filter.
     expect(kinds("at 10:30")).not.toContain("field-filter");

@@ -53,3 +53,14 @@ describe("a team's name: a value that names no object", () => {
     expect(first(ranker, "who is on call for the payments team this weekend")).toBe("pagerduty_get_on_call");
   });
 });
+
+describe("records picked by a condition on their fields are queried, not changed", () => {
+  const ranker = new ToolRanker(toolCatalog());
+
+  it("reads `where <field> > <value>` and `whose <field> is <value>` as a query over records", () => {
+    expect(first(ranker, "records where amount > 1000 in postgres")).toBe("postgres_run_query");
+    expect(first(ranker, "entries of the hiring database whose stage is Onsite")).toBe(
+      "notion_query_database",
+    );
+  });
+});
