@@ -62,6 +62,11 @@ function verbsReadingAndLooking(): Vocabulary {
     "go through": ["list", "read"],
     "dig through": ["search", "list"],
     "open up": ["read", "get", "share"],
+    // a thing that exists, opened, is read ("open the thread"); "open a ticket" makes one
+    "open the": ["read", "get", "view"],
+    "open this": ["read", "get", "view"],
+    "open that": ["read", "get", "view"],
+    "open my": ["read", "get", "view"],
   };
 }
 
