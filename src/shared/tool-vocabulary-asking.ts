@@ -35,10 +35,7 @@ function askingToLet(): Vocabulary {
 /** Questions about who comes, who wrote, who may see, and what is going on. */
 function askingAboutPeopleAndState(): Vocabulary {
   return {
-    "who coming": ["attendees", "details"],
-    "who attending": ["attendees", "details"],
-    "who going": ["attendees", "details"],
-    "who invited": ["attendees", "details"],
+    ...askingWhoComes(),
     "guest list": ["attendees", "details"],
     "going on": ["status", "details"],
     "hear from": ["received", "search email", "message"],
@@ -53,6 +50,18 @@ function askingAboutPeopleAndState(): Vocabulary {
     busy: ["free", "events"],
     "works for": ["free", "available"],
   };
+}
+
+/**
+ * Who comes, is invited or attends: an event's attendees, however the question is put ("who's
+ * coming", "who is invited", "who has been invited", "who will be attending").
+ */
+function askingWhoComes(): Vocabulary {
+  const vocabulary: Record<string, readonly string[]> = {};
+  for (const auxiliary of ["", "is ", "are ", "was ", "were ", "has been ", "have been ", "will be "])
+    for (const verb of ["coming", "attending", "going", "invited"])
+      vocabulary[`who ${auxiliary}${verb}`] = ["attendees", "details"];
+  return vocabulary;
 }
 
 /** The outcome wanted rather than the action: a rule for every time, silence, someone woken, a yes. */
