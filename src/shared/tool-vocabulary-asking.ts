@@ -18,6 +18,7 @@ export function everydayAsking(): Readonly<Record<string, readonly string[]>> {
     ...askingForAnOutcome(),
     ...askingAboutChecks(),
     ...askingAboutAnEvent(),
+    ...askingAboutMyTime(),
   };
 }
 
@@ -123,4 +124,10 @@ function askingAboutAnEvent(): Vocabulary {
     "start time": timing,
     "end time": timing,
   };
+}
+
+/** My schedule, my day, my week: the events on my calendar (a one-word `calendar` would name a service). */
+function askingAboutMyTime(): Vocabulary {
+  const events = ["list events", "calendar events"];
+  return { "my schedule": events, "my day": events, "my week": events };
 }

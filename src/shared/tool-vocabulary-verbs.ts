@@ -43,6 +43,8 @@ function verbsCreating(): Vocabulary {
     prepare: ["draft", "create"],
     "pencil in": ["create event", "schedule"],
     "slot in": ["schedule", "create event"],
+    // a meeting scheduled is an event made; "schedule a message" keeps its own word, `schedule`
+    schedule: ["create event", "meeting"],
   };
 }
 
