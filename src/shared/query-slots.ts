@@ -177,7 +177,9 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
   if (!reads) markSubject(slots, starts, words, rest);
   const origins = originWords(query);
   markOrigins(slots, origins);
-  addCompounds(slots, rest, words, reader.indexed);
+  // Pairs of the query as written: a value taken out between two words makes no pair of them
+  // ("mark OPS-12 as blocked" is no `mark as`).
+  addCompounds(slots, rest, plainWords(query), reader.indexed);
   withoutSaidSynonyms(slots);
   // A shape adds what the words do not already say: its words the query has are not counted twice.
   const said = new Set(slots.flatMap((slot) => [...slot.words, ...slot.synonyms.flat()]));

@@ -64,3 +64,11 @@ describe("records picked by a condition on their fields are queried, not changed
     );
   });
 });
+
+describe("two issue keys and a relation: a link, not a state to mark", () => {
+  const ranker = new ToolRanker(toolCatalog());
+
+  it("reads `mark A-1 as blocked by A-2` as linking the two, not marking mail as read", () => {
+    expect(first(ranker, "mark OPS-12 as blocked by OPS-9")).toBe("jira_link_issues");
+  });
+});
