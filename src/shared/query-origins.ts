@@ -3,8 +3,9 @@
  * the Slack export to Drive", "email the Stripe invoice to the customer" — a service named in the
  * delivered thing's name (after `the`, `this`, `my`…, before the thing's noun) says where that
  * thing comes from, not which service's tool is asked for; the tool is the one that delivers it, to
- * where the query says (a channel, an address, another service). Read by the ranker, which ranks a
- * named service's tools first (tool-ranker.ts): an origin names none.
+ * where the query says (a channel, an address, another service). Read by query-slots.ts, which
+ * marks an origin's slots as a subject: they count little, and name no service (tool-ranker.ts
+ * ranks a named service's tools first).
  * @module
  */
 import type { SubjectSlot } from "./message-subject";

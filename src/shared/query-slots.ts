@@ -53,8 +53,6 @@ export interface ReadQuery {
   reads: boolean;
   /** Asks to see things in the plural (`show the calls we placed`, `which servers are down?`): it wants a list. */
   lists: boolean;
-  /** Words (as written) that say where a delivered thing comes from (query-origins.ts): they name no service. */
-  origins: ReadonlySet<string>;
 }
 
 /** First words that, before things in the plural, ask to see them listed: "which servers…", "show the calls…". */
@@ -175,8 +173,7 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
     i += Math.max(taken, 1);
   }
   if (!reads) markSubject(slots, starts, words, rest);
-  const origins = originWords(query);
-  markOrigins(slots, origins);
+  markOrigins(slots, originWords(query));
   // Pairs of the query as written: a value taken out between two words makes no pair of them
   // ("mark OPS-12 as blocked" is no `mark as`).
   addCompounds(slots, rest, plainWords(query), reader.indexed);
@@ -189,7 +186,7 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
   }
   // Things asked for in the plural are listed: `list` is a word of what is asked, at a hint's weight.
   if (lists && !said.has("list")) slots.push({ words: [], synonyms: [["list"]], weight: LIST_HINT });
-  return { slots, rest, reads, lists, origins };
+  return { slots, rest, reads, lists };
 }
 
 /**
