@@ -25,10 +25,16 @@ export function misspeltWords(
   indexed: (word: string) => boolean,
 ): string[] {
   if (word.length < SHORTEST || /\d/.test(word) || indexed(stemmed) || indexed(word)) return [];
+  // A misspelt plural is its singular misspelt: the stemmer cuts `calenders` to `calend`.
+  const singular = /[^s]s$/.test(word) ? word.slice(0, -1) : word;
   const found: string[] = [];
   for (const candidate of indexedWords) {
     if (candidate.includes(" ")) continue;
-    if (oneSlipApart(word, candidate) || (stemmed !== word && oneSlipApart(stemmed, candidate))) {
+    if (
+      oneSlipApart(word, candidate) ||
+      (stemmed !== word && oneSlipApart(stemmed, candidate)) ||
+      (singular !== word && oneSlipApart(singular, candidate))
+    ) {
       found.push(candidate);
       if (found.length === MAX_CANDIDATES) break;
     }

@@ -63,6 +63,13 @@ const RULES: readonly ShapeRule[] = [
     pattern: /\b(?:share|drop|put|throw|stick|pop)\b(?=[^#]*\b(?:in|into|to|on|with)\s+(?:the\s+)?#[a-z])/i,
     means: ["upload to channel", "post to channel"],
   },
+  // "the payments team", "for the database squad": a team's name is a value, not a thing to act on
+  {
+    kind: "team",
+    pattern:
+      /(?<!['’])\b(?!(?:the|an?|my|our|your|their|his|her|its|this|that|these|those|whole|entire|same|other|new|which|what|whose|on|for|to|of|in|with|and)\b)[a-z][\w&-]*\s+(?:team|squad|crew)s?\b/i,
+    means: [],
+  },
   // `#general`, `#eng-alerts` (a chat channel), not `#42` (a number)
   { kind: "channel", pattern: /(?:^|[\s(])#[a-z][\w-]*/i, means: ["channel"] },
   // `#42`, `PR #311`: an issue, pull request or ticket number
@@ -153,13 +160,16 @@ const RULES: readonly ShapeRule[] = [
     means: ["reaction", "emoji"],
   },
   // p95, p99: a latency percentile
-  // "rows where Status is Open", "newest first", "sorted by date": a filtered or sorted listing
+  // "rows where Status is Open", "orders where total > 500", "candidates whose stage is Onsite",
+  // "newest first", "sorted by date": records picked by a condition on their fields, or sorted, are
+  // queried, filtered or searched for (a clear sign, not a hint: the records themselves are asked for)
   {
     kind: "where",
     pattern:
-      /\S\s+where\s+[\w.]+\s+(?:is|=|==|!=|>|<|equals|contains)\b|\b(?:newest|oldest|latest|earliest)\s+first\b|\bsort(?:ed)?\s+by\b|\border\s+by\b/i,
-    means: ["filter", "query", "sort"],
-    weight: HINT,
+      /\S\s+(?:where|whose)\s+(?:the\s+|its\s+|their\s+)?[\w.]+\s*(?:(?:is|are|was|equals|contains|includes|matches)\b|[=<>]|!=)|\b(?:newest|oldest|latest|earliest)\s+first\b|\bsort(?:ed)?\s+by\b|\border\s+by\b/i,
+    means: ["filter", "query", "select", "search", "sort"],
+    weight: CLEAR,
+    consumes: false,
   },
   // "move my 3pm to 4:30", "move the review to Friday": moving a thing to a time reschedules it
   {

@@ -8,8 +8,10 @@
  * @module
  */
 import { markSubject } from "./message-subject";
+import { addCompounds } from "./query-compounds";
+import { markOrigins, originWords } from "./query-origins";
 import { readShapes } from "./query-shapes";
-import { hyphenatedWords, isStopWord, plainWords, stem, stopWordPairs } from "./search-words";
+import { isStopWord, plainWords, stem, stopWordPairs } from "./search-words";
 import type { SynonymTable } from "./tool-synonyms";
 
 /**
@@ -171,8 +173,10 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
     i += Math.max(taken, 1);
   }
   if (!reads) markSubject(slots, starts, words, rest);
-  for (const word of [...hyphenatedWords(rest), ...stopWordPairs(words)])
-    if (reader.indexed(word)) slots.push({ words: [word], synonyms: [] });
+  markOrigins(slots, originWords(query));
+  // Pairs of the query as written: a value taken out between two words makes no pair of them
+  // ("mark OPS-12 as blocked" is no `mark as`).
+  addCompounds(slots, rest, plainWords(query), reader.indexed);
   withoutSaidSynonyms(slots);
   // A shape adds what the words do not already say: its words the query has are not counted twice.
   const said = new Set(slots.flatMap((slot) => [...slot.words, ...slot.synonyms.flat()]));

@@ -103,6 +103,11 @@ export function hyphenatedWords(text: string): string[] {
 /** Stop words that make a compound with a neighbour: `on call`, `mark as`, `sign up`, `log in`. */
 const PARTICLES = new Set(["as", "in", "off", "on", "out", "over", "up"]);
 
+/** Whether `word` is a particle that makes a compound with a neighbour (`on` of `on call`). */
+export function isParticle(word: string): boolean {
+  return PARTICLES.has(word);
+}
+
 /**
  * Each pair of neighbouring words of which one is a particle ({@link PARTICLES}) and the other no
  * stop word, stemmed (`on call`).

@@ -246,13 +246,21 @@ function byRank(a: Ranked, b: Ranked): number {
 /**
  * The words a query could name a service with: its words as written (unstemmed, camelCase kept
  * whole: `driver` does not name `drive`) outside the values its shapes took out (the `github` of
- * `noreply@github.com` names no service), and its one-word synonyms (stemmed).
+ * `noreply@github.com` names no service) and outside what it says rather than asks — a message's
+ * subject or content, where a delivered thing comes from (query-slots.ts: "tell #support that
+ * Zendesk is down" asks nothing of Zendesk) — and the one-word synonyms (stemmed) of what it asks.
  */
 function namedWords(rest: string, slots: readonly QuerySlot[]): Set<string> {
+  const asked = new Set(slots.filter((slot) => !slot.subject).flatMap((slot) => slot.words));
+  const said = new Set(slots.filter((slot) => slot.subject).flatMap((slot) => slot.words));
+  const onlySaid = (word: string) => {
+    const stems = plainWords(word).map(stem);
+    return stems.length > 0 && stems.every((each) => said.has(each) && !asked.has(each));
+  };
   const named = new Set<string>();
-  for (const word of rest.toLowerCase().split(/[^a-z0-9]+/)) if (word) named.add(word);
+  for (const word of rest.split(/[^A-Za-z0-9]+/)) if (word && !onlySaid(word)) named.add(word.toLowerCase());
   for (const slot of slots)
-    for (const synonym of slot.synonyms) if (synonym.length === 1) named.add(synonym[0]!);
+    if (!slot.subject) for (const synonym of slot.synonyms) if (synonym.length === 1) named.add(synonym[0]!);
   return named;
 }
 

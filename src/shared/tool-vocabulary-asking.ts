@@ -18,6 +18,7 @@ export function everydayAsking(): Readonly<Record<string, readonly string[]>> {
     ...askingForAnOutcome(),
     ...askingAboutChecks(),
     ...askingAboutAnEvent(),
+    ...askingAboutMyTime(),
   };
 }
 
@@ -35,10 +36,7 @@ function askingToLet(): Vocabulary {
 /** Questions about who comes, who wrote, who may see, and what is going on. */
 function askingAboutPeopleAndState(): Vocabulary {
   return {
-    "who coming": ["attendees", "details"],
-    "who attending": ["attendees", "details"],
-    "who going": ["attendees", "details"],
-    "who invited": ["attendees", "details"],
+    ...askingWhoComes(),
     "guest list": ["attendees", "details"],
     "going on": ["status", "details"],
     "hear from": ["received", "search email", "message"],
@@ -53,6 +51,18 @@ function askingAboutPeopleAndState(): Vocabulary {
     busy: ["free", "events"],
     "works for": ["free", "available"],
   };
+}
+
+/**
+ * Who comes, is invited or attends: an event's attendees, however the question is put ("who's
+ * coming", "who is invited", "who has been invited", "who will be attending").
+ */
+function askingWhoComes(): Vocabulary {
+  const vocabulary: Record<string, readonly string[]> = {};
+  for (const auxiliary of ["", "is ", "are ", "was ", "were ", "has been ", "have been ", "will be "])
+    for (const verb of ["coming", "attending", "going", "invited"])
+      vocabulary[`who ${auxiliary}${verb}`] = ["attendees", "details"];
+  return vocabulary;
 }
 
 /** The outcome wanted rather than the action: a rule for every time, silence, someone woken, a yes. */
@@ -114,4 +124,10 @@ function askingAboutAnEvent(): Vocabulary {
     "start time": timing,
     "end time": timing,
   };
+}
+
+/** My schedule, my day, my week: the events on my calendar (a one-word `calendar` would name a service). */
+function askingAboutMyTime(): Vocabulary {
+  const events = ["list events", "calendar events"];
+  return { "my schedule": events, "my day": events, "my week": events };
 }

@@ -43,6 +43,8 @@ function verbsCreating(): Vocabulary {
     prepare: ["draft", "create"],
     "pencil in": ["create event", "schedule"],
     "slot in": ["schedule", "create event"],
+    // a meeting scheduled is an event made; "schedule a message" keeps its own word, `schedule`
+    schedule: ["create event", "meeting"],
   };
 }
 
@@ -62,6 +64,11 @@ function verbsReadingAndLooking(): Vocabulary {
     "go through": ["list", "read"],
     "dig through": ["search", "list"],
     "open up": ["read", "get", "share"],
+    // a thing that exists, opened, is read ("open the thread"); "open a ticket" makes one
+    "open the": ["read", "get", "view"],
+    "open this": ["read", "get", "view"],
+    "open that": ["read", "get", "view"],
+    "open my": ["read", "get", "view"],
   };
 }
 

@@ -4,6 +4,7 @@
  * a command that writes. Each case is a class of query over a small catalog of its own.
  */
 import { describe, expect, it } from "vitest";
+import { toolCatalog } from "../../bench/lib/tool-catalog.mjs";
 import { readQuery } from "../../src/shared/query-slots";
 import { ToolRanker } from "../../src/shared/tool-ranker";
 import { longestKey, synonymTable } from "../../src/shared/tool-synonyms";
@@ -61,5 +62,15 @@ describe("what a message says", () => {
     );
     expect(first("let the channel know the file is uploaded")).toBe("chat_post_message");
     expect(first("new issue: refunds time out")).toBe("code_create_issue");
+  });
+});
+
+describe("a service named in what a message says is not the service asked for", () => {
+  const ranker = new ToolRanker(toolCatalog());
+  const first = (query: string) => ranker.search(query, 1)[0]?.name;
+
+  it("posts the news to the channel, rather than using the tools of the service the news is about", () => {
+    expect(first("tell #ops that GitHub Actions is down")).toBe("slack_post_message");
+    expect(first("let #finance know the Stripe payout landed")).toBe("slack_post_message");
   });
 });

@@ -27,6 +27,13 @@ describe("misspeltWords", () => {
     expect(misspeltWords("aknowledge", "aknowledg", index, indexed)).toEqual(["acknowledg"]);
   });
 
+  it("reads a misspelt plural as its singular misspelt, which the stemmer would cut short", () => {
+    const words = ["calendar", "dashboard"];
+    const known = (word: string) => words.includes(word);
+    expect(misspeltWords("calenders", "calend", words, known)).toEqual(["calendar"]);
+    expect(misspeltWords("dashbords", "dashbord", words, known)).toEqual(["dashboard"]);
+  });
+
   it("leaves indexed words, short words and numbers alone", () => {
     expect(misspeltWords("search", "search", index, indexed)).toEqual([]);
     expect(misspeltWords("srch", "srch", index, indexed)).toEqual([]);

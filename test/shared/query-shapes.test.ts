@@ -89,6 +89,10 @@ describe("query shapes", () => {
     // The field's name stays a word to search with; its value is taken out.
     expect(readShapes("errors from service:billing").rest.trim()).toBe("errors from service");
     expect(kinds("rows where Status is Open")).toEqual(["where"]);
+    // A comparison, `whose`, an article before the field: still a condition that picks records.
+    expect(kinds("orders where total > 500")).toEqual(["where"]);
+    expect(kinds("candidates whose stage is Onsite")).toEqual(["where"]);
+    expect(kinds("pages where the owner is Kim")).toEqual(["where"]);
     expect(kinds("the tickets, newest first")).toEqual(["where"]);
     // A time or a URL is no field filter.
     expect(kinds("at 10:30")).not.toContain("field-filter");
@@ -147,5 +151,17 @@ describe("things picked by sender and subject", () => {
   it("not `from` or `about` alone", () => {
     expect(kinds("copy the file from the bucket")).not.toContain("from-about");
     expect(kinds("write a note about the outage")).not.toContain("from-about");
+  });
+});
+
+describe("a team named by its work", () => {
+  it("reads `the payments team` as a value, not payments to act on", () => {
+    expect(readShapes("who's on call for the payments team tonight").rest).not.toContain("payments");
+    expect(kinds("page the database squad")).toEqual(["team"]);
+  });
+
+  it("not a determiner's or a possessive's team: the team itself is what is meant", () => {
+    expect(kinds("let the whole team know")).not.toContain("team");
+    expect(kinds("change Tom's team to Sales")).not.toContain("team");
   });
 });

@@ -65,3 +65,14 @@ describe("readQuery: asking for a list", () => {
     expect(readQuery("what is the status of the deploy for the web servers", reader).lists).toBe(false);
   });
 });
+
+describe("readQuery: a value taken out leaves no pair of the words around it", () => {
+  const pairs = { ...reader, indexed: (word: string) => ["mark as", "as read"].includes(word) };
+  const read = (query: string) => readQuery(query, pairs).slots.map((slot) => slot.words.join(" "));
+
+  it("reads `mark OPS-12 as blocked` with no `mark as`: the issue key stood between the two", () => {
+    expect(read("mark OPS-12 as blocked by OPS-9")).not.toContain("mark as");
+    expect(read("mark these as read")).toContain("as read");
+    expect(read("mark as read")).toContain("mark as");
+  });
+});

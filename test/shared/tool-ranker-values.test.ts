@@ -45,3 +45,30 @@ describe("an object another tool's object becomes: a contested payment is a disp
     expect(first(ranker, "what card payments did buyers dispute in March")).toBe("stripe_list_disputes");
   });
 });
+
+describe("a team's name: a value that names no object", () => {
+  const ranker = new ToolRanker(toolCatalog());
+
+  it("finds who is on call for a team named after payments, not payment tools", () => {
+    expect(first(ranker, "who is on call for the payments team this weekend")).toBe("pagerduty_get_on_call");
+  });
+});
+
+describe("records picked by a condition on their fields are queried, not changed", () => {
+  const ranker = new ToolRanker(toolCatalog());
+
+  it("reads `where <field> > <value>` and `whose <field> is <value>` as a query over records", () => {
+    expect(first(ranker, "records where amount > 1000 in postgres")).toBe("postgres_run_query");
+    expect(first(ranker, "entries of the hiring database whose stage is Onsite")).toBe(
+      "notion_query_database",
+    );
+  });
+});
+
+describe("two issue keys and a relation: a link, not a state to mark", () => {
+  const ranker = new ToolRanker(toolCatalog());
+
+  it("reads `mark A-1 as blocked by A-2` as linking the two, not marking mail as read", () => {
+    expect(first(ranker, "mark OPS-12 as blocked by OPS-9")).toBe("jira_link_issues");
+  });
+});

@@ -37,6 +37,12 @@ describe("how people ask for what a tool does without its words", () => {
     expect(first(ranker, "who's invited to Friday's offsite")).toBe("calendar_get_event");
   });
 
+  it("reads the question put with an auxiliary the same: who is invited, has been invited, will be attending", () => {
+    expect(first(ranker, "who is invited to Friday's offsite")).toBe("calendar_get_event");
+    expect(first(ranker, "who has been invited to the kickoff")).toBe("calendar_get_event");
+    expect(first(ranker, "who will be attending the retro")).toBe("calendar_get_event");
+  });
+
   it("reads hearing from someone as mail received, and a thing shared with someone as its access", () => {
     expect(first(ranker, "have we heard back from the landlord")).toBe("mail_search_emails");
     expect(first(ranker, "is the salary doc shared with anyone outside HR?")).toBe("drive_get_permissions");

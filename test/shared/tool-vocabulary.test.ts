@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { toolCatalog } from "../../bench/lib/tool-catalog.mjs";
 import { ToolRanker } from "../../src/shared/tool-ranker";
 import { phraseKey, synonymTable } from "../../src/shared/tool-synonyms";
 import { oneWayVocabulary } from "../../src/shared/tool-vocabulary";
@@ -121,5 +122,20 @@ describe("the default tool vocabulary: a fourth pass over the catalog's verbs", 
 
   it("reads no changing verb into a question: did the build pass asks for runs, not to create one", () => {
     expect(first(ranker, "did the build of the release branch pass?")).toBe("repo_list_workflow_runs");
+  });
+});
+
+describe("the default tool vocabulary: scheduling a meeting makes an event; my schedule is my events", () => {
+  const ranker = new ToolRanker(toolCatalog());
+  const top = (query: string) => ranker.search(query, 1)[0]?.name;
+
+  it("reads scheduling a meeting as creating a calendar event, and scheduling a message still as scheduling it", () => {
+    expect(top("schedule a meeting with Ana on Friday")).toBe("calendar_create_event");
+    expect(top("schedule a sync with the design team")).toBe("calendar_create_event");
+    expect(top("schedule a message to #general for Monday")).toBe("slack_schedule_message");
+  });
+
+  it("reads my schedule, my day, my week as the events on my calendar", () => {
+    expect(top("my schedule for tomorrow")).toBe("calendar_list_events");
   });
 });
