@@ -182,7 +182,7 @@ class ChatService {
     try {
       started = await this.startRun(agent, conversationId, action, letGo);
     } catch (error) {
-      await claim.release();
+      await claim.release().catch(() => {}); // unreleased, it expires after its time to live
       await this.runEnded(conversationId, agent);
       throw error;
     }
