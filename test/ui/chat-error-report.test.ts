@@ -102,6 +102,36 @@ describe("chat endpoint errors no client can be told about", () => {
     expect(unhandled).toEqual([]);
   });
 
+  it("a run that cannot start keeps its 4xx and calls onRunEnd when the store's claim will not release", async () => {
+    const ends: string[] = [];
+    const endpoint = await serveChat({
+      agent: () => {
+        const made = agent();
+        const claimRun = made.claimRun.bind(made);
+        made.claimRun = async (options) => {
+          const claim = await claimRun(options);
+          if (claim === undefined) return undefined;
+          return Object.assign(Object.create(claim) as typeof claim, {
+            release: async () => {
+              await claim.release();
+              throw new Error("history database unreachable");
+            },
+          });
+        };
+        return made;
+      },
+      onRunEnd: ({ conversationId }) => void ends.push(conversationId),
+      onError: () => {},
+    });
+    // Nothing to regenerate in a new conversation: the plan is refused after the claim was taken.
+    const response = await post(endpoint, { id: "claim-fails", messages: [], trigger: "regenerate-message" });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe("nothing_to_regenerate");
+    expect(ends).toEqual(["claim-fails"]);
+    await settle();
+    expect(unhandled).toEqual([]);
+  });
+
   it("the internal error behind a 500 reaches onError redacted; the client gets the generic text", async () => {
     const errors: Array<{ message: string; context: ChatErrorContext }> = [];
     const endpoint = await serveChat({
