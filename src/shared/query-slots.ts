@@ -10,7 +10,7 @@
 import { markSubject } from "./message-subject";
 import { addCompounds } from "./query-compounds";
 import { markOrigins, originWords } from "./query-origins";
-import { readShapes } from "./query-shapes";
+import { isClear, readShapes } from "./query-shapes";
 import { isStopWord, plainWords, stem, stopWordPairs } from "./search-words";
 import type { SynonymTable } from "./tool-synonyms";
 
@@ -178,9 +178,13 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
   // ("mark OPS-12 as blocked" is no `mark as`).
   addCompounds(slots, rest, plainWords(query), reader.indexed);
   withoutSaidSynonyms(slots);
-  // A shape adds what the words do not already say: its words the query has are not counted twice.
+  // A shape adds what the words do not already say: its words the query has are not counted twice,
+  // and a kind the words name is the value's ("ticket #9921" is no pull request).
   const said = new Set(slots.flatMap((slot) => [...slot.words, ...slot.synonyms.flat()]));
+  const own = new Set(slots.flatMap((slot) => slot.words));
   for (const shape of shapes) {
+    if (isClear(shape) && shape.alternatives.length > 1 && shape.alternatives.some((words) => words.every((word) => own.has(word))))
+      continue;
     const alternatives = shape.alternatives.filter((words) => !words.every((word) => said.has(word)));
     if (alternatives.length > 0) slots.push({ words: [], synonyms: alternatives, weight: shape.weight });
   }
