@@ -12,6 +12,7 @@ import { addCompounds } from "./query-compounds";
 import { markOrigins, originWords } from "./query-origins";
 import { isClear, readShapes } from "./query-shapes";
 import { isStopWord, plainWords, stem, stopWordPairs } from "./search-words";
+import { verbMeaning } from "./query-verb-nouns";
 import type { SynonymTable } from "./tool-synonyms";
 
 /**
@@ -131,6 +132,13 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
   let light = false;
   for (let i = 0; i < words.length; ) {
     if (skipped.has(i)) {
+      i++;
+      continue;
+    }
+    const verb = verbMeaning(words, stems, i, question);
+    if (verb) {
+      starts.push(i);
+      slots.push({ words: [], synonyms: verb });
       i++;
       continue;
     }
