@@ -108,7 +108,9 @@ function contentSpan(
   const toValue = TO_VALUE.test(text);
   const at = words.findIndex(
     (word, index) =>
-      CONTENT_WORDS.has(word) && index > 0 && (begins(word, words[index - 1]!) || (toValue && word === "that")),
+      CONTENT_WORDS.has(word) &&
+      index > 0 &&
+      (begins(word, words[index - 1]!) || (toValue && word === "that")),
   );
   return at > 0 ? { from: at, to: clauseEnd(text, at) } : undefined;
 }

@@ -17,7 +17,20 @@ const VERB_MEANINGS: ReadonlyMap<string, { told: Alternatives; asked: Alternativ
 ]);
 
 /** Words before a verb: its subject or what makes it one ("who do we page", "we need to page", "please page"; a one-letter `I` is no word). */
-const BEFORE_VERB = new Set(["i", "we", "do", "to", "should", "shall", "must", "can", "will", "please", "and", "then"]);
+const BEFORE_VERB = new Set([
+  "i",
+  "we",
+  "do",
+  "to",
+  "should",
+  "shall",
+  "must",
+  "can",
+  "will",
+  "please",
+  "and",
+  "then",
+]);
 
 /** Words after a verb that name whom it reaches ("page someone", "page them", "page the on-call"). */
 const WHOM = new Set(
