@@ -105,11 +105,21 @@ function contentSpan(
   text: string,
 ): Span | undefined {
   if (!says(slots[0], MESSAGING)) return undefined;
+  const toValue = TO_VALUE.test(text);
   const at = words.findIndex(
-    (word, index) => CONTENT_WORDS.has(word) && index > 0 && begins(word, words[index - 1]!),
+    (word, index) =>
+      CONTENT_WORDS.has(word) &&
+      index > 0 &&
+      (begins(word, words[index - 1]!) || (toValue && word === "that")),
   );
   return at > 0 ? { from: at, to: clauseEnd(text, at) } : undefined;
 }
+
+/**
+ * A `that` right after a preposition and a value taken out of the text (blanked: query-shapes.ts):
+ * "mention in #eng that the build is fixed" says where the message goes, then what it says.
+ */
+const TO_VALUE = /\b(?:in|into|on|to)\s{3,}that\b/i;
 
 /** Object pronouns: "tell them that…". */
 const WHOM = new Set(["them", "him", "her", "us", "me", "you"]);

@@ -37,6 +37,11 @@ interface ShapeRule {
 
 /** The weight of a shape that says plainly what it is: `#eng`, `PROJ-7`, `ann@example.com`, `$40`. */
 const CLEAR = 0.7;
+/** Whether a shape says plainly what its value is (`#42`, `PROJ-7`), rather than hints. */
+export function isClear(shape: QueryShape): boolean {
+  return shape.weight >= CLEAR;
+}
+
 /** The weight of a shape that only hints: a date, a duration, a percentage, a question's first word. */
 const HINT = 0.4;
 

@@ -10,7 +10,8 @@
 import { markSubject } from "./message-subject";
 import { addCompounds } from "./query-compounds";
 import { markOrigins, originWords } from "./query-origins";
-import { readShapes } from "./query-shapes";
+import { isClear, type QueryShape, readShapes } from "./query-shapes";
+import { verbMeaning } from "./query-verb-nouns";
 import { isStopWord, plainWords, stem, stopWordPairs } from "./search-words";
 import type { SynonymTable } from "./tool-synonyms";
 
@@ -134,6 +135,13 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
       i++;
       continue;
     }
+    const verb = verbMeaning(words, stems, i, question);
+    if (verb) {
+      starts.push(i);
+      slots.push({ words: [], synonyms: verb });
+      i++;
+      continue;
+    }
     let taken = 0;
     // A verb whose particle comes later makes a phrase that says more than the verb alone: "put the
     // page away" archives (`put away`), it does not put; "call the meeting off" cancels.
@@ -178,15 +186,30 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
   // ("mark OPS-12 as blocked" is no `mark as`).
   addCompounds(slots, rest, plainWords(query), reader.indexed);
   withoutSaidSynonyms(slots);
-  // A shape adds what the words do not already say: its words the query has are not counted twice.
-  const said = new Set(slots.flatMap((slot) => [...slot.words, ...slot.synonyms.flat()]));
-  for (const shape of shapes) {
-    const alternatives = shape.alternatives.filter((words) => !words.every((word) => said.has(word)));
-    if (alternatives.length > 0) slots.push({ words: [], synonyms: alternatives, weight: shape.weight });
-  }
+  const said = addShapes(slots, shapes);
   // Things asked for in the plural are listed: `list` is a word of what is asked, at a hint's weight.
   if (lists && !said.has("list")) slots.push({ words: [], synonyms: [["list"]], weight: LIST_HINT });
   return { slots, rest, reads, lists };
+}
+
+/**
+ * Adds a slot per shape for what the words do not already say — its words the query has are not
+ * counted twice — and none for a clear shape of several kinds when the words name one of them
+ * ("ticket #9921" is no pull request); the words said, shapes' included.
+ */
+function addShapes(slots: QuerySlot[], shapes: readonly QueryShape[]): Set<string> {
+  const said = new Set(slots.flatMap((slot) => [...slot.words, ...slot.synonyms.flat()]));
+  const own = new Set(slots.flatMap((slot) => slot.words));
+  const namesKind = (shape: QueryShape) =>
+    isClear(shape) &&
+    shape.alternatives.length > 1 &&
+    shape.alternatives.some((words) => words.every((word) => own.has(word)));
+  for (const shape of shapes) {
+    if (namesKind(shape)) continue;
+    const alternatives = shape.alternatives.filter((words) => !words.every((word) => said.has(word)));
+    if (alternatives.length > 0) slots.push({ words: [], synonyms: alternatives, weight: shape.weight });
+  }
+  return said;
 }
 
 /**

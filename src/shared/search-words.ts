@@ -27,6 +27,13 @@ const STOP_WORDS = new Set(
 const ING_NOUNS = new Set(["recording", "setting", "evening", "heading", "ceiling", "wedding", "offering"]);
 
 /**
+ * People named by what they do, kept whole: their verb names a thing of its own in tools' texts (a
+ * ticket's `requester` is no pull `request`, an issue's `reporter` no `report`, a message's
+ * `sender` no `send` action).
+ */
+const PERSON_NOUNS = new Set(["requester", "reporter", "poster", "sender"]);
+
+/**
  * Contractions typed without their apostrophe, read as their first word (`whats` → what, `dont` →
  * don, as "don't" is cut): a stop word, a question's word or a negation, never a word to search with.
  */
@@ -146,7 +153,7 @@ const MAX_REMEMBERED_STEMS = 10_000;
 
 function stemOf(word: string): string {
   let base = stripSuffix(word);
-  if (base.length >= 6 && /(?:er|or)$/.test(base)) base = base.slice(0, -2);
+  if (base.length >= 6 && /(?:er|or)$/.test(base) && !PERSON_NOUNS.has(base)) base = base.slice(0, -2);
   if (base.length > 3 && base.endsWith("e")) base = base.slice(0, -1);
   return base;
 }

@@ -23,6 +23,7 @@ export function everydayObjects(): Readonly<Record<string, readonly string[]>> {
     ...objectsSpace(),
     ...objectsRowsAndFields(),
     ...objectsContestedPayments(),
+    ...objectsInTheAskersWords(),
   };
 }
 
@@ -158,4 +159,26 @@ function objectsRowsAndFields(): Vocabulary {
 function objectsContestedPayments(): Vocabulary {
   const disputed = ["chargebacks disputes", "dispute"];
   return { contest: disputed, dispute: disputed, "charge back": disputed, challenge: disputed };
+}
+
+/**
+ * The asker's own names for things a tool's text names otherwise: changes proposed to code, reports
+ * of a problem, a document's past, a query's plan, a code typed to sign in, a buyer not won yet.
+ */
+function objectsInTheAskersWords(): Vocabulary {
+  return {
+    "code change": ["pull request"],
+    "proposed change": ["pull request"],
+    "problem report": ["issue", "bug"],
+    "bug report": ["issue", "bug"],
+    printable: ["pdf", "export"],
+    "edit history": ["revision history", "revisions"],
+    "change history": ["revision history", "revisions"],
+    pin: ["verification code"],
+    passcode: ["verification code"],
+    planner: ["execution plan", "explain"],
+    "potential customer": ["lead"],
+    "potential buyer": ["lead"],
+    "potential client": ["lead"],
+  };
 }

@@ -22,6 +22,7 @@ export function everydayVerbs(): Readonly<Record<string, readonly string[]>> {
     ...verbsAcceptingDeclining(),
     ...verbsOtherActions(),
     ...verbsFourthPass(),
+    ...verbsInTheAskersWords(),
   };
 }
 
@@ -289,5 +290,18 @@ function verbsFourthPass(): Vocabulary {
     "walk through": ["explain", "describe"],
     debug: ["explain", "logs", "traces"],
     troubleshoot: ["explain", "logs", "traces"],
+  };
+}
+
+/**
+ * Actions in the asker's own words: passing a message on, writing a line down, a dump of rows
+ * (a noun: rows taken out, not thrown away), what hogs a database.
+ */
+function verbsInTheAskersWords(): Vocabulary {
+  return {
+    "send along": ["forward"],
+    "write down": ["note", "add note"],
+    "dump of": ["export", "select", "download"],
+    hog: ["slow", "slowest"],
   };
 }

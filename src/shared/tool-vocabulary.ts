@@ -216,7 +216,7 @@ function coreMessaging(): Vocabulary {
     "come in": ["received", "incoming"],
     got: ["received"],
     wrote: ["message"],
-    mention: ["message"],
+    mention: ["post message", "send message", "message"],
     discuss: ["message"],
     chat: ["message", "channel"],
     "thumbs up": ["reaction"],

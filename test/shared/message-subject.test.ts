@@ -41,6 +41,13 @@ describe("what a message says", () => {
     expect(subject("find the issue that mentions refunds")).toEqual([]);
   });
 
+  it("reads a `that` after where a message goes (`in #eng`, `to 555-0100`) as beginning what it says", () => {
+    expect(subject("mention in #eng that the build is fixed")).toEqual(["build", "fix"]);
+    expect(subject("say to #ops that the cleanup runs tonight")).toEqual(["cleanup", "run", "tonight"]);
+    expect(subject("reply to that refund email")).toEqual([]);
+    expect(first("mention in #eng that the deploy is done")).toBe("chat_post_message");
+  });
+
   it("reads the words after `let … know` as what is said, unless the asker is to be told", () => {
     expect(subject("let the team know the mockups are ready")).toEqual(["mockup", "ready"]);
     expect(subject("let me know when the build passes")).toEqual([]);

@@ -11,6 +11,12 @@ const reader = {
 const words = (query: string) => readQuery(query, reader).slots.map((slot) => slot.words.join(" "));
 
 describe("readQuery", () => {
+  it("lets a kind named before a value say what the value is: `ticket #77` is no pull request", () => {
+    const alternatives = (query: string) => readQuery(query, reader).slots.flatMap((slot) => slot.synonyms);
+    expect(alternatives("answer ticket #77 saying the fix is live")).not.toContainEqual(["pull", "request"]);
+    expect(alternatives("answer #77 saying the fix is live")).toContainEqual(["pull", "request"]);
+  });
+
   it("reads a question, or things named by their state, as asking to read", () => {
     expect(readQuery("what's on my calendar", reader).reads).toBe(true);
     expect(readQuery("open PRs by dana", reader).reads).toBe(true);

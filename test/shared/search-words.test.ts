@@ -52,6 +52,14 @@ describe("search words", () => {
     expect(stem("evening")).not.toBe(stem("even"));
   });
 
+  it("keeps whole the people named by an action whose verb names another thing", () => {
+    same2("requester", "requesters");
+    expect(stem("requester")).not.toBe(stem("request"));
+    expect(stem("reporters")).not.toBe(stem("report"));
+    expect(stem("sender")).not.toBe(stem("send"));
+    same2("remind", "reminder");
+  });
+
   it("keeps hyphenated words and stop-word pairs that stop words would break", () => {
     expect(hyphenatedWords("Append to-dos; page the on-call responder")).toEqual(["todo", "oncall"]);
     expect(stopWordPairs(["who", "is", "on", "call", "now", "mark", "as", "read"])).toEqual([

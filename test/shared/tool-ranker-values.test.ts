@@ -21,6 +21,14 @@ describe("values in a query: what is done with them, not tools whose object they
   });
 });
 
+describe("people named by what they do", () => {
+  const ranker = new ToolRanker(toolCatalog());
+
+  it("reads a ticket's requester as a person, not a pull request", () => {
+    expect(first(ranker, "what has the requester asked for")).toBe("zendesk_search_tickets");
+  });
+});
+
 describe("a record's fields: what is set on a row is its properties", () => {
   const ranker = new ToolRanker(toolCatalog());
 

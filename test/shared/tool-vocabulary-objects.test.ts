@@ -74,3 +74,32 @@ describe("the names people give the things tools act on", () => {
     expect(first(ranker, "which tables take up the most space")).toBe("db_table_sizes");
   });
 });
+
+describe("the asker's own names for things", () => {
+  const ranker = new ToolRanker([
+    tool("repo_list_pull_requests", "List the pull requests of a repository, filtered by state and author."),
+    tool("repo_create_issue", "Open a new issue in a repository with a title, body and labels."),
+    tool("db_list_locks", "List the locks held and waited for."),
+    tool("db_explain_query", "Show a query's execution plan with EXPLAIN ANALYZE."),
+    tool("docs_export_pdf", "Export a document or spreadsheet as PDF."),
+    tool("docs_list_revisions", "List the revision history of a document."),
+    tool("docs_share_file", "Share a document with people, as viewer, commenter or editor."),
+    tool("crm_create_lead", "Create a sales lead with company and contact details."),
+    tool("crm_list_reports", "List the saved reports and dashboards."),
+    tool("phone_send_sms", "Send an SMS text message to a phone number."),
+    tool("phone_verify_phone", "Send a one-time verification code to a phone number."),
+  ]);
+
+  it("reads proposed code changes as pull requests and a problem report as an issue", () => {
+    expect(first(ranker, "what code changes are waiting for review")).toBe("repo_list_pull_requests");
+    expect(first(ranker, "write up a problem report on the repo")).toBe("repo_create_issue");
+  });
+
+  it("reads a printable file, the edit history, the planner, a PIN and a potential buyer", () => {
+    expect(first(ranker, "make the budget printable")).toBe("docs_export_pdf");
+    expect(first(ranker, "show the edit history of the spec")).toBe("docs_list_revisions");
+    expect(first(ranker, "show how the planner handles my join")).toBe("db_explain_query");
+    expect(first(ranker, "text a login PIN to the user's mobile")).toBe("phone_verify_phone");
+    expect(first(ranker, "enter a potential buyer we met at the trade show")).toBe("crm_create_lead");
+  });
+});

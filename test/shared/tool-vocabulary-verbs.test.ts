@@ -15,3 +15,16 @@ describe("everyday verbs: opening a thing that exists reads it", () => {
     expect(first("open a ticket for the login bug")).toMatch(/_create_(issue|ticket)$/);
   });
 });
+
+describe("actions in the asker's own words", () => {
+  const ranker = new ToolRanker(toolCatalog());
+  const top = (query: string) => ranker.search(query, 1)[0]?.name;
+  const top3 = (query: string) => ranker.search(query, 3).map((hit) => hit.name);
+
+  it("reads sending along as forwarding, writing down as a note, hogging as slow, a dump of rows as a select", () => {
+    expect(top("send this email along to my assistant")).toBe("gmail_forward_email");
+    expect(top("write down on the outage that we rolled back at 3:10")).toBe("pagerduty_add_incident_note");
+    expect(top("what's hogging the database time")).toBe("postgres_list_slow_queries");
+    expect(top3("get me a dump of the orders table rows for last week")).toContain("postgres_run_query");
+  });
+});

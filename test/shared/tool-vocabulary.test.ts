@@ -139,3 +139,13 @@ describe("the default tool vocabulary: scheduling a meeting makes an event; my s
     expect(top("my schedule for tomorrow")).toBe("calendar_list_events");
   });
 });
+
+describe("the default tool vocabulary: a verb of saying, first, posts a message", () => {
+  const ranker = new ToolRanker(toolCatalog());
+  const top = (query: string) => ranker.search(query, 1)[0]?.name;
+
+  it("reads mention as posting where it commands, and as messages where it names them", () => {
+    expect(top("mention in #eng that the build is fixed")).toBe("slack_post_message");
+    expect(top("find where someone mentioned the outage in Slack")).toBe("slack_search_messages");
+  });
+});

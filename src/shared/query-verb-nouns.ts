@@ -1,0 +1,56 @@
+/**
+ * Words that are a thing's noun in tools' texts and, where a verb stands, another action: "page
+ * whoever is on call" alerts someone, it makes no page; "who do I page?" asks who is on call. Read
+ * by query-slots.ts, which gives such a word its verb's meaning in place of its own word.
+ * @module
+ */
+
+/** Stemmed alternatives, as the synonym table holds them. */
+type Alternatives = readonly (readonly string[])[];
+
+/**
+ * A noun's stem → what it means as a verb, told ("page whoever is on call") and asked ("who do we
+ * page?" asks who is on call).
+ */
+const VERB_MEANINGS: ReadonlyMap<string, { told: Alternatives; asked: Alternatives }> = new Map([
+  ["pag", { told: [["pag", "on call"], ["alert"]], asked: [["on call"]] }],
+]);
+
+/** Words before a verb: its subject or what makes it one ("who do we page", "we need to page", "please page"; a one-letter `I` is no word). */
+const BEFORE_VERB = new Set([
+  "i",
+  "we",
+  "do",
+  "to",
+  "should",
+  "shall",
+  "must",
+  "can",
+  "will",
+  "please",
+  "and",
+  "then",
+]);
+
+/** Words after a verb that name whom it reaches ("page someone", "page them", "page the on-call"). */
+const WHOM = new Set(
+  "someone somebody whoever anyone anybody everyone everybody them him her me us on oncall".split(" "),
+);
+
+/**
+ * What the word at `at` means as a verb, when it has a verb's meaning of its own and stands where a
+ * verb does — first, before whom it reaches, or after a subject or `to` — as a `question` means it.
+ */
+export function verbMeaning(
+  words: readonly string[],
+  stems: readonly string[],
+  at: number,
+  question: boolean,
+): Alternatives | undefined {
+  const meanings = VERB_MEANINGS.get(stems[at]!);
+  if (!meanings) return undefined;
+  const meaning = question ? meanings.asked : meanings.told;
+  if (at > 0 && BEFORE_VERB.has(words[at - 1]!)) return meaning;
+  const next = words[at + 1] === "the" ? words[at + 2] : words[at + 1];
+  return at === 0 && next !== undefined && WHOM.has(next) ? meaning : undefined;
+}

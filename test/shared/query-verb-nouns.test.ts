@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { toolCatalog } from "../../bench/lib/tool-catalog.mjs";
+import { verbMeaning } from "../../src/shared/query-verb-nouns";
+import { plainWords, stem } from "../../src/shared/search-words";
+import { ToolRanker } from "../../src/shared/tool-ranker";
+
+const meaningAt = (query: string, word: string, question = false) => {
+  const words = plainWords(query);
+  return verbMeaning(words, words.map(stem), words.indexOf(word), question);
+};
+
+describe("a noun where a verb stands", () => {
+  it("means its verb first before whom it reaches, or after a subject or `to`", () => {
+    expect(meaningAt("page someone, the site is down", "page")).toContainEqual(["alert"]);
+    expect(meaningAt("we need to page the on-call", "page")).toBeDefined();
+    expect(meaningAt("who do I page for the database", "page", true)).toEqual([["on call"]]);
+    expect(meaningAt("page about onboarding in Notion", "page")).toBeUndefined();
+    expect(meaningAt("archive the page", "page")).toBeUndefined();
+  });
+
+  it("ranks alerting and who is on call for `page`, not the tools that make pages", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    const first = (query: string) => ranker.search(query, 1)[0]?.name;
+    expect(first("page someone, the site is down")).toBe("pagerduty_trigger_incident");
+    expect(first("who do I page for the database")).toBe("pagerduty_get_on_call");
+    expect(first("page about onboarding in Notion")).toBe("notion_create_page");
+  });
+});
