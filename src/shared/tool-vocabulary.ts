@@ -258,8 +258,13 @@ function coreTrackingTime(): Vocabulary {
     hours: ["time"],
     timesheet: ["worklog", "time"],
     note: ["log", "comment"],
-    phoned: ["call"],
-    rang: ["call"],
+    phoned: ["call", "phone call"],
+    rang: ["call", "phone call"],
+    // Every schema's dry run is a "call": the phone's words name a phone call, both words.
+    ring: ["phone call"],
+    dial: ["phone call"],
+    dialed: ["phone call"],
+    dialled: ["phone call"],
   };
 }
 

@@ -28,3 +28,13 @@ describe("actions in the asker's own words", () => {
     expect(top3("get me a dump of the orders table rows for last week")).toContain("postgres_run_query");
   });
 });
+
+describe("the phone's verbs in a catalog whose every schema says `call`", () => {
+  const ranker = new ToolRanker(toolCatalog());
+  const top = (query: string) => ranker.search(query, 1)[0]?.name;
+
+  it("reads ringing and dialling as a phone call, not a bare `call` that every dry run mentions", () => {
+    expect(top("who rang us today")).toBe("twilio_list_calls");
+    expect(top("list everyone who dialled us today")).toBe("twilio_list_calls");
+  });
+});
