@@ -22,7 +22,7 @@ const SUBJECT_WORDS = new Set(["about", "regarding"]);
  * Words after which a message's own words come: "tell #eng that the deploy is done", "reply
  * saying…", "let #design know the mockups are ready", "call Ann and play the reminder".
  */
-const CONTENT_WORDS = new Set(["that", "saying", "telling", "know", "play"]);
+const CONTENT_WORDS = new Set(["that", "saying", "telling", "know", "play", "her", "him", "them"]);
 /**
  * Stems of a slot that asks to send a message, in its words or synonyms (tell → send message); a
  * phone call is one too: what it plays is its message ("ring Ann and play the payment reminder").
@@ -121,16 +121,20 @@ function contentSpan(
  */
 const TO_VALUE = /\b(?:in|into|on|to)\s{3,}that\b/i;
 
+/** Words after which, read after `read`, comes what a call reads out: "ring Ann and read her the update". */
+const READ_TO = new Set(["her", "him", "them"]);
+
 /** Object pronouns: "tell them that…". */
 const WHOM = new Set(["them", "him", "her", "us", "me", "you"]);
 
 /**
  * Whether a content word after `before` begins what is said: a `that` after a name or a pronoun
  * ("tell Sam that…", "tell them that…"), not one that points at a thing, as after a preposition
- * ("reply to that email"); a `know` after another than the asker ("let #design know…"), not "let
+ * ("reply to that email"); a pronoun after `read` ("read her the update"); a `know` after another than the asker ("let #design know…"), not "let
  * me know when the build passes", whose words say what to watch.
  */
 function begins(word: string, before: string): boolean {
+  if (READ_TO.has(word)) return before === "read";
   if (word === "that") return !isStopWord(before) || WHOM.has(before);
   if (word === "know") return before !== "me" && before !== "us";
   return true;

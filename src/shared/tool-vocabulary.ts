@@ -265,6 +265,10 @@ function coreTrackingTime(): Vocabulary {
     dial: ["phone call"],
     dialed: ["phone call"],
     dialled: ["phone call"],
+    // What a call reads out is its message: "call Ann and read her the reminder".
+    "read her": ["play message"],
+    "read him": ["play message"],
+    "read them": ["play message"],
   };
 }
 

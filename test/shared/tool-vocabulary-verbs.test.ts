@@ -37,4 +37,9 @@ describe("the phone's verbs in a catalog whose every schema says `call`", () => 
     expect(top("who rang us today")).toBe("twilio_list_calls");
     expect(top("list everyone who dialled us today")).toBe("twilio_list_calls");
   });
+
+  it("reads what a call reads out as its message, not as reading or updating a thing", () => {
+    expect(top("phone Lena and read her the payment update")).toBe("twilio_make_call");
+    expect(top("ring the depot and read them the closing notice")).toBe("twilio_make_call");
+  });
 });
