@@ -2,7 +2,8 @@
  * The words of a query that are what a message or a new item says, not what is asked of a tool:
  * the subject after `about` ("tell the team about the outage"), the words after `that`, `saying`
  * or `telling` in a command that sends a message ("reply on #77 that the fix landed"), and the
- * text after a colon of a command that writes ("file an issue: the login button does nothing").
+ * text after a colon of a command that writes ("file an issue: the login button does nothing"); and
+ * what an on-call question is asked for ("who is on duty for payments" asks nothing of payments).
  * Read by query-slots.ts, which marks the slots of those words: they count little, and are no part
  * of what is asked (a reply saying that a fix landed merges nothing).
  * @module
@@ -49,20 +50,21 @@ interface Span {
 
 /**
  * Marks as a subject each slot whose first word (`starts`, an index in `plainWords(text)`) is in
- * the subject or the content of a message the query sends (see the module's comment); `words` are
- * `plainWords(text)`.
+ * the subject or the content of a message the query sends (see the module's comment), or in what
+ * an on-call question is asked for ("who is on duty for payments"), the only span a `question` has;
+ * `words` are `plainWords(text)`.
  */
 export function markSubject<Slot extends SubjectSlot>(
   slots: Slot[],
   starts: readonly number[],
   words: readonly string[],
   text: string,
+  question = false,
 ): void {
-  const spans = [
-    aboutSpan(slots, starts, words, text),
-    contentSpan(slots, words, text),
-    colonSpan(slots, text),
-  ];
+  const covered = coveredSpan(slots, starts, words, text);
+  const spans = question
+    ? [covered]
+    : [aboutSpan(slots, starts, words, text), contentSpan(slots, words, text), colonSpan(slots, text), covered];
   const span = spans.reduce<Span | undefined>(
     (earliest, each) => (each && (!earliest || each.from < earliest.from) ? each : earliest),
     undefined,
@@ -93,6 +95,25 @@ function aboutSpan(
   if (about === -1) return undefined;
   const messaging = slots.some((slot, index) => starts[index]! < about && says(slot, MESSAGING));
   return messaging ? { from: about, to: clauseEnd(text, about) } : undefined;
+}
+
+/** Stems of a slot that asks who answers for something: "who is on duty for payments". */
+const ANSWERING = new Set(["on call"]);
+
+/**
+ * After `for`, to the end of its clause, when a slot before it asks who is on call: the service
+ * named ("who is on duty for payments") is whose rota is asked about, not a thing to act on.
+ */
+function coveredSpan(
+  slots: readonly SubjectSlot[],
+  starts: readonly number[],
+  words: readonly string[],
+  text: string,
+): Span | undefined {
+  const at = words.indexOf("for");
+  if (at === -1) return undefined;
+  const answering = slots.some((slot, index) => starts[index]! < at && says(slot, ANSWERING));
+  return answering ? { from: at, to: clauseEnd(text, at) } : undefined;
 }
 
 /**

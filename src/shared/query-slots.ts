@@ -181,7 +181,7 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
     }
     i += Math.max(taken, 1);
   }
-  if (!reads) markSubject(slots, starts, words, rest);
+  markSubject(slots, starts, words, rest, reads);
   markOrigins(slots, originWords(query));
   // Pairs of the query as written: a value taken out between two words makes no pair of them
   // ("mark OPS-12 as blocked" is no `mark as`).

@@ -81,3 +81,13 @@ describe("a service named in what a message says is not the service asked for", 
     expect(first("let #finance know the Stripe payout landed")).toBe("slack_post_message");
   });
 });
+
+describe("what an on-call question is asked for", () => {
+  const ranker = new ToolRanker(toolCatalog());
+  const first = (query: string) => ranker.search(query, 1)[0]?.name;
+
+  it("reads the service after `for` as whose rota is asked about, not a thing to act on", () => {
+    expect(first("who is on call for billing tonight")).toBe("pagerduty_get_on_call");
+    expect(first("who's on duty for the refunds service")).toBe("pagerduty_get_on_call");
+  });
+});
