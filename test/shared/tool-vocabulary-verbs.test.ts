@@ -43,3 +43,13 @@ describe("the phone's verbs in a catalog whose every schema says `call`", () => 
     expect(top("ring the depot and read them the closing notice")).toBe("twilio_make_call");
   });
 });
+
+describe("`done`, a status, is a word tools are described with", () => {
+  const ranker = new ToolRanker(toolCatalog());
+  const top = (query: string) => ranker.search(query, 1)[0]?.name;
+
+  it("reads finishing and completing a ticket as moving it to Done", () => {
+    expect(top("mark OPS-3 finished")).toBe("jira_transition_issue");
+    expect(top("WEB-41 is complete, mark it so")).toBe("jira_transition_issue");
+  });
+});
