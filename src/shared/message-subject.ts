@@ -64,7 +64,12 @@ export function markSubject<Slot extends SubjectSlot>(
   const covered = coveredSpan(slots, starts, words, text);
   const spans = question
     ? [covered]
-    : [aboutSpan(slots, starts, words, text), contentSpan(slots, words, text), colonSpan(slots, text), covered];
+    : [
+        aboutSpan(slots, starts, words, text),
+        contentSpan(slots, words, text),
+        colonSpan(slots, text),
+        covered,
+      ];
   const span = spans.reduce<Span | undefined>(
     (earliest, each) => (each && (!earliest || each.from < earliest.from) ? each : earliest),
     undefined,

@@ -260,15 +260,6 @@ function coreTrackingTime(): Vocabulary {
     note: ["log", "comment"],
     phoned: ["call", "phone call"],
     rang: ["call", "phone call"],
-    // Every schema's dry run is a "call": the phone's words name a phone call, both words.
-    ring: ["phone call"],
-    dial: ["phone call"],
-    dialed: ["phone call"],
-    dialled: ["phone call"],
-    // What a call reads out is its message: "call Ann and read her the reminder".
-    "read her": ["play message"],
-    "read him": ["play message"],
-    "read them": ["play message"],
   };
 }
 
