@@ -24,6 +24,7 @@ export function everydayVerbs(): Readonly<Record<string, readonly string[]>> {
     ...verbsFourthPass(),
     ...verbsInTheAskersWords(),
     ...verbsOnThePhone(),
+    ...verbsWritingInAPlace(),
   };
 }
 
@@ -41,6 +42,11 @@ function verbsOnThePhone(): Vocabulary {
     "read him": ["play message"],
     "read them": ["play message"],
   };
+}
+
+/** Writing or saying something in a place (a channel, taken out as a value): "write in #ops about…". */
+function verbsWritingInAPlace(): Vocabulary {
+  return { "write in": ["post message"], "say in": ["post message"] };
 }
 
 /** Everyday verbs for the actions tools are described with, verb by verb: creating. */

@@ -53,3 +53,13 @@ describe("`done`, a status, is a word tools are described with", () => {
     expect(top("WEB-41 is complete, mark it so")).toBe("jira_transition_issue");
   });
 });
+
+describe("writing or saying something in a place", () => {
+  const ranker = new ToolRanker(toolCatalog());
+  const top = (query: string) => ranker.search(query, 1)[0]?.name;
+
+  it("reads `write in #…` and `say in #…` as posting a message there", () => {
+    expect(top("write in #design what we decided")).toBe("slack_post_message");
+    expect(top("say in #support the fix is live")).toBe("slack_post_message");
+  });
+});
