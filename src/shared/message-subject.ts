@@ -2,7 +2,8 @@
  * The words of a query that are what a message or a new item says, not what is asked of a tool:
  * the subject after `about` ("tell the team about the outage"), the words after `that`, `saying`
  * or `telling` in a command that sends a message ("reply on #77 that the fix landed"), and the
- * text after a colon of a command that writes ("file an issue: the login button does nothing").
+ * text after a colon of a command that writes ("file an issue: the login button does nothing"); and
+ * what an on-call question is asked for ("who is on duty for payments" asks nothing of payments).
  * Read by query-slots.ts, which marks the slots of those words: they count little, and are no part
  * of what is asked (a reply saying that a fix landed merges nothing).
  * @module
@@ -22,7 +23,7 @@ const SUBJECT_WORDS = new Set(["about", "regarding"]);
  * Words after which a message's own words come: "tell #eng that the deploy is done", "reply
  * saying…", "let #design know the mockups are ready", "call Ann and play the reminder".
  */
-const CONTENT_WORDS = new Set(["that", "saying", "telling", "know", "play"]);
+const CONTENT_WORDS = new Set(["that", "saying", "telling", "know", "play", "her", "him", "them"]);
 /**
  * Stems of a slot that asks to send a message, in its words or synonyms (tell → send message); a
  * phone call is one too: what it plays is its message ("ring Ann and play the payment reminder").
@@ -49,20 +50,26 @@ interface Span {
 
 /**
  * Marks as a subject each slot whose first word (`starts`, an index in `plainWords(text)`) is in
- * the subject or the content of a message the query sends (see the module's comment); `words` are
- * `plainWords(text)`.
+ * the subject or the content of a message the query sends (see the module's comment), or in what
+ * an on-call question is asked for ("who is on duty for payments"), the only span a `question` has;
+ * `words` are `plainWords(text)`.
  */
 export function markSubject<Slot extends SubjectSlot>(
   slots: Slot[],
   starts: readonly number[],
   words: readonly string[],
   text: string,
+  question = false,
 ): void {
-  const spans = [
-    aboutSpan(slots, starts, words, text),
-    contentSpan(slots, words, text),
-    colonSpan(slots, text),
-  ];
+  const covered = coveredSpan(slots, starts, words, text);
+  const spans = question
+    ? [covered]
+    : [
+        aboutSpan(slots, starts, words, text),
+        contentSpan(slots, words, text),
+        colonSpan(slots, text),
+        covered,
+      ];
   const span = spans.reduce<Span | undefined>(
     (earliest, each) => (each && (!earliest || each.from < earliest.from) ? each : earliest),
     undefined,
@@ -95,6 +102,25 @@ function aboutSpan(
   return messaging ? { from: about, to: clauseEnd(text, about) } : undefined;
 }
 
+/** Stems of a slot that asks who answers for something: "who is on duty for payments". */
+const ANSWERING = new Set(["on call"]);
+
+/**
+ * After `for`, to the end of its clause, when a slot before it asks who is on call: the service
+ * named ("who is on duty for payments") is whose rota is asked about, not a thing to act on.
+ */
+function coveredSpan(
+  slots: readonly SubjectSlot[],
+  starts: readonly number[],
+  words: readonly string[],
+  text: string,
+): Span | undefined {
+  const at = words.indexOf("for");
+  if (at === -1) return undefined;
+  const answering = slots.some((slot, index) => starts[index]! < at && says(slot, ANSWERING));
+  return answering ? { from: at, to: clauseEnd(text, at) } : undefined;
+}
+
 /**
  * After `that`, `saying`, `telling` or `know`, to the end of its clause, when the query's command
  * sends a message: "tell #general that the deploy is done" (see {@link begins}).
@@ -121,16 +147,20 @@ function contentSpan(
  */
 const TO_VALUE = /\b(?:in|into|on|to)\s{3,}that\b/i;
 
+/** Words after which, read after `read`, comes what a call reads out: "ring Ann and read her the update". */
+const READ_TO = new Set(["her", "him", "them"]);
+
 /** Object pronouns: "tell them that…". */
 const WHOM = new Set(["them", "him", "her", "us", "me", "you"]);
 
 /**
  * Whether a content word after `before` begins what is said: a `that` after a name or a pronoun
  * ("tell Sam that…", "tell them that…"), not one that points at a thing, as after a preposition
- * ("reply to that email"); a `know` after another than the asker ("let #design know…"), not "let
+ * ("reply to that email"); a pronoun after `read` ("read her the update"); a `know` after another than the asker ("let #design know…"), not "let
  * me know when the build passes", whose words say what to watch.
  */
 function begins(word: string, before: string): boolean {
+  if (READ_TO.has(word)) return before === "read";
   if (word === "that") return !isStopWord(before) || WHOM.has(before);
   if (word === "know") return before !== "me" && before !== "us";
   return true;

@@ -123,6 +123,7 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
   const reads = question || (firstWord !== undefined && states.has(firstWord));
   const lists = asksForList(rest);
   const stems = words.map(stem);
+  const teamNamed = shapes.some((shape) => shape.kind === "team");
   const slots: QuerySlot[] = [];
   /** Words already read with an earlier one (a particle), or negated (`not qualified`). */
   const skipped = new Set<number>();
@@ -135,7 +136,7 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
       i++;
       continue;
     }
-    const verb = verbMeaning(words, stems, i, question);
+    const verb = verbMeaning(words, stems, i, question, teamNamed);
     if (verb) {
       starts.push(i);
       slots.push({ words: [], synonyms: verb });
@@ -180,7 +181,7 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
     }
     i += Math.max(taken, 1);
   }
-  if (!reads) markSubject(slots, starts, words, rest);
+  markSubject(slots, starts, words, rest, reads);
   markOrigins(slots, originWords(query));
   // Pairs of the query as written: a value taken out between two words makes no pair of them
   // ("mark OPS-12 as blocked" is no `mark as`).

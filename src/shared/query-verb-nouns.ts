@@ -39,18 +39,20 @@ const WHOM = new Set(
 
 /**
  * What the word at `at` means as a verb, when it has a verb's meaning of its own and stands where a
- * verb does — first, before whom it reaches, or after a subject or `to` — as a `question` means it.
+ * verb does — first, before whom it reaches or in a query that names a team (`teamNamed`: "page the
+ * db team", whose team query-shapes.ts took out), or after a subject or `to` — as a `question` means it.
  */
 export function verbMeaning(
   words: readonly string[],
   stems: readonly string[],
   at: number,
   question: boolean,
+  teamNamed = false,
 ): Alternatives | undefined {
   const meanings = VERB_MEANINGS.get(stems[at]!);
   if (!meanings) return undefined;
   const meaning = question ? meanings.asked : meanings.told;
   if (at > 0 && BEFORE_VERB.has(words[at - 1]!)) return meaning;
   const next = words[at + 1] === "the" ? words[at + 2] : words[at + 1];
-  return at === 0 && next !== undefined && WHOM.has(next) ? meaning : undefined;
+  return at === 0 && (teamNamed || (next !== undefined && WHOM.has(next))) ? meaning : undefined;
 }

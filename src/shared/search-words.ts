@@ -10,7 +10,7 @@
 const STOP_WORDS = new Set(
   (
     "a about after again all also am an and any anything are as at be been before being both but by " +
-    "can cannot could did do does doing done don each either else for from going had has have having he her " +
+    "can cannot could did do does doing don each either else for from going had has have having he her " +
     "here hers him his how i if in into is it its itself just let lets like me mine more most much must " +
     "my myself need needs no nor not now of off on once one only or other our ours out over own please " +
     "quite really same she should so some something such than that the their theirs them then there " +

@@ -23,7 +23,30 @@ export function everydayVerbs(): Readonly<Record<string, readonly string[]>> {
     ...verbsOtherActions(),
     ...verbsFourthPass(),
     ...verbsInTheAskersWords(),
+    ...verbsOnThePhone(),
+    ...verbsWritingInAPlace(),
   };
+}
+
+/**
+ * The phone's verbs: every schema's dry run is a "call", so they name a phone call, both words; and
+ * what a call reads out is its message ("call Ann and read her the reminder").
+ */
+function verbsOnThePhone(): Vocabulary {
+  return {
+    ring: ["phone call"],
+    dial: ["phone call"],
+    dialed: ["phone call"],
+    dialled: ["phone call"],
+    "read her": ["play message"],
+    "read him": ["play message"],
+    "read them": ["play message"],
+  };
+}
+
+/** Writing or saying something in a place (a channel, taken out as a value): "write in #ops about…". */
+function verbsWritingInAPlace(): Vocabulary {
+  return { "write in": ["post message"], "say in": ["post message"] };
 }
 
 /** Everyday verbs for the actions tools are described with, verb by verb: creating. */

@@ -258,8 +258,8 @@ function coreTrackingTime(): Vocabulary {
     hours: ["time"],
     timesheet: ["worklog", "time"],
     note: ["log", "comment"],
-    phoned: ["call"],
-    rang: ["call"],
+    phoned: ["call", "phone call"],
+    rang: ["call", "phone call"],
   };
 }
 

@@ -35,7 +35,7 @@ describe("what a message says", () => {
   it("reads the words after `that`, `saying` or `telling` in a message's command as what it says, to the end of the clause", () => {
     expect(subject("tell Sam that the refund went out, then archive the page")).toEqual(["refund", "went"]);
     expect(subject("reply on issue 77 saying the fix landed")).toEqual(["fix", "land"]);
-    expect(subject("answer ticket 12 telling them the deploy is done")).toEqual(["deploy"]);
+    expect(subject("answer ticket 12 telling them the deploy is done")).toEqual(["deploy", "don"]);
     // A `that` pointing at a thing says nothing; nor does one in a command that sends no message.
     expect(subject("reply to that refund email")).toEqual([]);
     expect(subject("find the issue that mentions refunds")).toEqual([]);
@@ -79,5 +79,15 @@ describe("a service named in what a message says is not the service asked for", 
   it("posts the news to the channel, rather than using the tools of the service the news is about", () => {
     expect(first("tell #ops that GitHub Actions is down")).toBe("slack_post_message");
     expect(first("let #finance know the Stripe payout landed")).toBe("slack_post_message");
+  });
+});
+
+describe("what an on-call question is asked for", () => {
+  const ranker = new ToolRanker(toolCatalog());
+  const first = (query: string) => ranker.search(query, 1)[0]?.name;
+
+  it("reads the service after `for` as whose rota is asked about, not a thing to act on", () => {
+    expect(first("who is on call for billing tonight")).toBe("pagerduty_get_on_call");
+    expect(first("who's on duty for the refunds service")).toBe("pagerduty_get_on_call");
   });
 });

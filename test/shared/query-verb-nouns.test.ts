@@ -25,4 +25,12 @@ describe("a noun where a verb stands", () => {
     expect(first("who do I page for the database")).toBe("pagerduty_get_on_call");
     expect(first("page about onboarding in Notion")).toBe("notion_create_page");
   });
+
+  it("means its verb first in a query that names a team, whose name the shapes took out", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    const first = (query: string) => ranker.search(query, 1)[0]?.name;
+    expect(first("page the storage team")).toBe("pagerduty_trigger_incident");
+    expect(first("page the billing squad, checkout is erroring")).toBe("pagerduty_trigger_incident");
+    expect(first("page with the design team's launch notes in Notion")).toMatch(/^notion_/);
+  });
 });

@@ -28,3 +28,38 @@ describe("actions in the asker's own words", () => {
     expect(top3("get me a dump of the orders table rows for last week")).toContain("postgres_run_query");
   });
 });
+
+describe("the phone's verbs in a catalog whose every schema says `call`", () => {
+  const ranker = new ToolRanker(toolCatalog());
+  const top = (query: string) => ranker.search(query, 1)[0]?.name;
+
+  it("reads ringing and dialling as a phone call, not a bare `call` that every dry run mentions", () => {
+    expect(top("who rang us today")).toBe("twilio_list_calls");
+    expect(top("list everyone who dialled us today")).toBe("twilio_list_calls");
+  });
+
+  it("reads what a call reads out as its message, not as reading or updating a thing", () => {
+    expect(top("phone Lena and read her the payment update")).toBe("twilio_make_call");
+    expect(top("ring the depot and read them the closing notice")).toBe("twilio_make_call");
+  });
+});
+
+describe("`done`, a status, is a word tools are described with", () => {
+  const ranker = new ToolRanker(toolCatalog());
+  const top = (query: string) => ranker.search(query, 1)[0]?.name;
+
+  it("reads finishing and completing a ticket as moving it to Done", () => {
+    expect(top("mark OPS-3 finished")).toBe("jira_transition_issue");
+    expect(top("WEB-41 is complete, mark it so")).toBe("jira_transition_issue");
+  });
+});
+
+describe("writing or saying something in a place", () => {
+  const ranker = new ToolRanker(toolCatalog());
+  const top = (query: string) => ranker.search(query, 1)[0]?.name;
+
+  it("reads `write in #…` and `say in #…` as posting a message there", () => {
+    expect(top("write in #design what we decided")).toBe("slack_post_message");
+    expect(top("say in #support the fix is live")).toBe("slack_post_message");
+  });
+});
