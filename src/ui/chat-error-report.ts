@@ -4,6 +4,7 @@
  * (or, for the last two, rejecting a promise nobody awaits, which ends a Node process).
  * @module
  */
+import { describeThrown } from "../shared/describe-thrown";
 import { redact } from "../shared/redact";
 
 /** Where a reported error happened. */
@@ -51,7 +52,7 @@ export function chatErrorReporter(
 
 /** A new Error with the thrown value's name, message and stack, redacted; the original is not kept. */
 function redactedError(thrown: unknown, secrets: readonly string[]): Error {
-  const error = new Error(redact(describe(thrown), secrets));
+  const error = new Error(redact(describeThrown(thrown), secrets));
   let stack: unknown;
   try {
     stack = thrown instanceof Error ? thrown.stack : undefined;
@@ -60,14 +61,4 @@ function redactedError(thrown: unknown, secrets: readonly string[]): Error {
   }
   error.stack = typeof stack === "string" ? redact(stack, secrets) : `Error: ${error.message}`;
   return error;
-}
-
-/** The thrown value's name (when not plain `Error`) and message, or the value as text; never throws. */
-function describe(thrown: unknown): string {
-  try {
-    if (!(thrown instanceof Error)) return String(thrown);
-    return thrown.name && thrown.name !== "Error" ? `${thrown.name}: ${thrown.message}` : `${thrown.message}`;
-  } catch {
-    return "a value that cannot be described";
-  }
 }

@@ -11,32 +11,29 @@ import { isPausedAuthorizationKey, pauseExpiry } from "./expired-pauses";
  */
 export function createMemoryTokenStore(): McpTokenStore {
   const kept = new Map<string, string>();
-  /** The paused authorizations' expiries (token records have none). */
-  const expiries = new Map<string, number>();
-  const forget = (key: string) => {
-    kept.delete(key);
-    expiries.delete(key);
+  const read = (key: string) => {
+    const text = kept.get(key);
+    return text === undefined ? undefined : (JSON.parse(text) as McpStoredCredentials);
   };
   const sweep = (recorded: string, now = Date.now()) => {
-    for (const [key, expiry] of expiries) if (key !== recorded && expiry <= now) forget(key);
+    for (const key of [...kept.keys()]) {
+      const expiry = key === recorded ? undefined : pauseExpiry(key, read(key));
+      if (expiry !== undefined && expiry <= now) kept.delete(key);
+    }
   };
   return {
-    load: async (key) => {
-      const text = kept.get(key);
-      return text === undefined ? undefined : (JSON.parse(text) as McpStoredCredentials);
-    },
+    load: async (key) => read(key),
     save: async (key, credentials) => {
       kept.set(key, JSON.stringify(credentials));
-      const expiry = pauseExpiry(key, credentials);
-      if (expiry === undefined) expiries.delete(key);
-      else expiries.set(key, expiry);
       if (isPausedAuthorizationKey(key)) sweep(key);
     },
-    delete: async (key) => forget(key),
+    delete: async (key) => {
+      kept.delete(key);
+    },
     take: async (key) => {
-      const text = kept.get(key);
-      forget(key);
-      return text === undefined ? undefined : (JSON.parse(text) as McpStoredCredentials);
+      const taken = read(key);
+      kept.delete(key);
+      return taken;
     },
   };
 }
