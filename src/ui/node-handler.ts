@@ -8,7 +8,9 @@ import { Readable } from "node:stream";
 /**
  * Adapts `handler` to a `node:http` request listener. The request's body streams to the handler,
  * `request.signal` aborts when the client goes away, and the response body streams back (its
- * reading is cancelled when the client goes away). A handler that throws answers 500.
+ * reading is cancelled when the client goes away). Each cookie of `Set-Cookie` goes out as its own
+ * header. A handler that throws, or a response Node cannot write (a header value with a control
+ * character), answers 500; the response's body is then cancelled.
  *
  * @example
  * createServer(toNodeHandler(createChatHandler({ agent }))).listen(3000, "127.0.0.1");
@@ -45,19 +47,17 @@ async function serve(
   try {
     response = await handler(request);
   } catch {
-    if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
-    res.end(
-      JSON.stringify({
-        error: { code: "internal_error", message: "The server failed to handle the request" },
-      }),
-    );
+    answerFailure(res);
     return;
   }
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, key) => {
-    headers[key] = value;
-  });
-  res.writeHead(response.status, headers);
+  try {
+    res.writeHead(response.status, nodeHeaders(response.headers));
+  } catch {
+    // A header Node refuses (a control character in a value the Fetch Headers let through).
+    void response.body?.cancel().catch(() => {});
+    answerFailure(res);
+    return;
+  }
   if (response.body === null) {
     res.end();
     return;
@@ -77,6 +77,27 @@ async function serve(
   } finally {
     gone.signal.removeEventListener("abort", cancel);
   }
+}
+
+/** Answers 500 with the handler's failure kept to itself (its message may name what it holds). */
+function answerFailure(res: ServerResponse): void {
+  if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+  res.end(
+    JSON.stringify({
+      error: { code: "internal_error", message: "The server failed to handle the request" },
+    }),
+  );
+}
+
+/** The response's headers for `writeHead`; each cookie its own `set-cookie` line. */
+function nodeHeaders(headers: Headers): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  headers.forEach((value, key) => {
+    if (key !== "set-cookie") out[key] = value;
+  });
+  const cookies = headers.getSetCookie();
+  if (cookies.length > 0) out["set-cookie"] = cookies;
+  return out;
 }
 
 function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
