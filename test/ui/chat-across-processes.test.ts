@@ -15,6 +15,7 @@ import {
   storeLocations,
   useProcessTestEnvironment,
 } from "../integrations/stores/process-test-environment";
+import { submitMessageBody } from "./chat-test-kit";
 
 const env = useProcessTestEnvironment("ui_claims", "test/fixtures/ui/chat-server-child.ts");
 const locations = storeLocations(env);
@@ -31,11 +32,7 @@ function send(api: string, conversationId: string, text: string): Promise<Respon
   return fetch(api, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      id: conversationId,
-      trigger: "submit-message",
-      messages: [{ id: `u-${text}`, role: "user", parts: [{ type: "text", text }] }],
-    }),
+    body: submitMessageBody(conversationId, text),
   });
 }
 

@@ -16,7 +16,7 @@ import { type OAuthFixture, startOAuthMcpServer } from "../fixtures/mcp/oauth-se
 import { followAuthorization, pausingServers } from "../integrations/mcp/oauth-pause-kit";
 import { mockServerPerTest } from "../support/mock-server";
 import { temporaryFolder } from "../support/temporary-folders";
-import { readReply, send, serveChat, textOf, userMessage } from "./chat-test-kit";
+import { readReply, send, serveChat, startSending, textOf, userMessage } from "./chat-test-kit";
 
 const server = mockServerPerTest();
 
@@ -72,12 +72,7 @@ describe("an MCP server's OAuth pause in the browser", () => {
 
     server.enqueue({ content: [{ type: "tool_use", id: "toolu_1", name: "mcp__crm__whoami", input: {} }] });
     server.enqueue({ content: "You are an authorized user." });
-    const stream = await endpoint.transport.sendMessages({
-      chatId: "a1",
-      messages: [user, paused],
-      trigger: "submit-message",
-      messageId: undefined,
-      abortSignal: undefined,
+    const stream = await startSending(endpoint, "a1", [user, paused], {
       body: { inputs: { "authorization/crm": { action: "accept" } } },
     });
     const { chunks: resumed, message } = await readReply(stream, paused);

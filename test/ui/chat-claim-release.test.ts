@@ -17,6 +17,7 @@ import type { HistoryStore, ModelMessage, RunClaim } from "../../src/index";
 import { createAgent } from "../../src/index";
 import { createScriptedClient, type ScriptedStep } from "../../src/testing/index";
 import { type ChatHandler, createChatHandler } from "../../src/ui/index";
+import { submitMessageBody } from "./chat-test-kit";
 
 /** What the client has done so far, as the store's slow release reads it. */
 interface ClientProgress {
@@ -88,11 +89,7 @@ function chatRequest(conversationId: string, text: string): Request {
   return new Request("http://localhost/api/chat", {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      id: conversationId,
-      trigger: "submit-message",
-      messages: [{ id: `u-${text}`, role: "user", parts: [{ type: "text", text }] }],
-    }),
+    body: submitMessageBody(conversationId, text),
   });
 }
 

@@ -12,7 +12,16 @@ import { describe, expect, it } from "vitest";
 import { type Agent, createAgent, createJsonlHistoryStore } from "../../src/index";
 import { mockServerPerTest } from "../support/mock-server";
 import { temporaryFolder } from "../support/temporary-folders";
-import { type ChatEndpoint, post, readReply, send, serveChat, textOf, userMessage } from "./chat-test-kit";
+import {
+  type ChatEndpoint,
+  post,
+  readReply,
+  send,
+  serveChat,
+  startSending,
+  textOf,
+  userMessage,
+} from "./chat-test-kit";
 
 const server = mockServerPerTest();
 const QUESTIONS = fileURLToPath(new URL("../fixtures/mcp/questions-server.mjs", import.meta.url));
@@ -38,14 +47,7 @@ async function pause(endpoint: ChatEndpoint, chatId: string) {
 }
 
 async function answer(endpoint: ChatEndpoint, chatId: string, messages: UIMessage[], inputs: object) {
-  const stream = await endpoint.transport.sendMessages({
-    chatId,
-    messages,
-    trigger: "submit-message",
-    messageId: undefined,
-    abortSignal: undefined,
-    body: { inputs },
-  });
+  const stream = await startSending(endpoint, chatId, messages, { body: { inputs } });
   return readReply(stream, messages.at(-1));
 }
 

@@ -12,7 +12,7 @@ import {
 import { mockServerPerTest } from "../support/mock-server";
 import { until } from "../support/promises";
 import { temporaryFolder } from "../support/temporary-folders";
-import { readReply, send, serveChat, textOf, userMessage } from "./chat-test-kit";
+import { readReply, send, serveChat, startSending, textOf, userMessage } from "./chat-test-kit";
 
 const server = mockServerPerTest();
 
@@ -81,13 +81,7 @@ describe("stop, reconnect, resume", () => {
     const ends: string[] = [];
     const endpoint = await serveChat({ agent: app.agent, onRunEnd: () => void ends.push("end") });
     server.enqueue({ content: "never finished", delayMs: 60_000 });
-    const stream = await endpoint.transport.sendMessages({
-      chatId: "s1",
-      messages: [userMessage("Write a long essay")],
-      trigger: "submit-message",
-      messageId: undefined,
-      abortSignal: undefined,
-    });
+    const stream = await startSending(endpoint, "s1", [userMessage("Write a long essay")]);
     const reading = readReply(stream);
     await until(() => server.requests.length === 1, 20_000);
     expect((await fetch(`${endpoint.api}/s1/stop`, { method: "POST" })).status).toBe(204);
@@ -112,11 +106,7 @@ describe("stop, reconnect, resume", () => {
     });
     server.enqueue({ content: "never finished", delayMs: 60_000 });
     const controller = new AbortController();
-    const stream = await endpoint.transport.sendMessages({
-      chatId: "s2",
-      messages: [userMessage("Go")],
-      trigger: "submit-message",
-      messageId: undefined,
+    const stream = await startSending(endpoint, "s2", [userMessage("Go")], {
       abortSignal: controller.signal,
     });
     const reading = readReply(stream).catch(() => undefined);
@@ -135,11 +125,7 @@ describe("stop, reconnect, resume", () => {
     const endpoint = await serveChat({ agent: app.agent, reconnectGraceMs: 60_000 });
     server.enqueue({ content: "never finished", delayMs: 60_000 });
     const controller = new AbortController();
-    const stream = await endpoint.transport.sendMessages({
-      chatId: "s3",
-      messages: [userMessage("Go")],
-      trigger: "submit-message",
-      messageId: undefined,
+    const stream = await startSending(endpoint, "s3", [userMessage("Go")], {
       abortSignal: controller.signal,
     });
     const reading = readReply(stream).catch(() => undefined);
@@ -156,11 +142,7 @@ describe("stop, reconnect, resume", () => {
     const gated = gatedRun();
     const endpoint = await serveChat({ agent: cachedAgents(gated.agent).agent, reconnectGraceMs: 60_000 });
     const controller = new AbortController();
-    const stream = await endpoint.transport.sendMessages({
-      chatId: "r1",
-      messages: [userMessage("Count")],
-      trigger: "submit-message",
-      messageId: undefined,
+    const stream = await startSending(endpoint, "r1", [userMessage("Count")], {
       abortSignal: controller.signal,
     });
     const reader = stream.getReader();

@@ -77,6 +77,23 @@ export async function readReply(
   return { chunks, message: structuredClone(last), errors };
 }
 
+/** Starts sending `messages` like useChat (`submit-message`): the reply's chunks, unread. */
+export function startSending(
+  endpoint: ChatEndpoint,
+  chatId: string,
+  messages: UIMessage[],
+  options: { abortSignal?: AbortSignal; body?: object } = {},
+): Promise<ReadableStream<UIMessageChunk>> {
+  return endpoint.transport.sendMessages({
+    chatId,
+    messages,
+    trigger: "submit-message",
+    messageId: undefined,
+    abortSignal: options.abortSignal,
+    ...(options.body === undefined ? {} : { body: options.body }),
+  });
+}
+
 /** Sends `messages` like useChat (`submit-message`) and reads the whole reply. */
 export async function send(
   endpoint: ChatEndpoint,
@@ -84,14 +101,17 @@ export async function send(
   messages: UIMessage[],
   options: { abortSignal?: AbortSignal; continuing?: UIMessage } = {},
 ): Promise<{ chunks: UIMessageChunk[]; message: UIMessage; errors: unknown[] }> {
-  const stream = await endpoint.transport.sendMessages({
-    chatId,
-    messages,
-    trigger: "submit-message",
-    messageId: undefined,
-    abortSignal: options.abortSignal,
-  });
+  const stream = await startSending(endpoint, chatId, messages, { abortSignal: options.abortSignal });
   return readReply(stream, options.continuing);
+}
+
+/** useChat's `submit-message` body for one user message, as JSON (for requests built by hand). */
+export function submitMessageBody(conversationId: string, text: string): string {
+  return JSON.stringify({
+    id: conversationId,
+    trigger: "submit-message",
+    messages: [{ id: `u-${text}`, role: "user", parts: [{ type: "text", text }] }],
+  });
 }
 
 /** POSTs a raw body to the endpoint. */
