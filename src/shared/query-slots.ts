@@ -8,6 +8,7 @@
  * @module
  */
 import { markSubject } from "./message-subject";
+import { applyContexts } from "./query-contexts";
 import { addCompounds } from "./query-compounds";
 import { markOrigins, originWords } from "./query-origins";
 import { isClear, type QueryShape, readShapes } from "./query-shapes";
@@ -183,6 +184,7 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
   }
   markSubject(slots, starts, words, rest, reads);
   markOrigins(slots, originWords(query));
+  applyContexts(slots);
   // Pairs of the query as written: a value taken out between two words makes no pair of them
   // ("mark OPS-12 as blocked" is no `mark as`).
   addCompounds(slots, rest, plainWords(query), reader.indexed);

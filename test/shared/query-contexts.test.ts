@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { toolCatalog } from "../../bench/lib/tool-catalog.mjs";
+import { contextMeaning } from "../../src/shared/query-contexts";
+import { plainWords, stem } from "../../src/shared/search-words";
+import { ToolRanker } from "../../src/shared/tool-ranker";
+
+const stems = (text: string) => plainWords(text).map(stem);
+
+describe("a word's meaning in the company it keeps", () => {
+  it("reads a folder among mail words as a label, and leaves a drive's folder alone", () => {
+    expect(contextMeaning(["fold"], stems("move these emails into the folder"))).toEqual([["label"]]);
+    expect(contextMeaning(["fold"], stems("move the proposal into the folder"))).toBeUndefined();
+  });
+
+  it("takes a command's meaning only where the word is the command", () => {
+    expect(contextMeaning(["say in"], stems("say in the launch doc"), true)).toContainEqual(["append"]);
+    expect(contextMeaning(["say"], stems("read what the page says"), false)).toBeUndefined();
+  });
+
+  it("ranks the tool the word means beside its company", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    const first = (query: string) => ranker.search(query, 1)[0]?.name;
+    expect(first("show me all my mail folders")).toBe("gmail_list_labels");
+    expect(first("move these emails into the Receipts folder")).toBe("gmail_add_label");
+    expect(first("move the proposal into the Archive folder")).toBe("drive_move_file");
+    expect(first("which carrier is this line on")).toBe("twilio_lookup_number");
+    expect(first("speed up lookups by email on the users table")).toBe("postgres_create_index");
+    expect(first("say in the launch doc that the date moved to Friday")).toBe("notion_append_blocks");
+    expect(first("say in #general that the doc is ready")).toBe("slack_post_message");
+    expect(first("what schedules do I have access to")).toBe("calendar_list_calendars");
+  });
+});
