@@ -30,7 +30,9 @@ const CONTEXT_MEANINGS: readonly ContextMeaning[] = [
   // mail is kept in labels: a mail folder, an inbox's folder
   {
     words: stems("folder folders subfolder"),
-    context: stems("email emails mail mails inbox inboxes mailbox message messages newsletters gmail outlook"),
+    context: stems(
+      "email emails mail mails inbox inboxes mailbox message messages newsletters gmail outlook",
+    ),
     meaning: [["label"]],
   },
   // a line one calls, buys or texts is a phone number
@@ -100,7 +102,9 @@ export function contextMeaning(
  * meaning ({@link contextMeaning}), at a word's own weight, in place of its words and synonyms.
  */
 export function applyContexts<Slot extends ContextSlot>(slots: Slot[]): void {
-  const asked = slots.filter((slot) => !slot.subject).flatMap((slot) => slot.words.flatMap((word) => word.split(" ")));
+  const asked = slots
+    .filter((slot) => !slot.subject)
+    .flatMap((slot) => slot.words.flatMap((word) => word.split(" ")));
   slots.forEach((slot, index) => {
     if (slot.words.length === 0 || slot.subject) return;
     const meaning = contextMeaning(slot.words, asked, index === 0);

@@ -8,8 +8,8 @@
  * @module
  */
 import { markSubject } from "./message-subject";
-import { applyContexts } from "./query-contexts";
 import { addCompounds } from "./query-compounds";
+import { applyContexts } from "./query-contexts";
 import { markOrigins, originWords } from "./query-origins";
 import { isClear, type QueryShape, readShapes } from "./query-shapes";
 import { verbMeaning } from "./query-verb-nouns";
