@@ -116,8 +116,9 @@ function baseWords(word: string, stemmed: string, reader: QueryReader): string[]
 export function readQuery(query: string, reader: QueryReader): ReadQuery {
   const question = QUESTION.test(query);
   const { shapes, rest } = readShapes(query, question);
-  const states = statesDescribed(rest);
   const words = plainWords(rest);
+  const states = statesDescribed(rest);
+  for (const target of statesTargeted(words)) states.add(target);
   // Things named by their state first ("open PRs by Dana") are to be listed; after a verb ("close
   // all open tickets", "add new users") the state only says which.
   const firstWord = words.find((word) => !isStopWord(word));
@@ -177,7 +178,8 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
         if (i + 1 < words.length && !isStopWord(words[i + 1]!)) skipped.add(i + 1);
       } else if (!isStopWord(words[i]!)) {
         starts.push(i);
-        slots.push({ words: [stems[i]!], synonyms: baseWords(words[i]!, stems[i]!, reader) });
+        const status = states.has(words[i]!) && STATUSES.has(words[i]!) ? STATUS_WORDS : [];
+        slots.push({ words: [stems[i]!], synonyms: [...baseWords(words[i]!, stems[i]!, reader), ...status] });
       }
     }
     i += Math.max(taken, 1);
@@ -266,6 +268,29 @@ function statesDescribed(text: string): Set<string> {
   });
   return described;
 }
+
+/**
+ * The status words ({@link STATUSES}) of `words` that say the state a thing is set to, after `to` or `as` ("set PAY-9
+ * back to open", "mark it as resolved"): a value, not a verb (`open` creates nothing there).
+ */
+function statesTargeted(words: readonly string[]): string[] {
+  return words.filter(
+    (word, i) => i > 0 && STATUSES.has(word) && (words[i - 1] === "to" || words[i - 1] === "as"),
+  );
+}
+
+/**
+ * The states of {@link STATES} that are a thing's status (not `new`, `recent` or `unread`, which
+ * say when or whether it was seen): named as a filter or a target, they match a tool's `status`
+ * or `state` ("show closed tickets" searches tickets by status).
+ */
+const STATUSES = new Set(
+  (
+    "open opened pending closed failed failing overdue active inactive unresolved resolved outstanding " +
+    "unpaid paid unanswered unassigned assigned archived expired draft scheduled"
+  ).split(" "),
+);
+const STATUS_WORDS: readonly (readonly string[])[] = [["status"], [stem("state")]];
 
 /** `tickets`, `PRs`; not `status`, `class`, or a stop word such as `this` or `has`. */
 function isPluralNoun(token: string): boolean {

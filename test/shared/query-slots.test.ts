@@ -29,9 +29,9 @@ describe("readQuery", () => {
     expect(readQuery("new story in the backlog", reader).reads).toBe(false);
   });
 
-  it("gives the state word no verb synonyms when it describes what to list", () => {
+  it("gives the state word no verb synonyms when it describes what to list, only its status", () => {
     const [open] = readQuery("open PRs", reader).slots;
-    expect(open).toEqual({ words: ["open"], synonyms: [] });
+    expect(open).toEqual({ words: ["open"], synonyms: [["status"], ["stat"]] });
     const [verb] = readQuery("open a ticket", reader).slots;
     expect(verb!.synonyms).toContainEqual(["creat"]);
   });
@@ -80,5 +80,22 @@ describe("readQuery: a value taken out leaves no pair of the words around it", (
     expect(read("mark OPS-12 as blocked by OPS-9")).not.toContain("mark as");
     expect(read("mark these as read")).toContain("as read");
     expect(read("mark as read")).toContain("mark as");
+  });
+});
+
+describe("a thing's status named in a query", () => {
+  const slotOf = (query: string, word: string) =>
+    readQuery(query, reader).slots.find((slot) => slot.words.includes(word));
+
+  it("reads a status set as a target (`back to open`) as a status, not a verb", () => {
+    expect(slotOf("set PAY-9 back to open", "open")?.synonyms).toContainEqual(["status"]);
+    expect(slotOf("set PAY-9 back to open", "open")?.synonyms).not.toContainEqual(["creat"]);
+    expect(slotOf("open a ticket for the outage", "open")?.synonyms).toContainEqual(["creat"]);
+    expect(slotOf("write up the notes as a new page", "new")?.synonyms).toContainEqual(["creat"]);
+  });
+
+  it("reads a status that names things to list (`closed tickets`) as a status", () => {
+    expect(slotOf("show closed tickets from last week", "clos")?.synonyms).toContainEqual(["status"]);
+    expect(slotOf("show new messages", "new")?.synonyms ?? []).not.toContainEqual(["status"]);
   });
 });
