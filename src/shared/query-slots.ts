@@ -118,7 +118,8 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
   const { shapes, rest } = readShapes(query, question);
   const words = plainWords(rest);
   const states = statesDescribed(rest);
-  for (const target of statesTargeted(words)) states.add(target);
+  const targets = statesTargeted(words);
+  for (const target of targets) states.add(target);
   // Things named by their state first ("open PRs by Dana") are to be listed; after a verb ("close
   // all open tickets", "add new users") the state only says which.
   const firstWord = words.find((word) => !isStopWord(word));
@@ -179,7 +180,13 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
       } else if (!isStopWord(words[i]!)) {
         starts.push(i);
         const status = states.has(words[i]!) && STATUSES.has(words[i]!) ? STATUS_WORDS : [];
-        slots.push({ words: [stems[i]!], synonyms: [...baseWords(words[i]!, stems[i]!, reader), ...status] });
+        // A target is a value: its word counts as one of its alternatives, not as what is asked.
+        if (targets.includes(words[i]!)) slots.push({ words: [], synonyms: [[stems[i]!], ...status] });
+        else
+          slots.push({
+            words: [stems[i]!],
+            synonyms: [...baseWords(words[i]!, stems[i]!, reader), ...status],
+          });
       }
     }
     i += Math.max(taken, 1);
