@@ -2,7 +2,8 @@
  * Words whose meaning is set by the company they keep in a query: a `folder` among mail words is a
  * mail label, not a drive's folder ("move these emails into the Receipts folder"); a `line` among
  * phone words is a phone number ("buy a toll-free line"); `lookups` that should be faster want an
- * index; saying something in a doc or a page writes it there, it posts no message. Read by
+ * index; a query blocked or stuck in a database is held by a lock; saying something in a doc or a
+ * page writes it there, it posts no message. Read by
  * query-slots.ts, which gives such a word's slot the meaning in place of its own word and synonyms.
  * @module
  */
@@ -48,6 +49,12 @@ const CONTEXT_MEANINGS: readonly ContextMeaning[] = [
     words: stems("lookup lookups searching searches filtering filters sorting query queries"),
     context: stems("speed speeding faster quicker quick optimize optimise accelerate"),
     meaning: [["index"]],
+  },
+  // queries blocked, stuck or waiting in a database are held by its locks
+  {
+    words: stems("block blocking blocked stuck waiting hung hanging"),
+    context: stems("query queries database db table tables transaction transactions postgres sql"),
+    meaning: [["lock"]],
   },
   // alerts stopped or paused for a while are muted
   {

@@ -29,4 +29,13 @@ describe("a word's meaning in the company it keeps", () => {
     expect(first("say in #general that the doc is ready")).toBe("slack_post_message");
     expect(first("what schedules do I have access to")).toBe("calendar_list_calendars");
   });
+
+  it("reads queries blocked or stuck in a database as held by locks, and leaves blocked tickets alone", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    const first = (query: string) => ranker.search(query, 1)[0]?.name;
+    expect(contextMeaning(["block"], stems("what is blocking queries"))).toEqual([["lock"]]);
+    expect(contextMeaning(["block"], stems("which tickets are blocked"))).toBeUndefined();
+    expect(first("what's blocking queries in the database")).toBe("postgres_list_locks");
+    expect(first("which queries are stuck")).toBe("postgres_list_locks");
+  });
 });
