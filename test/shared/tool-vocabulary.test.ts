@@ -149,3 +149,19 @@ describe("the default tool vocabulary: a verb of saying, first, posts a message"
     expect(top("find where someone mentioned the outage in Slack")).toBe("slack_search_messages");
   });
 });
+
+describe("looking through things", () => {
+  it("reads look / search / scan through as a search, not a look-up", () => {
+    const ranker = new ToolRanker([
+      tool("mail_search_emails", "Search the mailbox with a query."),
+      tool("phone_lookup_number", "Look up a phone number's carrier and type."),
+      tool("chat_get_user_profile", "Look up a member's profile: name, title, time zone."),
+    ]);
+    const first = (query: string) => ranker.search(query, 1)[0]?.name;
+    expect(first("look through my mail for the flight confirmation")).toBe("mail_search_emails");
+    expect(first("scan through the emails for the contract")).toBe("mail_search_emails");
+    const table = synonymTable();
+    for (const phrase of ["look through", "search through", "scan through"])
+      expect(table.get(phraseKey(phrase))).toContainEqual(["search"]);
+  });
+});
