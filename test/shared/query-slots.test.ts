@@ -104,3 +104,17 @@ describe("a thing's status named in a query", () => {
     expect(slotOf("show new messages", "new")?.synonyms ?? []).not.toContainEqual(["status"]);
   });
 });
+
+describe("a verb and its particle apart", () => {
+  const first = (query: string) => readQuery(query, reader).slots[0]!;
+
+  it("does not count the stop words between a verb and its particle", () => {
+    expect(first("put the outdated spec page away").synonyms).toContainEqual(["archiv"]);
+    expect(first("pass this email from the client on to legal").synonyms).toContainEqual(["forward"]);
+  });
+
+  it("counts every word after a stop word: `are` is no verb to reach far from", () => {
+    const slots = readQuery("servers are reporting in and one is down", reader).slots;
+    expect(slots.find((slot) => slot.words[0] === "are")).toBeUndefined();
+  });
+});
