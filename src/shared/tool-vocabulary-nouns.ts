@@ -81,6 +81,13 @@ function nounsIssueTracking(): Vocabulary {
     prerequisite: ["link", "blocks"],
     dupe: ["duplicate"],
     dup: ["duplicate"],
+    problem: ["issue", "bug"],
+    glitch: ["bug", "issue"],
+    // logging a bug files it (`log` alone is time or a call logged)
+    "log bug": ["create issue", "create ticket"],
+    "log issue": ["create issue", "create ticket"],
+    "log problem": ["create issue", "create ticket"],
+    "log ticket": ["create issue", "create ticket"],
     billable: ["time", "log"],
   };
 }

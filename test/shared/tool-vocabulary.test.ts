@@ -165,3 +165,18 @@ describe("looking through things", () => {
       expect(table.get(phraseKey(phrase))).toContainEqual(["search"]);
   });
 });
+
+describe("problems logged", () => {
+  it("reads a problem as an issue, and logging one as filing it, not time or a call logged", () => {
+    const ranker = new ToolRanker([
+      tool("repo_create_issue", "Open a new issue in a repository with a title, body and labels."),
+      tool("repo_add_issue_comment", "Comment on an issue or a pull request."),
+      tool("tracker_add_worklog", "Log time spent on a ticket."),
+      tool("crm_log_call", "Log a phone call activity on a record."),
+    ]);
+    const first = (query: string) => ranker.search(query, 1)[0]?.name;
+    expect(first("log a problem: the export button does nothing")).toBe("repo_create_issue");
+    expect(first("log a bug about the broken login")).toBe("repo_create_issue");
+    expect(first("log 2 hours on the ticket")).toBe("tracker_add_worklog");
+  });
+});
