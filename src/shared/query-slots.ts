@@ -61,6 +61,11 @@ export interface ReadQuery {
 const SHOWING = new Set(["what", "which", "show", "list", "see", "display", "view"]);
 /** How much `list` counts for a query asking for a list (a shape's hint weight). */
 const LIST_HINT = 0.4;
+/** A question that asks where a thing is: it wants it found. */
+const WHERE = /^\s*(?:where|wheres)\b/i;
+const FINDING: readonly (readonly string[])[] = [["search"], ["find"]];
+/** How much finding counts for a `where` question (a hint, more than a list's: where asks for nothing else). */
+const WHERE_HINT = 0.7;
 /** How many words after the first may name the things asked for. */
 const LISTED_WITHIN = 3;
 
@@ -206,6 +211,9 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
   const said = addShapes(slots, shapes);
   // Things asked for in the plural are listed: `list` is a word of what is asked, at a hint's weight.
   if (lists && !said.has("list")) slots.push({ words: [], synonyms: [["list"]], weight: LIST_HINT });
+  // "Where's the onboarding doc?" asks to find it: `where` is a stop word, so it is a hint's weight.
+  if (WHERE.test(query) && !said.has("search"))
+    slots.push({ words: [], synonyms: FINDING, weight: WHERE_HINT });
   return { slots, rest, reads, lists };
 }
 

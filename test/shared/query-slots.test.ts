@@ -118,3 +118,15 @@ describe("a verb and its particle apart", () => {
     expect(slots.find((slot) => slot.words[0] === "are")).toBeUndefined();
   });
 });
+
+describe("a question that asks where", () => {
+  it("asks to find the thing: a hint of search and find", () => {
+    const hint = (query: string) =>
+      readQuery(query, reader).slots.find(
+        (slot) => slot.words.length === 0 && slot.synonyms.some((w) => w[0] === "search"),
+      );
+    expect(hint("where's the onboarding checklist doc")?.synonyms).toEqual([["search"], ["find"]]);
+    expect(hint("where is the Q3 budget sheet?")).toBeDefined();
+    expect(hint("show the Q3 budget sheet")).toBeUndefined();
+  });
+});
