@@ -22,9 +22,14 @@ interface ContextMeaning {
   meaning: Alternatives;
   /** Only as the query's command, its first slot ("what the page says" writes nothing). */
   command?: boolean;
+  /** Words (stemmed) of which one, anywhere in what is asked, keeps the word's own meaning. */
+  unless?: ReadonlySet<string>;
 }
 
 const stems = (text: string): ReadonlySet<string> => new Set(text.split(" ").map(stem));
+/** Alternatives of stemmed words, each phrase one alternative (`phone number` → [`phon`, `number`]). */
+const phrasesOf = (...phrases: string[]): Alternatives =>
+  phrases.map((phrase) => phrase.split(" ").map(stem));
 
 /** Word → its meaning in a context, in order: the first whose context the query has counts. */
 const CONTEXT_MEANINGS: readonly ContextMeaning[] = [
@@ -34,46 +39,48 @@ const CONTEXT_MEANINGS: readonly ContextMeaning[] = [
     context: stems(
       "email emails mail mails inbox inboxes mailbox message messages newsletters gmail outlook",
     ),
-    meaning: [["label"]],
+    meaning: phrasesOf("label"),
   },
-  // a line one calls, buys or texts is a phone number
+  // a line one calls, buys, texts or gets for an office is a phone number; a line of a doc is not
   {
     words: stems("line lines"),
     context: stems(
-      "phone call calls caller number numbers toll mobile landline carrier dial ring voicemail sms buy purchase rent provision dedicated hotline",
+      "phone call calls caller number numbers toll mobile landline carrier dial ring voicemail sms buy purchase rent provision dedicated hotline area office another extra grab",
     ),
-    meaning: [["phone", "number"]],
+    meaning: phrasesOf("phone number"),
+    unless: stems("doc document page file csv spreadsheet sheet table row paragraph log"),
   },
   // lookups, searches and filters made faster want an index
   {
     words: stems("lookup lookups searching searches filtering filters sorting query queries"),
     context: stems("speed speeding faster quicker quick optimize optimise accelerate"),
-    meaning: [["index"]],
+    meaning: phrasesOf("index"),
   },
   // queries blocked, stuck or waiting in a database are held by its locks
   {
     words: stems("block blocking blocked stuck waiting hung hanging"),
     context: stems("query queries database db table tables transaction transactions postgres sql"),
-    meaning: [["lock"]],
+    meaning: phrasesOf("lock"),
   },
   // alerts stopped or paused for a while are muted
   {
     words: stems("stop halt pause hold"),
     context: stems("alert alerts alerting alarm alarms notifications firing"),
-    meaning: [["mute"], ["silence"], ["snooze"]],
+    meaning: phrasesOf("mute", "silence", "snooze"),
   },
   // what is said or mentioned in a doc or a page is written into it
   {
-    words: stems("say mention"),
+    words: stems("say mention write"),
     context: stems("doc docs document page wiki notes spec"),
-    meaning: [["append"], ["write"]],
+    meaning: phrasesOf("append"),
     command: true,
+    unless: stems("new create article"),
   },
   // a separate or shared schedule, an agenda one has access to, is a calendar
   {
     words: stems("schedule schedules agenda agendas"),
     context: stems("separate shared another second extra access subscribe subscribed"),
-    meaning: [["calendar"]],
+    meaning: phrasesOf("calendar"),
   },
 ];
 
@@ -98,22 +105,24 @@ export function contextMeaning(
   const own = words.flatMap((word) => word.split(" "));
   for (const rule of CONTEXT_MEANINGS) {
     if ((rule.command && !command) || !own.some((word) => rule.words.has(word))) continue;
+    if (rule.unless && queryStems.some((word) => rule.unless!.has(word))) continue;
     if (queryStems.some((word) => rule.context.has(word) && !own.includes(word))) return rule.meaning;
   }
   return undefined;
 }
 
 /**
- * Gives each slot of `slots` whose word takes a meaning from the words of what is asked — the
- * slots that are no subject: "say in #general that the doc is ready" still posts a message — its
- * meaning ({@link contextMeaning}), at a word's own weight, in place of its words and synonyms.
+ * Gives each slot of `slots` of one word (a phrase such as `support line` keeps its own meaning)
+ * whose word takes a meaning from the words of what is asked — the slots that are no subject: "say
+ * in #general that the doc is ready" still posts a message — its meaning ({@link contextMeaning}),
+ * at a word's own weight, in place of its words and synonyms.
  */
 export function applyContexts<Slot extends ContextSlot>(slots: Slot[]): void {
   const asked = slots
     .filter((slot) => !slot.subject)
     .flatMap((slot) => slot.words.flatMap((word) => word.split(" ")));
   slots.forEach((slot, index) => {
-    if (slot.words.length === 0 || slot.subject) return;
+    if (slot.words.length !== 1 || slot.subject) return;
     const meaning = contextMeaning(slot.words, asked, index === 0);
     if (meaning) slots[index] = { ...slot, words: [], synonyms: meaning, weight: 1 };
   });

@@ -39,3 +39,20 @@ describe("a word's meaning in the company it keeps", () => {
     expect(first("which queries are stuck")).toBe("postgres_list_locks");
   });
 });
+
+describe("a meaning kept by the words that say otherwise", () => {
+  it("reads a line for an office or with an area code as a phone number, not a line of a page", () => {
+    expect(contextMeaning(["lin"], stems("we need another line for the Paris office"))).toEqual([
+      ["phon", "numb"],
+    ]);
+    expect(contextMeaning(["lin"], stems("add another line to the launch page"))).toBeUndefined();
+  });
+
+  it("writes into a doc, but writing up a new page creates it", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    const first = (query: string) => ranker.search(query, 1)[0]?.name;
+    expect(first("write in the launch doc that legal signed off")).toBe("notion_append_blocks");
+    expect(first("write up the retro notes as a new page")).toBe("notion_create_page");
+    expect(first("we need another line for the Paris office")).toBe("twilio_buy_phone_number");
+  });
+});
