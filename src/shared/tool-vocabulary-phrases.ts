@@ -221,6 +221,11 @@ function phrasesCalendar(): Vocabulary {
     "bow out": ["decline"],
     "block off": ["create event", "schedule"],
     "block out": ["create event", "schedule"],
+    // what mail clients call an invitation
+    "meeting request": ["invitation"],
+    "meeting invite": ["invitation"],
+    "calendar invite": ["invitation"],
+    "event invite": ["invitation"],
   };
 }
 

@@ -180,3 +180,13 @@ describe("problems logged", () => {
     expect(first("log 2 hours on the ticket")).toBe("tracker_add_worklog");
   });
 });
+
+describe("what mail clients call an invitation", () => {
+  it("reads a meeting request or a calendar invite as an invitation, not a pull request", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    const first = (query: string) => ranker.search(query, 1)[0]?.name;
+    expect(first("decline the meeting request from sales")).toBe("calendar_respond_to_invite");
+    expect(phraseKey("meeting request")).toBe("meet request");
+    expect(synonymTable().get("meet request")).toContainEqual(["invitation"]);
+  });
+});
