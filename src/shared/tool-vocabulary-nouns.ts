@@ -81,6 +81,12 @@ function nounsIssueTracking(): Vocabulary {
     prerequisite: ["link", "blocks"],
     dupe: ["duplicate"],
     dup: ["duplicate"],
+    // two of a thing that are the same one are duplicates
+    "same problem": ["duplicate"],
+    "same issue": ["duplicate"],
+    "same complaint": ["duplicate"],
+    "same ticket": ["duplicate"],
+    "same bug": ["duplicate"],
     problem: ["issue", "bug"],
     glitch: ["bug", "issue"],
     // logging a bug files it (`log` alone is time or a call logged)

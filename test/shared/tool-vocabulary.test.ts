@@ -190,3 +190,12 @@ describe("what mail clients call an invitation", () => {
     expect(synonymTable().get("meet request")).toContainEqual(["invitation"]);
   });
 });
+
+describe("two that are the same one", () => {
+  it("reads the same problem or complaint as a duplicate", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    const first = (query: string) => ranker.search(query, 1)[0]?.name;
+    expect(first("#310 and #311 are the same problem, combine them")).toBe("zendesk_merge_tickets");
+    expect(synonymTable().get(phraseKey("same complaint"))).toContainEqual(["duplicat"]);
+  });
+});
