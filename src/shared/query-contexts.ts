@@ -20,7 +20,10 @@ interface ContextMeaning {
   context: ReadonlySet<string>;
   /** What the word then means. */
   meaning: Alternatives;
-  /** Only as the query's command, its first slot ("what the page says" writes nothing). */
+  /**
+   * Only as the query's command, its first slot ("what the page says" writes nothing), when true;
+   * never as its command, when false ("share the deck with the external auditors" shares).
+   */
   command?: boolean;
   /** Words (stemmed) of which one, anywhere in what is asked, keeps the word's own meaning. */
   unless?: ReadonlySet<string>;
@@ -76,6 +79,13 @@ const CONTEXT_MEANINGS: readonly ContextMeaning[] = [
     command: true,
     unless: stems("new create article"),
   },
+  // whether a thing is shared outside a team is who has access to it
+  {
+    words: stems("shared"),
+    context: stems("outside external externally"),
+    meaning: phrasesOf("access", "permission"),
+    command: false,
+  },
   // a separate or shared schedule, an agenda one has access to, is a calendar
   {
     words: stems("schedule schedules agenda agendas"),
@@ -95,7 +105,7 @@ export interface ContextSlot {
 /**
  * What the slot whose own words are `words` means in a query of `queryStems` (its stemmed words),
  * when one of its words takes a meaning from another word of the query — one that takes it only as
- * a command, when the slot is the query's `command` — otherwise undefined.
+ * a command, or never as one, when the slot is or is not the query's `command` — otherwise undefined.
  */
 export function contextMeaning(
   words: readonly string[],
@@ -104,7 +114,8 @@ export function contextMeaning(
 ): Alternatives | undefined {
   const own = words.flatMap((word) => word.split(" "));
   for (const rule of CONTEXT_MEANINGS) {
-    if ((rule.command && !command) || !own.some((word) => rule.words.has(word))) continue;
+    if ((rule.command !== undefined && rule.command !== command) || !own.some((word) => rule.words.has(word)))
+      continue;
     if (rule.unless && queryStems.some((word) => rule.unless!.has(word))) continue;
     if (queryStems.some((word) => rule.context.has(word) && !own.includes(word))) return rule.meaning;
   }

@@ -56,3 +56,14 @@ describe("a meaning kept by the words that say otherwise", () => {
     expect(first("we need another line for the Paris office")).toBe("twilio_buy_phone_number");
   });
 });
+
+describe("shared outside", () => {
+  it("asks who has access when a thing is shared outside, and shares when told to", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    const first = (query: string) => ranker.search(query, 1)[0]?.name;
+    expect(contextMeaning(["shar"], stems("is the doc shared outside the team"))).toContainEqual(["access"]);
+    expect(contextMeaning(["shar"], stems("share the deck with external auditors"), true)).toBeUndefined();
+    expect(first("is the budget doc shared with anyone outside finance?")).toBe("drive_get_permissions");
+    expect(first("share the deck with the external auditors")).toBe("drive_share_file");
+  });
+});
