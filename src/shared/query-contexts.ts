@@ -125,13 +125,15 @@ export function contextMeaning(
 /**
  * Gives each slot of `slots` of one word (a phrase such as `support line` keeps its own meaning)
  * whose word takes a meaning from the words of what is asked — the slots that are no subject: "say
- * in #general that the doc is ready" still posts a message — its meaning ({@link contextMeaning}),
- * at a word's own weight, in place of its words and synonyms.
+ * in #general that the doc is ready" still posts a message — and the words of the values taken out
+ * of the query (`shaped`: an address's `email` puts "from jo@acme.com into the Clients folder" among
+ * mail), its meaning ({@link contextMeaning}), at a word's own weight, in place of its words and synonyms.
  */
-export function applyContexts<Slot extends ContextSlot>(slots: Slot[]): void {
+export function applyContexts<Slot extends ContextSlot>(slots: Slot[], shaped: readonly string[] = []): void {
   const asked = slots
     .filter((slot) => !slot.subject)
-    .flatMap((slot) => slot.words.flatMap((word) => word.split(" ")));
+    .flatMap((slot) => slot.words.flatMap((word) => word.split(" ")))
+    .concat(shaped);
   slots.forEach((slot, index) => {
     if (slot.words.length !== 1 || slot.subject) return;
     const meaning = contextMeaning(slot.words, asked, index === 0);

@@ -203,7 +203,10 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
   }
   markSubject(slots, starts, words, rest, reads);
   markOrigins(slots, originWords(query));
-  applyContexts(slots);
+  applyContexts(
+    slots,
+    shapes.flatMap((shape) => shape.alternatives.filter((words) => words.length === 1).flat()),
+  );
   // Pairs of the query as written: a value taken out between two words makes no pair of them
   // ("mark OPS-12 as blocked" is no `mark as`).
   addCompounds(slots, rest, plainWords(query), reader.indexed);

@@ -67,3 +67,11 @@ describe("shared outside", () => {
     expect(first("share the deck with the external auditors")).toBe("drive_share_file");
   });
 });
+
+describe("the values a query names", () => {
+  it("count as the company a word keeps: an address puts a folder among mail", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    const first = (query: string) => ranker.search(query, 1)[0]?.name;
+    expect(first("move everything from jo@acme.com into the Clients folder")).toBe("gmail_add_label");
+  });
+});
