@@ -117,6 +117,12 @@ function nounsCalendar(): Vocabulary {
     "one on one": ["meeting", "event"],
     "get together": ["meeting", "event"],
     agenda: ["events", "calendar"],
+    // a calendar besides one's own is a secondary one
+    "separate calendar": ["secondary calendar"],
+    "another calendar": ["secondary calendar"],
+    "extra calendar": ["secondary calendar"],
+    "additional calendar": ["secondary calendar"],
+    "second calendar": ["secondary calendar"],
     diary: ["calendar", "events"],
     "who around": ["free", "available"],
     "anyone around": ["free", "available"],

@@ -199,3 +199,14 @@ describe("two that are the same one", () => {
     expect(synonymTable().get(phraseKey("same complaint"))).toContainEqual(["duplicat"]);
   });
 });
+
+describe("a calendar besides one's own", () => {
+  it("reads a separate, another or extra calendar as a secondary calendar to create, not an event", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    const first = (query: string) => ranker.search(query, 1)[0]?.name;
+    expect(first("I want a second calendar for side projects")).toBe("calendar_create_calendar");
+    const scores = ranker.search("set up a separate calendar for the support rota", 2);
+    expect(scores[0]?.name).toBe("calendar_create_calendar");
+    expect(scores[0]!.score).toBeGreaterThan(1.5 * scores[1]!.score);
+  });
+});
