@@ -12,6 +12,7 @@ import { addCompounds } from "./query-compounds";
 import { applyContexts } from "./query-contexts";
 import { markOrigins, originWords } from "./query-origins";
 import { isClear, type QueryShape, readShapes } from "./query-shapes";
+import { isPluralNoun, queryStates, wordSlot } from "./query-states";
 import { verbMeaning } from "./query-verb-nouns";
 import { isStopWord, plainWords, stem, stopWordPairs } from "./search-words";
 import type { SynonymTable } from "./tool-synonyms";
@@ -127,9 +128,8 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
   const question = QUESTION.test(query);
   const { shapes, rest } = readShapes(query, question);
   const words = plainWords(rest);
-  const states = statesDescribed(rest);
-  const targets = statesTargeted(words);
-  for (const target of targets) states.add(target);
+  const stated = queryStates(rest, words);
+  const { states } = stated;
   // Things named by their state first ("open PRs by Dana") are to be listed; after a verb ("close
   // all open tickets", "add new users") the state only says which.
   const firstWord = words.find((word) => !isStopWord(word));
@@ -189,35 +189,36 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
         if (i + 1 < words.length && !isStopWord(words[i + 1]!)) skipped.add(i + 1);
       } else if (!isStopWord(words[i]!)) {
         starts.push(i);
-        const status = states.has(words[i]!) && STATUSES.has(words[i]!) ? STATUS_WORDS : [];
-        // A target is a value: its word counts as one of its alternatives, not as what is asked.
-        if (targets.includes(words[i]!)) slots.push({ words: [], synonyms: [[stems[i]!], ...status] });
-        else
-          slots.push({
-            words: [stems[i]!],
-            synonyms: [...baseWords(words[i]!, stems[i]!, reader), ...status],
-          });
+        slots.push(wordSlot(words[i]!, stems[i]!, baseWords(words[i]!, stems[i]!, reader), stated));
       }
     }
     i += Math.max(taken, 1);
   }
   markSubject(slots, starts, words, rest, reads);
   markOrigins(slots, originWords(query));
-  applyContexts(
-    slots,
-    shapes.flatMap((shape) => shape.alternatives.filter((words) => words.length === 1).flat()),
-  );
+  applyContexts(slots, shapeWords(shapes));
   // Pairs of the query as written: a value taken out between two words makes no pair of them
   // ("mark OPS-12 as blocked" is no `mark as`).
   addCompounds(slots, rest, plainWords(query), reader.indexed);
   withoutSaidSynonyms(slots);
-  const said = addShapes(slots, shapes);
-  // Things asked for in the plural are listed: `list` is a word of what is asked, at a hint's weight.
+  addHints(slots, addShapes(slots, shapes), query, lists);
+  return { slots, rest, reads, lists };
+}
+
+/** The one-word alternatives of the values taken out of a query (an address's `email`). */
+function shapeWords(shapes: readonly QueryShape[]): string[] {
+  return shapes.flatMap((shape) => shape.alternatives.filter((words) => words.length === 1).flat());
+}
+
+/**
+ * Adds the hints of what a query asks beyond its words, unless `said`: things asked for in the
+ * plural are listed (`list`, a word of what is asked at a hint's weight); "where's the onboarding
+ * doc?" asks to find it (`where` is a stop word).
+ */
+function addHints(slots: QuerySlot[], said: ReadonlySet<string>, query: string, lists: boolean): void {
   if (lists && !said.has("list")) slots.push({ words: [], synonyms: [["list"]], weight: LIST_HINT });
-  // "Where's the onboarding doc?" asks to find it: `where` is a stop word, so it is a hint's weight.
   if (WHERE.test(query) && !said.has("search"))
     slots.push({ words: [], synonyms: FINDING, weight: WHERE_HINT });
-  return { slots, rest, reads, lists };
 }
 
 /**
@@ -263,63 +264,6 @@ function withoutSaidSynonyms(slots: QuerySlot[]): void {
     const synonyms = slot.synonyms.filter((words) => !(words.length === 1 && own.has(words[0]!)));
     if (synonyms.length !== slot.synonyms.length) slots[index] = { ...slot, synonyms };
   });
-}
-
-/**
- * Words of a state that, before a plural noun, say which things to list (`open PRs`, `pending
- * tickets`, `unread emails`, `new messages`), where some of them would otherwise be verbs (`open` a
- * ticket) or a changing tool's words.
- */
-const STATES = new Set(
-  (
-    "open opened pending closed unread failed failing overdue active inactive unresolved resolved " +
-    "outstanding unpaid paid unanswered unassigned assigned new recent archived expired draft scheduled"
-  ).split(" "),
-);
-
-/**
- * The state words of `text` that describe the plural noun after them (with at most one word
- * between: `pending support tickets`): a query naming things by their state asks to list them.
- */
-function statesDescribed(text: string): Set<string> {
-  const tokens = text.split(/[^A-Za-z0-9]+/).filter(Boolean);
-  const described = new Set<string>();
-  tokens.forEach((token, i) => {
-    const state = token.toLowerCase();
-    if (!STATES.has(state)) return;
-    if (tokens.slice(i + 1, i + 3).some(isPluralNoun)) described.add(state);
-  });
-  return described;
-}
-
-/**
- * The status words ({@link STATUSES}) of `words` that say the state a thing is set to, after `to` or `as` ("set PAY-9
- * back to open", "mark it as resolved"): a value, not a verb (`open` creates nothing there).
- */
-function statesTargeted(words: readonly string[]): string[] {
-  return words.filter(
-    (word, i) => i > 0 && STATUSES.has(word) && (words[i - 1] === "to" || words[i - 1] === "as"),
-  );
-}
-
-/**
- * The states of {@link STATES} that are a thing's status (not `new`, `recent` or `unread`, which
- * say when or whether it was seen): named as a filter or a target, they match a tool's `status`
- * or `state` ("show closed tickets" searches tickets by status).
- */
-const STATUSES = new Set(
-  (
-    "open opened pending closed failed failing overdue active inactive unresolved resolved outstanding " +
-    "unpaid paid unanswered unassigned assigned archived expired draft scheduled"
-  ).split(" "),
-);
-const STATUS_WORDS: readonly (readonly string[])[] = [["status"], [stem("state")]];
-
-/** `tickets`, `PRs`; not `status`, `class`, or a stop word such as `this` or `has`. */
-function isPluralNoun(token: string): boolean {
-  if (/^[A-Z]{2,}s$/.test(token)) return true;
-  const word = token.toLowerCase();
-  return word.length > 3 && /[^su]s$/.test(word) && !isStopWord(word);
 }
 
 /** Words of tools that change things, which a reading query's synonyms leave out (`text` → `sms`, not `send sms`). */
