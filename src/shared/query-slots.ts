@@ -9,8 +9,10 @@
  */
 import { markSubject } from "./message-subject";
 import { addCompounds } from "./query-compounds";
+import { applyContexts } from "./query-contexts";
 import { markOrigins, originWords } from "./query-origins";
 import { isClear, type QueryShape, readShapes } from "./query-shapes";
+import { isPluralNoun, queryStates, wordSlot } from "./query-states";
 import { verbMeaning } from "./query-verb-nouns";
 import { isStopWord, plainWords, stem, stopWordPairs } from "./search-words";
 import type { SynonymTable } from "./tool-synonyms";
@@ -60,6 +62,11 @@ export interface ReadQuery {
 const SHOWING = new Set(["what", "which", "show", "list", "see", "display", "view"]);
 /** How much `list` counts for a query asking for a list (a shape's hint weight). */
 const LIST_HINT = 0.4;
+/** A question that asks where a thing is: it wants it found. */
+const WHERE = /^\s*(?:where|wheres)\b/i;
+const FINDING: readonly (readonly string[])[] = [["search"], ["find"]];
+/** How much finding counts for a `where` question (a hint, more than a list's: where asks for nothing else). */
+const WHERE_HINT = 0.7;
 /** How many words after the first may name the things asked for. */
 const LISTED_WITHIN = 3;
 
@@ -77,12 +84,17 @@ function asksForList(text: string): boolean {
  * make a synonym key: its synonyms and where the particle is.
  */
 function splitPhrase(
+  words: readonly string[],
   stems: readonly string[],
   at: number,
   synonyms: SynonymTable,
 ): { synonyms: readonly (readonly string[])[]; particle: number } | undefined {
-  const last = Math.min(stems.length - 1, at + MAX_APART + 1);
-  for (let particle = at + 2; particle <= last; particle++) {
+  // After a verb, stop words between do not count ("put the outdated spec page away" has three
+  // words apart); after a stop word (`are … down`, `let … edit`) every word does.
+  const verb = !isStopWord(words[at]!);
+  let apart = 0;
+  for (let particle = at + 2; particle < stems.length; particle++) {
+    if ((!verb || !isStopWord(words[particle - 1]!)) && ++apart > MAX_APART) break;
     if (!SEPARABLE.has(stems[particle]!) && !(stems[at] === "let" && LET_VERBS.has(stems[particle]!)))
       continue;
     const found = synonyms.get(`${stems[at]} ${stems[particle]}`);
@@ -115,8 +127,9 @@ function baseWords(word: string, stemmed: string, reader: QueryReader): string[]
 export function readQuery(query: string, reader: QueryReader): ReadQuery {
   const question = QUESTION.test(query);
   const { shapes, rest } = readShapes(query, question);
-  const states = statesDescribed(rest);
   const words = plainWords(rest);
+  const stated = queryStates(rest, words);
+  const { states } = stated;
   // Things named by their state first ("open PRs by Dana") are to be listed; after a verb ("close
   // all open tickets", "add new users") the state only says which.
   const firstWord = words.find((word) => !isStopWord(word));
@@ -146,7 +159,7 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
     let taken = 0;
     // A verb whose particle comes later makes a phrase that says more than the verb alone: "put the
     // page away" archives (`put away`), it does not put; "call the meeting off" cancels.
-    const split = splitPhrase(stems, i, reader.synonyms);
+    const split = splitPhrase(words, stems, i, reader.synonyms);
     for (let size = Math.min(reader.longestKey, words.length - i); size > 0 && taken === 0; size--) {
       if (size === 1 && split) break;
       const synonyms = reader.synonyms.get(stems.slice(i, i + size).join(" "));
@@ -176,21 +189,36 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
         if (i + 1 < words.length && !isStopWord(words[i + 1]!)) skipped.add(i + 1);
       } else if (!isStopWord(words[i]!)) {
         starts.push(i);
-        slots.push({ words: [stems[i]!], synonyms: baseWords(words[i]!, stems[i]!, reader) });
+        slots.push(wordSlot(words[i]!, stems[i]!, baseWords(words[i]!, stems[i]!, reader), stated));
       }
     }
     i += Math.max(taken, 1);
   }
   markSubject(slots, starts, words, rest, reads);
   markOrigins(slots, originWords(query));
+  applyContexts(slots, shapeWords(shapes));
   // Pairs of the query as written: a value taken out between two words makes no pair of them
   // ("mark OPS-12 as blocked" is no `mark as`).
   addCompounds(slots, rest, plainWords(query), reader.indexed);
   withoutSaidSynonyms(slots);
-  const said = addShapes(slots, shapes);
-  // Things asked for in the plural are listed: `list` is a word of what is asked, at a hint's weight.
-  if (lists && !said.has("list")) slots.push({ words: [], synonyms: [["list"]], weight: LIST_HINT });
+  addHints(slots, addShapes(slots, shapes), query, lists);
   return { slots, rest, reads, lists };
+}
+
+/** The one-word alternatives of the values taken out of a query (an address's `email`). */
+function shapeWords(shapes: readonly QueryShape[]): string[] {
+  return shapes.flatMap((shape) => shape.alternatives.filter((words) => words.length === 1).flat());
+}
+
+/**
+ * Adds the hints of what a query asks beyond its words, unless `said`: things asked for in the
+ * plural are listed (`list`, a word of what is asked at a hint's weight); "where's the onboarding
+ * doc?" asks to find it (`where` is a stop word).
+ */
+function addHints(slots: QuerySlot[], said: ReadonlySet<string>, query: string, lists: boolean): void {
+  if (lists && !said.has("list")) slots.push({ words: [], synonyms: [["list"]], weight: LIST_HINT });
+  if (WHERE.test(query) && !said.has("search"))
+    slots.push({ words: [], synonyms: FINDING, weight: WHERE_HINT });
 }
 
 /**
@@ -236,40 +264,6 @@ function withoutSaidSynonyms(slots: QuerySlot[]): void {
     const synonyms = slot.synonyms.filter((words) => !(words.length === 1 && own.has(words[0]!)));
     if (synonyms.length !== slot.synonyms.length) slots[index] = { ...slot, synonyms };
   });
-}
-
-/**
- * Words of a state that, before a plural noun, say which things to list (`open PRs`, `pending
- * tickets`, `unread emails`, `new messages`), where some of them would otherwise be verbs (`open` a
- * ticket) or a changing tool's words.
- */
-const STATES = new Set(
-  (
-    "open opened pending closed unread failed failing overdue active inactive unresolved resolved " +
-    "outstanding unpaid paid unanswered unassigned assigned new recent archived expired draft scheduled"
-  ).split(" "),
-);
-
-/**
- * The state words of `text` that describe the plural noun after them (with at most one word
- * between: `pending support tickets`): a query naming things by their state asks to list them.
- */
-function statesDescribed(text: string): Set<string> {
-  const tokens = text.split(/[^A-Za-z0-9]+/).filter(Boolean);
-  const described = new Set<string>();
-  tokens.forEach((token, i) => {
-    const state = token.toLowerCase();
-    if (!STATES.has(state)) return;
-    if (tokens.slice(i + 1, i + 3).some(isPluralNoun)) described.add(state);
-  });
-  return described;
-}
-
-/** `tickets`, `PRs`; not `status`, `class`, or a stop word such as `this` or `has`. */
-function isPluralNoun(token: string): boolean {
-  if (/^[A-Z]{2,}s$/.test(token)) return true;
-  const word = token.toLowerCase();
-  return word.length > 3 && /[^su]s$/.test(word) && !isStopWord(word);
 }
 
 /** Words of tools that change things, which a reading query's synonyms leave out (`text` → `sms`, not `send sms`). */
@@ -321,5 +315,5 @@ function saysAction(synonyms: readonly (readonly string[])[]): boolean {
 const SEPARABLE = new Set(["along", "away", "back", "down", "off", "on", "out", "over", "up"]);
 /** Verbs that may follow `let` and its object: "let the team know", "let Tom edit the sheet". */
 const LET_VERBS = new Set(["know", "edit", "view", "see", "comment", "read"].map(stem));
-/** How many words may stand between a verb and its particle. */
+/** How many words, stop words aside, may stand between a verb and its particle. */
 const MAX_APART = 3;

@@ -81,6 +81,19 @@ function nounsIssueTracking(): Vocabulary {
     prerequisite: ["link", "blocks"],
     dupe: ["duplicate"],
     dup: ["duplicate"],
+    // two of a thing that are the same one are duplicates
+    "same problem": ["duplicate"],
+    "same issue": ["duplicate"],
+    "same complaint": ["duplicate"],
+    "same ticket": ["duplicate"],
+    "same bug": ["duplicate"],
+    problem: ["issue", "bug"],
+    glitch: ["bug", "issue"],
+    // logging a bug files it (`log` alone is time or a call logged)
+    "log bug": ["create issue", "create ticket"],
+    "log issue": ["create issue", "create ticket"],
+    "log problem": ["create issue", "create ticket"],
+    "log ticket": ["create issue", "create ticket"],
     billable: ["time", "log"],
   };
 }
@@ -104,6 +117,12 @@ function nounsCalendar(): Vocabulary {
     "one on one": ["meeting", "event"],
     "get together": ["meeting", "event"],
     agenda: ["events", "calendar"],
+    // a calendar besides one's own is a secondary one
+    "separate calendar": ["secondary calendar"],
+    "another calendar": ["secondary calendar"],
+    "extra calendar": ["secondary calendar"],
+    "additional calendar": ["secondary calendar"],
+    "second calendar": ["secondary calendar"],
     diary: ["calendar", "events"],
     "who around": ["free", "available"],
     "anyone around": ["free", "available"],

@@ -2,7 +2,7 @@
  * The names people give the things tools act on when they do not use the tool's word: kinds of
  * document (a proposal, a contract), kinds of picture, a repository's trunk and its changes under
  * review, CI's colours, a person's role, a phone line, a priority's short code, kinds of one-time
- * code, a table's space on disk.
+ * code, a table's space on disk, a storage place.
  * Part of the default vocabulary of client-side tool search (see tool-vocabulary.ts, which puts the
  * parts together in order: a key of a later part stands in place of the same key of an earlier one).
  * @module
@@ -21,6 +21,7 @@ export function everydayObjects(): Readonly<Record<string, readonly string[]>> {
     ...objectsPhoneLinesAndCodes(),
     ...objectsPriorities(),
     ...objectsSpace(),
+    ...objectsStoragePlaces(),
     ...objectsRowsAndFields(),
     ...objectsContestedPayments(),
     ...objectsInTheAskersWords(),
@@ -103,6 +104,9 @@ function objectsPhoneLinesAndCodes(): Vocabulary {
     helpline: ["phone number"],
     "sales line": ["phone number"],
     "main line": ["phone number"],
+    "toll free": ["phone number"],
+    tollfree: ["phone number"],
+    freephone: ["phone number"],
     "login code": ["verification code"],
     "sign in code": ["verification code"],
     "confirmation code": ["verification code"],
@@ -132,6 +136,17 @@ function objectsSpace(): Vocabulary {
     biggest: ["size"],
     largest: ["size"],
     "take up": ["size"],
+  };
+}
+
+/** Where files are kept in the cloud, by the names people give it: a store is a bucket. */
+function objectsStoragePlaces(): Vocabulary {
+  return {
+    storage: ["bucket"],
+    "object storage": ["bucket"],
+    "object store": ["bucket"],
+    "blob storage": ["bucket"],
+    "storage container": ["bucket"],
   };
 }
 

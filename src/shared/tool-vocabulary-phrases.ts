@@ -101,6 +101,11 @@ function phrasesSecondPass(): Vocabulary {
     "roll out": ["release", "deploy"],
     "push out": ["release", "publish"],
     "comb through": ["search"],
+    "look through": ["search"],
+    "search through": ["search"],
+    "scan through": ["search"],
+    "browse through": ["search", "list"],
+    "check through": ["search"],
     "sift through": ["search", "filter"],
     drag: ["move"],
     repay: ["refund"],
@@ -216,6 +221,11 @@ function phrasesCalendar(): Vocabulary {
     "bow out": ["decline"],
     "block off": ["create event", "schedule"],
     "block out": ["create event", "schedule"],
+    // what mail clients call an invitation
+    "meeting request": ["invitation"],
+    "meeting invite": ["invitation"],
+    "calendar invite": ["invitation"],
+    "event invite": ["invitation"],
   };
 }
 

@@ -29,9 +29,9 @@ describe("readQuery", () => {
     expect(readQuery("new story in the backlog", reader).reads).toBe(false);
   });
 
-  it("gives the state word no verb synonyms when it describes what to list", () => {
+  it("gives the state word no verb synonyms when it describes what to list, only its status", () => {
     const [open] = readQuery("open PRs", reader).slots;
-    expect(open).toEqual({ words: ["open"], synonyms: [] });
+    expect(open).toEqual({ words: ["open"], synonyms: [["status"], ["stat"]] });
     const [verb] = readQuery("open a ticket", reader).slots;
     expect(verb!.synonyms).toContainEqual(["creat"]);
   });
@@ -80,5 +80,53 @@ describe("readQuery: a value taken out leaves no pair of the words around it", (
     expect(read("mark OPS-12 as blocked by OPS-9")).not.toContain("mark as");
     expect(read("mark these as read")).toContain("as read");
     expect(read("mark as read")).toContain("mark as");
+  });
+});
+
+describe("a thing's status named in a query", () => {
+  const slotOf = (query: string, word: string) =>
+    readQuery(query, reader).slots.find((slot) => slot.words.includes(word));
+
+  it("reads a status set as a target (`back to open`) as a status, not a verb", () => {
+    expect(slotOf("open a ticket for the outage", "open")?.synonyms).toContainEqual(["creat"]);
+    expect(slotOf("write up the notes as a new page", "new")?.synonyms).toContainEqual(["creat"]);
+  });
+
+  it("counts a target's own word as an alternative only: it is a value, not what is asked", () => {
+    const target = readQuery("move PAY-9 back to open", reader).slots.find((slot) =>
+      slot.synonyms.some((words) => words[0] === "open"),
+    );
+    expect(target).toEqual({ words: [], synonyms: [["open"], ["status"], ["stat"]] });
+  });
+
+  it("reads a status that names things to list (`closed tickets`) as a status", () => {
+    expect(slotOf("show closed tickets from last week", "clos")?.synonyms).toContainEqual(["status"]);
+    expect(slotOf("show new messages", "new")?.synonyms ?? []).not.toContainEqual(["status"]);
+  });
+});
+
+describe("a verb and its particle apart", () => {
+  const first = (query: string) => readQuery(query, reader).slots[0]!;
+
+  it("does not count the stop words between a verb and its particle", () => {
+    expect(first("put the outdated spec page away").synonyms).toContainEqual(["archiv"]);
+    expect(first("pass this email from the client on to legal").synonyms).toContainEqual(["forward"]);
+  });
+
+  it("counts every word after a stop word: `are` is no verb to reach far from", () => {
+    const slots = readQuery("servers are reporting in and one is down", reader).slots;
+    expect(slots.find((slot) => slot.words[0] === "are")).toBeUndefined();
+  });
+});
+
+describe("a question that asks where", () => {
+  it("asks to find the thing: a hint of search and find", () => {
+    const hint = (query: string) =>
+      readQuery(query, reader).slots.find(
+        (slot) => slot.words.length === 0 && slot.synonyms.some((w) => w[0] === "search"),
+      );
+    expect(hint("where's the onboarding checklist doc")?.synonyms).toEqual([["search"], ["find"]]);
+    expect(hint("where is the Q3 budget sheet?")).toBeDefined();
+    expect(hint("show the Q3 budget sheet")).toBeUndefined();
   });
 });

@@ -103,3 +103,24 @@ describe("the asker's own names for things", () => {
     expect(first(ranker, "enter a potential buyer we met at the trade show")).toBe("crm_create_lead");
   });
 });
+
+describe("storage places and toll-free lines", () => {
+  const ranker = new ToolRanker([
+    tool("store_list_objects", "List the objects under a prefix of a bucket."),
+    tool("store_create_bucket", "Create a bucket in a region."),
+    tool("files_list_documents", "List the documents in a folder."),
+    tool("phone_buy_phone_number", "Buy a phone number in a country."),
+    tool("calendar_find_free_time", "Find time slots when all attendees are free."),
+    tool("crm_create_customer", "Create a customer with email and billing address."),
+  ]);
+
+  it("reads storage as a bucket", () => {
+    expect(first(ranker, "list what's in the backups storage")).toBe("store_list_objects");
+    expect(first(ranker, "set up object storage for the build artifacts")).toBe("store_create_bucket");
+  });
+
+  it("reads a toll-free line as a phone number, not free time", () => {
+    expect(first(ranker, "we need a toll-free line for customer service")).toBe("phone_buy_phone_number");
+    expect(first(ranker, "get a toll free number for the hotline")).toBe("phone_buy_phone_number");
+  });
+});

@@ -149,3 +149,64 @@ describe("the default tool vocabulary: a verb of saying, first, posts a message"
     expect(top("find where someone mentioned the outage in Slack")).toBe("slack_search_messages");
   });
 });
+
+describe("looking through things", () => {
+  it("reads look / search / scan through as a search, not a look-up", () => {
+    const ranker = new ToolRanker([
+      tool("mail_search_emails", "Search the mailbox with a query."),
+      tool("phone_lookup_number", "Look up a phone number's carrier and type."),
+      tool("chat_get_user_profile", "Look up a member's profile: name, title, time zone."),
+    ]);
+    const first = (query: string) => ranker.search(query, 1)[0]?.name;
+    expect(first("look through my mail for the flight confirmation")).toBe("mail_search_emails");
+    expect(first("scan through the emails for the contract")).toBe("mail_search_emails");
+    const table = synonymTable();
+    for (const phrase of ["look through", "search through", "scan through"])
+      expect(table.get(phraseKey(phrase))).toContainEqual(["search"]);
+  });
+});
+
+describe("problems logged", () => {
+  it("reads a problem as an issue, and logging one as filing it, not time or a call logged", () => {
+    const ranker = new ToolRanker([
+      tool("repo_create_issue", "Open a new issue in a repository with a title, body and labels."),
+      tool("repo_add_issue_comment", "Comment on an issue or a pull request."),
+      tool("tracker_add_worklog", "Log time spent on a ticket."),
+      tool("crm_log_call", "Log a phone call activity on a record."),
+    ]);
+    const first = (query: string) => ranker.search(query, 1)[0]?.name;
+    expect(first("log a problem: the export button does nothing")).toBe("repo_create_issue");
+    expect(first("log a bug about the broken login")).toBe("repo_create_issue");
+    expect(first("log 2 hours on the ticket")).toBe("tracker_add_worklog");
+  });
+});
+
+describe("what mail clients call an invitation", () => {
+  it("reads a meeting request or a calendar invite as an invitation, not a pull request", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    const first = (query: string) => ranker.search(query, 1)[0]?.name;
+    expect(first("decline the meeting request from sales")).toBe("calendar_respond_to_invite");
+    expect(phraseKey("meeting request")).toBe("meet request");
+    expect(synonymTable().get("meet request")).toContainEqual(["invitation"]);
+  });
+});
+
+describe("two that are the same one", () => {
+  it("reads the same problem or complaint as a duplicate", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    const first = (query: string) => ranker.search(query, 1)[0]?.name;
+    expect(first("#310 and #311 are the same problem, combine them")).toBe("zendesk_merge_tickets");
+    expect(synonymTable().get(phraseKey("same complaint"))).toContainEqual(["duplicat"]);
+  });
+});
+
+describe("a calendar besides one's own", () => {
+  it("reads a separate, another or extra calendar as a secondary calendar to create, not an event", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    const first = (query: string) => ranker.search(query, 1)[0]?.name;
+    expect(first("I want a second calendar for side projects")).toBe("calendar_create_calendar");
+    const scores = ranker.search("set up a separate calendar for the support rota", 2);
+    expect(scores[0]?.name).toBe("calendar_create_calendar");
+    expect(scores[0]!.score).toBeGreaterThan(1.5 * scores[1]!.score);
+  });
+});
