@@ -154,7 +154,8 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
       // A verb's synonym is a command only where a command's verb stands, first: "email the
       // report" sends, "filter mail from…" and "what texts came in" name things. After a light
       // verb, the phrase that says the action is the command ("give the team a heads up").
-      const takesLight = light && (size > 1 || saysAction(synonyms));
+      const takesLight =
+        light && (saysAction(synonyms) || (size > 1 && isVerbPhrase(words.slice(i, i + size))));
       const command = !reads && (slots.length === 0 || takesLight);
       if (takesLight) {
         slots[0] = { words: slots[0]!.words, synonyms: [] };
@@ -311,6 +312,15 @@ const NEGATIONS = new Set([
  * up", "make a note", "take a look", "put together". (`do`, `have` and `let` are stop words.)
  */
 const LIGHT_VERBS = new Set(["give", "make", "take", "put"].map(stem));
+
+/**
+ * Whether a phrase reads as a verb's (`heads up`, `look at`: a stop word in it), not as a noun
+ * compound (`action items`, `support request`), which names a thing and leaves a light verb its
+ * meaning ("make a page with the action items" creates a page).
+ */
+function isVerbPhrase(phrase: readonly string[]): boolean {
+  return phrase.some(isStopWord);
+}
 
 /** Whether a word's synonyms name an action to do (`ping` → `send message`): a noun that says the verb. */
 function saysAction(synonyms: readonly (readonly string[])[]): boolean {

@@ -82,3 +82,17 @@ describe("readQuery: a value taken out leaves no pair of the words around it", (
     expect(read("mark as read")).toContain("mark as");
   });
 });
+
+describe("readQuery: a light verb before a noun compound", () => {
+  it("keeps the light verb's command when the phrase after it names a thing, not an action", () => {
+    // `action items` and `support request` are things: "make a page with the action items" creates.
+    expect(readQuery("make a wiki page with the action items", reader).slots[0]!.synonyms).toContainEqual([
+      "creat",
+    ]);
+    expect(
+      readQuery("make a support request for the broken login", reader).slots[0]!.synonyms,
+    ).toContainEqual(["creat"]);
+    // A verb phrase (a stop word in it) still takes the command: a heads up is a message.
+    expect(readQuery("give the team a heads up", reader).slots[0]!.synonyms).toEqual([]);
+  });
+});
