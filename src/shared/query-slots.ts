@@ -77,14 +77,22 @@ function asksForList(text: string): boolean {
  * make a synonym key: its synonyms and where the particle is.
  */
 function splitPhrase(
+  words: readonly string[],
   stems: readonly string[],
   at: number,
   synonyms: SynonymTable,
 ): { synonyms: readonly (readonly string[])[]; particle: number } | undefined {
-  const last = Math.min(stems.length - 1, at + MAX_APART + 1);
-  for (let particle = at + 2; particle <= last; particle++) {
-    if (!SEPARABLE.has(stems[particle]!) && !(stems[at] === "let" && LET_VERBS.has(stems[particle]!)))
+  let apart = 0;
+  for (let particle = at + 1; particle < stems.length && apart <= MAX_APART; particle++) {
+    // The verb again: the particle after it is its own ("are reporting in and are any down").
+    if (stems[particle] === stems[at]) return undefined;
+    if (
+      particle === at + 1 ||
+      (!SEPARABLE.has(stems[particle]!) && !(stems[at] === "let" && LET_VERBS.has(stems[particle]!)))
+    ) {
+      if (!isStopWord(words[particle]!)) apart++;
       continue;
+    }
     const found = synonyms.get(`${stems[at]} ${stems[particle]}`);
     if (found) return { synonyms: found, particle };
   }
@@ -146,7 +154,7 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
     let taken = 0;
     // A verb whose particle comes later makes a phrase that says more than the verb alone: "put the
     // page away" archives (`put away`), it does not put; "call the meeting off" cancels.
-    const split = splitPhrase(stems, i, reader.synonyms);
+    const split = splitPhrase(words, stems, i, reader.synonyms);
     for (let size = Math.min(reader.longestKey, words.length - i); size > 0 && taken === 0; size--) {
       if (size === 1 && split) break;
       const synonyms = reader.synonyms.get(stems.slice(i, i + size).join(" "));
@@ -331,5 +339,5 @@ function saysAction(synonyms: readonly (readonly string[])[]): boolean {
 const SEPARABLE = new Set(["along", "away", "back", "down", "off", "on", "out", "over", "up"]);
 /** Verbs that may follow `let` and its object: "let the team know", "let Tom edit the sheet". */
 const LET_VERBS = new Set(["know", "edit", "view", "see", "comment", "read"].map(stem));
-/** How many words may stand between a verb and its particle. */
+/** How many words but stop words may stand between a verb and its particle ("pass that message from HR along"). */
 const MAX_APART = 3;

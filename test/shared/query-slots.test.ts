@@ -96,3 +96,19 @@ describe("readQuery: a light verb before a noun compound", () => {
     expect(readQuery("give the team a heads up", reader).slots[0]!.synonyms).toEqual([]);
   });
 });
+
+describe("readQuery: a verb and its particle apart", () => {
+  const slot = (query: string, word: string) =>
+    readQuery(query, reader).slots.find((each) => each.words[0] === word);
+
+  it("counts only the words but stop words between a verb and its particle", () => {
+    // Four words between, two of them stop words: still `pass along`, forwarding.
+    expect(slot("pass that message from HR along to Raj", "pass")?.synonyms).toContainEqual(["forward"]);
+    expect(slot("put all of the old pages away", "put")?.synonyms).toContainEqual(["archiv"]);
+  });
+
+  it("leaves a particle to the nearer repeat of the verb", () => {
+    const slots = readQuery("which servers are reporting in and are any down?", reader).slots;
+    expect(slots.filter((each) => each.words[0] === "are")).toHaveLength(1);
+  });
+});
