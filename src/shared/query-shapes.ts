@@ -46,6 +46,12 @@ export function isClear(shape: QueryShape): boolean {
 const HINT = 0.4;
 
 const WEEKDAY = "(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?";
+/**
+ * Where a pasted statement ends: at the end of the query, or before a last `in`, `on`, `against`,
+ * `using` or `via` and a word or two (and an article) that say where to run it, not SQL.
+ */
+const SQL_END =
+  "(?=\\s+(?:in|on|against|using|via)\\s+(?:the\\s+|our\\s+|my\\s+)?[A-Za-z][\\w-]*(?:\\s+[A-Za-z][\\w-]*)?\\s*[?.!]?\\s*$|\\s*$)";
 const MONTH =
   "(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)";
 
@@ -93,9 +99,11 @@ const RULES: readonly ShapeRule[] = [
   {
     kind: "sql",
     // SQL's keywords in capitals, or a lower-case `select … from <table>` whose table ends the
-    // query or starts a clause — not English: "select a template from the gallery"
-    pattern:
-      /\bSELECT\b[^.?!]*?\bFROM\b.*$|\b[Ss]elect\b[^.?!]*?\b(?:from|FROM)\s+[A-Za-z_][\w.]*\s*(?:$|;|(?:where|order|group|limit|join|WHERE|ORDER|GROUP|LIMIT|JOIN)\b.*$)/,
+    // query or starts a clause — not English: "select a template from the gallery"; the statement
+    // ends before a last "in Salesforce", "on the prod database": where to run it, said in words
+    pattern: new RegExp(
+      `\\bSELECT\\b[^.?!]*?\\bFROM\\b.*?${SQL_END}|\\b[Ss]elect\\b[^.?!]*?\\b(?:from|FROM)\\s+[A-Za-z_][\\w.]*(?:${SQL_END}|\\s*;|\\s*(?:where|order|group|limit|join|WHERE|ORDER|GROUP|LIMIT|JOIN)\\b.*?${SQL_END})`,
+    ),
     means: ["sql", "select", "query"],
   },
   // `service:billing`, `from:ann is:unread`: a search syntax's field filters, for a tool that searches

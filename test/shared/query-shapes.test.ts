@@ -165,3 +165,16 @@ describe("a team named by its work", () => {
     expect(kinds("change Tom's team to Sales")).not.toContain("team");
   });
 });
+
+describe("query shapes: a pasted statement and where to run it", () => {
+  it("ends the statement before a last `in <service>` or `on the <database>`, which stay words", () => {
+    const rest = (query: string) => readShapes(query, false).rest.replace(/\s+/g, " ").trim();
+    expect(rest("run SELECT Id FROM Account WHERE Industry = 'Retail' in Salesforce")).toBe(
+      "run in Salesforce",
+    );
+    expect(rest("SELECT count(*) FROM orders on the billing database")).toBe("on the billing database");
+    expect(rest("select id from users in warehouse")).toBe("in warehouse");
+    // SQL's own IN and ON stay in the statement.
+    expect(rest("run SELECT * FROM a JOIN b ON b.id = a.id WHERE a.x IN (1, 2)")).toBe("run");
+  });
+});
