@@ -52,6 +52,10 @@ const WEEKDAY = "(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)
  */
 const SQL_END =
   "(?=\\s+(?:in|on|against|using|via)\\s+(?:the\\s+|our\\s+|my\\s+)?[A-Za-z][\\w-]*(?:\\s+[A-Za-z][\\w-]*)?\\s*[?.!]?\\s*$|\\s*$)";
+/** A count in words, as a duration says it: "two hours", "a couple of days", "forty-five minutes". */
+const COUNT_WORD =
+  "(?:an?|a\\s+(?:couple|few)\\s+of|a\\s+few|several|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|" +
+  "fifteen|twenty|thirty|forty(?:[\\s-]five)?|fifty|sixty|ninety)";
 const MONTH =
   "(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)";
 
@@ -245,8 +249,11 @@ const RULES: readonly ShapeRule[] = [
   },
   {
     kind: "duration",
-    pattern:
-      /(?<!\b(?:last|past)\s)\b(?:\d+(?:\.\d+)?\s?(?:h|hrs?|m|mins?|d)|(?:\d+(?:\.\d+)?|an?|one|two|three|four|five|six|ten|fifteen|thirty|ninety)\s(?:hours?|minutes?|days?|weeks?))\b(?!\s+ago)/i,
+    pattern: new RegExp(
+      `(?<!\\b(?:last|past)\\s)\\b(?:\\d+(?:\\.\\d+)?\\s?(?:h|hrs?|m|mins?|d)|half\\s+an?\\s+hour|(?:\\d+(?:\\.\\d+)?|${COUNT_WORD})` +
+        `(?:\\s+and\\s+a\\s+half)?\\s(?:hours?|hrs?|minutes?|mins?|days?|weeks?))\\b(?!\\s+ago)`,
+      "i",
+    ),
     means: ["time spent", "duration", "time"],
     weight: HINT,
   },

@@ -178,3 +178,14 @@ describe("query shapes: a pasted statement and where to run it", () => {
     expect(rest("run SELECT * FROM a JOIN b ON b.id = a.id WHERE a.x IN (1, 2)")).toBe("run");
   });
 });
+
+describe("query shapes: a duration in words", () => {
+  it("finds a duration counted in words, with a half, or half an hour", () => {
+    expect(kinds("book two and a half hours against that ticket")).toEqual(["duration"]);
+    expect(kinds("spent forty-five minutes on the login bug")).toEqual(["duration"]);
+    expect(kinds("a couple of hours on the import")).toEqual(["duration"]);
+    expect(kinds("half an hour on the review")).toEqual(["duration"]);
+    // A time ago or a span back is no duration spent.
+    expect(kinds("two days ago")).not.toContain("duration");
+  });
+});
