@@ -11,7 +11,7 @@ import { markSubject } from "./message-subject";
 import { addCompounds } from "./query-compounds";
 import { markOrigins, originWords } from "./query-origins";
 import { isClear, type QueryShape, readShapes } from "./query-shapes";
-import { verbMeaning } from "./query-verb-nouns";
+import { isPassiveGet, verbMeaning } from "./query-verb-nouns";
 import { isStopWord, plainWords, stem, stopWordPairs } from "./search-words";
 import type { SynonymTable } from "./tool-synonyms";
 
@@ -141,6 +141,10 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
   let light = false;
   for (let i = 0; i < words.length; ) {
     if (skipped.has(i)) {
+      i++;
+      continue;
+    }
+    if (isPassiveGet(words, i)) {
       i++;
       continue;
     }

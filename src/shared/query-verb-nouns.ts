@@ -30,6 +30,9 @@ const BEFORE_VERB = new Set([
   "please",
   "and",
   "then",
+  "get",
+  "gets",
+  "got",
 ]);
 
 /** Words after a verb that name whom it reaches ("page someone", "page them", "page the on-call"). */
@@ -55,4 +58,24 @@ export function verbMeaning(
   if (at > 0 && BEFORE_VERB.has(words[at - 1]!)) return meaning;
   const next = words[at + 1] === "the" ? words[at + 2] : words[at + 1];
   return at === 0 && (teamNamed || (next !== undefined && WHOM.has(next))) ? meaning : undefined;
+}
+
+/** The forms of `get`. */
+const GET = new Set(["get", "gets", "got", "gotten", "getting"]);
+/** Past participles that do not end in `-ed`. */
+const IRREGULAR_PARTICIPLES = new Set(
+  "paid sent done made built seen taken given sold bought told kept shut set put cut run hit lost found written".split(
+    " ",
+  ),
+);
+
+/**
+ * Whether the word at `at` is a `get` that makes a passive ("who gets paged", "did the invoice get
+ * paid", "which PRs got merged"): it asks nothing to be fetched, and the participle after it is the
+ * verb ({@link BEFORE_VERB} has it).
+ */
+export function isPassiveGet(words: readonly string[], at: number): boolean {
+  if (!GET.has(words[at]!)) return false;
+  const next = words[at + 1];
+  return next !== undefined && ((next.length > 4 && next.endsWith("ed")) || IRREGULAR_PARTICIPLES.has(next));
 }

@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { toolCatalog } from "../../bench/lib/tool-catalog.mjs";
-import { verbMeaning } from "../../src/shared/query-verb-nouns";
+import { readQuery } from "../../src/shared/query-slots";
+import { isPassiveGet, verbMeaning } from "../../src/shared/query-verb-nouns";
 import { plainWords, stem } from "../../src/shared/search-words";
 import { ToolRanker } from "../../src/shared/tool-ranker";
+import { longestKey, synonymTable } from "../../src/shared/tool-synonyms";
 
 const meaningAt = (query: string, word: string, question = false) => {
   const words = plainWords(query);
@@ -32,5 +34,29 @@ describe("a noun where a verb stands", () => {
     expect(first("page the storage team")).toBe("pagerduty_trigger_incident");
     expect(first("page the billing squad, checkout is erroring")).toBe("pagerduty_trigger_incident");
     expect(first("page with the design team's launch notes in Notion")).toMatch(/^notion_/);
+  });
+});
+
+describe("a passive `get`", () => {
+  const synonyms = synonymTable();
+  const reader = { synonyms, longestKey: longestKey(synonyms), indexed: () => false };
+  const own = (query: string) => readQuery(query, reader).slots.flatMap((slot) => slot.words);
+  const alternatives = (query: string) => readQuery(query, reader).slots.flatMap((slot) => slot.synonyms);
+
+  it("is `get` before a participle, fetching nothing", () => {
+    const at = (query: string) => isPassiveGet(plainWords(query), plainWords(query).indexOf("got"));
+    expect(at("which tickets got assigned to me")).toBe(true);
+    expect(at("the invoice got paid")).toBe(true);
+    expect(at("I got the logs")).toBe(false);
+  });
+
+  it("is read as no word: neither a fetch nor mail received, and the participle is the verb", () => {
+    expect(own("which tickets got assigned to me today")).not.toContain("got");
+    expect(alternatives("which tickets got assigned to me today")).not.toContainEqual(["receiv"]);
+    expect(own("did the SMS get delivered")).not.toContain("get");
+    // "who gets paged" asks who is on call.
+    expect(alternatives("who gets paged for the api?")).toContainEqual(["on call"]);
+    // A `get` that fetches stays.
+    expect(own("get the latest invoice")).toContain("get");
   });
 });
