@@ -11,7 +11,7 @@ import { markSubject } from "./message-subject";
 import { addCompounds } from "./query-compounds";
 import { markOrigins, originWords } from "./query-origins";
 import { isClear, type QueryShape, readShapes } from "./query-shapes";
-import { isPassiveGet, verbMeaning } from "./query-verb-nouns";
+import { isPassiveGet, isStateParticiple, verbMeaning } from "./query-verb-nouns";
 import { isStopWord, plainWords, stem, stopWordPairs } from "./search-words";
 import type { SynonymTable } from "./tool-synonyms";
 
@@ -33,6 +33,11 @@ export interface QuerySlot {
    * about, not which tool sends it, so they count little and not as a part of what is asked.
    */
   subject?: boolean;
+  /**
+   * A participle after `be` ("which tickets are assigned to Kevin"): a state to filter by, which
+   * counts little for the tools whose action it names.
+   */
+  state?: boolean;
 }
 
 /** What reading a query needs from the ranker. */
@@ -194,6 +199,13 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
     }
     i += Math.max(taken, 1);
   }
+  // A state is asked about or shown ("which tickets are assigned to Kevin"); in a command it is the
+  // state to bring about ("make sure the ticket is assigned to Kevin").
+  if (reads || (firstWord !== undefined && SHOWING.has(firstWord)))
+    slots.forEach((slot, index) => {
+      if (slot.words.length === 1 && isStateParticiple(words, starts[index]!))
+        slots[index] = { ...slot, state: true };
+    });
   markSubject(slots, starts, words, rest, reads);
   markOrigins(slots, originWords(query));
   // Pairs of the query as written: a value taken out between two words makes no pair of them

@@ -79,3 +79,25 @@ export function isPassiveGet(words: readonly string[], at: number): boolean {
   const next = words[at + 1];
   return next !== undefined && ((next.length > 4 && next.endsWith("ed")) || IRREGULAR_PARTICIPLES.has(next));
 }
+
+/** Forms of `be`, which make a participle after them a state. */
+const BE = new Set(["is", "are", "was", "were", "been", "be", "being"]);
+/** Words that may stand between `be` and its participle: "is still shared", "are not assigned". */
+const BETWEEN_BE = new Set(["still", "already", "not", "never", "yet", "all", "currently", "now", "also"]);
+
+/** Whether `word` is written as a past participle: `assigned`, `shared`, `paid`. */
+function isParticiple(word: string): boolean {
+  return (word.length > 4 && word.endsWith("ed")) || IRREGULAR_PARTICIPLES.has(word);
+}
+
+/**
+ * Whether the word at `at` is a participle after `be` ("which tickets are assigned to Kevin", "is
+ * the doc still shared", "hasn't been merged"): it names the state things are in, which a tool that
+ * reads filters by, not the action of the tool that puts them in it.
+ */
+export function isStateParticiple(words: readonly string[], at: number): boolean {
+  if (at < 1 || !isParticiple(words[at]!)) return false;
+  const before = words[at - 1]!;
+  // "is the doc still shared": a question that begins with `be` asks its participle of its subject.
+  return BE.has(before) || (BETWEEN_BE.has(before) && (BE.has(words[at - 2] ?? "") || BE.has(words[0]!)));
+}

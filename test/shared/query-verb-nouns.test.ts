@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { toolCatalog } from "../../bench/lib/tool-catalog.mjs";
 import { readQuery } from "../../src/shared/query-slots";
-import { isPassiveGet, verbMeaning } from "../../src/shared/query-verb-nouns";
+import { isPassiveGet, isStateParticiple, verbMeaning } from "../../src/shared/query-verb-nouns";
 import { plainWords, stem } from "../../src/shared/search-words";
 import { ToolRanker } from "../../src/shared/tool-ranker";
 import { longestKey, synonymTable } from "../../src/shared/tool-synonyms";
@@ -58,5 +58,37 @@ describe("a passive `get`", () => {
     expect(alternatives("who gets paged for the api?")).toContainEqual(["on call"]);
     // A `get` that fetches stays.
     expect(own("get the latest invoice")).toContain("get");
+  });
+});
+
+describe("a participle after `be`", () => {
+  const at = (query: string, word: string) =>
+    isStateParticiple(plainWords(query), plainWords(query).indexOf(word));
+  const tool = (name: string, description: string) => ({
+    name,
+    description,
+    inputSchema: { type: "object" },
+  });
+  const ranker = new ToolRanker([
+    tool("files_share_file", "Share a file with people, as viewer or editor."),
+    tool("files_get_permissions", "List who has access to a file."),
+    tool("code_merge_pull_request", "Merge a pull request."),
+    tool("code_list_pull_requests", "List the pull requests of a repository."),
+  ]);
+  const first = (query: string) => ranker.search(query, 1)[0]?.name;
+
+  it("is a state: after be, or after still or not in a question that begins with be", () => {
+    expect(at("which tickets are assigned to Kevin?", "assigned")).toBe(true);
+    expect(at("PRs that haven't been merged", "merged")).toBe(true);
+    expect(at("is the doc still shared with Ana?", "shared")).toBe(true);
+    expect(at("share the doc with Ana", "share")).toBe(false);
+    expect(at("the doc Ana shared", "shared")).toBe(false);
+  });
+
+  it("counts little for the tool whose action it names, in a question or a listing", () => {
+    expect(first("is the roadmap file still shared with the agency?")).toBe("files_get_permissions");
+    expect(first("which pull requests have not been merged yet?")).toBe("code_list_pull_requests");
+    // In a command the state is to be brought about.
+    expect(first("make sure the roadmap file is shared with the agency")).toBe("files_share_file");
   });
 });
