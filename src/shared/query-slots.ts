@@ -65,14 +65,20 @@ export interface ReadQuery {
 const SHOWING = new Set(["what", "which", "show", "list", "see", "display", "view"]);
 /** How much `list` counts for a query asking for a list (a shape's hint weight). */
 const LIST_HINT = 0.4;
+/** Units a count measures in, not things to list: "how many gigabytes…", "how many hours…". */
+const MEASURES =
+  /^(?:(?:kilo|mega|giga|tera)?bytes|[kmgt]bs?|seconds|minutes|hours|days|weeks|months|years|dollars|euros|percent|points)$/i;
 /** How many words after the first may name the things asked for. */
 const LISTED_WITHIN = 3;
 
 /** Whether `text` begins with a word of {@link SHOWING} and names things in the plural soon after. */
 function asksForList(text: string): boolean {
   const tokens = text.split(/[^A-Za-z0-9]+/).filter(Boolean);
-  if (tokens.length === 0 || !SHOWING.has(tokens[0]!.toLowerCase())) return false;
-  const named = tokens.slice(1).filter((token) => !isStopWord(token.toLowerCase()));
+  // "how many servers…" counts things: they are listed to be counted.
+  const counts = tokens.length > 1 && /^how$/i.test(tokens[0]!) && /^many$/i.test(tokens[1]!);
+  if (tokens.length === 0 || (!counts && !SHOWING.has(tokens[0]!.toLowerCase()))) return false;
+  const named = tokens.slice(counts ? 2 : 1).filter((token) => !isStopWord(token.toLowerCase()));
+  if (counts && MEASURES.test(named[0] ?? "")) return false;
   return named.slice(0, LISTED_WITHIN).some(isPluralNoun);
 }
 

@@ -70,6 +70,13 @@ describe("readQuery: asking for a list", () => {
     expect(readQuery("close the tickets from Acme", reader).lists).toBe(false);
     expect(readQuery("what is the status of the deploy for the web servers", reader).lists).toBe(false);
   });
+
+  it("reads a count of things as a list of them, not a count of a measure", () => {
+    expect(readQuery("how many files are in the images bucket?", reader).lists).toBe(true);
+    expect(readQuery("how many times did we call Acme last week?", reader).lists).toBe(true);
+    expect(readQuery("how many gigabytes does the events table use?", reader).lists).toBe(false);
+    expect(readQuery("how many hours did I log this week?", reader).lists).toBe(false);
+  });
 });
 
 describe("readQuery: a value taken out leaves no pair of the words around it", () => {
