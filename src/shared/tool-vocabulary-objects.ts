@@ -24,6 +24,31 @@ export function everydayObjects(): Readonly<Record<string, readonly string[]>> {
     ...objectsRowsAndFields(),
     ...objectsContestedPayments(),
     ...objectsInTheAskersWords(),
+    ...objectsNounsOfAnAction(),
+  };
+}
+
+/**
+ * An action named by its noun, which the stemmer leaves apart from its verb (`confirmation` is no
+ * `confirm`, `deletion` no `delete`): "did the phone confirmation pass", "the deletion of the file".
+ */
+function objectsNounsOfAnAction(): Vocabulary {
+  return {
+    confirmation: ["verification", "verify", "confirm"],
+    cancellation: ["cancel"],
+    deletion: ["delete"],
+    removal: ["remove", "delete"],
+    creation: ["create"],
+    registration: ["register", "create"],
+    submission: ["submit"],
+    approval: ["approve"],
+    renewal: ["renew", "subscription"],
+    assignment: ["assign"],
+    expiration: ["expire"],
+    expiry: ["expire"],
+    reservation: ["reserve", "book"],
+    publication: ["publish"],
+    installation: ["install"],
   };
 }
 

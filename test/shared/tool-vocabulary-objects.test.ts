@@ -103,3 +103,20 @@ describe("the asker's own names for things", () => {
     expect(first(ranker, "enter a potential buyer we met at the trade show")).toBe("crm_create_lead");
   });
 });
+
+describe("an action named by its noun", () => {
+  const ranker = new ToolRanker([
+    tool("phone_verify_phone", "Send a one-time verification code to a phone number."),
+    tool("phone_check_verification", "Check a one-time verification code."),
+    tool("shop_cancel_subscription", "Cancel a subscription now or at period end."),
+    tool("shop_list_charges", "List the charges of a period."),
+    tool("docs_delete_file", "Move a document to the trash."),
+    tool("docs_search_files", "Search documents and files by name and content."),
+  ]);
+
+  it("stands for its verb: a confirmation is verified, a cancellation cancels, a deletion deletes", () => {
+    expect(first(ranker, "did the customer pass the phone confirmation?")).toBe("phone_check_verification");
+    expect(first(ranker, "process the cancellation of the Acme plan")).toBe("shop_cancel_subscription");
+    expect(first(ranker, "request deletion of the old contract file")).toBe("docs_delete_file");
+  });
+});
