@@ -56,6 +56,10 @@ const SQL_END =
 const COUNT_WORD =
   "(?:an?|a\\s+(?:couple|few)\\s+of|a\\s+few|several|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|" +
   "fifteen|twenty|thirty|forty(?:[\\s-]five)?|fifty|sixty|ninety)";
+/** A span of time: "2h", "90 minutes", "two and a half hours", "half an hour" (not "last two days"). */
+const DURATION =
+  `(?<!\\b(?:last|past)\\s)\\b(?:\\d+(?:\\.\\d+)?\\s?(?:h|hrs?|m|mins?|d)|half\\s+an?\\s+hour|(?:\\d+(?:\\.\\d+)?|${COUNT_WORD})` +
+  `(?:\\s+and\\s+a\\s+half)?\\s(?:hours?|hrs?|minutes?|mins?|days?|weeks?))\\b`;
 const MONTH =
   "(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)";
 
@@ -247,13 +251,16 @@ const RULES: readonly ShapeRule[] = [
     means: ["alert", "monitor", "threshold", "rule", "filter"],
     weight: HINT,
   },
+  // "an hour before the flight", "two days ahead of the launch": a time ahead of a thing is when to
+  // be reminded of it, not time spent
+  {
+    kind: "ahead",
+    pattern: new RegExp(`${DURATION}\\s+(?:before|ahead\\s+of|prior\\s+to)\\b`, "i"),
+    means: ["reminder", "notification"],
+  },
   {
     kind: "duration",
-    pattern: new RegExp(
-      `(?<!\\b(?:last|past)\\s)\\b(?:\\d+(?:\\.\\d+)?\\s?(?:h|hrs?|m|mins?|d)|half\\s+an?\\s+hour|(?:\\d+(?:\\.\\d+)?|${COUNT_WORD})` +
-        `(?:\\s+and\\s+a\\s+half)?\\s(?:hours?|hrs?|minutes?|mins?|days?|weeks?))\\b(?!\\s+ago)`,
-      "i",
-    ),
+    pattern: new RegExp(`${DURATION}(?!\\s+ago)`, "i"),
     means: ["time spent", "duration", "time"],
     weight: HINT,
   },

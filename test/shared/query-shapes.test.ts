@@ -189,3 +189,11 @@ describe("query shapes: a duration in words", () => {
     expect(kinds("two days ago")).not.toContain("duration");
   });
 });
+
+describe("query shapes: a time ahead of a thing", () => {
+  it("is when to be reminded, not a duration spent", () => {
+    expect(kinds("give me a heads-up an hour before the flight")).toEqual(["ahead"]);
+    expect(kinds("ping me two days ahead of the launch")).toEqual(["ahead"]);
+    expect(kinds("log two hours on the release")).toEqual(["duration"]);
+  });
+});
