@@ -25,6 +25,22 @@ export function everydayObjects(): Readonly<Record<string, readonly string[]>> {
     ...objectsContestedPayments(),
     ...objectsInTheAskersWords(),
     ...objectsNounsOfAnAction(),
+    ...objectsMobilesAndSecondFactors(),
+  };
+}
+
+/**
+ * A phone called by what it is (a mobile, a cell number), and a second factor called by its kind
+ * (two-factor, two-step, multi-factor): a phone number, a verification code.
+ */
+function objectsMobilesAndSecondFactors(): Vocabulary {
+  return {
+    mobile: ["phone"],
+    "mobile number": ["phone number"],
+    "cell number": ["phone number"],
+    "two factor": ["verification code", "verify"],
+    "two step": ["verification code", "verify"],
+    "multi factor": ["verification code", "verify"],
   };
 }
 

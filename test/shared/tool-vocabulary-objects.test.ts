@@ -120,3 +120,17 @@ describe("an action named by its noun", () => {
     expect(first(ranker, "request deletion of the old contract file")).toBe("docs_delete_file");
   });
 });
+
+describe("a mobile, and a second factor by its kind", () => {
+  const ranker = new ToolRanker([
+    tool("phone_verify_phone", "Send a one-time verification code to a phone number."),
+    tool("phone_lookup_number", "Look up a phone number's carrier and type."),
+    tool("phone_buy_phone_number", "Buy a phone number in a country."),
+  ]);
+
+  it("reads two-factor and two-step as a verification code, a mobile as a phone", () => {
+    expect(first(ranker, "start two-factor login for this number")).toBe("phone_verify_phone");
+    expect(first(ranker, "set up two-step sign in for Ana")).toBe("phone_verify_phone");
+    expect(first(ranker, "which carrier is Dana's mobile on?")).toBe("phone_lookup_number");
+  });
+});
