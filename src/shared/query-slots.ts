@@ -144,18 +144,14 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
   const stems = words.map(stem);
   const teamNamed = shapes.some((shape) => shape.kind === "team");
   const slots: QuerySlot[] = [];
-  /** Words already read with an earlier one (a particle), or negated (`not qualified`). */
-  const skipped = new Set<number>();
+  /** Words already read with an earlier one (a particle), negated (`not qualified`), or a passive's `get`. */
+  const skipped = new Set(words.flatMap((_, at) => (isPassiveGet(words, at) ? [at] : [])));
   /** The index in `words` of each slot's first word. */
   const starts: number[] = [];
   /** Whether the query begins with a light verb ({@link LIGHT_VERBS}), whose command a later phrase may take. */
   let light = false;
   for (let i = 0; i < words.length; ) {
     if (skipped.has(i)) {
-      i++;
-      continue;
-    }
-    if (isPassiveGet(words, i)) {
       i++;
       continue;
     }
@@ -174,11 +170,9 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
       if (size === 1 && split) break;
       const synonyms = reader.synonyms.get(stems.slice(i, i + size).join(" "));
       if (!synonyms || (size === 1 && (isStopWord(words[i]!) || states.has(words[i]!)))) continue;
-      // A verb's synonym is a command only where a command's verb stands, first: "email the
-      // report" sends, "filter mail from…" and "what texts came in" name things. After a light
-      // verb, the phrase that says the action is the command ("give the team a heads up").
-      const takesLight =
-        light && (saysAction(synonyms) || (size > 1 && isVerbPhrase(words.slice(i, i + size))));
+      // A verb's synonym is a command only where a command's verb stands, first: "email the report"
+      // sends, "filter mail from…" and "what texts came in" name things; or after a light verb.
+      const takesLight = light && takesCommand(synonyms, words.slice(i, i + size));
       const command = !reads && (slots.length === 0 || takesLight);
       if (takesLight) {
         slots[0] = { words: slots[0]!.words, synonyms: [] };
@@ -205,13 +199,7 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
     }
     i += Math.max(taken, 1);
   }
-  // A state is asked about or shown ("which tickets are assigned to Kevin"); in a command it is the
-  // state to bring about ("make sure the ticket is assigned to Kevin").
-  if (reads || (firstWord !== undefined && SHOWING.has(firstWord)))
-    slots.forEach((slot, index) => {
-      if (slot.words.length === 1 && isStateParticiple(words, starts[index]!))
-        slots[index] = { ...slot, state: true };
-    });
+  if (reads || SHOWING.has(firstWord ?? "")) markStates(slots, starts, words);
   markSubject(slots, starts, words, rest, reads);
   markOrigins(slots, originWords(query));
   // Pairs of the query as written: a value taken out between two words makes no pair of them
@@ -342,6 +330,26 @@ const NEGATIONS = new Set([
  * up", "make a note", "take a look", "put together". (`do`, `have` and `let` are stop words.)
  */
 const LIGHT_VERBS = new Set(["give", "make", "take", "put"].map(stem));
+
+/**
+ * Marks as a state each slot of a participle after `be` (query-verb-nouns.ts), in a query that asks
+ * about or shows things ("which tickets are assigned to Kevin"); in a command the state is the one
+ * to bring about ("make sure the ticket is assigned to Kevin"), and is not marked.
+ */
+function markStates(slots: QuerySlot[], starts: readonly number[], words: readonly string[]): void {
+  slots.forEach((slot, index) => {
+    if (slot.words.length === 1 && isStateParticiple(words, starts[index]!))
+      slots[index] = { ...slot, state: true };
+  });
+}
+
+/**
+ * Whether the phrase after a light verb takes its command: it says an action, or it is a verb
+ * phrase ("give the team a heads up").
+ */
+function takesCommand(synonyms: readonly (readonly string[])[], phrase: readonly string[]): boolean {
+  return saysAction(synonyms) || (phrase.length > 1 && isVerbPhrase(phrase));
+}
 
 /**
  * Whether a phrase reads as a verb's (`heads up`, `look at`: a stop word in it), not as a noun
