@@ -46,6 +46,20 @@ export function isClear(shape: QueryShape): boolean {
 const HINT = 0.4;
 
 const WEEKDAY = "(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?";
+/**
+ * Where a pasted statement ends: at the end of the query, or before a last `in`, `on`, `against`,
+ * `using` or `via` and a word or two (and an article) that say where to run it, not SQL.
+ */
+const SQL_END =
+  "(?=\\s+(?:in|on|against|using|via)\\s+(?:the\\s+|our\\s+|my\\s+)?[A-Za-z][\\w-]*(?:\\s+[A-Za-z][\\w-]*)?\\s*[?.!]?\\s*$|\\s*$)";
+/** A count in words, as a duration says it: "two hours", "a couple of days", "forty-five minutes". */
+const COUNT_WORD =
+  "(?:an?|a\\s+(?:couple|few)\\s+of|a\\s+few|several|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|" +
+  "fifteen|twenty|thirty|forty(?:[\\s-]five)?|fifty|sixty|ninety)";
+/** A span of time: "2h", "90 minutes", "two and a half hours", "half an hour" (not "last two days"). */
+const DURATION =
+  `(?<!\\b(?:last|past)\\s)\\b(?:\\d+(?:\\.\\d+)?\\s?(?:h|hrs?|m|mins?|d)|half\\s+an?\\s+hour|(?:\\d+(?:\\.\\d+)?|${COUNT_WORD})` +
+  `(?:\\s+and\\s+a\\s+half)?\\s(?:hours?|hrs?|minutes?|mins?|days?|weeks?))\\b`;
 const MONTH =
   "(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)";
 
@@ -93,9 +107,11 @@ const RULES: readonly ShapeRule[] = [
   {
     kind: "sql",
     // SQL's keywords in capitals, or a lower-case `select … from <table>` whose table ends the
-    // query or starts a clause — not English: "select a template from the gallery"
-    pattern:
-      /\bSELECT\b[^.?!]*?\bFROM\b.*$|\b[Ss]elect\b[^.?!]*?\b(?:from|FROM)\s+[A-Za-z_][\w.]*\s*(?:$|;|(?:where|order|group|limit|join|WHERE|ORDER|GROUP|LIMIT|JOIN)\b.*$)/,
+    // query or starts a clause — not English: "select a template from the gallery"; the statement
+    // ends before a last "in Salesforce", "on the prod database": where to run it, said in words
+    pattern: new RegExp(
+      `\\bSELECT\\b[^.?!]*?\\bFROM\\b.*?${SQL_END}|\\b[Ss]elect\\b[^.?!]*?\\b(?:from|FROM)\\s+[A-Za-z_][\\w.]*(?:${SQL_END}|\\s*;|\\s*(?:where|order|group|limit|join|WHERE|ORDER|GROUP|LIMIT|JOIN)\\b.*?${SQL_END})`,
+    ),
     means: ["sql", "select", "query"],
   },
   // `service:billing`, `from:ann is:unread`: a search syntax's field filters, for a tool that searches
@@ -235,10 +251,16 @@ const RULES: readonly ShapeRule[] = [
     means: ["alert", "monitor", "threshold", "rule", "filter"],
     weight: HINT,
   },
+  // "an hour before the flight", "two days ahead of the launch": a time ahead of a thing is when to
+  // be reminded of it, not time spent
+  {
+    kind: "ahead",
+    pattern: new RegExp(`${DURATION}\\s+(?:before|ahead\\s+of|prior\\s+to)\\b`, "i"),
+    means: ["reminder", "notification"],
+  },
   {
     kind: "duration",
-    pattern:
-      /(?<!\b(?:last|past)\s)\b(?:\d+(?:\.\d+)?\s?(?:h|hrs?|m|mins?|d)|(?:\d+(?:\.\d+)?|an?|one|two|three|four|five|six|ten|fifteen|thirty|ninety)\s(?:hours?|minutes?|days?|weeks?))\b(?!\s+ago)/i,
+    pattern: new RegExp(`${DURATION}(?!\\s+ago)`, "i"),
     means: ["time spent", "duration", "time"],
     weight: HINT,
   },

@@ -13,7 +13,7 @@ import { applyContexts } from "./query-contexts";
 import { markOrigins, originWords } from "./query-origins";
 import { isClear, type QueryShape, readShapes } from "./query-shapes";
 import { isPluralNoun, queryStates, wordSlot } from "./query-states";
-import { verbMeaning } from "./query-verb-nouns";
+import { isPassiveGet, isStateParticiple, verbMeaning } from "./query-verb-nouns";
 import { isStopWord, plainWords, stem, stopWordPairs } from "./search-words";
 import type { SynonymTable } from "./tool-synonyms";
 
@@ -35,6 +35,11 @@ export interface QuerySlot {
    * about, not which tool sends it, so they count little and not as a part of what is asked.
    */
   subject?: boolean;
+  /**
+   * A participle after `be` ("which tickets are assigned to Kevin"): a state to filter by, which
+   * counts little for the tools whose action it names.
+   */
+  state?: boolean;
 }
 
 /** What reading a query needs from the ranker. */
@@ -67,14 +72,20 @@ const WHERE = /^\s*(?:where|wheres)\b/i;
 const FINDING: readonly (readonly string[])[] = [["search"], ["find"]];
 /** How much finding counts for a `where` question (a hint, more than a list's: where asks for nothing else). */
 const WHERE_HINT = 0.7;
+/** Units a count measures in, not things to list: "how many gigabytes…", "how many hours…". */
+const MEASURES =
+  /^(?:(?:kilo|mega|giga|tera)?bytes|[kmgt]bs?|seconds|minutes|hours|days|weeks|months|years|dollars|euros|percent|points)$/i;
 /** How many words after the first may name the things asked for. */
 const LISTED_WITHIN = 3;
 
 /** Whether `text` begins with a word of {@link SHOWING} and names things in the plural soon after. */
 function asksForList(text: string): boolean {
   const tokens = text.split(/[^A-Za-z0-9]+/).filter(Boolean);
-  if (tokens.length === 0 || !SHOWING.has(tokens[0]!.toLowerCase())) return false;
-  const named = tokens.slice(1).filter((token) => !isStopWord(token.toLowerCase()));
+  // "how many servers…" counts things: they are listed to be counted.
+  const counts = tokens.length > 1 && /^how$/i.test(tokens[0]!) && /^many$/i.test(tokens[1]!);
+  if (tokens.length === 0 || (!counts && !SHOWING.has(tokens[0]!.toLowerCase()))) return false;
+  const named = tokens.slice(counts ? 2 : 1).filter((token) => !isStopWord(token.toLowerCase()));
+  if (counts && MEASURES.test(named[0] ?? "")) return false;
   return named.slice(0, LISTED_WITHIN).some(isPluralNoun);
 }
 
@@ -90,13 +101,19 @@ function splitPhrase(
   synonyms: SynonymTable,
 ): { synonyms: readonly (readonly string[])[]; particle: number } | undefined {
   // After a verb, stop words between do not count ("put the outdated spec page away" has three
-  // words apart); after a stop word (`are … down`, `let … edit`) every word does.
+  // words apart); after a stop word (`are … down`, `let … edit`) every word does. The verb again
+  // ends the search: the particle after it is its own ("are reporting in and are any down").
   const verb = !isStopWord(words[at]!);
   let apart = 0;
-  for (let particle = at + 2; particle < stems.length; particle++) {
-    if ((!verb || !isStopWord(words[particle - 1]!)) && ++apart > MAX_APART) break;
-    if (!SEPARABLE.has(stems[particle]!) && !(stems[at] === "let" && LET_VERBS.has(stems[particle]!)))
+  for (let particle = at + 1; particle < stems.length && apart <= MAX_APART; particle++) {
+    if (stems[particle] === stems[at]) return undefined;
+    if (
+      particle === at + 1 ||
+      (!SEPARABLE.has(stems[particle]!) && !(stems[at] === "let" && LET_VERBS.has(stems[particle]!)))
+    ) {
+      if (!verb || !isStopWord(words[particle]!)) apart++;
       continue;
+    }
     const found = synonyms.get(`${stems[at]} ${stems[particle]}`);
     if (found) return { synonyms: found, particle };
   }
@@ -138,8 +155,8 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
   const stems = words.map(stem);
   const teamNamed = shapes.some((shape) => shape.kind === "team");
   const slots: QuerySlot[] = [];
-  /** Words already read with an earlier one (a particle), or negated (`not qualified`). */
-  const skipped = new Set<number>();
+  /** Words already read with an earlier one (a particle), negated (`not qualified`), or a passive's `get`. */
+  const skipped = new Set(words.flatMap((_, at) => (isPassiveGet(words, at) ? [at] : [])));
   /** The index in `words` of each slot's first word. */
   const starts: number[] = [];
   /** Whether the query begins with a light verb ({@link LIGHT_VERBS}), whose command a later phrase may take. */
@@ -164,10 +181,9 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
       if (size === 1 && split) break;
       const synonyms = reader.synonyms.get(stems.slice(i, i + size).join(" "));
       if (!synonyms || (size === 1 && (isStopWord(words[i]!) || states.has(words[i]!)))) continue;
-      // A verb's synonym is a command only where a command's verb stands, first: "email the
-      // report" sends, "filter mail from…" and "what texts came in" name things. After a light
-      // verb, the phrase that says the action is the command ("give the team a heads up").
-      const takesLight = light && (size > 1 || saysAction(synonyms));
+      // A verb's synonym is a command only where a command's verb stands, first: "email the report"
+      // sends, "filter mail from…" and "what texts came in" name things; or after a light verb.
+      const takesLight = light && takesCommand(synonyms, words.slice(i, i + size));
       const command = !reads && (slots.length === 0 || takesLight);
       if (takesLight) {
         slots[0] = { words: slots[0]!.words, synonyms: [] };
@@ -194,6 +210,7 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
     }
     i += Math.max(taken, 1);
   }
+  if (reads || SHOWING.has(firstWord ?? "")) markStates(slots, starts, words);
   markSubject(slots, starts, words, rest, reads);
   markOrigins(slots, originWords(query));
   applyContexts(slots, shapeWords(shapes));
@@ -306,6 +323,35 @@ const NEGATIONS = new Set([
  */
 const LIGHT_VERBS = new Set(["give", "make", "take", "put"].map(stem));
 
+/**
+ * Marks as a state each slot of a participle after `be` (query-verb-nouns.ts), in a query that asks
+ * about or shows things ("which tickets are assigned to Kevin"); in a command the state is the one
+ * to bring about ("make sure the ticket is assigned to Kevin"), and is not marked.
+ */
+function markStates(slots: QuerySlot[], starts: readonly number[], words: readonly string[]): void {
+  slots.forEach((slot, index) => {
+    if (slot.words.length === 1 && isStateParticiple(words, starts[index]!))
+      slots[index] = { ...slot, state: true };
+  });
+}
+
+/**
+ * Whether the phrase after a light verb takes its command: it says an action, or it is a verb
+ * phrase ("give the team a heads up").
+ */
+function takesCommand(synonyms: readonly (readonly string[])[], phrase: readonly string[]): boolean {
+  return saysAction(synonyms) || (phrase.length > 1 && isVerbPhrase(phrase));
+}
+
+/**
+ * Whether a phrase reads as a verb's (`heads up`, `look at`: a stop word in it), not as a noun
+ * compound (`action items`, `support request`), which names a thing and leaves a light verb its
+ * meaning ("make a page with the action items" creates a page).
+ */
+function isVerbPhrase(phrase: readonly string[]): boolean {
+  return phrase.some(isStopWord);
+}
+
 /** Whether a word's synonyms name an action to do (`ping` → `send message`): a noun that says the verb. */
 function saysAction(synonyms: readonly (readonly string[])[]): boolean {
   return synonyms.some((words) => words.length > 1 && WRITE_VERBS.has(words[0]!));
@@ -315,5 +361,5 @@ function saysAction(synonyms: readonly (readonly string[])[]): boolean {
 const SEPARABLE = new Set(["along", "away", "back", "down", "off", "on", "out", "over", "up"]);
 /** Verbs that may follow `let` and its object: "let the team know", "let Tom edit the sheet". */
 const LET_VERBS = new Set(["know", "edit", "view", "see", "comment", "read"].map(stem));
-/** How many words, stop words aside, may stand between a verb and its particle. */
+/** How many words, stop words after a verb aside, may stand between it and its particle. */
 const MAX_APART = 3;

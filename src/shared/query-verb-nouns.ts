@@ -30,6 +30,9 @@ const BEFORE_VERB = new Set([
   "please",
   "and",
   "then",
+  "get",
+  "gets",
+  "got",
 ]);
 
 /** Words after a verb that name whom it reaches ("page someone", "page them", "page the on-call"). */
@@ -55,4 +58,46 @@ export function verbMeaning(
   if (at > 0 && BEFORE_VERB.has(words[at - 1]!)) return meaning;
   const next = words[at + 1] === "the" ? words[at + 2] : words[at + 1];
   return at === 0 && (teamNamed || (next !== undefined && WHOM.has(next))) ? meaning : undefined;
+}
+
+/** The forms of `get`. */
+const GET = new Set(["get", "gets", "got", "gotten", "getting"]);
+/** Past participles that do not end in `-ed`. */
+const IRREGULAR_PARTICIPLES = new Set(
+  "paid sent done made built seen taken given sold bought told kept shut set put cut run hit lost found written".split(
+    " ",
+  ),
+);
+
+/**
+ * Whether the word at `at` is a `get` that makes a passive ("who gets paged", "did the invoice get
+ * paid", "which PRs got merged"): it asks nothing to be fetched, and the participle after it is the
+ * verb ({@link BEFORE_VERB} has it).
+ */
+export function isPassiveGet(words: readonly string[], at: number): boolean {
+  if (!GET.has(words[at]!)) return false;
+  const next = words[at + 1];
+  return next !== undefined && ((next.length > 4 && next.endsWith("ed")) || IRREGULAR_PARTICIPLES.has(next));
+}
+
+/** Forms of `be`, which make a participle after them a state. */
+const BE = new Set(["is", "are", "was", "were", "been", "be", "being"]);
+/** Words that may stand between `be` and its participle: "is still shared", "are not assigned". */
+const BETWEEN_BE = new Set(["still", "already", "not", "never", "yet", "all", "currently", "now", "also"]);
+
+/** Whether `word` is written as a past participle: `assigned`, `shared`, `paid`. */
+function isParticiple(word: string): boolean {
+  return (word.length > 4 && word.endsWith("ed")) || IRREGULAR_PARTICIPLES.has(word);
+}
+
+/**
+ * Whether the word at `at` is a participle after `be` ("which tickets are assigned to Kevin", "is
+ * the doc still shared", "hasn't been merged"): it names the state things are in, which a tool that
+ * reads filters by, not the action of the tool that puts them in it.
+ */
+export function isStateParticiple(words: readonly string[], at: number): boolean {
+  if (at < 1 || !isParticiple(words[at]!)) return false;
+  const before = words[at - 1]!;
+  // "is the doc still shared": a question that begins with `be` asks its participle of its subject.
+  return BE.has(before) || (BETWEEN_BE.has(before) && (BE.has(words[at - 2] ?? "") || BE.has(words[0]!)));
 }

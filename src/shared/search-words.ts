@@ -63,6 +63,18 @@ const BARE_CONTRACTION = new RegExp(`\\b(?:${Object.keys(BARE_CONTRACTIONS).join
  */
 const CANNOT = /\bcan(?:['’]t|t)\b/gi;
 
+/**
+ * Words ending in one `l` that British spelling doubles before a suffix (`cancelled`, `labelling`,
+ * `traveller`): their doubled forms meet the word as tools write it (`cancel`, `label`), where the
+ * `l` of `billing` or `called` stays doubled.
+ */
+const SINGLE_L = new Set(
+  (
+    "cancel label travel model level channel signal total dial fuel funnel tunnel panel counsel " +
+    "marshal parcel jewel pencil quarrel shovel"
+  ).split(" "),
+);
+
 /** Consonants kept doubled when a suffix is stripped (`billing` → `bill`, `passed` → `pass`). */
 const KEEP_DOUBLED = new Set(["l", "s", "z"]);
 
@@ -154,6 +166,7 @@ const MAX_REMEMBERED_STEMS = 10_000;
 function stemOf(word: string): string {
   let base = stripSuffix(word);
   if (base.length >= 6 && /(?:er|or)$/.test(base) && !PERSON_NOUNS.has(base)) base = base.slice(0, -2);
+  if (base.endsWith("ll") && SINGLE_L.has(base.slice(0, -1))) base = base.slice(0, -1);
   if (base.length > 3 && base.endsWith("e")) base = base.slice(0, -1);
   return base;
 }

@@ -50,6 +50,12 @@ const VERBS = new Set(
 /** How much the words of a message's subject count (query-slots.ts: "tell the team about the outage"). */
 const SUBJECT_WEIGHT = 0.25;
 
+/**
+ * How much a state's participle counts for the tools whose action it names ("which tickets are
+ * assigned to Kevin" lists or searches them; it assigns nothing).
+ */
+const STATE_WEIGHT = 0.3;
+
 /** How much more a reading tool scores for a question (or a listing: see query-slots.ts). */
 const QUESTION_BOOST = 1.3;
 /** How much more a listing tool (`list_…`) scores when the query asks to see things in the plural. */
@@ -77,6 +83,8 @@ interface IndexedTool {
   reads: boolean;
   /** Whether its name's action is `list`. */
   lists: boolean;
+  /** Its name's action, stemmed (`assign` of `tracker_assign_issue`). */
+  action: string;
 
   /** Its length, weighted: the BM25 length normalisation is worked out once the average is known. */
   length: number;
@@ -142,6 +150,7 @@ export class ToolRanker {
         namespace: [...namespaceOf(tool.name, namespaces)],
         reads: READ_VERBS.has(actionOf(tool.name, namespaces)),
         lists: actionOf(tool.name, namespaces) === "list",
+        action: actionOf(tool.name, namespaces),
 
         length,
         norm: 0,
@@ -177,6 +186,7 @@ export class ToolRanker {
       for (const synonym of slot.synonyms)
         this.scoreWords(synonym, scale * (slot.weight ?? SYNONYM_WEIGHT), scratch, inSlot);
       for (const index of inSlot) {
+        if (slot.state && this.tools[index]!.action === slot.words[0]) scratch.best[index]! *= STATE_WEIGHT;
         if (total[index] === 0) matched.push(index);
         total[index]! += scratch.best[index]!;
         if (!slot.subject) covered[index]!++;

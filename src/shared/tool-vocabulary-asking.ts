@@ -19,7 +19,6 @@ export function everydayAsking(): Readonly<Record<string, readonly string[]>> {
     ...askingAboutChecks(),
     ...askingAboutAnEvent(),
     ...askingAboutMyTime(),
-    ...askingForALeadTime(),
   };
 }
 
@@ -125,33 +124,6 @@ function askingAboutAnEvent(): Vocabulary {
     "start time": timing,
     "end time": timing,
   };
-}
-
-/**
- * A lead time — "an hour before the flight", "ten minutes ahead of the call" — is when a reminder
- * goes out: `before` alone is a stop word (a reminder tool says "before an event"), so the time's
- * unit and its `before` are read as one phrase.
- */
-function askingForALeadTime(): Vocabulary {
-  const units = [
-    "minute",
-    "minutes",
-    "min",
-    "mins",
-    "hour",
-    "hours",
-    "hr",
-    "hrs",
-    "day",
-    "days",
-    "week",
-    "weeks",
-  ];
-  const vocabulary: Record<string, readonly string[]> = {};
-  for (const unit of units)
-    for (const before of ["before", "ahead of", "prior to"])
-      vocabulary[`${unit} ${before}`] = ["reminder", "notification"];
-  return vocabulary;
 }
 
 /** My schedule, my day, my week: the events on my calendar (a one-word `calendar` would name a service). */

@@ -249,6 +249,10 @@ function nounsPagesAndDatabases(): Vocabulary {
     "action item": ["todo"],
     field: ["property", "column"],
     attribute: ["property"],
+    // an issue tracker holds issues (`tracker` alone stems to `track`, which is to log); a dropdown is a select property
+    "issue tracker": ["issue"],
+    "bug tracker": ["issue", "bug"],
+    dropdown: ["select", "property"],
   };
 }
 

@@ -25,6 +25,47 @@ export function everydayObjects(): Readonly<Record<string, readonly string[]>> {
     ...objectsRowsAndFields(),
     ...objectsContestedPayments(),
     ...objectsInTheAskersWords(),
+    ...objectsNounsOfAnAction(),
+    ...objectsMobilesAndSecondFactors(),
+  };
+}
+
+/**
+ * A phone called by what it is (a mobile, a cell number), and a second factor called by its kind
+ * (two-factor, two-step, multi-factor): a phone number, a verification code.
+ */
+function objectsMobilesAndSecondFactors(): Vocabulary {
+  return {
+    mobile: ["phone"],
+    "mobile number": ["phone number"],
+    "cell number": ["phone number"],
+    "two factor": ["verification code", "verify"],
+    "two step": ["verification code", "verify"],
+    "multi factor": ["verification code", "verify"],
+  };
+}
+
+/**
+ * An action named by its noun, which the stemmer leaves apart from its verb (`confirmation` is no
+ * `confirm`, `deletion` no `delete`): "did the phone confirmation pass", "the deletion of the file".
+ */
+function objectsNounsOfAnAction(): Vocabulary {
+  return {
+    confirmation: ["verification", "verify", "confirm"],
+    cancellation: ["cancel"],
+    deletion: ["delete"],
+    removal: ["remove", "delete"],
+    creation: ["create"],
+    registration: ["register", "create"],
+    submission: ["submit"],
+    approval: ["approve"],
+    renewal: ["renew", "subscription"],
+    assignment: ["assign"],
+    expiration: ["expire"],
+    expiry: ["expire"],
+    reservation: ["reserve", "book"],
+    publication: ["publish"],
+    installation: ["install"],
   };
 }
 

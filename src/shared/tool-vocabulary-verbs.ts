@@ -187,6 +187,10 @@ function verbsTellingAndReachingSomeone(): Vocabulary {
     "send on": ["forward"],
     "weigh in": ["comment", "reply"],
     "chime in": ["comment", "reply"],
+    // a thing's noun where a command's verb stands sends or makes one: "message Dana that…",
+    // "invoice Acme for May" (elsewhere the noun is only itself: the changing verb is left out)
+    message: ["send message", "post message"],
+    invoice: ["create invoice", "invoice"],
   };
 }
 

@@ -165,3 +165,35 @@ describe("a team named by its work", () => {
     expect(kinds("change Tom's team to Sales")).not.toContain("team");
   });
 });
+
+describe("query shapes: a pasted statement and where to run it", () => {
+  it("ends the statement before a last `in <service>` or `on the <database>`, which stay words", () => {
+    const rest = (query: string) => readShapes(query, false).rest.replace(/\s+/g, " ").trim();
+    expect(rest("run SELECT Id FROM Account WHERE Industry = 'Retail' in Salesforce")).toBe(
+      "run in Salesforce",
+    );
+    expect(rest("SELECT count(*) FROM orders on the billing database")).toBe("on the billing database");
+    expect(rest("select id from users in warehouse")).toBe("in warehouse");
+    // SQL's own IN and ON stay in the statement.
+    expect(rest("run SELECT * FROM a JOIN b ON b.id = a.id WHERE a.x IN (1, 2)")).toBe("run");
+  });
+});
+
+describe("query shapes: a duration in words", () => {
+  it("finds a duration counted in words, with a half, or half an hour", () => {
+    expect(kinds("book two and a half hours against that ticket")).toEqual(["duration"]);
+    expect(kinds("spent forty-five minutes on the login bug")).toEqual(["duration"]);
+    expect(kinds("a couple of hours on the import")).toEqual(["duration"]);
+    expect(kinds("half an hour on the review")).toEqual(["duration"]);
+    // A time ago or a span back is no duration spent.
+    expect(kinds("two days ago")).not.toContain("duration");
+  });
+});
+
+describe("query shapes: a time ahead of a thing", () => {
+  it("is when to be reminded, not a duration spent", () => {
+    expect(kinds("give me a heads-up an hour before the flight")).toEqual(["ahead"]);
+    expect(kinds("ping me two days ahead of the launch")).toEqual(["ahead"]);
+    expect(kinds("log two hours on the release")).toEqual(["duration"]);
+  });
+});

@@ -70,6 +70,13 @@ describe("readQuery: asking for a list", () => {
     expect(readQuery("close the tickets from Acme", reader).lists).toBe(false);
     expect(readQuery("what is the status of the deploy for the web servers", reader).lists).toBe(false);
   });
+
+  it("reads a count of things as a list of them, not a count of a measure", () => {
+    expect(readQuery("how many files are in the images bucket?", reader).lists).toBe(true);
+    expect(readQuery("how many times did we call Acme last week?", reader).lists).toBe(true);
+    expect(readQuery("how many gigabytes does the events table use?", reader).lists).toBe(false);
+    expect(readQuery("how many hours did I log this week?", reader).lists).toBe(false);
+  });
 });
 
 describe("readQuery: a value taken out leaves no pair of the words around it", () => {
@@ -128,5 +135,35 @@ describe("a question that asks where", () => {
     expect(hint("where's the onboarding checklist doc")?.synonyms).toEqual([["search"], ["find"]]);
     expect(hint("where is the Q3 budget sheet?")).toBeDefined();
     expect(hint("show the Q3 budget sheet")).toBeUndefined();
+  });
+});
+
+describe("readQuery: a light verb before a noun compound", () => {
+  it("keeps the light verb's command when the phrase after it names a thing, not an action", () => {
+    // `action items` and `support request` are things: "make a page with the action items" creates.
+    expect(readQuery("make a wiki page with the action items", reader).slots[0]!.synonyms).toContainEqual([
+      "creat",
+    ]);
+    expect(
+      readQuery("make a support request for the broken login", reader).slots[0]!.synonyms,
+    ).toContainEqual(["creat"]);
+    // A verb phrase (a stop word in it) still takes the command: a heads up is a message.
+    expect(readQuery("give the team a heads up", reader).slots[0]!.synonyms).toEqual([]);
+  });
+});
+
+describe("readQuery: a verb and its particle apart", () => {
+  const slot = (query: string, word: string) =>
+    readQuery(query, reader).slots.find((each) => each.words[0] === word);
+
+  it("counts only the words but stop words between a verb and its particle", () => {
+    // Four words between, two of them stop words: still `pass along`, forwarding.
+    expect(slot("pass that message from HR along to Raj", "pass")?.synonyms).toContainEqual(["forward"]);
+    expect(slot("put all of the old pages away", "put")?.synonyms).toContainEqual(["archiv"]);
+  });
+
+  it("leaves a particle to the nearer repeat of the verb", () => {
+    const slots = readQuery("which servers are reporting in and are any down?", reader).slots;
+    expect(slots.filter((each) => each.words[0] === "are")).toHaveLength(1);
   });
 });

@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { toolCatalog } from "../../bench/lib/tool-catalog.mjs";
-import { verbMeaning } from "../../src/shared/query-verb-nouns";
+import { readQuery } from "../../src/shared/query-slots";
+import { isPassiveGet, isStateParticiple, verbMeaning } from "../../src/shared/query-verb-nouns";
 import { plainWords, stem } from "../../src/shared/search-words";
 import { ToolRanker } from "../../src/shared/tool-ranker";
+import { longestKey, synonymTable } from "../../src/shared/tool-synonyms";
 
 const meaningAt = (query: string, word: string, question = false) => {
   const words = plainWords(query);
@@ -32,5 +34,61 @@ describe("a noun where a verb stands", () => {
     expect(first("page the storage team")).toBe("pagerduty_trigger_incident");
     expect(first("page the billing squad, checkout is erroring")).toBe("pagerduty_trigger_incident");
     expect(first("page with the design team's launch notes in Notion")).toMatch(/^notion_/);
+  });
+});
+
+describe("a passive `get`", () => {
+  const synonyms = synonymTable();
+  const reader = { synonyms, longestKey: longestKey(synonyms), indexed: () => false };
+  const own = (query: string) => readQuery(query, reader).slots.flatMap((slot) => slot.words);
+  const alternatives = (query: string) => readQuery(query, reader).slots.flatMap((slot) => slot.synonyms);
+
+  it("is `get` before a participle, fetching nothing", () => {
+    const at = (query: string) => isPassiveGet(plainWords(query), plainWords(query).indexOf("got"));
+    expect(at("which tickets got assigned to me")).toBe(true);
+    expect(at("the invoice got paid")).toBe(true);
+    expect(at("I got the logs")).toBe(false);
+  });
+
+  it("is read as no word: neither a fetch nor mail received, and the participle is the verb", () => {
+    expect(own("which tickets got assigned to me today")).not.toContain("got");
+    expect(alternatives("which tickets got assigned to me today")).not.toContainEqual(["receiv"]);
+    expect(own("did the SMS get delivered")).not.toContain("get");
+    // "who gets paged" asks who is on call.
+    expect(alternatives("who gets paged for the api?")).toContainEqual(["on call"]);
+    // A `get` that fetches stays.
+    expect(own("get the latest invoice")).toContain("get");
+  });
+});
+
+describe("a participle after `be`", () => {
+  const at = (query: string, word: string) =>
+    isStateParticiple(plainWords(query), plainWords(query).indexOf(word));
+  const tool = (name: string, description: string) => ({
+    name,
+    description,
+    inputSchema: { type: "object" },
+  });
+  const ranker = new ToolRanker([
+    tool("files_share_file", "Share a file with people, as viewer or editor."),
+    tool("files_get_permissions", "List who has access to a file."),
+    tool("code_merge_pull_request", "Merge a pull request."),
+    tool("code_list_pull_requests", "List the pull requests of a repository."),
+  ]);
+  const first = (query: string) => ranker.search(query, 1)[0]?.name;
+
+  it("is a state: after be, or after still or not in a question that begins with be", () => {
+    expect(at("which tickets are assigned to Kevin?", "assigned")).toBe(true);
+    expect(at("PRs that haven't been merged", "merged")).toBe(true);
+    expect(at("is the doc still shared with Ana?", "shared")).toBe(true);
+    expect(at("share the doc with Ana", "share")).toBe(false);
+    expect(at("the doc Ana shared", "shared")).toBe(false);
+  });
+
+  it("counts little for the tool whose action it names, in a question or a listing", () => {
+    expect(first("is the roadmap file still shared with the agency?")).toBe("files_get_permissions");
+    expect(first("which pull requests have not been merged yet?")).toBe("code_list_pull_requests");
+    // In a command the state is to be brought about.
+    expect(first("make sure the roadmap file is shared with the agency")).toBe("files_share_file");
   });
 });

@@ -91,3 +91,20 @@ describe("contractions typed without their apostrophe", () => {
     expect(searchWords("WhatsApp the driver")).toEqual([stem("whats"), "app", stem("driver")]);
   });
 });
+
+describe("British doubled l", () => {
+  it("meets the word as tools write it: cancelled, labelling, traveller", () => {
+    expect(stem("cancelled")).toBe(stem("cancel"));
+    expect(stem("cancelling")).toBe(stem("cancels"));
+    expect(stem("labelled")).toBe(stem("label"));
+    expect(stem("traveller")).toBe(stem("travel"));
+    expect(stem("dialled")).toBe(stem("dial"));
+  });
+
+  it("keeps the double l of a word that has it: billing, called, installed, spelled", () => {
+    expect(stem("billing")).toBe("bill");
+    expect(stem("called")).toBe("call");
+    expect(stem("installed")).toBe("install");
+    expect(stem("spelled")).toBe("spell");
+  });
+});

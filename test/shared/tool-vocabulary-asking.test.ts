@@ -75,18 +75,3 @@ describe("how people ask for what a tool does without its words", () => {
     expect(first(ranker, "what time does the all-hands start")).toBe("calendar_get_event");
   });
 });
-
-describe("a lead time asks for a reminder", () => {
-  const ranker = new ToolRanker([
-    tool("calendar_set_reminder", "Set a reminder notification before an event."),
-    tool("calendar_create_event", "Create a calendar event or meeting with attendees, time and location."),
-    tool("tracker_add_worklog", "Log time spent on a ticket."),
-    tool("links_presign_url", "Create a time-limited presigned download URL for an object."),
-  ]);
-
-  it("reads a time's unit and its `before` as a reminder, not time logged", () => {
-    expect(first(ranker, "add a notification an hour before the flight")).toBe("calendar_set_reminder");
-    expect(first(ranker, "buzz me 2 days ahead of the board meeting")).toBe("calendar_set_reminder");
-    expect(first(ranker, "log 3 hours on PAY-12")).toBe("tracker_add_worklog");
-  });
-});

@@ -124,3 +124,34 @@ describe("storage places and toll-free lines", () => {
     expect(first(ranker, "get a toll free number for the hotline")).toBe("phone_buy_phone_number");
   });
 });
+
+describe("an action named by its noun", () => {
+  const ranker = new ToolRanker([
+    tool("phone_verify_phone", "Send a one-time verification code to a phone number."),
+    tool("phone_check_verification", "Check a one-time verification code."),
+    tool("shop_cancel_subscription", "Cancel a subscription now or at period end."),
+    tool("shop_list_charges", "List the charges of a period."),
+    tool("docs_delete_file", "Move a document to the trash."),
+    tool("docs_search_files", "Search documents and files by name and content."),
+  ]);
+
+  it("stands for its verb: a confirmation is verified, a cancellation cancels, a deletion deletes", () => {
+    expect(first(ranker, "did the customer pass the phone confirmation?")).toBe("phone_check_verification");
+    expect(first(ranker, "process the cancellation of the Acme plan")).toBe("shop_cancel_subscription");
+    expect(first(ranker, "request deletion of the old contract file")).toBe("docs_delete_file");
+  });
+});
+
+describe("a mobile, and a second factor by its kind", () => {
+  const ranker = new ToolRanker([
+    tool("phone_verify_phone", "Send a one-time verification code to a phone number."),
+    tool("phone_lookup_number", "Look up a phone number's carrier and type."),
+    tool("phone_buy_phone_number", "Buy a phone number in a country."),
+  ]);
+
+  it("reads two-factor and two-step as a verification code, a mobile as a phone", () => {
+    expect(first(ranker, "start two-factor login for this number")).toBe("phone_verify_phone");
+    expect(first(ranker, "set up two-step sign in for Ana")).toBe("phone_verify_phone");
+    expect(first(ranker, "which carrier is Dana's mobile on?")).toBe("phone_lookup_number");
+  });
+});

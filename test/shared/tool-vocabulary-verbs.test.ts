@@ -63,3 +63,19 @@ describe("writing or saying something in a place", () => {
     expect(top("say in #support the fix is live")).toBe("slack_post_message");
   });
 });
+
+describe("everyday verbs: a thing's noun where a command's verb stands", () => {
+  const ranker = new ToolRanker(toolCatalog());
+  const first = (query: string) => ranker.search(query, 1)[0]?.name;
+  const top3 = (query: string) => ranker.search(query, 3).map((hit) => hit.name);
+
+  it("sends or makes one: message a number, message someone", () => {
+    expect(first("message +14155550123 that the order shipped")).toBe("twilio_send_sms");
+    expect(top3("message the on-call engineer that the deploy is done")).toContain("slack_post_message");
+    expect(first("invoice Globex for the May consulting work")).toBe("stripe_create_invoice");
+  });
+
+  it("elsewhere names the thing", () => {
+    expect(first("which text messages came in today?")).toBe("twilio_list_messages");
+  });
+});

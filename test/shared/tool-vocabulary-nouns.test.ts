@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import { ToolRanker } from "../../src/shared/tool-ranker";
+
+const tool = (name: string, description: string) => ({ name, description, inputSchema: { type: "object" } });
+
+describe("everyday nouns: an issue tracker", () => {
+  const ranker = new ToolRanker([
+    tool("repo_create_issue", "Open a new issue in a repository with a title, body and labels."),
+    tool("logs_search_logs", "Search application logs by service and text."),
+    tool("crm_log_call", "Log a phone call activity on a record."),
+    tool("time_add_worklog", "Log time spent on a ticket."),
+    tool("monitor_search_logs", "Search the logs of a service."),
+  ]);
+  const first = (query: string) => ranker.search(query, 1)[0]?.name;
+
+  it("holds issues: recording a problem in it files one", () => {
+    expect(first("record this problem in the repo's issue tracker")).toBe("repo_create_issue");
+    expect(first("log it in the bug tracker")).toBe("repo_create_issue");
+  });
+
+  it("leaves tracking alone: to track is still to log", () => {
+    expect(first("track the call with Acme on their record")).toBe("crm_log_call");
+  });
+});
