@@ -242,6 +242,14 @@ const RULES: readonly ShapeRule[] = [
     means: ["search", "filter", "query"],
     weight: HINT,
   },
+  // "is there a page about the offsite?", "any mails from the bank this week?": a question whether
+  // such a thing exists is a search for it
+  {
+    kind: "exists",
+    pattern: /^\s*(?:(?:is|are)\s+there\s+(?:a|an|any|anything|something|some)|any|anything)\s+\S/i,
+    means: ["search", "find"],
+    weight: HINT,
+  },
   { kind: "percentile", pattern: /\bp(?:50|75|90|95|99|999)\b/i, means: ["metric", "latency"] },
   // "if the error rate goes above 5 %": a condition, which an alert, a rule or a filter watches for
   {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { toolCatalog } from "../../bench/lib/tool-catalog.mjs";
 import { queryShapes, readShapes } from "../../src/shared/query-shapes";
+import { ToolRanker } from "../../src/shared/tool-ranker";
 
 const kinds = (query: string) => queryShapes(query).map((shape) => shape.kind);
 
@@ -195,5 +197,26 @@ describe("query shapes: a time ahead of a thing", () => {
     expect(kinds("give me a heads-up an hour before the flight")).toEqual(["ahead"]);
     expect(kinds("ping me two days ahead of the launch")).toEqual(["ahead"]);
     expect(kinds("log two hours on the release")).toEqual(["duration"]);
+  });
+});
+
+describe("a question whether a thing exists", () => {
+  it("reads `is there a …`, `any …` as a search for it", () => {
+    expect(kinds("is there a doc on the travel policy?")).toContain("exists");
+    expect(kinds("any mails from the school this week?")).toContain("exists");
+    expect(kinds("are there any tickets about refunds")).toContain("exists");
+  });
+
+  it("not `is there` or `any` inside a command, or `is` about a named thing", () => {
+    expect(kinds("archive any mails from the school")).not.toContain("exists");
+    expect(kinds("is the build green")).not.toContain("exists");
+  });
+
+  it("ranks the search for such a thing first", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("any mails from my dentist this month?", 1)[0]?.name).toBe("gmail_search_emails");
+    expect(ranker.search("is there a Notion page on parental leave?", 1)[0]?.name).toBe(
+      "notion_search_pages",
+    );
   });
 });
