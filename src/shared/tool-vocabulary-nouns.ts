@@ -106,6 +106,8 @@ function nounsMail(): Vocabulary {
     unsent: ["draft"],
     star: ["label"],
     seen: ["read"],
+    // one's inbox is one's mailbox: what is in it is searched for there
+    inbox: ["mailbox"],
   };
 }
 
