@@ -3,12 +3,13 @@
  * the subject after `about` ("tell the team about the outage"), the words after `that`, `saying`
  * or `telling` in a command that sends a message ("reply on #77 that the fix landed"), and the
  * text after a colon of a command that writes ("file an issue: the login button does nothing"); and
- * what an on-call question is asked for ("who is on duty for payments" asks nothing of payments).
+ * what an on-call question is asked for ("who is on duty for payments" asks nothing of payments);
+ * and whom a message goes to, when tools also make such people ("email the customer…" makes none).
  * Read by query-slots.ts, which marks the slots of those words: they count little, and are no part
  * of what is asked (a reply saying that a fix landed merges nothing).
  * @module
  */
-import { isStopWord, plainWords } from "./search-words";
+import { isStopWord, plainWords, stem } from "./search-words";
 
 /** What marking needs of a slot: its own words, its synonyms, and whether it is a subject. */
 export interface SubjectSlot {
@@ -74,9 +75,64 @@ export function markSubject<Slot extends SubjectSlot>(
     (earliest, each) => (each && (!earliest || each.from < earliest.from) ? each : earliest),
     undefined,
   );
+  if (!question) markRecipients(slots, starts, words);
   if (!span) return;
   slots.forEach((slot, index) => {
     if (starts[index]! > span.from && starts[index]! < span.to) slots[index] = { ...slot, subject: true };
+  });
+}
+
+/**
+ * Stems of the people a message goes to that are also things some tools make or act on: "email
+ * the customer about the delay" writes to a customer, it makes none.
+ */
+const PEOPLE = new Set(
+  [
+    "customer",
+    "customers",
+    "client",
+    "clients",
+    "buyer",
+    "buyers",
+    "user",
+    "users",
+    "requester",
+    "vendor",
+    "supplier",
+  ].map(stem),
+);
+/** Words between `to` and whom a message goes to ("to the customer", "to our clients"). */
+const DETERMINERS = new Set([
+  "the",
+  "a",
+  "an",
+  "our",
+  "my",
+  "your",
+  "their",
+  "this",
+  "that",
+  "each",
+  "every",
+  "all",
+]);
+
+/**
+ * Marks as a subject, when the query's command sends a message, each slot of one word of
+ * {@link PEOPLE} that is whom it goes to: the command's object ("email the customer…") or what
+ * follows `to` ("send the report to the client"). Who reads a message is not what is asked of a tool.
+ */
+function markRecipients<Slot extends SubjectSlot>(
+  slots: Slot[],
+  starts: readonly number[],
+  words: readonly string[],
+): void {
+  if (!says(slots[0], MESSAGING)) return;
+  slots.forEach((slot, index) => {
+    if (index === 0 || slot.words.length !== 1 || !PEOPLE.has(slot.words[0]!)) return;
+    let before = starts[index]! - 1;
+    while (before >= 0 && DETERMINERS.has(words[before]!)) before--;
+    if (index === 1 || words[before] === "to") slots[index] = { ...slot, subject: true };
   });
 }
 

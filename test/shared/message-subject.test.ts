@@ -91,3 +91,18 @@ describe("what an on-call question is asked for", () => {
     expect(first("who's on duty for the refunds service")).toBe("pagerduty_get_on_call");
   });
 });
+
+describe("whom a message goes to", () => {
+  it("reads a person a tool also makes (a customer, a client) as whom the message goes to", () => {
+    expect(subject("email the customer about the late parcel")).toContain("custom");
+    expect(subject("text our clients that the office is closed")).toContain("client");
+    // not as the command's object when the command sends nothing
+    expect(subject("add the customer to the newsletter list")).toEqual([]);
+  });
+
+  it("ranks sending the message first, not making a customer", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("email the customer about the late parcel", 1)[0]?.name).toBe("gmail_send_email");
+    expect(ranker.search("email our client regarding next week", 1)[0]?.name).toBe("gmail_send_email");
+  });
+});
