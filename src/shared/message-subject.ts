@@ -101,6 +101,8 @@ const PEOPLE = new Set(
     "supplier",
   ].map(stem),
 );
+/** Commands that send an email, whose object is what it carries ("email the invoice to Dana"). */
+const MAIL = new Set(["email", "mail"]);
 /** Words between `to` and whom a message goes to ("to the customer", "to our clients"). */
 const DETERMINERS = new Set([
   "the",
@@ -120,7 +122,8 @@ const DETERMINERS = new Set([
 /**
  * Marks as a subject, when the query's command sends a message, each slot of one word of
  * {@link PEOPLE} that is whom it goes to: the command's object ("email the customer…") or what
- * follows `to` ("send the report to the client"). Who reads a message is not what is asked of a tool.
+ * follows `to` ("send the report to the client"). Who reads a message is not what is asked of a tool;
+ * nor is what an email carries, between an `email` or `mail` command and its `to`.
  */
 function markRecipients<Slot extends SubjectSlot>(
   slots: Slot[],
@@ -133,6 +136,12 @@ function markRecipients<Slot extends SubjectSlot>(
     let before = starts[index]! - 1;
     while (before >= 0 && DETERMINERS.has(words[before]!)) before--;
     if (index === 1 || words[before] === "to") slots[index] = { ...slot, subject: true };
+  });
+  // "email the invoice to Dana": what an email carries, between its command and whom it goes to
+  const to = words.indexOf("to");
+  if (to === -1 || !MAIL.has(words[starts[0]!]!)) return;
+  slots.forEach((slot, index) => {
+    if (index > 0 && starts[index]! < to) slots[index] = { ...slot, subject: true };
   });
 }
 

@@ -106,3 +106,19 @@ describe("whom a message goes to", () => {
     expect(ranker.search("email our client regarding next week", 1)[0]?.name).toBe("gmail_send_email");
   });
 });
+
+describe("what an email carries", () => {
+  it("reads the object of `email … to …` as what the email carries, not a thing to make", () => {
+    expect(subject("email the invoice to Dana")).toEqual(["invoic"]);
+    expect(subject("mail the signed contract to legal")).toEqual(["sign", "contract"]);
+    // not the words of another command, nor of an email command without `to`
+    expect(subject("send the invoice to the client")).toEqual([]);
+    expect(subject("email the invoice")).toEqual([]);
+  });
+
+  it("ranks sending the email first", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("email the release to the team", 1)[0]?.name).toBe("gmail_send_email");
+    expect(ranker.search("email the invoice to our customer", 1)[0]?.name).toBe("gmail_send_email");
+  });
+});
