@@ -13,13 +13,14 @@ import { applyContexts } from "./query-contexts";
 import { markOrigins, originWords } from "./query-origins";
 import { isClear, type QueryShape, readShapes } from "./query-shapes";
 import { isPluralNoun, queryStates, wordSlot } from "./query-states";
-import { isPassiveGet, isStateParticiple, verbMeaning } from "./query-verb-nouns";
+import { causativeLength, isPassiveGet, isStateParticiple, verbMeaning } from "./query-verb-nouns";
 import { isStopWord, plainWords, stem, stopWordPairs } from "./search-words";
 import type { SynonymTable } from "./tool-synonyms";
 
 /**
  * A query that asks rather than tells (`what's on my calendar`, `did the build pass?`, `any emails
  * from…`): it wants a tool that reads — lists, gets, searches — more than one that changes things.
+ * Not a causative `have` ("have the bot say…" asks the bot to act: the verb after it is the command).
  */
 const QUESTION =
   /^\s*(?:what|whats|which|who|whos|whose|where|wheres|when|how|hows|why|is|are|am|was|were|did|do|does|has|have|any|anything|anyone|anybody)\b|\?\s*$/i;
@@ -142,21 +143,21 @@ function baseWords(word: string, stemmed: string, reader: QueryReader): string[]
  * the query with the shapes' values taken out.
  */
 export function readQuery(query: string, reader: QueryReader): ReadQuery {
-  const question = QUESTION.test(query);
+  const question = QUESTION.test(query) && causativeLength(plainWords(query)) === 0;
   const { shapes, rest } = readShapes(query, question);
   const words = plainWords(rest);
+  const causer = causativeLength(words);
   const stated = queryStates(rest, words);
-  const { states } = stated;
   // Things named by their state first ("open PRs by Dana") are to be listed; after a verb ("close
   // all open tickets", "add new users") the state only says which.
-  const firstWord = words.find((word) => !isStopWord(word));
-  const reads = question || (firstWord !== undefined && states.has(firstWord));
+  const firstWord = words.find((word, at) => at >= causer && !isStopWord(word));
+  const reads = question || (firstWord !== undefined && stated.states.has(firstWord));
   const lists = asksForList(rest);
   const stems = words.map(stem);
   const teamNamed = shapes.some((shape) => shape.kind === "team");
   const slots: QuerySlot[] = [];
-  /** Words already read with an earlier one (a particle), negated (`not qualified`), or a passive's `get`. */
-  const skipped = new Set(words.flatMap((_, at) => (isPassiveGet(words, at) ? [at] : [])));
+  /** Words already read with an earlier one (a particle), negated (`not qualified`), a passive's `get`, or a causative's. */
+  const skipped = new Set(words.flatMap((_, at) => (at < causer || isPassiveGet(words, at) ? [at] : [])));
   /** The index in `words` of each slot's first word. */
   const starts: number[] = [];
   /** Whether the query begins with a light verb ({@link LIGHT_VERBS}), whose command a later phrase may take. */
@@ -180,7 +181,7 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
     for (let size = Math.min(reader.longestKey, words.length - i); size > 0 && taken === 0; size--) {
       if (size === 1 && split) break;
       const synonyms = reader.synonyms.get(stems.slice(i, i + size).join(" "));
-      if (!synonyms || (size === 1 && (isStopWord(words[i]!) || states.has(words[i]!)))) continue;
+      if (!synonyms || (size === 1 && (isStopWord(words[i]!) || stated.states.has(words[i]!)))) continue;
       // A verb's synonym is a command only where a command's verb stands, first: "email the report"
       // sends, "filter mail from…" and "what texts came in" name things; or after a light verb.
       const takesLight = light && takesCommand(synonyms, words.slice(i, i + size));

@@ -80,6 +80,54 @@ export function isPassiveGet(words: readonly string[], at: number): boolean {
   return next !== undefined && ((next.length > 4 && next.endsWith("ed")) || IRREGULAR_PARTICIPLES.has(next));
 }
 
+/** Who is asked about, not made to act, after a leading `have`: "have you sent it", "have any PRs merged". */
+const ASKED = new Set([
+  "you",
+  "we",
+  "i",
+  "they",
+  "he",
+  "she",
+  "it",
+  "there",
+  "any",
+  "anyone",
+  "anybody",
+  "all",
+  "u",
+]);
+/** Words before the one made to act: "have the bot…", "have our lawyer…". */
+const CAUSER_DETERMINERS = new Set(["the", "a", "an", "our", "my", "your", "their", "this", "that"]);
+/** Past participles a causative's base verb is not, beyond {@link isParticiple}'s: "have the builds gone green". */
+const MORE_PARTICIPLES = new Set([
+  "gone",
+  "been",
+  "come",
+  "got",
+  "gotten",
+  "had",
+  "left",
+  "read",
+  "won",
+  "begun",
+]);
+
+/**
+ * How many leading words make a causative `have` ("have the bot say hi in #general", "have Sam
+ * review the PR"): `have`, a determiner, and the one made to act, whose verb is then the command;
+ * 0 when the query does not begin with one ("have the tests passed?" asks).
+ */
+export function causativeLength(words: readonly string[]): number {
+  if (words[0] !== "have") return 0;
+  const at = CAUSER_DETERMINERS.has(words[1] ?? "") ? 2 : 1;
+  const causer = words[at];
+  const verb = words[at + 1];
+  if (causer === undefined || verb === undefined || ASKED.has(causer)) return 0;
+  if (isParticiple(verb) || MORE_PARTICIPLES.has(verb) || BE.has(verb) || BETWEEN_BE.has(verb)) return 0;
+  if (verb.length > 4 && /(?:en|wn)$/.test(verb)) return 0;
+  return at + 1;
+}
+
 /** Forms of `be`, which make a participle after them a state. */
 const BE = new Set(["is", "are", "was", "were", "been", "be", "being"]);
 /** Words that may stand between `be` and its participle: "is still shared", "are not assigned". */
