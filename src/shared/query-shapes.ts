@@ -89,6 +89,14 @@ const RULES: readonly ShapeRule[] = [
       /(?<!['’])\b(?!(?:the|an?|my|our|your|their|his|her|its|this|that|these|those|whole|entire|same|other|new|which|what|whose|on|for|to|of|in|with|and)\b)[a-z][\w&-]*\s+(?:team|squad|crew)s?\b/i,
     means: [],
   },
+  // "the releases channel", "in the incidents channel": a channel's name is a value, not releases or
+  // incidents to act on; the kinds of channel (private, shared…) and the chat service's own name stay
+  {
+    kind: "channel-name",
+    pattern:
+      /(?<=\b(?:the|in|into|to|on|our|my)\s+)(?!(?:the|an?|my|our|your|their|this|that|these|those|which|what|new|private|public|shared|archived|slack|teams|discord|chat|team)\b)[a-z][\w&-]*(?=\s+(?:channel|room)\b)/i,
+    means: [],
+  },
   // `#general`, `#eng-alerts` (a chat channel), not `#42` (a number)
   { kind: "channel", pattern: /(?:^|[\s(])#[a-z][\w-]*/i, means: ["channel"] },
   // `#42`, `PR #311`: an issue, pull request or ticket number

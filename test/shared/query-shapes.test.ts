@@ -220,3 +220,21 @@ describe("a question whether a thing exists", () => {
     );
   });
 });
+
+describe("a channel named by a noun", () => {
+  it("reads the word before `channel` as the channel's name, a value", () => {
+    expect(readShapes("post the notes in the incidents channel").rest).not.toContain("incidents");
+    expect(kinds("drop the mockup into the bugs channel")).toContain("channel-name");
+  });
+
+  it("not a kind of channel or the chat service's name", () => {
+    expect(kinds("list the private channels")).not.toContain("channel-name");
+    expect(kinds("post in the slack channel")).not.toContain("channel-name");
+    expect(kinds("make a new channel for the launch")).not.toContain("channel-name");
+  });
+
+  it("ranks posting there first, not the incident the name says", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("post the notes in the incidents channel", 1)[0]?.name).toBe("slack_post_message");
+  });
+});
