@@ -75,11 +75,13 @@ const RULES: readonly ShapeRule[] = [
     pattern: /(?:^|[\s(:=])(?:'[^'\n]+'|"[^"\n]+"|‘[^’\n]+’|“[^”\n]+”)(?=$|[\s,.;:!?)])/,
     means: [],
   },
-  // "share the screenshot in #design", "drop the deck into #sales": a thing shared in a chat channel
-  // is uploaded or posted there, not a file's permissions changed; the verb alone is taken out
+  // "share the screenshot in #design", "drop the deck into #sales", "send the spreadsheet to
+  // #finance": a thing shared, or a file sent, in a chat channel is uploaded or posted there, not a
+  // file's permissions changed or a message sent; the verb alone is taken out
   {
     kind: "in-channel",
-    pattern: /\b(?:share|drop|put|throw|stick|pop)\b(?=[^#]*\b(?:in|into|to|on|with)\s+(?:the\s+)?#[a-z])/i,
+    pattern:
+      /\b(?:share|drop|put|throw|stick|pop|(?:send|post)(?=\s+(?:\S+\s+){0,3}(?:spreadsheet|sheet|pdf|file|doc|document|deck|slides|screenshot|image|photo|picture|csv|recording|video|attachment)s?\b))\b(?=[^#]*\b(?:in|into|to|on|with)\s+(?:the\s+)?#[a-z])/i,
     means: ["upload to channel", "post to channel"],
   },
   // "the payments team", "for the database squad": a team's name is a value, not a thing to act on

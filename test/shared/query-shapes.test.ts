@@ -238,3 +238,20 @@ describe("a channel named by a noun", () => {
     expect(ranker.search("post the notes in the incidents channel", 1)[0]?.name).toBe("slack_post_message");
   });
 });
+
+describe("a file sent to a channel", () => {
+  it("reads sending or posting a file in a #channel as uploading it there", () => {
+    expect(kinds("send the budget spreadsheet into #finance")).toContain("in-channel");
+    expect(kinds("post the Q3 sales deck in #sales")).toContain("in-channel");
+  });
+
+  it("not a message sent there, nor a file sent elsewhere", () => {
+    expect(kinds("send a message to #general")).not.toContain("in-channel");
+    expect(kinds("send the spreadsheet to Dana")).not.toContain("in-channel");
+  });
+
+  it("ranks uploading the file first", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("send the expenses sheet to #accounting", 1)[0]?.name).toBe("slack_upload_file");
+  });
+});
