@@ -84,6 +84,14 @@ const RULES: readonly ShapeRule[] = [
       /\b(?:share|drop|put|throw|stick|pop|(?:send|post)(?=\s+(?:\S+\s+){0,3}(?:spreadsheet|sheet|pdf|file|doc|document|deck|slides|screenshot|image|photo|picture|csv|recording|video|attachment)s?\b))\b(?=[^#]*\b(?:in|into|to|on|with)\s+(?:the\s+)?#[a-z])/i,
     means: ["upload to channel", "post to channel"],
   },
+  // "add Carla to the standup", "invite Sam and Lee to Friday's review": people added to a meeting
+  // change its attendees, they make no meeting: the whole phrase says so, and is taken out
+  {
+    kind: "to-meeting",
+    pattern:
+      /\b(?:add|invite|include|bring)\s+(?!(?:a|an|the|new|another)\b)\S+(?:\s+(?:and|&)\s+\S+)?\s+(?:to|in|into|on)\s+(?:the|my|our|this|that|\S+'s)\s+(?:\S+\s+){0,2}(?:meeting|event|call|sync|standup|review|lunch|session|appointment|kickoff|retro|demo|invite)s?\b/i,
+    means: ["change event attendees"],
+  },
   // "the payments team", "for the database squad": a team's name is a value, not a thing to act on
   {
     kind: "team",

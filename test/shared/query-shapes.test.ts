@@ -255,3 +255,21 @@ describe("a file sent to a channel", () => {
     expect(ranker.search("send the expenses sheet to #accounting", 1)[0]?.name).toBe("slack_upload_file");
   });
 });
+
+describe("people added to a meeting", () => {
+  it("reads adding, inviting or including someone in a meeting as changing its attendees", () => {
+    expect(kinds("add Omar to the budget meeting")).toContain("to-meeting");
+    expect(kinds("invite Ann and Raj to Monday's retro")).toContain("to-meeting");
+  });
+
+  it("not a meeting added, nor a thing added to a meeting's page", () => {
+    expect(kinds("add a meeting with Omar")).not.toContain("to-meeting");
+    expect(kinds("add the notes to the meeting page")).not.toContain("to-meeting");
+  });
+
+  it("ranks changing the event first, not making one", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("add Omar to the budget meeting", 1)[0]?.name).toBe("calendar_update_event");
+    expect(ranker.search("invite Ann to the standup", 1)[0]?.name).toBe("calendar_update_event");
+  });
+});
