@@ -340,7 +340,8 @@ const RULES: readonly ShapeRule[] = [
     weight: HINT,
   },
   { kind: "when", pattern: /^\s*when\b/i, means: ["time", "date", "schedule"], weight: HINT },
-  { kind: "where", pattern: /^\s*where\b/i, means: ["location", "path"], weight: HINT },
+  // where a thing is: its location, which a tool getting one thing gives among its details
+  { kind: "where", pattern: /^\s*where\b/i, means: ["location details", "path"], weight: HINT },
 ];
 
 /** Each phrase's stemmed words. */

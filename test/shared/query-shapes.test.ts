@@ -273,3 +273,11 @@ describe("people added to a meeting", () => {
     expect(ranker.search("invite Ann to the standup", 1)[0]?.name).toBe("calendar_update_event");
   });
 });
+
+describe("where a thing is", () => {
+  it("asks for its location among its details: where an event is is one event's details", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("where is the quarterly planning lunch", 1)[0]?.name).toBe("calendar_get_event");
+    expect(ranker.search("where's the offsite", 1)[0]?.name).toBe("calendar_get_event");
+  });
+});
