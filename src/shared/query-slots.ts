@@ -66,6 +66,8 @@ export interface ReadQuery {
 
 /** First words that, before things in the plural, ask to see them listed: "which servers…", "show the calls…". */
 const SHOWING = new Set(["what", "which", "show", "list", "see", "display", "view"]);
+/** First words that show or find things, whose participles say which: "find the bugs assigned to me". */
+const SHOWING_OR_FINDING = new Set([...SHOWING, "find", "search", "look", "locate"]);
 /** How much `list` counts for a query asking for a list (a shape's hint weight). */
 const LIST_HINT = 0.4;
 /** A question that asks where a thing is: it wants it found. */
@@ -211,7 +213,7 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
     }
     i += Math.max(taken, 1);
   }
-  if (reads || SHOWING.has(firstWord ?? "")) markStates(slots, starts, words);
+  if (reads || SHOWING_OR_FINDING.has(firstWord ?? "")) markStates(slots, starts, words);
   markSubject(slots, starts, words, rest, reads);
   markOrigins(slots, originWords(query));
   applyContexts(slots, shapeWords(shapes));

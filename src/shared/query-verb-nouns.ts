@@ -4,6 +4,7 @@
  * by query-slots.ts, which gives such a word its verb's meaning in place of its own word.
  * @module
  */
+import { isPluralNoun } from "./query-states";
 
 /** Stemmed alternatives, as the synonym table holds them. */
 type Alternatives = readonly (readonly string[])[];
@@ -133,6 +134,9 @@ const BE = new Set(["is", "are", "was", "were", "been", "be", "being"]);
 /** Words that may stand between `be` and its participle: "is still shared", "are not assigned". */
 const BETWEEN_BE = new Set(["still", "already", "not", "never", "yet", "all", "currently", "now", "also"]);
 
+/** Words after a participle that follows things, making it their state: "bugs assigned to me". */
+const AFTER_STATE = new Set(["to", "by", "with", "in", "on", "since", "last", "this", "yesterday", "today"]);
+
 /** Whether `word` is written as a past participle: `assigned`, `shared`, `paid`. */
 function isParticiple(word: string): boolean {
   return (word.length > 4 && word.endsWith("ed")) || IRREGULAR_PARTICIPLES.has(word);
@@ -146,6 +150,8 @@ function isParticiple(word: string): boolean {
 export function isStateParticiple(words: readonly string[], at: number): boolean {
   if (at < 1 || !isParticiple(words[at]!)) return false;
   const before = words[at - 1]!;
+  // "bugs assigned to me", "PRs merged by Dana": a participle right after things names their state too
+  if (isPluralNoun(before) && AFTER_STATE.has(words[at + 1] ?? "")) return true;
   // "is the doc still shared": a question that begins with `be` asks its participle of its subject.
   return BE.has(before) || (BETWEEN_BE.has(before) && (BE.has(words[at - 2] ?? "") || BE.has(words[0]!)));
 }

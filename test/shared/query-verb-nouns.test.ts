@@ -111,3 +111,19 @@ describe("a causative `have`", () => {
     expect(ranker.search("have the bot say good morning in #general", 1)[0]?.name).toBe("slack_post_message");
   });
 });
+
+describe("a participle right after things", () => {
+  const at = (query: string, word: string) => isStateParticiple(plainWords(query), plainWords(query).indexOf(word));
+
+  it("names their state, before to, by, with, a time", () => {
+    expect(at("find the tickets assigned to Priya", "assigned")).toBe(true);
+    expect(at("search docs shared with me this week", "shared")).toBe(true);
+    // not a command's participle, nor one after a single thing
+    expect(at("get the invoice paid by Friday", "paid")).toBe(false);
+  });
+
+  it("ranks finding those things first, not assigning them", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("find the open tickets assigned to Priya in Jira", 1)[0]?.name).toBe("jira_search_issues");
+  });
+});
