@@ -3,7 +3,7 @@
  * mail label, not a drive's folder ("move these emails into the Receipts folder"); a `line` among
  * phone words is a phone number ("buy a toll-free line"); `lookups` that should be faster want an
  * index; a query blocked or stuck in a database is held by a lock; saying something in a doc or a
- * page writes it there, it posts no message. Read by
+ * page writes it there, it posts no message; clearing what is unread marks it read. Read by
  * query-slots.ts, which gives such a word's slot the meaning in place of its own word and synonyms.
  * @module
  */
@@ -78,6 +78,12 @@ const CONTEXT_MEANINGS: readonly ContextMeaning[] = [
     meaning: phrasesOf("append"),
     command: true,
     unless: stems("new create article"),
+  },
+  // clearing what is unread (its count, its badge, its state) marks it read
+  {
+    words: stems("clear clean reset remove zero dismiss"),
+    context: stems("unread"),
+    meaning: phrasesOf("mark read"),
   },
   // whether a thing is shared outside a team is who has access to it
   {

@@ -75,3 +75,16 @@ describe("the values a query names", () => {
     expect(first("move everything from jo@acme.com into the Clients folder")).toBe("gmail_add_label");
   });
 });
+
+describe("clearing what is unread", () => {
+  it("reads clearing, resetting or dismissing among unread things as marking them read", () => {
+    expect(contextMeaning(["clear"], stems("clear the unread count"))).toEqual([["mark", "read"]]);
+    expect(contextMeaning(["clear"], stems("clear the old logs"))).toBeUndefined();
+  });
+
+  it("ranks marking as read first, not reading", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("clear the unread number on my newsletters", 1)[0]?.name).toBe("gmail_mark_as_read");
+    expect(ranker.search("dismiss the unread state of these mails", 1)[0]?.name).toBe("gmail_mark_as_read");
+  });
+});
