@@ -70,6 +70,8 @@ const SHOWING = new Set(["what", "which", "show", "list", "see", "display", "vie
 const SHOWING_OR_FINDING = new Set([...SHOWING, "find", "search", "look", "locate"]);
 /** How much `list` counts for a query asking for a list (a shape's hint weight). */
 const LIST_HINT = 0.4;
+/** How much `list` counts when the command itself is to show things in the plural ("show all the calendars"). */
+const SHOWN_LIST_HINT = 0.7;
 /** A question that asks where a thing is: it wants it found. */
 const WHERE = /^\s*(?:where|wheres)\b/i;
 const FINDING: readonly (readonly string[])[] = [["search"], ["find"]];
@@ -236,7 +238,10 @@ function shapeWords(shapes: readonly QueryShape[]): string[] {
  * doc?" asks to find it (`where` is a stop word).
  */
 function addHints(slots: QuerySlot[], said: ReadonlySet<string>, query: string, lists: boolean): void {
-  if (lists && !said.has("list")) slots.push({ words: [], synonyms: [["list"]], weight: LIST_HINT });
+  // "show all the calendars I have": a command to show things in the plural asks plainly for a list
+  const shows = slots[0]?.words.length === 1 && SHOWING.has(slots[0].words[0]!);
+  if (lists && !said.has("list"))
+    slots.push({ words: [], synonyms: [["list"]], weight: shows ? SHOWN_LIST_HINT : LIST_HINT });
   if (WHERE.test(query) && !said.has("search"))
     slots.push({ words: [], synonyms: FINDING, weight: WHERE_HINT });
 }

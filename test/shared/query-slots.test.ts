@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { toolCatalog } from "../../bench/lib/tool-catalog.mjs";
 import { readQuery } from "../../src/shared/query-slots";
+import { ToolRanker } from "../../src/shared/tool-ranker";
 import { longestKey, synonymTable } from "../../src/shared/tool-synonyms";
 
 const synonyms = synonymTable();
@@ -165,5 +167,20 @@ describe("readQuery: a verb and its particle apart", () => {
   it("leaves a particle to the nearer repeat of the verb", () => {
     const slots = readQuery("which servers are reporting in and are any down?", reader).slots;
     expect(slots.filter((each) => each.words[0] === "are")).toHaveLength(1);
+  });
+});
+
+describe("a command to show things in the plural", () => {
+  const listWeight = (query: string) =>
+    readQuery(query, reader).slots.find((slot) => slot.synonyms.some((each) => each.join(" ") === "list"))?.weight;
+
+  it("asks plainly for a list, more than a question in the plural hints at one", () => {
+    expect(listWeight("show all the calendars I have")).toBeGreaterThan(listWeight("which calendars do I have")!);
+  });
+
+  it("ranks the listing of those things first, not getting one", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("show all my calendars", 1)[0]?.name).toBe("calendar_list_calendars");
+    expect(ranker.search("show all the calendars shared with me", 1)[0]?.name).toBe("calendar_list_calendars");
   });
 });
