@@ -1,10 +1,11 @@
 /**
  * Words whose meaning is set by the company they keep in a query: a `folder` among mail words is a
- * mail label, not a drive's folder ("move these emails into the Receipts folder"); a `line` among
- * phone words is a phone number ("buy a toll-free line"); `lookups` that should be faster want an
- * index; a query blocked or stuck in a database is held by a lock; saying something in a doc or a
- * page writes it there, it posts no message; clearing what is unread marks it read. Read by
- * query-slots.ts, which gives such a word's slot the meaning in place of its own word and synonyms.
+ * mail label, not a drive's folder ("move these emails into the Receipts folder"), and mail tagged is
+ * labelled; a `line` among phone words is a phone number ("buy a toll-free line"); `lookups` that
+ * should be faster want an index; a query blocked or stuck in a database is held by a lock; saying
+ * something in a doc or a page writes it there, it posts no message; clearing what is unread marks
+ * it read. Read by query-slots.ts, which gives such a word's slot the meaning in place of its own
+ * word and synonyms.
  * @module
  */
 import { stem } from "./search-words";
@@ -34,15 +35,25 @@ const stems = (text: string): ReadonlySet<string> => new Set(text.split(" ").map
 const phrasesOf = (...phrases: string[]): Alternatives =>
   phrases.map((phrase) => phrase.split(" ").map(stem));
 
+/** Words (stemmed) of mail: among them a folder or a tag is a label. */
+const MAIL_WORDS = stems(
+  "email emails mail mails inbox inboxes mailbox message messages newsletters gmail outlook",
+);
+
 /** Word → its meaning in a context, in order: the first whose context the query has counts. */
 const CONTEXT_MEANINGS: readonly ContextMeaning[] = [
   // mail is kept in labels: a mail folder, an inbox's folder
   {
     words: stems("folder folders subfolder"),
-    context: stems(
-      "email emails mail mails inbox inboxes mailbox message messages newsletters gmail outlook",
-    ),
+    context: MAIL_WORDS,
     meaning: phrasesOf("label"),
+  },
+  // mail tagged or categorised is labelled; a ticket, an issue or a case is tagged, whatever mail it is about
+  {
+    words: stems("tag tags tagged categorize categorise"),
+    context: MAIL_WORDS,
+    meaning: phrasesOf("label"),
+    unless: stems("ticket tickets issue issues case cases"),
   },
   // a line one calls, buys, texts or gets for an office is a phone number; a line of a doc is not
   {

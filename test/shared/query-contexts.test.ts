@@ -88,3 +88,16 @@ describe("clearing what is unread", () => {
     expect(ranker.search("dismiss the unread state of these mails", 1)[0]?.name).toBe("gmail_mark_as_read");
   });
 });
+
+describe("mail tagged", () => {
+  it("reads tagging among mail words as labelling, unless a ticket, an issue or a case is tagged", () => {
+    expect(contextMeaning(["tag"], stems("tag these emails as Travel"))).toEqual([["label"]]);
+    expect(contextMeaning(["tag"], stems("tag the ticket about the email bounce"))).toBeUndefined();
+  });
+
+  it("ranks labelling mail first, not tagging a ticket", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("tag those messages as Family", 1)[0]?.name).toBe("gmail_add_label");
+    expect(ranker.search("categorize the newsletters as Hobbies", 1)[0]?.name).toBe("gmail_add_label");
+  });
+});
