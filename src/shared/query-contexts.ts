@@ -96,6 +96,15 @@ const CONTEXT_MEANINGS: readonly ContextMeaning[] = [
     context: stems("unread"),
     meaning: phrasesOf("mark read"),
   },
+  // a post that is not the command is a thing posted, among words that find, show or place it: a message
+  {
+    words: stems("post posts"),
+    context: stems(
+      "latest recent new last old find search show read see any channel channels slack chat thread feed today yesterday week about",
+    ),
+    meaning: phrasesOf("message"),
+    command: false,
+  },
   // whether a thing is shared outside a team is who has access to it
   {
     words: stems("shared"),

@@ -101,3 +101,17 @@ describe("mail tagged", () => {
     expect(ranker.search("categorize the newsletters as Hobbies", 1)[0]?.name).toBe("gmail_add_label");
   });
 });
+
+describe("posts as things", () => {
+  it("reads a post that is not the command, among words that find, show or place it, as a message", () => {
+    expect(contextMeaning(["post"], stems("find posts about the outage"))).toEqual([["messag"]]);
+    // the command keeps its verb
+    expect(contextMeaning(["post"], stems("post the latest numbers"), true)).toBeUndefined();
+  });
+
+  it("ranks finding messages first, not posting one", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("search Slack for posts mentioning the migration", 1)[0]?.name).toBe("slack_search_messages");
+    expect(ranker.search("find posts about the offsite in Slack", 1)[0]?.name).toBe("slack_search_messages");
+  });
+});
