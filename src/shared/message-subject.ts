@@ -1,10 +1,11 @@
 /**
  * The words of a query that are what a message or a new item says, not what is asked of a tool:
- * the subject after `about` ("tell the team about the outage"), the words after `that`, `saying`
- * or `telling` in a command that sends a message ("reply on #77 that the fix landed"), and the
- * text after a colon of a command that writes ("file an issue: the login button does nothing"); and
- * what an on-call question is asked for ("who is on duty for payments" asks nothing of payments);
- * and whom a message goes to, when tools also make such people ("email the customer…" makes none).
+ * the subject after `about` ("tell the team about the outage", "open a ticket about the build"),
+ * the words after `that`, `saying` or `telling` in a command that sends a message ("reply on #77
+ * that the fix landed"), and the text after a colon of a command that writes ("file an issue: the
+ * login button does nothing"); what an on-call question is asked for ("who is on duty for payments"
+ * asks nothing of payments); and whom a message goes to, when tools also make such people ("email
+ * the customer…" makes none).
  * Read by query-slots.ts, which marks the slots of those words: they count little, and are no part
  * of what is asked (a reply saying that a fix landed merges nothing).
  * @module
@@ -151,8 +152,9 @@ function says(slot: SubjectSlot | undefined, stems: ReadonlySet<string>): boolea
 }
 
 /**
- * After `about`, to the end of its clause, when a slot before it asks to send a message: "ping Sam
- * about the deploy" messages Sam, it posts no deploy event; "…wrote in about the same problem,
+ * After `about`, to the end of its clause, when a slot before it asks to send a message, or the
+ * command writes a new thing: "ping Sam about the deploy" messages Sam, it posts no deploy event;
+ * "open a ticket about the failing build" lists no builds; "…wrote in about the same problem,
  * merge the two" still merges.
  */
 function aboutSpan(
@@ -163,7 +165,9 @@ function aboutSpan(
 ): Span | undefined {
   const about = words.findIndex((word) => SUBJECT_WORDS.has(word));
   if (about === -1) return undefined;
-  const messaging = slots.some((slot, index) => starts[index]! < about && says(slot, MESSAGING));
+  const messaging = slots.some(
+    (slot, index) => starts[index]! < about && (says(slot, MESSAGING) || (index === 0 && says(slot, WRITING))),
+  );
   return messaging ? { from: about, to: clauseEnd(text, about) } : undefined;
 }
 

@@ -122,3 +122,17 @@ describe("what an email carries", () => {
     expect(ranker.search("email the invoice to our customer", 1)[0]?.name).toBe("gmail_send_email");
   });
 });
+
+describe("what a new item is about", () => {
+  it("reads the words after `about` in a command that writes a new thing as its subject", () => {
+    expect(subject("open a ticket about the failing build badge")).toEqual(["fail", "build", "badg"]);
+    expect(subject("write a page about the refund policy")).toEqual(["refund", "policy"]);
+    // not in a command that finds things
+    expect(subject("find tickets about the failing build")).toEqual([]);
+  });
+
+  it("ranks making the thing first, not what its subject names", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("open a GitHub ticket about the failing CI badge", 1)[0]?.name).toBe("github_create_issue");
+  });
+});
