@@ -153,12 +153,12 @@ const RULES: readonly ShapeRule[] = [
       /(?:\b[\w-]+\/[\w./-]*[\w-]|\b[\w-]+(?:\.[\w-]+)*\.(?:pdf|png|jpe?g|gif|csv|tsv|txt|md|json|ya?ml|xml|gz|zip|tar|docx?|xlsx?|pptx?|log|sql|html?|js|ts|py|go|rs|java|sh)\b)/i,
     means: ["file", "document", "object", "path"],
   },
-  // "did the build pass on main?", "package.json on the release-2.0 branch": a branch named as where
-  // a thing is, or which runs, is a ref (a value), not a branch to create
+  // "did the build pass on main?", "package.json on the release-2.0 branch", "at tag v2.0": a branch,
+  // tag or commit named as where a thing is, or which runs, is a ref (a value), not one to create
   {
     kind: "on-branch",
     pattern:
-      /\b(?:on|at|in|of|against)\s+(?:the\s+)?(?:(?:main|master|trunk|develop)\b(?:\s+branch\b)?|[\w./-]+\s+branch\b)/i,
+      /\b(?:on|at|in|of|against)\s+(?:the\s+)?(?:(?:main|master|trunk|develop)\b(?:\s+branch\b)?|[\w./-]+\s+branch\b|(?:tag|commit)\s+[\w./-]*\d[\w./-]*)/i,
     means: ["ref"],
     weight: HINT,
     consumes: true,

@@ -281,3 +281,17 @@ describe("where a thing is", () => {
     expect(ranker.search("where's the offsite", 1)[0]?.name).toBe("calendar_get_event");
   });
 });
+
+describe("a tag or a commit named as where a thing is", () => {
+  it("reads `at tag v2.0`, `at commit 3f2a9c1` as a ref, a value: no tag to label or release to publish", () => {
+    expect(kinds("read the README at tag v2.0")).toContain("on-branch");
+    expect(readShapes("open setup.py at commit 3f2a9c1").rest).not.toContain("commit");
+    // a tag named as what to publish from is no place
+    expect(kinds("publish a release from tag v3.2")).not.toContain("on-branch");
+  });
+
+  it("ranks reading the file first", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("pull up the Dockerfile from the repo at tag v1.8", 1)[0]?.name).toBe("github_get_file_contents");
+  });
+});
