@@ -45,6 +45,9 @@ function nounsCodeHosting(): Vocabulary {
     tests: ["ci", "checks"],
     function: ["code"],
     symbol: ["code"],
+    // open source says whose code it is, it opens nothing; an org is an organization
+    "open source": ["public", "repository"],
+    org: ["organization"],
   };
 }
 

@@ -34,3 +34,13 @@ describe("everyday nouns: mail", () => {
     expect(first("anything in my inbox from the airline?")).toBe("gmail_search_emails");
   });
 });
+
+describe("everyday nouns: code hosting", () => {
+  const ranker = new ToolRanker(toolCatalog());
+  const first = (query: string) => ranker.search(query, 1)[0]?.name;
+
+  it("reads open source as whose code it is (it opens nothing), an org as an organization", () => {
+    expect(first("fork the open-source parser into our org")).toBe("github_fork_repository");
+    expect(first("fork that open source library into our org")).toBe("github_fork_repository");
+  });
+});
