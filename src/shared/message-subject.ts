@@ -166,7 +166,8 @@ function aboutSpan(
   const about = words.findIndex((word) => SUBJECT_WORDS.has(word));
   if (about === -1) return undefined;
   const messaging = slots.some(
-    (slot, index) => starts[index]! < about && (says(slot, MESSAGING) || (index === 0 && says(slot, WRITING))),
+    (slot, index) =>
+      starts[index]! < about && (says(slot, MESSAGING) || (index === 0 && says(slot, WRITING))),
   );
   return messaging ? { from: about, to: clauseEnd(text, about) } : undefined;
 }

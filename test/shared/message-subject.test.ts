@@ -133,6 +133,8 @@ describe("what a new item is about", () => {
 
   it("ranks making the thing first, not what its subject names", () => {
     const ranker = new ToolRanker(toolCatalog());
-    expect(ranker.search("open a GitHub ticket about the failing CI badge", 1)[0]?.name).toBe("github_create_issue");
+    expect(ranker.search("open a GitHub ticket about the failing CI badge", 1)[0]?.name).toBe(
+      "github_create_issue",
+    );
   });
 });

@@ -111,7 +111,9 @@ describe("posts as things", () => {
 
   it("ranks finding messages first, not posting one", () => {
     const ranker = new ToolRanker(toolCatalog());
-    expect(ranker.search("search Slack for posts mentioning the migration", 1)[0]?.name).toBe("slack_search_messages");
+    expect(ranker.search("search Slack for posts mentioning the migration", 1)[0]?.name).toBe(
+      "slack_search_messages",
+    );
     expect(ranker.search("find posts about the offsite in Slack", 1)[0]?.name).toBe("slack_search_messages");
   });
 });

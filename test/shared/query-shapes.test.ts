@@ -292,6 +292,8 @@ describe("a tag or a commit named as where a thing is", () => {
 
   it("ranks reading the file first", () => {
     const ranker = new ToolRanker(toolCatalog());
-    expect(ranker.search("pull up the Dockerfile from the repo at tag v1.8", 1)[0]?.name).toBe("github_get_file_contents");
+    expect(ranker.search("pull up the Dockerfile from the repo at tag v1.8", 1)[0]?.name).toBe(
+      "github_get_file_contents",
+    );
   });
 });

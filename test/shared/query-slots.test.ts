@@ -172,15 +172,20 @@ describe("readQuery: a verb and its particle apart", () => {
 
 describe("a command to show things in the plural", () => {
   const listWeight = (query: string) =>
-    readQuery(query, reader).slots.find((slot) => slot.synonyms.some((each) => each.join(" ") === "list"))?.weight;
+    readQuery(query, reader).slots.find((slot) => slot.synonyms.some((each) => each.join(" ") === "list"))
+      ?.weight;
 
   it("asks plainly for a list, more than a question in the plural hints at one", () => {
-    expect(listWeight("show all the calendars I have")).toBeGreaterThan(listWeight("which calendars do I have")!);
+    expect(listWeight("show all the calendars I have")).toBeGreaterThan(
+      listWeight("which calendars do I have")!,
+    );
   });
 
   it("ranks the listing of those things first, not getting one", () => {
     const ranker = new ToolRanker(toolCatalog());
     expect(ranker.search("show all my calendars", 1)[0]?.name).toBe("calendar_list_calendars");
-    expect(ranker.search("show all the calendars shared with me", 1)[0]?.name).toBe("calendar_list_calendars");
+    expect(ranker.search("show all the calendars shared with me", 1)[0]?.name).toBe(
+      "calendar_list_calendars",
+    );
   });
 });

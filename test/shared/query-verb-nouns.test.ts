@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { toolCatalog } from "../../bench/lib/tool-catalog.mjs";
 import { readQuery } from "../../src/shared/query-slots";
-import { causativeLength, isPassiveGet, isStateParticiple, verbMeaning } from "../../src/shared/query-verb-nouns";
+import {
+  causativeLength,
+  isPassiveGet,
+  isStateParticiple,
+  verbMeaning,
+} from "../../src/shared/query-verb-nouns";
 import { plainWords, stem } from "../../src/shared/search-words";
 import { ToolRanker } from "../../src/shared/tool-ranker";
 import { longestKey, synonymTable } from "../../src/shared/tool-synonyms";
@@ -113,7 +118,8 @@ describe("a causative `have`", () => {
 });
 
 describe("a participle right after things", () => {
-  const at = (query: string, word: string) => isStateParticiple(plainWords(query), plainWords(query).indexOf(word));
+  const at = (query: string, word: string) =>
+    isStateParticiple(plainWords(query), plainWords(query).indexOf(word));
 
   it("names their state, before to, by, with, a time", () => {
     expect(at("find the tickets assigned to Priya", "assigned")).toBe(true);
@@ -124,6 +130,8 @@ describe("a participle right after things", () => {
 
   it("ranks finding those things first, not assigning them", () => {
     const ranker = new ToolRanker(toolCatalog());
-    expect(ranker.search("find the open tickets assigned to Priya in Jira", 1)[0]?.name).toBe("jira_search_issues");
+    expect(ranker.search("find the open tickets assigned to Priya in Jira", 1)[0]?.name).toBe(
+      "jira_search_issues",
+    );
   });
 });
