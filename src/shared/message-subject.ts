@@ -69,6 +69,7 @@ export function markSubject<Slot extends SubjectSlot>(
     : [
         aboutSpan(slots, starts, words, text),
         contentSpan(slots, words, text),
+        sayingSpan(starts, words, text),
         colonSpan(slots, text),
         covered,
       ];
@@ -209,6 +210,24 @@ function contentSpan(
       (begins(word, words[index - 1]!) || (toValue && word === "that")),
   );
   return at > 0 ? { from: at, to: clauseEnd(text, at) } : undefined;
+}
+
+/** Commands whose object is what is said: "say the deploy finished in #eng". */
+const SAYING = new Set(["say", "announce"]);
+/** Words that end what is said, saying where it goes. */
+const PLACES = new Set(["in", "on", "to", "into"]);
+
+/**
+ * After a command that says something ({@link SAYING}), to where it goes or the end of its clause:
+ * "say the deploy finished in the releases channel" posts no deploy event.
+ */
+function sayingSpan(starts: readonly number[], words: readonly string[], text: string): Span | undefined {
+  const at = starts[0];
+  if (at === undefined || !SAYING.has(words[at]!)) return undefined;
+  const place = words.findIndex((word, index) => index > at && PLACES.has(word));
+  const to = place === -1 ? clauseEnd(text, at) : Math.min(place, clauseEnd(text, at));
+  // "say in #general that…": the place first, what is said after it (see contentSpan)
+  return to > at + 1 ? { from: at, to } : undefined;
 }
 
 /**

@@ -138,3 +138,17 @@ describe("what a new item is about", () => {
     );
   });
 });
+
+describe("what a command says", () => {
+  it("reads the words after `say` or `announce`, to where it goes, as what is said", () => {
+    expect(subject("say the release is out in #general")).toEqual(["releas"]);
+    expect(subject("announce the new pricing in #sales")).toEqual(["new", "pric"]);
+    // the place first: what is said comes after `that`
+    expect(subject("say in #general that the deploy is done")).toEqual(["deploy", "don"]);
+  });
+
+  it("ranks posting the message first, not what it names", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("say the release went out in #eng", 1)[0]?.name).toBe("slack_post_message");
+  });
+});
