@@ -55,6 +55,14 @@ const CONTEXT_MEANINGS: readonly ContextMeaning[] = [
     meaning: phrasesOf("label"),
     unless: stems("ticket tickets issue issues case cases"),
   },
+  // a folder a thing is in, when the command finds, reads, shares or removes it there, says where it
+  // is: the thing is a file, the folder no place to put it (putting, moving, saving, uploading keep it)
+  {
+    words: stems("folder folders"),
+    context: stems("find search look locate open read show share delete remove trash rename export"),
+    meaning: phrasesOf("file", "document"),
+    unless: stems("put move moving upload save drop copy place stick add create make new"),
+  },
   // a line one calls, buys, texts or gets for an office is a phone number; a line of a doc is not
   {
     words: stems("line lines"),

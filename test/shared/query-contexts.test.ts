@@ -117,3 +117,21 @@ describe("posts as things", () => {
     expect(ranker.search("find posts about the offsite in Slack", 1)[0]?.name).toBe("slack_search_messages");
   });
 });
+
+describe("the folder a thing is in", () => {
+  it("reads a folder where a thing is found, shared or removed as saying where it is: the thing is a file", () => {
+    expect(contextMeaning(["fold"], stems("find contract.pdf in the Legal folder"))).toEqual([
+      ["fil"],
+      ["document"],
+    ]);
+    // a folder to put, move or upload to is a place
+    expect(contextMeaning(["fold"], stems("move the deck to the Sales folder"))).toBeUndefined();
+    expect(contextMeaning(["fold"], stems("find the doc and put it in the Sales folder"))).toBeUndefined();
+  });
+
+  it("ranks finding or removing the file first, not uploading one", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("find lease.pdf in the Housing folder", 1)[0]?.name).toBe("drive_search_files");
+    expect(ranker.search("delete old-notes.txt in the Misc folder", 1)[0]?.name).toBe("drive_delete_file");
+  });
+});
