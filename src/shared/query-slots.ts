@@ -266,6 +266,9 @@ function addShapes(slots: QuerySlot[], shapes: readonly QueryShape[]): Set<strin
   return said;
 }
 
+/** Prepositions after a verb that make a phrase of it: "look for", "look through", "dig into". */
+const PREPOSITIONS = new Set(["for", "through", "at", "into", "around", "after"]);
+
 /**
  * The words a synonym key's own words match with: a phrasal verb as the pair tools' texts index it
  * (`set up` matches "Set up a webhook", not every `set_…` tool), other phrases by their words but
@@ -276,6 +279,9 @@ function ownWords(phrase: readonly string[]): string[] {
   if (phrase.length > 1 && NEGATIONS.has(phrase[0]!)) return [];
   const pairs = phrase.length === 2 ? stopWordPairs(phrase) : [];
   if (pairs.length > 0) return pairs;
+  // "look for", "look through": a verb and its preposition mean what their synonyms say, not the
+  // verb of another pair ("Look up a member's profile")
+  if (phrase.length === 2 && PREPOSITIONS.has(phrase[1]!) && !isStopWord(phrase[0]!)) return [];
   return phrase.filter((word) => !isStopWord(word)).map(stem);
 }
 

@@ -189,3 +189,17 @@ describe("a command to show things in the plural", () => {
     );
   });
 });
+
+describe("a verb and its preposition", () => {
+  it("means what its synonyms say: `look for` keeps no `look` to match another pair's", () => {
+    expect(words("look for the budget")[0]).toBe("");
+    expect(words("look up the budget")[0]).not.toBe("");
+  });
+
+  it("ranks searching first, not looking a profile up", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("look for the message where Ana mentioned the budget in Slack", 1)[0]?.name).toBe(
+      "slack_search_messages",
+    );
+  });
+});
