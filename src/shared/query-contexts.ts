@@ -55,6 +55,14 @@ const CONTEXT_MEANINGS: readonly ContextMeaning[] = [
     meaning: phrasesOf("label"),
     unless: stems("ticket tickets issue issues case cases"),
   },
+  // a whole or entire thread, conversation or email is one read in full
+  {
+    words: stems("whole entire"),
+    context: stems(
+      "thread threads conversation conversations email emails mail message messages chat exchange",
+    ),
+    meaning: phrasesOf("full"),
+  },
   // a folder a thing is in, when the command finds, reads, shares or removes it there, says where it
   // is: the thing is a file, the folder no place to put it (putting, moving, saving, uploading keep it)
   {

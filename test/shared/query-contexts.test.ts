@@ -135,3 +135,17 @@ describe("the folder a thing is in", () => {
     expect(ranker.search("delete old-notes.txt in the Misc folder", 1)[0]?.name).toBe("drive_delete_file");
   });
 });
+
+describe("a whole conversation", () => {
+  it("reads a whole or entire thread, conversation or email as one read in full", () => {
+    expect(contextMeaning(["whol"], stems("show the whole conversation"))).toEqual([["full"]]);
+    expect(contextMeaning(["whol"], stems("grep the whole org"))).toBeUndefined();
+  });
+
+  it("ranks reading the thread first", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("show me the whole conversation with the landlord", 1)[0]?.name).toBe(
+      "gmail_read_email",
+    );
+  });
+});
