@@ -235,6 +235,10 @@ function phrasesFiles(): Vocabulary {
     csv: ["spreadsheet"],
     visibility: ["access", "permission"],
     "sharing settings": ["permission", "access"],
+    // made visible or available to people, a thing is shared with them
+    "visible to": ["share", "access"],
+    "available to": ["share", "access"],
+    "accessible to": ["share", "access"],
   };
 }
 
