@@ -53,8 +53,8 @@ interface Span {
 /**
  * Marks as a subject each slot whose first word (`starts`, an index in `plainWords(text)`) is in
  * the subject or the content of a message the query sends (see the module's comment), or in what
- * an on-call question is asked for ("who is on duty for payments"), the only span a `question` has;
- * `words` are `plainWords(text)`.
+ * an on-call question is asked for ("who is on duty for payments"); a `question` has only that
+ * span and a message's subject ("did Omar email us about the invoice?"); `words` are `plainWords(text)`.
  */
 export function markSubject<Slot extends SubjectSlot>(
   slots: Slot[],
@@ -65,7 +65,7 @@ export function markSubject<Slot extends SubjectSlot>(
 ): void {
   const covered = coveredSpan(slots, starts, words, text);
   const spans = question
-    ? [covered]
+    ? [aboutSpan(slots, starts, words, text), covered]
     : [
         aboutSpan(slots, starts, words, text),
         contentSpan(slots, words, text),

@@ -152,3 +152,16 @@ describe("what a command says", () => {
     expect(ranker.search("say the release went out in #eng", 1)[0]?.name).toBe("slack_post_message");
   });
 });
+
+describe("what a question about a message asks about", () => {
+  it("reads the words after `about`, in a question about a message, as its subject", () => {
+    expect(subject("did Omar email us about the invoice?")).toEqual(["invoic"]);
+    // not in a question that asks about no message
+    expect(subject("any tickets about the invoice?")).toEqual([]);
+  });
+
+  it("ranks the mail tools first, not making what the mail is about", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("what did the landlord email about the refund", 1)[0]?.name).toMatch(/^gmail_/);
+  });
+});
