@@ -74,8 +74,11 @@ const LIST_HINT = 0.4;
 const SHOWN_LIST_HINT = 0.7;
 /** A question that asks where a thing is: it wants it found. */
 const WHERE = /^\s*(?:where|wheres)\b/i;
+/** A question whether someone wrote or answered: "did the accountant reply?", "has Dana emailed us back?". */
+const WROTE =
+  /^\s*(?:did|has|have|had)\b.*\b(?:repl(?:y|ied)|respond(?:ed)?|answer(?:ed)?|wr(?:ite|ote|itten)\s+back|e?mail(?:ed)?|(?:get|got|gotten)\s+back)\b/i;
 const FINDING: readonly (readonly string[])[] = [["search"], ["find"]];
-/** How much finding counts for a `where` question (a hint, more than a list's: where asks for nothing else). */
+/** How much finding counts for a `where` or a {@link WROTE} question (a hint, more than a list's: they ask for nothing else). */
 const WHERE_HINT = 0.7;
 /** Units a count measures in, not things to list: "how many gigabytes…", "how many hours…". */
 const MEASURES =
@@ -242,8 +245,9 @@ function addHints(slots: QuerySlot[], said: ReadonlySet<string>, query: string, 
   const shows = slots[0]?.words.length === 1 && SHOWING.has(slots[0].words[0]!);
   if (lists && !said.has("list"))
     slots.push({ words: [], synonyms: [["list"]], weight: shows ? SHOWN_LIST_HINT : LIST_HINT });
-  if (WHERE.test(query) && !said.has("search"))
-    slots.push({ words: [], synonyms: FINDING, weight: WHERE_HINT });
+  if (said.has("search")) return;
+  if (WHERE.test(query)) slots.push({ words: [], synonyms: FINDING, weight: WHERE_HINT });
+  else if (WROTE.test(query)) slots.push({ words: [], synonyms: [["search"]], weight: WHERE_HINT });
 }
 
 /**

@@ -203,3 +203,22 @@ describe("a verb and its preposition", () => {
     );
   });
 });
+
+describe("a question whether someone wrote back", () => {
+  it("asks to search for the message, as a `where` question asks to find a thing", () => {
+    const searched = (query: string) =>
+      readQuery(query, reader).slots.some((slot) =>
+        slot.synonyms.some((each) => each.join(" ") === "search"),
+      );
+    expect(searched("did the landlord write back about the deposit?")).toBe(true);
+    expect(searched("has Omar emailed us back")).toBe(true);
+    expect(searched("did the build pass?")).toBe(false);
+  });
+
+  it("ranks searching the mailbox first", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("did billing@acme.com email us back about the renewal?", 1)[0]?.name).toBe(
+      "gmail_search_emails",
+    );
+  });
+});
