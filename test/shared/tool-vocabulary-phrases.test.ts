@@ -20,3 +20,13 @@ describe("everyday phrases: files", () => {
     expect(top3("who is the hiring plan visible to")).toContain("drive_get_permissions");
   });
 });
+
+describe("everyday phrases: a time that comes round again", () => {
+  const ranker = new ToolRanker(toolCatalog());
+  const first = (query: string) => ranker.search(query, 1)[0]?.name;
+
+  it("reads every Monday, each morning as a schedule: the post is scheduled", () => {
+    expect(first("post the sales numbers in #sales every Monday")).toBe("slack_schedule_message");
+    expect(first("post the standup prompt in #team each morning")).toBe("slack_schedule_message");
+  });
+});
