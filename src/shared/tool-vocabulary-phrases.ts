@@ -191,6 +191,11 @@ function phrasesCodeHosting(): Vocabulary {
 function phrasesChat(): Vocabulary {
   return {
     scrollback: ["history"],
+    // scrolling back, up or through a channel reads what was said there before
+    "scroll back": ["history", "recent"],
+    "scroll up": ["history", "recent"],
+    "scroll through": ["history", "recent"],
+    overnight: ["recent"],
     transcript: ["history", "message"],
     missed: ["history", "recent"],
     header: ["topic"],

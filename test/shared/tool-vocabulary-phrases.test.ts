@@ -30,3 +30,13 @@ describe("everyday phrases: a time that comes round again", () => {
     expect(first("post the standup prompt in #team each morning")).toBe("slack_schedule_message");
   });
 });
+
+describe("everyday phrases: chat", () => {
+  const ranker = new ToolRanker(toolCatalog());
+  const first = (query: string) => ranker.search(query, 1)[0]?.name;
+
+  it("reads scrolling back, up or through a channel, and what came overnight, as its recent history", () => {
+    expect(first("scroll back through #qa and tell me what went on")).toBe("slack_get_channel_history");
+    expect(first("what did people say overnight in #ops")).toBe("slack_get_channel_history");
+  });
+});
