@@ -74,9 +74,12 @@ const LIST_HINT = 0.4;
 const SHOWN_LIST_HINT = 0.7;
 /** A question that asks where a thing is: it wants it found. */
 const WHERE = /^\s*(?:where|wheres)\b/i;
-/** A question whether someone wrote or answered: "did the accountant reply?", "has Dana emailed us back?". */
+/**
+ * A question whether someone wrote, answered or mentioned a thing: "did the accountant reply?",
+ * "has Dana emailed us back?", "did anyone mention the outage?".
+ */
 const WROTE =
-  /^\s*(?:did|has|have|had)\b.*\b(?:repl(?:y|ied)|respond(?:ed)?|answer(?:ed)?|wr(?:ite|ote|itten)\s+back|e?mail(?:ed)?|(?:get|got|gotten)\s+back)\b/i;
+  /^\s*(?:did|has|have|had)\b.*\b(?:repl(?:y|ied)|respond(?:ed)?|answer(?:ed)?|wr(?:ite|ote|itten)\s+back|e?mail(?:ed)?|(?:get|got|gotten)\s+back|mention(?:ed)?|say|said|talk(?:ed)?\s+about)\b/i;
 const FINDING: readonly (readonly string[])[] = [["search"], ["find"]];
 /** How much finding counts for a `where` or a {@link WROTE} question (a hint, more than a list's: they ask for nothing else). */
 const WHERE_HINT = 0.7;

@@ -222,3 +222,12 @@ describe("a question whether someone wrote back", () => {
     );
   });
 });
+
+describe("a question whether someone mentioned a thing", () => {
+  it("ranks searching the messages first, not reading a channel", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("did anyone mention the migration in Slack last week", 1)[0]?.name).toBe(
+      "slack_search_messages",
+    );
+  });
+});
