@@ -1,14 +1,16 @@
 /**
  * The words of a query that are what a message or a new item says, not what is asked of a tool:
- * the subject after `about` ("tell the team about the outage"), the words after `that`, `saying`
- * or `telling` in a command that sends a message ("reply on #77 that the fix landed"), and the
- * text after a colon of a command that writes ("file an issue: the login button does nothing"); and
- * what an on-call question is asked for ("who is on duty for payments" asks nothing of payments).
+ * the subject after `about` ("tell the team about the outage", "open a ticket about the build"),
+ * the words after `that`, `saying` or `telling` in a command that sends a message ("reply on #77
+ * that the fix landed"), and the text after a colon of a command that writes ("file an issue: the
+ * login button does nothing"); what an on-call question is asked for ("who is on duty for payments"
+ * asks nothing of payments); and whom a message goes to, when tools also make such people ("email
+ * the customer…" makes none).
  * Read by query-slots.ts, which marks the slots of those words: they count little, and are no part
  * of what is asked (a reply saying that a fix landed merges nothing).
  * @module
  */
-import { isStopWord, plainWords } from "./search-words";
+import { isStopWord, plainWords, stem } from "./search-words";
 
 /** What marking needs of a slot: its own words, its synonyms, and whether it is a subject. */
 export interface SubjectSlot {
@@ -51,8 +53,8 @@ interface Span {
 /**
  * Marks as a subject each slot whose first word (`starts`, an index in `plainWords(text)`) is in
  * the subject or the content of a message the query sends (see the module's comment), or in what
- * an on-call question is asked for ("who is on duty for payments"), the only span a `question` has;
- * `words` are `plainWords(text)`.
+ * an on-call question is asked for ("who is on duty for payments"); a `question` has only that
+ * span and a message's subject ("did Omar email us about the invoice?"); `words` are `plainWords(text)`.
  */
 export function markSubject<Slot extends SubjectSlot>(
   slots: Slot[],
@@ -63,10 +65,11 @@ export function markSubject<Slot extends SubjectSlot>(
 ): void {
   const covered = coveredSpan(slots, starts, words, text);
   const spans = question
-    ? [covered]
+    ? [aboutSpan(slots, starts, words, text), covered]
     : [
         aboutSpan(slots, starts, words, text),
         contentSpan(slots, words, text),
+        sayingSpan(starts, words, text),
         colonSpan(slots, text),
         covered,
       ];
@@ -74,9 +77,73 @@ export function markSubject<Slot extends SubjectSlot>(
     (earliest, each) => (each && (!earliest || each.from < earliest.from) ? each : earliest),
     undefined,
   );
+  if (!question) markRecipients(slots, starts, words);
   if (!span) return;
   slots.forEach((slot, index) => {
     if (starts[index]! > span.from && starts[index]! < span.to) slots[index] = { ...slot, subject: true };
+  });
+}
+
+/**
+ * Stems of the people a message goes to that are also things some tools make or act on: "email
+ * the customer about the delay" writes to a customer, it makes none.
+ */
+const PEOPLE = new Set(
+  [
+    "customer",
+    "customers",
+    "client",
+    "clients",
+    "buyer",
+    "buyers",
+    "user",
+    "users",
+    "requester",
+    "vendor",
+    "supplier",
+  ].map(stem),
+);
+/** Commands that send an email, whose object is what it carries ("email the invoice to Dana"). */
+const MAIL = new Set(["email", "mail"]);
+/** Words between `to` and whom a message goes to ("to the customer", "to our clients"). */
+const DETERMINERS = new Set([
+  "the",
+  "a",
+  "an",
+  "our",
+  "my",
+  "your",
+  "their",
+  "this",
+  "that",
+  "each",
+  "every",
+  "all",
+]);
+
+/**
+ * Marks as a subject, when the query's command sends a message, each slot of one word of
+ * {@link PEOPLE} that is whom it goes to: the command's object ("email the customer…") or what
+ * follows `to` ("send the report to the client"). Who reads a message is not what is asked of a tool;
+ * nor is what an email carries, between an `email` or `mail` command and its `to`.
+ */
+function markRecipients<Slot extends SubjectSlot>(
+  slots: Slot[],
+  starts: readonly number[],
+  words: readonly string[],
+): void {
+  if (!says(slots[0], MESSAGING)) return;
+  slots.forEach((slot, index) => {
+    if (index === 0 || slot.words.length !== 1 || !PEOPLE.has(slot.words[0]!)) return;
+    let before = starts[index]! - 1;
+    while (before >= 0 && DETERMINERS.has(words[before]!)) before--;
+    if (index === 1 || words[before] === "to") slots[index] = { ...slot, subject: true };
+  });
+  // "email the invoice to Dana": what an email carries, between its command and whom it goes to
+  const to = words.indexOf("to");
+  if (to === -1 || !MAIL.has(words[starts[0]!]!)) return;
+  slots.forEach((slot, index) => {
+    if (index > 0 && starts[index]! < to) slots[index] = { ...slot, subject: true };
   });
 }
 
@@ -86,8 +153,9 @@ function says(slot: SubjectSlot | undefined, stems: ReadonlySet<string>): boolea
 }
 
 /**
- * After `about`, to the end of its clause, when a slot before it asks to send a message: "ping Sam
- * about the deploy" messages Sam, it posts no deploy event; "…wrote in about the same problem,
+ * After `about`, to the end of its clause, when a slot before it asks to send a message, or the
+ * command writes a new thing: "ping Sam about the deploy" messages Sam, it posts no deploy event;
+ * "open a ticket about the failing build" lists no builds; "…wrote in about the same problem,
  * merge the two" still merges.
  */
 function aboutSpan(
@@ -98,7 +166,10 @@ function aboutSpan(
 ): Span | undefined {
   const about = words.findIndex((word) => SUBJECT_WORDS.has(word));
   if (about === -1) return undefined;
-  const messaging = slots.some((slot, index) => starts[index]! < about && says(slot, MESSAGING));
+  const messaging = slots.some(
+    (slot, index) =>
+      starts[index]! < about && (says(slot, MESSAGING) || (index === 0 && says(slot, WRITING))),
+  );
   return messaging ? { from: about, to: clauseEnd(text, about) } : undefined;
 }
 
@@ -139,6 +210,24 @@ function contentSpan(
       (begins(word, words[index - 1]!) || (toValue && word === "that")),
   );
   return at > 0 ? { from: at, to: clauseEnd(text, at) } : undefined;
+}
+
+/** Commands whose object is what is said: "say the deploy finished in #eng". */
+const SAYING = new Set(["say", "announce"]);
+/** Words that end what is said, saying where it goes. */
+const PLACES = new Set(["in", "on", "to", "into"]);
+
+/**
+ * After a command that says something ({@link SAYING}), to where it goes or the end of its clause:
+ * "say the deploy finished in the releases channel" posts no deploy event.
+ */
+function sayingSpan(starts: readonly number[], words: readonly string[], text: string): Span | undefined {
+  const at = starts[0];
+  if (at === undefined || !SAYING.has(words[at]!)) return undefined;
+  const place = words.findIndex((word, index) => index > at && PLACES.has(word));
+  const to = place === -1 ? clauseEnd(text, at) : Math.min(place, clauseEnd(text, at));
+  // "say in #general that…": the place first, what is said after it (see contentSpan)
+  return to > at + 1 ? { from: at, to } : undefined;
 }
 
 /**

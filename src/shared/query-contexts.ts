@@ -1,10 +1,11 @@
 /**
  * Words whose meaning is set by the company they keep in a query: a `folder` among mail words is a
- * mail label, not a drive's folder ("move these emails into the Receipts folder"); a `line` among
- * phone words is a phone number ("buy a toll-free line"); `lookups` that should be faster want an
- * index; a query blocked or stuck in a database is held by a lock; saying something in a doc or a
- * page writes it there, it posts no message. Read by
- * query-slots.ts, which gives such a word's slot the meaning in place of its own word and synonyms.
+ * mail label, not a drive's folder ("move these emails into the Receipts folder"), and mail tagged is
+ * labelled; a `line` among phone words is a phone number ("buy a toll-free line"); `lookups` that
+ * should be faster want an index; a query blocked or stuck in a database is held by a lock; saying
+ * something in a doc or a page writes it there, it posts no message; clearing what is unread marks
+ * it read. Read by query-slots.ts, which gives such a word's slot the meaning in place of its own
+ * word and synonyms.
  * @module
  */
 import { stem } from "./search-words";
@@ -34,15 +35,41 @@ const stems = (text: string): ReadonlySet<string> => new Set(text.split(" ").map
 const phrasesOf = (...phrases: string[]): Alternatives =>
   phrases.map((phrase) => phrase.split(" ").map(stem));
 
+/** Words (stemmed) of mail: among them a folder or a tag is a label. */
+const MAIL_WORDS = stems(
+  "email emails mail mails inbox inboxes mailbox message messages newsletters gmail outlook",
+);
+
 /** Word → its meaning in a context, in order: the first whose context the query has counts. */
 const CONTEXT_MEANINGS: readonly ContextMeaning[] = [
   // mail is kept in labels: a mail folder, an inbox's folder
   {
     words: stems("folder folders subfolder"),
-    context: stems(
-      "email emails mail mails inbox inboxes mailbox message messages newsletters gmail outlook",
-    ),
+    context: MAIL_WORDS,
     meaning: phrasesOf("label"),
+  },
+  // mail tagged or categorised is labelled; a ticket, an issue or a case is tagged, whatever mail it is about
+  {
+    words: stems("tag tags tagged categorize categorise"),
+    context: MAIL_WORDS,
+    meaning: phrasesOf("label"),
+    unless: stems("ticket tickets issue issues case cases"),
+  },
+  // a whole or entire thread, conversation or email is one read in full
+  {
+    words: stems("whole entire"),
+    context: stems(
+      "thread threads conversation conversations email emails mail message messages chat exchange",
+    ),
+    meaning: phrasesOf("full"),
+  },
+  // a folder a thing is in, when the command finds, reads, shares or removes it there, says where it
+  // is: the thing is a file, the folder no place to put it (putting, moving, saving, uploading keep it)
+  {
+    words: stems("folder folders"),
+    context: stems("find search look locate open read show share delete remove trash rename export"),
+    meaning: phrasesOf("file", "document"),
+    unless: stems("put move moving upload save drop copy place stick add create make new"),
   },
   // a line one calls, buys, texts or gets for an office is a phone number; a line of a doc is not
   {
@@ -78,6 +105,21 @@ const CONTEXT_MEANINGS: readonly ContextMeaning[] = [
     meaning: phrasesOf("append"),
     command: true,
     unless: stems("new create article"),
+  },
+  // clearing what is unread (its count, its badge, its state) marks it read
+  {
+    words: stems("clear clean reset remove zero dismiss"),
+    context: stems("unread"),
+    meaning: phrasesOf("mark read"),
+  },
+  // a post that is not the command is a thing posted, among words that find, show or place it: a message
+  {
+    words: stems("post posts"),
+    context: stems(
+      "latest recent new last old find search show read see any channel channels slack chat thread feed today yesterday week about",
+    ),
+    meaning: phrasesOf("message"),
+    command: false,
   },
   // whether a thing is shared outside a team is who has access to it
   {

@@ -75,18 +75,36 @@ const RULES: readonly ShapeRule[] = [
     pattern: /(?:^|[\s(:=])(?:'[^'\n]+'|"[^"\n]+"|‘[^’\n]+’|“[^”\n]+”)(?=$|[\s,.;:!?)])/,
     means: [],
   },
-  // "share the screenshot in #design", "drop the deck into #sales": a thing shared in a chat channel
-  // is uploaded or posted there, not a file's permissions changed; the verb alone is taken out
+  // "share the screenshot in #design", "drop the deck into #sales", "send the spreadsheet to
+  // #finance": a thing shared, or a file sent, in a chat channel is uploaded or posted there, not a
+  // file's permissions changed or a message sent; the verb alone is taken out
   {
     kind: "in-channel",
-    pattern: /\b(?:share|drop|put|throw|stick|pop)\b(?=[^#]*\b(?:in|into|to|on|with)\s+(?:the\s+)?#[a-z])/i,
+    pattern:
+      /\b(?:share|drop|put|throw|stick|pop|(?:send|post)(?=\s+(?:\S+\s+){0,3}(?:spreadsheet|sheet|pdf|file|doc|document|deck|slides|screenshot|image|photo|picture|csv|recording|video|attachment)s?\b))\b(?=[^#]*\b(?:in|into|to|on|with)\s+(?:the\s+)?#[a-z])/i,
     means: ["upload to channel", "post to channel"],
+  },
+  // "add Carla to the standup", "invite Sam and Lee to Friday's review": people added to a meeting
+  // change its attendees, they make no meeting: the whole phrase says so, and is taken out
+  {
+    kind: "to-meeting",
+    pattern:
+      /\b(?:add|invite|include|bring)\s+(?!(?:a|an|the|new|another)\b)\S+(?:\s+(?:and|&)\s+\S+)?\s+(?:to|in|into|on)\s+(?:the|my|our|this|that|\S+'s)\s+(?:\S+\s+){0,2}(?:meeting|event|call|sync|standup|review|lunch|session|appointment|kickoff|retro|demo|invite)s?\b/i,
+    means: ["change event attendees"],
   },
   // "the payments team", "for the database squad": a team's name is a value, not a thing to act on
   {
     kind: "team",
     pattern:
       /(?<!['’])\b(?!(?:the|an?|my|our|your|their|his|her|its|this|that|these|those|whole|entire|same|other|new|which|what|whose|on|for|to|of|in|with|and)\b)[a-z][\w&-]*\s+(?:team|squad|crew)s?\b/i,
+    means: [],
+  },
+  // "the releases channel", "in the incidents channel": a channel's name is a value, not releases or
+  // incidents to act on; the kinds of channel (private, shared…) and the chat service's own name stay
+  {
+    kind: "channel-name",
+    pattern:
+      /(?<=\b(?:the|in|into|to|on|our|my)\s+)(?!(?:the|an?|my|our|your|their|this|that|these|those|which|what|new|private|public|shared|archived|slack|teams|discord|chat|team)\b)[a-z][\w&-]*(?=\s+(?:channel|room)\b)/i,
     means: [],
   },
   // `#general`, `#eng-alerts` (a chat channel), not `#42` (a number)
@@ -135,12 +153,12 @@ const RULES: readonly ShapeRule[] = [
       /(?:\b[\w-]+\/[\w./-]*[\w-]|\b[\w-]+(?:\.[\w-]+)*\.(?:pdf|png|jpe?g|gif|csv|tsv|txt|md|json|ya?ml|xml|gz|zip|tar|docx?|xlsx?|pptx?|log|sql|html?|js|ts|py|go|rs|java|sh)\b)/i,
     means: ["file", "document", "object", "path"],
   },
-  // "did the build pass on main?", "package.json on the release-2.0 branch": a branch named as where
-  // a thing is, or which runs, is a ref (a value), not a branch to create
+  // "did the build pass on main?", "package.json on the release-2.0 branch", "at tag v2.0": a branch,
+  // tag or commit named as where a thing is, or which runs, is a ref (a value), not one to create
   {
     kind: "on-branch",
     pattern:
-      /\b(?:on|at|in|of|against)\s+(?:the\s+)?(?:(?:main|master|trunk|develop)\b(?:\s+branch\b)?|[\w./-]+\s+branch\b)/i,
+      /\b(?:on|at|in|of|against)\s+(?:the\s+)?(?:(?:main|master|trunk|develop)\b(?:\s+branch\b)?|[\w./-]+\s+branch\b|(?:tag|commit)\s+[\w./-]*\d[\w./-]*)/i,
     means: ["ref"],
     weight: HINT,
     consumes: true,
@@ -242,6 +260,14 @@ const RULES: readonly ShapeRule[] = [
     means: ["search", "filter", "query"],
     weight: HINT,
   },
+  // "is there a page about the offsite?", "any mails from the bank this week?": a question whether
+  // such a thing exists is a search for it
+  {
+    kind: "exists",
+    pattern: /^\s*(?:(?:is|are)\s+there\s+(?:a|an|any|anything|something|some)|any|anything)\s+\S/i,
+    means: ["search", "find"],
+    weight: HINT,
+  },
   { kind: "percentile", pattern: /\bp(?:50|75|90|95|99|999)\b/i, means: ["metric", "latency"] },
   // "if the error rate goes above 5 %": a condition, which an alert, a rule or a filter watches for
   {
@@ -314,7 +340,8 @@ const RULES: readonly ShapeRule[] = [
     weight: HINT,
   },
   { kind: "when", pattern: /^\s*when\b/i, means: ["time", "date", "schedule"], weight: HINT },
-  { kind: "where", pattern: /^\s*where\b/i, means: ["location", "path"], weight: HINT },
+  // where a thing is: its location, which a tool getting one thing gives among its details
+  { kind: "where", pattern: /^\s*where\b/i, means: ["location details", "path"], weight: HINT },
 ];
 
 /** Each phrase's stemmed words. */

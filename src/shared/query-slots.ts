@@ -13,13 +13,14 @@ import { applyContexts } from "./query-contexts";
 import { markOrigins, originWords } from "./query-origins";
 import { isClear, type QueryShape, readShapes } from "./query-shapes";
 import { isPluralNoun, queryStates, wordSlot } from "./query-states";
-import { isPassiveGet, isStateParticiple, verbMeaning } from "./query-verb-nouns";
+import { causativeLength, isPassiveGet, isStateParticiple, verbMeaning } from "./query-verb-nouns";
 import { isStopWord, plainWords, stem, stopWordPairs } from "./search-words";
 import type { SynonymTable } from "./tool-synonyms";
 
 /**
  * A query that asks rather than tells (`what's on my calendar`, `did the build pass?`, `any emails
  * from…`): it wants a tool that reads — lists, gets, searches — more than one that changes things.
+ * Not a causative `have` ("have the bot say…" asks the bot to act: the verb after it is the command).
  */
 const QUESTION =
   /^\s*(?:what|whats|which|who|whos|whose|where|wheres|when|how|hows|why|is|are|am|was|were|did|do|does|has|have|any|anything|anyone|anybody)\b|\?\s*$/i;
@@ -65,12 +66,22 @@ export interface ReadQuery {
 
 /** First words that, before things in the plural, ask to see them listed: "which servers…", "show the calls…". */
 const SHOWING = new Set(["what", "which", "show", "list", "see", "display", "view"]);
+/** First words that show or find things, whose participles say which: "find the bugs assigned to me". */
+const SHOWING_OR_FINDING = new Set([...SHOWING, "find", "search", "look", "locate"]);
 /** How much `list` counts for a query asking for a list (a shape's hint weight). */
 const LIST_HINT = 0.4;
+/** How much `list` counts when the command itself is to show things in the plural ("show all the calendars"). */
+const SHOWN_LIST_HINT = 0.7;
 /** A question that asks where a thing is: it wants it found. */
 const WHERE = /^\s*(?:where|wheres)\b/i;
+/**
+ * A question whether someone wrote, answered or mentioned a thing: "did the accountant reply?",
+ * "has Dana emailed us back?", "did anyone mention the outage?".
+ */
+const WROTE =
+  /^\s*(?:did|has|have|had)\b.*\b(?:repl(?:y|ied)|respond(?:ed)?|answer(?:ed)?|wr(?:ite|ote|itten)\s+back|e?mail(?:ed)?|(?:get|got|gotten)\s+back|mention(?:ed)?|say|said|talk(?:ed)?\s+about)\b/i;
 const FINDING: readonly (readonly string[])[] = [["search"], ["find"]];
-/** How much finding counts for a `where` question (a hint, more than a list's: where asks for nothing else). */
+/** How much finding counts for a `where` or a {@link WROTE} question (a hint, more than a list's: they ask for nothing else). */
 const WHERE_HINT = 0.7;
 /** Units a count measures in, not things to list: "how many gigabytes…", "how many hours…". */
 const MEASURES =
@@ -142,21 +153,21 @@ function baseWords(word: string, stemmed: string, reader: QueryReader): string[]
  * the query with the shapes' values taken out.
  */
 export function readQuery(query: string, reader: QueryReader): ReadQuery {
-  const question = QUESTION.test(query);
+  const question = QUESTION.test(query) && causativeLength(plainWords(query)) === 0;
   const { shapes, rest } = readShapes(query, question);
   const words = plainWords(rest);
+  const causer = causativeLength(words);
   const stated = queryStates(rest, words);
-  const { states } = stated;
   // Things named by their state first ("open PRs by Dana") are to be listed; after a verb ("close
   // all open tickets", "add new users") the state only says which.
-  const firstWord = words.find((word) => !isStopWord(word));
-  const reads = question || (firstWord !== undefined && states.has(firstWord));
+  const firstWord = words.find((word, at) => at >= causer && !isStopWord(word));
+  const reads = question || (firstWord !== undefined && stated.states.has(firstWord));
   const lists = asksForList(rest);
   const stems = words.map(stem);
   const teamNamed = shapes.some((shape) => shape.kind === "team");
   const slots: QuerySlot[] = [];
-  /** Words already read with an earlier one (a particle), negated (`not qualified`), or a passive's `get`. */
-  const skipped = new Set(words.flatMap((_, at) => (isPassiveGet(words, at) ? [at] : [])));
+  /** Words already read with an earlier one (a particle), negated (`not qualified`), a passive's `get`, or a causative's. */
+  const skipped = new Set(words.flatMap((_, at) => (at < causer || isPassiveGet(words, at) ? [at] : [])));
   /** The index in `words` of each slot's first word. */
   const starts: number[] = [];
   /** Whether the query begins with a light verb ({@link LIGHT_VERBS}), whose command a later phrase may take. */
@@ -180,7 +191,7 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
     for (let size = Math.min(reader.longestKey, words.length - i); size > 0 && taken === 0; size--) {
       if (size === 1 && split) break;
       const synonyms = reader.synonyms.get(stems.slice(i, i + size).join(" "));
-      if (!synonyms || (size === 1 && (isStopWord(words[i]!) || states.has(words[i]!)))) continue;
+      if (!synonyms || (size === 1 && (isStopWord(words[i]!) || stated.states.has(words[i]!)))) continue;
       // A verb's synonym is a command only where a command's verb stands, first: "email the report"
       // sends, "filter mail from…" and "what texts came in" name things; or after a light verb.
       const takesLight = light && takesCommand(synonyms, words.slice(i, i + size));
@@ -210,7 +221,7 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
     }
     i += Math.max(taken, 1);
   }
-  if (reads || SHOWING.has(firstWord ?? "")) markStates(slots, starts, words);
+  if (reads || SHOWING_OR_FINDING.has(firstWord ?? "")) markStates(slots, starts, words);
   markSubject(slots, starts, words, rest, reads);
   markOrigins(slots, originWords(query));
   applyContexts(slots, shapeWords(shapes));
@@ -233,9 +244,13 @@ function shapeWords(shapes: readonly QueryShape[]): string[] {
  * doc?" asks to find it (`where` is a stop word).
  */
 function addHints(slots: QuerySlot[], said: ReadonlySet<string>, query: string, lists: boolean): void {
-  if (lists && !said.has("list")) slots.push({ words: [], synonyms: [["list"]], weight: LIST_HINT });
-  if (WHERE.test(query) && !said.has("search"))
-    slots.push({ words: [], synonyms: FINDING, weight: WHERE_HINT });
+  // "show all the calendars I have": a command to show things in the plural asks plainly for a list
+  const shows = slots[0]?.words.length === 1 && SHOWING.has(slots[0].words[0]!);
+  if (lists && !said.has("list"))
+    slots.push({ words: [], synonyms: [["list"]], weight: shows ? SHOWN_LIST_HINT : LIST_HINT });
+  if (said.has("search")) return;
+  if (WHERE.test(query)) slots.push({ words: [], synonyms: FINDING, weight: WHERE_HINT });
+  else if (WROTE.test(query)) slots.push({ words: [], synonyms: [["search"]], weight: WHERE_HINT });
 }
 
 /**
@@ -258,6 +273,9 @@ function addShapes(slots: QuerySlot[], shapes: readonly QueryShape[]): Set<strin
   return said;
 }
 
+/** Prepositions after a verb that make a phrase of it: "look for", "look through", "dig into". */
+const PREPOSITIONS = new Set(["for", "through", "at", "into", "around", "after"]);
+
 /**
  * The words a synonym key's own words match with: a phrasal verb as the pair tools' texts index it
  * (`set up` matches "Set up a webhook", not every `set_…` tool), other phrases by their words but
@@ -268,6 +286,9 @@ function ownWords(phrase: readonly string[]): string[] {
   if (phrase.length > 1 && NEGATIONS.has(phrase[0]!)) return [];
   const pairs = phrase.length === 2 ? stopWordPairs(phrase) : [];
   if (pairs.length > 0) return pairs;
+  // "look for", "look through": a verb and its preposition mean what their synonyms say, not the
+  // verb of another pair ("Look up a member's profile")
+  if (phrase.length === 2 && PREPOSITIONS.has(phrase[1]!) && !isStopWord(phrase[0]!)) return [];
   return phrase.filter((word) => !isStopWord(word)).map(stem);
 }
 

@@ -4,6 +4,7 @@
  * by query-slots.ts, which gives such a word its verb's meaning in place of its own word.
  * @module
  */
+import { isPluralNoun } from "./query-states";
 
 /** Stemmed alternatives, as the synonym table holds them. */
 type Alternatives = readonly (readonly string[])[];
@@ -80,10 +81,61 @@ export function isPassiveGet(words: readonly string[], at: number): boolean {
   return next !== undefined && ((next.length > 4 && next.endsWith("ed")) || IRREGULAR_PARTICIPLES.has(next));
 }
 
+/** Who is asked about, not made to act, after a leading `have`: "have you sent it", "have any PRs merged". */
+const ASKED = new Set([
+  "you",
+  "we",
+  "i",
+  "they",
+  "he",
+  "she",
+  "it",
+  "there",
+  "any",
+  "anyone",
+  "anybody",
+  "all",
+  "u",
+]);
+/** Words before the one made to act: "have the bot…", "have our lawyer…". */
+const CAUSER_DETERMINERS = new Set(["the", "a", "an", "our", "my", "your", "their", "this", "that"]);
+/** Past participles a causative's base verb is not, beyond {@link isParticiple}'s: "have the builds gone green". */
+const MORE_PARTICIPLES = new Set([
+  "gone",
+  "been",
+  "come",
+  "got",
+  "gotten",
+  "had",
+  "left",
+  "read",
+  "won",
+  "begun",
+]);
+
+/**
+ * How many leading words make a causative `have` ("have the bot say hi in #general", "have Sam
+ * review the PR"): `have`, a determiner, and the one made to act, whose verb is then the command;
+ * 0 when the query does not begin with one ("have the tests passed?" asks).
+ */
+export function causativeLength(words: readonly string[]): number {
+  if (words[0] !== "have") return 0;
+  const at = CAUSER_DETERMINERS.has(words[1] ?? "") ? 2 : 1;
+  const causer = words[at];
+  const verb = words[at + 1];
+  if (causer === undefined || verb === undefined || ASKED.has(causer)) return 0;
+  if (isParticiple(verb) || MORE_PARTICIPLES.has(verb) || BE.has(verb) || BETWEEN_BE.has(verb)) return 0;
+  if (verb.length > 4 && /(?:en|wn)$/.test(verb)) return 0;
+  return at + 1;
+}
+
 /** Forms of `be`, which make a participle after them a state. */
 const BE = new Set(["is", "are", "was", "were", "been", "be", "being"]);
 /** Words that may stand between `be` and its participle: "is still shared", "are not assigned". */
 const BETWEEN_BE = new Set(["still", "already", "not", "never", "yet", "all", "currently", "now", "also"]);
+
+/** Words after a participle that follows things, making it their state: "bugs assigned to me". */
+const AFTER_STATE = new Set(["to", "by", "with", "in", "on", "since", "last", "this", "yesterday", "today"]);
 
 /** Whether `word` is written as a past participle: `assigned`, `shared`, `paid`. */
 function isParticiple(word: string): boolean {
@@ -98,6 +150,8 @@ function isParticiple(word: string): boolean {
 export function isStateParticiple(words: readonly string[], at: number): boolean {
   if (at < 1 || !isParticiple(words[at]!)) return false;
   const before = words[at - 1]!;
+  // "bugs assigned to me", "PRs merged by Dana": a participle right after things names their state too
+  if (isPluralNoun(before) && AFTER_STATE.has(words[at + 1] ?? "")) return true;
   // "is the doc still shared": a question that begins with `be` asks its participle of its subject.
   return BE.has(before) || (BETWEEN_BE.has(before) && (BE.has(words[at - 2] ?? "") || BE.has(words[0]!)));
 }

@@ -45,6 +45,9 @@ function nounsCodeHosting(): Vocabulary {
     tests: ["ci", "checks"],
     function: ["code"],
     symbol: ["code"],
+    // open source says whose code it is, it opens nothing; an org is an organization
+    "open source": ["public", "repository"],
+    org: ["organization"],
   };
 }
 
@@ -106,6 +109,8 @@ function nounsMail(): Vocabulary {
     unsent: ["draft"],
     star: ["label"],
     seen: ["read"],
+    // one's inbox is one's mailbox: what is in it is searched for there
+    inbox: ["mailbox"],
   };
 }
 

@@ -30,7 +30,24 @@ export function everydayPhrases(): Readonly<Record<string, readonly string[]>> {
     ...phrasesStorageAndDatabases(),
     ...phrasesPhones(),
     ...phrasesThirdPassVerbs(),
+    ...phrasesRecurring(),
   };
+}
+
+/**
+ * A time that comes round again — every Monday, each morning, every month — is a schedule, and a
+ * billing period a recurring plan ("post the numbers in #sales every Monday" schedules the post).
+ */
+function phrasesRecurring(): Vocabulary {
+  const vocabulary: Record<string, readonly string[]> = {};
+  const times =
+    "monday tuesday wednesday thursday friday saturday sunday morning evening night day weekday hour";
+  for (const each of ["every", "each"]) {
+    for (const time of times.split(" ")) vocabulary[`${each} ${time}`] = ["schedule", "recurring"];
+    for (const period of ["week", "month", "quarter", "year"])
+      vocabulary[`${each} ${period}`] = ["recurring", "subscription", "schedule"];
+  }
+  return vocabulary;
 }
 
 /** Abbreviations and chat-speak for the catalog's words. */
@@ -174,6 +191,11 @@ function phrasesCodeHosting(): Vocabulary {
 function phrasesChat(): Vocabulary {
   return {
     scrollback: ["history"],
+    // scrolling back, up or through a channel reads what was said there before
+    "scroll back": ["history", "recent"],
+    "scroll up": ["history", "recent"],
+    "scroll through": ["history", "recent"],
+    overnight: ["recent"],
     transcript: ["history", "message"],
     missed: ["history", "recent"],
     header: ["topic"],
@@ -235,6 +257,10 @@ function phrasesFiles(): Vocabulary {
     csv: ["spreadsheet"],
     visibility: ["access", "permission"],
     "sharing settings": ["permission", "access"],
+    // made visible or available to people, a thing is shared with them
+    "visible to": ["share", "access"],
+    "available to": ["share", "access"],
+    "accessible to": ["share", "access"],
   };
 }
 

@@ -134,6 +134,9 @@ function verbsRemovingAndBringingBack(): Vocabulary {
     tidy: ["archive", "delete"],
     declutter: ["archive", "delete"],
     "put away": ["archive"],
+    // what one gets or takes out of a place is removed from it ("get the newsletters out of my inbox")
+    "get out": ["remove", "archive"],
+    "take out": ["remove", "archive"],
     "file away": ["archive"],
     shelve: ["archive"],
     stash: ["archive", "store"],

@@ -380,7 +380,7 @@ function coreSoftwareDelivery(): Vocabulary {
     broke: ["conclusion", "status"],
     broken: ["conclusion", "status"],
     pager: ["on call"],
-    sheet: ["spreadsheet"],
+    sheet: ["spreadsheet", "document"],
     repo: ["repository"],
     pr: ["pull request"],
     db: ["database"],

@@ -91,3 +91,77 @@ describe("what an on-call question is asked for", () => {
     expect(first("who's on duty for the refunds service")).toBe("pagerduty_get_on_call");
   });
 });
+
+describe("whom a message goes to", () => {
+  it("reads a person a tool also makes (a customer, a client) as whom the message goes to", () => {
+    expect(subject("email the customer about the late parcel")).toContain("custom");
+    expect(subject("text our clients that the office is closed")).toContain("client");
+    // not as the command's object when the command sends nothing
+    expect(subject("add the customer to the newsletter list")).toEqual([]);
+  });
+
+  it("ranks sending the message first, not making a customer", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("email the customer about the late parcel", 1)[0]?.name).toBe("gmail_send_email");
+    expect(ranker.search("email our client regarding next week", 1)[0]?.name).toBe("gmail_send_email");
+  });
+});
+
+describe("what an email carries", () => {
+  it("reads the object of `email … to …` as what the email carries, not a thing to make", () => {
+    expect(subject("email the invoice to Dana")).toEqual(["invoic"]);
+    expect(subject("mail the signed contract to legal")).toEqual(["sign", "contract"]);
+    // not the words of another command, nor of an email command without `to`
+    expect(subject("send the invoice to the client")).toEqual([]);
+    expect(subject("email the invoice")).toEqual([]);
+  });
+
+  it("ranks sending the email first", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("email the release to the team", 1)[0]?.name).toBe("gmail_send_email");
+    expect(ranker.search("email the invoice to our customer", 1)[0]?.name).toBe("gmail_send_email");
+  });
+});
+
+describe("what a new item is about", () => {
+  it("reads the words after `about` in a command that writes a new thing as its subject", () => {
+    expect(subject("open a ticket about the failing build badge")).toEqual(["fail", "build", "badg"]);
+    expect(subject("write a page about the refund policy")).toEqual(["refund", "policy"]);
+    // not in a command that finds things
+    expect(subject("find tickets about the failing build")).toEqual([]);
+  });
+
+  it("ranks making the thing first, not what its subject names", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("open a GitHub ticket about the failing CI badge", 1)[0]?.name).toBe(
+      "github_create_issue",
+    );
+  });
+});
+
+describe("what a command says", () => {
+  it("reads the words after `say` or `announce`, to where it goes, as what is said", () => {
+    expect(subject("say the release is out in #general")).toEqual(["releas"]);
+    expect(subject("announce the new pricing in #sales")).toEqual(["new", "pric"]);
+    // the place first: what is said comes after `that`
+    expect(subject("say in #general that the deploy is done")).toEqual(["deploy", "don"]);
+  });
+
+  it("ranks posting the message first, not what it names", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("say the release went out in #eng", 1)[0]?.name).toBe("slack_post_message");
+  });
+});
+
+describe("what a question about a message asks about", () => {
+  it("reads the words after `about`, in a question about a message, as its subject", () => {
+    expect(subject("did Omar email us about the invoice?")).toEqual(["invoic"]);
+    // not in a question that asks about no message
+    expect(subject("any tickets about the invoice?")).toEqual([]);
+  });
+
+  it("ranks the mail tools first, not making what the mail is about", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("what did the landlord email about the refund", 1)[0]?.name).toMatch(/^gmail_/);
+  });
+});

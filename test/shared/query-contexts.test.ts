@@ -75,3 +75,77 @@ describe("the values a query names", () => {
     expect(first("move everything from jo@acme.com into the Clients folder")).toBe("gmail_add_label");
   });
 });
+
+describe("clearing what is unread", () => {
+  it("reads clearing, resetting or dismissing among unread things as marking them read", () => {
+    expect(contextMeaning(["clear"], stems("clear the unread count"))).toEqual([["mark", "read"]]);
+    expect(contextMeaning(["clear"], stems("clear the old logs"))).toBeUndefined();
+  });
+
+  it("ranks marking as read first, not reading", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("clear the unread number on my newsletters", 1)[0]?.name).toBe("gmail_mark_as_read");
+    expect(ranker.search("dismiss the unread state of these mails", 1)[0]?.name).toBe("gmail_mark_as_read");
+  });
+});
+
+describe("mail tagged", () => {
+  it("reads tagging among mail words as labelling, unless a ticket, an issue or a case is tagged", () => {
+    expect(contextMeaning(["tag"], stems("tag these emails as Travel"))).toEqual([["label"]]);
+    expect(contextMeaning(["tag"], stems("tag the ticket about the email bounce"))).toBeUndefined();
+  });
+
+  it("ranks labelling mail first, not tagging a ticket", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("tag those messages as Family", 1)[0]?.name).toBe("gmail_add_label");
+    expect(ranker.search("categorize the newsletters as Hobbies", 1)[0]?.name).toBe("gmail_add_label");
+  });
+});
+
+describe("posts as things", () => {
+  it("reads a post that is not the command, among words that find, show or place it, as a message", () => {
+    expect(contextMeaning(["post"], stems("find posts about the outage"))).toEqual([["messag"]]);
+    // the command keeps its verb
+    expect(contextMeaning(["post"], stems("post the latest numbers"), true)).toBeUndefined();
+  });
+
+  it("ranks finding messages first, not posting one", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("search Slack for posts mentioning the migration", 1)[0]?.name).toBe(
+      "slack_search_messages",
+    );
+    expect(ranker.search("find posts about the offsite in Slack", 1)[0]?.name).toBe("slack_search_messages");
+  });
+});
+
+describe("the folder a thing is in", () => {
+  it("reads a folder where a thing is found, shared or removed as saying where it is: the thing is a file", () => {
+    expect(contextMeaning(["fold"], stems("find contract.pdf in the Legal folder"))).toEqual([
+      ["fil"],
+      ["document"],
+    ]);
+    // a folder to put, move or upload to is a place
+    expect(contextMeaning(["fold"], stems("move the deck to the Sales folder"))).toBeUndefined();
+    expect(contextMeaning(["fold"], stems("find the doc and put it in the Sales folder"))).toBeUndefined();
+  });
+
+  it("ranks finding or removing the file first, not uploading one", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("find lease.pdf in the Housing folder", 1)[0]?.name).toBe("drive_search_files");
+    expect(ranker.search("delete old-notes.txt in the Misc folder", 1)[0]?.name).toBe("drive_delete_file");
+  });
+});
+
+describe("a whole conversation", () => {
+  it("reads a whole or entire thread, conversation or email as one read in full", () => {
+    expect(contextMeaning(["whol"], stems("show the whole conversation"))).toEqual([["full"]]);
+    expect(contextMeaning(["whol"], stems("grep the whole org"))).toBeUndefined();
+  });
+
+  it("ranks reading the thread first", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("show me the whole conversation with the landlord", 1)[0]?.name).toBe(
+      "gmail_read_email",
+    );
+  });
+});

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { toolCatalog } from "../../bench/lib/tool-catalog.mjs";
 import { queryShapes, readShapes } from "../../src/shared/query-shapes";
+import { ToolRanker } from "../../src/shared/tool-ranker";
 
 const kinds = (query: string) => queryShapes(query).map((shape) => shape.kind);
 
@@ -195,5 +197,103 @@ describe("query shapes: a time ahead of a thing", () => {
     expect(kinds("give me a heads-up an hour before the flight")).toEqual(["ahead"]);
     expect(kinds("ping me two days ahead of the launch")).toEqual(["ahead"]);
     expect(kinds("log two hours on the release")).toEqual(["duration"]);
+  });
+});
+
+describe("a question whether a thing exists", () => {
+  it("reads `is there a …`, `any …` as a search for it", () => {
+    expect(kinds("is there a doc on the travel policy?")).toContain("exists");
+    expect(kinds("any mails from the school this week?")).toContain("exists");
+    expect(kinds("are there any tickets about refunds")).toContain("exists");
+  });
+
+  it("not `is there` or `any` inside a command, or `is` about a named thing", () => {
+    expect(kinds("archive any mails from the school")).not.toContain("exists");
+    expect(kinds("is the build green")).not.toContain("exists");
+  });
+
+  it("ranks the search for such a thing first", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("any mails from my dentist this month?", 1)[0]?.name).toBe("gmail_search_emails");
+    expect(ranker.search("is there a Notion page on parental leave?", 1)[0]?.name).toBe(
+      "notion_search_pages",
+    );
+  });
+});
+
+describe("a channel named by a noun", () => {
+  it("reads the word before `channel` as the channel's name, a value", () => {
+    expect(readShapes("post the notes in the incidents channel").rest).not.toContain("incidents");
+    expect(kinds("drop the mockup into the bugs channel")).toContain("channel-name");
+  });
+
+  it("not a kind of channel or the chat service's name", () => {
+    expect(kinds("list the private channels")).not.toContain("channel-name");
+    expect(kinds("post in the slack channel")).not.toContain("channel-name");
+    expect(kinds("make a new channel for the launch")).not.toContain("channel-name");
+  });
+
+  it("ranks posting there first, not the incident the name says", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("post the notes in the incidents channel", 1)[0]?.name).toBe("slack_post_message");
+  });
+});
+
+describe("a file sent to a channel", () => {
+  it("reads sending or posting a file in a #channel as uploading it there", () => {
+    expect(kinds("send the budget spreadsheet into #finance")).toContain("in-channel");
+    expect(kinds("post the Q3 sales deck in #sales")).toContain("in-channel");
+  });
+
+  it("not a message sent there, nor a file sent elsewhere", () => {
+    expect(kinds("send a message to #general")).not.toContain("in-channel");
+    expect(kinds("send the spreadsheet to Dana")).not.toContain("in-channel");
+  });
+
+  it("ranks uploading the file first", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("send the expenses sheet to #accounting", 1)[0]?.name).toBe("slack_upload_file");
+  });
+});
+
+describe("people added to a meeting", () => {
+  it("reads adding, inviting or including someone in a meeting as changing its attendees", () => {
+    expect(kinds("add Omar to the budget meeting")).toContain("to-meeting");
+    expect(kinds("invite Ann and Raj to Monday's retro")).toContain("to-meeting");
+  });
+
+  it("not a meeting added, nor a thing added to a meeting's page", () => {
+    expect(kinds("add a meeting with Omar")).not.toContain("to-meeting");
+    expect(kinds("add the notes to the meeting page")).not.toContain("to-meeting");
+  });
+
+  it("ranks changing the event first, not making one", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("add Omar to the budget meeting", 1)[0]?.name).toBe("calendar_update_event");
+    expect(ranker.search("invite Ann to the standup", 1)[0]?.name).toBe("calendar_update_event");
+  });
+});
+
+describe("where a thing is", () => {
+  it("asks for its location among its details: where an event is is one event's details", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("where is the quarterly planning lunch", 1)[0]?.name).toBe("calendar_get_event");
+    expect(ranker.search("where's the offsite", 1)[0]?.name).toBe("calendar_get_event");
+  });
+});
+
+describe("a tag or a commit named as where a thing is", () => {
+  it("reads `at tag v2.0`, `at commit 3f2a9c1` as a ref, a value: no tag to label or release to publish", () => {
+    expect(kinds("read the README at tag v2.0")).toContain("on-branch");
+    expect(readShapes("open setup.py at commit 3f2a9c1").rest).not.toContain("commit");
+    // a tag named as what to publish from is no place
+    expect(kinds("publish a release from tag v3.2")).not.toContain("on-branch");
+  });
+
+  it("ranks reading the file first", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("pull up the Dockerfile from the repo at tag v1.8", 1)[0]?.name).toBe(
+      "github_get_file_contents",
+    );
   });
 });

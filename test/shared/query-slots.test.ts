@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { toolCatalog } from "../../bench/lib/tool-catalog.mjs";
 import { readQuery } from "../../src/shared/query-slots";
+import { ToolRanker } from "../../src/shared/tool-ranker";
 import { longestKey, synonymTable } from "../../src/shared/tool-synonyms";
 
 const synonyms = synonymTable();
@@ -165,5 +167,67 @@ describe("readQuery: a verb and its particle apart", () => {
   it("leaves a particle to the nearer repeat of the verb", () => {
     const slots = readQuery("which servers are reporting in and are any down?", reader).slots;
     expect(slots.filter((each) => each.words[0] === "are")).toHaveLength(1);
+  });
+});
+
+describe("a command to show things in the plural", () => {
+  const listWeight = (query: string) =>
+    readQuery(query, reader).slots.find((slot) => slot.synonyms.some((each) => each.join(" ") === "list"))
+      ?.weight;
+
+  it("asks plainly for a list, more than a question in the plural hints at one", () => {
+    expect(listWeight("show all the calendars I have")).toBeGreaterThan(
+      listWeight("which calendars do I have")!,
+    );
+  });
+
+  it("ranks the listing of those things first, not getting one", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("show all my calendars", 1)[0]?.name).toBe("calendar_list_calendars");
+    expect(ranker.search("show all the calendars shared with me", 1)[0]?.name).toBe(
+      "calendar_list_calendars",
+    );
+  });
+});
+
+describe("a verb and its preposition", () => {
+  it("means what its synonyms say: `look for` keeps no `look` to match another pair's", () => {
+    expect(words("look for the budget")[0]).toBe("");
+    expect(words("look up the budget")[0]).not.toBe("");
+  });
+
+  it("ranks searching first, not looking a profile up", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("look for the message where Ana mentioned the budget in Slack", 1)[0]?.name).toBe(
+      "slack_search_messages",
+    );
+  });
+});
+
+describe("a question whether someone wrote back", () => {
+  it("asks to search for the message, as a `where` question asks to find a thing", () => {
+    const searched = (query: string) =>
+      readQuery(query, reader).slots.some((slot) =>
+        slot.synonyms.some((each) => each.join(" ") === "search"),
+      );
+    expect(searched("did the landlord write back about the deposit?")).toBe(true);
+    expect(searched("has Omar emailed us back")).toBe(true);
+    expect(searched("did the build pass?")).toBe(false);
+  });
+
+  it("ranks searching the mailbox first", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("did billing@acme.com email us back about the renewal?", 1)[0]?.name).toBe(
+      "gmail_search_emails",
+    );
+  });
+});
+
+describe("a question whether someone mentioned a thing", () => {
+  it("ranks searching the messages first, not reading a channel", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("did anyone mention the migration in Slack last week", 1)[0]?.name).toBe(
+      "slack_search_messages",
+    );
   });
 });

@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { toolCatalog } from "../../bench/lib/tool-catalog.mjs";
 import { readQuery } from "../../src/shared/query-slots";
-import { isPassiveGet, isStateParticiple, verbMeaning } from "../../src/shared/query-verb-nouns";
+import {
+  causativeLength,
+  isPassiveGet,
+  isStateParticiple,
+  verbMeaning,
+} from "../../src/shared/query-verb-nouns";
 import { plainWords, stem } from "../../src/shared/search-words";
 import { ToolRanker } from "../../src/shared/tool-ranker";
 import { longestKey, synonymTable } from "../../src/shared/tool-synonyms";
@@ -90,5 +95,43 @@ describe("a participle after `be`", () => {
     expect(first("which pull requests have not been merged yet?")).toBe("code_list_pull_requests");
     // In a command the state is to be brought about.
     expect(first("make sure the roadmap file is shared with the agency")).toBe("files_share_file");
+  });
+});
+
+describe("a causative `have`", () => {
+  it("takes `have`, a determiner and the one made to act before a base verb", () => {
+    expect(causativeLength(plainWords("have the bot say hi in #general"))).toBe(3);
+    expect(causativeLength(plainWords("have Sam review the PR"))).toBe(2);
+  });
+
+  it("not a question's `have`: a pronoun, a quantifier or a participle after it asks", () => {
+    expect(causativeLength(plainWords("have you sent the invoice?"))).toBe(0);
+    expect(causativeLength(plainWords("have the tests passed on main?"))).toBe(0);
+    expect(causativeLength(plainWords("have the builds gone green"))).toBe(0);
+    expect(causativeLength(plainWords("have any PRs merged today"))).toBe(0);
+  });
+
+  it("reads the verb after the one made to act as the command: nothing is asked", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("have the bot say good morning in #general", 1)[0]?.name).toBe("slack_post_message");
+  });
+});
+
+describe("a participle right after things", () => {
+  const at = (query: string, word: string) =>
+    isStateParticiple(plainWords(query), plainWords(query).indexOf(word));
+
+  it("names their state, before to, by, with, a time", () => {
+    expect(at("find the tickets assigned to Priya", "assigned")).toBe(true);
+    expect(at("search docs shared with me this week", "shared")).toBe(true);
+    // not a command's participle, nor one after a single thing
+    expect(at("get the invoice paid by Friday", "paid")).toBe(false);
+  });
+
+  it("ranks finding those things first, not assigning them", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("find the open tickets assigned to Priya in Jira", 1)[0]?.name).toBe(
+      "jira_search_issues",
+    );
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { toolCatalog } from "../../bench/lib/tool-catalog.mjs";
 import { ToolRanker } from "../../src/shared/tool-ranker";
 
 const tool = (name: string, description: string) => ({ name, description, inputSchema: { type: "object" } });
@@ -20,5 +21,26 @@ describe("everyday nouns: an issue tracker", () => {
 
   it("leaves tracking alone: to track is still to log", () => {
     expect(first("track the call with Acme on their record")).toBe("crm_log_call");
+  });
+});
+
+describe("everyday nouns: mail", () => {
+  const ranker = new ToolRanker(toolCatalog());
+  const first = (query: string) => ranker.search(query, 1)[0]?.name;
+
+  it("reads one's inbox as the mailbox: what is in it is searched for there", () => {
+    expect(first("search my inbox for the lease")).toBe("gmail_search_emails");
+    expect(first("look through my inbox for the shipping confirmation")).toBe("gmail_search_emails");
+    expect(first("anything in my inbox from the airline?")).toBe("gmail_search_emails");
+  });
+});
+
+describe("everyday nouns: code hosting", () => {
+  const ranker = new ToolRanker(toolCatalog());
+  const first = (query: string) => ranker.search(query, 1)[0]?.name;
+
+  it("reads open source as whose code it is (it opens nothing), an org as an organization", () => {
+    expect(first("fork the open-source parser into our org")).toBe("github_fork_repository");
+    expect(first("fork that open source library into our org")).toBe("github_fork_repository");
   });
 });

@@ -79,3 +79,13 @@ describe("everyday verbs: a thing's noun where a command's verb stands", () => {
     expect(first("which text messages came in today?")).toBe("twilio_list_messages");
   });
 });
+
+describe("getting or taking a thing out of a place", () => {
+  const ranker = new ToolRanker(toolCatalog());
+  const first = (query: string) => ranker.search(query, 1)[0]?.name;
+
+  it("removes it from there (`get … out`, `take … out`): it reads nothing", () => {
+    expect(first("get the newsletters out of the mailbox")).toBe("gmail_archive_email");
+    expect(first("get the page out of the workspace")).toBe("notion_archive_page");
+  });
+});

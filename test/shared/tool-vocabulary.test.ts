@@ -210,3 +210,14 @@ describe("a calendar besides one's own", () => {
     expect(scores[0]!.score).toBeGreaterThan(1.5 * scores[1]!.score);
   });
 });
+
+describe("a sheet", () => {
+  const ranker = new ToolRanker(toolCatalog());
+  const first = (query: string) => ranker.search(query, 1)[0]?.name;
+
+  it("is a spreadsheet and a document: finding or guarding one is about a document, making one a spreadsheet", () => {
+    expect(first("locate the headcount sheet in Drive")).toBe("drive_search_files");
+    expect(first("who can see the bonus sheet in Drive")).toBe("drive_get_permissions");
+    expect(first("make a new sheet for travel costs")).toBe("drive_create_spreadsheet");
+  });
+});
