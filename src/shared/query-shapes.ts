@@ -89,6 +89,15 @@ const RULES: readonly ShapeRule[] = [
       /(?<!['’])\b(?!(?:the|an?|my|our|your|their|his|her|its|this|that|these|those|whole|entire|same|other|new|which|what|whose|on|for|to|of|in|with|and)\b)[a-z][\w&-]*\s+(?:team|squad|crew)s?\b/i,
     means: [],
   },
+  // "a folder called Invoices 2025", "a page titled Meeting Notes", "a bucket named acme-logs": what
+  // a thing is called is a value (its title), not words that say which tool is meant; not the verb
+  // of a caller ("who called Acme", "the customer called Dana")
+  {
+    kind: "named",
+    pattern:
+      /(?<!\b(?:who|whoever|I|we|you|they|he|she|someone|anyone|customer|client|caller|they've|we've|I've|has|have|had)\s+)\b(?:called|named|titled|entitled)\s+(?:[A-Z0-9][\w&.'’-]*(?:\s+[A-Z0-9][\w&.'’-]*)*|[a-z0-9][\w.-]*[-_.0-9][\w.-]*)/,
+    means: [],
+  },
   // `#general`, `#eng-alerts` (a chat channel), not `#42` (a number)
   { kind: "channel", pattern: /(?:^|[\s(])#[a-z][\w-]*/i, means: ["channel"] },
   // `#42`, `PR #311`: an issue, pull request or ticket number

@@ -154,6 +154,20 @@ describe("things picked by sender and subject", () => {
   });
 });
 
+describe("a thing called by its name", () => {
+  it("reads what a thing is called, named or titled as a value", () => {
+    expect(kinds("make a folder called Invoices 2025")).toEqual(["named"]);
+    expect(readShapes("create a page titled Meeting Notes").rest).not.toContain("Meeting");
+    expect(readShapes("set up a bucket named acme-logs in us-east-2").rest).not.toContain("logs");
+  });
+
+  it("not a caller's verb, nor a plain word after it", () => {
+    expect(kinds("who called Acme yesterday")).not.toContain("named");
+    expect(kinds("the customer called Dana about it")).not.toContain("named");
+    expect(kinds("list calls we called back")).not.toContain("named");
+  });
+});
+
 describe("a team named by its work", () => {
   it("reads `the payments team` as a value, not payments to act on", () => {
     expect(readShapes("who's on call for the payments team tonight").rest).not.toContain("payments");
