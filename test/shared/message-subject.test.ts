@@ -35,7 +35,7 @@ describe("what a message says", () => {
   it("reads the words after `that`, `saying` or `telling` in a message's command as what it says, to the end of the clause", () => {
     expect(subject("tell Sam that the refund went out, then archive the page")).toEqual(["refund", "went"]);
     expect(subject("reply on issue 77 saying the fix landed")).toEqual(["fix", "land"]);
-    expect(subject("answer ticket 12 telling them the deploy is done")).toEqual(["deploy", "don"]);
+    expect(subject("answer ticket 12 telling them the deploy is done")).toEqual(["deploy", "done"]);
     // A `that` pointing at a thing says nothing; nor does one in a command that sends no message.
     expect(subject("reply to that refund email")).toEqual([]);
     expect(subject("find the issue that mentions refunds")).toEqual([]);
