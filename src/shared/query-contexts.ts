@@ -3,7 +3,7 @@
  * mail label, not a drive's folder ("move these emails into the Receipts folder"); a `line` among
  * phone words is a phone number ("buy a toll-free line"); `lookups` that should be faster want an
  * index; a query blocked or stuck in a database is held by a lock; saying something in a doc or a
- * page writes it there, it posts no message. Read by
+ * page writes it there, it posts no message; a table kept to track things is a database. Read by
  * query-slots.ts, which gives such a word's slot the meaning in place of its own word and synonyms.
  * @module
  */
@@ -64,6 +64,14 @@ const CONTEXT_MEANINGS: readonly ContextMeaning[] = [
     words: stems("block blocking blocked stuck waiting hung hanging"),
     context: stems("query queries database db table tables transaction transactions postgres sql"),
     meaning: phrasesOf("lock"),
+  },
+  // a table kept to track or list things (vendors, applicants, a reading list) is a database of
+  // records, not a SQL table to inspect
+  {
+    words: stems("table tables"),
+    context: stems("track tracking tracker keep list organise organize"),
+    meaning: phrasesOf("database"),
+    unless: stems("sql postgres postgresql mysql column columns index indexes schema rows vacuum lock locks size sizes disk"),
   },
   // alerts stopped or paused for a while are muted
   {

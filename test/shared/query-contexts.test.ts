@@ -75,3 +75,17 @@ describe("the values a query names", () => {
     expect(first("move everything from jo@acme.com into the Clients folder")).toBe("gmail_add_label");
   });
 });
+
+describe("a table to track things", () => {
+  it("is a database of records, and a SQL table keeps its own meaning", () => {
+    expect(contextMeaning(["tabl"], stems("set up a table to track vendors"))).toEqual([["databas"]]);
+    expect(contextMeaning(["tabl"], stems("track the size of the orders table on disk"))).toBeUndefined();
+    expect(contextMeaning(["tabl"], stems("describe the orders table"))).toBeUndefined();
+  });
+
+  it("ranks creating a database first", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("set up a table to track vendors", 1)[0]?.name).toBe("notion_create_database");
+    expect(ranker.search("make a table to keep track of job applicants", 1)[0]?.name).toBe("notion_create_database");
+  });
+});
