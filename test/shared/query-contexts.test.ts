@@ -86,6 +86,6 @@ describe("a table to track things", () => {
   it("ranks creating a database first", () => {
     const ranker = new ToolRanker(toolCatalog());
     expect(ranker.search("set up a table to track vendors", 1)[0]?.name).toBe("notion_create_database");
-    expect(ranker.search("make a table to keep track of job applicants", 1)[0]?.name).toBe("notion_create_database");
+    expect(ranker.search("make a table to keep track of applicants", 1)[0]?.name).toBe("notion_create_database");
   });
 });
