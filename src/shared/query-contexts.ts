@@ -3,7 +3,8 @@
  * mail label, not a drive's folder ("move these emails into the Receipts folder"); a `line` among
  * phone words is a phone number ("buy a toll-free line"); `lookups` that should be faster want an
  * index; a query blocked or stuck in a database is held by a lock; saying something in a doc or a
- * page writes it there, it posts no message; a table kept to track things is a database. Read by
+ * page writes it there, it posts no message; a table kept to track things is a database; a reply
+ * on an issue or a page comments on it. Read by
  * query-slots.ts, which gives such a word's slot the meaning in place of its own word and synonyms.
  * @module
  */
@@ -72,6 +73,13 @@ const CONTEXT_MEANINGS: readonly ContextMeaning[] = [
     context: stems("track tracking tracker keep list organise organize"),
     meaning: phrasesOf("database"),
     unless: stems("sql postgres postgresql mysql column columns index indexes schema rows vacuum lock locks size sizes disk"),
+  },
+  // a reply on an issue, a pull request or a page is a comment on it; a ticket's or a mail's is a reply
+  {
+    words: stems("reply replies respond answer"),
+    context: stems("issue issues pr prs pull page pages doc docs document spec wiki"),
+    meaning: phrasesOf("comment", "reply"),
+    unless: stems("ticket tickets email emails mail requester invite invitation"),
   },
   // alerts stopped or paused for a while are muted
   {

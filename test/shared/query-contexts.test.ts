@@ -89,3 +89,16 @@ describe("a table to track things", () => {
     expect(ranker.search("make a table to keep track of applicants", 1)[0]?.name).toBe("notion_create_database");
   });
 });
+
+describe("a reply on an issue or a page", () => {
+  it("is a comment on it; a ticket's reply stays a reply", () => {
+    expect(contextMeaning(["reply"], stems("reply on the PR saying it looks good"), true)).toContainEqual(["comment"]);
+    expect(contextMeaning(["reply"], stems("reply on ticket 12 about the issue"), true)).toBeUndefined();
+  });
+
+  it("ranks commenting first", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("reply on the PR saying it looks good", 1)[0]?.name).toBe("github_add_issue_comment");
+    expect(ranker.search("respond on the spec page that we agree", 1)[0]?.name).toBe("notion_add_comment");
+  });
+});
