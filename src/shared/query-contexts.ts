@@ -4,7 +4,7 @@
  * phone words is a phone number ("buy a toll-free line"); `lookups` that should be faster want an
  * index; a query blocked or stuck in a database is held by a lock; saying something in a doc or a
  * page writes it there, it posts no message; a table kept to track things is a database; a reply
- * on an issue or a page comments on it. Read by
+ * on an issue or a page comments on it; a call booked for so many minutes is a meeting. Read by
  * query-slots.ts, which gives such a word's slot the meaning in place of its own word and synonyms.
  * @module
  */
@@ -73,6 +73,14 @@ const CONTEXT_MEANINGS: readonly ContextMeaning[] = [
     context: stems("track tracking tracker keep list organise organize"),
     meaning: phrasesOf("database"),
     unless: stems("sql postgres postgresql mysql column columns index indexes schema rows vacuum lock locks size sizes disk"),
+  },
+  // a call booked or scheduled, or one of so many minutes, is a meeting on a calendar (being on
+  // call is a rota, calling off cancels: `on` and `off` are asked only in those compounds)
+  {
+    words: stems("call calls"),
+    context: stems("book booked schedule scheduled reschedule invite invites minute minutes hour hours agenda calendar"),
+    meaning: phrasesOf("meeting", "event"),
+    unless: stems("on off phone number dial play voicemail sms recording record log logged"),
   },
   // a reply on an issue, a pull request or a page is a comment on it; a ticket's or a mail's is a reply
   {

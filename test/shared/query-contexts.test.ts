@@ -102,3 +102,17 @@ describe("a reply on an issue or a page", () => {
     expect(ranker.search("respond on the spec page that we agree", 1)[0]?.name).toBe("notion_add_comment");
   });
 });
+
+describe("a call booked or of so many minutes", () => {
+  it("is a meeting; a phone call, being on call and calling off keep their meaning", () => {
+    expect(contextMeaning(["call"], stems("book a 30-minute call with Jo for Thursday"), true)).toContainEqual(["meet"]);
+    expect(contextMeaning(["call"], stems("schedule a call to the number and play the reminder"), true)).toBeUndefined();
+    expect(contextMeaning(["on call"], stems("who is on call for the next hour"))).toBeUndefined();
+    expect(contextMeaning(["call off"], stems("call off the meeting booked for Friday"), true)).toBeUndefined();
+  });
+
+  it("ranks creating an event first", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("book a 30-minute call with Jo and Ravi on Thursday at 2", 1)[0]?.name).toBe("calendar_create_event");
+  });
+});
