@@ -91,3 +91,23 @@ describe("what an on-call question is asked for", () => {
     expect(first("who's on duty for the refunds service")).toBe("pagerduty_get_on_call");
   });
 });
+
+describe("the period a command is for", () => {
+  it("reads the words after `during` or `throughout` as when, not what is acted on", () => {
+    expect(subject("silence paging during tonight's database upgrade")).toEqual(["tonight", "databas", "upgrad"]);
+    expect(subject("mute the CPU alert throughout the migration")).toEqual(["migration"]);
+  });
+
+  it("keeps a period that is itself a window, and reads nothing without a command before it", () => {
+    expect(subject("no alerts during the planned downtime")).toEqual(["plan"]);
+    expect(subject("during the upgrade")).toEqual([]);
+  });
+
+  it("ranks the tool the command names", () => {
+    expect(top1Catalog("silence paging during tonight's database upgrade")).toBe("pagerduty_create_maintenance_window");
+  });
+});
+
+function top1Catalog(query: string): string | undefined {
+  return new ToolRanker(toolCatalog()).search(query, 1)[0]?.name;
+}
