@@ -60,6 +60,8 @@ const COUNT_WORD =
 const DURATION =
   `(?<!\\b(?:last|past)\\s)\\b(?:\\d+(?:\\.\\d+)?\\s?(?:h|hrs?|m|mins?|d)|half\\s+an?\\s+hour|(?:\\d+(?:\\.\\d+)?|${COUNT_WORD})` +
   `(?:\\s+and\\s+a\\s+half)?\\s(?:hours?|hrs?|minutes?|mins?|days?|weeks?))\\b`;
+/** An age: a span of time, or so many months or years ("a week", "90 days", "six months"). */
+const AGE = `(?:${DURATION}|(?:\\d+|${COUNT_WORD})\\s+(?:months?|years?)\\b)`;
 const MONTH =
   "(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)";
 
@@ -179,9 +181,14 @@ const RULES: readonly ShapeRule[] = [
   { kind: "version", pattern: /\bv\d+(?:\.\d+)+\b/i, means: ["release", "version", "tag"] },
   {
     kind: "age",
-    pattern: /\b(?:older|newer)\s+than\s+\d+|\bafter\s+\d+\s+(?:days?|weeks?|months?|years?)\b/i,
-    means: ["expire", "old", "lifecycle", "retention"],
-    consumes: false,
+    pattern: new RegExp(
+      `\\b(?:older|newer)\\s+than\\s+(?:${AGE}|\\d+)|${AGE}\\s+old\\b|\\bafter\\s+\\d+\\s+(?:days?|weeks?|months?|years?)\\b`,
+      "i",
+    ),
+    // what ages things out, not the words a query says it with ("expire objects after 30 days" still
+    // reads it); its span of time taken out, so that it reads as no time spent
+    means: ["lifecycle", "retention", "expire old"],
+    consumes: true,
   },
   // 🎉, :tada:, 👍: an emoji to react with
   {

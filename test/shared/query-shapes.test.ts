@@ -211,3 +211,18 @@ describe("query shapes: a time ahead of a thing", () => {
     expect(kinds("log two hours on the release")).toEqual(["duration"]);
   });
 });
+
+describe("query shapes: an age things are removed at", () => {
+  it("reads an age in words, in months, or before `old`, and not as time spent", () => {
+    expect(kinds("automatically delete uploads older than a week")).toEqual(["age"]);
+    expect(kinds("remove backups that are 30 days old")).toEqual(["age"]);
+    expect(kinds("archive files after 6 months")).toEqual(["age"]);
+    expect(kinds("expire objects in the logs bucket after 30 days")).toEqual(["age"]);
+  });
+
+  it("stands for what ages things out even where the query says expire", () => {
+    const age = queryShapes("expire objects after 30 days")[0]!;
+    expect(age.alternatives).toContainEqual(["lifecycl"]);
+    expect(age.alternatives).not.toContainEqual(["expir"]);
+  });
+});
