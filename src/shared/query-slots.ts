@@ -13,7 +13,7 @@ import { applyContexts } from "./query-contexts";
 import { markOrigins, originWords } from "./query-origins";
 import { isClear, type QueryShape, readShapes } from "./query-shapes";
 import { isPluralNoun, queryStates, wordSlot } from "./query-states";
-import { isPassiveGet, isStateParticiple, verbMeaning } from "./query-verb-nouns";
+import { isDoneInQuestion, isPassiveGet, isStateParticiple, verbMeaning } from "./query-verb-nouns";
 import { isStopWord, plainWords, stem, stopWordPairs } from "./search-words";
 import type { SynonymTable } from "./tool-synonyms";
 
@@ -325,13 +325,15 @@ const NEGATIONS = new Set([
 const LIGHT_VERBS = new Set(["give", "make", "take", "put"].map(stem));
 
 /**
- * Marks as a state each slot of a participle after `be` (query-verb-nouns.ts), in a query that asks
+ * Marks as a state each slot of a participle after `be`, or of a verb asked about as done after
+ * `did` and its subject (query-verb-nouns.ts), in a query that asks
  * about or shows things ("which tickets are assigned to Kevin"); in a command the state is the one
  * to bring about ("make sure the ticket is assigned to Kevin"), and is not marked.
  */
 function markStates(slots: QuerySlot[], starts: readonly number[], words: readonly string[]): void {
   slots.forEach((slot, index) => {
-    if (slot.words.length === 1 && isStateParticiple(words, starts[index]!))
+    const at = starts[index]!;
+    if (slot.words.length === 1 && (isStateParticiple(words, at) || isDoneInQuestion(words, at)))
       slots[index] = { ...slot, state: true };
   });
 }

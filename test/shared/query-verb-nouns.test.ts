@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { toolCatalog } from "../../bench/lib/tool-catalog.mjs";
 import { readQuery } from "../../src/shared/query-slots";
-import { isPassiveGet, isStateParticiple, verbMeaning } from "../../src/shared/query-verb-nouns";
+import { isDoneInQuestion, isPassiveGet, isStateParticiple, verbMeaning } from "../../src/shared/query-verb-nouns";
 import { plainWords, stem } from "../../src/shared/search-words";
 import { ToolRanker } from "../../src/shared/tool-ranker";
 import { longestKey, synonymTable } from "../../src/shared/tool-synonyms";
@@ -90,5 +90,22 @@ describe("a participle after `be`", () => {
     expect(first("which pull requests have not been merged yet?")).toBe("code_list_pull_requests");
     // In a command the state is to be brought about.
     expect(first("make sure the roadmap file is shared with the agency")).toBe("files_share_file");
+  });
+});
+
+describe("a verb a question asks about as done", () => {
+  const done = (query: string, word: string) => isDoneInQuestion(plainWords(query), plainWords(query).indexOf(word));
+
+  it("after did, do or has and a subject of one word", () => {
+    expect(done("which SMS did we send to Maria", "send")).toBe(true);
+    expect(done("what did Sam post in #general", "post")).toBe(true);
+    expect(done("what emails did I send to Bob", "send")).toBe(true);
+    expect(done("send the SMS to Maria", "send")).toBe(false);
+    expect(done("which tickets are closed", "closed")).toBe(false);
+  });
+
+  it("is a state: the things done are read, not done again", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("what did Sam post in #general yesterday", 1)[0]?.name).toBe("slack_get_channel_history");
   });
 });
