@@ -4,7 +4,8 @@
  * phone words is a phone number ("buy a toll-free line"); `lookups` that should be faster want an
  * index; a query blocked or stuck in a database is held by a lock; saying something in a doc or a
  * page writes it there, it posts no message; a table kept to track things is a database; a reply
- * on an issue or a page comments on it; a call booked for so many minutes is a meeting. Read by
+ * on an issue or a page comments on it; a call booked for so many minutes is a meeting; an incident
+ * opened or raised is triggered. Read by
  * query-slots.ts, which gives such a word's slot the meaning in place of its own word and synonyms.
  * @module
  */
@@ -88,6 +89,15 @@ const CONTEXT_MEANINGS: readonly ContextMeaning[] = [
     context: stems("issue issues pr prs pull page pages doc docs document spec wiki"),
     meaning: phrasesOf("comment", "reply"),
     unless: stems("ticket tickets email emails mail requester invite invitation"),
+  },
+  // an incident opened, raised, declared or started is triggered: tools trigger incidents, they
+  // create none
+  {
+    words: stems("open create raise declare start file log"),
+    context: stems("incident incidents"),
+    meaning: phrasesOf("trigger incident", "trigger"),
+    command: true,
+    unless: stems("list show which any recent note timeline comment"),
   },
   // alerts stopped or paused for a while are muted
   {

@@ -116,3 +116,13 @@ describe("a call booked or of so many minutes", () => {
     expect(ranker.search("book a 30-minute call with Jo and Ravi on Thursday at 2", 1)[0]?.name).toBe("calendar_create_event");
   });
 });
+
+describe("an incident opened, raised or declared", () => {
+  it("is triggered, as the command; open incidents are listed", () => {
+    expect(contextMeaning(["rais"], stems("raise a P1 incident for the login errors"), true)).toContainEqual([stem("trigger")]);
+    expect(contextMeaning(["open"], stems("open incidents from last night"), false)).toBeUndefined();
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("open an incident for the checkout outage", 1)[0]?.name).toBe("pagerduty_trigger_incident");
+    expect(ranker.search("open incidents from last night", 1)[0]?.name).toBe("pagerduty_list_incidents");
+  });
+});
