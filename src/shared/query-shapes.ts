@@ -259,11 +259,20 @@ const RULES: readonly ShapeRule[] = [
     weight: HINT,
   },
   { kind: "percentile", pattern: /\bp(?:50|75|90|95|99|999)\b/i, means: ["metric", "latency"] },
+  // "if latency crosses 500ms", "when disk goes above 90%": a condition on a measure's number is a
+  // threshold, which a monitor alerts on (plainly: a number to cross is no mail rule's)
+  {
+    kind: "threshold",
+    pattern:
+      /\b(?:if|when(?:ever)?|once)\b.*\b(?:above|below|over|under|exceeds?|drops?|spikes?|reaches|hits|goes|cross(?:es)?|passes|tops|falls|climbs|rises|jumps|dips)\s+(?:\w+\s+)?[$€£]?\d/i,
+    means: ["alert", "monitor", "threshold"],
+    consumes: false,
+  },
   // "if the error rate goes above 5 %": a condition, which an alert, a rule or a filter watches for
   {
     kind: "condition",
     pattern:
-      /\b(?:if|when(?:ever)?|once)\b.*\b(?:above|below|over|under|exceeds?|drops?|spikes?|reaches|hits|goes)\b/i,
+      /\b(?:if|when(?:ever)?|once)\b.*\b(?:above|below|over|under|exceeds?|drops?|spikes?|reaches|hits|goes|cross(?:es)?|passes|tops|falls|climbs|rises|jumps|dips)\b/i,
     means: ["alert", "monitor", "threshold", "rule", "filter"],
     weight: HINT,
   },

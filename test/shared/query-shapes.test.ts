@@ -226,3 +226,11 @@ describe("query shapes: an age things are removed at", () => {
     expect(age.alternatives).not.toContainEqual(["expir"]);
   });
 });
+
+describe("query shapes: a threshold", () => {
+  it("reads a condition on a number as a threshold to alert on, and a plain condition as a hint only", () => {
+    expect(kinds("notify me if latency crosses 500ms")).toContain("threshold");
+    expect(kinds("tell me when disk usage passes 80%")).toContain("threshold");
+    expect(kinds("label mail when it goes to the archive")).not.toContain("threshold");
+  });
+});
