@@ -73,13 +73,17 @@ const CONTEXT_MEANINGS: readonly ContextMeaning[] = [
     words: stems("table tables"),
     context: stems("track tracking tracker keep list organise organize"),
     meaning: phrasesOf("database"),
-    unless: stems("sql postgres postgresql mysql column columns index indexes schema rows vacuum lock locks size sizes disk"),
+    unless: stems(
+      "sql postgres postgresql mysql column columns index indexes schema rows vacuum lock locks size sizes disk",
+    ),
   },
   // a call booked or scheduled, or one of so many minutes, is a meeting on a calendar (being on
   // call is a rota, calling off cancels: `on` and `off` are asked only in those compounds)
   {
     words: stems("call calls"),
-    context: stems("book booked schedule scheduled reschedule invite invites minute minutes hour hours agenda calendar"),
+    context: stems(
+      "book booked schedule scheduled reschedule invite invites minute minutes hour hours agenda calendar",
+    ),
     meaning: phrasesOf("meeting", "event"),
     unless: stems("on off phone number dial play voicemail sms recording record log logged"),
   },

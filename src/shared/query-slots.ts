@@ -211,9 +211,8 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
     i += Math.max(taken, 1);
   }
   if (reads || SHOWING.has(firstWord ?? "")) markStates(slots, starts, words);
-  // Pairs of the query as written: a value taken out between two words makes no pair of them
-  // ("mark OPS-12 as blocked" is no `mark as`). Before the subject is marked: "who is on call for
-  // billing" asks who answers for billing once `on call` is read.
+  // Pairs as written ("mark OPS-12 as blocked" is no `mark as`), before the subject is marked:
+  // "who is on call for billing" asks who answers for billing once `on call` is read.
   addCompounds(slots, rest, plainWords(query), reader.indexed);
   markSubject(slots, starts, words, rest, reads);
   markOrigins(slots, originWords(query));

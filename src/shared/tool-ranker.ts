@@ -137,9 +137,15 @@ export class ToolRanker {
       };
       add(searchWords(tool.name), NAME_WEIGHT);
       add(searchWords(tool.description ?? ""), 1);
-      add(schemas[index]!.filter((word) => !boilerplate.has(word)), SCHEMA_WEIGHT);
+      add(
+        schemas[index]!.filter((word) => !boilerplate.has(word)),
+        SCHEMA_WEIGHT,
+      );
       // What every schema says alike counts for next to nothing, and not in the word's rarity.
-      add(schemas[index]!.filter((word) => boilerplate.has(word)), BOILERPLATE_WEIGHT);
+      add(
+        schemas[index]!.filter((word) => boilerplate.has(word)),
+        BOILERPLATE_WEIGHT,
+      );
       let length = 0;
       for (const [word, frequency] of weighted) {
         length += frequency;
@@ -266,8 +272,11 @@ const BOILERPLATE_WEIGHT = 0.001;
 function sharedWords(schemas: readonly string[][]): ReadonlySet<string> {
   if (schemas.length < BOILERPLATE_MIN_TOOLS) return new Set();
   const counts = new Map<string, number>();
-  for (const words of schemas) for (const word of new Set(words)) counts.set(word, (counts.get(word) ?? 0) + 1);
-  return new Set([...counts].filter(([, count]) => count >= schemas.length * BOILERPLATE_SHARE).map(([word]) => word));
+  for (const words of schemas)
+    for (const word of new Set(words)) counts.set(word, (counts.get(word) ?? 0) + 1);
+  return new Set(
+    [...counts].filter(([, count]) => count >= schemas.length * BOILERPLATE_SHARE).map(([word]) => word),
+  );
 }
 
 /** Puts `entry` in its place in `top` (best first), which keeps at most `limit` entries. */

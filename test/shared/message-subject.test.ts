@@ -94,7 +94,11 @@ describe("what an on-call question is asked for", () => {
 
 describe("the period a command is for", () => {
   it("reads the words after `during` or `throughout` as when, not what is acted on", () => {
-    expect(subject("silence paging during tonight's database upgrade")).toEqual(["tonight", "databas", "upgrad"]);
+    expect(subject("silence paging during tonight's database upgrade")).toEqual([
+      "tonight",
+      "databas",
+      "upgrad",
+    ]);
     expect(subject("mute the CPU alert throughout the migration")).toEqual(["migration"]);
   });
 
@@ -104,7 +108,9 @@ describe("the period a command is for", () => {
   });
 
   it("ranks the tool the command names", () => {
-    expect(top1Catalog("silence paging during tonight's database upgrade")).toBe("pagerduty_create_maintenance_window");
+    expect(top1Catalog("silence paging during tonight's database upgrade")).toBe(
+      "pagerduty_create_maintenance_window",
+    );
   });
 });
 

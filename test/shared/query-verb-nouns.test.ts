@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { toolCatalog } from "../../bench/lib/tool-catalog.mjs";
 import { readQuery } from "../../src/shared/query-slots";
-import { isDoneInQuestion, isPassiveGet, isStateParticiple, verbMeaning } from "../../src/shared/query-verb-nouns";
+import {
+  isDoneInQuestion,
+  isPassiveGet,
+  isStateParticiple,
+  verbMeaning,
+} from "../../src/shared/query-verb-nouns";
 import { plainWords, stem } from "../../src/shared/search-words";
 import { ToolRanker } from "../../src/shared/tool-ranker";
 import { longestKey, synonymTable } from "../../src/shared/tool-synonyms";
@@ -94,7 +99,8 @@ describe("a participle after `be`", () => {
 });
 
 describe("a verb a question asks about as done", () => {
-  const done = (query: string, word: string) => isDoneInQuestion(plainWords(query), plainWords(query).indexOf(word));
+  const done = (query: string, word: string) =>
+    isDoneInQuestion(plainWords(query), plainWords(query).indexOf(word));
 
   it("after did, do or has and a subject of one word", () => {
     expect(done("which SMS did we send to Maria", "send")).toBe(true);
@@ -106,6 +112,8 @@ describe("a verb a question asks about as done", () => {
 
   it("is a state: the things done are read, not done again", () => {
     const ranker = new ToolRanker(toolCatalog());
-    expect(ranker.search("what did Sam post in #general yesterday", 1)[0]?.name).toBe("slack_get_channel_history");
+    expect(ranker.search("what did Sam post in #general yesterday", 1)[0]?.name).toBe(
+      "slack_get_channel_history",
+    );
   });
 });

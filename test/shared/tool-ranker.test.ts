@@ -145,7 +145,10 @@ describe("schema text every tool has alike", () => {
   });
 
   it("leaves a small tool set's schema words alone", () => {
-    const few = new ToolRanker([tool("a_make_call", "Place a call.", schema), tool("a_send_sms", "Send an SMS.", schema)]);
+    const few = new ToolRanker([
+      tool("a_make_call", "Place a call.", schema),
+      tool("a_send_sms", "Send an SMS.", schema),
+    ]);
     expect(names(few, "call Ann", 1)).toEqual(["a_make_call"]);
   });
 });
