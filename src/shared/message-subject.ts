@@ -48,6 +48,8 @@ const WRITING = new Set(["creat", "post", "add", "append", "fil", "writ", "draft
 interface Span {
   from: number;
   to: number;
+  /** Whether it is the period a command is for ({@link periodSpan}). */
+  period?: boolean;
 }
 
 /**
@@ -72,6 +74,7 @@ export function markSubject<Slot extends SubjectSlot>(
         sayingSpan(starts, words, text),
         colonSpan(slots, text),
         covered,
+        periodSpan(slots, starts, words, text),
       ];
   const span = spans.reduce<Span | undefined>(
     (earliest, each) => (each && (!earliest || each.from < earliest.from) ? each : earliest),
@@ -80,7 +83,8 @@ export function markSubject<Slot extends SubjectSlot>(
   if (!question) markRecipients(slots, starts, words);
   if (!span) return;
   slots.forEach((slot, index) => {
-    if (starts[index]! > span.from && starts[index]! < span.to) slots[index] = { ...slot, subject: true };
+    if (starts[index]! > span.from && starts[index]! < span.to && !(span.period && says(slot, WINDOWS)))
+      slots[index] = { ...slot, subject: true };
   });
 }
 
@@ -172,6 +176,28 @@ function aboutSpan(
   );
   return messaging ? { from: about, to: clauseEnd(text, about) } : undefined;
 }
+
+/** Words after which comes the time something happens in: "during the upgrade", "throughout the migration". */
+const PERIOD_WORDS = new Set(["during", "throughout", "amid"]);
+
+/**
+ * After `during` or `throughout`, to the end of its clause, when a slot before it says what to
+ * do: "silence paging during tonight's database upgrade" upgrades no database; the period only
+ * says when.
+ */
+function periodSpan(
+  slots: readonly SubjectSlot[],
+  starts: readonly number[],
+  words: readonly string[],
+  text: string,
+): Span | undefined {
+  const at = words.findIndex((word) => PERIOD_WORDS.has(word));
+  if (at === -1 || !slots.some((_, index) => starts[index]! < at)) return undefined;
+  return { from: at, to: clauseEnd(text, at), period: true };
+}
+
+/** Stems of a period that is itself a window things are silenced in: "during the planned downtime". */
+const WINDOWS = new Set(["maintenanc", "window", "downtim"]);
 
 /** Stems of a slot that asks who answers for something: "who is on duty for payments". */
 const ANSWERING = new Set(["on call"]);

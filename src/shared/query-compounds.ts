@@ -3,8 +3,10 @@
  * neighbour (`on call`, `mark as`), which tools' texts index as single terms (search-words.ts).
  * A hyphenated compound of a particle is another word than its word alone — the on-call engineer
  * is no phone call, a check-in no check — so it takes the place of its word's slot: the compound
- * is what is asked, the word alone only an alternative, without the word's own synonyms. (A pair
- * written apart may be a preposition and its noun, `a number in Germany`: it is a slot of its own.)
+ * is what is asked, the word alone only an alternative, without the word's own synonyms; so is a
+ * particle written apart before its word, as tools have the pair ("whoever is on call"). (A word
+ * written before a particle may be a noun and a preposition, `a number in Germany`: the pair is a
+ * slot of its own.)
  * @module
  */
 import { hyphenatedWords, isParticle, isStopWord, plainWords, stem, stopWordPairs } from "./search-words";
@@ -39,7 +41,13 @@ function compoundsOf(text: string, words: readonly string[]): Compound[] {
     for (const pair of pairs) hyphenPairs.add(pair);
     compounds.push({ forms: [...pairs, joined], word: stem(own[0]!) });
   }
-  for (const pair of stopWordPairs(words)) if (!hyphenPairs.has(pair)) compounds.push({ forms: [pair] });
+  for (const pair of stopWordPairs(words)) {
+    if (hyphenPairs.has(pair)) continue;
+    // A particle before its word ("whoever is on call"), as tools' texts have it, is the compound
+    // written apart: it takes the word's place, as a hyphenated one does.
+    const [first, second] = pair.split(" ");
+    compounds.push(isParticle(first!) ? { forms: [pair], word: second } : { forms: [pair] });
+  }
   return compounds;
 }
 

@@ -4,8 +4,9 @@
  * labelled; a `line` among phone words is a phone number ("buy a toll-free line"); `lookups` that
  * should be faster want an index; a query blocked or stuck in a database is held by a lock; saying
  * something in a doc or a page writes it there, it posts no message; clearing what is unread marks
- * it read. Read by query-slots.ts, which gives such a word's slot the meaning in place of its own
- * word and synonyms.
+ * it read; a table kept to track things is a database; a reply on an issue or a page comments on it;
+ * a call booked for so many minutes is a meeting; an incident opened or raised is triggered. Read by
+ * query-slots.ts, which gives such a word's slot the meaning in place of its own word and synonyms.
  * @module
  */
 import { stem } from "./search-words";
@@ -91,6 +92,42 @@ const CONTEXT_MEANINGS: readonly ContextMeaning[] = [
     words: stems("block blocking blocked stuck waiting hung hanging"),
     context: stems("query queries database db table tables transaction transactions postgres sql"),
     meaning: phrasesOf("lock"),
+  },
+  // a table kept to track or list things (vendors, applicants, a reading list) is a database of
+  // records, not a SQL table to inspect
+  {
+    words: stems("table tables"),
+    context: stems("track tracking tracker keep list organise organize"),
+    meaning: phrasesOf("database"),
+    unless: stems(
+      "sql postgres postgresql mysql column columns index indexes schema rows vacuum lock locks size sizes disk",
+    ),
+  },
+  // a call booked or scheduled, or one of so many minutes, is a meeting on a calendar (being on
+  // call is a rota, calling off cancels: `on` and `off` are asked only in those compounds)
+  {
+    words: stems("call calls"),
+    context: stems(
+      "book booked schedule scheduled reschedule invite invites minute minutes hour hours agenda calendar",
+    ),
+    meaning: phrasesOf("meeting", "event"),
+    unless: stems("on off phone number dial play voicemail sms recording record log logged"),
+  },
+  // a reply on an issue, a pull request or a page is a comment on it; a ticket's or a mail's is a reply
+  {
+    words: stems("reply replies respond answer"),
+    context: stems("issue issues pr prs pull page pages doc docs document spec wiki"),
+    meaning: phrasesOf("comment", "reply"),
+    unless: stems("ticket tickets email emails mail requester invite invitation"),
+  },
+  // an incident opened, raised, declared or started is triggered: tools trigger incidents, they
+  // create none
+  {
+    words: stems("open create raise declare start file log"),
+    context: stems("incident incidents"),
+    meaning: phrasesOf("trigger incident", "trigger"),
+    command: true,
+    unless: stems("list show which any recent note timeline comment"),
   },
   // alerts stopped or paused for a while are muted
   {

@@ -60,6 +60,8 @@ const COUNT_WORD =
 const DURATION =
   `(?<!\\b(?:last|past)\\s)\\b(?:\\d+(?:\\.\\d+)?\\s?(?:h|hrs?|m|mins?|d)|half\\s+an?\\s+hour|(?:\\d+(?:\\.\\d+)?|${COUNT_WORD})` +
   `(?:\\s+and\\s+a\\s+half)?\\s(?:hours?|hrs?|minutes?|mins?|days?|weeks?))\\b`;
+/** An age: a span of time, or so many months or years ("a week", "90 days", "six months"). */
+const AGE = `(?:${DURATION}|(?:\\d+|${COUNT_WORD})\\s+(?:months?|years?)\\b)`;
 const MONTH =
   "(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)";
 
@@ -105,6 +107,15 @@ const RULES: readonly ShapeRule[] = [
     kind: "channel-name",
     pattern:
       /(?<=\b(?:the|in|into|to|on|our|my)\s+)(?!(?:the|an?|my|our|your|their|this|that|these|those|which|what|new|private|public|shared|archived|slack|teams|discord|chat|team)\b)[a-z][\w&-]*(?=\s+(?:channel|room)\b)/i,
+    means: [],
+  },
+  // "a folder called Invoices 2025", "a page titled Meeting Notes", "a bucket named acme-logs": what
+  // a thing is called is a value (its title), not words that say which tool is meant; not the verb
+  // of a caller ("who called Acme", "the customer called Dana")
+  {
+    kind: "named",
+    pattern:
+      /(?<!\b(?:who|whoever|I|we|you|they|he|she|someone|anyone|customer|client|caller|they've|we've|I've|has|have|had)\s+)\b(?:called|named|titled|entitled)\s+(?:[A-Z0-9][\w&.'’-]*(?:\s+[A-Z0-9][\w&.'’-]*)*|[a-z0-9][\w.-]*[-_.0-9][\w.-]*)/,
     means: [],
   },
   // `#general`, `#eng-alerts` (a chat channel), not `#42` (a number)
@@ -188,9 +199,14 @@ const RULES: readonly ShapeRule[] = [
   { kind: "version", pattern: /\bv\d+(?:\.\d+)+\b/i, means: ["release", "version", "tag"] },
   {
     kind: "age",
-    pattern: /\b(?:older|newer)\s+than\s+\d+|\bafter\s+\d+\s+(?:days?|weeks?|months?|years?)\b/i,
-    means: ["expire", "old", "lifecycle", "retention"],
-    consumes: false,
+    pattern: new RegExp(
+      `\\b(?:older|newer)\\s+than\\s+(?:${AGE}|\\d+)|${AGE}\\s+old\\b|\\bafter\\s+\\d+\\s+(?:days?|weeks?|months?|years?)\\b`,
+      "i",
+    ),
+    // what ages things out, not the words a query says it with ("expire objects after 30 days" still
+    // reads it); its span of time taken out, so that it reads as no time spent
+    means: ["lifecycle", "retention", "expire old"],
+    consumes: true,
   },
   // 🎉, :tada:, 👍: an emoji to react with
   {
@@ -269,11 +285,20 @@ const RULES: readonly ShapeRule[] = [
     weight: HINT,
   },
   { kind: "percentile", pattern: /\bp(?:50|75|90|95|99|999)\b/i, means: ["metric", "latency"] },
+  // "if latency crosses 500ms", "when disk goes above 90%": a condition on a measure's number is a
+  // threshold, which a monitor alerts on (plainly: a number to cross is no mail rule's)
+  {
+    kind: "threshold",
+    pattern:
+      /\b(?:if|when(?:ever)?|once)\b.*\b(?:above|below|over|under|exceeds?|drops?|spikes?|reaches|hits|goes|cross(?:es)?|passes|tops|falls|climbs|rises|jumps|dips)\s+(?:\w+\s+)?[$€£]?\d/i,
+    means: ["alert", "monitor", "threshold"],
+    consumes: false,
+  },
   // "if the error rate goes above 5 %": a condition, which an alert, a rule or a filter watches for
   {
     kind: "condition",
     pattern:
-      /\b(?:if|when(?:ever)?|once)\b.*\b(?:above|below|over|under|exceeds?|drops?|spikes?|reaches|hits|goes)\b/i,
+      /\b(?:if|when(?:ever)?|once)\b.*\b(?:above|below|over|under|exceeds?|drops?|spikes?|reaches|hits|goes|cross(?:es)?|passes|tops|falls|climbs|rises|jumps|dips)\b/i,
     means: ["alert", "monitor", "threshold", "rule", "filter"],
     weight: HINT,
   },

@@ -13,7 +13,13 @@ import { applyContexts } from "./query-contexts";
 import { markOrigins, originWords } from "./query-origins";
 import { isClear, type QueryShape, readShapes } from "./query-shapes";
 import { isPluralNoun, queryStates, wordSlot } from "./query-states";
-import { causativeLength, isPassiveGet, isStateParticiple, verbMeaning } from "./query-verb-nouns";
+import {
+  causativeLength,
+  isDoneInQuestion,
+  isPassiveGet,
+  isStateParticiple,
+  verbMeaning,
+} from "./query-verb-nouns";
 import { isStopWord, plainWords, stem, stopWordPairs } from "./search-words";
 import type { SynonymTable } from "./tool-synonyms";
 
@@ -222,12 +228,12 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
     i += Math.max(taken, 1);
   }
   if (reads || SHOWING_OR_FINDING.has(firstWord ?? "")) markStates(slots, starts, words);
+  // Pairs as written ("mark OPS-12 as blocked" is no `mark as`), before the subject is marked:
+  // "who is on call for billing" asks who answers for billing once `on call` is read.
+  addCompounds(slots, rest, plainWords(query), reader.indexed);
   markSubject(slots, starts, words, rest, reads);
   markOrigins(slots, originWords(query));
   applyContexts(slots, shapeWords(shapes));
-  // Pairs of the query as written: a value taken out between two words makes no pair of them
-  // ("mark OPS-12 as blocked" is no `mark as`).
-  addCompounds(slots, rest, plainWords(query), reader.indexed);
   withoutSaidSynonyms(slots);
   addHints(slots, addShapes(slots, shapes), query, lists);
   return { slots, rest, reads, lists };
@@ -345,13 +351,15 @@ const NEGATIONS = new Set([
 const LIGHT_VERBS = new Set(["give", "make", "take", "put"].map(stem));
 
 /**
- * Marks as a state each slot of a participle after `be` (query-verb-nouns.ts), in a query that asks
+ * Marks as a state each slot of a participle after `be`, or of a verb asked about as done after
+ * `did` and its subject (query-verb-nouns.ts), in a query that asks
  * about or shows things ("which tickets are assigned to Kevin"); in a command the state is the one
  * to bring about ("make sure the ticket is assigned to Kevin"), and is not marked.
  */
 function markStates(slots: QuerySlot[], starts: readonly number[], words: readonly string[]): void {
   slots.forEach((slot, index) => {
-    if (slot.words.length === 1 && isStateParticiple(words, starts[index]!))
+    const at = starts[index]!;
+    if (slot.words.length === 1 && (isStateParticiple(words, at) || isDoneInQuestion(words, at)))
       slots[index] = { ...slot, state: true };
   });
 }

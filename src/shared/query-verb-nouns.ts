@@ -155,3 +155,18 @@ export function isStateParticiple(words: readonly string[], at: number): boolean
   // "is the doc still shared": a question that begins with `be` asks its participle of its subject.
   return BE.has(before) || (BETWEEN_BE.has(before) && (BE.has(words[at - 2] ?? "") || BE.has(words[0]!)));
 }
+
+/** Auxiliaries a question asks what was done with: "which SMS did we send", "what has Sam posted". */
+const DONE_AUXILIARIES = new Set(["did", "didn", "do", "does", "have", "has", "had"]);
+
+/**
+ * Whether the word at `at` is a verb a question asks about as done, after an auxiliary and its
+ * subject of one word ("which SMS did we send to Maria", "what did Sam post", "which calls did we
+ * make"): like a state, it says which things are meant, not the action wanted — the things are to
+ * be listed or searched, not sent again. A participle after `be` is {@link isStateParticiple}'s.
+ */
+export function isDoneInQuestion(words: readonly string[], at: number): boolean {
+  // A one-letter `I` is no word: "what emails did I send" has `did` right before its verb.
+  const auxiliary = DONE_AUXILIARIES.has(words[at - 1] ?? "") ? at - 1 : at - 2;
+  return auxiliary >= 1 && DONE_AUXILIARIES.has(words[auxiliary]!) && !BE.has(words[at]!);
+}

@@ -163,7 +163,20 @@ export function stem(word: string): string {
 const stems = new Map<string, string>();
 const MAX_REMEMBERED_STEMS = 10_000;
 
+/**
+ * A word's stem, kept apart from the stop words: a word that is none (`note`, `canned`, `done`) does
+ * not stem into one (`not`, `can`, `don`), where it would be dropped or read as a negation ("the
+ * meeting notes page" is no "not page"); it keeps its final e, or stays whole.
+ */
 function stemOf(word: string): string {
+  const stemmed = cutStem(word);
+  if (!STOP_WORDS.has(stemmed) || STOP_WORDS.has(word)) return stemmed;
+  const base = stripSuffix(word);
+  if (!STOP_WORDS.has(base)) return base;
+  return word.startsWith(`${base}e`) ? `${base}e` : word;
+}
+
+function cutStem(word: string): string {
   let base = stripSuffix(word);
   if (base.length >= 6 && /(?:er|or)$/.test(base) && !PERSON_NOUNS.has(base)) base = base.slice(0, -2);
   if (base.endsWith("ll") && SINGLE_L.has(base.slice(0, -1))) base = base.slice(0, -1);

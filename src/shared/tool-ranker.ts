@@ -114,7 +114,7 @@ interface Ranked {
 export class ToolRanker {
   private readonly tools: IndexedTool[] = [];
   /** word → the tools that have it (indexes) and its weighted frequency in each */
-  private readonly postings = new Map<string, { tools: number[]; frequencies: number[] }>();
+  private readonly postings = new Map<string, Posting>();
   /** What reading a query needs: the synonyms, and whether a word is indexed. */
   private readonly reader: QueryReader;
 
@@ -127,6 +127,8 @@ export class ToolRanker {
       misspelt: (word, stemmed) => misspeltWords(word, stemmed, this.postings.keys(), this.reader.indexed),
     };
     const namespaces = sharedPrefixes(tools);
+    const schemas = tools.map((tool) => searchWords(schemaText(tool.inputSchema)));
+    const boilerplate = sharedWords(schemas);
     let total = 0;
     tools.forEach((tool, index) => {
       const weighted = new Map<string, number>();
@@ -135,15 +137,25 @@ export class ToolRanker {
       };
       add(searchWords(tool.name), NAME_WEIGHT);
       add(searchWords(tool.description ?? ""), 1);
-      add(searchWords(schemaText(tool.inputSchema)), SCHEMA_WEIGHT);
+      add(
+        schemas[index]!.filter((word) => !boilerplate.has(word)),
+        SCHEMA_WEIGHT,
+      );
+      // What every schema says alike counts for next to nothing, and not in the word's rarity.
+      add(
+        schemas[index]!.filter((word) => boilerplate.has(word)),
+        BOILERPLATE_WEIGHT,
+      );
       let length = 0;
       for (const [word, frequency] of weighted) {
         length += frequency;
+        const own = frequency >= SCHEMA_WEIGHT ? 1 : 0;
         const posting = this.postings.get(word);
         if (posting) {
           posting.tools.push(index);
           posting.frequencies.push(frequency);
-        } else this.postings.set(word, { tools: [index], frequencies: [frequency] });
+          posting.own += own;
+        } else this.postings.set(word, { tools: [index], frequencies: [frequency], own });
       }
       this.tools.push({
         name: tool.name,
@@ -215,7 +227,7 @@ export class ToolRanker {
       const posting = this.postings.get(word);
       if (!posting) continue;
       const count = posting.tools.length;
-      const idf = Math.log(1 + (this.tools.length - count + 0.5) / (count + 0.5));
+      const idf = Math.log(1 + (this.tools.length - posting.own + 0.5) / (posting.own + 0.5));
       for (let i = 0; i < count; i++) {
         const index = posting.tools[i]!;
         const frequency = posting.frequencies[i]!;
@@ -234,6 +246,37 @@ export class ToolRanker {
     }
     touched.length = 0;
   }
+}
+
+/** A word's postings: the tools that have it, its weighted frequency in each, and how many have it in their own text. */
+interface Posting {
+  tools: number[];
+  frequencies: number[];
+  /** The tools that have it other than as schema text every tool has alike ({@link sharedWords}). */
+  own: number;
+}
+
+/** Below this many tools no schema word is taken for boilerplate. */
+const BOILERPLATE_MIN_TOOLS = 10;
+/** The share of tools whose schemas must have a word for it to be boilerplate. */
+const BOILERPLATE_SHARE = 0.8;
+/** How much a boilerplate word of a schema counts: next to nothing, but the tool still has the word. */
+const BOILERPLATE_WEIGHT = 0.001;
+
+/**
+ * The words nearly every tool's schema has alike (a server's `options` "of the call", `limit`,
+ * "items in the answer"): they tell no tool apart, and where they count in a word's rarity they
+ * make a word of a tool's own name count for nothing (`call` of `make_call` when every schema says
+ * "the call").
+ */
+function sharedWords(schemas: readonly string[][]): ReadonlySet<string> {
+  if (schemas.length < BOILERPLATE_MIN_TOOLS) return new Set();
+  const counts = new Map<string, number>();
+  for (const words of schemas)
+    for (const word of new Set(words)) counts.set(word, (counts.get(word) ?? 0) + 1);
+  return new Set(
+    [...counts].filter(([, count]) => count >= schemas.length * BOILERPLATE_SHARE).map(([word]) => word),
+  );
 }
 
 /** Puts `entry` in its place in `top` (best first), which keeps at most `limit` entries. */

@@ -192,7 +192,7 @@ function nounsSupport(): Vocabulary {
     enquiry: ["ticket", "request"],
     "support request": ["ticket", "case"],
     faq: ["article", "knowledge base"],
-    wiki: ["knowledge base", "page", "article"],
+    wiki: ["page", "workspace"],
     guide: ["article"],
     tutorial: ["article"],
     survey: ["satisfaction", "rating"],

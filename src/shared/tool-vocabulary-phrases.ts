@@ -314,6 +314,12 @@ function phrasesIncidentsAndOnCall(): Vocabulary {
     duty: ["on call"],
     trade: ["swap", "override"],
     "higher up": ["escalate", "next level"],
+    "send up": ["escalate", "next level"],
+    "pass up": ["escalate", "next level"],
+    "more senior": ["escalate", "next level"],
+    "someone senior": ["escalate", "next level"],
+    "woken up": ["page", "on call", "alert"],
+    "woke up": ["page", "on call", "alert"],
   };
 }
 

@@ -35,7 +35,7 @@ describe("what a message says", () => {
   it("reads the words after `that`, `saying` or `telling` in a message's command as what it says, to the end of the clause", () => {
     expect(subject("tell Sam that the refund went out, then archive the page")).toEqual(["refund", "went"]);
     expect(subject("reply on issue 77 saying the fix landed")).toEqual(["fix", "land"]);
-    expect(subject("answer ticket 12 telling them the deploy is done")).toEqual(["deploy", "don"]);
+    expect(subject("answer ticket 12 telling them the deploy is done")).toEqual(["deploy", "done"]);
     // A `that` pointing at a thing says nothing; nor does one in a command that sends no message.
     expect(subject("reply to that refund email")).toEqual([]);
     expect(subject("find the issue that mentions refunds")).toEqual([]);
@@ -144,7 +144,7 @@ describe("what a command says", () => {
     expect(subject("say the release is out in #general")).toEqual(["releas"]);
     expect(subject("announce the new pricing in #sales")).toEqual(["new", "pric"]);
     // the place first: what is said comes after `that`
-    expect(subject("say in #general that the deploy is done")).toEqual(["deploy", "don"]);
+    expect(subject("say in #general that the deploy is done")).toEqual(["deploy", "done"]);
   });
 
   it("ranks posting the message first, not what it names", () => {
@@ -165,3 +165,29 @@ describe("what a question about a message asks about", () => {
     expect(ranker.search("what did the landlord email about the refund", 1)[0]?.name).toMatch(/^gmail_/);
   });
 });
+
+describe("the period a command is for", () => {
+  it("reads the words after `during` or `throughout` as when, not what is acted on", () => {
+    expect(subject("silence paging during tonight's database upgrade")).toEqual([
+      "tonight",
+      "databas",
+      "upgrad",
+    ]);
+    expect(subject("mute the CPU alert throughout the migration")).toEqual(["migration"]);
+  });
+
+  it("keeps a period that is itself a window, and reads nothing without a command before it", () => {
+    expect(subject("no alerts during the planned downtime")).toEqual(["plan"]);
+    expect(subject("during the upgrade")).toEqual([]);
+  });
+
+  it("ranks the tool the command names", () => {
+    expect(top1Catalog("silence paging during tonight's database upgrade")).toBe(
+      "pagerduty_create_maintenance_window",
+    );
+  });
+});
+
+function top1Catalog(query: string): string | undefined {
+  return new ToolRanker(toolCatalog()).search(query, 1)[0]?.name;
+}

@@ -25,6 +25,12 @@ describe("compounds in a query", () => {
     ]);
   });
 
+  it("puts a particle written apart before its word, as tools have the pair, in place of the word's slot", () => {
+    expect(folded("whoever is on call", "call", ["on call"])).toEqual([
+      { words: ["on call"], synonyms: [["call"]] },
+    ]);
+  });
+
   it("adds a hyphenated word without a particle as a slot of its own", () => {
     expect(folded("append to-dos", "append", ["todo"])).toEqual([
       { words: ["append"], synonyms: [["phon"]] },

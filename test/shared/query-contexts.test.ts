@@ -149,3 +149,72 @@ describe("a whole conversation", () => {
     );
   });
 });
+
+describe("a table to track things", () => {
+  it("is a database of records, and a SQL table keeps its own meaning", () => {
+    expect(contextMeaning(["tabl"], stems("set up a table to track vendors"))).toEqual([["databas"]]);
+    expect(contextMeaning(["tabl"], stems("track the size of the orders table on disk"))).toBeUndefined();
+    expect(contextMeaning(["tabl"], stems("describe the orders table"))).toBeUndefined();
+  });
+
+  it("ranks creating a database first", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("set up a table to track vendors", 1)[0]?.name).toBe("notion_create_database");
+    expect(ranker.search("make a table to keep track of applicants", 1)[0]?.name).toBe(
+      "notion_create_database",
+    );
+  });
+});
+
+describe("a reply on an issue or a page", () => {
+  it("is a comment on it; a ticket's reply stays a reply", () => {
+    expect(contextMeaning(["reply"], stems("reply on the PR saying it looks good"), true)).toContainEqual([
+      "comment",
+    ]);
+    expect(contextMeaning(["reply"], stems("reply on ticket 12 about the issue"), true)).toBeUndefined();
+  });
+
+  it("ranks commenting first", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("reply on the PR saying it looks good", 1)[0]?.name).toBe(
+      "github_add_issue_comment",
+    );
+    expect(ranker.search("respond on the spec page that we agree", 1)[0]?.name).toBe("notion_add_comment");
+  });
+});
+
+describe("a call booked or of so many minutes", () => {
+  it("is a meeting; a phone call, being on call and calling off keep their meaning", () => {
+    expect(
+      contextMeaning(["call"], stems("book a 30-minute call with Jo for Thursday"), true),
+    ).toContainEqual(["meet"]);
+    expect(
+      contextMeaning(["call"], stems("schedule a call to the number and play the reminder"), true),
+    ).toBeUndefined();
+    expect(contextMeaning(["on call"], stems("who is on call for the next hour"))).toBeUndefined();
+    expect(
+      contextMeaning(["call off"], stems("call off the meeting booked for Friday"), true),
+    ).toBeUndefined();
+  });
+
+  it("ranks creating an event first", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("book a 30-minute call with Jo and Ravi on Thursday at 2", 1)[0]?.name).toBe(
+      "calendar_create_event",
+    );
+  });
+});
+
+describe("an incident opened, raised or declared", () => {
+  it("is triggered, as the command; open incidents are listed", () => {
+    expect(contextMeaning(["rais"], stems("raise a P1 incident for the login errors"), true)).toContainEqual([
+      stem("trigger"),
+    ]);
+    expect(contextMeaning(["open"], stems("open incidents from last night"), false)).toBeUndefined();
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("open an incident for the checkout outage", 1)[0]?.name).toBe(
+      "pagerduty_trigger_incident",
+    );
+    expect(ranker.search("open incidents from last night", 1)[0]?.name).toBe("pagerduty_list_incidents");
+  });
+});

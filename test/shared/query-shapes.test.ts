@@ -156,6 +156,20 @@ describe("things picked by sender and subject", () => {
   });
 });
 
+describe("a thing called by its name", () => {
+  it("reads what a thing is called, named or titled as a value", () => {
+    expect(kinds("make a folder called Invoices 2025")).toEqual(["named"]);
+    expect(readShapes("create a page titled Meeting Notes").rest).not.toContain("Meeting");
+    expect(readShapes("set up a bucket named acme-logs in us-east-2").rest).not.toContain("logs");
+  });
+
+  it("not a caller's verb, nor a plain word after it", () => {
+    expect(kinds("who called Acme yesterday")).not.toContain("named");
+    expect(kinds("the customer called Dana about it")).not.toContain("named");
+    expect(kinds("list calls we called back")).not.toContain("named");
+  });
+});
+
 describe("a team named by its work", () => {
   it("reads `the payments team` as a value, not payments to act on", () => {
     expect(readShapes("who's on call for the payments team tonight").rest).not.toContain("payments");
@@ -295,5 +309,28 @@ describe("a tag or a commit named as where a thing is", () => {
     expect(ranker.search("pull up the Dockerfile from the repo at tag v1.8", 1)[0]?.name).toBe(
       "github_get_file_contents",
     );
+  });
+});
+
+describe("query shapes: an age things are removed at", () => {
+  it("reads an age in words, in months, or before `old`, and not as time spent", () => {
+    expect(kinds("automatically delete uploads older than a week")).toEqual(["age"]);
+    expect(kinds("remove backups that are 30 days old")).toEqual(["age"]);
+    expect(kinds("archive files after 6 months")).toEqual(["age"]);
+    expect(kinds("expire objects in the logs bucket after 30 days")).toEqual(["age"]);
+  });
+
+  it("stands for what ages things out even where the query says expire", () => {
+    const age = queryShapes("expire objects after 30 days")[0]!;
+    expect(age.alternatives).toContainEqual(["lifecycl"]);
+    expect(age.alternatives).not.toContainEqual(["expir"]);
+  });
+});
+
+describe("query shapes: a threshold", () => {
+  it("reads a condition on a number as a threshold to alert on, and a plain condition as a hint only", () => {
+    expect(kinds("notify me if latency crosses 500ms")).toContain("threshold");
+    expect(kinds("tell me when disk usage passes 80%")).toContain("threshold");
+    expect(kinds("label mail when it goes to the archive")).not.toContain("threshold");
   });
 });

@@ -3,6 +3,7 @@ import { toolCatalog } from "../../bench/lib/tool-catalog.mjs";
 import { readQuery } from "../../src/shared/query-slots";
 import {
   causativeLength,
+  isDoneInQuestion,
   isPassiveGet,
   isStateParticiple,
   verbMeaning,
@@ -132,6 +133,26 @@ describe("a participle right after things", () => {
     const ranker = new ToolRanker(toolCatalog());
     expect(ranker.search("find the open tickets assigned to Priya in Jira", 1)[0]?.name).toBe(
       "jira_search_issues",
+    );
+  });
+});
+
+describe("a verb a question asks about as done", () => {
+  const done = (query: string, word: string) =>
+    isDoneInQuestion(plainWords(query), plainWords(query).indexOf(word));
+
+  it("after did, do or has and a subject of one word", () => {
+    expect(done("which SMS did we send to Maria", "send")).toBe(true);
+    expect(done("what did Sam post in #general", "post")).toBe(true);
+    expect(done("what emails did I send to Bob", "send")).toBe(true);
+    expect(done("send the SMS to Maria", "send")).toBe(false);
+    expect(done("which tickets are closed", "closed")).toBe(false);
+  });
+
+  it("is a state: the things done are read, not done again", () => {
+    const ranker = new ToolRanker(toolCatalog());
+    expect(ranker.search("what did Sam post in #general yesterday", 1)[0]?.name).toBe(
+      "slack_get_channel_history",
     );
   });
 });

@@ -108,3 +108,17 @@ describe("British doubled l", () => {
     expect(stem("spelled")).toBe("spell");
   });
 });
+
+describe("stems kept apart from stop words", () => {
+  it("a word that is no stop word does not stem into one", () => {
+    // `note` would stem to `not`: "the meeting notes page" read as "not page" (silence paging).
+    expect(stem("notes")).not.toBe("not");
+    expect(stem("note")).toBe(stem("notes"));
+    expect(stem("noted")).toBe(stem("notes"));
+    expect(stem("canned")).not.toBe("can");
+    expect(stem("done")).not.toBe("don");
+    // Stop words and other words stem as before.
+    expect(stem("not")).toBe("not");
+    expect(stem("created")).toBe("creat");
+  });
+});

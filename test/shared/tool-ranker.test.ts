@@ -117,3 +117,38 @@ describe("ToolRanker", () => {
     expect(rankTools(tools, "ship", { synonyms: { ship: ["export"] } })[0]!.name).toBe("drive_export_pdf");
   });
 });
+
+describe("schema text every tool has alike", () => {
+  // Every schema says "the call" (options of the call): the word tells no tool apart there.
+  const schema = {
+    type: "object",
+    properties: { options: { type: "object", description: "Optional settings of the call." } },
+  };
+  const ranker = new ToolRanker(
+    [
+      ["phone_make_call", "Place an outbound phone call that plays a message."],
+      ["phone_buy_phone_number", "Buy a phone number in a country."],
+      ["phone_send_sms", "Send an SMS text message to a phone number."],
+      ["phone_lookup_number", "Look up a phone number's carrier and type."],
+      ["mail_send_email", "Send an email."],
+      ["mail_read_email", "Read an email."],
+      ["files_upload_file", "Upload a file."],
+      ["files_delete_file", "Delete a file."],
+      ["chat_post_message", "Post a message to a channel."],
+      ["chat_list_channels", "List the channels."],
+    ].map(([name, description]) => tool(name!, description!, schema)),
+  );
+
+  it("does not count in a word's rarity, so that a tool's own name word counts", () => {
+    expect(names(ranker, "ring the sales line", 1)).toEqual(["phone_make_call"]);
+    expect(names(ranker, "phone the support line and play the reminder", 1)).toEqual(["phone_make_call"]);
+  });
+
+  it("leaves a small tool set's schema words alone", () => {
+    const few = new ToolRanker([
+      tool("a_make_call", "Place a call.", schema),
+      tool("a_send_sms", "Send an SMS.", schema),
+    ]);
+    expect(names(few, "call Ann", 1)).toEqual(["a_make_call"]);
+  });
+});

@@ -75,3 +75,25 @@ describe("how people ask for what a tool does without its words", () => {
     expect(first(ranker, "what time does the all-hands start")).toBe("calendar_get_event");
   });
 });
+
+describe("pages asked to stop", () => {
+  const ranker = new ToolRanker([
+    tool("oncall_acknowledge_incident", "Acknowledge an incident to stop escalation."),
+    tool("oncall_create_maintenance_window", "Create a maintenance window that silences paging."),
+    tool("oncall_trigger_incident", "Trigger an incident and page the on-call responder."),
+    tool("docs_archive_page", "Archive a page."),
+    tool("db_kill_query", "Cancel or terminate a running backend query."),
+    tool("pay_cancel_subscription", "Cancel a subscription."),
+  ]);
+
+  it("by the one paged acknowledge the incident", () => {
+    expect(first(ranker, "I'm looking at it, stop the pages")).toBe("oncall_acknowledge_incident");
+    expect(first(ranker, "I'm on it, stop paging")).toBe("oncall_acknowledge_incident");
+  });
+
+  it("for anyone at all silence paging for a while", () => {
+    expect(first(ranker, "stop paging anyone during tonight's database upgrade")).toBe(
+      "oncall_create_maintenance_window",
+    );
+  });
+});

@@ -44,3 +44,23 @@ describe("everyday nouns: code hosting", () => {
     expect(first("fork that open source library into our org")).toBe("github_fork_repository");
   });
 });
+
+describe("everyday nouns: a wiki", () => {
+  const ranker = new ToolRanker([
+    tool("docs_create_page", "Create a page with blocks of content."),
+    tool("docs_search_pages", "Search pages and databases by title."),
+    tool("docs_archive_page", "Archive a page."),
+    tool("help_create_article", "Write a help center knowledge base article."),
+  ]);
+  const first = (query: string) => ranker.search(query, 1)[0]?.name;
+
+  it("is a team's pages, not a help center's knowledge base", () => {
+    expect(first("write up a new wiki page for the launch")).toBe("docs_create_page");
+    expect(first("put a new entry in the wiki")).toBe("docs_create_page");
+    expect(first("take the old notes out of the wiki")).toBe("docs_archive_page");
+  });
+
+  it("leaves the help center its articles", () => {
+    expect(first("publish a knowledge base article for the help center")).toBe("help_create_article");
+  });
+});

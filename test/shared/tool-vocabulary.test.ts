@@ -221,3 +221,24 @@ describe("a sheet", () => {
     expect(first("make a new sheet for travel costs")).toBe("drive_create_spreadsheet");
   });
 });
+
+describe("incidents sent up and people woken", () => {
+  const ranker = new ToolRanker([
+    tool("oncall_escalate_incident", "Escalate an incident to the next level."),
+    tool("oncall_trigger_incident", "Trigger an incident and page the on-call responder."),
+    tool("oncall_get_on_call", "Find who is on call now for a schedule."),
+    tool("oncall_resolve_incident", "Resolve an incident."),
+    tool("mail_send_email", "Send an email to recipients."),
+    tool("docs_get_page", "Read a page's content."),
+  ]);
+  const first = (query: string) => ranker.search(query, 1)[0]?.name;
+
+  it("escalates an incident sent up or given to someone more senior", () => {
+    expect(first("nobody answered, send the incident up to the manager")).toBe("oncall_escalate_incident");
+    expect(first("get someone more senior on this incident")).toBe("oncall_escalate_incident");
+  });
+
+  it("reads who gets woken up as who is on call", () => {
+    expect(first("which engineer gets woken up tonight")).toBe("oncall_get_on_call");
+  });
+});
