@@ -4,12 +4,10 @@
  * a command that writes. Each case is a class of query over a small catalog of its own.
  */
 import { describe, expect, it } from "vitest";
-import { toolCatalog } from "../../bench/lib/tool-catalog.mjs";
 import { readQuery } from "../../src/shared/query-slots";
 import { ToolRanker } from "../../src/shared/tool-ranker";
 import { longestKey, synonymTable } from "../../src/shared/tool-synonyms";
-
-const tool = (name: string, description: string) => ({ name, description, inputSchema: { type: "object" } });
+import { catalogFirst, tool } from "./ranker-test-kit";
 
 const ranker = new ToolRanker([
   tool("chat_post_message", "Post a message to a channel or a thread."),
@@ -73,22 +71,16 @@ describe("what a message says", () => {
 });
 
 describe("a service named in what a message says is not the service asked for", () => {
-  const ranker = new ToolRanker(toolCatalog());
-  const first = (query: string) => ranker.search(query, 1)[0]?.name;
-
   it("posts the news to the channel, rather than using the tools of the service the news is about", () => {
-    expect(first("tell #ops that GitHub Actions is down")).toBe("slack_post_message");
-    expect(first("let #finance know the Stripe payout landed")).toBe("slack_post_message");
+    expect(catalogFirst("tell #ops that GitHub Actions is down")).toBe("slack_post_message");
+    expect(catalogFirst("let #finance know the Stripe payout landed")).toBe("slack_post_message");
   });
 });
 
 describe("what an on-call question is asked for", () => {
-  const ranker = new ToolRanker(toolCatalog());
-  const first = (query: string) => ranker.search(query, 1)[0]?.name;
-
   it("reads the service after `for` as whose rota is asked about, not a thing to act on", () => {
-    expect(first("who is on call for billing tonight")).toBe("pagerduty_get_on_call");
-    expect(first("who's on duty for the refunds service")).toBe("pagerduty_get_on_call");
+    expect(catalogFirst("who is on call for billing tonight")).toBe("pagerduty_get_on_call");
+    expect(catalogFirst("who's on duty for the refunds service")).toBe("pagerduty_get_on_call");
   });
 });
 
@@ -101,9 +93,8 @@ describe("whom a message goes to", () => {
   });
 
   it("ranks sending the message first, not making a customer", () => {
-    const ranker = new ToolRanker(toolCatalog());
-    expect(ranker.search("email the customer about the late parcel", 1)[0]?.name).toBe("gmail_send_email");
-    expect(ranker.search("email our client regarding next week", 1)[0]?.name).toBe("gmail_send_email");
+    expect(catalogFirst("email the customer about the late parcel")).toBe("gmail_send_email");
+    expect(catalogFirst("email our client regarding next week")).toBe("gmail_send_email");
   });
 });
 
@@ -117,9 +108,8 @@ describe("what an email carries", () => {
   });
 
   it("ranks sending the email first", () => {
-    const ranker = new ToolRanker(toolCatalog());
-    expect(ranker.search("email the release to the team", 1)[0]?.name).toBe("gmail_send_email");
-    expect(ranker.search("email the invoice to our customer", 1)[0]?.name).toBe("gmail_send_email");
+    expect(catalogFirst("email the release to the team")).toBe("gmail_send_email");
+    expect(catalogFirst("email the invoice to our customer")).toBe("gmail_send_email");
   });
 });
 
@@ -132,10 +122,7 @@ describe("what a new item is about", () => {
   });
 
   it("ranks making the thing first, not what its subject names", () => {
-    const ranker = new ToolRanker(toolCatalog());
-    expect(ranker.search("open a GitHub ticket about the failing CI badge", 1)[0]?.name).toBe(
-      "github_create_issue",
-    );
+    expect(catalogFirst("open a GitHub ticket about the failing CI badge")).toBe("github_create_issue");
   });
 });
 
@@ -148,8 +135,7 @@ describe("what a command says", () => {
   });
 
   it("ranks posting the message first, not what it names", () => {
-    const ranker = new ToolRanker(toolCatalog());
-    expect(ranker.search("say the release went out in #eng", 1)[0]?.name).toBe("slack_post_message");
+    expect(catalogFirst("say the release went out in #eng")).toBe("slack_post_message");
   });
 });
 
@@ -161,8 +147,7 @@ describe("what a question about a message asks about", () => {
   });
 
   it("ranks the mail tools first, not making what the mail is about", () => {
-    const ranker = new ToolRanker(toolCatalog());
-    expect(ranker.search("what did the landlord email about the refund", 1)[0]?.name).toMatch(/^gmail_/);
+    expect(catalogFirst("what did the landlord email about the refund")).toMatch(/^gmail_/);
   });
 });
 
@@ -182,12 +167,8 @@ describe("the period a command is for", () => {
   });
 
   it("ranks the tool the command names", () => {
-    expect(top1Catalog("silence paging during tonight's database upgrade")).toBe(
+    expect(catalogFirst("silence paging during tonight's database upgrade")).toBe(
       "pagerduty_create_maintenance_window",
     );
   });
 });
-
-function top1Catalog(query: string): string | undefined {
-  return new ToolRanker(toolCatalog()).search(query, 1)[0]?.name;
-}

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { toolCatalog } from "../../bench/lib/tool-catalog.mjs";
 import { contextMeaning } from "../../src/shared/query-contexts";
 import { plainWords, stem } from "../../src/shared/search-words";
-import { ToolRanker } from "../../src/shared/tool-ranker";
+import { catalogFirst } from "./ranker-test-kit";
 
 const stems = (text: string) => plainWords(text).map(stem);
 
@@ -18,25 +17,21 @@ describe("a word's meaning in the company it keeps", () => {
   });
 
   it("ranks the tool the word means beside its company", () => {
-    const ranker = new ToolRanker(toolCatalog());
-    const first = (query: string) => ranker.search(query, 1)[0]?.name;
-    expect(first("show me all my mail folders")).toBe("gmail_list_labels");
-    expect(first("move these emails into the Receipts folder")).toBe("gmail_add_label");
-    expect(first("move the proposal into the Archive folder")).toBe("drive_move_file");
-    expect(first("which carrier is this line on")).toBe("twilio_lookup_number");
-    expect(first("speed up lookups by email on the users table")).toBe("postgres_create_index");
-    expect(first("say in the launch doc that the date moved to Friday")).toBe("notion_append_blocks");
-    expect(first("say in #general that the doc is ready")).toBe("slack_post_message");
-    expect(first("what schedules do I have access to")).toBe("calendar_list_calendars");
+    expect(catalogFirst("show me all my mail folders")).toBe("gmail_list_labels");
+    expect(catalogFirst("move these emails into the Receipts folder")).toBe("gmail_add_label");
+    expect(catalogFirst("move the proposal into the Archive folder")).toBe("drive_move_file");
+    expect(catalogFirst("which carrier is this line on")).toBe("twilio_lookup_number");
+    expect(catalogFirst("speed up lookups by email on the users table")).toBe("postgres_create_index");
+    expect(catalogFirst("say in the launch doc that the date moved to Friday")).toBe("notion_append_blocks");
+    expect(catalogFirst("say in #general that the doc is ready")).toBe("slack_post_message");
+    expect(catalogFirst("what schedules do I have access to")).toBe("calendar_list_calendars");
   });
 
   it("reads queries blocked or stuck in a database as held by locks, and leaves blocked tickets alone", () => {
-    const ranker = new ToolRanker(toolCatalog());
-    const first = (query: string) => ranker.search(query, 1)[0]?.name;
     expect(contextMeaning(["block"], stems("what is blocking queries"))).toEqual([["lock"]]);
     expect(contextMeaning(["block"], stems("which tickets are blocked"))).toBeUndefined();
-    expect(first("what's blocking queries in the database")).toBe("postgres_list_locks");
-    expect(first("which queries are stuck")).toBe("postgres_list_locks");
+    expect(catalogFirst("what's blocking queries in the database")).toBe("postgres_list_locks");
+    expect(catalogFirst("which queries are stuck")).toBe("postgres_list_locks");
   });
 });
 
@@ -49,30 +44,26 @@ describe("a meaning kept by the words that say otherwise", () => {
   });
 
   it("writes into a doc, but writing up a new page creates it", () => {
-    const ranker = new ToolRanker(toolCatalog());
-    const first = (query: string) => ranker.search(query, 1)[0]?.name;
-    expect(first("write in the launch doc that legal signed off")).toBe("notion_append_blocks");
-    expect(first("write up the retro notes as a new page")).toBe("notion_create_page");
-    expect(first("we need another line for the Paris office")).toBe("twilio_buy_phone_number");
+    expect(catalogFirst("write in the launch doc that legal signed off")).toBe("notion_append_blocks");
+    expect(catalogFirst("write up the retro notes as a new page")).toBe("notion_create_page");
+    expect(catalogFirst("we need another line for the Paris office")).toBe("twilio_buy_phone_number");
   });
 });
 
 describe("shared outside", () => {
   it("asks who has access when a thing is shared outside, and shares when told to", () => {
-    const ranker = new ToolRanker(toolCatalog());
-    const first = (query: string) => ranker.search(query, 1)[0]?.name;
     expect(contextMeaning(["shar"], stems("is the doc shared outside the team"))).toContainEqual(["access"]);
     expect(contextMeaning(["shar"], stems("share the deck with external auditors"), true)).toBeUndefined();
-    expect(first("is the budget doc shared with anyone outside finance?")).toBe("drive_get_permissions");
-    expect(first("share the deck with the external auditors")).toBe("drive_share_file");
+    expect(catalogFirst("is the budget doc shared with anyone outside finance?")).toBe(
+      "drive_get_permissions",
+    );
+    expect(catalogFirst("share the deck with the external auditors")).toBe("drive_share_file");
   });
 });
 
 describe("the values a query names", () => {
   it("count as the company a word keeps: an address puts a folder among mail", () => {
-    const ranker = new ToolRanker(toolCatalog());
-    const first = (query: string) => ranker.search(query, 1)[0]?.name;
-    expect(first("move everything from jo@acme.com into the Clients folder")).toBe("gmail_add_label");
+    expect(catalogFirst("move everything from jo@acme.com into the Clients folder")).toBe("gmail_add_label");
   });
 });
 
@@ -83,9 +74,8 @@ describe("clearing what is unread", () => {
   });
 
   it("ranks marking as read first, not reading", () => {
-    const ranker = new ToolRanker(toolCatalog());
-    expect(ranker.search("clear the unread number on my newsletters", 1)[0]?.name).toBe("gmail_mark_as_read");
-    expect(ranker.search("dismiss the unread state of these mails", 1)[0]?.name).toBe("gmail_mark_as_read");
+    expect(catalogFirst("clear the unread number on my newsletters")).toBe("gmail_mark_as_read");
+    expect(catalogFirst("dismiss the unread state of these mails")).toBe("gmail_mark_as_read");
   });
 });
 
@@ -96,9 +86,8 @@ describe("mail tagged", () => {
   });
 
   it("ranks labelling mail first, not tagging a ticket", () => {
-    const ranker = new ToolRanker(toolCatalog());
-    expect(ranker.search("tag those messages as Family", 1)[0]?.name).toBe("gmail_add_label");
-    expect(ranker.search("categorize the newsletters as Hobbies", 1)[0]?.name).toBe("gmail_add_label");
+    expect(catalogFirst("tag those messages as Family")).toBe("gmail_add_label");
+    expect(catalogFirst("categorize the newsletters as Hobbies")).toBe("gmail_add_label");
   });
 });
 
@@ -110,11 +99,8 @@ describe("posts as things", () => {
   });
 
   it("ranks finding messages first, not posting one", () => {
-    const ranker = new ToolRanker(toolCatalog());
-    expect(ranker.search("search Slack for posts mentioning the migration", 1)[0]?.name).toBe(
-      "slack_search_messages",
-    );
-    expect(ranker.search("find posts about the offsite in Slack", 1)[0]?.name).toBe("slack_search_messages");
+    expect(catalogFirst("search Slack for posts mentioning the migration")).toBe("slack_search_messages");
+    expect(catalogFirst("find posts about the offsite in Slack")).toBe("slack_search_messages");
   });
 });
 
@@ -130,9 +116,8 @@ describe("the folder a thing is in", () => {
   });
 
   it("ranks finding or removing the file first, not uploading one", () => {
-    const ranker = new ToolRanker(toolCatalog());
-    expect(ranker.search("find lease.pdf in the Housing folder", 1)[0]?.name).toBe("drive_search_files");
-    expect(ranker.search("delete old-notes.txt in the Misc folder", 1)[0]?.name).toBe("drive_delete_file");
+    expect(catalogFirst("find lease.pdf in the Housing folder")).toBe("drive_search_files");
+    expect(catalogFirst("delete old-notes.txt in the Misc folder")).toBe("drive_delete_file");
   });
 });
 
@@ -143,10 +128,7 @@ describe("a whole conversation", () => {
   });
 
   it("ranks reading the thread first", () => {
-    const ranker = new ToolRanker(toolCatalog());
-    expect(ranker.search("show me the whole conversation with the landlord", 1)[0]?.name).toBe(
-      "gmail_read_email",
-    );
+    expect(catalogFirst("show me the whole conversation with the landlord")).toBe("gmail_read_email");
   });
 });
 
@@ -158,11 +140,8 @@ describe("a table to track things", () => {
   });
 
   it("ranks creating a database first", () => {
-    const ranker = new ToolRanker(toolCatalog());
-    expect(ranker.search("set up a table to track vendors", 1)[0]?.name).toBe("notion_create_database");
-    expect(ranker.search("make a table to keep track of applicants", 1)[0]?.name).toBe(
-      "notion_create_database",
-    );
+    expect(catalogFirst("set up a table to track vendors")).toBe("notion_create_database");
+    expect(catalogFirst("make a table to keep track of applicants")).toBe("notion_create_database");
   });
 });
 
@@ -175,11 +154,8 @@ describe("a reply on an issue or a page", () => {
   });
 
   it("ranks commenting first", () => {
-    const ranker = new ToolRanker(toolCatalog());
-    expect(ranker.search("reply on the PR saying it looks good", 1)[0]?.name).toBe(
-      "github_add_issue_comment",
-    );
-    expect(ranker.search("respond on the spec page that we agree", 1)[0]?.name).toBe("notion_add_comment");
+    expect(catalogFirst("reply on the PR saying it looks good")).toBe("github_add_issue_comment");
+    expect(catalogFirst("respond on the spec page that we agree")).toBe("notion_add_comment");
   });
 });
 
@@ -198,8 +174,7 @@ describe("a call booked or of so many minutes", () => {
   });
 
   it("ranks creating an event first", () => {
-    const ranker = new ToolRanker(toolCatalog());
-    expect(ranker.search("book a 30-minute call with Jo and Ravi on Thursday at 2", 1)[0]?.name).toBe(
+    expect(catalogFirst("book a 30-minute call with Jo and Ravi on Thursday at 2")).toBe(
       "calendar_create_event",
     );
   });
@@ -211,10 +186,7 @@ describe("an incident opened, raised or declared", () => {
       stem("trigger"),
     ]);
     expect(contextMeaning(["open"], stems("open incidents from last night"), false)).toBeUndefined();
-    const ranker = new ToolRanker(toolCatalog());
-    expect(ranker.search("open an incident for the checkout outage", 1)[0]?.name).toBe(
-      "pagerduty_trigger_incident",
-    );
-    expect(ranker.search("open incidents from last night", 1)[0]?.name).toBe("pagerduty_list_incidents");
+    expect(catalogFirst("open an incident for the checkout outage")).toBe("pagerduty_trigger_incident");
+    expect(catalogFirst("open incidents from last night")).toBe("pagerduty_list_incidents");
   });
 });

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { toolCatalog } from "../../bench/lib/tool-catalog.mjs";
 import { markOrigins, originWords } from "../../src/shared/query-origins";
-import { ToolRanker } from "../../src/shared/tool-ranker";
+import { catalogFirst } from "./ranker-test-kit";
 
 const origins = (text: string) => [...originWords(text)];
 
@@ -34,15 +33,12 @@ describe("where a delivered thing comes from", () => {
 });
 
 describe("a service named as where a delivered thing comes from is not the service asked for", () => {
-  const ranker = new ToolRanker(toolCatalog());
-  const first = (query: string) => ranker.search(query, 1)[0]?.name;
-
   it("posts to the channel, rather than using the tools of the service the thing comes from", () => {
-    expect(first("send the PagerDuty incident report to #ops")).toBe("slack_post_message");
-    expect(first("post the Jira epic summary in the #product channel")).toBe("slack_post_message");
+    expect(catalogFirst("send the PagerDuty incident report to #ops")).toBe("slack_post_message");
+    expect(catalogFirst("post the Jira epic summary in the #product channel")).toBe("slack_post_message");
   });
 
   it("uploads to the place named, rather than acting in the service the file comes from", () => {
-    expect(first("put the Postgres backup into the archive bucket")).toBe("s3_put_object");
+    expect(catalogFirst("put the Postgres backup into the archive bucket")).toBe("s3_put_object");
   });
 });

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { toolCatalog } from "../../bench/lib/tool-catalog.mjs";
 import { queryShapes, readShapes } from "../../src/shared/query-shapes";
-import { ToolRanker } from "../../src/shared/tool-ranker";
+import { catalogFirst } from "./ranker-test-kit";
 
 const kinds = (query: string) => queryShapes(query).map((shape) => shape.kind);
 
@@ -227,11 +226,8 @@ describe("a question whether a thing exists", () => {
   });
 
   it("ranks the search for such a thing first", () => {
-    const ranker = new ToolRanker(toolCatalog());
-    expect(ranker.search("any mails from my dentist this month?", 1)[0]?.name).toBe("gmail_search_emails");
-    expect(ranker.search("is there a Notion page on parental leave?", 1)[0]?.name).toBe(
-      "notion_search_pages",
-    );
+    expect(catalogFirst("any mails from my dentist this month?")).toBe("gmail_search_emails");
+    expect(catalogFirst("is there a Notion page on parental leave?")).toBe("notion_search_pages");
   });
 });
 
@@ -248,8 +244,7 @@ describe("a channel named by a noun", () => {
   });
 
   it("ranks posting there first, not the incident the name says", () => {
-    const ranker = new ToolRanker(toolCatalog());
-    expect(ranker.search("post the notes in the incidents channel", 1)[0]?.name).toBe("slack_post_message");
+    expect(catalogFirst("post the notes in the incidents channel")).toBe("slack_post_message");
   });
 });
 
@@ -265,8 +260,7 @@ describe("a file sent to a channel", () => {
   });
 
   it("ranks uploading the file first", () => {
-    const ranker = new ToolRanker(toolCatalog());
-    expect(ranker.search("send the expenses sheet to #accounting", 1)[0]?.name).toBe("slack_upload_file");
+    expect(catalogFirst("send the expenses sheet to #accounting")).toBe("slack_upload_file");
   });
 });
 
@@ -282,17 +276,15 @@ describe("people added to a meeting", () => {
   });
 
   it("ranks changing the event first, not making one", () => {
-    const ranker = new ToolRanker(toolCatalog());
-    expect(ranker.search("add Omar to the budget meeting", 1)[0]?.name).toBe("calendar_update_event");
-    expect(ranker.search("invite Ann to the standup", 1)[0]?.name).toBe("calendar_update_event");
+    expect(catalogFirst("add Omar to the budget meeting")).toBe("calendar_update_event");
+    expect(catalogFirst("invite Ann to the standup")).toBe("calendar_update_event");
   });
 });
 
 describe("where a thing is", () => {
   it("asks for its location among its details: where an event is is one event's details", () => {
-    const ranker = new ToolRanker(toolCatalog());
-    expect(ranker.search("where is the quarterly planning lunch", 1)[0]?.name).toBe("calendar_get_event");
-    expect(ranker.search("where's the offsite", 1)[0]?.name).toBe("calendar_get_event");
+    expect(catalogFirst("where is the quarterly planning lunch")).toBe("calendar_get_event");
+    expect(catalogFirst("where's the offsite")).toBe("calendar_get_event");
   });
 });
 
@@ -305,10 +297,7 @@ describe("a tag or a commit named as where a thing is", () => {
   });
 
   it("ranks reading the file first", () => {
-    const ranker = new ToolRanker(toolCatalog());
-    expect(ranker.search("pull up the Dockerfile from the repo at tag v1.8", 1)[0]?.name).toBe(
-      "github_get_file_contents",
-    );
+    expect(catalogFirst("pull up the Dockerfile from the repo at tag v1.8")).toBe("github_get_file_contents");
   });
 });
 

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { toolCatalog } from "../../bench/lib/tool-catalog.mjs";
 import { readQuery } from "../../src/shared/query-slots";
-import { ToolRanker } from "../../src/shared/tool-ranker";
 import { longestKey, synonymTable } from "../../src/shared/tool-synonyms";
+import { catalogFirst } from "./ranker-test-kit";
 
 const synonyms = synonymTable();
 const reader = {
@@ -182,11 +181,8 @@ describe("a command to show things in the plural", () => {
   });
 
   it("ranks the listing of those things first, not getting one", () => {
-    const ranker = new ToolRanker(toolCatalog());
-    expect(ranker.search("show all my calendars", 1)[0]?.name).toBe("calendar_list_calendars");
-    expect(ranker.search("show all the calendars shared with me", 1)[0]?.name).toBe(
-      "calendar_list_calendars",
-    );
+    expect(catalogFirst("show all my calendars")).toBe("calendar_list_calendars");
+    expect(catalogFirst("show all the calendars shared with me")).toBe("calendar_list_calendars");
   });
 });
 
@@ -197,8 +193,7 @@ describe("a verb and its preposition", () => {
   });
 
   it("ranks searching first, not looking a profile up", () => {
-    const ranker = new ToolRanker(toolCatalog());
-    expect(ranker.search("look for the message where Ana mentioned the budget in Slack", 1)[0]?.name).toBe(
+    expect(catalogFirst("look for the message where Ana mentioned the budget in Slack")).toBe(
       "slack_search_messages",
     );
   });
@@ -216,18 +211,12 @@ describe("a question whether someone wrote back", () => {
   });
 
   it("ranks searching the mailbox first", () => {
-    const ranker = new ToolRanker(toolCatalog());
-    expect(ranker.search("did billing@acme.com email us back about the renewal?", 1)[0]?.name).toBe(
-      "gmail_search_emails",
-    );
+    expect(catalogFirst("did billing@acme.com email us back about the renewal?")).toBe("gmail_search_emails");
   });
 });
 
 describe("a question whether someone mentioned a thing", () => {
   it("ranks searching the messages first, not reading a channel", () => {
-    const ranker = new ToolRanker(toolCatalog());
-    expect(ranker.search("did anyone mention the migration in Slack last week", 1)[0]?.name).toBe(
-      "slack_search_messages",
-    );
+    expect(catalogFirst("did anyone mention the migration in Slack last week")).toBe("slack_search_messages");
   });
 });

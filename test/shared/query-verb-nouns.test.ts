@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { toolCatalog } from "../../bench/lib/tool-catalog.mjs";
 import { readQuery } from "../../src/shared/query-slots";
 import {
   causativeLength,
@@ -11,6 +10,7 @@ import {
 import { plainWords, stem } from "../../src/shared/search-words";
 import { ToolRanker } from "../../src/shared/tool-ranker";
 import { longestKey, synonymTable } from "../../src/shared/tool-synonyms";
+import { catalogFirst } from "./ranker-test-kit";
 
 const meaningAt = (query: string, word: string, question = false) => {
   const words = plainWords(query);
@@ -27,19 +27,15 @@ describe("a noun where a verb stands", () => {
   });
 
   it("ranks alerting and who is on call for `page`, not the tools that make pages", () => {
-    const ranker = new ToolRanker(toolCatalog());
-    const first = (query: string) => ranker.search(query, 1)[0]?.name;
-    expect(first("page someone, the site is down")).toBe("pagerduty_trigger_incident");
-    expect(first("who do I page for the database")).toBe("pagerduty_get_on_call");
-    expect(first("page about onboarding in Notion")).toBe("notion_create_page");
+    expect(catalogFirst("page someone, the site is down")).toBe("pagerduty_trigger_incident");
+    expect(catalogFirst("who do I page for the database")).toBe("pagerduty_get_on_call");
+    expect(catalogFirst("page about onboarding in Notion")).toBe("notion_create_page");
   });
 
   it("means its verb first in a query that names a team, whose name the shapes took out", () => {
-    const ranker = new ToolRanker(toolCatalog());
-    const first = (query: string) => ranker.search(query, 1)[0]?.name;
-    expect(first("page the storage team")).toBe("pagerduty_trigger_incident");
-    expect(first("page the billing squad, checkout is erroring")).toBe("pagerduty_trigger_incident");
-    expect(first("page with the design team's launch notes in Notion")).toMatch(/^notion_/);
+    expect(catalogFirst("page the storage team")).toBe("pagerduty_trigger_incident");
+    expect(catalogFirst("page the billing squad, checkout is erroring")).toBe("pagerduty_trigger_incident");
+    expect(catalogFirst("page with the design team's launch notes in Notion")).toMatch(/^notion_/);
   });
 });
 
@@ -113,8 +109,7 @@ describe("a causative `have`", () => {
   });
 
   it("reads the verb after the one made to act as the command: nothing is asked", () => {
-    const ranker = new ToolRanker(toolCatalog());
-    expect(ranker.search("have the bot say good morning in #general", 1)[0]?.name).toBe("slack_post_message");
+    expect(catalogFirst("have the bot say good morning in #general")).toBe("slack_post_message");
   });
 });
 
@@ -130,10 +125,7 @@ describe("a participle right after things", () => {
   });
 
   it("ranks finding those things first, not assigning them", () => {
-    const ranker = new ToolRanker(toolCatalog());
-    expect(ranker.search("find the open tickets assigned to Priya in Jira", 1)[0]?.name).toBe(
-      "jira_search_issues",
-    );
+    expect(catalogFirst("find the open tickets assigned to Priya in Jira")).toBe("jira_search_issues");
   });
 });
 
@@ -150,9 +142,6 @@ describe("a verb a question asks about as done", () => {
   });
 
   it("is a state: the things done are read, not done again", () => {
-    const ranker = new ToolRanker(toolCatalog());
-    expect(ranker.search("what did Sam post in #general yesterday", 1)[0]?.name).toBe(
-      "slack_get_channel_history",
-    );
+    expect(catalogFirst("what did Sam post in #general yesterday")).toBe("slack_get_channel_history");
   });
 });

@@ -5,8 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { ToolRanker } from "../../src/shared/tool-ranker";
-
-const tool = (name: string, description: string) => ({ name, description, inputSchema: { type: "object" } });
+import { tool } from "./ranker-test-kit";
 
 const ranker = new ToolRanker([
   tool(

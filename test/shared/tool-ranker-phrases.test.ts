@@ -8,8 +8,7 @@ import { describe, expect, it } from "vitest";
 import { readQuery } from "../../src/shared/query-slots";
 import { ToolRanker } from "../../src/shared/tool-ranker";
 import { longestKey, synonymTable } from "../../src/shared/tool-synonyms";
-
-const tool = (name: string, description: string) => ({ name, description, inputSchema: { type: "object" } });
+import { tool } from "./ranker-test-kit";
 
 const ranker = new ToolRanker([
   tool("notes_archive_page", "Archive a page: it is hidden from search but kept."),

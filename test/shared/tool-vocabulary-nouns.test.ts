@@ -1,8 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { toolCatalog } from "../../bench/lib/tool-catalog.mjs";
 import { ToolRanker } from "../../src/shared/tool-ranker";
-
-const tool = (name: string, description: string) => ({ name, description, inputSchema: { type: "object" } });
+import { catalogFirst, tool } from "./ranker-test-kit";
 
 describe("everyday nouns: an issue tracker", () => {
   const ranker = new ToolRanker([
@@ -25,23 +23,17 @@ describe("everyday nouns: an issue tracker", () => {
 });
 
 describe("everyday nouns: mail", () => {
-  const ranker = new ToolRanker(toolCatalog());
-  const first = (query: string) => ranker.search(query, 1)[0]?.name;
-
   it("reads one's inbox as the mailbox: what is in it is searched for there", () => {
-    expect(first("search my inbox for the lease")).toBe("gmail_search_emails");
-    expect(first("look through my inbox for the shipping confirmation")).toBe("gmail_search_emails");
-    expect(first("anything in my inbox from the airline?")).toBe("gmail_search_emails");
+    expect(catalogFirst("search my inbox for the lease")).toBe("gmail_search_emails");
+    expect(catalogFirst("look through my inbox for the shipping confirmation")).toBe("gmail_search_emails");
+    expect(catalogFirst("anything in my inbox from the airline?")).toBe("gmail_search_emails");
   });
 });
 
 describe("everyday nouns: code hosting", () => {
-  const ranker = new ToolRanker(toolCatalog());
-  const first = (query: string) => ranker.search(query, 1)[0]?.name;
-
   it("reads open source as whose code it is (it opens nothing), an org as an organization", () => {
-    expect(first("fork the open-source parser into our org")).toBe("github_fork_repository");
-    expect(first("fork that open source library into our org")).toBe("github_fork_repository");
+    expect(catalogFirst("fork the open-source parser into our org")).toBe("github_fork_repository");
+    expect(catalogFirst("fork that open source library into our org")).toBe("github_fork_repository");
   });
 });
 

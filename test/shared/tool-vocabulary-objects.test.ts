@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ToolRanker } from "../../src/shared/tool-ranker";
+import { tool } from "./ranker-test-kit";
 
-const tool = (name: string, description: string) => ({ name, description, inputSchema: { type: "object" } });
 const first = (ranker: ToolRanker, query: string) => ranker.search(query, 1)[0]?.name;
 
 describe("the names people give the things tools act on", () => {

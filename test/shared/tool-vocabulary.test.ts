@@ -3,10 +3,9 @@ import { toolCatalog } from "../../bench/lib/tool-catalog.mjs";
 import { ToolRanker } from "../../src/shared/tool-ranker";
 import { phraseKey, synonymTable } from "../../src/shared/tool-synonyms";
 import { oneWayVocabulary } from "../../src/shared/tool-vocabulary";
+import { catalogFirst, tool } from "./ranker-test-kit";
 
 const ONE_WAY = oneWayVocabulary();
-
-const tool = (name: string, description: string) => ({ name, description, inputSchema: { type: "object" } });
 
 const tools = [
   tool("mail_archive_email", "Archive emails, removing them from the inbox."),
@@ -183,9 +182,7 @@ describe("problems logged", () => {
 
 describe("what mail clients call an invitation", () => {
   it("reads a meeting request or a calendar invite as an invitation, not a pull request", () => {
-    const ranker = new ToolRanker(toolCatalog());
-    const first = (query: string) => ranker.search(query, 1)[0]?.name;
-    expect(first("decline the meeting request from sales")).toBe("calendar_respond_to_invite");
+    expect(catalogFirst("decline the meeting request from sales")).toBe("calendar_respond_to_invite");
     expect(phraseKey("meeting request")).toBe("meet request");
     expect(synonymTable().get("meet request")).toContainEqual(["invitation"]);
   });
@@ -193,9 +190,7 @@ describe("what mail clients call an invitation", () => {
 
 describe("two that are the same one", () => {
   it("reads the same problem or complaint as a duplicate", () => {
-    const ranker = new ToolRanker(toolCatalog());
-    const first = (query: string) => ranker.search(query, 1)[0]?.name;
-    expect(first("#310 and #311 are the same problem, combine them")).toBe("zendesk_merge_tickets");
+    expect(catalogFirst("#310 and #311 are the same problem, combine them")).toBe("zendesk_merge_tickets");
     expect(synonymTable().get(phraseKey("same complaint"))).toContainEqual(["duplicat"]);
   });
 });
@@ -212,13 +207,10 @@ describe("a calendar besides one's own", () => {
 });
 
 describe("a sheet", () => {
-  const ranker = new ToolRanker(toolCatalog());
-  const first = (query: string) => ranker.search(query, 1)[0]?.name;
-
   it("is a spreadsheet and a document: finding or guarding one is about a document, making one a spreadsheet", () => {
-    expect(first("locate the headcount sheet in Drive")).toBe("drive_search_files");
-    expect(first("who can see the bonus sheet in Drive")).toBe("drive_get_permissions");
-    expect(first("make a new sheet for travel costs")).toBe("drive_create_spreadsheet");
+    expect(catalogFirst("locate the headcount sheet in Drive")).toBe("drive_search_files");
+    expect(catalogFirst("who can see the bonus sheet in Drive")).toBe("drive_get_permissions");
+    expect(catalogFirst("make a new sheet for travel costs")).toBe("drive_create_spreadsheet");
   });
 });
 
