@@ -8,16 +8,23 @@
 import { isStopWord, stem } from "./search-words";
 
 /**
- * Words of a state that, before a plural noun, say which things to list (`open PRs`, `pending
- * tickets`, `unread emails`, `new messages`), where some of them would otherwise be verbs (`open` a
- * ticket) or a changing tool's words.
+ * The states that are a thing's status: named as a filter or a target, they match a tool's
+ * `status` or `state` ("show closed tickets" searches tickets by status).
  */
-const STATES = new Set(
+const STATUSES = new Set(
   (
-    "open opened pending closed unread failed failing overdue active inactive unresolved resolved " +
-    "outstanding unpaid paid unanswered unassigned assigned new recent archived expired draft scheduled"
+    "open opened pending closed failed failing overdue active inactive unresolved resolved outstanding " +
+    "unpaid paid unanswered unassigned assigned archived expired draft scheduled"
   ).split(" "),
 );
+
+/**
+ * Words of a state that, before a plural noun, say which things to list (`open PRs`, `pending
+ * tickets`, `unread emails`, `new messages`), where some of them would otherwise be verbs (`open` a
+ * ticket) or a changing tool's words: the statuses, and `new`, `recent` and `unread`, which say when
+ * or whether a thing was seen rather than its status.
+ */
+const STATES: ReadonlySet<string> = new Set([...STATUSES, "new", "recent", "unread"]);
 
 /**
  * The state words of `text` that describe the plural noun after them (with at most one word
@@ -44,17 +51,6 @@ export function statesTargeted(words: readonly string[]): string[] {
   );
 }
 
-/**
- * The states of {@link STATES} that are a thing's status (not `new`, `recent` or `unread`, which
- * say when or whether it was seen): named as a filter or a target, they match a tool's `status`
- * or `state` ("show closed tickets" searches tickets by status).
- */
-const STATUSES = new Set(
-  (
-    "open opened pending closed failed failing overdue active inactive unresolved resolved outstanding " +
-    "unpaid paid unanswered unassigned assigned archived expired draft scheduled"
-  ).split(" "),
-);
 const STATUS_WORDS: readonly (readonly string[])[] = [["status"], [stem("state")]];
 
 /** What a state word of a query reads as, when its words are those of {@link queryStates}. */

@@ -78,7 +78,7 @@ const IRREGULAR_PARTICIPLES = new Set(
 export function isPassiveGet(words: readonly string[], at: number): boolean {
   if (!GET.has(words[at]!)) return false;
   const next = words[at + 1];
-  return next !== undefined && ((next.length > 4 && next.endsWith("ed")) || IRREGULAR_PARTICIPLES.has(next));
+  return next !== undefined && isParticiple(next);
 }
 
 /** Who is asked about, not made to act, after a leading `have`: "have you sent it", "have any PRs merged". */

@@ -157,12 +157,13 @@ export class ToolRanker {
           posting.own += own;
         } else this.postings.set(word, { tools: [index], frequencies: [frequency], own });
       }
+      const action = actionOf(tool.name, namespaces);
       this.tools.push({
         name: tool.name,
         namespace: [...namespaceOf(tool.name, namespaces)],
-        reads: READ_VERBS.has(actionOf(tool.name, namespaces)),
-        lists: actionOf(tool.name, namespaces) === "list",
-        action: actionOf(tool.name, namespaces),
+        reads: READ_VERBS.has(action),
+        lists: action === "list",
+        action,
 
         length,
         norm: 0,
