@@ -159,8 +159,7 @@ function baseWords(word: string, stemmed: string, reader: QueryReader): string[]
  * the query with the shapes' values taken out.
  */
 export function readQuery(query: string, reader: QueryReader): ReadQuery {
-  const written = plainWords(query);
-  const question = QUESTION.test(query) && causativeLength(written) === 0;
+  const question = QUESTION.test(query) && causativeLength(plainWords(query)) === 0;
   const { shapes, rest } = readShapes(query, question);
   const words = plainWords(rest);
   const causer = causativeLength(words);
@@ -231,7 +230,7 @@ export function readQuery(query: string, reader: QueryReader): ReadQuery {
   if (reads || SHOWING_OR_FINDING.has(firstWord ?? "")) markStates(slots, starts, words);
   // Pairs as written ("mark OPS-12 as blocked" is no `mark as`), before the subject is marked:
   // "who is on call for billing" asks who answers for billing once `on call` is read.
-  addCompounds(slots, rest, written, reader.indexed);
+  addCompounds(slots, rest, plainWords(query), reader.indexed);
   markSubject(slots, starts, words, rest, reads);
   markOrigins(slots, originWords(query));
   applyContexts(slots, shapeWords(shapes));
